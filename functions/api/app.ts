@@ -1,0 +1,68 @@
+/**
+ * The hub's hono app: health endpoints without auth, then for every other path a bearer-token
+ * check, the space (from `/clusters/<path-or-id>`, `root` when absent, `*` for the admin-only
+ * cross-space view), and a dispatch on what the path addresses — discovery, OpenAPI, version, or a
+ * resource. The same app runs in the Worker and in plain Node; its dependencies come from
+ * `getDeps`, called once per request. Every error renders as a kube Status.
+ */
+import { type Context, Hono } from 'hono'
+import { authenticate, authorizeAdmin, authorizeSpace, type Principal } from '../../lib/auth/tokens.ts'
+import { notFound } from '../../lib/errors.ts'
+import { createLogger } from '../../lib/log.ts'
+import type { HubDeps } from '../../lib/hub/deps.ts'
+import { ROOT, resolveSpace, type Space } from '../../lib/hub/spaces.ts'
+import { parseRequestPath, splitClusterPrefix } from '../../lib/kube/request-path.ts'
+import { handleDiscovery } from './discovery-routes.ts'
+import { parseQuery } from './query.ts'
+import { handleResource } from './resources.ts'
+import { errorResponse, json } from './respond.ts'
+
+const fallbackLog = createLogger()
+
+export type ApiVariables = { deps: HubDeps; principal: Principal }
+export type ApiEnv = { Variables: ApiVariables }
+
+async function spaceFor(deps: HubDeps, principal: Principal, ref: string | undefined): Promise<{ space: Space; allSpaces: boolean }> {
+  if (ref === '*') {
+    authorizeAdmin(principal, 'use the cross-workspace view')
+    return { space: ROOT, allSpaces: true }
+  }
+  const space = await resolveSpace(deps.kv, ref ?? 'root')
+  authorizeSpace(principal, space.path)
+  return { space, allSpaces: false }
+}
+
+async function dispatch(c: Context<ApiEnv>): Promise<Response> {
+  const deps = c.get('deps')
+  const url = new URL(c.req.url)
+  const { space: ref, rest } = splitClusterPrefix(url.pathname)
+  const path = parseRequestPath(rest)
+  if (path.kind === 'unknown') throw notFound('', { name: url.pathname })
+  const { space, allSpaces } = await spaceFor(deps, c.get('principal'), ref)
+  const prefix = ref === undefined ? '' : `/clusters/${ref}`
+  if (path.kind !== 'resource') return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })
+  return handleResource({
+    deps,
+    space,
+    allSpaces,
+    path,
+    query: parseQuery(url),
+    req: c.req.raw,
+    baseUrl: url.origin,
+  })
+}
+
+export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>()
+  app.onError((err, c) => errorResponse(err, c.get('deps')?.log ?? fallbackLog, `${c.req.method} ${c.req.path}`))
+  app.notFound((c) => json(notFound('', { name: c.req.path }).toStatus(), 404))
+  for (const p of ['/healthz', '/readyz', '/livez']) app.get(p, (c) => c.text('ok'))
+  app.use('*', async function authenticateRequest(c, next) {
+    const deps = getDeps(c)
+    c.set('deps', deps)
+    c.set('principal', await authenticate(deps.kv, c.req.header('authorization')))
+    await next()
+  })
+  app.all('*', dispatch)
+  return app
+}

@@ -1,0 +1,130 @@
+/**
+ * Dispatches a request for a resource path to the hub verbs: GET (get, list, watch), POST
+ * (create), PUT (update), PATCH, DELETE (one object or a collection), on the object or its status
+ * subresource. It resolves the resource in the space's registry first: an unknown resource is a
+ * 404 naming the group and version the client used.
+ */
+import { badRequest, methodNotAllowed, notFound } from '../../lib/errors.ts'
+import { createObject } from '../../lib/hub/create.ts'
+import { deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
+import type { HubDeps } from '../../lib/hub/deps.ts'
+import type { WriteOptions } from '../../lib/hub/options.ts'
+import { asPatchType, patchObject } from '../../lib/hub/patch.ts'
+import { getObject, listObjects } from '../../lib/hub/read.ts'
+import { registryForSpace } from '../../lib/hub/space-registry.ts'
+import type { Space } from '../../lib/hub/spaces.ts'
+import type { Target } from '../../lib/hub/target.ts'
+import { updateObject } from '../../lib/hub/update.ts'
+import type { ResourcePath } from '../../lib/kube/request-path.ts'
+import { apiVersionOf } from '../../lib/kube/request-path.ts'
+import { readBody } from './body.ts'
+import type { ApiQuery } from './query.ts'
+import { json, listBody } from './respond.ts'
+import { objectPredicate } from './selectors.ts'
+import { watchResponse } from './watch.ts'
+
+export type ResourceRequest = {
+  deps: HubDeps
+  space: Space
+  /** Cross-space view (`/clusters/*`): list and watch only. */
+  allSpaces: boolean
+  path: ResourcePath
+  query: ApiQuery
+  req: Request
+  baseUrl: string
+}
+
+async function resolveTarget(r: ResourceRequest): Promise<Target> {
+  const { path } = r
+  const registry = await registryForSpace(r.deps, r.space.id)
+  const info = registry.byResource(path.group, path.resource)
+  if (!info || !info.versions.includes(path.version))
+    throw notFound(path.resource, { group: path.group, kind: path.resource, ...(path.name ? { name: path.name } : {}) })
+  const t: Target = { space: r.space, info, version: path.version }
+  if (info.namespaced && path.namespace !== undefined) t.namespace = path.namespace
+  if (!info.namespaced && path.namespace !== undefined)
+    throw notFound(path.resource, { group: path.group, kind: path.resource })
+  if (path.name !== undefined) t.name = path.name
+  return t
+}
+
+function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions {
+  const q = r.query
+  return {
+    dryRun: q.dryRun,
+    fieldManager: q.fieldManager ?? defaultManager,
+    fieldValidation: q.fieldValidation,
+    force: q.force,
+    baseUrl: r.baseUrl,
+  }
+}
+
+async function collection(r: ResourceRequest, t: Target): Promise<Response> {
+  const method = r.req.method
+  const predicate = objectPredicate(t.info.kind, r.query.labelSelector, r.query.fieldSelector)
+  if (method === 'GET') {
+    if (r.query.watch)
+      return watchResponse(r.deps, {
+        target: t,
+        allSpaces: r.allSpaces,
+        ...(r.query.resourceVersion !== undefined ? { resourceVersion: r.query.resourceVersion } : {}),
+        predicate: predicate ?? (() => true),
+        bookmarks: r.query.allowWatchBookmarks,
+        ...(r.query.timeoutSeconds !== undefined ? { timeoutSeconds: r.query.timeoutSeconds } : {}),
+      })
+    const res = await listObjects(r.deps, t, {
+      ...(predicate ? { predicate } : {}),
+      ...(r.query.limit ? { limit: r.query.limit } : {}),
+      ...(r.query.continue ? { continue: r.query.continue } : {}),
+    }, r.allSpaces)
+    return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, res))
+  }
+  if (r.allSpaces) throw methodNotAllowed('the cross-workspace view only supports list and watch')
+  if (method === 'POST') {
+    const res = await createObject(r.deps, t, await readBody(r.req), writeOptions(r, 'unknown'))
+    return json(res.object, 201, res.warnings)
+  }
+  if (method === 'DELETE') {
+    const body = await readBody(r.req)
+    const list = await listObjects(r.deps, t, predicate ? { predicate } : {})
+    const opts = parseDeleteOptions(body, { propagationPolicy: r.query.propagationPolicy, dryRun: r.query.dryRun, baseUrl: r.baseUrl })
+    const items = []
+    for (const o of list.items) items.push(await deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts))
+    return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, { items, resourceVersion: list.resourceVersion }))
+  }
+  throw methodNotAllowed(`${method} is not supported on a collection`)
+}
+
+async function single(r: ResourceRequest, t: Target): Promise<Response> {
+  const sub = r.path.subresource
+  if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
+    throw notFound(`${t.info.resource}/${sub}`, { group: t.info.group, kind: t.info.resource, name: t.name ?? '' })
+  const status = sub === 'status' ? 'status' : undefined
+  switch (r.req.method) {
+    case 'GET':
+      return json(await getObject(r.deps, t))
+    case 'PUT': {
+      const res = await updateObject(r.deps, t, await readBody(r.req), writeOptions(r, 'unknown'), status)
+      return json(res.object, 200, res.warnings)
+    }
+    case 'PATCH': {
+      const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      const res = await patchObject(r.deps, t, await readBody(r.req), type, writeOptions(r, 'unknown'), status)
+      return json(res.object, res.created ? 201 : 200, res.warnings)
+    }
+    case 'DELETE': {
+      if (status) throw methodNotAllowed('the status subresource cannot be deleted')
+      const opts = parseDeleteOptions(await readBody(r.req), { propagationPolicy: r.query.propagationPolicy, dryRun: r.query.dryRun, baseUrl: r.baseUrl })
+      return json(await deleteObject(r.deps, t, opts))
+    }
+    default:
+      throw methodNotAllowed(`${r.req.method} is not supported on an object`)
+  }
+}
+
+export async function handleResource(r: ResourceRequest): Promise<Response> {
+  const t = await resolveTarget(r)
+  if (t.name === undefined) return collection(r, t)
+  if (r.allSpaces) throw badRequest('the cross-workspace view only serves collections')
+  return single(r, t)
+}

@@ -1,0 +1,32 @@
+/**
+ * Response helpers: JSON bodies with kube's content type, `Warning` headers for validation
+ * warnings, list envelopes, and the rendering of any error as a kube Status (internal errors are
+ * logged with their stack and answered as a 500 Status without it).
+ */
+import { type ApiError, internalError, isApiError } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/log.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import type { ListResult } from '../../lib/store/types.ts'
+
+export function json(body: unknown, status = 200, warnings: string[] = []): Response {
+  const headers = new Headers({ 'Content-Type': 'application/json' })
+  for (const w of warnings) headers.append('Warning', `299 - ${JSON.stringify(w)}`)
+  return new Response(JSON.stringify(body), { status, headers })
+}
+
+export function listBody(apiVersion: string, listKind: string, res: ListResult): unknown {
+  const metadata: Record<string, unknown> = { resourceVersion: res.resourceVersion }
+  if (res.continue) metadata.continue = res.continue
+  if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount
+  return { apiVersion, kind: listKind, metadata, items: res.items satisfies KubeObject[] }
+}
+
+export function errorResponse(e: unknown, log: Logger, where: string): Response {
+  let err: ApiError
+  if (isApiError(e)) err = e
+  else {
+    log.error('internal error', { where, error: e, stack: e instanceof Error ? e.stack : undefined })
+    err = internalError('an internal error occurred; see the server log')
+  }
+  return json(err.toStatus(), err.code)
+}

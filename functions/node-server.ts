@@ -1,0 +1,73 @@
+/**
+ * The hub app in plain Node (tests, benchmarks and simulated edge clusters): the same hono app as
+ * the Worker, over a given store, served by @hono/node-server. Background work is tracked so
+ * `close()` can wait for it.
+ */
+import { serve } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
+import type { HubDeps } from '../lib/hub/deps.ts'
+import { createLogger, type Logger } from '../lib/log.ts'
+import type { KvStore, ObjectStore } from '../lib/store/types.ts'
+import { createApp } from './api/app.ts'
+
+export type NodeHubOptions = {
+  objects: ObjectStore
+  kv: KvStore
+  log?: Logger
+  port?: number
+  host?: string
+}
+
+export type NodeHub = {
+  url: string
+  port: number
+  deps: HubDeps
+  /** Waits for background work started so far (garbage collection, terminations). */
+  settle(): Promise<void>
+  close(): Promise<void>
+}
+
+export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>): HubDeps {
+  return {
+    objects: opts.objects,
+    kv: opts.kv,
+    now: () => new Date(),
+    uid: () => crypto.randomUUID(),
+    log: opts.log ?? createLogger({ level: 'warn' }),
+    background: (p) => {
+      const tracked = p.catch(() => undefined).finally(() => pending.delete(tracked))
+      pending.add(tracked)
+    },
+  }
+}
+
+/** The app and its deps without a listening server, for `app.request()` tests. */
+export function createNodeApp(opts: NodeHubOptions) {
+  registerBuiltinHooks()
+  const pending = new Set<Promise<unknown>>()
+  const deps = nodeHubDeps(opts, pending)
+  const app = createApp(() => deps)
+  const settle = async () => {
+    while (pending.size > 0) await Promise.all([...pending])
+  }
+  return { app, deps, settle }
+}
+
+export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
+  const { app, deps, settle } = createNodeApp(opts)
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s))
+  })
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    port,
+    deps,
+    settle,
+    close: async () => {
+      await settle()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Emulates the Worker's cron locally. `wrangler dev --test-scheduled` runs `scheduled()` only
+ * when `/__scheduled` is requested, so this ticker requests it once a period (the cron in
+ * wrangler.toml is every minute): the change-log sweep and the resumption of interrupted
+ * terminations then run locally as they would when deployed. Failures are logged, never fatal.
+ */
+import type { Logger } from '../../lib/log.ts'
+
+/** Must match `[triggers] crons` in wrangler.toml. */
+export const LOCAL_CRON = '*/1 * * * *'
+
+export type CronTicker = { stop(): Promise<void> }
+
+export function startCronTicker(opts: {
+  hubUrl: string
+  periodMs: number
+  log: Logger
+}): CronTicker {
+  const url = `${opts.hubUrl}/__scheduled?cron=${encodeURIComponent(LOCAL_CRON)}`
+  let running: Promise<void> = Promise.resolve()
+  const tick = async () => {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) })
+      await res.body?.cancel()
+      if (!res.ok) opts.log.warn('scheduled run answered an error', { status: res.status })
+    } catch (e) {
+      opts.log.warn('scheduled run failed', { error: e })
+    }
+  }
+  const timer = setInterval(() => {
+    running = tick()
+  }, opts.periodMs)
+  timer.unref()
+  return {
+    stop: async () => {
+      clearInterval(timer)
+      await running
+    },
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Prepares the store before the Worker starts: creates the DynamoDB table on dynalite when it is
+ * missing (idempotent), then bootstraps the hub — spaces `root` and `root:espw` and the admin
+ * token — with the same hub code the Worker runs, in this Node process. Background work started
+ * by the bootstrap is awaited, and the DynamoDB client is closed afterwards.
+ */
+
+import { readConfig } from '../../lib/env.ts'
+import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
+import { registerBuiltinHooks } from '../../lib/hub/builtin-hooks.ts'
+import { hubDeps, openStore } from '../../lib/hub/hub-deps.ts'
+import type { Logger } from '../../lib/log.ts'
+import { ensureTable } from '../../lib/store/ensure-table.ts'
+import { TABLE } from '../table.ts'
+
+export type HubSetupOptions = {
+  ddbEndpoint: string
+  tableName: string
+  adminToken: string
+  /** The hub's URL, recorded in Workspace status URLs. */
+  baseUrl: string
+  log: Logger
+}
+
+export type HubSetupResult = { tableCreated: boolean }
+
+export async function prepareHub(opts: HubSetupOptions): Promise<HubSetupResult> {
+  const cfg = readConfig({ DDB_ENDPOINT: opts.ddbEndpoint, TABLE_NAME: opts.tableName })
+  const handle = { ...openStore(cfg), log: opts.log }
+  try {
+    const table = await ensureTable(handle.store.client, TABLE, { tableName: opts.tableName })
+    opts.log.info('table ready', { table: opts.tableName, created: table.created })
+    registerBuiltinHooks()
+    const pending = new Set<Promise<unknown>>()
+    const deps = hubDeps(handle, (p) => {
+      const tracked = p.catch((e: unknown) =>
+        opts.log.warn('bootstrap background work failed', { error: e })
+      )
+      pending.add(tracked)
+    })
+    await bootstrapHub(deps, { adminToken: opts.adminToken, baseUrl: opts.baseUrl })
+    await Promise.all(pending)
+    opts.log.info('hub bootstrapped', { spaces: ['root', 'root:espw'] })
+    return { tableCreated: table.created }
+  } finally {
+    handle.store.client.destroy()
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The kubeconfig the local stack writes for kubectl and client-node: one cluster and one context
+ * per space (named after the space path, server `<hub>/clusters/<path>`), all using one user with
+ * the admin bearer token, current-context `root`. Later additions (edge clusters) pass extra
+ * contexts with their own server and token. Written with mode 0600 because it holds tokens.
+ */
+import { stringify } from 'yaml'
+import { writePrivateFile } from './data-dir.ts'
+
+export type KubeconfigContext = {
+  /** Context (and cluster) name. */
+  name: string
+  server: string
+  /** Bearer token; the shared admin user when absent. */
+  token?: string
+}
+
+export type KubeconfigOptions = {
+  /** Hub base URL, e.g. http://127.0.0.1:8787. */
+  hubUrl: string
+  adminToken: string
+  /** Space paths that get a context; the first is the current context. */
+  spaces: string[]
+  extra?: KubeconfigContext[]
+}
+
+export const ADMIN_USER = 'edgeplane-admin'
+
+export function spaceContexts(hubUrl: string, spaces: string[]): KubeconfigContext[] {
+  return spaces.map((path) => ({ name: path, server: `${hubUrl}/clusters/${path}` }))
+}
+
+/** The kubeconfig document as a plain object (kubectl's `Config` v1 shape). */
+export function buildKubeconfig(opts: KubeconfigOptions): Record<string, unknown> {
+  const contexts = [...spaceContexts(opts.hubUrl, opts.spaces), ...(opts.extra ?? [])]
+  const users: { name: string; user: { token: string } }[] = [
+    { name: ADMIN_USER, user: { token: opts.adminToken } },
+  ]
+  const userFor = (c: KubeconfigContext): string => {
+    if (c.token === undefined) return ADMIN_USER
+    users.push({ name: `${c.name}-user`, user: { token: c.token } })
+    return `${c.name}-user`
+  }
+  return {
+    apiVersion: 'v1',
+    kind: 'Config',
+    preferences: {},
+    clusters: contexts.map((c) => ({ name: c.name, cluster: { server: c.server } })),
+    contexts: contexts.map((c) => ({
+      name: c.name,
+      context: { cluster: c.name, user: userFor(c) },
+    })),
+    users,
+    'current-context': contexts[0]?.name ?? '',
+  }
+}
+
+export function renderKubeconfig(opts: KubeconfigOptions): string {
+  return stringify(buildKubeconfig(opts))
+}
+
+export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<void> {
+  await writePrivateFile(path, renderKubeconfig(opts))
+}

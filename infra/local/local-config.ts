@@ -1,0 +1,45 @@
+/**
+ * The local stack's configuration, read once from the environment with zod: the hub port
+ * (EDGEPLANE_PORT, default 8787), the data folder (EDGEPLANE_DATA, default `.edgeplane/`, made
+ * absolute against the working directory), the DynamoDB table name and the Worker's log level.
+ * Nothing else in infra/local reads `process.env` for these.
+ */
+import { resolve } from 'node:path'
+import { z } from 'zod'
+
+export const LocalEnvSchema = z.object({
+  EDGEPLANE_PORT: z.coerce.number().int().min(1).max(65535).default(8787),
+  EDGEPLANE_DATA: z.string().min(1).default('.edgeplane'),
+  TABLE_NAME: z.string().min(3).max(255).default('edgeplane'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+})
+
+export type LocalConfig = {
+  /** Port of the hub (wrangler dev) on 127.0.0.1. */
+  port: number
+  /** Absolute path of the data folder. */
+  dataDir: string
+  tableName: string
+  logLevel: 'debug' | 'info' | 'warn' | 'error'
+}
+
+/** Parses the environment; throws one readable error listing every bad variable. */
+export function readLocalConfig(env: Record<string, string | undefined>, cwd: string): LocalConfig {
+  const picked = Object.fromEntries(
+    Object.keys(LocalEnvSchema.shape)
+      .map((k) => [k, env[k]] as const)
+      .filter(([, v]) => v !== undefined && v !== '')
+  )
+  const parsed = LocalEnvSchema.safeParse(picked)
+  if (!parsed.success)
+    throw new Error(
+      `invalid environment: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+    )
+  const c = parsed.data
+  return {
+    port: c.EDGEPLANE_PORT,
+    dataDir: resolve(cwd, c.EDGEPLANE_DATA),
+    tableName: c.TABLE_NAME,
+    logLevel: c.LOG_LEVEL,
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * `stack.json` in the data folder: where the running local stack listens (hub URL, dynalite
+ * endpoint, table, ports, pid of the start program) and its files. Written when the stack is
+ * ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to reach
+ * dynalite directly.
+ */
+import { readFile, rm } from 'node:fs/promises'
+import { z } from 'zod'
+import { writePrivateFile } from './data-dir.ts'
+
+export const StackInfoSchema = z.object({
+  pid: z.number().int(),
+  url: z.string(),
+  port: z.number().int(),
+  dataDir: z.string(),
+  kubeconfig: z.string(),
+  adminTokenFile: z.string(),
+  dynalite: z.object({ endpoint: z.string(), port: z.number().int(), path: z.string() }),
+  tableName: z.string(),
+  wrangler: z.object({
+    pid: z.number().int(),
+    inspectorPort: z.number().int(),
+    logFile: z.string(),
+  }),
+  startedAt: z.string(),
+})
+
+export type StackInfo = z.infer<typeof StackInfoSchema>
+
+export async function writeStackInfo(path: string, info: StackInfo): Promise<void> {
+  await writePrivateFile(path, `${JSON.stringify(info, null, 2)}\n`)
+}
+
+/** The stack.json at `path`, or undefined when it is absent or unreadable. */
+export async function readStackInfo(path: string): Promise<StackInfo | undefined> {
+  const text = await readFile(path, 'utf8').catch(() => undefined)
+  if (text === undefined) return undefined
+  try {
+    const parsed = StackInfoSchema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export async function removeStackInfo(path: string): Promise<void> {
+  await rm(path, { force: true })
+}

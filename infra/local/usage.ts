@@ -1,0 +1,36 @@
+/**
+ * The `npm start -- --help` text: what the local stack starts, the environment variables it
+ * honours and the files it keeps in the data folder.
+ */
+
+export const USAGE = `Usage: npm start [-- --help]
+
+Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM:
+  - dynalite (local DynamoDB) on a free loopback port, data kept in $EDGEPLANE_DATA/dynalite
+  - the table (created if missing) and the hub bootstrap: spaces root and root:espw, admin token
+  - wrangler dev running the Worker (functions/index.ts) on 127.0.0.1:$EDGEPLANE_PORT
+  - a cron ticker calling the Worker's scheduled() every minute (change-log sweep, terminations)
+When ready it prints one line with the hub URL and the kubeconfig path; logs (JSON) go to stderr
+and wrangler's output to $EDGEPLANE_DATA/wrangler.log. Stopping keeps all data; the next start
+reuses the table, the admin token and every object.
+
+Environment:
+  EDGEPLANE_PORT   hub port on 127.0.0.1 (default 8787); other ports are picked free
+  EDGEPLANE_DATA   data folder (default .edgeplane/)
+  TABLE_NAME       DynamoDB table name (default edgeplane)
+  LOG_LEVEL        debug | info | warn | error (default info), for this program and the Worker
+
+Files in the data folder:
+  admin-token      the admin bearer token (mode 0600), generated on first start
+  kubeconfig       contexts root (current) and root:espw; use KUBECONFIG=<data>/kubeconfig
+  stack.json       URLs, ports (dynalite endpoint, inspector) and pids of the running stack
+  dynalite/        the stored objects, spaces and tokens
+  wrangler/        wrangler dev state (--persist-to)
+  wrangler.log     wrangler and Worker output
+  lock             pid of the program owning the folder, while it runs
+
+Example:
+  npm start
+  KUBECONFIG=.edgeplane/kubeconfig kubectl get namespaces
+  EDGEPLANE_PORT=8800 EDGEPLANE_DATA=/tmp/second npm start   # a second stack alongside
+`

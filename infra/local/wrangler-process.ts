@@ -1,0 +1,127 @@
+/**
+ * `wrangler dev` as a child process: the Worker (functions/index.ts, per wrangler.toml) on
+ * 127.0.0.1:<port>, bound to the local dynalite through `--var`, its state persisted in the data
+ * folder and its output appended to a log file. It runs under this Node (process.execPath, so
+ * Node 22) in its own process group (detached), so `stop()` signals wrangler and the workerd it
+ * starts together — SIGTERM, then SIGKILL after a grace period — and waits until the whole group
+ * is gone: no orphan workerd.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { stopGroup } from './process-group.ts'
+
+export type WranglerOptions = {
+  /** Folder holding wrangler.toml (the repository root). */
+  cwd: string
+  port: number
+  inspectorPort: number
+  persistTo: string
+  logFile: string
+  /** Worker variables (`--var KEY:VALUE`). */
+  vars: Record<string, string>
+  /** Program and arguments run with process.execPath instead of wrangler (tests). */
+  command?: string[]
+}
+
+export type WranglerProcess = {
+  pid: number
+  /** Why it is no longer running (exit code or signal), or undefined while it runs. */
+  exitReason(): string | undefined
+  /** A reason the Worker cannot come up although wrangler runs on (a failed build), if any. */
+  startupProblem(): string | undefined
+  /** Resolves when the wrangler process exits (not necessarily its whole group). */
+  exited: Promise<string>
+  stop(graceMs?: number): Promise<void>
+}
+
+const requireCjs = createRequire(import.meta.url)
+
+/** The wrangler CLI's JS entry, run with process.execPath rather than through npx. */
+export function wranglerBin(): string {
+  return join(dirname(requireCjs.resolve('wrangler/package.json')), 'bin', 'wrangler.js')
+}
+
+export function wranglerArgs(opts: WranglerOptions): string[] {
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(opts.port)]
+  args.push('--inspector-port', String(opts.inspectorPort), '--inspector-ip', '127.0.0.1')
+  args.push(
+    '--test-scheduled',
+    '--show-interactive-dev-session=false',
+    '--persist-to',
+    opts.persistTo
+  )
+  for (const [k, v] of Object.entries(opts.vars)) args.push('--var', `${k}:${v}`)
+  return args
+}
+
+export const WRANGLER_ENV: Record<string, string> = {
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  FORCE_COLOR: '0',
+  NO_COLOR: '1',
+}
+
+/** wrangler dev keeps running (watching for edits) after a failed build; this spots it. */
+const BUILD_FAILED = /Build failed with \d+ error/
+
+function readFrom(path: string, offset: number): string {
+  const fd = openSync(path, 'r')
+  try {
+    const size = fstatSync(fd).size
+    if (size <= offset) return ''
+    const buf = Buffer.alloc(Math.min(size - offset, 1024 * 1024))
+    const n = readSync(fd, buf, 0, buf.length, offset)
+    return buf.subarray(0, n).toString('utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export function startWrangler(opts: WranglerOptions): WranglerProcess {
+  const fd = openSync(opts.logFile, 'a')
+  writeSync(
+    fd,
+    `\n--- wrangler dev starting at ${new Date().toISOString()} on port ${opts.port} ---\n`
+  )
+  const argv = opts.command ?? [wranglerBin(), ...wranglerArgs(opts)]
+  const child = spawn(process.execPath, argv, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...WRANGLER_ENV },
+    stdio: ['ignore', fd, fd],
+    detached: true,
+  })
+  const logStart = fstatSync(fd).size
+  closeSync(fd)
+  const pid = child.pid
+  if (pid === undefined) throw new Error('could not start wrangler dev')
+  let reason: string | undefined
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (e) => {
+      reason ??= `wrangler dev failed to run: ${e.message}`
+      resolve(reason)
+    })
+    child.once('exit', (code, signal) => {
+      reason ??= signal
+        ? `wrangler dev was killed by ${signal}`
+        : `wrangler dev exited with code ${code}`
+      resolve(reason)
+    })
+  })
+  let stopping: Promise<void> | undefined
+  const stop = (graceMs = 8000) => {
+    stopping ??= (async () => {
+      await stopGroup(pid, graceMs)
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))])
+    })()
+    return stopping
+  }
+  const startupProblem = () =>
+    BUILD_FAILED.test(readFrom(opts.logFile, logStart))
+      ? 'wrangler dev could not build the Worker'
+      : undefined
+  return { pid, exitReason: () => reason, startupProblem, exited, stop }
+}

@@ -1,0 +1,212 @@
+/**
+ * zod schemas and types of the edge API `edge.kcp.io/v1alpha1` (KubeStellar 2023 PoC, v0.5):
+ * SyncTarget and Location (inventory), EdgePlacement (what goes where), SinglePlacementSlice
+ * (resolved destinations, top-level `destinations`), SyncerConfig (what a mailbox's syncer syncs)
+ * and Customizer (top-level `replacements`). Field names follow
+ * shared/reference/kubestellar-api.md §2. Objects are not strict here: unknown fields are found by
+ * the validator from the JSON schema derived from these, so that Strict/Warn/Ignore can differ.
+ */
+import { z } from 'zod'
+import {
+  ConditionSchema,
+  GroupVersionResourceSchema,
+  LabelSelectorSchema,
+  ObjectMetaSchema,
+  QuantitySchema,
+} from './meta.ts'
+
+export const EDGE_API_VERSION = 'edge.kcp.io/v1alpha1'
+
+const objectOf = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
+  z.object({
+    apiVersion: z.string(),
+    kind: z.literal(kind),
+    metadata: ObjectMetaSchema,
+    ...shape,
+  })
+
+const int32 = () => z.int32()
+const strings = () => z.array(z.string())
+const time = () => z.string().describe('An RFC 3339 timestamp.')
+
+// ---- SyncTarget ----
+export const SyncTargetSpecSchema = z.object({
+  unschedulable: z.boolean().optional(),
+  evictAfter: time().optional(),
+  supportedAPIExports: z
+    .array(z.object({ path: z.string().optional(), export: z.string() }))
+    .optional(),
+  cells: z.record(z.string(), z.string()).optional(),
+})
+export const SyncTargetStatusSchema = z.object({
+  allocatable: z.record(z.string(), QuantitySchema).optional(),
+  capacity: z.record(z.string(), QuantitySchema).optional(),
+  conditions: z.array(ConditionSchema).optional(),
+  syncedResources: z
+    .array(
+      z.object({
+        group: z.string().optional(),
+        resource: z.string(),
+        versions: strings().optional(),
+        identityHash: z.string().optional(),
+        state: z.enum(['Pending', 'Accepted', 'Incompatible']).optional(),
+      })
+    )
+    .optional(),
+  lastSyncerHeartbeatTime: time().optional(),
+  virtualWorkspaces: z
+    .array(z.object({ syncerURL: z.string().optional(), upsyncerURL: z.string().optional() }))
+    .optional(),
+})
+export const SyncTargetSchema = objectOf('SyncTarget', {
+  spec: SyncTargetSpecSchema.optional(),
+  status: SyncTargetStatusSchema.optional(),
+})
+export type SyncTarget = z.infer<typeof SyncTargetSchema>
+
+// ---- Location ----
+export const LocationSpecSchema = z.object({
+  resource: GroupVersionResourceSchema.describe(
+    'The kind of instances: edge.kcp.io/v1alpha1 synctargets.'
+  ),
+  instanceSelector: LabelSelectorSchema.optional(),
+  description: z.string().optional(),
+  availableSelectorLabels: z
+    .array(z.object({ key: z.string(), values: strings(), description: z.string().optional() }))
+    .optional(),
+})
+export const LocationSchema = objectOf('Location', {
+  spec: LocationSpecSchema,
+  status: z
+    .object({
+      instances: z.int32().min(0).optional(),
+      availableInstances: z.int32().min(0).optional(),
+    })
+    .optional(),
+})
+export type Location = z.infer<typeof LocationSchema>
+
+// ---- EdgePlacement ----
+export const NonNamespacedObjectReferenceSetSchema = z.object({
+  apiGroup: z.string().optional().describe('API group; empty is the core group.'),
+  resources: strings().optional().describe('Lowercase plural resources; "*" means all.'),
+  resourceNames: strings().optional().describe('Object names; "*" means all.'),
+  labelSelectors: z.array(LabelSelectorSchema).optional(),
+})
+export const UpsyncSetSchema = z.object({
+  apiGroup: z.string().optional(),
+  resources: strings().optional(),
+  namespaces: strings().optional(),
+  names: strings().optional(),
+})
+export type UpsyncSet = z.infer<typeof UpsyncSetSchema>
+export const EdgePlacementSpecSchema = z.object({
+  locationSelectors: z
+    .array(LabelSelectorSchema)
+    .optional()
+    .describe('A Location matches if any selector does.'),
+  namespaceSelector: LabelSelectorSchema.optional().describe(
+    'Namespaces whose contents go to the edge.'
+  ),
+  nonNamespacedObjects: z.array(NonNamespacedObjectReferenceSetSchema).optional(),
+  upsync: z.array(UpsyncSetSchema).optional(),
+})
+export const EdgePlacementStatusSchema = z.object({
+  specGeneration: int32().optional(),
+  matchingLocationCount: int32().optional(),
+  conditions: z.array(ConditionSchema).optional(),
+})
+export const EdgePlacementSchema = objectOf('EdgePlacement', {
+  spec: EdgePlacementSpecSchema.optional(),
+  status: EdgePlacementStatusSchema.optional(),
+})
+export type EdgePlacement = z.infer<typeof EdgePlacementSchema>
+
+// ---- SinglePlacementSlice ----
+export const SinglePlacementSchema = z.object({
+  cluster: z.string().describe('Logical-cluster id of the inventory space.'),
+  locationName: z.string(),
+  syncTargetName: z.string(),
+  syncTargetUID: z.string().optional(),
+})
+export type SinglePlacement = z.infer<typeof SinglePlacementSchema>
+export const SinglePlacementSliceSchema = objectOf('SinglePlacementSlice', {
+  destinations: z.array(SinglePlacementSchema).optional(),
+})
+export type SinglePlacementSlice = z.infer<typeof SinglePlacementSliceSchema>
+
+// ---- SyncerConfig ----
+const NamespaceScopeResourceSchema = z.object({
+  group: z.string(),
+  resource: z.string(),
+  apiVersion: z.string().describe('The version only, e.g. v1.'),
+})
+export const SyncerConfigSpecSchema = z.object({
+  namespaceScope: z
+    .object({
+      namespaces: strings().optional(),
+      resources: z.array(NamespaceScopeResourceSchema).optional(),
+    })
+    .optional(),
+  namespacedObjects: z
+    .array(
+      NamespaceScopeResourceSchema.extend({
+        objectsByNamespace: z
+          .array(z.object({ namespace: z.string(), names: strings().optional() }))
+          .optional(),
+      })
+    )
+    .optional(),
+  clusterScope: z
+    .array(
+      NamespaceScopeResourceSchema.extend({
+        objects: strings().optional().describe('Omitted means all objects; empty means none.'),
+      })
+    )
+    .optional(),
+  upsync: z.array(UpsyncSetSchema).optional(),
+})
+export const SyncerConfigSchema = objectOf('SyncerConfig', {
+  spec: SyncerConfigSpecSchema.optional(),
+  status: z.object({ lastSyncerHeartbeatTime: time().optional() }).optional(),
+})
+export type SyncerConfig = z.infer<typeof SyncerConfigSchema>
+
+// ---- Customizer ----
+export const ReplacementSchema = z.object({
+  path: z
+    .string()
+    .refine((p) => p.startsWith('$'), { message: 'must be a JSONPath starting with "$"' })
+    .describe('JSONPath (KubeStellar subset) of the place(s) to set.'),
+  value: z.string().describe('JSON text of the value to put there.'),
+})
+export const CustomizerSchema = objectOf('Customizer', {
+  replacements: z
+    .array(ReplacementSchema)
+    .optional()
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>()
+      list?.forEach((r, i) => {
+        if (seen.has(r.path)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'path'],
+            message: `Duplicate value: ${JSON.stringify(r.path)}`,
+            params: { reason: 'FieldValueDuplicate' },
+          })
+        }
+        seen.add(r.path)
+      })
+    }),
+})
+export type Customizer = z.infer<typeof CustomizerSchema>
+
+/** The zod schema of each edge kind, by kind. */
+export const EDGE_SCHEMAS = {
+  SyncTarget: SyncTargetSchema,
+  Location: LocationSchema,
+  EdgePlacement: EdgePlacementSchema,
+  SinglePlacementSlice: SinglePlacementSliceSchema,
+  SyncerConfig: SyncerConfigSchema,
+  Customizer: CustomizerSchema,
+} as const

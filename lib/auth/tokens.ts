@@ -1,0 +1,77 @@
+/**
+ * Bearer tokens. A token is stored only as its SHA-256 hash (hex) in the key-value store, with the
+ * principal it stands for: a name, whether it is an admin, and the spaces it may reach. A scope is a
+ * space path (`root:my-org`) or a path ending in `:*` (`root:my-org:*`: every descendant). Admins
+ * reach everything, including the cross-space `/clusters/*` views. Edge credentials (one per
+ * mailbox) are principals with a single mailbox scope and `kind: 'edge'`.
+ */
+import { forbidden, unauthorized } from '../errors.ts'
+import type { KvStore } from '../store/types.ts'
+
+export type Principal = {
+  name: string
+  kind: 'admin' | 'user' | 'edge'
+  /** Space paths (or `path:*` patterns) this principal may use; ignored for admins. */
+  spaces: string[]
+  groups?: string[]
+}
+
+const TOKENS = 'tokens'
+
+export async function hashToken(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** A new random token: 32 bytes, base64url. */
+export function generateToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  let bin = ''
+  for (const b of bytes) bin += String.fromCharCode(b)
+  return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '')
+}
+
+/** Stores the hash of `token` for `principal` (replacing any previous record of that token). */
+export async function registerToken(kv: KvStore, token: string, principal: Principal): Promise<void> {
+  await kv.put(TOKENS, await hashToken(token), principal)
+}
+
+export async function revokeToken(kv: KvStore, token: string): Promise<void> {
+  await kv.delete(TOKENS, await hashToken(token)).catch(() => undefined)
+}
+
+/** Revokes by the stored hash, for rotation where the old token itself is not known. */
+export async function revokeTokenHash(kv: KvStore, hash: string): Promise<void> {
+  await kv.delete(TOKENS, hash).catch(() => undefined)
+}
+
+/** The principal of an `Authorization` header value; 401 when absent or unknown. */
+export async function authenticate(kv: KvStore, header: string | undefined): Promise<Principal> {
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
+  if (!m?.[1]) throw unauthorized()
+  const entry = await kv.get<Principal>(TOKENS, await hashToken(m[1]))
+  if (!entry) throw unauthorized()
+  return entry.value
+}
+
+export function scopeCovers(scope: string, path: string): boolean {
+  if (scope.endsWith(':*')) return path.startsWith(scope.slice(0, -1))
+  return scope === path
+}
+
+export function maySee(principal: Principal, spacePath: string): boolean {
+  if (principal.kind === 'admin') return true
+  return principal.spaces.some((s) => scopeCovers(s, spacePath))
+}
+
+/** 403 unless the principal may use the space. */
+export function authorizeSpace(principal: Principal, spacePath: string): void {
+  if (!maySee(principal, spacePath))
+    throw forbidden(`${principal.kind} "${principal.name}" cannot access workspace "${spacePath}"`)
+}
+
+/** 403 unless admin: cross-space views and token administration. */
+export function authorizeAdmin(principal: Principal, what: string): void {
+  if (principal.kind !== 'admin')
+    throw forbidden(`${principal.kind} "${principal.name}" cannot ${what}: admin only`)
+}

@@ -1,0 +1,30 @@
+/**
+ * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
+ * table, the log level, and the admin token secret (optional locally, where `npm start` registers
+ * a generated one). Nothing else reads `env` directly.
+ */
+import { z } from 'zod'
+
+export const EnvSchema = z.object({
+  DDB_ENDPOINT: z.string().optional(),
+  DDB_REGION: z.string().default('us-east-1'),
+  TABLE_NAME: z.string().min(3).default('edgeplane'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  ADMIN_TOKEN: z.string().optional(),
+  /** Change-log retention for watch, in seconds. */
+  WATCH_RETENTION_SECONDS: z.coerce.number().int().positive().default(900),
+})
+
+export type Config = z.infer<typeof EnvSchema>
+
+/** The Worker's bindings as wrangler passes them (all strings). */
+export type Env = Partial<Record<keyof Config, string>>
+
+export function readConfig(env: Env): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+  return parsed.data
+}

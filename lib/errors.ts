@@ -1,0 +1,123 @@
+/**
+ * Typed API errors. Every failure the hub reports to a client is one of these, and each renders
+ * itself as a Kubernetes `Status` object (kind Status, status Failure, reason, code, details) so
+ * kubectl prints `Error from server (Reason): message`. Anything else that escapes a handler is an
+ * internal error and is rendered as a 500 Status without a stack.
+ */
+
+export type StatusCause = { reason?: string; message: string; field?: string }
+
+export type StatusDetails = {
+  name?: string
+  group?: string
+  kind?: string
+  causes?: StatusCause[]
+  retryAfterSeconds?: number
+}
+
+export type KubeStatus = {
+  kind: 'Status'
+  apiVersion: 'v1'
+  metadata: Record<string, never>
+  status: 'Failure' | 'Success'
+  message: string
+  reason: string
+  details?: StatusDetails
+  code: number
+}
+
+export class ApiError extends Error {
+  readonly code: number
+  readonly reason: string
+  readonly details: StatusDetails | undefined
+
+  constructor(code: number, reason: string, message: string, details?: StatusDetails, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.name = 'ApiError'
+    this.code = code
+    this.reason = reason
+    this.details = details
+  }
+
+  toStatus(): KubeStatus {
+    const status: KubeStatus = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    }
+    if (this.details) status.details = this.details
+    return status
+  }
+}
+
+type Target = { group?: string; kind?: string; name?: string }
+
+/** `<resource>.<group> "<name>"` as kube formats it in messages. */
+export function describeTarget(resource: string, group: string | undefined, name?: string): string {
+  const gr = group ? `${resource}.${group}` : resource
+  return name === undefined ? gr : `${gr} "${name}"`
+}
+
+export const badRequest = (message: string, causes?: StatusCause[]) =>
+  new ApiError(400, 'BadRequest', message, causes ? { causes } : undefined)
+
+export const unauthorized = (message = 'Unauthorized') => new ApiError(401, 'Unauthorized', message)
+
+export const forbidden = (message: string, target?: Target) =>
+  new ApiError(403, 'Forbidden', message, target)
+
+export const notFound = (resource: string, target: Target) =>
+  new ApiError(404, 'NotFound', `${describeTarget(resource, target.group, target.name)} not found`, target)
+
+export const methodNotAllowed = (message: string) => new ApiError(405, 'MethodNotAllowed', message)
+
+export const notAcceptable = (message: string) => new ApiError(406, 'NotAcceptable', message)
+
+export const alreadyExists = (resource: string, target: Target) =>
+  new ApiError(
+    409,
+    'AlreadyExists',
+    `${describeTarget(resource, target.group, target.name)} already exists`,
+    target
+  )
+
+export const conflict = (resource: string, target: Target, why: string) =>
+  new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${describeTarget(resource, target.group, target.name)}: ${why}`,
+    target
+  )
+
+/** 410 Gone with reason Expired: the requested resourceVersion is older than the change log keeps. */
+export const expired = (message: string) => new ApiError(410, 'Expired', message)
+
+export const tooLarge = (message: string) => new ApiError(413, 'RequestEntityTooLarge', message)
+
+export const unsupportedMediaType = (message: string) =>
+  new ApiError(415, 'UnsupportedMediaType', message)
+
+/** 422 Invalid, naming each offending field in `details.causes`. */
+export const invalid = (resource: string, target: Target, causes: StatusCause[]) =>
+  new ApiError(
+    422,
+    'Invalid',
+    `${describeTarget(resource, target.group, target.name)} is invalid: ${causes
+      .map((c) => (c.field ? `${c.field}: ${c.message}` : c.message))
+      .join(', ')}`,
+    { ...target, causes }
+  )
+
+export const internalError = (message: string, cause?: unknown) =>
+  new ApiError(500, 'InternalError', message, undefined, cause)
+
+export const serviceUnavailable = (message: string) =>
+  new ApiError(503, 'ServiceUnavailable', message)
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError
+}

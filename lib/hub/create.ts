@@ -1,0 +1,73 @@
+/**
+ * Create (POST, and server-side apply of an absent object): validate the body, fill in the
+ * server-owned metadata, run the kind's create hook (defaults, status), record the field manager,
+ * and store it — unless dryRun, which answers with what would be stored. A namespaced object needs
+ * its Namespace to exist and not be terminating. generateName collisions are retried.
+ */
+import { badRequest, forbidden, isApiError, notFound } from '../errors.ts'
+import { generateObjectName } from '../kube/names.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { recordUpdate } from '../patch/server-side-apply.ts'
+import { type HubDeps, timestamp } from './deps.ts'
+import { hooksFor } from './kind-hooks.ts'
+import { initMetadata } from './metadata.ts'
+import type { WriteOptions, WriteResult } from './options.ts'
+import { objectKey, servedAt, storedAt, type Target } from './target.ts'
+import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
+import { storeCreate } from './write.ts'
+
+async function requireLiveNamespace(deps: HubDeps, t: Target, ns: string): Promise<void> {
+  const key = { cluster: t.space.id, group: '', resource: 'namespaces', namespace: '', name: ns }
+  const namespace = await deps.objects.get(key)
+  if (!namespace) throw notFound('namespaces', { kind: 'namespaces', name: ns })
+  if (namespace.metadata.deletionTimestamp)
+    throw forbidden(
+      `${t.info.resource} "${t.name ?? ''}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`
+    )
+}
+
+function nameFor(obj: KubeObject): string {
+  const { name, generateName } = obj.metadata
+  if (name) return name
+  if (!generateName) throw badRequest('name or generateName is required')
+  return generateObjectName(generateName)
+}
+
+/**
+ * `body` is the parsed request body. `fieldsPreset` marks a create coming from server-side apply,
+ * whose managedFields are already set.
+ */
+export async function createObject(
+  deps: HubDeps,
+  t: Target,
+  body: unknown,
+  opts: WriteOptions,
+  fieldsPreset = false
+): Promise<WriteResult> {
+  let obj = placeInNamespace(t, asKubeObject(t, body))
+  if (t.name !== undefined && obj.metadata.name && obj.metadata.name !== t.name)
+    throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${t.name})`)
+  if (t.info.namespaced) await requireLiveNamespace(deps, t, obj.metadata.namespace ?? '')
+  const now = timestamp(deps.now())
+  for (let attempt = 0; ; attempt++) {
+    const name = nameFor(obj)
+    let draft: KubeObject = { ...obj, metadata: { ...obj.metadata, name } }
+    const warnings = checkObject(t, draft, opts.fieldValidation)
+    draft = initMetadata(draft, { uid: deps.uid(), now, clusterId: t.space.id })
+    if (t.info.subresources.status) delete draft.status
+    const hook = hooksFor(t.info.group, t.info.resource).prepareCreate
+    if (hook) draft = await hook({ deps, space: t.space, baseUrl: opts.baseUrl }, draft)
+    draft = fieldsPreset
+      ? draft
+      : recordUpdate({ before: undefined, after: draft, manager: opts.fieldManager, operation: 'Update', now })
+    if (opts.dryRun) return { object: servedAt(t, draft), warnings, created: true }
+    try {
+      const stored = await storeCreate(deps, objectKey(t, name, draft.metadata.namespace), storedAt(t, draft))
+      return { object: servedAt(t, stored), warnings, created: true }
+    } catch (e) {
+      const retry = isApiError(e) && e.reason === 'AlreadyExists' && !obj.metadata.name && attempt < 3
+      if (!retry) throw e
+      obj = { ...obj }
+    }
+  }
+}

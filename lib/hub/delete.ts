@@ -1,0 +1,75 @@
+/**
+ * Delete of one object. Preconditions (uid, resourceVersion) are checked first. An object with
+ * finalizers only gets a deletionTimestamp; whoever owns a finalizer removes it and the last
+ * removal deletes the object. Kinds that own content (Namespaces, Workspaces, CRDs) go through a
+ * terminating phase: the deletionTimestamp is set, their content is removed in the background, then
+ * they go. Otherwise the object is removed now and its dependents are collected per the
+ * propagation policy.
+ */
+import { badRequest, conflict } from '../errors.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { type HubDeps, timestamp } from './deps.ts'
+import { hooksFor } from './kind-hooks.ts'
+import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
+import { finishTermination } from './terminate.ts'
+import { readCurrent } from './update.ts'
+import { type Propagation, storeRemove, storeUpdate } from './write.ts'
+
+export type DeleteOptions = {
+  propagationPolicy?: Propagation
+  preconditions?: { uid?: string; resourceVersion?: string }
+  dryRun: boolean
+  baseUrl: string
+}
+
+/** Reads kube DeleteOptions from a request body (may be empty) and query values. */
+export function parseDeleteOptions(
+  body: unknown,
+  query: { propagationPolicy?: string; dryRun: boolean; baseUrl: string }
+): DeleteOptions {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
+  const policy = (b.propagationPolicy as string | undefined) ?? query.propagationPolicy
+  if (b.orphanDependents === true && policy === undefined)
+    return { propagationPolicy: 'Orphan', dryRun: query.dryRun, baseUrl: query.baseUrl }
+  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy))
+    throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`)
+  const out: DeleteOptions = { dryRun: query.dryRun, baseUrl: query.baseUrl }
+  if (policy) out.propagationPolicy = policy as Propagation
+  if (b.preconditions && typeof b.preconditions === 'object')
+    out.preconditions = b.preconditions as { uid?: string; resourceVersion?: string }
+  return out
+}
+
+function checkPreconditions(t: Target, obj: KubeObject, p: DeleteOptions['preconditions']): void {
+  const name = obj.metadata.name ?? ''
+  if (p?.uid && p.uid !== obj.metadata.uid)
+    throw conflict(t.info.resource, targetDetails(t, name), `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid}`)
+  if (p?.resourceVersion && p.resourceVersion !== obj.metadata.resourceVersion)
+    throw conflict(t.info.resource, targetDetails(t, name), `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`)
+}
+
+function marked(obj: KubeObject, now: string, terminating: boolean): KubeObject {
+  const out: KubeObject = { ...obj, metadata: { ...obj.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: 0 } }
+  if (terminating && obj.kind === 'Namespace')
+    out.status = { ...((obj.status as Record<string, never>) ?? {}), phase: 'Terminating' }
+  return out
+}
+
+export async function deleteObject(deps: HubDeps, t: Target, opts: DeleteOptions): Promise<KubeObject> {
+  const current = await readCurrent(deps, t, t.name ?? '')
+  checkPreconditions(t, current, opts.preconditions)
+  const key = objectKey(t, current.metadata.name ?? '')
+  const hooks = hooksFor(t.info.group, t.info.resource)
+  const hasFinalizers = (current.metadata.finalizers ?? []).length > 0
+  if (hooks.terminates || hasFinalizers) {
+    if (current.metadata.deletionTimestamp) return current
+    const next = marked(current, timestamp(deps.now()), hooks.terminates === true)
+    if (opts.dryRun) return next
+    const stored = await storeUpdate(deps, key, current, storedAt(t, next))
+    if (hooks.terminates)
+      deps.background(finishTermination(deps, t.space, key, { baseUrl: opts.baseUrl }))
+    return servedAt(t, stored)
+  }
+  if (opts.dryRun) return current
+  return servedAt(t, await storeRemove(deps, key, current, opts.propagationPolicy ?? 'Background'))
+}

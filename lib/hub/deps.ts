@@ -1,0 +1,23 @@
+/**
+ * What the hub's object logic needs from the outside world, injected as plain values and small
+ * functions so tests can pass fakes without a mocking library: the object and key-value stores,
+ * a clock, a uid source, a logger, and a way to run work after the response (Workers'
+ * `ctx.waitUntil`, or a tracked promise in Node).
+ */
+import type { Logger } from '../log.ts'
+import type { KvStore, ObjectStore } from '../store/types.ts'
+
+export type HubDeps = {
+  objects: ObjectStore
+  kv: KvStore
+  now: () => Date
+  uid: () => string
+  log: Logger
+  /** Runs background work (garbage collection, namespace cleanup) past the response. */
+  background: (work: Promise<unknown>) => void
+}
+
+/** RFC 3339 timestamp at second precision, as kube writes metav1.Time. */
+export function timestamp(d: Date): string {
+  return `${d.toISOString().slice(0, 19)}Z`
+}

@@ -1,0 +1,39 @@
+/**
+ * Builds the hub's dependencies from a parsed configuration: one DynamoDB client and store per
+ * process or isolate (created lazily and reused), the real clock, random uids, a JSON logger, and
+ * the runtime's way of running background work.
+ */
+import type { Config } from '../env.ts'
+import { createLogger, type Logger } from '../log.ts'
+import { createDynamoClient } from '../store/dynamo-client.ts'
+import { createDynamoStore, type DynamoStore } from '../store/dynamo-store.ts'
+import type { RequestCounter } from '../store/types.ts'
+import type { HubDeps } from './deps.ts'
+
+export type StoreHandle = { store: DynamoStore; log: Logger }
+
+export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
+  const client = createDynamoClient({
+    ...(cfg.DDB_ENDPOINT ? { endpoint: cfg.DDB_ENDPOINT } : {}),
+    region: cfg.DDB_REGION,
+    ...(cfg.AWS_ACCESS_KEY_ID && cfg.AWS_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: cfg.AWS_ACCESS_KEY_ID, secretAccessKey: cfg.AWS_SECRET_ACCESS_KEY } }
+      : cfg.DDB_ENDPOINT
+        ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+    ...(counter ? { counter } : {}),
+  })
+  const store = createDynamoStore({ client, tableName: cfg.TABLE_NAME, logRetentionMs: cfg.WATCH_RETENTION_SECONDS * 1000 })
+  return { store, log: createLogger({ level: cfg.LOG_LEVEL }) }
+}
+
+export function hubDeps(h: StoreHandle, background: (p: Promise<unknown>) => void): HubDeps {
+  return {
+    objects: h.store.objects,
+    kv: h.store.kv,
+    now: () => new Date(),
+    uid: () => crypto.randomUUID(),
+    log: h.log,
+    background,
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Per-request write options parsed from the query string (dryRun, fieldManager, fieldValidation,
+ * force) plus what hooks need to know about the request (the base URL workspaces report).
+ */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
+
+export type WriteOptions = {
+  dryRun: boolean
+  fieldManager: string
+  fieldValidation: FieldValidation
+  /** Server-side apply: take ownership of conflicting fields. */
+  force: boolean
+  /** `http://host:port`, for URLs the server reports (Workspace status.URL). */
+  baseUrl: string
+}
+
+export type WriteResult = {
+  object: KubeObjectLike
+  warnings: string[]
+  /** 201 when created, 200 otherwise. */
+  created: boolean
+}
+
+type KubeObjectLike = import('../kube/types.ts').KubeObject
+
+export function defaultWriteOptions(over: Partial<WriteOptions> = {}): WriteOptions {
+  return {
+    dryRun: false,
+    fieldManager: 'unknown',
+    fieldValidation: 'Warn',
+    force: false,
+    baseUrl: 'http://localhost',
+    ...over,
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Spaces are kcp logical clusters: a path (`root`, `root:espw`, `root:my-org:wmw-c`) and a stable
+ * id that objects are stored under. The registry lives in the key-value store as two records per
+ * space (path -> record, id -> path), each written with an absent-only condition so concurrent
+ * creators converge on one id. `root` has the id `root`, as in kcp.
+ */
+import { badRequest, notFound } from '../errors.ts'
+import type { KvStore } from '../store/types.ts'
+
+export type Space = {
+  id: string
+  path: string
+  /** Path of the parent space; absent for root. */
+  parent?: string
+  /** Who made it: the Workspace object's uid in the parent, when created through one. */
+  workspaceUid?: string
+  phase: 'Ready' | 'Terminating'
+}
+
+const BY_PATH = 'space-path'
+const BY_ID = 'space-id'
+const PATH_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(:[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+
+export const ROOT: Space = { id: 'root', path: 'root', phase: 'Ready' }
+
+export function isValidSpacePath(path: string): boolean {
+  return PATH_RE.test(path) && (path === 'root' || path.startsWith('root:'))
+}
+
+/** A fresh logical-cluster id: 16 lowercase base36 characters, like kcp's. */
+export function newSpaceId(random: () => number = Math.random): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz'
+  let out = ''
+  for (let i = 0; i < 16; i++) out += alphabet[Math.floor(random() * 36)]
+  return out
+}
+
+export async function getSpaceByPath(kv: KvStore, path: string): Promise<Space | undefined> {
+  if (path === 'root') return ROOT
+  return (await kv.get<Space>(BY_PATH, path))?.value
+}
+
+export async function getSpaceById(kv: KvStore, id: string): Promise<Space | undefined> {
+  if (id === 'root') return ROOT
+  const ref = await kv.get<{ path: string }>(BY_ID, id)
+  return ref ? getSpaceByPath(kv, ref.value.path) : undefined
+}
+
+/** Resolves what follows `/clusters/`: a path or an id. NotFound when neither exists. */
+export async function resolveSpace(kv: KvStore, pathOrId: string): Promise<Space> {
+  const space = pathOrId.includes(':')
+    ? await getSpaceByPath(kv, pathOrId)
+    : ((await getSpaceById(kv, pathOrId)) ?? (await getSpaceByPath(kv, pathOrId)))
+  if (!space) throw notFound('workspaces', { group: 'tenancy.kcp.io', name: pathOrId })
+  return space
+}
+
+/**
+ * Creates the space at `path` if absent and returns it; an existing space is returned unchanged,
+ * so repeated calls (at-least-once delivery, retries) are harmless.
+ */
+export async function ensureSpace(
+  kv: KvStore,
+  path: string,
+  opts: { workspaceUid?: string; id?: string } = {}
+): Promise<Space> {
+  if (!isValidSpacePath(path)) throw badRequest(`invalid space path "${path}"`)
+  const existing = await getSpaceByPath(kv, path)
+  if (existing) return existing
+  const parent = path.slice(0, path.lastIndexOf(':'))
+  const space: Space = { id: opts.id ?? newSpaceId(), path, parent, phase: 'Ready' }
+  if (opts.workspaceUid) space.workspaceUid = opts.workspaceUid
+  await kv.put(BY_ID, space.id, { path }, null)
+  try {
+    await kv.put(BY_PATH, path, space, null)
+  } catch (e) {
+    // Someone else created the path first: drop our id record and use theirs.
+    await kv.delete(BY_ID, space.id).catch(() => undefined)
+    const winner = await getSpaceByPath(kv, path)
+    if (winner) return winner
+    throw e
+  }
+  return space
+}
+
+export async function markSpaceTerminating(kv: KvStore, space: Space): Promise<void> {
+  if (space.id === 'root') return
+  const entry = await kv.get<Space>(BY_PATH, space.path)
+  if (!entry || entry.value.phase === 'Terminating') return
+  await kv.put(BY_PATH, space.path, { ...entry.value, phase: 'Terminating' }, entry.version)
+}
+
+/** Removes the registry records; the caller has already deleted the space's objects. */
+export async function forgetSpace(kv: KvStore, space: Space): Promise<void> {
+  if (space.id === 'root') return
+  await kv.delete(BY_PATH, space.path).catch(() => undefined)
+  await kv.delete(BY_ID, space.id).catch(() => undefined)
+}
+
+/** Every registered space (root included), in path order. */
+export async function listSpaces(kv: KvStore): Promise<Space[]> {
+  const rest = (await kv.list<Space>(BY_PATH)).map((e) => e.value)
+  return [ROOT, ...rest.filter((s) => s.path !== 'root')]
+}

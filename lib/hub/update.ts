@@ -1,0 +1,91 @@
+/**
+ * Update (PUT) of an object or of its status subresource, and the commit step patches share.
+ * A main-resource write keeps the stored status when the resource has a status subresource; a
+ * status write changes nothing but status. Server-owned metadata is carried over, generation moves
+ * only on spec changes, and a write that changes nothing is answered without touching the store.
+ * The precondition is the body's resourceVersion when given, else the one just read.
+ */
+import { badRequest, conflict, notFound } from '../errors.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { recordUpdate } from '../patch/server-side-apply.ts'
+import { type HubDeps, timestamp } from './deps.ts'
+import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
+import type { WriteOptions, WriteResult } from './options.ts'
+import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
+import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
+import { storeUpdate } from './write.ts'
+
+export type Subresource = 'status' | undefined
+
+export async function readCurrent(deps: HubDeps, t: Target, name: string): Promise<KubeObject> {
+  const current = await deps.objects.get(objectKey(t, name))
+  if (!current) throw notFound(t.info.resource, targetDetails(t, name))
+  return servedAt(t, current)
+}
+
+function comparable(obj: KubeObject): unknown {
+  const { managedFields: _m, resourceVersion: _r, ...meta } = obj.metadata
+  return { ...obj, metadata: meta }
+}
+
+/**
+ * Writes `next` over `current` (both at the client's version). `next` is a full object as the
+ * client wants it; the status rules of the subresource are applied here.
+ */
+export async function commitUpdate(
+  deps: HubDeps,
+  t: Target,
+  current: KubeObject,
+  next: KubeObject,
+  opts: WriteOptions,
+  sub: Subresource,
+  fieldsPreset = false
+): Promise<WriteResult> {
+  const name = current.metadata.name ?? ''
+  const expectedRv = next.metadata.resourceVersion || current.metadata.resourceVersion || ''
+  if (expectedRv !== current.metadata.resourceVersion)
+    throw conflict(
+      t.info.resource,
+      targetDetails(t, name),
+      'the object has been modified; please apply your changes to the latest version and try again'
+    )
+  let draft =
+    sub === 'status'
+      ? takeStatus(current, next)
+      : t.info.subresources.status
+        ? keepStatus(current, next)
+        : next
+  draft = carryMetadata(current, draft)
+  const warnings = checkObject(t, draft, opts.fieldValidation)
+  const now = timestamp(deps.now())
+  if (!fieldsPreset)
+    draft = recordUpdate({
+      before: current,
+      after: draft,
+      manager: opts.fieldManager,
+      operation: 'Update',
+      now,
+      ...(sub ? { subresource: sub } : {}),
+    })
+  if (jsonEqual(comparable(draft), comparable(current))) return { object: current, warnings, created: false }
+  draft.metadata.resourceVersion = current.metadata.resourceVersion
+  if (opts.dryRun) return { object: draft, warnings, created: false }
+  const stored = await storeUpdate(deps, objectKey(t, name), current, storedAt(t, draft), expectedRv)
+  return { object: servedAt(t, stored), warnings, created: false }
+}
+
+export async function updateObject(
+  deps: HubDeps,
+  t: Target,
+  body: unknown,
+  opts: WriteOptions,
+  sub: Subresource
+): Promise<WriteResult> {
+  const obj = placeInNamespace(t, asKubeObject(t, body))
+  const name = t.name ?? ''
+  if (obj.metadata.name && obj.metadata.name !== name)
+    throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`)
+  const current = await readCurrent(deps, t, name)
+  const next = { ...obj, metadata: { ...obj.metadata, name } }
+  return commitUpdate(deps, t, current, next, opts, sub)
+}

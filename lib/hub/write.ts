@@ -1,0 +1,98 @@
+/**
+ * The low-level write path every verb goes through: store the object, keep the owner index in
+ * line, and remove objects whose deletion has been decided (no finalizers left). Garbage
+ * collection of dependents runs in the background after a hard delete, as kube's Background
+ * propagation does; Foreground deletes dependents first; Orphan only drops the owner references.
+ */
+import { isApiError } from '../errors.ts'
+import type { KubeObject, ObjectMeta } from '../kube/types.ts'
+import type { ObjectKey } from '../store/types.ts'
+import { type HubDeps, timestamp } from './deps.ts'
+import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
+
+export type Propagation = 'Background' | 'Foreground' | 'Orphan'
+
+export async function storeCreate(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promise<KubeObject> {
+  const created = await deps.objects.create(key, obj)
+  await updateOwnerIndex(deps.kv, key, undefined, created)
+  return created
+}
+
+/**
+ * Replaces `before` by `after` with `before`'s resourceVersion as precondition (or `expectedRv`).
+ * When the result is being deleted and has no finalizers left, it is removed for real.
+ */
+export async function storeUpdate(
+  deps: HubDeps,
+  key: ObjectKey,
+  before: KubeObject,
+  after: KubeObject,
+  expectedRv = before.metadata.resourceVersion ?? ''
+): Promise<KubeObject> {
+  const updated = await deps.objects.update(key, after, expectedRv)
+  await updateOwnerIndex(deps.kv, key, before, updated)
+  if (updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0)
+    return storeRemove(deps, key, updated, 'Background')
+  return updated
+}
+
+/** Deletes the stored object now and collects its dependents as `policy` says. */
+export async function storeRemove(
+  deps: HubDeps,
+  key: ObjectKey,
+  obj: KubeObject,
+  policy: Propagation
+): Promise<KubeObject> {
+  const uid = obj.metadata.uid
+  if (policy === 'Foreground' && uid) await collectDependents(deps, key.cluster, uid, 'Foreground')
+  const gone = await deps.objects.delete(key, obj.metadata.resourceVersion)
+  await updateOwnerIndex(deps.kv, key, obj, undefined)
+  if (uid && policy !== 'Foreground')
+    deps.background(collectDependents(deps, key.cluster, uid, policy))
+  return gone
+}
+
+/** Deletes (or orphans) the dependents of `ownerUid`; each one re-checked before acting. */
+export async function collectDependents(
+  deps: HubDeps,
+  cluster: string,
+  ownerUid: string,
+  policy: Propagation
+): Promise<void> {
+  for (const key of await dependentsOf(deps.kv, cluster, ownerUid)) {
+    try {
+      await releaseDependent(deps, key, ownerUid, policy)
+    } catch (e) {
+      if (isApiError(e) && (e.code === 404 || e.code === 409)) continue
+      deps.log.warn('garbage collection failed', { key, ownerUid, error: e })
+    }
+  }
+}
+
+async function releaseDependent(
+  deps: HubDeps,
+  key: ObjectKey,
+  ownerUid: string,
+  policy: Propagation
+): Promise<void> {
+  const obj = await deps.objects.get(key)
+  const refs = obj?.metadata.ownerReferences ?? []
+  if (!obj || !refs.some((r) => r.uid === ownerUid)) {
+    await dropIndexEntry(deps.kv, ownerUid, key)
+    return
+  }
+  const rest = refs.filter((r) => r.uid !== ownerUid)
+  if (policy === 'Orphan' || rest.length > 0) {
+    const metadata: ObjectMeta = { ...obj.metadata, ownerReferences: rest }
+    if (rest.length === 0) delete metadata.ownerReferences
+    await storeUpdate(deps, key, obj, { ...obj, metadata })
+    return
+  }
+  if ((obj.metadata.finalizers ?? []).length > 0) {
+    if (obj.metadata.deletionTimestamp) return
+    const metadata = { ...obj.metadata, deletionTimestamp: timestamp(deps.now()) }
+    await storeUpdate(deps, key, obj, { ...obj, metadata })
+    return
+  }
+  await storeRemove(deps, key, obj, policy)
+}

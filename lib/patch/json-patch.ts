@@ -1,0 +1,145 @@
+/**
+ * JSON patch (RFC 6902), the `application/json-patch+json` patch type: an array of `add`,
+ * `remove`, `replace`, `move`, `copy` and `test` operations over JSON pointers, applied in order
+ * to a copy of the target (the input is never mutated). A patch that is not a well-formed array of
+ * operations is 400 BadRequest; a well-formed operation that cannot be applied (missing path,
+ * index out of range, failed `test`) is 422 Invalid, as kube answers. Messages name the operation
+ * index and its path. Like kube, at most 10000 operations are accepted.
+ */
+import { badRequest, tooLarge } from '../errors.ts'
+import type { JsonValue } from '../kube/types.ts'
+import { arrayIndex, parsePointer, valueAt } from './json-pointer.ts'
+import { canonicalJson, cloneJson, deepEqual, isJsonObject, setMember } from './json-values.ts'
+import { unprocessable } from './patch-errors.ts'
+
+export const MAX_JSON_PATCH_OPERATIONS = 10_000
+
+const OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'] as const
+type OpName = (typeof OPS)[number]
+
+type Operation = {
+  op: OpName
+  path: string
+  tokens: string[]
+  from?: string[]
+  value?: JsonValue
+}
+
+/** Applies a JSON patch document to a copy of `target` and returns the result. */
+export function applyJsonPatch(target: JsonValue, patch: JsonValue): JsonValue {
+  const ops = decodeJsonPatch(patch)
+  let doc = cloneJson(target)
+  ops.forEach((op, index) => {
+    doc = applyOperation(doc, op, (why) => unprocessable(describe(index, op, why)))
+  })
+  return doc
+}
+
+/** Validates the shape of a JSON patch document and decodes its pointers. */
+export function decodeJsonPatch(patch: JsonValue): Operation[] {
+  if (!Array.isArray(patch)) throw badRequest('invalid JSON patch: expected an array of operations')
+  if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw tooLarge(
+      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`
+    )
+  }
+  return patch.map((raw, index) => decodeOperation(raw, index))
+}
+
+function decodeOperation(raw: JsonValue, index: number): Operation {
+  const fail = (why: string) => badRequest(`invalid JSON patch: operation ${index}: ${why}`)
+  if (!isJsonObject(raw)) throw fail('expected an object')
+  const { op, path, from, value } = raw
+  if (typeof op !== 'string' || !OPS.some((o) => o === op)) {
+    throw fail(`unknown "op" ${canonicalJson(op ?? null)}, expected one of ${OPS.join(', ')}`)
+  }
+  if (typeof path !== 'string') throw fail(`"${op}" needs a string "path"`)
+  const tokens = parsePointer(path)
+  if (!tokens) throw fail(`"path" ${JSON.stringify(path)} is not a JSON pointer`)
+  const decoded: Operation = { op: op as OpName, path, tokens }
+  if (op === 'add' || op === 'replace' || op === 'test') {
+    if (value === undefined) throw fail(`"${op}" ${path} needs a "value"`)
+    decoded.value = value
+  }
+  if (op === 'move' || op === 'copy') {
+    if (typeof from !== 'string') throw fail(`"${op}" ${path} needs a string "from"`)
+    const fromTokens = parsePointer(from)
+    if (!fromTokens) throw fail(`"from" ${JSON.stringify(from)} is not a JSON pointer`)
+    decoded.from = fromTokens
+  }
+  return decoded
+}
+
+function describe(index: number, op: Operation, why: string): string {
+  return `json patch operation ${index} (${op.op} ${JSON.stringify(op.path)}) failed: ${why}`
+}
+
+type Fail = (why: string) => Error
+
+function applyOperation(doc: JsonValue, op: Operation, fail: Fail): JsonValue {
+  switch (op.op) {
+    case 'add':
+      return addAt(doc, op.tokens, cloneJson(op.value ?? null), fail)
+    case 'remove':
+      return removeAt(doc, op.tokens, fail).doc
+    case 'replace':
+      return replaceAt(doc, op.tokens, cloneJson(op.value ?? null), fail)
+    case 'test':
+      if (!deepEqual(valueAt(doc, op.tokens), op.value)) throw fail('the test did not match')
+      return doc
+    case 'copy': {
+      const value = valueAt(doc, op.from ?? [])
+      if (value === undefined) throw fail('the "from" location does not exist')
+      return addAt(doc, op.tokens, cloneJson(value), fail)
+    }
+    case 'move': {
+      const from = op.from ?? []
+      if (from.length < op.tokens.length && from.every((t, i) => op.tokens[i] === t)) {
+        throw fail('cannot move a value into one of its own children')
+      }
+      const removed = removeAt(doc, from, fail)
+      return addAt(removed.doc, op.tokens, removed.value, fail)
+    }
+  }
+}
+
+/** Inserts `value` at `tokens`: appends or inserts in arrays, sets object members. */
+function addAt(doc: JsonValue, tokens: string[], value: JsonValue, fail: Fail): JsonValue {
+  const last = tokens.at(-1)
+  if (last === undefined) return value
+  const parent = valueAt(doc, tokens.slice(0, -1))
+  if (Array.isArray(parent)) {
+    const index = arrayIndex(last, parent.length, true)
+    if (index === undefined) throw fail(`index ${last} is out of range (length ${parent.length})`)
+    parent.splice(index, 0, value)
+  } else if (isJsonObject(parent)) setMember(parent, last, value)
+  else throw fail('the parent of the path does not exist or is not an object or array')
+  return doc
+}
+
+/** Removes the value at `tokens`, which must exist; returns the new document and the value. */
+function removeAt(
+  doc: JsonValue,
+  tokens: string[],
+  fail: Fail
+): { doc: JsonValue; value: JsonValue } {
+  const last = tokens.at(-1)
+  const value = valueAt(doc, tokens)
+  if (value === undefined) throw fail('the path does not exist')
+  if (last === undefined) throw fail('cannot remove the whole document')
+  const parent = valueAt(doc, tokens.slice(0, -1))
+  if (Array.isArray(parent)) parent.splice(Number(last), 1)
+  else if (isJsonObject(parent)) delete parent[last]
+  return { doc, value }
+}
+
+/** Replaces the value at `tokens`, which must exist. */
+function replaceAt(doc: JsonValue, tokens: string[], value: JsonValue, fail: Fail): JsonValue {
+  const last = tokens.at(-1)
+  if (last === undefined) return value
+  if (valueAt(doc, tokens) === undefined) throw fail('the path does not exist')
+  const parent = valueAt(doc, tokens.slice(0, -1))
+  if (Array.isArray(parent)) parent[Number(last)] = value
+  else if (isJsonObject(parent)) setMember(parent, last, value)
+  return doc
+}

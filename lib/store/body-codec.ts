@@ -1,0 +1,91 @@
+/**
+ * Object bodies as stored: the JSON text (without `metadata.resourceVersion`, which lives in the
+ * item's `rv` attribute and is put back on read), gzip-compressed with the web
+ * CompressionStream/DecompressionStream that both Node 22 and Workers provide. A body whose JSON
+ * exceeds 1 MiB is refused with 413 before anything is written; a compressed body larger than
+ * `INLINE_LIMIT` is split into `CHUNK_BYTES` pieces stored as separate items (see `blobs.ts`),
+ * because a DynamoDB item stops at 400 KB.
+ */
+import { tooLarge } from '../errors.ts'
+import type { KubeObject } from '../kube/types.ts'
+
+/** Largest accepted object, as JSON bytes. */
+export const MAX_OBJECT_BYTES = 1_048_576
+/** Compressed bodies up to this size stay inline in the head or log item. */
+export const INLINE_LIMIT = 350_000
+/** Size of one chunk item's payload. */
+export const CHUNK_BYTES = 350_000
+
+async function pipeBytes(
+  data: Uint8Array,
+  transform: CompressionStream | DecompressionStream
+): Promise<Uint8Array> {
+  const source = new Response(data as Uint8Array<ArrayBuffer>).body
+  if (!source) return new Uint8Array()
+  const out = await new Response(source.pipeThrough(transform)).arrayBuffer()
+  return new Uint8Array(out)
+}
+
+export function gzip(data: Uint8Array): Promise<Uint8Array> {
+  return pipeBytes(data, new CompressionStream('gzip'))
+}
+
+export function gunzip(data: Uint8Array): Promise<Uint8Array> {
+  return pipeBytes(data, new DecompressionStream('gzip'))
+}
+
+/** The JSON stored for an object: everything but `metadata.resourceVersion`. */
+export function serializeBody(obj: KubeObject): string {
+  const { resourceVersion: _ignored, ...metadata } = obj.metadata ?? {}
+  return JSON.stringify({ ...obj, metadata })
+}
+
+/** An encoded body: the stored JSON text and its gzip bytes. */
+export type EncodedBody = { text: string; data: Uint8Array }
+
+/**
+ * Encodes an object for storage; 413 RequestEntityTooLarge when its JSON is over 1 MiB.
+ * `what` names the object in the message.
+ */
+export async function encodeBody(obj: KubeObject, what: string): Promise<EncodedBody> {
+  const text = serializeBody(obj)
+  const bytes = new TextEncoder().encode(text)
+  if (bytes.length > MAX_OBJECT_BYTES) {
+    throw tooLarge(
+      `${what} is too large: ${bytes.length} bytes of JSON exceeds the limit of ${MAX_OBJECT_BYTES} bytes (1 MiB)`
+    )
+  }
+  return { text, data: await gzip(bytes) }
+}
+
+/** The JSON text of a stored body. */
+export async function bodyText(data: Uint8Array): Promise<string> {
+  return new TextDecoder().decode(await gunzip(data))
+}
+
+/** Parses stored JSON text and sets its resourceVersion. */
+export function parseBody(text: string, rv: number): KubeObject {
+  const obj = JSON.parse(text) as KubeObject
+  obj.metadata = { ...obj.metadata, resourceVersion: String(rv) }
+  return obj
+}
+
+/** Splits compressed bytes into chunk payloads. */
+export function splitChunks(data: Uint8Array): Uint8Array[] {
+  const chunks: Uint8Array[] = []
+  for (let at = 0; at < data.length; at += CHUNK_BYTES) {
+    chunks.push(data.subarray(at, at + CHUNK_BYTES))
+  }
+  return chunks
+}
+
+export function joinChunks(chunks: Uint8Array[]): Uint8Array {
+  const total = chunks.reduce((sum, c) => sum + c.length, 0)
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
+}

@@ -1,0 +1,154 @@
+/**
+ * get and list. get is one consistent GetItem. list reads the counter first (that value is the
+ * list's resourceVersion), then Queries the collection's partition (one cluster; `begins_with` on
+ * `<namespace>/` for one namespace) or, for `cluster: '*'`, the g1 index (namespace as a filter),
+ * in key order. The predicate is applied while paging so `limit` counts matching objects; when a
+ * page stops early the `continue` token carries the list rv and the last key. A continued list
+ * keeps the first page's rv, and one whose rv is below the change-log watermark is 410 Expired,
+ * as kube does after compaction. Pages after the first are read live, not from a snapshot.
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
+import { GSI_NAME } from '../../infra/table.ts'
+import { badRequest, expired } from '../errors.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { type Item, readString, s } from './attrs.ts'
+import type { StoreContext } from './context.ts'
+import { type ContinueToken, decodeContinue, encodeContinue } from './continue-token.ts'
+import { checkCollection, checkObjectKey, objectGsiPk, objectPk } from './keys.ts'
+import { readCurrentRv, readWatermark } from './meta-items.ts'
+import { getHead, headObject } from './object-items.ts'
+import type { ListOptions, ListResult, ObjectKey } from './types.ts'
+
+const PAGE = 500
+
+const EXPIRED_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'
+
+export async function getObject(
+  ctx: StoreContext,
+  key: ObjectKey
+): Promise<KubeObject | undefined> {
+  checkObjectKey(key)
+  const head = await getHead(ctx, key)
+  return head && headObject(ctx, head)
+}
+
+/** The Query for one collection, without paging. */
+function baseQuery(ctx: StoreContext, opts: ListOptions): QueryCommandInput {
+  if (opts.cluster === '*') {
+    const values: Item = { ':pk': s(objectGsiPk(opts.group, opts.resource)) }
+    if (opts.namespace !== undefined) values[':ns'] = s(opts.namespace)
+    return {
+      TableName: ctx.table,
+      IndexName: GSI_NAME,
+      KeyConditionExpression: 'g1pk = :pk',
+      ...(opts.namespace === undefined ? {} : { FilterExpression: 'ns = :ns' }),
+      ExpressionAttributeValues: values,
+    }
+  }
+  const pk = objectPk(opts.cluster, opts.group, opts.resource)
+  if (opts.namespace === undefined) {
+    return {
+      TableName: ctx.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': s(pk) },
+      ConsistentRead: true,
+    }
+  }
+  return {
+    TableName: ctx.table,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': s(pk), ':prefix': s(`${opts.namespace}/`) },
+    ConsistentRead: true,
+  }
+}
+
+/** Identifies the collection a continue token belongs to. */
+function scopeOf(opts: ListOptions): string {
+  return JSON.stringify([opts.cluster, opts.group, opts.resource, opts.namespace ?? null])
+}
+
+function tokenFor(opts: ListOptions, rv: number, item: Item): string {
+  const token: ContinueToken = {
+    v: 1,
+    rv,
+    q: scopeOf(opts),
+    pk: readString(item, 'pk'),
+    sk: readString(item, 'sk'),
+  }
+  if (opts.cluster === '*') {
+    token.gpk = readString(item, 'g1pk')
+    token.gsk = readString(item, 'g1sk')
+  }
+  return encodeContinue(token)
+}
+
+/** The ExclusiveStartKey a token stands for; BadRequest when it belongs to another list. */
+function startKey(token: ContinueToken, opts: ListOptions): Item {
+  if (token.q !== scopeOf(opts)) throw badRequest('continue key is not valid for this list')
+  const key: Item = { pk: s(token.pk), sk: s(token.sk) }
+  if (opts.cluster !== '*') return key
+  if (!token.gpk || !token.gsk) throw badRequest('continue key is not valid for this list')
+  return { ...key, g1pk: s(token.gpk), g1sk: s(token.gsk) }
+}
+
+async function listRv(ctx: StoreContext, token: ContinueToken | undefined): Promise<number> {
+  if (!token) return readCurrentRv(ctx)
+  const watermark = await readWatermark(ctx)
+  if (token.rv < watermark) throw expired(EXPIRED_CONTINUE)
+  return token.rv
+}
+
+function checkLimit(limit: number | undefined): number | undefined {
+  if (limit === undefined || limit === 0) return undefined
+  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid limit ${limit}`)
+  return limit
+}
+
+type Page = { items: Item[]; objects: KubeObject[]; lastEvaluated: Item | undefined }
+
+/**
+ * Takes matching objects from a page into `items` until `limit`; returns the item it stopped at
+ * and whether anything follows it, or undefined when the page was used up.
+ */
+function takeMatching(
+  page: Page,
+  items: KubeObject[],
+  opts: { limit: number | undefined; predicate: ListOptions['predicate'] }
+): { last: Item; more: boolean } | undefined {
+  for (const [i, item] of page.items.entries()) {
+    const obj = page.objects[i]!
+    if (opts.predicate && !opts.predicate(obj)) continue
+    items.push(obj)
+    if (items.length === opts.limit) {
+      return { last: item, more: i < page.items.length - 1 || page.lastEvaluated !== undefined }
+    }
+  }
+  return undefined
+}
+
+export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise<ListResult> {
+  checkCollection(opts)
+  const limit = checkLimit(opts.limit)
+  const token = opts.continue ? decodeContinue(opts.continue) : undefined
+  let start = token && startKey(token, opts)
+  const rv = await listRv(ctx, token)
+  const query = baseQuery(ctx, opts)
+  const items: KubeObject[] = []
+  const resourceVersion = String(rv)
+  for (;;) {
+    const pageLimit =
+      limit === undefined || opts.predicate ? PAGE : Math.min(PAGE, limit - items.length + 1)
+    const out = await ctx.client.send(
+      new QueryCommand({ ...query, Limit: pageLimit, ExclusiveStartKey: start })
+    )
+    const pageItems = out.Items ?? []
+    const objects = await Promise.all(pageItems.map((item) => headObject(ctx, item)))
+    const page = { items: pageItems, objects, lastEvaluated: out.LastEvaluatedKey }
+    const stop = takeMatching(page, items, { limit, predicate: opts.predicate })
+    if (stop?.more) return { items, resourceVersion, continue: tokenFor(opts, rv, stop.last) }
+    if (stop) return { items, resourceVersion }
+    start = out.LastEvaluatedKey
+    if (!start) return { items, resourceVersion }
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The change-log sweep (dynalite has no TTL; in production the `expiresAt` TTL is only a backstop).
+ * It Scans the table page by page for log entries whose `ts` is older than the retention window
+ * and, per page, FIRST raises the watermark (pk `meta`, sk `compacted`) to the highest rv it is
+ * about to delete, THEN deletes them; so a reader that finds an entry missing also finds the
+ * watermark past it. The same Scan collects blob chunk 0 items older than `BLOB_GRACE_MS`; after
+ * the log pass, each such blob is deleted unless its owner head still points at it or its own or
+ * its DELETED log entry is still there. Safe to run repeatedly and concurrently.
+ */
+import { GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb'
+import { badRequest } from '../errors.ts'
+import { type Item, optNumber, optString, readNumber, readString, s } from './attrs.ts'
+import { deleteKeys } from './batch-delete.ts'
+import { BLOB_GRACE_MS, deleteBlob } from './blobs.ts'
+import type { StoreContext } from './context.ts'
+import { chunkSk, padRv } from './keys.ts'
+import { raiseWatermark, readWatermark } from './meta-items.ts'
+
+export type SweepOptions = {
+  /** Keep entries younger than this; default: the store's logRetentionMs. */
+  retentionMs?: number
+  /** The current time in ms; default: the store's clock. */
+  now?: number
+  /** Stop after this many Scan pages (of up to 1 MB each); default: no bound. */
+  maxPages?: number
+}
+
+export type SweepResult = {
+  /** Change-log entries deleted. */
+  deleted: number
+  /** Unreferenced blobs (chunked bodies) deleted. */
+  blobsDeleted: number
+  /** The watermark after the sweep. */
+  watermark: number
+  /** False when `maxPages` stopped the Scan before the end of the table. */
+  complete: boolean
+}
+
+const SCAN_PAGE = 1000
+
+async function itemExists(
+  ctx: StoreContext,
+  pk: string,
+  sk: string,
+  attr: string
+): Promise<Item | undefined> {
+  const out = await ctx.client.send(
+    new GetItemCommand({
+      TableName: ctx.table,
+      Key: { pk: s(pk), sk: s(sk) },
+      ConsistentRead: true,
+      ProjectionExpression: 'pk, #a',
+      ExpressionAttributeNames: { '#a': attr },
+    })
+  )
+  return out.Item
+}
+
+/** Whether the blob whose chunk 0 is `chunk` is still referenced. */
+async function blobInUse(ctx: StoreContext, chunk: Item, blobRv: number): Promise<boolean> {
+  const opk = optString(chunk, 'opk')
+  const osk = optString(chunk, 'osk')
+  const lpk = optString(chunk, 'lpk')
+  if (!opk || !osk || !lpk) return true
+  const head = await itemExists(ctx, opk, osk, 'brv')
+  if (head && optNumber(head, 'brv') === blobRv) return true
+  if (await itemExists(ctx, lpk, padRv(blobRv), 'rv')) return true
+  const dref = optNumber(chunk, 'dref')
+  return dref !== undefined && (await itemExists(ctx, lpk, padRv(dref), 'rv')) !== undefined
+}
+
+async function collectBlobs(ctx: StoreContext, chunks: Item[]): Promise<number> {
+  const results = await Promise.all(
+    chunks.map(async (chunk) => {
+      const blobRv = Number(readString(chunk, 'pk').slice('blob#'.length))
+      if (!Number.isSafeInteger(blobRv) || (await blobInUse(ctx, chunk, blobRv))) return 0
+      await deleteBlob(ctx, { blobRv, chunks: readNumber(chunk, 'n') })
+      return 1
+    })
+  )
+  return results.reduce<number>((sum, x) => sum + x, 0)
+}
+
+async function deleteLogEntries(ctx: StoreContext, entries: Item[]): Promise<void> {
+  if (entries.length === 0) return
+  const highest = Math.max(...entries.map((e) => readNumber(e, 'rv')))
+  await raiseWatermark(ctx, highest)
+  await deleteKeys(
+    ctx,
+    entries.map((e) => ({ pk: s(readString(e, 'pk')), sk: s(readString(e, 'sk')) }))
+  )
+}
+
+/** Deletes change-log entries older than the retention window and unreferenced blobs. */
+export async function sweepChangeLog(
+  ctx: StoreContext,
+  opts: SweepOptions = {}
+): Promise<SweepResult> {
+  const now = opts.now ?? ctx.now()
+  const retentionMs = opts.retentionMs ?? ctx.retentionMs
+  if (!Number.isFinite(retentionMs) || retentionMs < 0) {
+    throw badRequest(`invalid retention ${retentionMs}`)
+  }
+  const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY
+  let deleted = 0
+  let pages = 0
+  const blobChunks: Item[] = []
+  let start: Item | undefined
+  do {
+    const out = await ctx.client.send(
+      new ScanCommand({
+        TableName: ctx.table,
+        Limit: SCAN_PAGE,
+        ExclusiveStartKey: start,
+        FilterExpression:
+          '(begins_with(pk, :l) AND ts < :cut) OR (begins_with(pk, :b) AND sk = :zero AND ts < :bcut)',
+        ProjectionExpression: 'pk, sk, rv, ts, opk, osk, lpk, dref, n',
+        ExpressionAttributeValues: {
+          ':l': s('l#'),
+          ':b': s('blob#'),
+          ':zero': s(chunkSk(0)),
+          ':cut': { N: String(now - retentionMs) },
+          ':bcut': { N: String(now - BLOB_GRACE_MS) },
+        },
+        ConsistentRead: true,
+      })
+    )
+    const items = out.Items ?? []
+    const entries = items.filter((i) => readString(i, 'pk').startsWith('l#'))
+    blobChunks.push(...items.filter((i) => readString(i, 'pk').startsWith('blob#')))
+    await deleteLogEntries(ctx, entries)
+    deleted += entries.length
+    start = out.LastEvaluatedKey
+    pages++
+  } while (start && pages < maxPages)
+  const blobsDeleted = await collectBlobs(ctx, blobChunks)
+  return {
+    deleted,
+    blobsDeleted,
+    watermark: await readWatermark(ctx),
+    complete: start === undefined,
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The storage contract the hub and the reconcile steps depend on. Objects are keyed by space
+ * (logical-cluster id), group/resource, namespace ('' for cluster-scoped) and name. Every write is
+ * a single conditional operation guarded by resourceVersion, so retries are safe and concurrent
+ * writers get Conflict instead of overwriting each other. Watch is served from a change log that is
+ * kept for a retention window; asking for an older resourceVersion is 410 Gone (Expired).
+ * Implementations: `dynamo-store.ts` (DynamoDB / dynalite). Errors are the ApiErrors of
+ * `lib/errors.ts` (AlreadyExists, Conflict, NotFound, Expired, RequestEntityTooLarge).
+ */
+import type { KubeObject } from '../kube/types.ts'
+
+export type ObjectKey = {
+  /** Logical-cluster id of the space (never its path). */
+  cluster: string
+  group: string
+  /** Lowercase plural resource name, e.g. `deployments`. */
+  resource: string
+  /** '' for cluster-scoped objects. */
+  namespace: string
+  name: string
+}
+
+/** Which collection to list or watch. `cluster: '*'` spans every space (cross-space GSI). */
+export type CollectionRef = {
+  cluster: string | '*'
+  group: string
+  resource: string
+  /** Restrict to one namespace; undefined = all namespaces. */
+  namespace?: string
+}
+
+export type ListOptions = CollectionRef & {
+  /** Page size; undefined = everything. */
+  limit?: number
+  /** Opaque token from a previous page. A token older than the log retention is 410 Expired. */
+  continue?: string
+  /** Applied while paging, so `limit` counts matching objects (label and field selectors). */
+  predicate?: (obj: KubeObject) => boolean
+}
+
+export type ListResult = {
+  items: KubeObject[]
+  /** The store's resourceVersion when the list began (as a decimal string). */
+  resourceVersion: string
+  continue?: string
+  /** Estimated number of objects left after this page, when known. */
+  remainingItemCount?: number
+}
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
+
+export type ChangeEvent = {
+  type: ChangeType
+  /** The object after the change; for DELETED, its last state with the deletion's resourceVersion. */
+  object: KubeObject
+  /** resourceVersion of this change, numeric. */
+  rv: number
+  cluster: string
+  namespace: string
+}
+
+export type ChangesOptions = CollectionRef & {
+  /** Return changes with rv strictly greater than this. */
+  sinceRv: number
+  /** At most this many events per call. */
+  limit?: number
+}
+
+export type ChangesResult = {
+  events: ChangeEvent[]
+  /** True when more events past the last one are already available. */
+  more: boolean
+}
+
+export interface ObjectStore {
+  /** undefined when absent. */
+  get(key: ObjectKey): Promise<KubeObject | undefined>
+  /**
+   * Create. The caller has set uid, creationTimestamp, generation etc.; the store assigns
+   * `metadata.resourceVersion`. AlreadyExists (409) when the key is taken.
+   */
+  create(key: ObjectKey, obj: KubeObject): Promise<KubeObject>
+  /**
+   * Replace the stored object if its resourceVersion still equals `expectedRv`; Conflict (409)
+   * otherwise, NotFound (404) when absent. Assigns a new resourceVersion.
+   */
+  update(key: ObjectKey, obj: KubeObject, expectedRv: string): Promise<KubeObject>
+  /**
+   * Remove the object (with a precondition when `expectedRv` is given) and log a DELETED event.
+   * Returns the last state, carrying the deletion's resourceVersion. NotFound when absent.
+   */
+  delete(key: ObjectKey, expectedRv?: string): Promise<KubeObject>
+  list(options: ListOptions): Promise<ListResult>
+  /** Change-log entries after `sinceRv`, oldest first. Expired (410) when `sinceRv` is too old. */
+  changes(options: ChangesOptions): Promise<ChangesResult>
+  /** The latest resourceVersion issued so far. */
+  currentRv(): Promise<number>
+}
+
+/** A versioned value in the key-value store (cursors, version-choice memory, tokens, spaces). */
+export type KvEntry<T = unknown> = { key: string; value: T; version: number }
+
+export interface KvStore {
+  get<T = unknown>(ns: string, key: string): Promise<KvEntry<T> | undefined>
+  /**
+   * Write. `expectedVersion`: undefined = unconditional, null = only if absent, a number = only if
+   * the stored version equals it (Conflict otherwise). Returns the new version.
+   */
+  put(ns: string, key: string, value: unknown, expectedVersion?: number | null): Promise<number>
+  delete(ns: string, key: string, expectedVersion?: number): Promise<void>
+  /** Entries of `ns` whose key starts with `prefix`, in key order. */
+  list<T = unknown>(ns: string, prefix?: string): Promise<KvEntry<T>[]>
+}
+
+/** Counts DynamoDB requests by operation name, for the benchmarks. */
+export type RequestCounter = { add(op: string): void; snapshot(): Record<string, number> }

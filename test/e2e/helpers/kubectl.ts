@@ -1,0 +1,138 @@
+/**
+ * Runs the real `kubectl` binary (from PATH) against a local stack: `--kubeconfig` is always the
+ * stack's, a per-stack KUBECACHEDIR keeps discovery caches out of the user's home, and stdin can
+ * carry a manifest. `startKubectl` runs a long-lived one (e.g. `get -w`) whose output can be read
+ * while it runs and which is killed by `stop()`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+
+export type KubectlResult = { code: number | null; stdout: string; stderr: string }
+
+export type KubectlOptions = {
+  input?: string
+  context?: string
+  timeoutMs?: number
+}
+
+export type KubectlEnv = { kubeconfig: string; cacheDir: string }
+
+function command(env: KubectlEnv, args: string[], context: string | undefined): string[] {
+  return ['--kubeconfig', env.kubeconfig, ...(context ? ['--context', context] : []), ...args]
+}
+
+function spawnKubectl(env: KubectlEnv, args: string[], context: string | undefined): ChildProcess {
+  return spawn('kubectl', command(env, args, context), {
+    env: { ...process.env, KUBECACHEDIR: env.cacheDir, KUBECONFIG: env.kubeconfig },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+}
+
+export function runKubectl(
+  env: KubectlEnv,
+  args: string[],
+  opts: KubectlOptions = {}
+): Promise<KubectlResult> {
+  const child = spawnKubectl(env, args, opts.context)
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString()
+  })
+  child.stdin?.end(opts.input ?? '')
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000)
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+export type BackgroundKubectl = {
+  /** Everything written to stdout so far. */
+  stdout(): string
+  stderr(): string
+  /** Resolves once stdout satisfies `test`, rejects after `timeoutMs`. */
+  waitFor(test: (stdout: string) => boolean, timeoutMs?: number): Promise<string>
+  stop(): Promise<KubectlResult>
+}
+
+export function startKubectl(
+  env: KubectlEnv,
+  args: string[],
+  opts: { context?: string } = {}
+): BackgroundKubectl {
+  const child = spawnKubectl(env, args, opts.context)
+  child.stdin?.end()
+  let out = ''
+  let err = ''
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString()
+  })
+  const closed = new Promise<number | null>((resolve) =>
+    child.once('close', (code) => resolve(code))
+  )
+  const waitFor = async (test: (s: string) => boolean, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs
+    while (!test(out)) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `kubectl ${args.join(' ')}: condition not met in ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`
+        )
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    return out
+  }
+  return {
+    stdout: () => out,
+    stderr: () => err,
+    waitFor,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      return { code: await closed, stdout: out, stderr: err }
+    },
+  }
+}
+
+/** Splits the concatenated JSON documents kubectl prints in watch mode (`-w -o json`). */
+export function splitJsonStream(text: string): unknown[] {
+  const docs: unknown[] = []
+  let depth = 0
+  let start = -1
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (inString) {
+      if (ch === '\\') i++
+      else if (ch === '"') inString = false
+      continue
+    }
+    if (ch === '"') inString = true
+    else if (ch === '{') {
+      if (depth === 0) start = i
+      depth++
+    } else if (ch === '}') {
+      depth--
+      if (depth === 0 && start >= 0) docs.push(JSON.parse(text.slice(start, i + 1)))
+    }
+  }
+  return docs
+}
+
+/** stdout of a successful run; throws with kubectl's stderr otherwise (a readable test failure). */
+export function ok(r: KubectlResult): string {
+  if (r.code !== 0) throw new Error(`kubectl failed (${r.code}): ${r.stderr || r.stdout}`)
+  return r.stdout
+}
+
+/** The parsed `-o json` output of a successful run. */
+export function okJson<T = Record<string, unknown>>(r: KubectlResult): T {
+  return JSON.parse(ok(r)) as T
+}

@@ -1,0 +1,190 @@
+/**
+ * The e2e harness: starts the real local stack (`npm start`, i.e. `node --experimental-strip-types
+ * infra/local/start.ts`) as a child process on a free EDGEPLANE_PORT and a temporary
+ * EDGEPLANE_DATA, waits for its ready line, and gives tests kubectl, a client-node KubeConfig,
+ * authenticated fetch and the stack's stack.json. `stop()` sends SIGTERM and waits for the exit
+ * code; `start()` starts it again on the same data folder and port; `destroy()` also removes the
+ * temporary folders.
+ *
+ *   const stack = await startStack()
+ *   afterAll(() => stack.destroy())
+ *   const r = await stack.kubectl(['get', 'ns', '-o', 'json'])
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { KubeConfig } from '@kubernetes/client-node'
+import { parseReadyLine } from '../../../infra/local/cli-args.ts'
+import { pickFreePort } from '../../../infra/local/ports.ts'
+import { readStackInfo, type StackInfo } from '../../../infra/local/stack-info.ts'
+import {
+  type BackgroundKubectl,
+  type KubectlOptions,
+  type KubectlResult,
+  runKubectl,
+  startKubectl,
+} from './kubectl.ts'
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+
+export type StackOptions = { dataDir?: string; port?: number }
+
+export type E2eStack = {
+  readonly dataDir: string
+  readonly port: number
+  readonly url: string
+  readonly kubeconfig: string
+  /** stack.json of the current run. */
+  info(): StackInfo
+  adminToken(): string
+  kubectl(args: string[], opts?: KubectlOptions): Promise<KubectlResult>
+  kubectlWatch(args: string[], opts?: { context?: string }): BackgroundKubectl
+  /** A client-node KubeConfig loaded from the stack's kubeconfig (current context, or `context`). */
+  kubeConfig(context?: string): KubeConfig
+  /** fetch against the hub with the admin token; `token: null` sends none. */
+  api(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>
+  /** The start program's stderr so far (JSON logs and failure messages). */
+  output(): string
+  /** Signals the start program (SIGTERM unless told) and resolves with its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+  start(): Promise<void>
+  destroy(): Promise<void>
+}
+
+type Run = { child: ChildProcess; exited: Promise<number | null>; stderr: string }
+
+function launch(env: Record<string, string>): { run: Run; ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--experimental-strip-types', 'infra/local/start.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const run: Run = {
+    child,
+    stderr: '',
+    exited: new Promise((r) => child.once('exit', (code) => r(code))),
+  }
+  child.stderr?.on('data', (d: Buffer) => {
+    run.stderr += d.toString()
+  })
+  let stdout = ''
+  const ready = new Promise<void>((resolveReady, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString()
+      if (stdout.split('\n').some((l) => parseReadyLine(l))) resolveReady()
+    })
+    void run.exited.then((code) =>
+      reject(
+        new Error(
+          `local stack exited with ${code} before it was ready\nstdout:\n${stdout}\nstderr:\n${run.stderr}`
+        )
+      )
+    )
+  })
+  return { run, ready }
+}
+
+/**
+ * Runs the start program with `env` until it exits (e.g. a start that must fail), killing it after
+ * `timeoutMs`; returns its exit code and output.
+ */
+export async function runStartProgram(
+  env: Record<string, string>,
+  args: string[] = [],
+  timeoutMs = 60_000
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--experimental-strip-types', 'infra/local/start.ts', ...args],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString()
+  })
+  const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)))
+  clearTimeout(timer)
+  return { code, stdout, stderr }
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'edgeplane-e2e-')))
+  const cacheDir = await mkdtemp(join(tmpdir(), 'edgeplane-kubecache-'))
+  const port = opts.port ?? (await pickFreePort())
+  const url = `http://127.0.0.1:${port}`
+  const kubeconfig = join(dataDir, 'kubeconfig')
+  const kenv = { kubeconfig, cacheDir }
+  let run: Run | undefined
+  let last: Run | undefined
+  let info: StackInfo | undefined
+  let token = ''
+
+  const start = async () => {
+    const launched = launch({
+      EDGEPLANE_PORT: String(port),
+      EDGEPLANE_DATA: dataDir,
+      LOG_LEVEL: 'warn',
+    })
+    run = launched.run
+    last = launched.run
+    await launched.ready
+    info = await readStackInfo(join(dataDir, 'stack.json'))
+    if (!info) throw new Error(`no stack.json in ${dataDir}`)
+    token = (await readFile(info.adminTokenFile, 'utf8')).trim()
+  }
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (!run) return null
+    const current = run
+    run = undefined
+    if (current.child.exitCode === null && current.child.signalCode === null)
+      current.child.kill(signal)
+    return current.exited
+  }
+
+  await start()
+  return {
+    dataDir,
+    port,
+    url,
+    kubeconfig,
+    info: () => {
+      if (!info) throw new Error('stack not started')
+      return info
+    },
+    adminToken: () => token,
+    kubectl: (args, o) => runKubectl(kenv, args, o),
+    kubectlWatch: (args, o) => startKubectl(kenv, args, o),
+    kubeConfig: (context) => {
+      const kc = new KubeConfig()
+      kc.loadFromFile(kubeconfig)
+      if (context) kc.setCurrentContext(context)
+      return kc
+    },
+    api: (path, init = {}) => {
+      const { token: t, ...rest } = init
+      const headers = new Headers(rest.headers)
+      const bearer = t === undefined ? token : t
+      if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
+      return fetch(`${url}${path}`, { ...rest, headers })
+    },
+    output: () => last?.stderr ?? '',
+    stop: (signal) => stop(signal),
+    start,
+    destroy: async () => {
+      await stop('SIGTERM')
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true })
+      await rm(cacheDir, { recursive: true, force: true })
+    },
+  }
+}

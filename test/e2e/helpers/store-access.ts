@@ -1,0 +1,34 @@
+/**
+ * Direct access to a running stack's dynalite from a test (the endpoint and table are in
+ * stack.json): minting scoped tokens with lib/auth/tokens.ts, and reading the store to check that
+ * a rejected request left nothing behind. Close it when done.
+ */
+
+import type { StackInfo } from '../../../infra/local/stack-info.ts'
+import { type Principal, registerToken } from '../../../lib/auth/tokens.ts'
+import { readConfig } from '../../../lib/env.ts'
+import { openStore } from '../../../lib/hub/hub-deps.ts'
+import type { KvStore, ObjectStore } from '../../../lib/store/types.ts'
+
+export type StoreAccess = {
+  objects: ObjectStore
+  kv: KvStore
+  mintToken(token: string, principal: Principal): Promise<void>
+  close(): void
+}
+
+export function openStackStore(info: StackInfo): StoreAccess {
+  const handle = openStore(
+    readConfig({
+      DDB_ENDPOINT: info.dynalite.endpoint,
+      TABLE_NAME: info.tableName,
+      LOG_LEVEL: 'error',
+    })
+  )
+  return {
+    objects: handle.store.objects,
+    kv: handle.store.kv,
+    mintToken: (token, principal) => registerToken(handle.store.kv, token, principal),
+    close: () => handle.store.client.destroy(),
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * `kubectl get -w` against the real local stack: a watch on one namespace's ConfigMaps (JSON with
+ * watch event types) sees ADDED, MODIFIED and DELETED for changes made while it runs, and nothing
+ * from another namespace.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { ok, splitJsonStream } from './helpers/kubectl.ts'
+import { type E2eStack, startStack } from './helpers/stack.ts'
+
+let stack: E2eStack
+
+beforeAll(async () => {
+  stack = await startStack()
+  ok(await stack.kubectl(['create', 'namespace', 'watched']))
+  ok(await stack.kubectl(['create', 'namespace', 'other']))
+  ok(await stack.kubectl(['create', 'configmap', 'before', '-n', 'watched', '--from-literal=k=v']))
+})
+afterAll(async () => {
+  await stack?.destroy()
+})
+
+type WatchEvent = { type: string; object: KubeObject & { data?: Record<string, string> } }
+
+const eventsOf = (out: string) => splitJsonStream(out) as WatchEvent[]
+const has = (type: string, name: string) => (out: string) =>
+  eventsOf(out).some((e) => e.type === type && e.object.metadata.name === name)
+
+describe('kubectl get -w', () => {
+  it('sees ADDED, MODIFIED and DELETED in order, for its namespace only', async () => {
+    const watch = stack.kubectlWatch([
+      'get',
+      'configmaps',
+      '-n',
+      'watched',
+      '-w',
+      '--output-watch-events',
+      '-o',
+      'json',
+    ])
+    try {
+      await watch.waitFor(has('ADDED', 'before'))
+      ok(
+        await stack.kubectl(['create', 'configmap', 'live', '-n', 'watched', '--from-literal=a=1'])
+      )
+      await watch.waitFor(has('ADDED', 'live'))
+      ok(
+        await stack.kubectl([
+          'create',
+          'configmap',
+          'elsewhere',
+          '-n',
+          'other',
+          '--from-literal=a=1',
+        ])
+      )
+      ok(
+        await stack.kubectl([
+          'patch',
+          'configmap',
+          'live',
+          '-n',
+          'watched',
+          '--type',
+          'merge',
+          '-p',
+          '{"data":{"a":"2"}}',
+        ])
+      )
+      await watch.waitFor(has('MODIFIED', 'live'))
+      ok(await stack.kubectl(['delete', 'configmap', 'live', '-n', 'watched']))
+      await watch.waitFor(has('DELETED', 'live'))
+    } finally {
+      await watch.stop()
+    }
+    const events = eventsOf(watch.stdout()).filter((e) => e.object.metadata.name === 'live')
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED'])
+    expect(events[1]?.object.data).toEqual({ a: '2' })
+    const rvs = events.map((e) => Number(e.object.metadata.resourceVersion))
+    expect([...rvs].sort((a, b) => a - b)).toEqual(rvs)
+    expect(eventsOf(watch.stdout()).some((e) => e.object.metadata.name === 'elsewhere')).toBe(false)
+    expect(watch.stderr()).not.toContain('error')
+  })
+})

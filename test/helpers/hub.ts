@@ -1,0 +1,60 @@
+/**
+ * A hub for in-process API tests: a fresh dynalite-backed store, the hono app over it (called with
+ * `app.request()`), the bootstrap (root, root:espw, an admin token), and small request helpers
+ * that add the token and JSON bodies.
+ */
+import { registerToken } from '../../lib/auth/tokens.ts'
+import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
+import { createNodeApp } from '../../functions/node-server.ts'
+import { createTestStore, type TestStore } from './dynalite.ts'
+
+export const ADMIN_TOKEN = 'test-admin-token'
+export const BASE = 'http://hub.test'
+
+export type TestHub = Awaited<ReturnType<typeof createTestHub>>
+
+export async function createTestHub() {
+  const store: TestStore = await createTestStore()
+  const { app, deps, settle } = createNodeApp({ objects: store.objects, kv: store.kv })
+  await bootstrapHub(deps, { adminToken: ADMIN_TOKEN, baseUrl: BASE })
+
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { token?: string | null; contentType?: string; accept?: string } = {}
+  ): Promise<{ status: number; body: any; headers: Headers }> {
+    const headers: Record<string, string> = {}
+    const token = opts.token === undefined ? ADMIN_TOKEN : opts.token
+    if (token !== null) headers.authorization = `Bearer ${token}`
+    if (opts.accept) headers.accept = opts.accept
+    let payload: string | undefined
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body)
+      headers['content-type'] = opts.contentType ?? 'application/json'
+    }
+    const res = await app.request(`${BASE}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers }
+  }
+
+  return {
+    store,
+    app,
+    deps,
+    settle,
+    call,
+    mintToken: (token: string, spaces: string[]) =>
+      registerToken(store.kv, token, { name: `user-${token}`, kind: 'user', spaces }),
+    close: async () => {
+      await settle()
+      await store.close()
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  dataPaths,
+  loadOrCreateAdminToken,
+  prepareDataDir,
+  writePrivateFile,
+} from '../../../infra/local/data-dir.ts'
+
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-data-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const mode = async (p: string) => (await stat(p)).mode & 0o777
+
+describe('data folder', () => {
+  it('creates the folder with dynalite/ and wrangler/ (twice is fine)', async () => {
+    const root = join(dir, 'nested', 'data')
+    const paths = await prepareDataDir(root)
+    await prepareDataDir(root)
+    expect((await stat(paths.dynalite)).isDirectory()).toBe(true)
+    expect((await stat(paths.wrangler)).isDirectory()).toBe(true)
+    expect(paths.kubeconfig).toBe(join(root, 'kubeconfig'))
+    expect(paths.stackInfo).toBe(join(root, 'stack.json'))
+  })
+
+  it('generates the admin token once, mode 0600, and reuses it', async () => {
+    const paths = await prepareDataDir(dir)
+    const first = await loadOrCreateAdminToken(paths)
+    expect(first.created).toBe(true)
+    expect(first.token).toMatch(/^[A-Za-z0-9_-]{40,}$/)
+    expect(await mode(paths.adminToken)).toBe(0o600)
+    const second = await loadOrCreateAdminToken(paths)
+    expect(second).toEqual({ token: first.token, created: false })
+  })
+
+  it('regenerates an empty token file and tightens a readable one', async () => {
+    const paths = dataPaths(dir)
+    await writeFile(paths.adminToken, '\n')
+    const fresh = await loadOrCreateAdminToken(paths)
+    expect(fresh.created).toBe(true)
+    expect((await readFile(paths.adminToken, 'utf8')).trim()).toBe(fresh.token)
+    await writeFile(paths.adminToken, 'kept-token\n', { mode: 0o644 })
+    const kept = await loadOrCreateAdminToken(paths)
+    expect(kept).toEqual({ token: 'kept-token', created: false })
+    expect(await mode(paths.adminToken)).toBe(0o600)
+  })
+
+  it('writePrivateFile makes even an existing file owner-only', async () => {
+    const p = join(dir, 'f')
+    await writeFile(p, 'x', { mode: 0o666 })
+    await writePrivateFile(p, 'secret')
+    expect(await readFile(p, 'utf8')).toBe('secret')
+    expect(await mode(p)).toBe(0o600)
+  })
+})

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startDynalite } from '../../../infra/local/dynalite-server.ts'
+import { TABLE } from '../../../infra/table.ts'
+import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
+import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
+import { ensureTable } from '../../../lib/store/ensure-table.ts'
+
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-dyn-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const clientFor = (endpoint: string) =>
+  createDynamoClient({
+    region: 'us-east-1',
+    endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  })
+
+describe('local dynalite', () => {
+  it('keeps tables and items in its folder across a close and a new start', async () => {
+    const first = await startDynalite({ path: join(dir, 'db') })
+    expect(first.endpoint).toBe(`http://127.0.0.1:${first.port}`)
+    const c1 = clientFor(first.endpoint)
+    expect((await ensureTable(c1, TABLE, { tableName: 'persist' })).created).toBe(true)
+    await createDynamoStore({ client: c1, tableName: 'persist' }).kv.put('notes', 'n1', {
+      text: 'hello',
+    })
+    c1.destroy()
+    await first.close()
+    await first.close()
+
+    const second = await startDynalite({ path: join(dir, 'db') })
+    const c2 = clientFor(second.endpoint)
+    try {
+      expect((await c2.send(new ListTablesCommand({}))).TableNames).toEqual(['persist'])
+      expect((await ensureTable(c2, TABLE, { tableName: 'persist' })).created).toBe(false)
+      const got = await createDynamoStore({ client: c2, tableName: 'persist' }).kv.get<{
+        text: string
+      }>('notes', 'n1')
+      expect(got?.value).toEqual({ text: 'hello' })
+    } finally {
+      c2.destroy()
+      await second.close()
+    }
+  })
+
+  it('picks distinct free ports for two servers', async () => {
+    const a = await startDynalite({})
+    const b = await startDynalite({})
+    try {
+      expect(a.port).not.toBe(b.port)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+})

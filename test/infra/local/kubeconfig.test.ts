@@ -1,0 +1,50 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { KubeConfig } from '@kubernetes/client-node'
+import { describe, expect, it } from 'vitest'
+import {
+  ADMIN_USER,
+  buildKubeconfig,
+  renderKubeconfig,
+  writeKubeconfig,
+} from '../../../infra/local/kubeconfig.ts'
+
+const opts = { hubUrl: 'http://127.0.0.1:8787', adminToken: 'tok-1', spaces: ['root', 'root:espw'] }
+
+describe('kubeconfig', () => {
+  it('has a context per space, pointing at /clusters/<path>, current-context the first', () => {
+    const kc = new KubeConfig()
+    kc.loadFromString(renderKubeconfig(opts))
+    expect(kc.getCurrentContext()).toBe('root')
+    expect(kc.getContexts().map((c) => c.name)).toEqual(['root', 'root:espw'])
+    expect(kc.getCluster('root')?.server).toBe('http://127.0.0.1:8787/clusters/root')
+    expect(kc.getCluster('root:espw')?.server).toBe('http://127.0.0.1:8787/clusters/root:espw')
+    expect(kc.getCurrentUser()).toMatchObject({ name: ADMIN_USER, token: 'tok-1' })
+  })
+
+  it('gives extra contexts with their own token their own user', () => {
+    const doc = buildKubeconfig({
+      ...opts,
+      extra: [{ name: 'edge-1', server: 'http://127.0.0.1:9000', token: 'edge-tok' }],
+    })
+    const kc = new KubeConfig()
+    kc.loadFromString(JSON.stringify(doc))
+    kc.setCurrentContext('edge-1')
+    expect(kc.getCurrentCluster()?.server).toBe('http://127.0.0.1:9000')
+    expect(kc.getCurrentUser()?.token).toBe('edge-tok')
+    expect(kc.getUsers()).toHaveLength(2)
+  })
+
+  it('is written owner-only, since it holds the token', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ep-kc-'))
+    try {
+      const path = join(dir, 'kubeconfig')
+      await writeKubeconfig(path, opts)
+      expect((await stat(path)).mode & 0o777).toBe(0o600)
+      expect(await readFile(path, 'utf8')).toContain('current-context: root')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { readLocalConfig } from '../../../infra/local/local-config.ts'
+
+describe('readLocalConfig', () => {
+  it('uses the defaults: port 8787, .edgeplane under the working directory', () => {
+    expect(readLocalConfig({}, '/repo')).toEqual({
+      port: 8787,
+      dataDir: '/repo/.edgeplane',
+      tableName: 'edgeplane',
+      logLevel: 'info',
+    })
+  })
+
+  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME and LOG_LEVEL', () => {
+    const env = {
+      EDGEPLANE_PORT: '9000',
+      EDGEPLANE_DATA: 'tmp/stack2',
+      TABLE_NAME: 'other',
+      LOG_LEVEL: 'debug',
+    }
+    expect(readLocalConfig(env, '/repo')).toEqual({
+      port: 9000,
+      dataDir: '/repo/tmp/stack2',
+      tableName: 'other',
+      logLevel: 'debug',
+    })
+    expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
+  })
+
+  it('treats empty variables as unset', () => {
+    expect(readLocalConfig({ EDGEPLANE_PORT: '', EDGEPLANE_DATA: '' }, '/r')).toMatchObject({
+      port: 8787,
+      dataDir: '/r/.edgeplane',
+    })
+  })
+
+  it.each([
+    ['EDGEPLANE_PORT', 'abc'],
+    ['EDGEPLANE_PORT', '70000'],
+    ['EDGEPLANE_PORT', '0'],
+    ['LOG_LEVEL', 'loud'],
+    ['TABLE_NAME', 'x'],
+  ])('rejects %s=%s naming the variable', (name, value) => {
+    expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
+  })
+})

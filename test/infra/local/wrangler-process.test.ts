@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { groupMembers } from '../../../infra/local/process-group.ts'
+import {
+  startWrangler,
+  WRANGLER_ENV,
+  type WranglerOptions,
+  wranglerArgs,
+  wranglerBin,
+} from '../../../infra/local/wrangler-process.ts'
+
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-wr-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const base = (): WranglerOptions => ({
+  cwd: dir,
+  port: 8800,
+  inspectorPort: 9229,
+  persistTo: join(dir, 'state'),
+  logFile: join(dir, 'wrangler.log'),
+  vars: { DDB_ENDPOINT: 'http://127.0.0.1:4567', TABLE_NAME: 'edgeplane' },
+})
+
+/** A stand-in for wrangler: starts a grandchild (like workerd), records its pid, prints, sleeps. */
+function fakeWrangler(pidFile: string, ignoreTerm: boolean): string[] {
+  const script = [
+    "const { spawn } = require('node:child_process')",
+    "const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })",
+    ignoreTerm ? "process.on('SIGTERM', () => {})" : '',
+    "console.log('fake wrangler up')",
+    `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(g.pid))`,
+    'setInterval(() => {}, 1000)',
+  ].join('\n')
+  return ['-e', script]
+}
+
+async function waitForFile(path: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const text = existsSync(path) ? await readFile(path, 'utf8') : ''
+    if (text) return text
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`${path} was not written`)
+}
+
+describe('wrangler dev process', () => {
+  it('passes the listen address, ports, state folder and vars on the command line', () => {
+    const args = wranglerArgs(base())
+    expect(args.slice(0, 5)).toEqual(['dev', '--ip', '127.0.0.1', '--port', '8800'])
+    expect(args.join(' ')).toContain('--inspector-port 9229')
+    expect(args).toContain('--test-scheduled')
+    expect(args).toContain('--show-interactive-dev-session=false')
+    expect(args.join(' ')).toContain(`--persist-to ${join(dir, 'state')}`)
+    expect(args.join(' ')).toContain(
+      '--var DDB_ENDPOINT:http://127.0.0.1:4567 --var TABLE_NAME:edgeplane'
+    )
+    expect(existsSync(wranglerBin())).toBe(true)
+    expect(WRANGLER_ENV.WRANGLER_SEND_METRICS).toBe('false')
+  })
+
+  it('stop() ends the child and its own children (no orphans) and logs to the file', async () => {
+    const pidFile = join(dir, 'grandchild')
+    const w = startWrangler({ ...base(), command: fakeWrangler(pidFile, false) })
+    const grandchild = Number(await waitForFile(pidFile))
+    expect(groupMembers(w.pid)).toEqual(expect.arrayContaining([w.pid, grandchild]))
+    expect(w.exitReason()).toBeUndefined()
+    await w.stop()
+    expect(groupMembers(w.pid)).toEqual([])
+    expect(w.exitReason()).toBe('wrangler dev was killed by SIGTERM')
+    const log = await readFile(join(dir, 'wrangler.log'), 'utf8')
+    expect(log).toContain('wrangler dev starting at')
+    expect(log).toContain('fake wrangler up')
+  })
+
+  it('falls back to SIGKILL when SIGTERM is ignored', async () => {
+    const pidFile = join(dir, 'grandchild')
+    const w = startWrangler({ ...base(), command: fakeWrangler(pidFile, true) })
+    await waitForFile(pidFile)
+    await new Promise((r) => setTimeout(r, 200))
+    await w.stop(300)
+    expect(groupMembers(w.pid)).toEqual([])
+    expect(w.exitReason()).toBe('wrangler dev was killed by SIGKILL')
+  })
+
+  it('reports an exit on its own with the code', async () => {
+    const w = startWrangler({ ...base(), command: ['-e', 'process.exit(3)'] })
+    expect(await w.exited).toBe('wrangler dev exited with code 3')
+    await w.stop()
+  })
+
+  it('spots a failed build while wrangler keeps running', async () => {
+    const script =
+      "console.log('\\u001b[31mBuild failed with 2 errors:\\u001b[0m'); setInterval(() => {}, 1000)"
+    const w = startWrangler({ ...base(), command: ['-e', script] })
+    try {
+      for (let i = 0; i < 200 && !w.startupProblem(); i++)
+        await new Promise((r) => setTimeout(r, 25))
+      expect(w.startupProblem()).toBe('wrangler dev could not build the Worker')
+      expect(w.exitReason()).toBeUndefined()
+    } finally {
+      await w.stop()
+    }
+  })
+
+  it('does not blame a new start for a failed build logged by an earlier one', async () => {
+    const old = startWrangler({
+      ...base(),
+      command: ['-e', "console.log('Build failed with 1 error')"],
+    })
+    await old.exited
+    const fresh = startWrangler({
+      ...base(),
+      command: ['-e', "console.log('Ready'); setInterval(() => {}, 1000)"],
+    })
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      expect(fresh.startupProblem()).toBeUndefined()
+    } finally {
+      await fresh.stop()
+    }
+  })
+})

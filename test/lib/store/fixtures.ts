@@ -1,0 +1,121 @@
+/**
+ * Shared fixtures for the store tests: object and key builders, a manual clock, a programmable
+ * fault hook for the DynamoDB client (fail or hold the next matching command), and `apiError()`
+ * to capture the ApiError a promise rejects with, `contextOf()` to reach the inner modules.
+ */
+import { ApiError } from '../../../lib/errors.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import type { StoreContext } from '../../../lib/store/context.ts'
+import type { FaultCall } from '../../../lib/store/dynamo-client.ts'
+import type { ObjectKey } from '../../../lib/store/types.ts'
+
+export function configMap(
+  name: string,
+  namespace = 'default',
+  data: Record<string, string> = {}
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace, uid: `uid-${namespace}-${name}`, labels: { app: name } },
+    data,
+  }
+}
+
+export function cmKey(name: string, namespace = 'default', cluster = 'c1'): ObjectKey {
+  return { cluster, group: '', resource: 'configmaps', namespace, name }
+}
+
+export const configMaps = (cluster = 'c1', namespace?: string) => ({
+  cluster,
+  group: '',
+  resource: 'configmaps',
+  ...(namespace === undefined ? {} : { namespace }),
+})
+
+/** A clock that only moves when told to. */
+export function manualClock(start = 1_800_000_000_000) {
+  let t = start
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms
+    },
+  }
+}
+
+type Rule = {
+  op: string
+  phase: FaultCall['phase']
+  match?: (input: Record<string, unknown>) => boolean
+  action: () => void | Promise<void>
+}
+
+/** A fault hook whose rules fire once each, on the first matching command. */
+export function faultHook() {
+  const rules: Rule[] = []
+  const hook = async (call: FaultCall) => {
+    const input = call.input as Record<string, unknown>
+    const i = rules.findIndex(
+      (r) => r.op === call.op && r.phase === call.phase && (!r.match || r.match(input))
+    )
+    if (i < 0) return
+    const [rule] = rules.splice(i, 1)
+    await rule?.action()
+  }
+  return {
+    hook,
+    /** Throw on the next matching command (before it is sent, or after it landed). */
+    fail(op: string, phase: FaultCall['phase'], match?: Rule['match']) {
+      rules.push({
+        op,
+        phase,
+        match,
+        action: () => {
+          throw new Error(`injected ${op} failure (${phase})`)
+        },
+      })
+    },
+    /** Hold the next matching command until the returned function is called. */
+    hold(op: string, match?: Rule['match']): () => void {
+      let release = () => {}
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      rules.push({ op, phase: 'before', match, action: () => gate })
+      return release
+    },
+    pending: () => rules.length,
+  }
+}
+
+/** Matches a PutItem into the change log (pk `l#…`) or an object head (pk `o#…`). */
+export const putsInto = (prefix: string) => (input: Record<string, unknown>) => {
+  const item = input.Item as Record<string, { S?: string }> | undefined
+  return item?.pk?.S?.startsWith(prefix) ?? false
+}
+
+/** The ApiError `promise` rejects with; fails the test when it resolves or throws something else. */
+export async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise
+  } catch (e) {
+    if (e instanceof ApiError) return e
+    throw e
+  }
+  throw new Error('expected an ApiError, but the call succeeded')
+}
+
+/** A StoreContext on a test store's table, for testing the store's inner modules directly. */
+export function contextOf(store: {
+  client: StoreContext['client']
+  tableName: string
+}): StoreContext {
+  return {
+    client: store.client,
+    table: store.tableName,
+    now: Date.now,
+    retentionMs: 60_000,
+    settleMs: 0,
+  }
+}

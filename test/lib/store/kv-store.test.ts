@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { apiError } from './fixtures.ts'
+
+let t: TestStore
+beforeAll(async () => {
+  t = await createTestStore()
+})
+afterAll(() => t.close())
+
+describe('KvStore on DynamoDB', () => {
+  it('puts unconditionally, counting versions from 1', async () => {
+    expect(await t.kv.get('u', 'k')).toBeUndefined()
+    expect(await t.kv.put('u', 'k', { cursor: 1 })).toBe(1)
+    expect(await t.kv.put('u', 'k', { cursor: 2 })).toBe(2)
+    expect(await t.kv.get('u', 'k')).toEqual({ key: 'k', value: { cursor: 2 }, version: 2 })
+  })
+
+  it('puts only-if-absent, AlreadyExists when present', async () => {
+    expect(await t.kv.put('a', 'k', 'first', null)).toBe(1)
+    const err = await apiError(t.kv.put('a', 'k', 'second', null))
+    expect(err.code).toBe(409)
+    expect(err.reason).toBe('AlreadyExists')
+    expect((await t.kv.get('a', 'k'))?.value).toBe('first')
+  })
+
+  it('puts only-if-version-matches, Conflict otherwise (also when absent)', async () => {
+    await t.kv.put('v', 'k', 1, null)
+    expect(await t.kv.put('v', 'k', 2, 1)).toBe(2)
+    const stale = await apiError(t.kv.put('v', 'k', 3, 1))
+    expect(stale.code).toBe(409)
+    expect(stale.reason).toBe('Conflict')
+    expect(await t.kv.get('v', 'k')).toEqual({ key: 'k', value: 2, version: 2 })
+    expect((await apiError(t.kv.put('v', 'absent', 1, 1))).reason).toBe('Conflict')
+    expect(await t.kv.get('v', 'absent')).toBeUndefined()
+  })
+
+  it('lets one of many concurrent conditional puts win', async () => {
+    await t.kv.put('race', 'k', 0, null)
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => t.kv.put('race', 'k', i + 1, 1))
+    )
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    expect((await t.kv.get('race', 'k'))?.version).toBe(2)
+  })
+
+  it('deletes, with an optional version precondition', async () => {
+    await t.kv.put('d', 'k', 'x')
+    await t.kv.put('d', 'k', 'y')
+    expect((await apiError(t.kv.delete('d', 'k', 1))).reason).toBe('Conflict')
+    expect((await t.kv.get('d', 'k'))?.value).toBe('y')
+    await t.kv.delete('d', 'k', 2)
+    expect(await t.kv.get('d', 'k')).toBeUndefined()
+    await t.kv.put('d', 'j', 'z')
+    await t.kv.delete('d', 'j')
+    await t.kv.delete('d', 'j')
+    expect(await t.kv.get('d', 'j')).toBeUndefined()
+    expect((await apiError(t.kv.delete('d', 'j', 1))).reason).toBe('Conflict')
+  })
+
+  it('lists a namespace in key order, optionally by prefix', async () => {
+    for (const k of ['relay/b', 'relay/a', 'resync/x', 'r']) await t.kv.put('l', k, { k })
+    await t.kv.put('l2', 'relay/c', 'other namespace')
+    expect((await t.kv.list('l')).map((e) => e.key)).toEqual([
+      'r',
+      'relay/a',
+      'relay/b',
+      'resync/x',
+    ])
+    const relay = await t.kv.list<{ k: string }>('l', 'relay/')
+    expect(relay).toEqual([
+      { key: 'relay/a', value: { k: 'relay/a' }, version: 1 },
+      { key: 'relay/b', value: { k: 'relay/b' }, version: 1 },
+    ])
+    expect(await t.kv.list('empty')).toEqual([])
+  })
+
+  it('keeps JSON values of every kind intact', async () => {
+    const values = [null, true, 0, -1.5, 'text', [1, 'a', { b: [] }], { nested: { deep: ['x'] } }]
+    for (const [i, value] of values.entries()) {
+      await t.kv.put('j', `k${i}`, value)
+      expect((await t.kv.get('j', `k${i}`))?.value).toEqual(value)
+    }
+  })
+
+  it('rejects empty keys, non-JSON and oversized values', async () => {
+    expect((await apiError(t.kv.put('x', '', 1))).code).toBe(400)
+    expect((await apiError(t.kv.get('x', ''))).code).toBe(400)
+    expect((await apiError(t.kv.put('x', 'k', undefined))).code).toBe(400)
+    expect((await apiError(t.kv.put('x', 'k', 1, 1.5))).code).toBe(400)
+    const err = await apiError(t.kv.put('x', 'big', 'y'.repeat(400_000)))
+    expect(err.code).toBe(413)
+    expect(await t.kv.get('x', 'big')).toBeUndefined()
+  })
+})

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
+
+describe('request counter', () => {
+  it('counts by operation, snapshots, totals and resets', () => {
+    const counter = createRequestCounter()
+    counter.add('PutItem')
+    counter.add('PutItem')
+    counter.add('Query')
+    const snap = counter.snapshot()
+    expect(snap).toEqual({ PutItem: 2, Query: 1 })
+    expect(counter.total()).toBe(3)
+    counter.add('Query')
+    expect(snap).toEqual({ PutItem: 2, Query: 1 })
+    counter.reset()
+    expect(counter.snapshot()).toEqual({})
+    expect(counter.total()).toBe(0)
+  })
+})
