@@ -5,6 +5,7 @@
  * terminations then run locally as they would when deployed. Failures are logged, never fatal.
  */
 import type { Logger } from '../../lib/log.ts'
+import { hubRequest } from './hub-request.ts'
 
 /** Must match `[triggers] crons` in wrangler.toml. */
 export const LOCAL_CRON = '*/1 * * * *'
@@ -20,8 +21,7 @@ export function startCronTicker(opts: {
   let running: Promise<void> = Promise.resolve()
   const tick = async () => {
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) })
-      await res.body?.cancel()
+      const res = await hubRequest(url, { timeoutMs: 30_000, ...(opts.ca ? { ca: opts.ca } : {}) })
       if (!res.ok) opts.log.warn('scheduled run answered an error', { status: res.status })
     } catch (e) {
       opts.log.warn('scheduled run failed', { error: e })

@@ -1,6 +1,7 @@
 /**
  * The data folder of a local stack and what lives in it:
  *   admin-token   the admin bearer token, generated on first start, mode 0600, reused afterwards
+ *   tls/          the hub's self-signed certificate (cert.pem) and key (key.pem, mode 0600)
  *   dynalite/     the dynalite (LevelDB) files: every object, token and space
  *   wrangler/     wrangler dev's own persisted state (--persist-to)
  *   wrangler.log  wrangler's and the Worker's output
@@ -9,8 +10,9 @@
  * Nothing here is deleted on stop except stack.json, so a second start sees the same state.
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { generateToken } from '../../lib/auth/tokens.ts'
+import { createLocalHubCert, type TlsMaterial } from './tls-cert.ts'
 
 export type DataPaths = {
   root: string
@@ -20,6 +22,8 @@ export type DataPaths = {
   wranglerLog: string
   kubeconfig: string
   stackInfo: string
+  tlsCert: string
+  tlsKey: string
 }
 
 export function dataPaths(root: string): DataPaths {
@@ -31,6 +35,8 @@ export function dataPaths(root: string): DataPaths {
     wranglerLog: join(root, 'wrangler.log'),
     kubeconfig: join(root, 'kubeconfig'),
     stackInfo: join(root, 'stack.json'),
+    tlsCert: join(root, 'tls', 'cert.pem'),
+    tlsKey: join(root, 'tls', 'key.pem'),
   }
 }
 
@@ -39,6 +45,7 @@ export async function prepareDataDir(root: string): Promise<DataPaths> {
   const paths = dataPaths(root)
   await mkdir(paths.dynalite, { recursive: true })
   await mkdir(paths.wrangler, { recursive: true })
+  await mkdir(dirname(paths.tlsCert), { recursive: true })
   return paths
 }
 
@@ -52,14 +59,35 @@ export async function writePrivateFile(path: string, content: string): Promise<v
  * The admin token: read from `admin-token` when present (and non-empty), otherwise generated
  * and written there with mode 0600. Returns whether it was created now.
  */
-export async function loadOrCreateAdminToken(
-  paths: DataPaths
-): Promise<{ token: string; created: boolean }> {
-  const existing = await readFile(paths.adminToken, 'utf8').catch((e: NodeJS.ErrnoException) => {
+const readIfPresent = (path: string) =>
+  readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return ''
     throw e
   })
-  const token = existing.trim()
+
+/**
+ * The hub's TLS certificate and key: read from `tls/` when both are there, otherwise created
+ * (key mode 0600) so that kubeconfigs handed out earlier keep trusting the hub across restarts.
+ */
+export async function loadOrCreateTls(
+  paths: DataPaths
+): Promise<TlsMaterial & { created: boolean }> {
+  const [certPem, keyPem] = await Promise.all([
+    readIfPresent(paths.tlsCert),
+    readIfPresent(paths.tlsKey),
+  ])
+  if (certPem.includes('BEGIN CERTIFICATE') && keyPem.includes('PRIVATE KEY'))
+    return { certPem, keyPem, created: false }
+  const fresh = createLocalHubCert()
+  await writePrivateFile(paths.tlsKey, fresh.keyPem)
+  await writeFile(paths.tlsCert, fresh.certPem)
+  return { ...fresh, created: true }
+}
+
+export async function loadOrCreateAdminToken(
+  paths: DataPaths
+): Promise<{ token: string; created: boolean }> {
+  const token = (await readIfPresent(paths.adminToken)).trim()
   if (token) {
     await chmod(paths.adminToken, 0o600)
     return { token, created: false }

@@ -1,8 +1,9 @@
 /**
  * The kubeconfig the local stack writes for kubectl and client-node: one cluster and one context
  * per space (named after the space path, server `<hub>/clusters/<path>`), all using one user with
- * the admin bearer token, current-context `root`. Later additions (edge clusters) pass extra
- * contexts with their own server and token. Written with mode 0600 because it holds tokens.
+ * the admin bearer token, current-context `root`, trusting the hub's certificate. Later additions
+ * (edge clusters) pass extra contexts with their own server and token. Written with mode 0600
+ * because it holds tokens.
  */
 import { stringify } from 'yaml'
 import { writePrivateFile } from './data-dir.ts'
@@ -13,12 +14,16 @@ export type KubeconfigContext = {
   server: string
   /** Bearer token; the shared admin user when absent. */
   token?: string
+  /** PEM of the CA to trust; the hub's when absent. */
+  caPem?: string
 }
 
 export type KubeconfigOptions = {
   /** Hub base URL, e.g. http://127.0.0.1:8787. */
   hubUrl: string
   adminToken: string
+  /** PEM certificate of the hub (self-signed), trusted by every space context. */
+  caPem?: string
   /** Space paths that get a context; the first is the current context. */
   spaces: string[]
   extra?: KubeconfigContext[]
@@ -28,6 +33,11 @@ export const ADMIN_USER = 'edgeplane-admin'
 
 export function spaceContexts(hubUrl: string, spaces: string[]): KubeconfigContext[] {
   return spaces.map((path) => ({ name: path, server: `${hubUrl}/clusters/${path}` }))
+}
+
+function clusterEntry(server: string, caPem: string | undefined): Record<string, string> {
+  if (!caPem || !server.startsWith('https:')) return { server }
+  return { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') }
 }
 
 /** The kubeconfig document as a plain object (kubectl's `Config` v1 shape). */
@@ -45,7 +55,10 @@ export function buildKubeconfig(opts: KubeconfigOptions): Record<string, unknown
     apiVersion: 'v1',
     kind: 'Config',
     preferences: {},
-    clusters: contexts.map((c) => ({ name: c.name, cluster: { server: c.server } })),
+    clusters: contexts.map((c) => ({
+      name: c.name,
+      cluster: clusterEntry(c.server, c.caPem ?? opts.caPem),
+    })),
     contexts: contexts.map((c) => ({
       name: c.name,
       context: { cluster: c.name, user: userFor(c) },

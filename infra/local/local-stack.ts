@@ -1,9 +1,10 @@
 /**
  * Starts the local center, in order, and stops it in reverse:
- *   1. the data folder and its lock (one stack per folder), the admin token
+ *   1. the data folder and its lock (one stack per folder), the admin token, the TLS certificate
  *   2. dynalite on a free port, persisted under the data folder
  *   3. the table (if missing) and the hub bootstrap (root, root:espw, admin token)
- *   4. `wrangler dev` on 127.0.0.1:EDGEPLANE_PORT, waited for until /healthz answers 200
+ *   4. `wrangler dev` on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
+ *      data folder: kubectl sends tokens only over https), waited for until /healthz answers 200
  *   5. the local cron ticker
  *   6. (next issues) the watch relay and the simulated edge clusters — add them as parts here
  *   7. the kubeconfig and stack.json
@@ -11,7 +12,7 @@
  */
 import type { Logger } from '../../lib/log.ts'
 import { startCronTicker } from './cron-ticker.ts'
-import { loadOrCreateAdminToken, prepareDataDir } from './data-dir.ts'
+import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-dir.ts'
 import { startDynalite } from './dynalite-server.ts'
 import { waitHealthy } from './health.ts'
 import { prepareHub } from './hub-setup.ts'
@@ -78,9 +79,11 @@ export async function startLocalStack(
   const parts: Part[] = [{ name: 'lock', stop: () => lock.release() }]
   try {
     await assertPortFree(cfg.port)
-    const hubUrl = `http://127.0.0.1:${cfg.port}`
+    const hubUrl = `https://127.0.0.1:${cfg.port}`
     const admin = await loadOrCreateAdminToken(paths)
     log.info('admin token', { file: paths.adminToken, created: admin.created })
+    const tls = await loadOrCreateTls(paths)
+    log.info('tls certificate', { file: paths.tlsCert, created: tls.created })
 
     checkAborted()
     const db = await startDynalite({ path: paths.dynalite })
@@ -103,6 +106,7 @@ export async function startLocalStack(
       inspectorPort,
       persistTo: paths.wrangler,
       logFile: paths.wranglerLog,
+      tls: { certPath: paths.tlsCert, keyPath: paths.tlsKey },
       vars: { DDB_ENDPOINT: db.endpoint, TABLE_NAME: cfg.tableName, LOG_LEVEL: cfg.logLevel },
     })
     parts.push({ name: 'wrangler', stop: () => wrangler.stop() })
@@ -110,6 +114,7 @@ export async function startLocalStack(
     try {
       await waitHealthy(`${hubUrl}/healthz`, {
         timeoutMs: opts.readyTimeoutMs ?? 120_000,
+        ca: tls.certPem,
         gaveUp: () =>
           wrangler.exitReason() ?? wrangler.startupProblem() ?? abortReason(opts.signal),
       })
@@ -118,7 +123,12 @@ export async function startLocalStack(
     }
 
     checkAborted()
-    const ticker = startCronTicker({ hubUrl, periodMs: opts.cronPeriodMs ?? 60_000, log })
+    const ticker = startCronTicker({
+      hubUrl,
+      periodMs: opts.cronPeriodMs ?? 60_000,
+      log,
+      ca: tls.certPem,
+    })
     parts.push({ name: 'cron', stop: () => ticker.stop() })
 
     // The watch relay and the simulated edge clusters (next issues) start here, as more parts.
@@ -135,6 +145,7 @@ export async function startLocalStack(
       dataDir: paths.root,
       kubeconfig: paths.kubeconfig,
       adminTokenFile: paths.adminToken,
+      caFile: paths.tlsCert,
       dynalite: { endpoint: db.endpoint, port: db.port, path: paths.dynalite },
       tableName: cfg.tableName,
       wrangler: { pid: wrangler.pid, inspectorPort, logFile: paths.wranglerLog },

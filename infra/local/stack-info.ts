@@ -15,6 +15,8 @@ export const StackInfoSchema = z.object({
   dataDir: z.string(),
   kubeconfig: z.string(),
   adminTokenFile: z.string(),
+  /** The hub's self-signed certificate (PEM), to trust for https. */
+  caFile: z.string(),
   dynalite: z.object({ endpoint: z.string(), port: z.number().int(), path: z.string() }),
   tableName: z.string(),
   wrangler: z.object({

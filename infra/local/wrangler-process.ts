@@ -19,6 +19,8 @@ export type WranglerOptions = {
   inspectorPort: number
   persistTo: string
   logFile: string
+  /** Serve https with this certificate and key (files). */
+  tls?: { certPath: string; keyPath: string }
   /** Worker variables (`--var KEY:VALUE`). */
   vars: Record<string, string>
   /** Program and arguments run with process.execPath instead of wrangler (tests). */
@@ -52,6 +54,15 @@ export function wranglerArgs(opts: WranglerOptions): string[] {
     '--persist-to',
     opts.persistTo
   )
+  if (opts.tls)
+    args.push(
+      '--local-protocol',
+      'https',
+      '--https-key-path',
+      opts.tls.keyPath,
+      '--https-cert-path',
+      opts.tls.certPath
+    )
   for (const [k, v] of Object.entries(opts.vars)) args.push('--var', `${k}:${v}`)
   return args
 }

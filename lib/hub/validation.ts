@@ -1,13 +1,13 @@
 /**
  * Validation of an object about to be written: the request body must be a kube object of the
  * addressed kind, in the addressed namespace, and pass the resource's schema. fieldValidation
- * decides what unknown fields do: Strict rejects them (422), Warn reports them as warnings, Ignore
+ * decides what unknown fields do: Strict rejects them (400, kube's strict decoding error), Warn reports them as warnings, Ignore
  * drops the warnings.
  */
 import { badRequest, invalid, tooLarge } from '../errors.ts'
 import { apiVersionOf } from '../kube/request-path.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { validateObject } from '../kube/validate.ts'
+import { strictDecodingMessage, validateObject } from '../kube/validate.ts'
 import { MAX_OBJECT_BYTES } from '../store/body-codec.ts'
 import type { FieldValidation } from './options.ts'
 import { type Target, targetDetails } from './target.ts'
@@ -57,7 +57,9 @@ export function checkObject(t: Target, obj: KubeObject, mode: FieldValidation): 
     throw tooLarge(
       `${t.info.kind} "${obj.metadata.name ?? ''}" is too large: ${bytes} bytes of JSON exceeds the limit of ${MAX_OBJECT_BYTES} bytes (1 MiB)`
     )
-  const { causes, warnings } = validateObject(t.info, t.version, obj, { strict: mode === 'Strict' })
+  const strict = mode === 'Strict'
+  const { causes, warnings, unknownFields } = validateObject(t.info, t.version, obj, { strict })
+  if (strict && unknownFields.length > 0) throw badRequest(strictDecodingMessage(unknownFields))
   if (causes.length > 0) throw invalid(t.info.resource, targetDetails(t, obj.metadata.name), causes)
   return mode === 'Ignore' ? [] : warnings
 }

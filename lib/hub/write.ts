@@ -8,6 +8,7 @@ import { isApiError } from '../errors.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
+import { hooksFor } from './kind-hooks.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
@@ -31,7 +32,9 @@ export async function storeUpdate(
 ): Promise<KubeObject> {
   const updated = await deps.objects.update(key, after, expectedRv)
   await updateOwnerIndex(deps.kv, key, before, updated)
-  if (updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0)
+  const decided = updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
+  // Kinds that own content are removed by their termination, once the content is gone.
+  if (decided && !hooksFor(key.group, key.resource).terminates)
     return storeRemove(deps, key, updated, 'Background')
   return updated
 }

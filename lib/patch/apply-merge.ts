@@ -17,7 +17,8 @@ export function dropNulls(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(dropNulls)
   if (!isJsonObject(value)) return value
   const out: JsonObject = {}
-  for (const [k, v] of Object.entries(value)) if (v !== null) setMember(out, k, dropNulls(v))
+  for (const [k, v] of Object.entries(value))
+    if (v !== null && v !== undefined) setMember(out, k, dropNulls(v))
   return out
 }
 

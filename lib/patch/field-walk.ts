@@ -62,9 +62,11 @@ export function listEntries(value: JsonValue[], list: ListSchema): ListEntry[] |
 export function objectFields(obj: JsonObject, schema: NodeSchema, mode: WalkMode): FieldValues {
   const out = new Map<string, string>()
   for (const [key, value] of Object.entries(obj)) {
-    if (key === 'apiVersion' || key === 'kind') continue
+    if (key === 'apiVersion' || key === 'kind' || value === undefined) continue
     if (key === 'metadata' && isJsonObject(value)) {
-      const tracked = Object.entries(value).filter(([k]) => !UNTRACKED_METADATA.has(k))
+      const tracked = Object.entries(value).filter(
+        ([k, v]) => !UNTRACKED_METADATA.has(k) && v !== undefined
+      )
       const metaSchema = fieldSchema(schema, 'metadata')
       for (const [k, v] of tracked)
         walk(v, fieldSchema(metaSchema, k), [fieldElement(key), fieldElement(k)], { out, mode })
@@ -101,7 +103,7 @@ function walkMembers(
   w: Walk
 ): void {
   for (const [key, child] of Object.entries(obj)) {
-    walk(child, fieldSchema(schema, key), [...path, fieldElement(key)], w)
+    if (child !== undefined) walk(child, fieldSchema(schema, key), [...path, fieldElement(key)], w)
   }
 }
 

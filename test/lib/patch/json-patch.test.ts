@@ -1,5 +1,5 @@
 /**
- * Tests for JSON patch (RFC 6902) and JSON pointers: every operation, pointer escapes, `-`
+ * Tests for JSON patch (RFC 6902): every operation, pointer escapes, `-`
  * append, the RFC's error cases (400 for malformed documents, 422 for operations that do not
  * apply), error messages naming the operation and path, and immutability of the input.
  */
@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../lib/errors.ts'
 import type { JsonValue } from '../../../lib/kube/types.ts'
 import { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS } from '../../../lib/patch/json-patch.ts'
-import { arrayIndex, formatPointer, parsePointer, valueAt } from '../../../lib/patch/json-pointer.ts'
 
 function failure(fn: () => unknown): ApiError {
   try {
@@ -121,35 +120,5 @@ describe('applyJsonPatch', () => {
   it('rejects more operations than kube allows with 413', () => {
     const patch = Array.from({ length: MAX_JSON_PATCH_OPERATIONS + 1 }, () => ({ op: 'test', path: '', value: {} }))
     expect(failure(() => applyJsonPatch({}, patch)).code).toBe(413)
-  })
-})
-
-describe('JSON pointers', () => {
-  it('parses and formats tokens with escapes', () => {
-    expect(parsePointer('')).toEqual([])
-    expect(parsePointer('/')).toEqual([''])
-    expect(parsePointer('/a~1b/c~0d/~01')).toEqual(['a/b', 'c~d', '~1'])
-    expect(parsePointer('a')).toBeUndefined()
-    expect(parsePointer('/a~')).toBeUndefined()
-    expect(formatPointer(['a/b', 'c~d', '~1'])).toBe('/a~1b/c~0d/~01')
-  })
-
-  it('resolves array indexes strictly', () => {
-    expect(arrayIndex('0', 2, false)).toBe(0)
-    expect(arrayIndex('2', 2, false)).toBeUndefined()
-    expect(arrayIndex('2', 2, true)).toBe(2)
-    expect(arrayIndex('-', 2, true)).toBe(2)
-    expect(arrayIndex('-', 2, false)).toBeUndefined()
-    expect(arrayIndex('01', 2, false)).toBeUndefined()
-    expect(arrayIndex('1e0', 2, false)).toBeUndefined()
-  })
-
-  it('reads values, never from the prototype', () => {
-    const doc = { a: [{ b: 1 }], c: null }
-    expect(valueAt(doc, ['a', '0', 'b'])).toBe(1)
-    expect(valueAt(doc, ['c'])).toBeNull()
-    expect(valueAt(doc, ['a', '1'])).toBeUndefined()
-    expect(valueAt(doc, ['constructor'])).toBeUndefined()
-    expect(valueAt(doc, ['c', 'x'])).toBeUndefined()
   })
 })
