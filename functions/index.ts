@@ -5,10 +5,10 @@
  * configuration are created once per isolate.
  */
 import type { Context } from 'hono'
-import { readConfig, type Env } from '../lib/env.ts'
+import { registerToken } from '../lib/auth/tokens.ts'
+import { type Env, readConfig } from '../lib/env.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
-import { registerToken } from '../lib/auth/tokens.ts'
 import { createApp } from './api/app.ts'
 import { runMaintenance } from './maintenance.ts'
 
@@ -32,7 +32,12 @@ export default {
   async fetch(req, env, ctx) {
     const h = storeFor(env)
     if (!adminRegistered && env.ADMIN_TOKEN) {
-      await registerToken(h.store.kv, env.ADMIN_TOKEN, { name: 'admin', kind: 'admin', spaces: [], groups: ['system:masters'] })
+      await registerToken(h.store.kv, env.ADMIN_TOKEN, {
+        name: 'admin',
+        kind: 'admin',
+        spaces: [],
+        groups: ['system:masters'],
+      })
       adminRegistered = true
     }
     return app.fetch(req, env, ctx)

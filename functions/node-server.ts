@@ -3,8 +3,9 @@
  * the Worker, over a given store, served by @hono/node-server. Background work is tracked so
  * `close()` can wait for it.
  */
-import { serve } from '@hono/node-server'
+
 import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
@@ -57,7 +58,10 @@ export function createNodeApp(opts: NodeHubOptions) {
 export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
   const { app, deps, settle } = createNodeApp(opts)
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' }, () => resolve(s))
+    const s = serve(
+      { fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' },
+      () => resolve(s)
+    )
   })
   const port = (server.address() as AddressInfo).port
   return {

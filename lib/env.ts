@@ -15,6 +15,11 @@ export const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().optional(),
   /** Change-log retention for watch, in seconds. */
   WATCH_RETENTION_SECONDS: z.coerce.number().int().positive().default(900),
+  /**
+   * How long a change-log entry is held back before readers see it, so a write that took an
+   * earlier resourceVersion but committed later is not skipped by a cursor. Milliseconds.
+   */
+  WATCH_SETTLE_MS: z.coerce.number().int().min(0).default(250),
 })
 
 export type Config = z.infer<typeof EnvSchema>
@@ -25,6 +30,8 @@ export type Env = Partial<Record<keyof Config, string>>
 export function readConfig(env: Env): Config {
   const parsed = EnvSchema.safeParse(env)
   if (!parsed.success)
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    throw new Error(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+    )
   return parsed.data
 }

@@ -31,7 +31,13 @@ export class ApiError extends Error {
   readonly reason: string
   readonly details: StatusDetails | undefined
 
-  constructor(code: number, reason: string, message: string, details?: StatusDetails, cause?: unknown) {
+  constructor(
+    code: number,
+    reason: string,
+    message: string,
+    details?: StatusDetails,
+    cause?: unknown
+  ) {
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'ApiError'
     this.code = code
@@ -71,7 +77,12 @@ export const forbidden = (message: string, target?: Target) =>
   new ApiError(403, 'Forbidden', message, target)
 
 export const notFound = (resource: string, target: Target) =>
-  new ApiError(404, 'NotFound', `${describeTarget(resource, target.group, target.name)} not found`, target)
+  new ApiError(
+    404,
+    'NotFound',
+    `${describeTarget(resource, target.group, target.name)} not found`,
+    target
+  )
 
 export const methodNotAllowed = (message: string) => new ApiError(405, 'MethodNotAllowed', message)
 

@@ -6,12 +6,17 @@
  * `getDeps`, called once per request. Every error renders as a kube Status.
  */
 import { type Context, Hono } from 'hono'
-import { authenticate, authorizeAdmin, authorizeSpace, type Principal } from '../../lib/auth/tokens.ts'
+import {
+  authenticate,
+  authorizeAdmin,
+  authorizeSpace,
+  type Principal,
+} from '../../lib/auth/tokens.ts'
 import { notFound } from '../../lib/errors.ts'
-import { createLogger } from '../../lib/log.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { ROOT, resolveSpace, type Space } from '../../lib/hub/spaces.ts'
 import { parseRequestPath, splitClusterPrefix } from '../../lib/kube/request-path.ts'
+import { createLogger } from '../../lib/log.ts'
 import { handleDiscovery } from './discovery-routes.ts'
 import { parseQuery } from './query.ts'
 import { handleResource } from './resources.ts'
@@ -22,7 +27,11 @@ const fallbackLog = createLogger()
 export type ApiVariables = { deps: HubDeps; principal: Principal }
 export type ApiEnv = { Variables: ApiVariables }
 
-async function spaceFor(deps: HubDeps, principal: Principal, ref: string | undefined): Promise<{ space: Space; allSpaces: boolean }> {
+async function spaceFor(
+  deps: HubDeps,
+  principal: Principal,
+  ref: string | undefined
+): Promise<{ space: Space; allSpaces: boolean }> {
   if (ref === '*') {
     authorizeAdmin(principal, 'use the cross-workspace view')
     return { space: ROOT, allSpaces: true }
@@ -40,7 +49,8 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   if (path.kind === 'unknown') throw notFound('', { name: url.pathname })
   const { space, allSpaces } = await spaceFor(deps, c.get('principal'), ref)
   const prefix = ref === undefined ? '' : `/clusters/${ref}`
-  if (path.kind !== 'resource') return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })
+  if (path.kind !== 'resource')
+    return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })
   return handleResource({
     deps,
     space,
@@ -54,7 +64,9 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
 
 export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>()
-  app.onError((err, c) => errorResponse(err, c.get('deps')?.log ?? fallbackLog, `${c.req.method} ${c.req.path}`))
+  app.onError((err, c) =>
+    errorResponse(err, c.get('deps')?.log ?? fallbackLog, `${c.req.method} ${c.req.path}`)
+  )
   app.notFound((c) => json(notFound('', { name: c.req.path }).toStatus(), 404))
   for (const p of ['/healthz', '/readyz', '/livez']) app.get(p, (c) => c.text('ok'))
   app.use('*', async function authenticateRequest(c, next) {

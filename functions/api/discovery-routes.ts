@@ -46,7 +46,8 @@ export const SERVER_VERSION = {
 /** The aggregated-discovery version the Accept header asks for, if any. */
 function aggregatedVersion(accept: string): string | undefined {
   for (const part of accept.split(',')) {
-    if (!part.includes('as=APIGroupDiscoveryList') || !part.includes('g=apidiscovery.k8s.io')) continue
+    if (!part.includes('as=APIGroupDiscoveryList') || !part.includes('g=apidiscovery.k8s.io'))
+      continue
     if (/;\s*v=v2(;|$|\s)/.test(part)) return AGGREGATED_DISCOVERY_V2
     if (/;\s*v=v2beta1(;|$|\s)/.test(part)) return AGGREGATED_DISCOVERY_V2BETA1
   }
@@ -56,7 +57,9 @@ function aggregatedVersion(accept: string): string | undefined {
 function aggregated(body: unknown, apiVersion: string): Response {
   const v = apiVersion.split('/')[1] ?? 'v2'
   return new Response(JSON.stringify(body), {
-    headers: { 'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList` },
+    headers: {
+      'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`,
+    },
   })
 }
 
@@ -69,11 +72,15 @@ export async function handleDiscovery(r: DiscoveryRequest): Promise<Response> {
   switch (path.kind) {
     case 'legacy-root': {
       const v = aggregatedVersion(accept)
-      return v ? aggregated(buildAggregatedDiscovery(registry, 'legacy', v), v) : json(buildApiVersions())
+      return v
+        ? aggregated(buildAggregatedDiscovery(registry, 'legacy', v), v)
+        : json(buildApiVersions())
     }
     case 'groups-root': {
       const v = aggregatedVersion(accept)
-      return v ? aggregated(buildAggregatedDiscovery(registry, 'apis', v), v) : json(buildApiGroupList(registry))
+      return v
+        ? aggregated(buildAggregatedDiscovery(registry, 'apis', v), v)
+        : json(buildApiGroupList(registry))
     }
     case 'group': {
       const doc = buildApiGroup(registry, path.group)
@@ -87,7 +94,8 @@ export async function handleDiscovery(r: DiscoveryRequest): Promise<Response> {
     }
     case 'openapi-v3-index': {
       const index = buildOpenApiIndex(registry)
-      for (const entry of Object.values(index.paths)) entry.serverRelativeURL = `${r.prefix}${entry.serverRelativeURL}`
+      for (const entry of Object.values(index.paths))
+        entry.serverRelativeURL = `${r.prefix}${entry.serverRelativeURL}`
       return json(index)
     }
     case 'openapi-v3-doc': {

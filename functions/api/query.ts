@@ -39,12 +39,16 @@ export function parseQuery(url: URL): ApiQuery {
   const parsed = QuerySchema.safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw badRequest(`invalid query parameter ${String(issue?.path[0] ?? '')}: ${issue?.message ?? ''}`)
+    throw badRequest(
+      `invalid query parameter ${String(issue?.path[0] ?? '')}: ${issue?.message ?? ''}`
+    )
   }
   const q = parsed.data
   if (q.dryRun !== undefined && q.dryRun !== 'All')
     throw badRequest(`invalid dry run value "${q.dryRun}": the only supported value is "All"`)
   const fv = q.fieldValidation
-  const fieldValidation = (fv ? fv[0]?.toUpperCase() + fv.slice(1).toLowerCase() : 'Warn') as FieldValidation
+  const fieldValidation = (
+    fv ? fv[0]?.toUpperCase() + fv.slice(1).toLowerCase() : 'Warn'
+  ) as FieldValidation
   return { ...q, dryRun: q.dryRun === 'All', fieldValidation }
 }

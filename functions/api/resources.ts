@@ -38,8 +38,12 @@ async function resolveTarget(r: ResourceRequest): Promise<Target> {
   const { path } = r
   const registry = await registryForSpace(r.deps, r.space.id)
   const info = registry.byResource(path.group, path.resource)
-  if (!info || !info.versions.includes(path.version))
-    throw notFound(path.resource, { group: path.group, kind: path.resource, ...(path.name ? { name: path.name } : {}) })
+  if (!info?.versions.includes(path.version))
+    throw notFound(path.resource, {
+      group: path.group,
+      kind: path.resource,
+      ...(path.name ? { name: path.name } : {}),
+    })
   const t: Target = { space: r.space, info, version: path.version }
   if (info.namespaced && path.namespace !== undefined) t.namespace = path.namespace
   if (!info.namespaced && path.namespace !== undefined)
@@ -67,16 +71,23 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
       return watchResponse(r.deps, {
         target: t,
         allSpaces: r.allSpaces,
-        ...(r.query.resourceVersion !== undefined ? { resourceVersion: r.query.resourceVersion } : {}),
+        ...(r.query.resourceVersion !== undefined
+          ? { resourceVersion: r.query.resourceVersion }
+          : {}),
         predicate: predicate ?? (() => true),
         bookmarks: r.query.allowWatchBookmarks,
         ...(r.query.timeoutSeconds !== undefined ? { timeoutSeconds: r.query.timeoutSeconds } : {}),
       })
-    const res = await listObjects(r.deps, t, {
-      ...(predicate ? { predicate } : {}),
-      ...(r.query.limit ? { limit: r.query.limit } : {}),
-      ...(r.query.continue ? { continue: r.query.continue } : {}),
-    }, r.allSpaces)
+    const res = await listObjects(
+      r.deps,
+      t,
+      {
+        ...(predicate ? { predicate } : {}),
+        ...(r.query.limit ? { limit: r.query.limit } : {}),
+        ...(r.query.continue ? { continue: r.query.continue } : {}),
+      },
+      r.allSpaces
+    )
     return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, res))
   }
   if (r.allSpaces) throw methodNotAllowed('the cross-workspace view only supports list and watch')
@@ -87,10 +98,20 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   if (method === 'DELETE') {
     const body = await readBody(r.req)
     const list = await listObjects(r.deps, t, predicate ? { predicate } : {})
-    const opts = parseDeleteOptions(body, { propagationPolicy: r.query.propagationPolicy, dryRun: r.query.dryRun, baseUrl: r.baseUrl })
+    const opts = parseDeleteOptions(body, {
+      propagationPolicy: r.query.propagationPolicy,
+      dryRun: r.query.dryRun,
+      baseUrl: r.baseUrl,
+    })
     const items = []
-    for (const o of list.items) items.push(await deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts))
-    return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, { items, resourceVersion: list.resourceVersion }))
+    for (const o of list.items)
+      items.push(await deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts))
+    return json(
+      listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, {
+        items,
+        resourceVersion: list.resourceVersion,
+      })
+    )
   }
   throw methodNotAllowed(`${method} is not supported on a collection`)
 }
@@ -98,23 +119,44 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
 async function single(r: ResourceRequest, t: Target): Promise<Response> {
   const sub = r.path.subresource
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
-    throw notFound(`${t.info.resource}/${sub}`, { group: t.info.group, kind: t.info.resource, name: t.name ?? '' })
+    throw notFound(`${t.info.resource}/${sub}`, {
+      group: t.info.group,
+      kind: t.info.resource,
+      name: t.name ?? '',
+    })
   const status = sub === 'status' ? 'status' : undefined
   switch (r.req.method) {
     case 'GET':
       return json(await getObject(r.deps, t))
     case 'PUT': {
-      const res = await updateObject(r.deps, t, await readBody(r.req), writeOptions(r, 'unknown'), status)
+      const res = await updateObject(
+        r.deps,
+        t,
+        await readBody(r.req),
+        writeOptions(r, 'unknown'),
+        status
+      )
       return json(res.object, 200, res.warnings)
     }
     case 'PATCH': {
       const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
-      const res = await patchObject(r.deps, t, await readBody(r.req), type, writeOptions(r, 'unknown'), status)
+      const res = await patchObject(
+        r.deps,
+        t,
+        await readBody(r.req),
+        type,
+        writeOptions(r, 'unknown'),
+        status
+      )
       return json(res.object, res.created ? 201 : 200, res.warnings)
     }
     case 'DELETE': {
       if (status) throw methodNotAllowed('the status subresource cannot be deleted')
-      const opts = parseDeleteOptions(await readBody(r.req), { propagationPolicy: r.query.propagationPolicy, dryRun: r.query.dryRun, baseUrl: r.baseUrl })
+      const opts = parseDeleteOptions(await readBody(r.req), {
+        propagationPolicy: r.query.propagationPolicy,
+        dryRun: r.query.dryRun,
+        baseUrl: r.baseUrl,
+      })
       return json(await deleteObject(r.deps, t, opts))
     }
     default:

@@ -4,8 +4,8 @@
  * logged with their stack and answered as a 500 Status without it).
  */
 import { type ApiError, internalError, isApiError } from '../../lib/errors.ts'
-import type { Logger } from '../../lib/log.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { Logger } from '../../lib/log.ts'
 import type { ListResult } from '../../lib/store/types.ts'
 
 export function json(body: unknown, status = 200, warnings: string[] = []): Response {
@@ -25,7 +25,11 @@ export function errorResponse(e: unknown, log: Logger, where: string): Response 
   let err: ApiError
   if (isApiError(e)) err = e
   else {
-    log.error('internal error', { where, error: e, stack: e instanceof Error ? e.stack : undefined })
+    log.error('internal error', {
+      where,
+      error: e,
+      stack: e instanceof Error ? e.stack : undefined,
+    })
     err = internalError('an internal error occurred; see the server log')
   }
   return json(err.toStatus(), err.code)

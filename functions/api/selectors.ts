@@ -8,8 +8,28 @@ import { parseLabelSelector } from '../../lib/kube/label-selector.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 
 const EXTRA_FIELDS: Record<string, string[]> = {
-  Event: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
-  Pod: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+  Event: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
+  Pod: [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ],
   Secret: ['type'],
   Namespace: ['status.phase'],
   Node: ['spec.unschedulable'],
@@ -23,7 +43,10 @@ export function objectPredicate(
   fieldSelector: string | undefined
 ): ((obj: KubeObject) => boolean) | undefined {
   const labels = labelSelector ? parseLabelSelector(labelSelector) : undefined
-  const fields = fieldSelector ? parseFieldSelector(fieldSelector, EXTRA_FIELDS[kind] ?? []) : undefined
+  const fields = fieldSelector
+    ? parseFieldSelector(fieldSelector, EXTRA_FIELDS[kind] ?? [])
+    : undefined
   if (!labels && !fields) return undefined
-  return (obj) => (labels ? labels(obj.metadata.labels ?? {}) : true) && (fields ? fields(obj) : true)
+  return (obj) =>
+    (labels ? labels(obj.metadata.labels ?? {}) : true) && (fields ? fields(obj) : true)
 }

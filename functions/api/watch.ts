@@ -30,7 +30,10 @@ const enc = new TextEncoder()
 const line = (v: unknown) => enc.encode(`${JSON.stringify(v)}\n`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function initialEvents(deps: HubDeps, p: WatchParams): Promise<{ events: unknown[]; rv: number }> {
+async function initialEvents(
+  deps: HubDeps,
+  p: WatchParams
+): Promise<{ events: unknown[]; rv: number }> {
   const { target: t } = p
   const res = await deps.objects.list({
     cluster: p.allSpaces ? '*' : t.space.id,
@@ -39,57 +42,78 @@ async function initialEvents(deps: HubDeps, p: WatchParams): Promise<{ events: u
     ...(t.namespace ? { namespace: t.namespace } : {}),
     predicate: p.predicate,
   })
-  return { events: res.items.map((o) => ({ type: 'ADDED', object: servedAt(t, o) })), rv: Number(res.resourceVersion) }
+  return {
+    events: res.items.map((o) => ({ type: 'ADDED', object: servedAt(t, o) })),
+    rv: Number(res.resourceVersion),
+  }
+}
+
+/** Tracks what was sent, and the cursor below which everything has settled. */
+type Cursor = { low: number; highest: number; sent: Map<number, number> }
+
+async function pollOnce(
+  deps: HubDeps,
+  p: WatchParams,
+  cur: Cursor,
+  emit: (v: unknown) => void
+): Promise<boolean> {
+  const { target: t } = p
+  const res = await deps.objects.changes({
+    cluster: p.allSpaces ? '*' : t.space.id,
+    group: t.info.group,
+    resource: t.info.resource,
+    ...(t.namespace ? { namespace: t.namespace } : {}),
+    sinceRv: cur.low,
+  })
+  const now = Date.now()
+  for (const ev of res.events) {
+    if (cur.sent.has(ev.rv)) continue
+    cur.sent.set(ev.rv, now)
+    cur.highest = Math.max(cur.highest, ev.rv)
+    if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(t, ev.object) })
+  }
+  for (const [rv, at] of cur.sent)
+    if (now - at > (p.settleMs ?? 2000)) {
+      cur.low = Math.max(cur.low, rv)
+      cur.sent.delete(rv)
+    }
+  return res.more
+}
+
+function bookmark(t: Target, rv: number): unknown {
+  const apiVersion = apiVersionOf(t.info.group, t.version)
+  return {
+    type: 'BOOKMARK',
+    object: { kind: t.info.kind, apiVersion, metadata: { resourceVersion: String(rv) } },
+  }
 }
 
 export function watchResponse(deps: HubDeps, p: WatchParams): Response {
-  const { target: t } = p
   const pollMs = p.pollMs ?? 200
-  const settleMs = p.settleMs ?? 2000
   const deadline = Date.now() + Math.min(p.timeoutSeconds ?? 1800, 3600) * 1000
   let closed = false
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
+      const emit = (v: unknown) => controller.enqueue(line(v))
       try {
-        let low = Number(p.resourceVersion ?? '0')
+        const cur: Cursor = { low: Number(p.resourceVersion ?? '0'), highest: 0, sent: new Map() }
         if (!p.resourceVersion || p.resourceVersion === '0') {
           const init = await initialEvents(deps, p)
-          for (const e of init.events) controller.enqueue(line(e))
-          low = init.rv
+          for (const e of init.events) emit(e)
+          cur.low = init.rv
         }
-        const sent = new Map<number, number>() // rv -> when first sent
+        cur.highest = cur.low
         let lastBookmark = Date.now()
-        let highest = low
         while (!closed && Date.now() < deadline) {
-          const res = await deps.objects.changes({
-            cluster: p.allSpaces ? '*' : t.space.id,
-            group: t.info.group,
-            resource: t.info.resource,
-            ...(t.namespace ? { namespace: t.namespace } : {}),
-            sinceRv: low,
-          })
-          const now = Date.now()
-          for (const ev of res.events) {
-            if (sent.has(ev.rv)) continue
-            sent.set(ev.rv, now)
-            highest = Math.max(highest, ev.rv)
-            if (!p.predicate(ev.object)) continue
-            controller.enqueue(line({ type: ev.type, object: servedAt(t, ev.object) }))
+          const more = await pollOnce(deps, p, cur, emit)
+          if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
+            lastBookmark = Date.now()
+            emit(bookmark(p.target, cur.highest))
           }
-          for (const [rv, at] of sent)
-            if (now - at > settleMs) {
-              low = Math.max(low, rv)
-              sent.delete(rv)
-            }
-          if (p.bookmarks && now - lastBookmark > 10_000) {
-            lastBookmark = now
-            const apiVersion = apiVersionOf(t.info.group, t.version)
-            controller.enqueue(line({ type: 'BOOKMARK', object: { kind: t.info.kind, apiVersion, metadata: { resourceVersion: String(highest) } } }))
-          }
-          if (!res.more) await sleep(pollMs)
+          if (!more) await sleep(pollMs)
         }
       } catch (e) {
-        if (!closed && isApiError(e)) controller.enqueue(line({ type: 'ERROR', object: e.toStatus() }))
+        if (!closed && isApiError(e)) emit({ type: 'ERROR', object: e.toStatus() })
         else if (!closed) deps.log.error('watch failed', { error: e })
       }
       if (!closed) controller.close()

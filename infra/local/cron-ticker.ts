@@ -12,11 +12,9 @@ export const LOCAL_CRON = '*/1 * * * *'
 
 export type CronTicker = { stop(): Promise<void> }
 
-export function startCronTicker(opts: {
-  hubUrl: string
-  periodMs: number
-  log: Logger
-}): CronTicker {
+export type CronTickerOptions = { hubUrl: string; periodMs: number; log: Logger; ca?: string }
+
+export function startCronTicker(opts: CronTickerOptions): CronTicker {
   const url = `${opts.hubUrl}/__scheduled?cron=${encodeURIComponent(LOCAL_CRON)}`
   let running: Promise<void> = Promise.resolve()
   const tick = async () => {

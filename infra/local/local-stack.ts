@@ -136,6 +136,7 @@ export async function startLocalStack(
     await writeKubeconfig(paths.kubeconfig, {
       hubUrl,
       adminToken: admin.token,
+      caPem: tls.certPem,
       spaces: CONTEXT_SPACES,
     })
     const info: StackInfo = {

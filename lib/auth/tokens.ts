@@ -32,7 +32,11 @@ export function generateToken(): string {
 }
 
 /** Stores the hash of `token` for `principal` (replacing any previous record of that token). */
-export async function registerToken(kv: KvStore, token: string, principal: Principal): Promise<void> {
+export async function registerToken(
+  kv: KvStore,
+  token: string,
+  principal: Principal
+): Promise<void> {
   await kv.put(TOKENS, await hashToken(token), principal)
 }
 

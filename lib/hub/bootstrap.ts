@@ -11,19 +11,38 @@ import { defaultWriteOptions } from './options.ts'
 import { registryForSpace } from './space-registry.ts'
 import { ROOT } from './spaces.ts'
 
-export async function ensureWorkspace(deps: HubDeps, parent: typeof ROOT, name: string, baseUrl: string): Promise<void> {
+export async function ensureWorkspace(
+  deps: HubDeps,
+  parent: typeof ROOT,
+  name: string,
+  baseUrl: string
+): Promise<void> {
   const registry = await registryForSpace(deps, parent.id)
   const info = registry.byResource('tenancy.kcp.io', 'workspaces')
   if (!info) throw new Error('tenancy.kcp.io/workspaces is not registered')
   const body = { apiVersion: 'tenancy.kcp.io/v1alpha1', kind: 'Workspace', metadata: { name } }
   try {
-    await createObject(deps, { space: parent, info, version: 'v1alpha1' }, body, defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl }))
+    await createObject(
+      deps,
+      { space: parent, info, version: 'v1alpha1' },
+      body,
+      defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl })
+    )
   } catch (e) {
     if (!(isApiError(e) && e.reason === 'AlreadyExists')) throw e
   }
 }
 
-export async function bootstrapHub(deps: HubDeps, opts: { adminToken?: string; baseUrl: string }): Promise<void> {
+export async function bootstrapHub(
+  deps: HubDeps,
+  opts: { adminToken?: string; baseUrl: string }
+): Promise<void> {
   await ensureWorkspace(deps, ROOT, 'espw', opts.baseUrl)
-  if (opts.adminToken) await registerToken(deps.kv, opts.adminToken, { name: 'admin', kind: 'admin', spaces: [], groups: ['system:masters'] })
+  if (opts.adminToken)
+    await registerToken(deps.kv, opts.adminToken, {
+      name: 'admin',
+      kind: 'admin',
+      spaces: [],
+      groups: ['system:masters'],
+    })
 }

@@ -11,7 +11,13 @@ import { removeAllOf, removeContent } from './content.ts'
 import { timestamp } from './deps.ts'
 import { type HookContext, registerKindHooks } from './kind-hooks.ts'
 import { registryForSpace } from './space-registry.ts'
-import { ensureSpace, forgetSpace, getSpaceByPath, markSpaceTerminating, type Space } from './spaces.ts'
+import {
+  ensureSpace,
+  forgetSpace,
+  getSpaceByPath,
+  markSpaceTerminating,
+  type Space,
+} from './spaces.ts'
 import { finishTermination } from './terminate.ts'
 
 class ContentRemains extends Error {
@@ -21,23 +27,44 @@ class ContentRemains extends Error {
 async function finalizeNamespace(ctx: HookContext, ns: KubeObject): Promise<void> {
   const registry = await registryForSpace(ctx.deps, ctx.space.id)
   const namespaced = registry.all().filter((r) => r.namespaced)
-  const done = await removeContent(ctx.deps, namespaced, { cluster: ctx.space.id, namespace: ns.metadata.name ?? '' })
-  if (!done) throw new ContentRemains(`namespace ${ns.metadata.name} still has content with finalizers`)
+  const done = await removeContent(ctx.deps, namespaced, {
+    cluster: ctx.space.id,
+    namespace: ns.metadata.name ?? '',
+  })
+  if (!done)
+    throw new ContentRemains(`namespace ${ns.metadata.name} still has content with finalizers`)
 }
 
 function crdPrepare(_ctx: HookContext, crd: KubeObject): KubeObject {
   const causes = validateCrd(crd)
   if (causes.length > 0)
-    throw invalid('customresourcedefinitions', { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', name: crd.metadata.name ?? '' }, causes)
+    throw invalid(
+      'customresourcedefinitions',
+      {
+        group: 'apiextensions.k8s.io',
+        kind: 'CustomResourceDefinition',
+        name: crd.metadata.name ?? '',
+      },
+      causes
+    )
   const spec = crd.spec as { names?: unknown; versions?: { name: string; storage?: boolean }[] }
   const now = timestamp(_ctx.deps.now())
-  const condition = (type: string, reason: string) => ({ type, status: 'True', reason, message: '', lastTransitionTime: now })
+  const condition = (type: string, reason: string) => ({
+    type,
+    status: 'True',
+    reason,
+    message: '',
+    lastTransitionTime: now,
+  })
   return {
     ...crd,
     status: {
       acceptedNames: (spec.names ?? {}) as never,
       storedVersions: (spec.versions ?? []).filter((v) => v.storage).map((v) => v.name),
-      conditions: [condition('NamesAccepted', 'NoConflicts'), condition('Established', 'InitialNamesAccepted')],
+      conditions: [
+        condition('NamesAccepted', 'NoConflicts'),
+        condition('Established', 'InitialNamesAccepted'),
+      ],
     },
   }
 }
@@ -52,7 +79,11 @@ async function finalizeCrd(ctx: HookContext, crd: KubeObject): Promise<void> {
 async function workspacePrepare(ctx: HookContext, ws: KubeObject): Promise<KubeObject> {
   const path = `${ctx.space.path}:${ws.metadata.name}`
   const child = await ensureSpace(ctx.deps.kv, path, { workspaceUid: ws.metadata.uid ?? '' })
-  const spec = { type: { name: 'universal', path: 'root' }, ...((ws.spec as object) ?? {}), cluster: child.id }
+  const spec = {
+    type: { name: 'universal', path: 'root' },
+    ...((ws.spec as object) ?? {}),
+    cluster: child.id,
+  }
   return { ...ws, spec, status: { phase: 'Ready', URL: `${ctx.baseUrl}/clusters/${path}` } }
 }
 
@@ -60,16 +91,31 @@ async function workspacePrepare(ctx: HookContext, ws: KubeObject): Promise<KubeO
 export async function deleteSpace(ctx: HookContext, space: Space): Promise<void> {
   await markSpaceTerminating(ctx.deps.kv, space)
   const inner: HookContext = { ...ctx, space }
-  const workspaces = await ctx.deps.objects.list({ cluster: space.id, group: 'tenancy.kcp.io', resource: 'workspaces' })
+  const workspaces = await ctx.deps.objects.list({
+    cluster: space.id,
+    group: 'tenancy.kcp.io',
+    resource: 'workspaces',
+  })
   for (const ws of workspaces.items) {
-    const key = { cluster: space.id, group: 'tenancy.kcp.io', resource: 'workspaces', namespace: '', name: ws.metadata.name ?? '' }
-    const marked = ws.metadata.deletionTimestamp ? ws : { ...ws, metadata: { ...ws.metadata, deletionTimestamp: timestamp(ctx.deps.now()) } }
+    const key = {
+      cluster: space.id,
+      group: 'tenancy.kcp.io',
+      resource: 'workspaces',
+      namespace: '',
+      name: ws.metadata.name ?? '',
+    }
+    const marked = ws.metadata.deletionTimestamp
+      ? ws
+      : { ...ws, metadata: { ...ws.metadata, deletionTimestamp: timestamp(ctx.deps.now()) } }
     if (marked !== ws) await ctx.deps.objects.update(key, marked, ws.metadata.resourceVersion ?? '')
     await finishTermination(ctx.deps, space, key, { baseUrl: ctx.baseUrl })
   }
   const registry = await registryForSpace(ctx.deps, space.id)
   const all = registry.all()
-  const ordered = [...all.filter((r) => r.source === 'crd'), ...all.filter((r) => r.source !== 'crd')]
+  const ordered = [
+    ...all.filter((r) => r.source === 'crd'),
+    ...all.filter((r) => r.source !== 'crd'),
+  ]
   if (!(await removeContent(inner.deps, ordered, { cluster: space.id })))
     throw new ContentRemains(`space ${space.path} still has content with finalizers`)
   await forgetSpace(ctx.deps.kv, space)

@@ -25,12 +25,22 @@ async function removeOne(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promis
 }
 
 /** Removes every object of `info` in the scope; true when nothing is left behind. */
-export async function removeAllOf(deps: HubDeps, info: ResourceInfo, scope: Scope): Promise<boolean> {
+export async function removeAllOf(
+  deps: HubDeps,
+  info: ResourceInfo,
+  scope: Scope
+): Promise<boolean> {
   const ref = { cluster: scope.cluster, group: info.group, resource: info.resource }
-  const list = await deps.objects.list(scope.namespace === undefined ? ref : { ...ref, namespace: scope.namespace })
+  const list = await deps.objects.list(
+    scope.namespace === undefined ? ref : { ...ref, namespace: scope.namespace }
+  )
   let done = true
   for (const obj of list.items) {
-    const key: ObjectKey = { ...ref, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }
+    const key: ObjectKey = {
+      ...ref,
+      namespace: obj.metadata.namespace ?? '',
+      name: obj.metadata.name ?? '',
+    }
     try {
       if (!(await removeOne(deps, key, obj))) done = false
     } catch (e) {
@@ -42,7 +52,11 @@ export async function removeAllOf(deps: HubDeps, info: ResourceInfo, scope: Scop
 }
 
 /** Removes all objects of the given resources; true when everything is gone. */
-export async function removeContent(deps: HubDeps, resources: ResourceInfo[], scope: Scope): Promise<boolean> {
+export async function removeContent(
+  deps: HubDeps,
+  resources: ResourceInfo[],
+  scope: Scope
+): Promise<boolean> {
   let done = true
   for (const info of resources) if (!(await removeAllOf(deps, info, scope))) done = false
   return done

@@ -46,7 +46,9 @@ export async function createObject(
 ): Promise<WriteResult> {
   let obj = placeInNamespace(t, asKubeObject(t, body))
   if (t.name !== undefined && obj.metadata.name && obj.metadata.name !== t.name)
-    throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${t.name})`)
+    throw badRequest(
+      `the name of the object (${obj.metadata.name}) does not match the name on the URL (${t.name})`
+    )
   if (t.info.namespaced) await requireLiveNamespace(deps, t, obj.metadata.namespace ?? '')
   const now = timestamp(deps.now())
   for (let attempt = 0; ; attempt++) {
@@ -59,13 +61,24 @@ export async function createObject(
     if (hook) draft = await hook({ deps, space: t.space, baseUrl: opts.baseUrl }, draft)
     draft = fieldsPreset
       ? draft
-      : recordUpdate({ before: undefined, after: draft, manager: opts.fieldManager, operation: 'Update', now })
+      : recordUpdate({
+          before: undefined,
+          after: draft,
+          manager: opts.fieldManager,
+          operation: 'Update',
+          now,
+        })
     if (opts.dryRun) return { object: servedAt(t, draft), warnings, created: true }
     try {
-      const stored = await storeCreate(deps, objectKey(t, name, draft.metadata.namespace), storedAt(t, draft))
+      const stored = await storeCreate(
+        deps,
+        objectKey(t, name, draft.metadata.namespace),
+        storedAt(t, draft)
+      )
       return { object: servedAt(t, stored), warnings, created: true }
     } catch (e) {
-      const retry = isApiError(e) && e.reason === 'AlreadyExists' && !obj.metadata.name && attempt < 3
+      const retry =
+        isApiError(e) && e.reason === 'AlreadyExists' && !obj.metadata.name && attempt < 3
       if (!retry) throw e
       obj = { ...obj }
     }

@@ -32,7 +32,9 @@ export function parseDeleteOptions(
   if (b.orphanDependents === true && policy === undefined)
     return { propagationPolicy: 'Orphan', dryRun: query.dryRun, baseUrl: query.baseUrl }
   if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy))
-    throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`)
+    throw badRequest(
+      `propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`
+    )
   const out: DeleteOptions = { dryRun: query.dryRun, baseUrl: query.baseUrl }
   if (policy) out.propagationPolicy = policy as Propagation
   if (b.preconditions && typeof b.preconditions === 'object')
@@ -43,19 +45,34 @@ export function parseDeleteOptions(
 function checkPreconditions(t: Target, obj: KubeObject, p: DeleteOptions['preconditions']): void {
   const name = obj.metadata.name ?? ''
   if (p?.uid && p.uid !== obj.metadata.uid)
-    throw conflict(t.info.resource, targetDetails(t, name), `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid}`)
+    throw conflict(
+      t.info.resource,
+      targetDetails(t, name),
+      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid}`
+    )
   if (p?.resourceVersion && p.resourceVersion !== obj.metadata.resourceVersion)
-    throw conflict(t.info.resource, targetDetails(t, name), `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`)
+    throw conflict(
+      t.info.resource,
+      targetDetails(t, name),
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`
+    )
 }
 
 function marked(obj: KubeObject, now: string, terminating: boolean): KubeObject {
-  const out: KubeObject = { ...obj, metadata: { ...obj.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: 0 } }
+  const out: KubeObject = {
+    ...obj,
+    metadata: { ...obj.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: 0 },
+  }
   if (terminating && obj.kind === 'Namespace')
     out.status = { ...((obj.status as Record<string, never>) ?? {}), phase: 'Terminating' }
   return out
 }
 
-export async function deleteObject(deps: HubDeps, t: Target, opts: DeleteOptions): Promise<KubeObject> {
+export async function deleteObject(
+  deps: HubDeps,
+  t: Target,
+  opts: DeleteOptions
+): Promise<KubeObject> {
   const current = await readCurrent(deps, t, t.name ?? '')
   checkPreconditions(t, current, opts.preconditions)
   const key = objectKey(t, current.metadata.name ?? '')

@@ -17,13 +17,22 @@ export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
     ...(cfg.DDB_ENDPOINT ? { endpoint: cfg.DDB_ENDPOINT } : {}),
     region: cfg.DDB_REGION,
     ...(cfg.AWS_ACCESS_KEY_ID && cfg.AWS_SECRET_ACCESS_KEY
-      ? { credentials: { accessKeyId: cfg.AWS_ACCESS_KEY_ID, secretAccessKey: cfg.AWS_SECRET_ACCESS_KEY } }
+      ? {
+          credentials: {
+            accessKeyId: cfg.AWS_ACCESS_KEY_ID,
+            secretAccessKey: cfg.AWS_SECRET_ACCESS_KEY,
+          },
+        }
       : cfg.DDB_ENDPOINT
         ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
     ...(counter ? { counter } : {}),
   })
-  const store = createDynamoStore({ client, tableName: cfg.TABLE_NAME, logRetentionMs: cfg.WATCH_RETENTION_SECONDS * 1000 })
+  const store = createDynamoStore({
+    client,
+    tableName: cfg.TABLE_NAME,
+    logRetentionMs: cfg.WATCH_RETENTION_SECONDS * 1000,
+  })
   return { store, log: createLogger({ level: cfg.LOG_LEVEL }) }
 }
 

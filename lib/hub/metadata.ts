@@ -37,7 +37,13 @@ export function initMetadata(
   opts: { uid: string; now: string; clusterId: string }
 ): KubeObject {
   const annotations = { ...(obj.metadata.annotations ?? {}), [CLUSTER_ANNOTATION]: opts.clusterId }
-  const metadata = { ...obj.metadata, uid: opts.uid, creationTimestamp: opts.now, generation: 1, annotations }
+  const metadata = {
+    ...obj.metadata,
+    uid: opts.uid,
+    creationTimestamp: opts.now,
+    generation: 1,
+    annotations,
+  }
   delete metadata.resourceVersion
   delete metadata.deletionTimestamp
   delete metadata.deletionGracePeriodSeconds
@@ -62,7 +68,8 @@ export function carryMetadata(before: KubeObject, after: KubeObject): KubeObject
   if (b.deletionGracePeriodSeconds !== undefined)
     metadata.deletionGracePeriodSeconds = b.deletionGracePeriodSeconds
   const cluster = b.annotations?.[CLUSTER_ANNOTATION]
-  if (cluster) metadata.annotations = { ...(metadata.annotations ?? {}), [CLUSTER_ANNOTATION]: cluster }
+  if (cluster)
+    metadata.annotations = { ...(metadata.annotations ?? {}), [CLUSTER_ANNOTATION]: cluster }
   const generation = b.generation ?? 1
   metadata.generation = specChanged(before, after) ? generation + 1 : generation
   delete metadata.selfLink

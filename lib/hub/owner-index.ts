@@ -31,7 +31,11 @@ export async function updateOwnerIndex(
 }
 
 /** Keys of objects that (per the index) name `ownerUid` as an owner, in the given space. */
-export async function dependentsOf(kv: KvStore, cluster: string, ownerUid: string): Promise<ObjectKey[]> {
+export async function dependentsOf(
+  kv: KvStore,
+  cluster: string,
+  ownerUid: string
+): Promise<ObjectKey[]> {
   const entries = await kv.list<ObjectKey>(ns(cluster), `${ownerUid}|`)
   return entries.map((e) => e.value)
 }

@@ -59,7 +59,8 @@ function patched(t: Target, current: KubeObject, type: PatchType, patch: unknown
       kind: t.info.kind,
     })
   }
-  if (!isObject(out) || !isObject(out.metadata)) throw badRequest('the patch removed the object metadata')
+  if (!isObject(out) || !isObject(out.metadata))
+    throw badRequest('the patch removed the object metadata')
   return out as unknown as KubeObject
 }
 
@@ -84,7 +85,12 @@ async function apply(
     const obj = serverSideApply({ ...base, applied })
     return createObject(deps, { ...t, name: undefined }, obj, opts, true)
   }
-  const next = serverSideApply({ ...base, live: current, applied, ...(sub ? { subresource: sub } : {}) })
+  const next = serverSideApply({
+    ...base,
+    live: current,
+    applied,
+    ...(sub ? { subresource: sub } : {}),
+  })
   next.metadata.resourceVersion = current.metadata.resourceVersion
   return commitUpdate(deps, t, current, next, opts, sub, true)
 }
@@ -102,7 +108,8 @@ export async function patchObject(
       if (type === 'application/apply-patch+yaml') return await apply(deps, t, patch, opts, sub)
       const current = await readCurrent(deps, t, t.name ?? '')
       const next = patched(t, current, type, patch)
-      if (!next.metadata.resourceVersion) next.metadata.resourceVersion = current.metadata.resourceVersion
+      if (!next.metadata.resourceVersion)
+        next.metadata.resourceVersion = current.metadata.resourceVersion
       return await commitUpdate(deps, t, current, next, opts, sub)
     } catch (e) {
       const pinned = isObject(patch) && isObject(patch.metadata) && patch.metadata.resourceVersion

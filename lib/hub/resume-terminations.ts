@@ -16,7 +16,11 @@ const TERMINATING_KINDS = [
 export async function resumeTerminations(deps: HubDeps, baseUrl: string): Promise<number> {
   let n = 0
   for (const gr of TERMINATING_KINDS) {
-    const res = await deps.objects.list({ cluster: '*', ...gr, predicate: (o) => !!o.metadata.deletionTimestamp })
+    const res = await deps.objects.list({
+      cluster: '*',
+      ...gr,
+      predicate: (o) => !!o.metadata.deletionTimestamp,
+    })
     for (const obj of res.items) {
       const cluster = obj.metadata.annotations?.['kcp.io/cluster'] ?? ''
       const space = await getSpaceById(deps.kv, cluster)

@@ -4,8 +4,9 @@
  * the store key, convert stored objects to the requested version (conversion "None": only
  * `apiVersion` changes), and build the messages' group/kind details.
  */
-import type { ResourceInfo } from '../kube/resource-info.ts'
+
 import { apiVersionOf } from '../kube/request-path.ts'
+import type { ResourceInfo } from '../kube/resource-info.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
 import type { Space } from './spaces.ts'
@@ -45,8 +46,14 @@ export function storedAt(t: Target, obj: KubeObject): KubeObject {
   return atVersion(obj, t.info.group, t.info.storageVersion)
 }
 
-export function targetDetails(t: Target, name?: string): { group: string; kind: string; name?: string } {
-  const d: { group: string; kind: string; name?: string } = { group: t.info.group, kind: t.info.resource }
+export function targetDetails(
+  t: Target,
+  name?: string
+): { group: string; kind: string; name?: string } {
+  const d: { group: string; kind: string; name?: string } = {
+    group: t.info.group,
+    kind: t.info.resource,
+  }
   const n = name ?? t.name
   if (n !== undefined) d.name = n
   return d

@@ -67,10 +67,17 @@ export async function commitUpdate(
       now,
       ...(sub ? { subresource: sub } : {}),
     })
-  if (jsonEqual(comparable(draft), comparable(current))) return { object: current, warnings, created: false }
+  if (jsonEqual(comparable(draft), comparable(current)))
+    return { object: current, warnings, created: false }
   draft.metadata.resourceVersion = current.metadata.resourceVersion
   if (opts.dryRun) return { object: draft, warnings, created: false }
-  const stored = await storeUpdate(deps, objectKey(t, name), current, storedAt(t, draft), expectedRv)
+  const stored = await storeUpdate(
+    deps,
+    objectKey(t, name),
+    current,
+    storedAt(t, draft),
+    expectedRv
+  )
   return { object: servedAt(t, stored), warnings, created: false }
 }
 
@@ -84,7 +91,9 @@ export async function updateObject(
   const obj = placeInNamespace(t, asKubeObject(t, body))
   const name = t.name ?? ''
   if (obj.metadata.name && obj.metadata.name !== name)
-    throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`)
+    throw badRequest(
+      `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`
+    )
   const current = await readCurrent(deps, t, name)
   const next = { ...obj, metadata: { ...obj.metadata, name } }
   return commitUpdate(deps, t, current, next, opts, sub)

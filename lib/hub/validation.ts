@@ -19,13 +19,15 @@ export function asKubeObject(t: Target, body: unknown): KubeObject {
   const obj = body as KubeObject
   const expected = apiVersionOf(t.info.group, t.version)
   if (typeof obj.kind !== 'string' || obj.kind === '')
-    throw badRequest('Object \'Kind\' is missing in the request body')
+    throw badRequest("Object 'Kind' is missing in the request body")
   if (obj.apiVersion !== expected)
     throw badRequest(
       `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`
     )
   if (obj.kind !== t.info.kind)
-    throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${t.info.kind})`)
+    throw badRequest(
+      `the kind in the data (${obj.kind}) does not match the expected kind (${t.info.kind})`
+    )
   if (obj.metadata === undefined) return { ...obj, metadata: {} }
   if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata) || obj.metadata === null)
     throw badRequest('metadata must be an object')

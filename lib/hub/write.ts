@@ -13,7 +13,11 @@ import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
 
-export async function storeCreate(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promise<KubeObject> {
+export async function storeCreate(
+  deps: HubDeps,
+  key: ObjectKey,
+  obj: KubeObject
+): Promise<KubeObject> {
   const created = await deps.objects.create(key, obj)
   await updateOwnerIndex(deps.kv, key, undefined, created)
   return created
@@ -32,7 +36,8 @@ export async function storeUpdate(
 ): Promise<KubeObject> {
   const updated = await deps.objects.update(key, after, expectedRv)
   await updateOwnerIndex(deps.kv, key, before, updated)
-  const decided = updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
+  const decided =
+    updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
   // Kinds that own content are removed by their termination, once the content is gone.
   if (decided && !hooksFor(key.group, key.resource).terminates)
     return storeRemove(deps, key, updated, 'Background')

@@ -42,7 +42,8 @@ function parseResourceSegments(group: string, version: string, segs: string[]): 
   let rest = segs
   // namespaces/<ns>/<resource>... addresses a namespaced resource; namespaces/<ns> alone is the
   // Namespace, and namespaces/<ns>/status|finalize its subresources.
-  const namespaceSub = group === '' && segs.length === 3 && NAMESPACE_SUBRESOURCES.has(segs[2] ?? '')
+  const namespaceSub =
+    group === '' && segs.length === 3 && NAMESPACE_SUBRESOURCES.has(segs[2] ?? '')
   if (segs[0] === 'namespaces' && segs.length >= 3 && !namespaceSub) {
     namespace = segs[1]
     rest = segs.slice(2)

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeStatus } from '../../lib/errors.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
+import { configMap, namespace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 import { openStackStore, type StoreAccess } from './helpers/store-access.ts'
 
@@ -20,7 +21,7 @@ let store: StoreAccess
 beforeAll(async () => {
   stack = await startStack()
   store = openStackStore(stack.info())
-  ok(await stack.kubectl(['create', 'namespace', NS]))
+  ok(await stack.kubectl(['create', '-f', '-'], { input: namespace(NS) }))
 })
 afterAll(async () => {
   store?.close()
@@ -183,7 +184,9 @@ describe('validation', () => {
 
 describe('concurrency', () => {
   it('a stale resourceVersion is 409 Conflict and leaves the newer object', async () => {
-    ok(await stack.kubectl(['create', 'configmap', 'contended', '-n', NS, '--from-literal=v=1']))
+    ok(
+      await stack.kubectl(['create', '-f', '-'], { input: configMap(NS, 'contended', { v: '1' }) })
+    )
     const first = okJson<KubeObject & { data?: Record<string, string> }>(
       await stack.kubectl(['get', 'cm', 'contended', '-n', NS, '-o', 'json'])
     )
@@ -233,7 +236,7 @@ describe('authentication and authorization', () => {
     const r = await stack.kubectl(['--token', 'not-a-token', 'get', 'namespaces'])
     expect(r.code).not.toBe(0)
     expect(r.stderr).toMatch(/Unauthorized|must be logged in/)
-    expect((await fetch(`${stack.url}/healthz`)).status).toBe(200)
+    expect((await stack.api('/healthz', { token: null })).status).toBe(200)
   })
 
   it('a token scoped to another space is 403 here and works there', async () => {

@@ -11,6 +11,7 @@ import {
 } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ok } from './helpers/kubectl.ts'
+import { namespace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 const NS = 'client-node'
@@ -19,7 +20,7 @@ let api: KubernetesObjectApi
 
 beforeAll(async () => {
   stack = await startStack()
-  ok(await stack.kubectl(['create', 'namespace', NS]))
+  ok(await stack.kubectl(['create', '-f', '-'], { input: namespace(NS) }))
   api = KubernetesObjectApi.makeApiClient(stack.kubeConfig())
 })
 afterAll(async () => {

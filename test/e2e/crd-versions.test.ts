@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
+import { namespace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 const GROUP = 'e2e.example.com'
@@ -39,7 +40,7 @@ let stack: E2eStack
 
 beforeAll(async () => {
   stack = await startStack()
-  ok(await stack.kubectl(['create', 'namespace', 'crds']))
+  ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('crds') }))
 })
 afterAll(async () => {
   await stack?.destroy()

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
+import { configMap, namespace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 const NS = 'e2e-objects'
@@ -13,7 +14,7 @@ let stack: E2eStack
 
 beforeAll(async () => {
   stack = await startStack()
-  ok(await stack.kubectl(['create', 'namespace', NS]))
+  ok(await stack.kubectl(['create', '-f', '-'], { input: namespace(NS) }))
 })
 afterAll(async () => {
   await stack?.destroy()
@@ -64,7 +65,7 @@ describe('kubectl object verbs', () => {
   })
 
   it('label and annotate', async () => {
-    ok(await stack.kubectl(['create', 'configmap', 'tagged', '-n', NS, '--from-literal=k=v']))
+    ok(await stack.kubectl(['create', '-f', '-'], { input: configMap(NS, 'tagged', { k: 'v' }) }))
     ok(await stack.kubectl(['label', 'configmap', 'tagged', '-n', NS, 'env=prod', 'tier=edge']))
     ok(await stack.kubectl(['annotate', 'configmap', 'tagged', '-n', NS, 'note=hello world']))
     const obj = await getCm('tagged')
@@ -80,15 +81,9 @@ describe('kubectl object verbs', () => {
 
   it('patch --type merge and --type json', async () => {
     ok(
-      await stack.kubectl([
-        'create',
-        'configmap',
-        'patched',
-        '-n',
-        NS,
-        '--from-literal=a=1',
-        '--from-literal=b=2',
-      ])
+      await stack.kubectl(['create', '-f', '-'], {
+        input: configMap(NS, 'patched', { a: '1', b: '2' }),
+      })
     )
     ok(
       await stack.kubectl([
@@ -205,7 +200,7 @@ describe('kubectl object verbs', () => {
   })
 
   it('delete removes the object', async () => {
-    ok(await stack.kubectl(['create', 'configmap', 'doomed', '-n', NS, '--from-literal=k=v']))
+    ok(await stack.kubectl(['create', '-f', '-'], { input: configMap(NS, 'doomed', { k: 'v' }) }))
     expect(ok(await stack.kubectl(['delete', 'configmap', 'doomed', '-n', NS]))).toContain(
       'deleted'
     )

@@ -6,15 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, splitJsonStream } from './helpers/kubectl.ts'
+import { configMap, namespace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
 
 beforeAll(async () => {
   stack = await startStack()
-  ok(await stack.kubectl(['create', 'namespace', 'watched']))
-  ok(await stack.kubectl(['create', 'namespace', 'other']))
-  ok(await stack.kubectl(['create', 'configmap', 'before', '-n', 'watched', '--from-literal=k=v']))
+  ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('watched') }))
+  ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('other') }))
+  ok(
+    await stack.kubectl(['create', '-f', '-'], {
+      input: configMap('watched', 'before', { k: 'v' }),
+    })
+  )
 })
 afterAll(async () => {
   await stack?.destroy()
@@ -41,18 +46,15 @@ describe('kubectl get -w', () => {
     try {
       await watch.waitFor(has('ADDED', 'before'))
       ok(
-        await stack.kubectl(['create', 'configmap', 'live', '-n', 'watched', '--from-literal=a=1'])
+        await stack.kubectl(['create', '-f', '-'], {
+          input: configMap('watched', 'live', { a: '1' }),
+        })
       )
       await watch.waitFor(has('ADDED', 'live'))
       ok(
-        await stack.kubectl([
-          'create',
-          'configmap',
-          'elsewhere',
-          '-n',
-          'other',
-          '--from-literal=a=1',
-        ])
+        await stack.kubectl(['create', '-f', '-'], {
+          input: configMap('other', 'elsewhere', { a: '1' }),
+        })
       )
       ok(
         await stack.kubectl([

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { groupMembers } from '../../infra/local/process-group.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
+import { configMap, namespace } from './helpers/manifests.ts'
 import { type E2eStack, runStartProgram, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
@@ -31,8 +32,12 @@ const exists = (p: string) =>
 
 describe('stop and restart', () => {
   it('keeps objects, token and table across a SIGTERM stop and a start', async () => {
-    ok(await stack.kubectl(['create', 'namespace', 'durable']))
-    ok(await stack.kubectl(['create', 'configmap', 'keep', '-n', 'durable', '--from-literal=k=v']))
+    ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('durable') }))
+    ok(
+      await stack.kubectl(['create', '-f', '-'], {
+        input: configMap('durable', 'keep', { k: 'v' }),
+      })
+    )
     const before = okJson<KubeObject>(
       await stack.kubectl(['get', 'cm', 'keep', '-n', 'durable', '-o', 'json'])
     )
@@ -58,7 +63,11 @@ describe('stop and restart', () => {
     ok(await stack.kubectl(['get', 'workspace', 'espw']))
     const kubeconfig = await readFile(stack.kubeconfig, 'utf8')
     expect(kubeconfig).toContain(token)
-    ok(await stack.kubectl(['create', 'configmap', 'after-restart', '-n', 'durable']))
+    ok(
+      await stack.kubectl(['create', '-f', '-'], {
+        input: configMap('durable', 'after-restart', {}),
+      })
+    )
     const rv = Number(
       okJson<KubeObject>(
         await stack.kubectl(['get', 'cm', 'after-restart', '-n', 'durable', '-o', 'json'])
@@ -85,9 +94,12 @@ describe('side by side', () => {
     expect(other.port).not.toBe(stack.port)
     expect(other.info().dynalite.port).not.toBe(stack.info().dynalite.port)
     expect(other.adminToken()).not.toBe(stack.adminToken())
-    const [a, b] = await Promise.all([fetch(`${stack.url}/healthz`), fetch(`${other.url}/healthz`)])
+    const [a, b] = await Promise.all([
+      stack.api('/healthz', { token: null }),
+      other.api('/healthz', { token: null }),
+    ])
     expect([a.status, b.status]).toEqual([200, 200])
-    ok(await other.kubectl(['create', 'namespace', 'only-in-other']))
+    ok(await other.kubectl(['create', '-f', '-'], { input: namespace('only-in-other') }))
     expect(ok(await other.kubectl(['get', 'namespace', 'only-in-other', '-o', 'name']))).toContain(
       'only-in-other'
     )
@@ -110,6 +122,6 @@ describe('side by side', () => {
     })
     expect(samePort.code).toBe(1)
     expect(samePort.stderr).toContain('already in use')
-    expect((await fetch(`${stack.url}/healthz`)).status).toBe(200)
+    expect((await stack.api('/healthz', { token: null })).status).toBe(200)
   })
 })

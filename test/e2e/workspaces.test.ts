@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
+import { configMap, namespace, workspace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
@@ -22,9 +23,6 @@ type Workspace = KubeObject & {
   spec?: { cluster?: string }
   status?: { phase?: string; URL?: string }
 }
-
-const workspace = (name: string) =>
-  JSON.stringify({ apiVersion: 'tenancy.kcp.io/v1alpha1', kind: 'Workspace', metadata: { name } })
 
 describe('workspaces', () => {
   it('has root:espw from the bootstrap, reachable with its kubeconfig context', async () => {
@@ -47,21 +45,25 @@ describe('workspaces', () => {
     expect(ws.spec?.cluster).toBeTruthy()
 
     const server = `${stack.url}/clusters/root:team-a`
-    ok(await stack.kubectl(['--server', server, 'create', 'namespace', 'inside']))
+    ok(
+      await stack.kubectl(['--server', server, 'create', '-f', '-'], { input: namespace('inside') })
+    )
+    const cm = configMap('inside', 'only-here', { k: 'v' })
+    ok(await stack.kubectl(['--server', server, 'create', '-f', '-'], { input: cm }))
+
+    const caFile = stack.info().caFile
     ok(
       await stack.kubectl([
+        'config',
+        'set-cluster',
+        'team-a',
         '--server',
         server,
-        'create',
-        'configmap',
-        'only-here',
-        '-n',
-        'inside',
-        '--from-literal=k=v',
+        '--certificate-authority',
+        caFile,
+        '--embed-certs',
       ])
     )
-
-    ok(await stack.kubectl(['config', 'set-cluster', 'team-a', '--server', server]))
     ok(
       await stack.kubectl([
         'config',

@@ -3,9 +3,10 @@
  * `app.request()`), the bootstrap (root, root:espw, an admin token), and small request helpers
  * that add the token and JSON bodies.
  */
+
+import { createNodeApp } from '../../functions/node-server.ts'
 import { registerToken } from '../../lib/auth/tokens.ts'
 import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
-import { createNodeApp } from '../../functions/node-server.ts'
 import { createTestStore, type TestStore } from './dynalite.ts'
 
 export const ADMIN_TOKEN = 'test-admin-token'
@@ -33,7 +34,11 @@ export async function createTestHub() {
       payload = typeof body === 'string' ? body : JSON.stringify(body)
       headers['content-type'] = opts.contentType ?? 'application/json'
     }
-    const res = await app.request(`${BASE}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) })
+    const res = await app.request(`${BASE}${path}`, {
+      method,
+      headers,
+      ...(payload !== undefined ? { body: payload } : {}),
+    })
     const text = await res.text()
     let parsed: unknown = text
     try {

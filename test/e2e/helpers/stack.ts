@@ -2,7 +2,7 @@
  * The e2e harness: starts the real local stack (`npm start`, i.e. `node --experimental-strip-types
  * infra/local/start.ts`) as a child process on a free EDGEPLANE_PORT and a temporary
  * EDGEPLANE_DATA, waits for its ready line, and gives tests kubectl, a client-node KubeConfig,
- * authenticated fetch and the stack's stack.json. `stop()` sends SIGTERM and waits for the exit
+ * authenticated requests (trusting the hub's self-signed certificate) and the stack's stack.json. `stop()` sends SIGTERM and waits for the exit
  * code; `start()` starts it again on the same data folder and port; `destroy()` also removes the
  * temporary folders.
  *
@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { KubeConfig } from '@kubernetes/client-node'
 import { parseReadyLine } from '../../../infra/local/cli-args.ts'
+import { type HubRequestInit, hubRequest } from '../../../infra/local/hub-request.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
 import { readStackInfo, type StackInfo } from '../../../infra/local/stack-info.ts'
 import {
@@ -28,6 +29,8 @@ import {
 } from './kubectl.ts'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+
+export type ApiInit = Omit<HubRequestInit, 'ca'> & { token?: string | null }
 
 export type StackOptions = { dataDir?: string; port?: number }
 
@@ -43,8 +46,10 @@ export type E2eStack = {
   kubectlWatch(args: string[], opts?: { context?: string }): BackgroundKubectl
   /** A client-node KubeConfig loaded from the stack's kubeconfig (current context, or `context`). */
   kubeConfig(context?: string): KubeConfig
-  /** fetch against the hub with the admin token; `token: null` sends none. */
-  api(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>
+  /** A request to the hub (trusting its certificate) with the admin token; `token: null` sends none. */
+  api(path: string, init?: ApiInit): Promise<Response>
+  /** The hub's self-signed certificate (PEM). */
+  ca(): string
   /** The start program's stderr so far (JSON logs and failure messages). */
   output(): string
   /** Signals the start program (SIGTERM unless told) and resolves with its exit code. */
@@ -122,13 +127,13 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'edgeplane-e2e-')))
   const cacheDir = await mkdtemp(join(tmpdir(), 'edgeplane-kubecache-'))
   const port = opts.port ?? (await pickFreePort())
-  const url = `http://127.0.0.1:${port}`
   const kubeconfig = join(dataDir, 'kubeconfig')
   const kenv = { kubeconfig, cacheDir }
   let run: Run | undefined
   let last: Run | undefined
   let info: StackInfo | undefined
   let token = ''
+  let ca = ''
 
   const start = async () => {
     const launched = launch({
@@ -142,6 +147,7 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
     info = await readStackInfo(join(dataDir, 'stack.json'))
     if (!info) throw new Error(`no stack.json in ${dataDir}`)
     token = (await readFile(info.adminTokenFile, 'utf8')).trim()
+    ca = await readFile(info.caFile, 'utf8')
   }
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (!run) return null
@@ -153,6 +159,7 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
   }
 
   await start()
+  const url = info?.url ?? ''
   return {
     dataDir,
     port,
@@ -172,12 +179,12 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
       return kc
     },
     api: (path, init = {}) => {
-      const { token: t, ...rest } = init
-      const headers = new Headers(rest.headers)
-      const bearer = t === undefined ? token : t
-      if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`)
-      return fetch(`${url}${path}`, { ...rest, headers })
+      const headers: Record<string, string> = { ...init.headers }
+      const bearer = init.token === undefined ? token : init.token
+      if (bearer !== null) headers.authorization = `Bearer ${bearer}`
+      return hubRequest(`${url}${path}`, { ...init, headers, ca })
     },
+    ca: () => ca,
     output: () => last?.stderr ?? '',
     stop: (signal) => stop(signal),
     start,

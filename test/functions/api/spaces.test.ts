@@ -8,14 +8,21 @@ beforeAll(async () => {
 afterAll(() => hub.close())
 
 const WS = '/apis/tenancy.kcp.io/v1alpha1/workspaces'
-const ws = (name: string) => ({ apiVersion: 'tenancy.kcp.io/v1alpha1', kind: 'Workspace', metadata: { name } })
+const ws = (name: string) => ({
+  apiVersion: 'tenancy.kcp.io/v1alpha1',
+  kind: 'Workspace',
+  metadata: { name },
+})
 const ns = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
 
 describe('workspaces and spaces', () => {
   it('bootstraps root:espw as a ready workspace of root', async () => {
     const res = await hub.call('GET', `/clusters/root${WS}/espw`)
     expect(res.status).toBe(200)
-    expect(res.body.status).toMatchObject({ phase: 'Ready', URL: 'http://hub.test/clusters/root:espw' })
+    expect(res.body.status).toMatchObject({
+      phase: 'Ready',
+      URL: 'http://hub.test/clusters/root:espw',
+    })
     expect(res.body.spec.cluster).toMatch(/^[a-z0-9]{16}$/)
   })
   it('creates nested spaces through Workspaces and routes by path and by id', async () => {
@@ -23,7 +30,9 @@ describe('workspaces and spaces', () => {
     const child = await hub.call('POST', `/clusters/root:my-org${WS}`, ws('wmw-c'))
     expect(child.status).toBe(201)
     const id = child.body.spec.cluster
-    expect((await hub.call('POST', '/clusters/root:my-org:wmw-c/api/v1/namespaces', ns('work'))).status).toBe(201)
+    expect(
+      (await hub.call('POST', '/clusters/root:my-org:wmw-c/api/v1/namespaces', ns('work'))).status
+    ).toBe(201)
     const byId = await hub.call('GET', `/clusters/${id}/api/v1/namespaces/work`)
     expect(byId.status).toBe(200)
     expect(byId.body.metadata.annotations['kcp.io/cluster']).toBe(id)

@@ -6,7 +6,11 @@ const CMS = '/clusters/root/api/v1/namespaces/w/configmaps'
 
 beforeAll(async () => {
   hub = await createTestHub()
-  await hub.call('POST', '/clusters/root/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'w' } })
+  await hub.call('POST', '/clusters/root/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'w' },
+  })
 })
 afterAll(() => hub.close())
 
@@ -41,12 +45,26 @@ async function openWatch(query: string) {
 
 describe('watch', () => {
   it('streams ADDED, MODIFIED and DELETED after the list resourceVersion', async () => {
-    await hub.call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before' } })
+    await hub.call('POST', CMS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'before' },
+    })
     const list = await hub.call('GET', CMS)
     const w = await openWatch(`resourceVersion=${list.body.metadata.resourceVersion}`)
     expect(w.res.headers.get('content-encoding')).toBe('identity')
-    await hub.call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } })
-    await hub.call('PATCH', `${CMS}/x`, { data: { a: '2' } }, { contentType: 'application/merge-patch+json' })
+    await hub.call('POST', CMS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'x' },
+      data: { a: '1' },
+    })
+    await hub.call(
+      'PATCH',
+      `${CMS}/x`,
+      { data: { a: '2' } },
+      { contentType: 'application/merge-patch+json' }
+    )
     await hub.call('DELETE', `${CMS}/x`)
     const events = [await w.next(), await w.next(), await w.next()]
     await w.close()
@@ -58,7 +76,11 @@ describe('watch', () => {
     expect(events[1].object.data).toEqual({ a: '2' })
   })
   it('starts with the current objects as ADDED when no resourceVersion is given, honouring selectors', async () => {
-    await hub.call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sel', labels: { pick: 'me' } } })
+    await hub.call('POST', CMS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'sel', labels: { pick: 'me' } },
+    })
     const w = await openWatch('labelSelector=pick%3Dme')
     const first = await w.next()
     await w.close()
@@ -69,6 +91,9 @@ describe('watch', () => {
     const w = await openWatch('resourceVersion=1')
     const ev = await w.next()
     await w.close()
-    expect(ev).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } })
+    expect(ev).toMatchObject({
+      type: 'ERROR',
+      object: { kind: 'Status', code: 410, reason: 'Expired' },
+    })
   })
 })

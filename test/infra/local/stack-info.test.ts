@@ -16,6 +16,7 @@ const info: StackInfo = {
   dataDir: '/d',
   kubeconfig: '/d/kubeconfig',
   adminTokenFile: '/d/admin-token',
+  caFile: '/d/tls/cert.pem',
   dynalite: { endpoint: 'http://127.0.0.1:40000', port: 40000, path: '/d/dynalite' },
   tableName: 'edgeplane',
   wrangler: { pid: 43, inspectorPort: 40001, logFile: '/d/wrangler.log' },

@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../lib/errors.ts'
-import { fieldValueAt, parseFieldRequirements, parseFieldSelector } from '../../../lib/kube/field-selector.ts'
+import {
+  fieldValueAt,
+  parseFieldRequirements,
+  parseFieldSelector,
+} from '../../../lib/kube/field-selector.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 
 function failure(fn: () => unknown): ApiError {
@@ -49,7 +53,13 @@ describe('parseFieldRequirements', () => {
       ],
     ],
     ['metadata.name=a\\,b\\=c\\\\', [{ field: 'metadata.name', operator: '=', value: 'a,b=c\\' }]],
-    ['a=b,,c=d', [{ field: 'a', operator: '=', value: 'b' }, { field: 'c', operator: '=', value: 'd' }]],
+    [
+      'a=b,,c=d',
+      [
+        { field: 'a', operator: '=', value: 'b' },
+        { field: 'c', operator: '=', value: 'd' },
+      ],
+    ],
     ['x=a=b', [{ field: 'x', operator: '=', value: 'a=b' }]],
   ])('%j', (selector, want) => {
     expect(parseFieldRequirements(selector)).toEqual(want)
@@ -84,16 +94,22 @@ describe('parseFieldSelector', () => {
 
   it('supports per-kind fields given as dotted paths', () => {
     const podFields = ['spec.nodeName', 'status.phase', 'spec.hostNetwork', 'spec.priority']
-    expect(parseFieldSelector('spec.nodeName=node-a,status.phase!=Pending', podFields)(pod)).toBe(true)
+    expect(parseFieldSelector('spec.nodeName=node-a,status.phase!=Pending', podFields)(pod)).toBe(
+      true
+    )
     expect(parseFieldSelector('spec.hostNetwork=false,spec.priority=5', podFields)(pod)).toBe(true)
     expect(parseFieldSelector('status.phase=', podFields)({ ...pod, status: {} })).toBe(true)
     const eventFields = ['involvedObject.name', 'involvedObject.kind', 'reason']
-    expect(parseFieldSelector('involvedObject.name=web-1,reason=Started', eventFields)(event)).toBe(true)
+    expect(parseFieldSelector('involvedObject.name=web-1,reason=Started', eventFields)(event)).toBe(
+      true
+    )
     expect(parseFieldSelector('involvedObject.kind=Node', eventFields)(event)).toBe(false)
   })
 
   it('supports per-kind fields given as getters', () => {
-    const getters = { 'spec.nodeName': (o: KubeObject) => fieldValueAt(o, 'spec.nodeName')?.toUpperCase() }
+    const getters = {
+      'spec.nodeName': (o: KubeObject) => fieldValueAt(o, 'spec.nodeName')?.toUpperCase(),
+    }
     expect(parseFieldSelector('spec.nodeName=NODE-A', [], getters)(pod)).toBe(true)
   })
 

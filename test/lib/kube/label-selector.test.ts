@@ -67,7 +67,7 @@ describe('parseLabelRequirements', () => {
     ['a in (b c)', "found 'c', expected: ',' or ')'"],
     ['a in ()', "values set can't be empty"],
     ['!', "expected: identifier after '!'"],
-    ['a>b', "the value must be an integer"],
+    ['a>b', 'the value must be an integer'],
     ['-a=b', 'invalid label key "-a"'],
     ['a/b/c=d', 'invalid label key "a/b/c"'],
     ['Foo.com/a=b', 'prefix part a lowercase RFC 1123 subdomain'],
@@ -131,12 +131,27 @@ describe('metav1.LabelSelector', () => {
     ['DoesNotExist', { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] }, false],
     [
       'all must hold',
-      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] },
+      {
+        matchLabels: { app: 'web' },
+        matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }],
+      },
       false,
     ],
-    ['unknown operator matches nothing', { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['web'] }] }, false],
-    ['In without values matches nothing', { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, false],
-    ['Exists with values matches nothing', { matchExpressions: [{ key: 'app', operator: 'Exists', values: ['x'] }] }, false],
+    [
+      'unknown operator matches nothing',
+      { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['web'] }] },
+      false,
+    ],
+    [
+      'In without values matches nothing',
+      { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] },
+      false,
+    ],
+    [
+      'Exists with values matches nothing',
+      { matchExpressions: [{ key: 'app', operator: 'Exists', values: ['x'] }] },
+      false,
+    ],
   ])('%s', (_name, selector, want) => {
     expect(matchesLabelSelector(labels, selector)).toBe(want)
   })
@@ -145,15 +160,24 @@ describe('metav1.LabelSelector', () => {
     expect(matchesOptionalLabelSelector(labels, undefined, 'nothing')).toBe(false)
     expect(matchesOptionalLabelSelector(labels, null, 'everything')).toBe(true)
     expect(matchesOptionalLabelSelector(labels, {}, 'nothing')).toBe(true)
-    expect(matchesOptionalLabelSelector(labels, { matchLabels: { app: 'x' } }, 'everything')).toBe(false)
+    expect(matchesOptionalLabelSelector(labels, { matchLabels: { app: 'x' } }, 'everything')).toBe(
+      false
+    )
   })
 
   it('converts to requirements, undefined when invalid', () => {
-    expect(labelSelectorRequirements({ matchLabels: { a: '1' }, matchExpressions: [{ key: 'b', operator: 'Exists' }] })).toEqual([
+    expect(
+      labelSelectorRequirements({
+        matchLabels: { a: '1' },
+        matchExpressions: [{ key: 'b', operator: 'Exists' }],
+      })
+    ).toEqual([
       { key: 'a', operator: 'Equals', values: ['1'] },
       { key: 'b', operator: 'Exists', values: [] },
     ])
-    expect(labelSelectorRequirements({ matchExpressions: [{ key: 'b', operator: 'Gt', values: ['1'] }] })).toBeUndefined()
+    expect(
+      labelSelectorRequirements({ matchExpressions: [{ key: 'b', operator: 'Gt', values: ['1'] }] })
+    ).toBeUndefined()
   })
 
   it('reports validation causes like kube', () => {

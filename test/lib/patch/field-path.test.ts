@@ -17,7 +17,9 @@ import {
 describe('field paths', () => {
   it('builds FieldsV1 elements with sorted keys', () => {
     expect(fieldElement('spec')).toBe('f:spec')
-    expect(keyElement({ protocol: 'TCP', containerPort: 80 })).toBe('k:{"containerPort":80,"protocol":"TCP"}')
+    expect(keyElement({ protocol: 'TCP', containerPort: 80 })).toBe(
+      'k:{"containerPort":80,"protocol":"TCP"}'
+    )
     expect(valueElement('finalizer.example.com')).toBe('v:"finalizer.example.com"')
     expect(elementValue('k:{"name":"a"}')).toEqual({ name: 'a' })
     expect(elementValue('k:{oops')).toBeUndefined()
@@ -33,8 +35,14 @@ describe('field paths', () => {
 
   it.each([
     [['f:data', 'f:a'], '.data.a'],
-    [['f:spec', 'f:containers', 'k:{"name":"app"}', 'f:image'], '.spec.containers[name="app"].image'],
-    [['f:ports', 'k:{"containerPort":80,"protocol":"TCP"}'], '.ports[containerPort=80,protocol="TCP"]'],
+    [
+      ['f:spec', 'f:containers', 'k:{"name":"app"}', 'f:image'],
+      '.spec.containers[name="app"].image',
+    ],
+    [
+      ['f:ports', 'k:{"containerPort":80,"protocol":"TCP"}'],
+      '.ports[containerPort=80,protocol="TCP"]',
+    ],
     [['f:metadata', 'f:finalizers', 'v:"a"'], '.metadata.finalizers[="a"]'],
     [['f:l', 'i:3'], '.l[3]'],
   ])('formats %j as %s', (path, want) => {

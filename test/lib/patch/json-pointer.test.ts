@@ -3,7 +3,12 @@
  * indexes (`-` only where allowed, no leading zeros) and reading values without the prototype.
  */
 import { describe, expect, it } from 'vitest'
-import { arrayIndex, formatPointer, parsePointer, valueAt } from '../../../lib/patch/json-pointer.ts'
+import {
+  arrayIndex,
+  formatPointer,
+  parsePointer,
+  valueAt,
+} from '../../../lib/patch/json-pointer.ts'
 
 describe('JSON pointers', () => {
   it('parses and formats tokens with escapes', () => {

@@ -23,7 +23,9 @@ describe('json values', () => {
   })
 
   it('serializes canonically with sorted keys', () => {
-    expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }], u: undefined })).toBe('{"a":[{"c":2,"d":1}],"b":1}')
+    expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }], u: undefined })).toBe(
+      '{"a":[{"c":2,"d":1}],"b":1}'
+    )
     expect(canonicalJson('x')).toBe('"x"')
     expect(canonicalJson(undefined)).toBe('null')
   })

@@ -21,13 +21,23 @@ const rfcCases: Case[] = [
     patch: { a: { b: 'd', c: null } },
     want: { a: { b: 'd' } },
   },
-  { name: 'arrays are not merged', target: { a: [{ b: 'c' }] }, patch: { a: [1] }, want: { a: [1] } },
+  {
+    name: 'arrays are not merged',
+    target: { a: [{ b: 'c' }] },
+    patch: { a: [1] },
+    want: { a: [1] },
+  },
   { name: 'array target', target: ['a', 'b'], patch: ['c', 'd'], want: ['c', 'd'] },
   { name: 'object patch over array', target: { a: 'b' }, patch: ['c'], want: ['c'] },
   { name: 'null patch', target: { a: 'foo' }, patch: null, want: null },
   { name: 'string patch', target: { a: 'foo' }, patch: 'bar', want: 'bar' },
   { name: 'null member in patch', target: { e: null }, patch: { a: 1 }, want: { e: null, a: 1 } },
-  { name: 'object over array target', target: [1, 2], patch: { a: 'b', c: null }, want: { a: 'b' } },
+  {
+    name: 'object over array target',
+    target: [1, 2],
+    patch: { a: 'b', c: null },
+    want: { a: 'b' },
+  },
   {
     name: 'nulls inside new objects are dropped',
     target: {},
@@ -51,7 +61,9 @@ describe('applyMergePatch', () => {
       metadata: { name: 'web', labels: { app: 'web', env: 'prod' } },
       spec: { replicas: 1, template: { spec: { containers: [{ name: 'app' }] } } },
     })
-    expect(applyMergePatch(live, { spec: { replicas: 3 } })).toMatchObject({ spec: { replicas: 3 } })
+    expect(applyMergePatch(live, { spec: { replicas: 3 } })).toMatchObject({
+      spec: { replicas: 3 },
+    })
   })
 
   it('treats a missing target as empty', () => {

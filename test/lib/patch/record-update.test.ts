@@ -24,7 +24,13 @@ const cm = (data: Record<string, string>, managedFields?: ManagedFieldsEntry[]):
   data,
 })
 
-const created = recordUpdate({ before: undefined, after: cm({ a: '1' }), manager: 'kubectl-create', operation: 'Update', now: T0 })
+const created = recordUpdate({
+  before: undefined,
+  after: cm({ a: '1' }),
+  manager: 'kubectl-create',
+  operation: 'Update',
+  now: T0,
+})
 
 describe('recordUpdate', () => {
   it('gives the creator every tracked field, with "." on the objects it created', () => {
@@ -45,9 +51,20 @@ describe('recordUpdate', () => {
   })
 
   it('moves changed fields to the writer and forgets removed ones', () => {
-    const after = { ...cm({ a: '2', b: '1' }, created.metadata.managedFields), metadata: { ...created.metadata, labels: {} } }
-    const out = recordUpdate({ before: created, after, manager: 'editor', operation: 'Update', now: T1 })
-    const byManager = Object.fromEntries((out.metadata.managedFields ?? []).map((e) => [e.manager, e.fieldsV1]))
+    const after = {
+      ...cm({ a: '2', b: '1' }, created.metadata.managedFields),
+      metadata: { ...created.metadata, labels: {} },
+    }
+    const out = recordUpdate({
+      before: created,
+      after,
+      manager: 'editor',
+      operation: 'Update',
+      now: T1,
+    })
+    const byManager = Object.fromEntries(
+      (out.metadata.managedFields ?? []).map((e) => [e.manager, e.fieldsV1])
+    )
     expect(byManager).toEqual({
       // still the owner of the two maps themselves: a member with nothing below is `{}`
       'kubectl-create': { 'f:data': {}, 'f:metadata': { 'f:labels': {} } },
@@ -56,17 +73,39 @@ describe('recordUpdate', () => {
   })
 
   it('changes nothing for a write that changes nothing', () => {
-    const out = recordUpdate({ before: created, after: created, manager: 'kubectl-create', operation: 'Update', now: T1 })
+    const out = recordUpdate({
+      before: created,
+      after: created,
+      manager: 'kubectl-create',
+      operation: 'Update',
+      now: T1,
+    })
     expect(out.metadata.managedFields).toEqual(created.metadata.managedFields)
-    const other = recordUpdate({ before: created, after: created, manager: 'someone', operation: 'Update', now: T1 })
+    const other = recordUpdate({
+      before: created,
+      after: created,
+      manager: 'someone',
+      operation: 'Update',
+      now: T1,
+    })
     expect(other.metadata.managedFields).toEqual(created.metadata.managedFields)
   })
 
   it('keeps a separate entry for status writes', () => {
     const after = { ...created, status: { phase: 'Ready' } }
-    const out = recordUpdate({ before: created, after, manager: 'ctrl', operation: 'Update', now: T1, subresource: 'status' })
+    const out = recordUpdate({
+      before: created,
+      after,
+      manager: 'ctrl',
+      operation: 'Update',
+      now: T1,
+      subresource: 'status',
+    })
     const status = out.metadata.managedFields?.find((e) => e.manager === 'ctrl')
-    expect(status).toMatchObject({ subresource: 'status', fieldsV1: { 'f:status': { '.': {}, 'f:phase': {} } } })
+    expect(status).toMatchObject({
+      subresource: 'status',
+      fieldsV1: { 'f:status': { '.': {}, 'f:phase': {} } },
+    })
   })
 
   it('keeps the stored managedFields when the write sends none or an empty list', () => {
@@ -83,7 +122,13 @@ describe('recordUpdate', () => {
 
   it('lets a client replace managedFields with different ones', () => {
     const replacement: ManagedFieldsEntry[] = [
-      { manager: 'mine', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
+      {
+        manager: 'mine',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:a': {} } },
+      },
     ]
     const after = { ...created, metadata: { ...created.metadata, managedFields: replacement } }
     const out = recordUpdate({ before: created, after, manager: 'x', operation: 'Update', now: T1 })

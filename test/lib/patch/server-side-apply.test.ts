@@ -23,7 +23,10 @@ function failure(fn: () => unknown): ApiError {
   throw new Error('expected an ApiError')
 }
 
-const configMap = (data: Record<string, string>, metadata: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+const configMap = (
+  data: Record<string, string>,
+  metadata: Partial<KubeObject['metadata']> = {}
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name: 'cm', namespace: 'default', ...metadata },
@@ -35,7 +38,11 @@ const stored = (obj: KubeObject): KubeObject => ({
   metadata: { uid: 'u1', resourceVersion: '7', creationTimestamp: T0, ...obj.metadata },
 })
 
-const entry = (manager: string, fieldsV1: JsonObject, more: Partial<ManagedFieldsEntry> = {}): ManagedFieldsEntry => ({
+const entry = (
+  manager: string,
+  fieldsV1: JsonObject,
+  more: Partial<ManagedFieldsEntry> = {}
+): ManagedFieldsEntry => ({
   manager,
   operation: 'Apply',
   apiVersion: 'v1',
@@ -46,7 +53,8 @@ const entry = (manager: string, fieldsV1: JsonObject, more: Partial<ManagedField
 })
 
 const fieldsOf = (obj: KubeObject, manager: string, operation = 'Apply') =>
-  obj.metadata.managedFields?.find((e) => e.manager === manager && e.operation === operation)?.fieldsV1
+  obj.metadata.managedFields?.find((e) => e.manager === manager && e.operation === operation)
+    ?.fieldsV1
 
 describe('serverSideApply: create', () => {
   it('creates the object and records the applied fields', () => {
@@ -77,7 +85,9 @@ describe('serverSideApply: create', () => {
         template: {
           metadata: { labels: { app: 'web' } },
           spec: {
-            containers: [{ name: 'app', image: 'nginx', ports: [{ containerPort: 80 }], args: ['-v'] }],
+            containers: [
+              { name: 'app', image: 'nginx', ports: [{ containerPort: 80 }], args: ['-v'] },
+            ],
             tolerations: [{ key: 'k' }],
           },
         },
@@ -97,7 +107,9 @@ describe('serverSideApply: create', () => {
                 'f:args': {},
                 'f:image': {},
                 'f:name': {},
-                'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+                'f:ports': {
+                  'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} },
+                },
               },
             },
             'f:tolerations': {},
@@ -120,42 +132,88 @@ describe('serverSideApply: create', () => {
 })
 
 describe('serverSideApply: update', () => {
-  const first = serverSideApply({ applied: configMap({ a: '1', b: '2' }), manager: 'alice', force: false, now: T0 })
+  const first = serverSideApply({
+    applied: configMap({ a: '1', b: '2' }),
+    manager: 'alice',
+    force: false,
+    now: T0,
+  })
   const live = stored(first)
 
   it('re-applying the same configuration changes nothing, not even the time', () => {
-    const out = serverSideApply({ live, applied: configMap({ a: '1', b: '2' }), manager: 'alice', force: false, now: T1 })
+    const out = serverSideApply({
+      live,
+      applied: configMap({ a: '1', b: '2' }),
+      manager: 'alice',
+      force: false,
+      now: T1,
+    })
     expect(out).toEqual(live)
   })
 
   it('keeps the server-owned metadata of the live object', () => {
-    const out = serverSideApply({ live, applied: configMap({ a: '9', b: '2' }), manager: 'alice', force: false, now: T1 })
+    const out = serverSideApply({
+      live,
+      applied: configMap({ a: '9', b: '2' }),
+      manager: 'alice',
+      force: false,
+      now: T1,
+    })
     expect(out.metadata).toMatchObject({ uid: 'u1', resourceVersion: '7', creationTimestamp: T0 })
     expect(out.data).toEqual({ a: '9', b: '2' })
     expect(out.metadata.managedFields?.[0]?.time).toBe(T1)
   })
 
   it('prunes fields the manager no longer applies', () => {
-    const out = serverSideApply({ live, applied: configMap({ a: '1' }), manager: 'alice', force: false, now: T1 })
+    const out = serverSideApply({
+      live,
+      applied: configMap({ a: '1' }),
+      manager: 'alice',
+      force: false,
+      now: T1,
+    })
     expect(out.data).toEqual({ a: '1' })
     expect(fieldsOf(out, 'alice')).toEqual({ 'f:data': { 'f:a': {} } })
   })
 
   it('removes maps emptied by pruning', () => {
     const labelled = stored(
-      serverSideApply({ applied: configMap({ a: '1' }, { labels: { x: '1' } }), manager: 'alice', force: false, now: T0 })
+      serverSideApply({
+        applied: configMap({ a: '1' }, { labels: { x: '1' } }),
+        manager: 'alice',
+        force: false,
+        now: T0,
+      })
     )
-    const out = serverSideApply({ live: labelled, applied: configMap({ a: '1' }), manager: 'alice', force: false, now: T1 })
+    const out = serverSideApply({
+      live: labelled,
+      applied: configMap({ a: '1' }),
+      manager: 'alice',
+      force: false,
+      now: T1,
+    })
     expect(out.metadata.labels).toBeUndefined()
   })
 
   it('does not prune fields another manager also applies', () => {
     const shared = stored(
-      serverSideApply({ live, applied: configMap({ b: '2' }), manager: 'bob', force: false, now: T1 })
+      serverSideApply({
+        live,
+        applied: configMap({ b: '2' }),
+        manager: 'bob',
+        force: false,
+        now: T1,
+      })
     )
     expect(fieldsOf(shared, 'bob')).toEqual({ 'f:data': { 'f:b': {} } })
     expect(fieldsOf(shared, 'alice')).toEqual({ 'f:data': { 'f:a': {}, 'f:b': {} } })
-    const out = serverSideApply({ live: shared, applied: configMap({ a: '1' }), manager: 'alice', force: false, now: T2 })
+    const out = serverSideApply({
+      live: shared,
+      applied: configMap({ a: '1' }),
+      manager: 'alice',
+      force: false,
+      now: T2,
+    })
     expect(out.data).toEqual({ a: '1', b: '2' })
     expect(fieldsOf(out, 'alice')).toEqual({ 'f:data': { 'f:a': {} } })
     expect(fieldsOf(out, 'bob')).toEqual({ 'f:data': { 'f:b': {} } })
@@ -168,18 +226,34 @@ describe('serverSideApply: update', () => {
         name: 'cm',
         namespace: 'default',
         managedFields: [
-          entry('kubectl-client-side-apply', { 'f:data': { '.': {}, 'f:a': {} } }, { operation: 'Update' }),
+          entry(
+            'kubectl-client-side-apply',
+            { 'f:data': { '.': {}, 'f:a': {} } },
+            { operation: 'Update' }
+          ),
         ],
       },
     })
     const err = failure(() =>
-      serverSideApply({ live: csa, applied: configMap({ a: '2' }), manager: 'kubectl', force: false, now: T1 })
+      serverSideApply({
+        live: csa,
+        applied: configMap({ a: '2' }),
+        manager: 'kubectl',
+        force: false,
+        now: T1,
+      })
     )
     expect(err.code).toBe(409)
     expect(err.reason).toBe('Conflict')
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.a')
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.a'
+    )
     expect(err.details?.causes).toEqual([
-      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-client-side-apply" using v1', field: '.data.a' },
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "kubectl-client-side-apply" using v1',
+        field: '.data.a',
+      },
     ])
   })
 
@@ -195,7 +269,13 @@ describe('serverSideApply: update', () => {
       },
     })
     const err = failure(() =>
-      serverSideApply({ live: two, applied: configMap({ a: '2', b: '2', c: '2' }), manager: 'z', force: false, now: T1 })
+      serverSideApply({
+        live: two,
+        applied: configMap({ a: '2', b: '2', c: '2' }),
+        manager: 'z',
+        force: false,
+        now: T1,
+      })
     )
     expect(err.message).toBe(
       'Apply failed with 3 conflicts: conflicts with "x":\n- .data.a\n- .data.b\n' +
@@ -205,30 +285,62 @@ describe('serverSideApply: update', () => {
   })
 
   it('shares ownership when the applied value equals the live one', () => {
-    const out = serverSideApply({ live, applied: configMap({ a: '1' }), manager: 'bob', force: false, now: T1 })
+    const out = serverSideApply({
+      live,
+      applied: configMap({ a: '1' }),
+      manager: 'bob',
+      force: false,
+      now: T1,
+    })
     expect(fieldsOf(out, 'alice')).toEqual({ 'f:data': { 'f:a': {}, 'f:b': {} } })
     expect(fieldsOf(out, 'bob')).toEqual({ 'f:data': { 'f:a': {} } })
   })
 
   it('force takes ownership of conflicting fields', () => {
-    const out = serverSideApply({ live, applied: configMap({ a: '2' }), manager: 'bob', force: true, now: T1 })
+    const out = serverSideApply({
+      live,
+      applied: configMap({ a: '2' }),
+      manager: 'bob',
+      force: true,
+      now: T1,
+    })
     expect(out.data).toEqual({ a: '2', b: '2' })
     expect(fieldsOf(out, 'alice')).toEqual({ 'f:data': { 'f:b': {} } })
     expect(fieldsOf(out, 'bob')).toEqual({ 'f:data': { 'f:a': {} } })
   })
 
   it('drops a manager that owns nothing any more', () => {
-    const out = serverSideApply({ live, applied: configMap({ a: '2', b: '3' }), manager: 'bob', force: true, now: T1 })
+    const out = serverSideApply({
+      live,
+      applied: configMap({ a: '2', b: '3' }),
+      manager: 'bob',
+      force: true,
+      now: T1,
+    })
     expect(out.metadata.managedFields?.map((e) => e.manager)).toEqual(['bob'])
   })
 
   it('treats an object without managedFields as owned by before-first-apply', () => {
     const legacy = stored(configMap({ a: '1' }))
     const err = failure(() =>
-      serverSideApply({ live: legacy, applied: configMap({ a: '2' }), manager: 'kubectl', force: false, now: T1 })
+      serverSideApply({
+        live: legacy,
+        applied: configMap({ a: '2' }),
+        manager: 'kubectl',
+        force: false,
+        now: T1,
+      })
     )
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.a')
-    const out = serverSideApply({ live: legacy, applied: configMap({ b: '2' }), manager: 'kubectl', force: false, now: T1 })
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.a'
+    )
+    const out = serverSideApply({
+      live: legacy,
+      applied: configMap({ b: '2' }),
+      manager: 'kubectl',
+      force: false,
+      now: T1,
+    })
     expect(out.metadata.managedFields?.map((e) => [e.manager, e.operation])).toEqual([
       ['kubectl', 'Apply'],
       ['before-first-apply', 'Update'],
@@ -281,7 +393,13 @@ describe('serverSideApply: lists', () => {
       before: base,
       after: {
         ...base,
-        spec: { containers: [{ name: 'app', image: 'a:1' }, { name: 'side', image: 's' }], tolerations: [{ key: 'a' }] },
+        spec: {
+          containers: [
+            { name: 'app', image: 'a:1' },
+            { name: 'side', image: 's' },
+          ],
+          tolerations: [{ key: 'a' }],
+        },
       },
       manager: 'injector',
       operation: 'Update',
@@ -298,11 +416,16 @@ describe('serverSideApply: lists', () => {
       now: T2,
     })
     expect(out.spec).toEqual({
-      containers: [{ name: 'app', image: 'a:2' }, { name: 'side', image: 's' }],
+      containers: [
+        { name: 'app', image: 'a:2' },
+        { name: 'side', image: 's' },
+      ],
       tolerations: [{ key: 'a' }],
     })
     expect(fieldsOf(out, 'injector', 'Update')).toEqual({
-      'f:spec': { 'f:containers': { 'k:{"name":"side"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+      'f:spec': {
+        'f:containers': { 'k:{"name":"side"}': { '.': {}, 'f:image': {}, 'f:name': {} } },
+      },
     })
   })
 
@@ -310,13 +433,25 @@ describe('serverSideApply: lists', () => {
     const two = stored(
       serverSideApply({
         live: base,
-        applied: podSpec([{ name: 'app', image: 'a:1' }, { name: 'extra', image: 'e' }], { tolerations: [{ key: 'a' }] }),
+        applied: podSpec(
+          [
+            { name: 'app', image: 'a:1' },
+            { name: 'extra', image: 'e' },
+          ],
+          { tolerations: [{ key: 'a' }] }
+        ),
         manager: 'alice',
         force: false,
         now: T1,
       })
     )
-    const out = serverSideApply({ live: two, applied: podSpec([{ name: 'app', image: 'a:1' }]), manager: 'alice', force: false, now: T2 })
+    const out = serverSideApply({
+      live: two,
+      applied: podSpec([{ name: 'app', image: 'a:1' }]),
+      manager: 'alice',
+      force: false,
+      now: T2,
+    })
     expect(out.spec).toEqual({ containers: [{ name: 'app', image: 'a:1' }] })
   })
 
@@ -324,21 +459,42 @@ describe('serverSideApply: lists', () => {
     const tuned = stored(
       recordUpdate({
         before: base,
-        after: { ...base, spec: { containers: [{ name: 'app', image: 'a:1', resources: { limits: { cpu: '1' } } }], tolerations: [{ key: 'a' }] } },
+        after: {
+          ...base,
+          spec: {
+            containers: [{ name: 'app', image: 'a:1', resources: { limits: { cpu: '1' } } }],
+            tolerations: [{ key: 'a' }],
+          },
+        },
         manager: 'tuner',
         operation: 'Update',
         now: T1,
       })
     )
-    const out = serverSideApply({ live: tuned, applied: podSpec([{ name: 'other', image: 'o' }]), manager: 'alice', force: false, now: T2 })
+    const out = serverSideApply({
+      live: tuned,
+      applied: podSpec([{ name: 'other', image: 'o' }]),
+      manager: 'alice',
+      force: false,
+      now: T2,
+    })
     expect(out.spec).toEqual({
-      containers: [{ name: 'app', resources: { limits: { cpu: '1' } } }, { name: 'other', image: 'o' }],
+      containers: [
+        { name: 'app', resources: { limits: { cpu: '1' } } },
+        { name: 'other', image: 'o' },
+      ],
     })
   })
 
   it('conflicts on a keyed item field with the key in the path', () => {
     const err = failure(() =>
-      serverSideApply({ live: withSidecar, applied: podSpec([{ name: 'side', image: 's:2' }]), manager: 'alice', force: false, now: T2 })
+      serverSideApply({
+        live: withSidecar,
+        applied: podSpec([{ name: 'side', image: 's:2' }]),
+        manager: 'alice',
+        force: false,
+        now: T2,
+      })
     )
     expect(err.message).toBe(
       'Apply failed with 1 conflict: conflict with "injector" using v1: .spec.containers[name="side"].image'
@@ -347,17 +503,44 @@ describe('serverSideApply: lists', () => {
 
   it('merges set lists and owns the values it applies', () => {
     const live = stored(configMap({}, { finalizers: ['a', 'b'] }))
-    live.metadata.managedFields = [entry('other', { 'f:metadata': { 'f:finalizers': { 'v:"a"': {}, 'v:"b"': {} } } })]
-    const out = serverSideApply({ live, applied: configMap({}, { finalizers: ['b', 'c'] }), manager: 'me', force: false, now: T1 })
+    live.metadata.managedFields = [
+      entry('other', { 'f:metadata': { 'f:finalizers': { 'v:"a"': {}, 'v:"b"': {} } } }),
+    ]
+    const out = serverSideApply({
+      live,
+      applied: configMap({}, { finalizers: ['b', 'c'] }),
+      manager: 'me',
+      force: false,
+      now: T1,
+    })
     expect(out.metadata.finalizers).toEqual(['a', 'b', 'c'])
-    expect(fieldsOf(out, 'me')).toEqual({ 'f:data': {}, 'f:metadata': { 'f:finalizers': { 'v:"b"': {}, 'v:"c"': {} } } })
+    expect(fieldsOf(out, 'me')).toEqual({
+      'f:data': {},
+      'f:metadata': { 'f:finalizers': { 'v:"b"': {}, 'v:"c"': {} } },
+    })
   })
 
   const bad: { name: string; applied: KubeObject; message: string }[] = [
-    { name: 'item without its key', applied: podSpec([{ image: 'x' }]), message: '.spec.containers: every item of this associative list needs the key fields "name"' },
-    { name: 'duplicate keys', applied: podSpec([{ name: 'a' }, { name: 'a' }]), message: 'no two items may have the same key' },
-    { name: 'objects in a set list', applied: configMap({}, { finalizers: [{ a: 1 } as unknown as string] }), message: '.metadata.finalizers: a set list must hold distinct primitive values' },
-    { name: 'managedFields in the configuration', applied: configMap({}, { managedFields: [entry('x', {})] }), message: 'metadata.managedFields must be nil' },
+    {
+      name: 'item without its key',
+      applied: podSpec([{ image: 'x' }]),
+      message: '.spec.containers: every item of this associative list needs the key fields "name"',
+    },
+    {
+      name: 'duplicate keys',
+      applied: podSpec([{ name: 'a' }, { name: 'a' }]),
+      message: 'no two items may have the same key',
+    },
+    {
+      name: 'objects in a set list',
+      applied: configMap({}, { finalizers: [{ a: 1 } as unknown as string] }),
+      message: '.metadata.finalizers: a set list must hold distinct primitive values',
+    },
+    {
+      name: 'managedFields in the configuration',
+      applied: configMap({}, { managedFields: [entry('x', {})] }),
+      message: 'metadata.managedFields must be nil',
+    },
   ]
 
   it.each(bad)('400 BadRequest: $name', ({ applied, message }) => {

@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../lib/errors.ts'
 import type { GroupVersionKind, JsonValue } from '../../../lib/kube/types.ts'
-import { applyStrategicMergePatch, supportsStrategicMerge } from '../../../lib/patch/strategic-merge.ts'
+import {
+  applyStrategicMergePatch,
+  supportsStrategicMerge,
+} from '../../../lib/patch/strategic-merge.ts'
 
 const DEPLOYMENT: GroupVersionKind = { group: 'apps', version: 'v1', kind: 'Deployment' }
 const POD: GroupVersionKind = { group: '', version: 'v1', kind: 'Pod' }
@@ -30,17 +33,34 @@ const deployment = (spec: JsonValue, extra: Record<string, JsonValue> = {}): Jso
   spec: { replicas: 1, template: { metadata: { labels: { app: 'web' } }, spec } },
 })
 
-type Case = { name: string; gvk?: GroupVersionKind; live: JsonValue; patch: JsonValue; want: JsonValue }
+type Case = {
+  name: string
+  gvk?: GroupVersionKind
+  live: JsonValue
+  patch: JsonValue
+  want: JsonValue
+}
 
 const kubectlCases: Case[] = [
   {
     name: 'client-side apply of a changed image',
     live: deployment(
-      { containers: [{ name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 80, protocol: 'TCP' }] }] },
-      { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"old":1}', other: 'x' } }
+      {
+        containers: [
+          { name: 'app', image: 'nginx:1.25', ports: [{ containerPort: 80, protocol: 'TCP' }] },
+        ],
+      },
+      {
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': '{"old":1}',
+          other: 'x',
+        },
+      }
     ),
     patch: {
-      metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}' } },
+      metadata: {
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}' },
+      },
       spec: {
         template: {
           spec: {
@@ -51,35 +71,140 @@ const kubectlCases: Case[] = [
       },
     },
     want: deployment(
-      { containers: [{ name: 'app', image: 'nginx:1.26', ports: [{ containerPort: 80, protocol: 'TCP' }] }] },
-      { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}', other: 'x' } }
+      {
+        containers: [
+          { name: 'app', image: 'nginx:1.26', ports: [{ containerPort: 80, protocol: 'TCP' }] },
+        ],
+      },
+      {
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}',
+          other: 'x',
+        },
+      }
     ),
   },
   {
     name: 'client-side apply removing a container and adding one',
-    live: deployment({ containers: [{ name: 'app', image: 'a' }, { name: 'old', image: 'o' }] }),
+    live: deployment({
+      containers: [
+        { name: 'app', image: 'a' },
+        { name: 'old', image: 'o' },
+      ],
+    }),
     patch: {
       spec: {
         template: {
           spec: {
             '$setElementOrder/containers': [{ name: 'new' }, { name: 'app' }],
-            containers: [{ name: 'new', image: 'n' }, { $patch: 'delete', name: 'old' }],
+            containers: [
+              { name: 'new', image: 'n' },
+              { $patch: 'delete', name: 'old' },
+            ],
           },
         },
       },
     },
-    want: deployment({ containers: [{ name: 'new', image: 'n' }, { name: 'app', image: 'a' }] }),
+    want: deployment({
+      containers: [
+        { name: 'new', image: 'n' },
+        { name: 'app', image: 'a' },
+      ],
+    }),
+  },
+  {
+    name: 'client-side apply with nested $setElementOrder for env and ports',
+    live: deployment({
+      containers: [
+        {
+          name: 'app',
+          env: [
+            { name: 'A', value: '1' },
+            { name: 'B', value: '2' },
+          ],
+          ports: [{ containerPort: 80 }, { containerPort: 443 }],
+        },
+      ],
+    }),
+    patch: {
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'app' }],
+            containers: [
+              {
+                '$setElementOrder/env': [{ name: 'B' }, { name: 'A' }],
+                '$setElementOrder/ports': [{ containerPort: 443 }],
+                env: [{ name: 'B', value: '3' }],
+                name: 'app',
+                ports: [{ $patch: 'delete', containerPort: 80 }],
+              },
+            ],
+          },
+        },
+      },
+    },
+    want: deployment({
+      containers: [
+        {
+          name: 'app',
+          env: [
+            { name: 'B', value: '3' },
+            { name: 'A', value: '1' },
+          ],
+          ports: [{ containerPort: 443 }],
+        },
+      ],
+    }),
+  },
+  {
+    name: 'client-side apply removing a map field and a label',
+    live: deployment({ containers: [{ name: 'app', resources: { limits: { cpu: '1' } } }] }),
+    patch: {
+      spec: {
+        template: {
+          metadata: { labels: { app: null } },
+          spec: {
+            '$setElementOrder/containers': [{ name: 'app' }],
+            containers: [{ name: 'app', resources: null }],
+          },
+        },
+      },
+    },
+    want: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        template: { metadata: { labels: {} }, spec: { containers: [{ name: 'app' }] } },
+      },
+    },
   },
   {
     name: 'kubectl set image',
-    live: deployment({ containers: [{ name: 'app', image: 'a:1' }, { name: 'side', image: 's:1' }] }),
+    live: deployment({
+      containers: [
+        { name: 'app', image: 'a:1' },
+        { name: 'side', image: 's:1' },
+      ],
+    }),
     patch: { spec: { template: { spec: { containers: [{ name: 'side', image: 's:2' }] } } } },
-    want: deployment({ containers: [{ name: 'app', image: 'a:1' }, { name: 'side', image: 's:2' }] }),
+    want: deployment({
+      containers: [
+        { name: 'app', image: 'a:1' },
+        { name: 'side', image: 's:2' },
+      ],
+    }),
   },
   {
     name: 'kubectl rollout restart',
     live: deployment({ containers: [{ name: 'app', image: 'a' }] }),
-    patch: { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': 't' } } } } },
+    patch: {
+      spec: {
+        template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': 't' } } },
+      },
+    },
     want: {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -87,7 +212,10 @@ const kubectlCases: Case[] = [
       spec: {
         replicas: 1,
         template: {
-          metadata: { labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/restartedAt': 't' } },
+          metadata: {
+            labels: { app: 'web' },
+            annotations: { 'kubectl.kubernetes.io/restartedAt': 't' },
+          },
           spec: { containers: [{ name: 'app', image: 'a' }] },
         },
       },
@@ -101,15 +229,27 @@ const kubectlCases: Case[] = [
   },
   {
     name: '$retainKeys on a volume switching source',
-    live: deployment({ volumes: [{ name: 'v', emptyDir: {} }, { name: 'w', emptyDir: {} }] }),
+    live: deployment({
+      volumes: [
+        { name: 'v', emptyDir: {} },
+        { name: 'w', emptyDir: {} },
+      ],
+    }),
     patch: {
       spec: {
         template: {
-          spec: { volumes: [{ $retainKeys: ['configMap', 'name'], name: 'v', configMap: { name: 'cm' } }] },
+          spec: {
+            volumes: [{ $retainKeys: ['configMap', 'name'], name: 'v', configMap: { name: 'cm' } }],
+          },
         },
       },
     },
-    want: deployment({ volumes: [{ name: 'v', configMap: { name: 'cm' } }, { name: 'w', emptyDir: {} }] }),
+    want: deployment({
+      volumes: [
+        { name: 'v', configMap: { name: 'cm' } },
+        { name: 'w', emptyDir: {} },
+      ],
+    }),
   },
 ]
 
@@ -117,11 +257,29 @@ const mergeKeyCases: Case[] = [
   {
     name: 'env merges by name, $patch delete removes',
     gvk: POD,
-    live: { spec: { containers: [{ name: 'c', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }] } },
+    live: {
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', value: '2' },
+            ],
+          },
+        ],
+      },
+    },
     patch: {
       spec: {
         containers: [
-          { name: 'c', env: [{ name: 'B', value: '3' }, { name: 'A', $patch: 'delete' }] },
+          {
+            name: 'c',
+            env: [
+              { name: 'B', value: '3' },
+              { name: 'A', $patch: 'delete' },
+            ],
+          },
         ],
       },
     },
@@ -131,22 +289,55 @@ const mergeKeyCases: Case[] = [
     name: 'container ports merge by containerPort',
     gvk: POD,
     live: { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, name: 'http' }] }] } },
-    patch: { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }] }] } },
-    want: { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, name: 'http', hostPort: 8080 }] }] } },
+    patch: {
+      spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }] }] },
+    },
+    want: {
+      spec: {
+        containers: [{ name: 'c', ports: [{ containerPort: 80, name: 'http', hostPort: 8080 }] }],
+      },
+    },
   },
   {
     name: 'volumeMounts merge by mountPath, init containers by name',
     gvk: POD,
-    live: { spec: { initContainers: [{ name: 'i', volumeMounts: [{ mountPath: '/a', name: 'x' }] }] } },
-    patch: { spec: { initContainers: [{ name: 'i', volumeMounts: [{ mountPath: '/a', readOnly: true }] }] } },
-    want: { spec: { initContainers: [{ name: 'i', volumeMounts: [{ mountPath: '/a', name: 'x', readOnly: true }] }] } },
+    live: {
+      spec: { initContainers: [{ name: 'i', volumeMounts: [{ mountPath: '/a', name: 'x' }] }] },
+    },
+    patch: {
+      spec: {
+        initContainers: [{ name: 'i', volumeMounts: [{ mountPath: '/a', readOnly: true }] }],
+      },
+    },
+    want: {
+      spec: {
+        initContainers: [
+          { name: 'i', volumeMounts: [{ mountPath: '/a', name: 'x', readOnly: true }] },
+        ],
+      },
+    },
   },
   {
     name: 'tolerations and envFrom have no merge key and are replaced',
     gvk: POD,
-    live: { spec: { tolerations: [{ key: 'a' }], containers: [{ name: 'c', envFrom: [{ prefix: 'A' }] }] } },
-    patch: { spec: { tolerations: [{ key: 'b' }], containers: [{ name: 'c', envFrom: [{ prefix: 'B' }] }] } },
-    want: { spec: { tolerations: [{ key: 'b' }], containers: [{ name: 'c', envFrom: [{ prefix: 'B' }] }] } },
+    live: {
+      spec: {
+        tolerations: [{ key: 'a' }],
+        containers: [{ name: 'c', envFrom: [{ prefix: 'A' }] }],
+      },
+    },
+    patch: {
+      spec: {
+        tolerations: [{ key: 'b' }],
+        containers: [{ name: 'c', envFrom: [{ prefix: 'B' }] }],
+      },
+    },
+    want: {
+      spec: {
+        tolerations: [{ key: 'b' }],
+        containers: [{ name: 'c', envFrom: [{ prefix: 'B' }] }],
+      },
+    },
   },
   {
     name: 'imagePullSecrets, hostAliases and topologySpreadConstraints merge',
@@ -182,16 +373,44 @@ const mergeKeyCases: Case[] = [
   },
   {
     name: 'status conditions merge by type',
-    live: { status: { conditions: [{ type: 'Available', status: 'False' }, { type: 'Progressing', status: 'True' }] } },
+    live: {
+      status: {
+        conditions: [
+          { type: 'Available', status: 'False' },
+          { type: 'Progressing', status: 'True' },
+        ],
+      },
+    },
     patch: { status: { conditions: [{ type: 'Available', status: 'True' }] } },
-    want: { status: { conditions: [{ type: 'Available', status: 'True' }, { type: 'Progressing', status: 'True' }] } },
+    want: {
+      status: {
+        conditions: [
+          { type: 'Available', status: 'True' },
+          { type: 'Progressing', status: 'True' },
+        ],
+      },
+    },
   },
   {
     name: 'ownerReferences merge by uid',
     gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
     live: { metadata: { ownerReferences: [{ uid: '1', name: 'a' }] } },
-    patch: { metadata: { ownerReferences: [{ uid: '1', controller: true }, { uid: '2', name: 'b' }] } },
-    want: { metadata: { ownerReferences: [{ uid: '1', name: 'a', controller: true }, { uid: '2', name: 'b' }] } },
+    patch: {
+      metadata: {
+        ownerReferences: [
+          { uid: '1', controller: true },
+          { uid: '2', name: 'b' },
+        ],
+      },
+    },
+    want: {
+      metadata: {
+        ownerReferences: [
+          { uid: '1', name: 'a', controller: true },
+          { uid: '2', name: 'b' },
+        ],
+      },
+    },
   },
   {
     name: 'finalizers are a set; $deleteFromPrimitiveList removes values',
@@ -210,16 +429,34 @@ const mergeKeyCases: Case[] = [
 ]
 
 const embeddedPodSpecs: { kind: GroupVersionKind; wrap: (spec: JsonValue) => JsonValue }[] = [
-  { kind: { group: 'apps', version: 'v1', kind: 'ReplicaSet' }, wrap: (s) => ({ spec: { template: { spec: s } } }) },
-  { kind: { group: 'apps', version: 'v1', kind: 'StatefulSet' }, wrap: (s) => ({ spec: { template: { spec: s } } }) },
-  { kind: { group: 'apps', version: 'v1', kind: 'DaemonSet' }, wrap: (s) => ({ spec: { template: { spec: s } } }) },
-  { kind: { group: 'batch', version: 'v1', kind: 'Job' }, wrap: (s) => ({ spec: { template: { spec: s } } }) },
-  { kind: { group: '', version: 'v1', kind: 'ReplicationController' }, wrap: (s) => ({ spec: { template: { spec: s } } }) },
+  {
+    kind: { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
+    wrap: (s) => ({ spec: { template: { spec: s } } }),
+  },
+  {
+    kind: { group: 'apps', version: 'v1', kind: 'StatefulSet' },
+    wrap: (s) => ({ spec: { template: { spec: s } } }),
+  },
+  {
+    kind: { group: 'apps', version: 'v1', kind: 'DaemonSet' },
+    wrap: (s) => ({ spec: { template: { spec: s } } }),
+  },
+  {
+    kind: { group: 'batch', version: 'v1', kind: 'Job' },
+    wrap: (s) => ({ spec: { template: { spec: s } } }),
+  },
+  {
+    kind: { group: '', version: 'v1', kind: 'ReplicationController' },
+    wrap: (s) => ({ spec: { template: { spec: s } } }),
+  },
   {
     kind: { group: 'batch', version: 'v1', kind: 'CronJob' },
     wrap: (s) => ({ spec: { jobTemplate: { spec: { template: { spec: s } } } } }),
   },
-  { kind: { group: '', version: 'v1', kind: 'PodTemplate' }, wrap: (s) => ({ template: { spec: s } }) },
+  {
+    kind: { group: '', version: 'v1', kind: 'PodTemplate' },
+    wrap: (s) => ({ template: { spec: s } }),
+  },
   { kind: POD, wrap: (s) => ({ spec: s }) },
 ]
 
@@ -232,18 +469,38 @@ describe('applyStrategicMergePatch', () => {
     expect(applyStrategicMergePatch(live, patch, gvk ?? DEPLOYMENT)).toEqual(want)
   })
 
-  it.each(embeddedPodSpecs)('merges containers by name in the pod spec of $kind.kind', ({ kind, wrap }) => {
-    const live = wrap({ containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }] }] })
-    const patch = wrap({ containers: [{ name: 'a', image: 'a:2', env: [{ name: 'Y', value: '2' }] }] })
-    const want = wrap({
-      containers: [{ name: 'a', image: 'a:2', env: [{ name: 'Y', value: '2' }, { name: 'X', value: '1' }] }],
-    })
-    expect(applyStrategicMergePatch(live, patch, kind)).toEqual(want)
-  })
+  it.each(embeddedPodSpecs)(
+    'merges containers by name in the pod spec of $kind.kind',
+    ({ kind, wrap }) => {
+      const live = wrap({
+        containers: [{ name: 'a', image: 'a:1', env: [{ name: 'X', value: '1' }] }],
+      })
+      const patch = wrap({
+        containers: [{ name: 'a', image: 'a:2', env: [{ name: 'Y', value: '2' }] }],
+      })
+      const want = wrap({
+        containers: [
+          {
+            name: 'a',
+            image: 'a:2',
+            env: [
+              { name: 'Y', value: '2' },
+              { name: 'X', value: '1' },
+            ],
+          },
+        ],
+      })
+      expect(applyStrategicMergePatch(live, patch, kind)).toEqual(want)
+    }
+  )
 
   it('replaces lists of kinds without merge keys (Role rules)', () => {
     const rbac = { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' }
-    const out = applyStrategicMergePatch({ rules: [{ verbs: ['get'] }] }, { rules: [{ verbs: ['list'] }] }, rbac)
+    const out = applyStrategicMergePatch(
+      { rules: [{ verbs: ['get'] }] },
+      { rules: [{ verbs: ['list'] }] },
+      rbac
+    )
     expect(out).toEqual({ rules: [{ verbs: ['list'] }] })
   })
 
@@ -281,7 +538,11 @@ describe('strategic merge directives', () => {
     {
       name: '$patch: replace in a keyed list',
       live: deployment({ containers: [{ name: 'a', image: '1' }, { name: 'b' }] }),
-      patch: { spec: { template: { spec: { containers: [{ name: 'c', image: '3' }, { $patch: 'replace' }] } } } },
+      patch: {
+        spec: {
+          template: { spec: { containers: [{ name: 'c', image: '3' }, { $patch: 'replace' }] } },
+        },
+      },
       want: deployment({ containers: [{ name: 'c', image: '3' }] }),
     },
     {
@@ -294,7 +555,11 @@ describe('strategic merge directives', () => {
     {
       name: '$setElementOrder alone reorders the live list',
       live: deployment({ containers: [{ name: 'a' }, { name: 'b' }, { name: 'extra' }] }),
-      patch: { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }] } } } },
+      patch: {
+        spec: {
+          template: { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }] } },
+        },
+      },
       want: deployment({ containers: [{ name: 'b' }, { name: 'a' }, { name: 'extra' }] }),
     },
     {
@@ -319,11 +584,20 @@ describe('strategic merge directives', () => {
         spec: {
           template: {
             metadata: { labels: { a: null, b: '1' } },
-            spec: { containers: [{ name: 'a', $patch: 'merge' }, { name: 'gone', $patch: 'delete' }] },
+            spec: {
+              containers: [
+                { name: 'a', $patch: 'merge' },
+                { name: 'gone', $patch: 'delete' },
+              ],
+            },
           },
         },
       },
-      want: { spec: { template: { metadata: { labels: { b: '1' } }, spec: { containers: [{ name: 'a' }] } } } },
+      want: {
+        spec: {
+          template: { metadata: { labels: { b: '1' } }, spec: { containers: [{ name: 'a' }] } },
+        },
+      },
     },
     {
       name: 'type change replaces the live value',
@@ -349,7 +623,8 @@ describe('strategic merge directives', () => {
     {
       name: 'keyed item without merge key',
       patch: { spec: { template: { spec: { containers: [{ image: 'x' }] } } } },
-      message: '.spec.template.spec.containers[0]: {"image":"x"} does not contain declared merge key "name"',
+      message:
+        '.spec.template.spec.containers[0]: {"image":"x"} does not contain declared merge key "name"',
     },
     {
       name: 'keyed item that is not an object',
@@ -361,9 +636,21 @@ describe('strategic merge directives', () => {
       patch: { spec: { template: { spec: { containers: [{ $patch: 'delete' }] } } } },
       message: 'does not contain declared merge key',
     },
-    { name: 'unknown $patch', patch: { spec: { $patch: 'explode' } }, message: '.spec: unknown $patch directive "explode"' },
-    { name: '$retainKeys not a list', patch: { spec: { $retainKeys: 'a' } }, message: 'the value of $retainKeys must be a list' },
-    { name: '$retainKeys of numbers', patch: { spec: { $retainKeys: [1] } }, message: '$retainKeys must be a list of strings' },
+    {
+      name: 'unknown $patch',
+      patch: { spec: { $patch: 'explode' } },
+      message: '.spec: unknown $patch directive "explode"',
+    },
+    {
+      name: '$retainKeys not a list',
+      patch: { spec: { $retainKeys: 'a' } },
+      message: 'the value of $retainKeys must be a list',
+    },
+    {
+      name: '$retainKeys of numbers',
+      patch: { spec: { $retainKeys: [1] } },
+      message: '$retainKeys must be a list of strings',
+    },
     {
       name: '$setElementOrder not a list',
       patch: { spec: { template: { spec: { '$setElementOrder/containers': {} } } } },
@@ -399,7 +686,11 @@ describe('supportsStrategicMerge', () => {
 
   it('answers 415 when asked to patch a custom resource', () => {
     const err = failure(() =>
-      applyStrategicMergePatch({}, { spec: {} }, { group: 'example.com', version: 'v1', kind: 'Widget' })
+      applyStrategicMergePatch(
+        {},
+        { spec: {} },
+        { group: 'example.com', version: 'v1', kind: 'Widget' }
+      )
     )
     expect(err.code).toBe(415)
     expect(err.reason).toBe('UnsupportedMediaType')

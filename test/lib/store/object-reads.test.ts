@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { apiError, cmKey, configMap, configMaps } from './fixtures.ts'
+
+let t: TestStore
+beforeEach(async () => {
+  t = await createTestStore()
+})
+afterEach(() => t.close())
+
+const names = (items: KubeObject[]) =>
+  items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`)
+
+describe('ObjectStore on DynamoDB: lists', () => {
+  async function seed() {
+    for (const [ns, name, cluster] of [
+      ['default', 'b', 'c1'],
+      ['default', 'a', 'c1'],
+      ['kube-system', 'k', 'c1'],
+      ['default', 'z', 'c2'],
+      ['other', 'o', 'c2'],
+    ] as const) {
+      await t.objects.create(cmKey(name, ns, cluster), configMap(name, ns))
+    }
+    await t.objects.create(
+      { cluster: 'c1', group: '', resource: 'namespaces', namespace: '', name: 'default' },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }
+    )
+  }
+
+  it('lists one namespace, all namespaces, cluster-scoped objects and across spaces', async () => {
+    await seed()
+    expect(names((await t.objects.list(configMaps('c1', 'default'))).items)).toEqual([
+      'default/a',
+      'default/b',
+    ])
+    expect(names((await t.objects.list(configMaps('c1'))).items)).toEqual([
+      'default/a',
+      'default/b',
+      'kube-system/k',
+    ])
+    const nsList = await t.objects.list({
+      cluster: 'c1',
+      group: '',
+      resource: 'namespaces',
+      namespace: '',
+    })
+    expect(nsList.items.map((o) => o.metadata.name)).toEqual(['default'])
+    expect(names((await t.objects.list(configMaps('*'))).items)).toEqual([
+      'default/a',
+      'default/b',
+      'kube-system/k',
+      'default/z',
+      'other/o',
+    ])
+    expect(names((await t.objects.list(configMaps('*', 'default'))).items)).toEqual([
+      'default/a',
+      'default/b',
+      'default/z',
+    ])
+    expect((await t.objects.list(configMaps('c3'))).items).toEqual([])
+  })
+
+  it("reports the store's resourceVersion at the start of the list", async () => {
+    await seed()
+    const list = await t.objects.list(configMaps('c1'))
+    expect(list.resourceVersion).toBe(String(await t.objects.currentRv()))
+    expect(list.continue).toBeUndefined()
+  })
+
+  it('pages with limit and continue, keeping the first page resourceVersion', async () => {
+    for (const n of ['e', 'd', 'c', 'b', 'a']) await t.objects.create(cmKey(n), configMap(n))
+    const first = await t.objects.list({ ...configMaps('c1'), limit: 2 })
+    expect(names(first.items)).toEqual(['default/a', 'default/b'])
+    expect(first.continue).toBeTypeOf('string')
+    await t.objects.create(cmKey('f'), configMap('f'))
+    const second = await t.objects.list({
+      ...configMaps('c1'),
+      limit: 2,
+      continue: first.continue!,
+    })
+    expect(names(second.items)).toEqual(['default/c', 'default/d'])
+    expect(second.resourceVersion).toBe(first.resourceVersion)
+    const third = await t.objects.list({
+      ...configMaps('c1'),
+      limit: 2,
+      continue: second.continue!,
+    })
+    expect(names(third.items)).toEqual(['default/e', 'default/f'])
+    expect(third.continue).toBeUndefined()
+  })
+
+  it('counts only matching objects toward the limit when a predicate is given', async () => {
+    for (let i = 0; i < 9; i++) await t.objects.create(cmKey(`o${i}`), configMap(`o${i}`))
+    const even = (o: KubeObject) => Number(o.metadata.name?.slice(1)) % 2 === 0
+    const collected: string[] = []
+    let token: string | undefined
+    let pages = 0
+    do {
+      const page = await t.objects.list({
+        ...configMaps('c1'),
+        limit: 2,
+        predicate: even,
+        ...(token ? { continue: token } : {}),
+      })
+      expect(page.items.length).toBeLessThanOrEqual(2)
+      collected.push(...page.items.map((o) => o.metadata.name!))
+      token = page.continue
+      pages++
+    } while (token && pages < 10)
+    expect(collected).toEqual(['o0', 'o2', 'o4', 'o6', 'o8'])
+    expect(pages).toBe(3)
+  })
+
+  it('pages across spaces', async () => {
+    await seed()
+    const seen: string[] = []
+    let token: string | undefined
+    do {
+      const page = await t.objects.list({
+        ...configMaps('*'),
+        limit: 2,
+        ...(token ? { continue: token } : {}),
+      })
+      seen.push(...names(page.items))
+      token = page.continue
+    } while (token)
+    expect(seen).toEqual(['default/a', 'default/b', 'kube-system/k', 'default/z', 'other/o'])
+  })
+
+  it('rejects bad continue tokens and limits with BadRequest', async () => {
+    await seed()
+    const page = await t.objects.list({ ...configMaps('c1'), limit: 1 })
+    const cases = [
+      { ...configMaps('c1'), continue: 'not-a-token!' },
+      { ...configMaps('c1'), continue: btoa('{"v":1}') },
+      { ...configMaps('c2'), continue: page.continue! },
+      { ...configMaps('*'), continue: page.continue! },
+      { ...configMaps('c1'), limit: -1 },
+      { ...configMaps('c1'), limit: 1.5 },
+    ]
+    for (const opts of cases) {
+      const err = await apiError(t.objects.list(opts))
+      expect(err.code).toBe(400)
+    }
+  })
+})
