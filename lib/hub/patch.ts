@@ -74,7 +74,9 @@ async function apply(
   if (!isObject(patch)) throw badRequest('an apply configuration must be an object')
   if (!opts.fieldManager || opts.fieldManager === 'unknown')
     throw badRequest('fieldManager is required for apply requests')
-  const applied = patch as unknown as KubeObject
+  const applied = { ...(patch as unknown as KubeObject) }
+  // Main-resource applies may not own status where a status subresource exists.
+  if (sub === undefined && t.info.subresources.status) delete applied.status
   const now = timestamp(deps.now())
   const base = { manager: opts.fieldManager, force: opts.force, now }
   const current = await readCurrent(deps, t, t.name ?? '').catch((e: unknown) => {

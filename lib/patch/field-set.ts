@@ -7,7 +7,7 @@
  */
 import { badRequest } from '../errors.ts'
 import type { JsonObject, JsonValue } from '../kube/types.ts'
-import { type FieldPath, pathFromKey, pathKey } from './field-path.ts'
+import { type FieldPath, formatPath, pathFromKey, pathKey } from './field-path.ts'
 import { isJsonObject, setMember } from './json-values.ts'
 
 export type FieldSet = ReadonlySet<string>
@@ -21,7 +21,7 @@ export function fieldSetFromFieldsV1(fields: JsonValue | undefined): FieldSet {
   const out = new Set<string>()
   const walk = (node: JsonValue, path: string[]) => {
     if (!isJsonObject(node))
-      throw badRequest(`invalid managedFields: ${pathKey(path)} is not an object`)
+      throw badRequest(`invalid managedFields: ${formatPath(path) || 'fieldsV1'} is not an object`)
     for (const [element, child] of Object.entries(node)) {
       if (element === '.') {
         if (path.length > 0) out.add(pathKey(path))

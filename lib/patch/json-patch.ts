@@ -17,7 +17,7 @@ export const MAX_JSON_PATCH_OPERATIONS = 10_000
 const OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'] as const
 type OpName = (typeof OPS)[number]
 
-type Operation = {
+export type JsonPatchOperation = {
   op: OpName
   path: string
   tokens: string[]
@@ -36,7 +36,7 @@ export function applyJsonPatch(target: JsonValue, patch: JsonValue): JsonValue {
 }
 
 /** Validates the shape of a JSON patch document and decodes its pointers. */
-export function decodeJsonPatch(patch: JsonValue): Operation[] {
+export function decodeJsonPatch(patch: JsonValue): JsonPatchOperation[] {
   if (!Array.isArray(patch)) throw badRequest('invalid JSON patch: expected an array of operations')
   if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
     throw tooLarge(
@@ -46,7 +46,7 @@ export function decodeJsonPatch(patch: JsonValue): Operation[] {
   return patch.map((raw, index) => decodeOperation(raw, index))
 }
 
-function decodeOperation(raw: JsonValue, index: number): Operation {
+function decodeOperation(raw: JsonValue, index: number): JsonPatchOperation {
   const fail = (why: string) => badRequest(`invalid JSON patch: operation ${index}: ${why}`)
   if (!isJsonObject(raw)) throw fail('expected an object')
   const { op, path, from, value } = raw
@@ -56,7 +56,7 @@ function decodeOperation(raw: JsonValue, index: number): Operation {
   if (typeof path !== 'string') throw fail(`"${op}" needs a string "path"`)
   const tokens = parsePointer(path)
   if (!tokens) throw fail(`"path" ${JSON.stringify(path)} is not a JSON pointer`)
-  const decoded: Operation = { op: op as OpName, path, tokens }
+  const decoded: JsonPatchOperation = { op: op as OpName, path, tokens }
   if (op === 'add' || op === 'replace' || op === 'test') {
     if (value === undefined) throw fail(`"${op}" ${path} needs a "value"`)
     decoded.value = value
@@ -70,13 +70,13 @@ function decodeOperation(raw: JsonValue, index: number): Operation {
   return decoded
 }
 
-function describe(index: number, op: Operation, why: string): string {
+function describe(index: number, op: JsonPatchOperation, why: string): string {
   return `json patch operation ${index} (${op.op} ${JSON.stringify(op.path)}) failed: ${why}`
 }
 
 type Fail = (why: string) => Error
 
-function applyOperation(doc: JsonValue, op: Operation, fail: Fail): JsonValue {
+function applyOperation(doc: JsonValue, op: JsonPatchOperation, fail: Fail): JsonValue {
   switch (op.op) {
     case 'add':
       return addAt(doc, op.tokens, cloneJson(op.value ?? null), fail)

@@ -25,7 +25,7 @@ const cm = (name: string, data: Record<string, string>) =>
 
 const getCm = async (name: string) =>
   okJson<KubeObject & { data?: Record<string, string> }>(
-    await stack.kubectl(['get', 'configmap', name, '-n', NS, '-o', 'json'])
+    await stack.kubectl(['get', 'configmap', name, '-n', NS, '-o', 'json', '--show-managed-fields'])
   )
 
 describe('kubectl object verbs', () => {

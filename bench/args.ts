@@ -1,0 +1,145 @@
+/**
+ * The benchmark's command line: `--help`, `--quick` (a short run) and the knobs that size each
+ * phase. Explicit flags win over the `--quick` preset whatever their order. Parsing is pure:
+ * it returns what to do (help, an error message, or the options) and never exits.
+ */
+
+export type BenchOptions = {
+  quick: boolean
+  /** Objects per hub create phase; also the size of the namespace that is listed. */
+  objects: number
+  /** Workers of the concurrent runs. */
+  concurrency: number
+  /** Operations per raw DynamoDB run (PutItem, GetItem; sequential and concurrent each). */
+  rawOps: number
+  /** List requests per list run. */
+  listOps: number
+  /** Page size of the limited list. */
+  listLimit: number
+  /** Approximate JSON size of one item / ConfigMap, in bytes. */
+  itemBytes: number
+  /** Samples averaged per operation when counting DynamoDB requests. */
+  costSamples: number
+  /** Changes made while a watch is open. */
+  watchChanges: number
+  /** Time between two of those changes. */
+  watchIntervalMs: number
+  /** Change-log settle times to measure watch latency with, one hub each. */
+  watchSettleMs: number[]
+  /** Hard limit for the whole run; it fails past this. */
+  maxSeconds: number
+}
+
+export type ParsedArgs =
+  | { kind: 'help' }
+  | { kind: 'error'; message: string }
+  | { kind: 'run'; options: BenchOptions }
+
+export const DEFAULT_OPTIONS: BenchOptions = {
+  quick: false,
+  objects: 300,
+  concurrency: 16,
+  rawOps: 1000,
+  listOps: 20,
+  listLimit: 50,
+  itemBytes: 1024,
+  costSamples: 10,
+  watchChanges: 60,
+  watchIntervalMs: 20,
+  watchSettleMs: [1000, 0],
+  maxSeconds: 600,
+}
+
+export const QUICK_OPTIONS: Partial<BenchOptions> = {
+  quick: true,
+  objects: 60,
+  rawOps: 200,
+  listOps: 5,
+  costSamples: 3,
+  watchChanges: 15,
+}
+
+export const USAGE = `Usage: npm run bench -- [flags]
+
+Benchmarks the edgeplane hub against one in-process, in-memory dynalite on 127.0.0.1:
+raw DynamoDB PutItem/GetItem throughput, hub create/get/list over HTTP (ratios to raw),
+DynamoDB requests per hub operation, and watch delivery latency. Progress goes to stderr;
+stdout gets a table and, last, one JSON line with every figure.
+
+Flags:
+  --help                  show this text
+  --quick                 a short run (fewer objects and samples)
+  --objects N             objects per hub create run; size of the listed namespace (${DEFAULT_OPTIONS.objects})
+  --concurrency N         workers of the concurrent runs (${DEFAULT_OPTIONS.concurrency})
+  --raw-ops N             operations per raw DynamoDB run (${DEFAULT_OPTIONS.rawOps})
+  --list-ops N            list requests per list run (${DEFAULT_OPTIONS.listOps})
+  --list-limit N          page size of the limited list (${DEFAULT_OPTIONS.listLimit})
+  --item-bytes N          approximate size of one item / ConfigMap (${DEFAULT_OPTIONS.itemBytes})
+  --cost-samples N        operations averaged when counting DynamoDB requests (${DEFAULT_OPTIONS.costSamples})
+  --watch-changes N       changes made while a watch is open (${DEFAULT_OPTIONS.watchChanges})
+  --watch-interval-ms N   time between those changes (${DEFAULT_OPTIONS.watchIntervalMs})
+  --settle-ms LIST        change-log settle times for the watch runs, comma-separated
+                          (${DEFAULT_OPTIONS.watchSettleMs.join(',')}; 1000 is the store's production default)
+  --max-seconds N         abort the run after this long (${DEFAULT_OPTIONS.maxSeconds})
+`
+
+type NumberKey = Exclude<keyof BenchOptions, 'quick' | 'watchSettleMs'>
+
+const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }> = {
+  '--objects': { key: 'objects', min: 1, max: 100_000 },
+  '--concurrency': { key: 'concurrency', min: 1, max: 1024 },
+  '--raw-ops': { key: 'rawOps', min: 1, max: 1_000_000 },
+  '--list-ops': { key: 'listOps', min: 1, max: 100_000 },
+  '--list-limit': { key: 'listLimit', min: 1, max: 10_000 },
+  '--item-bytes': { key: 'itemBytes', min: 64, max: 300_000 },
+  '--cost-samples': { key: 'costSamples', min: 1, max: 10_000 },
+  '--watch-changes': { key: 'watchChanges', min: 1, max: 100_000 },
+  '--watch-interval-ms': { key: 'watchIntervalMs', min: 0, max: 60_000 },
+  '--max-seconds': { key: 'maxSeconds', min: 1, max: 86_400 },
+}
+
+function parseInteger(flag: string, raw: string | undefined, min: number, max: number) {
+  if (raw === undefined || !/^[0-9]+$/.test(raw)) return `${flag} needs a whole number`
+  const value = Number(raw)
+  if (value < min || value > max) return `${flag} must be between ${min} and ${max}`
+  return value
+}
+
+function parseSettle(raw: string | undefined): number[] | string {
+  if (raw === undefined) return '--settle-ms needs a comma-separated list of milliseconds'
+  const values: number[] = []
+  for (const part of raw.split(',')) {
+    const v = parseInteger('--settle-ms', part.trim(), 0, 60_000)
+    if (typeof v === 'string') return v
+    values.push(v)
+  }
+  return values
+}
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const explicit: Partial<BenchOptions> = {}
+  let quick = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg]
+    if (flag === '--help' || flag === '-h') return { kind: 'help' }
+    if (flag === '--quick') {
+      quick = true
+      continue
+    }
+    const value = inline ?? argv[++i]
+    if (flag === '--settle-ms') {
+      const parsed = parseSettle(value)
+      if (typeof parsed === 'string') return { kind: 'error', message: parsed }
+      explicit.watchSettleMs = parsed
+      continue
+    }
+    const spec = flag === undefined ? undefined : NUMBER_FLAGS[flag]
+    if (!spec) return { kind: 'error', message: `unknown argument ${arg}` }
+    const parsed = parseInteger(flag!, value, spec.min, spec.max)
+    if (typeof parsed === 'string') return { kind: 'error', message: parsed }
+    explicit[spec.key] = parsed
+  }
+  const options = { ...DEFAULT_OPTIONS, ...(quick ? QUICK_OPTIONS : {}), ...explicit }
+  return { kind: 'run', options }
+}
