@@ -24,7 +24,10 @@ export async function runRawBaseline(
 ): Promise<RawResults> {
   const put = (prefix: string) => (i: number) =>
     client.send(
-      new PutItemCommand({ TableName: table, Item: rawItem(`raw#${prefix}`, `item-${i}`, opts.itemBytes) })
+      new PutItemCommand({
+        TableName: table,
+        Item: rawItem(`raw#${prefix}`, `item-${i}`, opts.itemBytes),
+      })
     )
   const get = (prefix: string) => async (i: number) => {
     const out = await client.send(

@@ -5,7 +5,7 @@
  * (for other change-log settle times) on demand. `close()` stops everything it started.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
-import { startNodeHub, type NodeHub } from '../functions/node-server.ts'
+import { type NodeHub, startNodeHub } from '../functions/node-server.ts'
 import { startDynalite } from '../infra/local/dynalite-server.ts'
 import { TABLE } from '../infra/table.ts'
 import { bootstrapHub } from '../lib/hub/bootstrap.ts'

@@ -101,7 +101,9 @@ export async function measureWatchLatency(
   reading.catch(() => {
     failed = true
   })
-  progress(`watch (settle ${opts.settleMs} ms): ${opts.changes} changes every ${opts.intervalMs} ms`)
+  progress(
+    `watch (settle ${opts.settleMs} ms): ${opts.changes} changes every ${opts.intervalMs} ms`
+  )
   const writes: { rv: string; at: number; type: string }[] = []
   const types = ['ADDED', 'MODIFIED', 'DELETED']
   const start = performance.now()

@@ -59,6 +59,7 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
     query: parseQuery(url),
     req: c.req.raw,
     baseUrl: url.origin,
+    principal: c.get('principal'),
   })
 }
 

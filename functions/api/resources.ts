@@ -4,6 +4,8 @@
  * subresource. It resolves the resource in the space's registry first: an unknown resource is a
  * 404 naming the group and version the client used.
  */
+import { answerReview } from '../../lib/auth/reviews.ts'
+import type { Principal } from '../../lib/auth/tokens.ts'
 import { badRequest, methodNotAllowed, notFound } from '../../lib/errors.ts'
 import { createObject } from '../../lib/hub/create.ts'
 import { deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
@@ -11,6 +13,7 @@ import type { HubDeps } from '../../lib/hub/deps.ts'
 import type { WriteOptions } from '../../lib/hub/options.ts'
 import { asPatchType, patchObject } from '../../lib/hub/patch.ts'
 import { getObject, listObjects } from '../../lib/hub/read.ts'
+import { getScale, writeScale } from '../../lib/hub/scale.ts'
 import { registryForSpace } from '../../lib/hub/space-registry.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Target } from '../../lib/hub/target.ts'
@@ -32,6 +35,7 @@ export type ResourceRequest = {
   query: ApiQuery
   req: Request
   baseUrl: string
+  principal: Principal
 }
 
 async function resolveTarget(r: ResourceRequest): Promise<Target> {
@@ -116,8 +120,41 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   throw methodNotAllowed(`${method} is not supported on a collection`)
 }
 
+/** Subresources that need a running container or node; a space holds desired state only. */
+const RUNTIME_SUBRESOURCES = new Set([
+  'log',
+  'exec',
+  'attach',
+  'portforward',
+  'proxy',
+  'eviction',
+  'binding',
+  'ephemeralcontainers',
+])
+
+async function scale(r: ResourceRequest, t: Target): Promise<Response> {
+  const opts = writeOptions(r, 'unknown')
+  switch (r.req.method) {
+    case 'GET':
+      return json(await getScale(r.deps, t))
+    case 'PUT':
+      return json((await writeScale(r.deps, t, await readBody(r.req), opts)).object)
+    case 'PATCH': {
+      const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      return json((await writeScale(r.deps, t, await readBody(r.req), opts, type)).object)
+    }
+    default:
+      throw methodNotAllowed(`${r.req.method} is not supported on the scale subresource`)
+  }
+}
+
 async function single(r: ResourceRequest, t: Target): Promise<Response> {
   const sub = r.path.subresource
+  if (sub === 'scale' && t.info.subresources.scale) return scale(r, t)
+  if (sub !== undefined && RUNTIME_SUBRESOURCES.has(sub))
+    throw badRequest(
+      `${t.info.resource}/${sub} is not available in an edgeplane workspace: it holds desired state only and runs no containers. Use the edge cluster's own API (kubectl --context <edge>) for ${sub}.`
+    )
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
     throw notFound(`${t.info.resource}/${sub}`, {
       group: t.info.group,
@@ -164,8 +201,17 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
   }
 }
 
+function review(r: ResourceRequest, t: Target): Promise<Response> {
+  if (r.req.method !== 'POST') throw methodNotAllowed(`${t.info.kind} only supports create`)
+  return readBody(r.req).then((body) =>
+    json(answerReview(t.info.kind, body, r.principal, r.space.path), 201)
+  )
+}
+
 export async function handleResource(r: ResourceRequest): Promise<Response> {
   const t = await resolveTarget(r)
+  if (t.info.verbs.length === 1 && t.info.verbs[0] === 'create' && t.info.kind.endsWith('Review'))
+    return review(r, t)
   if (t.name === undefined) return collection(r, t)
   if (r.allSpaces) throw badRequest('the cross-workspace view only serves collections')
   return single(r, t)

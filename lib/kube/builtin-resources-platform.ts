@@ -17,7 +17,28 @@ const admission = inGroup('admissionregistration.k8s.io')
 const flowcontrol = inGroup('flowcontrol.apiserver.k8s.io')
 const API_EXTENSIONS = ['api-extensions']
 
+/** Reviews are create-only and never stored: the hub answers them from the caller's token. */
+const REVIEW_VERBS = ['create']
+
 export const PLATFORM_RESOURCES: ResourceInfo[] = [
+  inGroup('authentication.k8s.io')({
+    resource: 'selfsubjectreviews',
+    kind: 'SelfSubjectReview',
+    namespaced: false,
+    verbs: REVIEW_VERBS,
+  }),
+  inGroup('authorization.k8s.io')({
+    resource: 'selfsubjectaccessreviews',
+    kind: 'SelfSubjectAccessReview',
+    namespaced: false,
+    verbs: REVIEW_VERBS,
+  }),
+  inGroup('authorization.k8s.io')({
+    resource: 'selfsubjectrulesreviews',
+    kind: 'SelfSubjectRulesReview',
+    namespaced: false,
+    verbs: REVIEW_VERBS,
+  }),
   networking({ resource: 'ingressclasses', kind: 'IngressClass', namespaced: false }),
   networking({
     resource: 'ingresses',

@@ -14,6 +14,8 @@ export const BUILTIN_GROUP_ORDER = [
   '',
   'apiregistration.k8s.io',
   'apps',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
   'events.k8s.io',
   'autoscaling',
   'batch',

@@ -1,0 +1,117 @@
+/**
+ * `npm run bench`: the hub benchmark. Starts one in-memory dynalite and the hub in this process
+ * (bench/stack.ts), then runs four phases against them: the raw DynamoDB baseline, hub CRUD over
+ * HTTP, DynamoDB requests per hub operation, and watch delivery latency. Progress lines go to
+ * stderr; the report and a final JSON line go to stdout. `--help` lists the flags. The whole run
+ * is bounded by `--max-seconds`; past it the process exits 1.
+ */
+import { cpus, platform } from 'node:os'
+import { parseArgs, USAGE } from './args.ts'
+import { createHubClient } from './hub-client.ts'
+import { runHubCrud } from './hub-crud.ts'
+import { runRawBaseline } from './raw-dynamo.ts'
+import { type BenchResults, jsonSummary, renderReport } from './report.ts'
+import { measureRequestCosts } from './request-costs.ts'
+import { BENCH_TOKEN, startBenchStack } from './stack.ts'
+import { measureWatchLatency, type WatchLatency } from './watch-latency.ts'
+
+async function main(): Promise<number> {
+  const parsed = parseArgs(process.argv.slice(2))
+  if (parsed.kind === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  if (parsed.kind === 'error') {
+    process.stderr.write(`bench: ${parsed.message}\n\n${USAGE}`)
+    return 2
+  }
+  const o = parsed.options
+  const t0 = performance.now()
+  const progress = (message: string) =>
+    process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(1)}s] ${message}\n`)
+  const guard = setTimeout(() => {
+    process.stderr.write(`bench: gave up after ${o.maxSeconds} s (--max-seconds)\n`)
+    process.exit(1)
+  }, o.maxSeconds * 1000)
+  guard.unref()
+
+  progress('starting dynalite and the hub')
+  const stack = await startBenchStack()
+  try {
+    const hub = createHubClient(stack.hub.url, BENCH_TOKEN)
+    const raw = await runRawBaseline(
+      stack.rawClient,
+      stack.rawTable,
+      {
+        ops: o.rawOps,
+        concurrency: o.concurrency,
+        itemBytes: o.itemBytes,
+      },
+      progress
+    )
+    const crud = await runHubCrud(hub, o, progress)
+    const requests = await measureRequestCosts(
+      hub,
+      stack.counter,
+      () => stack.hub.settle(),
+      { samples: o.costSamples, itemBytes: o.itemBytes, listLimit: o.listLimit },
+      progress
+    )
+    const watch: WatchLatency[] = []
+    for (const settleMs of o.watchSettleMs) {
+      const served = await stack.startHub(settleMs)
+      try {
+        const client = createHubClient(served.hub.url, BENCH_TOKEN)
+        watch.push(
+          await measureWatchLatency(
+            client,
+            {
+              namespace: `bench-watch-${watch.length}`,
+              changes: o.watchChanges,
+              intervalMs: o.watchIntervalMs,
+              settleMs,
+              itemBytes: o.itemBytes,
+            },
+            progress
+          )
+        )
+      } finally {
+        await served.close()
+      }
+    }
+    const cpuList = cpus()
+    const results: BenchResults = {
+      config: { ...o },
+      environment: {
+        node: process.version,
+        platform: `${platform()}-${process.arch}`,
+        cpus: cpuList.length,
+        cpuModel: cpuList[0]?.model.trim() ?? 'unknown',
+      },
+      raw,
+      hub: crud,
+      requests,
+      watch,
+      durationMs: performance.now() - t0,
+    }
+    progress('done')
+    process.stdout.write(`${renderReport(results)}\n`)
+    process.stdout.write(`${JSON.stringify(jsonSummary(results))}\n`)
+    return 0
+  } finally {
+    await stack.close()
+    clearTimeout(guard)
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (e: unknown) => {
+    process.stderr.write(
+      `bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`
+    )
+    process.exitCode = 1
+  }
+)
