@@ -37,10 +37,10 @@ export type ParsedArgs =
 
 export const DEFAULT_OPTIONS: BenchOptions = {
   quick: false,
-  objects: 300,
+  objects: 200,
   concurrency: 16,
-  rawOps: 1000,
-  listOps: 20,
+  rawOps: 500,
+  listOps: 10,
   listLimit: 50,
   itemBytes: 1024,
   costSamples: 10,
@@ -52,9 +52,9 @@ export const DEFAULT_OPTIONS: BenchOptions = {
 
 export const QUICK_OPTIONS: Partial<BenchOptions> = {
   quick: true,
-  objects: 60,
-  rawOps: 200,
-  listOps: 5,
+  objects: 80,
+  rawOps: 150,
+  listOps: 4,
   costSamples: 3,
   watchChanges: 15,
 }
@@ -62,7 +62,7 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
 export const USAGE = `Usage: npm run bench -- [flags]
 
 Benchmarks the edgeplane hub against one in-process, in-memory dynalite on 127.0.0.1:
-raw DynamoDB PutItem/GetItem throughput, hub create/get/list over HTTP (ratios to raw),
+raw DynamoDB PutItem/GetItem/Query throughput, hub create/get/list over HTTP (ratios to raw),
 DynamoDB requests per hub operation, and watch delivery latency. Progress goes to stderr;
 stdout gets a table and, last, one JSON line with every figure.
 
@@ -116,6 +116,7 @@ function parseSettle(raw: string | undefined): number[] | string {
   return values
 }
 
+/** What the command line asks for (flags after `npm run bench --`). */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const explicit: Partial<BenchOptions> = {}
   let quick = false

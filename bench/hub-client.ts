@@ -23,6 +23,7 @@ export function configMapPath(namespace: string, name?: string): string {
 
 export const NAMESPACES_PATH = '/clusters/root/api/v1/namespaces'
 
+/** A client for the hub at `baseUrl` that sends `token` as its bearer token. */
 export function createHubClient(baseUrl: string, token: string): HubClient {
   return {
     baseUrl,

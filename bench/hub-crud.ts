@@ -27,6 +27,9 @@ export type HubCrudOptions = {
   itemBytes: number
 }
 
+/** The namespace the sequential creates fill and the lists read: `objects` ConfigMaps. */
+export const LIST_NAMESPACE = 'bench-seq'
+
 /** Creates a Namespace in root (201). */
 export async function createNamespace(hub: HubClient, name: string): Promise<void> {
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }
@@ -38,13 +41,14 @@ function itemCount(body: unknown): number {
   return Array.isArray(items) ? items.length : -1
 }
 
+/** Runs the create, get and list loads (phase 2) and returns each one's figures. */
 export async function runHubCrud(
   hub: HubClient,
   opts: HubCrudOptions,
   progress: (message: string) => void
 ): Promise<HubCrudResults> {
   const { objects: n, concurrency } = opts
-  const seqNs = 'bench-seq'
+  const seqNs = LIST_NAMESPACE
   const concNs = 'bench-conc'
   await createNamespace(hub, seqNs)
   await createNamespace(hub, concNs)

@@ -2,6 +2,7 @@
  * Turns the benchmark's results into a human-readable report (one table per phase, with the
  * hub/raw ratios) and into one JSON object for machines, printed as the last line of stdout.
  */
+import type { BenchOptions } from './args.ts'
 import type { HubCrudResults } from './hub-crud.ts'
 import type { LoadResult } from './load.ts'
 import type { RawResults } from './raw-dynamo.ts'
@@ -11,7 +12,7 @@ import { type Cell, fmt, formatTable } from './table.ts'
 import type { WatchLatency } from './watch-latency.ts'
 
 export type BenchResults = {
-  config: Record<string, unknown>
+  config: BenchOptions
   environment: { node: string; platform: string; cpus: number; cpuModel: string }
   raw: RawResults
   hub: HubCrudResults
@@ -20,11 +21,16 @@ export type BenchResults = {
   durationMs: number
 }
 
+type Pair = { sequential: number; concurrent: number }
+
 export type Ratios = {
-  createVsPutItem: { sequential: number; concurrent: number }
-  getVsGetItem: { sequential: number; concurrent: number }
+  createVsPutItem: Pair
+  getVsGetItem: Pair
+  listAllVsQuery: Pair
+  listLimitVsQuery: Pair
 }
 
+/** Hub ops/s divided by raw ops/s, for each hub operation and its raw counterpart. */
 export function ratios(r: BenchResults): Ratios {
   return {
     createVsPutItem: {
@@ -34,6 +40,14 @@ export function ratios(r: BenchResults): Ratios {
     getVsGetItem: {
       sequential: ratio(r.hub.getSequential.opsPerSec, r.raw.getSequential.opsPerSec),
       concurrent: ratio(r.hub.getConcurrent.opsPerSec, r.raw.getConcurrent.opsPerSec),
+    },
+    listAllVsQuery: {
+      sequential: ratio(r.hub.listAllSequential.opsPerSec, r.raw.queryAllSequential.opsPerSec),
+      concurrent: ratio(r.hub.listAllConcurrent.opsPerSec, r.raw.queryAllConcurrent.opsPerSec),
+    },
+    listLimitVsQuery: {
+      sequential: ratio(r.hub.listLimitSequential.opsPerSec, r.raw.queryLimitSequential.opsPerSec),
+      concurrent: ratio(r.hub.listLimitConcurrent.opsPerSec, r.raw.queryLimitConcurrent.opsPerSec),
     },
   }
 }
@@ -78,10 +92,12 @@ function watchRows(w: WatchLatency): Cell[][] {
   return rows
 }
 
+/** The report for people: a header and one table per phase. */
 export function renderReport(r: BenchResults): string {
   const q = ratios(r)
   const { hub, raw } = r
-  const n = hub.createSequential.ops
+  const n = r.config.objects
+  const limit = `limit=${r.config.listLimit}`
   const env = r.environment
   const out = [
     `edgeplane hub benchmark: Node ${env.node} on ${env.platform}, ${env.cpus} CPUs (${env.cpuModel})`,
@@ -93,9 +109,13 @@ export function renderReport(r: BenchResults): string {
       loadRow('PutItem', raw.putConcurrent),
       loadRow('GetItem', raw.getSequential),
       loadRow('GetItem', raw.getConcurrent),
+      loadRow(`Query (${n} items)`, raw.queryAllSequential),
+      loadRow(`Query (${n} items)`, raw.queryAllConcurrent),
+      loadRow(`Query (${limit})`, raw.queryLimitSequential),
+      loadRow(`Query (${limit})`, raw.queryLimitConcurrent),
     ]),
     '',
-    '2. Hub over HTTP (ConfigMaps in root; hub/raw = hub ops/s divided by raw ops/s)',
+    '2. Hub over HTTP (ConfigMaps in root; hub/raw = hub ops/s / raw ops/s of PutItem, GetItem, Query)',
     formatTable(
       [...LOAD_HEADERS, 'hub/raw'],
       [
@@ -103,10 +123,10 @@ export function renderReport(r: BenchResults): string {
         loadRow('create (POST)', hub.createConcurrent, q.createVsPutItem.concurrent),
         loadRow('get', hub.getSequential, q.getVsGetItem.sequential),
         loadRow('get', hub.getConcurrent, q.getVsGetItem.concurrent),
-        loadRow(`list (all ${n})`, hub.listAllSequential),
-        loadRow(`list (all ${n})`, hub.listAllConcurrent),
-        loadRow('list (limit)', hub.listLimitSequential),
-        loadRow('list (limit)', hub.listLimitConcurrent),
+        loadRow(`list (${n} objects)`, hub.listAllSequential, q.listAllVsQuery.sequential),
+        loadRow(`list (${n} objects)`, hub.listAllConcurrent, q.listAllVsQuery.concurrent),
+        loadRow(`list (${limit})`, hub.listLimitSequential, q.listLimitVsQuery.sequential),
+        loadRow(`list (${limit})`, hub.listLimitConcurrent, q.listLimitVsQuery.concurrent),
       ]
     ),
     '',
@@ -159,10 +179,7 @@ export function jsonSummary(r: BenchResults): Record<string, unknown> {
     environment: r.environment,
     raw: mapValues(r.raw, loadJson),
     hub: mapValues(r.hub, loadJson),
-    ratios: {
-      createVsPutItem: mapValues(q.createVsPutItem, (x) => round(x, 4)),
-      getVsGetItem: mapValues(q.getVsGetItem, (x) => round(x, 4)),
-    },
+    ratios: mapValues(q, (pair) => mapValues(pair, (x) => round(x, 4))),
     requests: r.requests.map((c) => ({
       operation: c.operation,
       samples: c.samples,

@@ -1,7 +1,7 @@
 /**
  * Phase 3: DynamoDB requests per hub operation, by operation name, from the main hub's request
  * counter: create (POST), update (PUT of the object as read, with its resourceVersion), merge
- * PATCH, delete, get, and list (whole namespace and a first page). Each operation is run
+ * PATCH, delete, get, and list (a small and a big namespace, and a first page). Each operation is run
  * `samples` times one after another with the counter reset before and read after the hub's
  * background work settled; the figures are averages per HTTP request (auth and registry reads
  * included).
@@ -19,15 +19,31 @@ export type RequestCost = {
   total: number
 }
 
-export type CostOptions = { samples: number; itemBytes: number; listLimit: number }
+export type CostDeps = {
+  hub: HubClient
+  /** The main hub's request counter. */
+  counter: Counter
+  /** Waits for the hub's background work. */
+  settle: () => Promise<void>
+  progress: (message: string) => void
+}
+
+export type CostOptions = {
+  samples: number
+  itemBytes: number
+  /** A namespace filled beforehand, and how many objects it holds, for the big list. */
+  listNamespace: string
+  listSize: number
+}
 
 async function measure(
+  deps: CostDeps,
   operation: string,
   samples: number,
-  counter: Counter,
-  settle: () => Promise<void>,
   op: (i: number) => Promise<unknown>
 ): Promise<RequestCost> {
+  const { counter, settle } = deps
+  deps.progress(`requests: ${operation} x${samples}`)
   await settle()
   counter.reset()
   for (let i = 0; i < samples; i++) await op(i)
@@ -38,21 +54,18 @@ async function measure(
   return { operation, samples, perOperation, total: counter.total() / samples }
 }
 
+/** Requests per create, get, update, merge patch, list and delete, in that order. */
 export async function measureRequestCosts(
-  hub: HubClient,
-  counter: Counter,
-  settle: () => Promise<void>,
-  opts: CostOptions,
-  progress: (message: string) => void
+  deps: CostDeps,
+  opts: CostOptions
 ): Promise<RequestCost[]> {
+  const { hub } = deps
   const ns = 'bench-cost'
   const n = opts.samples
   const name = (i: number) => `cost-${i}`
   const path = (i: number) => configMapPath(ns, name(i))
-  const m = (operation: string, op: (i: number) => Promise<unknown>) => {
-    progress(`requests: ${operation} x${n}`)
-    return measure(operation, n, counter, settle, op)
-  }
+  const m = (operation: string, op: (i: number) => Promise<unknown>) =>
+    measure(deps, operation, n, op)
   await createNamespace(hub, ns)
   const out: RequestCost[] = []
   out.push(
@@ -80,6 +93,11 @@ export async function measureRequestCosts(
     )
   )
   out.push(await m(`list (${n} objects)`, () => hub.call('GET', configMapPath(ns))))
+  out.push(
+    await m(`list (${opts.listSize} objects)`, () =>
+      hub.call('GET', configMapPath(opts.listNamespace))
+    )
+  )
   out.push(await m('list (limit=1)', () => hub.call('GET', `${configMapPath(ns)}?limit=1`)))
   out.push(await m('delete', (i) => hub.call('DELETE', path(i))))
   return out

@@ -8,7 +8,7 @@
 import { cpus, platform } from 'node:os'
 import { parseArgs, USAGE } from './args.ts'
 import { createHubClient } from './hub-client.ts'
-import { runHubCrud } from './hub-crud.ts'
+import { LIST_NAMESPACE, runHubCrud } from './hub-crud.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
 import { type BenchResults, jsonSummary, renderReport } from './report.ts'
 import { measureRequestCosts } from './request-costs.ts'
@@ -46,16 +46,21 @@ async function main(): Promise<number> {
         ops: o.rawOps,
         concurrency: o.concurrency,
         itemBytes: o.itemBytes,
+        listItems: o.objects,
+        listOps: o.listOps,
+        listLimit: o.listLimit,
       },
       progress
     )
     const crud = await runHubCrud(hub, o, progress)
     const requests = await measureRequestCosts(
-      hub,
-      stack.counter,
-      () => stack.hub.settle(),
-      { samples: o.costSamples, itemBytes: o.itemBytes, listLimit: o.listLimit },
-      progress
+      { hub, counter: stack.counter, settle: () => stack.hub.settle(), progress },
+      {
+        samples: o.costSamples,
+        itemBytes: o.itemBytes,
+        listNamespace: LIST_NAMESPACE,
+        listSize: o.objects,
+      }
     )
     const watch: WatchLatency[] = []
     for (const settleMs of o.watchSettleMs) {

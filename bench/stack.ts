@@ -67,6 +67,7 @@ async function serveHub(
   }
 }
 
+/** Starts dynalite, creates both tables, serves the main hub and bootstraps it. */
 export async function startBenchStack(): Promise<BenchStack> {
   const db = await startDynalite({ host: '127.0.0.1' })
   const rawClient = client(db.endpoint)

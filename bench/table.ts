@@ -14,7 +14,11 @@ export function fmt(x: number, digits = 1): string {
 }
 
 /** Renders rows under a header line, two spaces between columns, indented by `indent`. */
-export function formatTable(headers: readonly string[], rows: readonly Cell[][], indent = '  ') {
+export function formatTable(
+  headers: readonly string[],
+  rows: readonly Cell[][],
+  indent = '  '
+): string {
   const width = headers.map((h, c) =>
     Math.max(h.length, ...rows.map((r) => String(r[c] ?? '').length))
   )

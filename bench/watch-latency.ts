@@ -80,6 +80,7 @@ function write(hub: HubClient, opts: WatchOptions, i: number): Promise<unknown> 
   return hub.call('DELETE', path)
 }
 
+/** Opens a watch, makes the changes and returns the delivery latency (phase 4). */
 export async function measureWatchLatency(
   hub: HubClient,
   opts: WatchOptions,

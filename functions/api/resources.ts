@@ -20,10 +20,12 @@ import type { Target } from '../../lib/hub/target.ts'
 import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
 import { readBody } from './body.ts'
 import type { ApiQuery } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
+import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
 import { watchResponse } from './watch.ts'
 
 export type ResourceRequest = {
@@ -67,33 +69,43 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
   }
 }
 
+/** GET on a collection: a watch, or a list (as a Table when the client asks for one). */
+async function readCollection(
+  r: ResourceRequest,
+  t: Target,
+  predicate: ((obj: KubeObject) => boolean) | undefined
+): Promise<Response> {
+  const table = negotiateTable(r.req)
+  if (r.query.watch)
+    return watchResponse(r.deps, {
+      ...(table ? { transform: tableWatchEvents(t, table, r.deps.now) } : {}),
+      target: t,
+      allSpaces: r.allSpaces,
+      ...(r.query.resourceVersion !== undefined
+        ? { resourceVersion: r.query.resourceVersion }
+        : {}),
+      predicate: predicate ?? (() => true),
+      bookmarks: r.query.allowWatchBookmarks,
+      ...(r.query.timeoutSeconds !== undefined ? { timeoutSeconds: r.query.timeoutSeconds } : {}),
+    })
+  const res = await listObjects(
+    r.deps,
+    t,
+    {
+      ...(predicate ? { predicate } : {}),
+      ...(r.query.limit ? { limit: r.query.limit } : {}),
+      ...(r.query.continue ? { continue: r.query.continue } : {}),
+    },
+    r.allSpaces
+  )
+  if (table) return json(listTable(t, res, table, r.deps.now()))
+  return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, res))
+}
+
 async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   const method = r.req.method
   const predicate = objectPredicate(t.info.kind, r.query.labelSelector, r.query.fieldSelector)
-  if (method === 'GET') {
-    if (r.query.watch)
-      return watchResponse(r.deps, {
-        target: t,
-        allSpaces: r.allSpaces,
-        ...(r.query.resourceVersion !== undefined
-          ? { resourceVersion: r.query.resourceVersion }
-          : {}),
-        predicate: predicate ?? (() => true),
-        bookmarks: r.query.allowWatchBookmarks,
-        ...(r.query.timeoutSeconds !== undefined ? { timeoutSeconds: r.query.timeoutSeconds } : {}),
-      })
-    const res = await listObjects(
-      r.deps,
-      t,
-      {
-        ...(predicate ? { predicate } : {}),
-        ...(r.query.limit ? { limit: r.query.limit } : {}),
-        ...(r.query.continue ? { continue: r.query.continue } : {}),
-      },
-      r.allSpaces
-    )
-    return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, res))
-  }
+  if (method === 'GET') return readCollection(r, t, predicate)
   if (r.allSpaces) throw methodNotAllowed('the cross-workspace view only supports list and watch')
   if (method === 'POST') {
     const res = await createObject(r.deps, t, await readBody(r.req), writeOptions(r, 'unknown'))
@@ -163,8 +175,11 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
     })
   const status = sub === 'status' ? 'status' : undefined
   switch (r.req.method) {
-    case 'GET':
-      return json(await getObject(r.deps, t))
+    case 'GET': {
+      const table = status ? undefined : negotiateTable(r.req)
+      const obj = await getObject(r.deps, t)
+      return json(table ? objectTable(t, obj, table, r.deps.now()) : obj)
+    }
     case 'PUT': {
       const res = await updateObject(
         r.deps,

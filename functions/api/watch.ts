@@ -24,10 +24,13 @@ export type WatchParams = {
   pollMs?: number
   /** How far behind the cursor to look for late commits. */
   settleMs?: number
+  /** Rewrites each event before it is sent (e.g. as a Table for kubectl). */
+  transform?: (event: unknown) => unknown
 }
 
 const enc = new TextEncoder()
 const line = (v: unknown) => enc.encode(`${JSON.stringify(v)}\n`)
+const eventLine = (p: WatchParams, v: unknown) => line(p.transform ? p.transform(v) : v)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function initialEvents(
@@ -94,7 +97,7 @@ export function watchResponse(deps: HubDeps, p: WatchParams): Response {
   let closed = false
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const emit = (v: unknown) => controller.enqueue(line(v))
+      const emit = (v: unknown) => controller.enqueue(eventLine(p, v))
       try {
         const cur: Cursor = { low: Number(p.resourceVersion ?? '0'), highest: 0, sent: new Map() }
         if (!p.resourceVersion || p.resourceVersion === '0') {

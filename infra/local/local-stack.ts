@@ -1,6 +1,7 @@
 /**
  * Starts the local center, in order, and stops it in reverse:
- *   1. the data folder and its lock (one stack per folder), the admin token, the TLS certificate
+ *   1. the data folder and its lock (one stack per folder), leftovers of a crashed run, the admin
+ *      token, the TLS certificate
  *   2. dynalite on a free port, persisted under the data folder
  *   3. the table (if missing) and the hub bootstrap (root, root:espw, admin token)
  *   4. `wrangler dev` on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
@@ -14,15 +15,15 @@ import type { Logger } from '../../lib/log.ts'
 import { startCronTicker } from './cron-ticker.ts'
 import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-dir.ts'
 import { startDynalite } from './dynalite-server.ts'
-import { waitHealthy } from './health.ts'
 import { prepareHub } from './hub-setup.ts'
+import { hubUrlFor, startHubWorker } from './hub-worker.ts'
 import { writeKubeconfig } from './kubeconfig.ts'
+import { reapLeftovers } from './leftovers.ts'
 import type { LocalConfig } from './local-config.ts'
 import { acquireLock } from './lock-file.ts'
-import { tailFile } from './log-tail.ts'
-import { assertPortFree, pickFreePort } from './ports.ts'
+import { withLogTail } from './log-tail.ts'
+import { assertPortFree } from './ports.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
-import { startWrangler } from './wrangler-process.ts'
 
 export type Part = { name: string; stop(): Promise<void> }
 
@@ -42,6 +43,8 @@ export type LocalStackOptions = {
   cronPeriodMs?: number
   /** Aborting stops the start: what was started is stopped and the error is rethrown. */
   signal?: AbortSignal
+  /** A Node program and arguments to run instead of wrangler dev (tests). */
+  wranglerCommand?: string[]
 }
 
 /** The spaces that get a kubeconfig context; the first is the current context. */
@@ -58,16 +61,6 @@ async function stopAll(parts: Part[], log: Logger): Promise<void> {
   }
 }
 
-function abortReason(signal: AbortSignal | undefined): string | undefined {
-  if (!signal?.aborted) return undefined
-  return signal.reason instanceof Error ? signal.reason.message : 'aborted'
-}
-
-async function withTail(reason: string, logFile: string): Promise<string> {
-  const tail = await tailFile(logFile, 40)
-  return tail ? `${reason}; last lines of ${logFile}:\n${tail}` : reason
-}
-
 export async function startLocalStack(
   cfg: LocalConfig,
   opts: LocalStackOptions
@@ -78,8 +71,8 @@ export async function startLocalStack(
   const lock = await acquireLock(`${paths.root}/lock`)
   const parts: Part[] = [{ name: 'lock', stop: () => lock.release() }]
   try {
+    await reapLeftovers(paths.stackInfo, log)
     await assertPortFree(cfg.port)
-    const hubUrl = `https://127.0.0.1:${cfg.port}`
     const admin = await loadOrCreateAdminToken(paths)
     log.info('admin token', { file: paths.adminToken, created: admin.created })
     const tls = await loadOrCreateTls(paths)
@@ -94,33 +87,29 @@ export async function startLocalStack(
       ddbEndpoint: db.endpoint,
       tableName: cfg.tableName,
       adminToken: admin.token,
-      baseUrl: hubUrl,
+      baseUrl: hubUrlFor(cfg.port),
       log,
     })
 
     checkAborted()
-    const inspectorPort = await pickFreePort()
-    const wrangler = startWrangler({
-      cwd: opts.repoRoot,
+    const hub = await startHubWorker({
+      repoRoot: opts.repoRoot,
       port: cfg.port,
-      inspectorPort,
+      ddbEndpoint: db.endpoint,
+      tableName: cfg.tableName,
+      logLevel: cfg.logLevel,
       persistTo: paths.wrangler,
       logFile: paths.wranglerLog,
-      tls: { certPath: paths.tlsCert, keyPath: paths.tlsKey },
-      vars: { DDB_ENDPOINT: db.endpoint, TABLE_NAME: cfg.tableName, LOG_LEVEL: cfg.logLevel },
+      tls: { certPath: paths.tlsCert, keyPath: paths.tlsKey, certPem: tls.certPem },
+      readyTimeoutMs: opts.readyTimeoutMs ?? 120_000,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.wranglerCommand ? { command: opts.wranglerCommand } : {}),
+      onSpawn: (w) => {
+        parts.push({ name: 'wrangler', stop: () => w.stop() })
+        log.info('wrangler dev starting', { pid: w.pid, port: cfg.port, log: paths.wranglerLog })
+      },
     })
-    parts.push({ name: 'wrangler', stop: () => wrangler.stop() })
-    log.info('wrangler dev starting', { pid: wrangler.pid, port: cfg.port, log: paths.wranglerLog })
-    try {
-      await waitHealthy(`${hubUrl}/healthz`, {
-        timeoutMs: opts.readyTimeoutMs ?? 120_000,
-        ca: tls.certPem,
-        gaveUp: () =>
-          wrangler.exitReason() ?? wrangler.startupProblem() ?? abortReason(opts.signal),
-      })
-    } catch (e) {
-      throw new Error(await withTail((e as Error).message, paths.wranglerLog))
-    }
+    const { wrangler, url: hubUrl } = hub
 
     checkAborted()
     const ticker = startCronTicker({
@@ -149,7 +138,7 @@ export async function startLocalStack(
       caFile: paths.tlsCert,
       dynalite: { endpoint: db.endpoint, port: db.port, path: paths.dynalite },
       tableName: cfg.tableName,
-      wrangler: { pid: wrangler.pid, inspectorPort, logFile: paths.wranglerLog },
+      wrangler: { pid: wrangler.pid, inspectorPort: hub.inspectorPort, logFile: paths.wranglerLog },
       startedAt: new Date().toISOString(),
     }
     await writeStackInfo(paths.stackInfo, info)
@@ -158,7 +147,7 @@ export async function startLocalStack(
     let stopping: Promise<void> | undefined
     return {
       info,
-      failed: wrangler.exited.then((reason) => withTail(reason, paths.wranglerLog)),
+      failed: wrangler.exited.then((reason) => withLogTail(reason, paths.wranglerLog)),
       stop: () => {
         stopping ??= stopAll(parts, log)
         return stopping

@@ -29,3 +29,9 @@ export async function tailFile(path: string, lines = 40): Promise<string> {
     await handle.close()
   }
 }
+
+/** `reason`, followed by the last lines of `logFile` when it has any. */
+export async function withLogTail(reason: string, logFile: string, lines = 40): Promise<string> {
+  const tail = await tailFile(logFile, lines)
+  return tail ? `${reason}; last lines of ${logFile}:\n${tail}` : reason
+}

@@ -59,10 +59,20 @@ export async function waitGroupGone(pgid: number, ms: number): Promise<boolean> 
   return true
 }
 
-/** SIGTERM to the group, SIGKILL after `graceMs` if anything is left; resolves when it is gone. */
+/**
+ * Stops a group: SIGTERM to its leader first, so it can shut down its own children and reap them
+ * (orphaned zombies are never reaped where PID 1 does not reap); then SIGTERM to the whole group;
+ * then SIGKILL. `graceMs` is split between the first two steps. Resolves when the group is gone.
+ */
 export async function stopGroup(pgid: number, graceMs: number): Promise<void> {
+  try {
+    process.kill(pgid, 'SIGTERM')
+  } catch {
+    // the leader is gone; the group may not be
+  }
+  if (await waitGroupGone(pgid, graceMs / 2)) return
   signalGroup(pgid, 'SIGTERM')
-  if (await waitGroupGone(pgid, graceMs)) return
+  if (await waitGroupGone(pgid, graceMs / 2)) return
   signalGroup(pgid, 'SIGKILL')
   await waitGroupGone(pgid, 5000)
 }

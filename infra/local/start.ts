@@ -1,8 +1,8 @@
 /**
  * `npm start`: the local edgeplane center (see usage.ts for what it starts and writes). Parses the
- * command line and environment, starts the stack, prints one ready line on stdout, and on Ctrl-C
- * or SIGTERM — also while still starting — stops every part (wrangler's whole process group
- * included) and exits 0. If a part dies on its own, or starting fails, it prints the reason with
+ * command line and environment, starts the stack, prints one ready line on stdout, and on Ctrl-C,
+ * SIGTERM or SIGHUP, or when its parent goes away — also while still starting — stops every part
+ * (wrangler's whole process group included) and exits 0. If a part dies on its own, or starting fails, it prints the reason with
  * the tail of wrangler's log and exits 1. Other output is JSON log lines on stderr.
  */
 import { dirname, resolve } from 'node:path'
@@ -11,6 +11,7 @@ import { createLogger } from '../../lib/log.ts'
 import { parseArgs, readyLine } from './cli-args.ts'
 import { readLocalConfig } from './local-config.ts'
 import type { LocalStack } from './local-stack.ts'
+import { watchParent } from './parent-watch.ts'
 import { USAGE } from './usage.ts'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -45,13 +46,13 @@ async function main(): Promise<void> {
     await stack?.stop()
     process.exit(code)
   }
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: string) => {
     log.info('stopping', { signal })
     if (!stack) return abort.abort(new Error(`interrupted by ${signal}`))
     if (!stopping) void stopAndExit(0)
   }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal)
+  watchParent(() => onSignal('parent exited'))
   try {
     stack = await startLocalStack(cfg, { repoRoot: REPO_ROOT, log, signal: abort.signal })
   } catch (e) {

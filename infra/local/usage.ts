@@ -8,11 +8,13 @@ export const USAGE = `Usage: npm start [-- --help]
 Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM:
   - dynalite (local DynamoDB) on a free loopback port, data kept in $EDGEPLANE_DATA/dynalite
   - the table (created if missing) and the hub bootstrap: spaces root and root:espw, admin token
-  - wrangler dev running the Worker (functions/index.ts) on 127.0.0.1:$EDGEPLANE_PORT
+  - wrangler dev running the Worker (functions/index.ts) on https://127.0.0.1:$EDGEPLANE_PORT,
+    with a self-signed certificate the kubeconfig trusts (kubectl sends tokens only over https)
   - a cron ticker calling the Worker's scheduled() every minute (change-log sweep, terminations)
+  - (to come) the watch relay and simulated edge clusters
 When ready it prints one line with the hub URL and the kubeconfig path; logs (JSON) go to stderr
 and wrangler's output to $EDGEPLANE_DATA/wrangler.log. Stopping keeps all data; the next start
-reuses the table, the admin token and every object.
+reuses the table, the admin token, the certificate and every object.
 
 Environment:
   EDGEPLANE_PORT   hub port on 127.0.0.1 (default 8787); other ports are picked free
@@ -22,15 +24,18 @@ Environment:
 
 Files in the data folder:
   admin-token      the admin bearer token (mode 0600), generated on first start
-  kubeconfig       contexts root (current) and root:espw; use KUBECONFIG=<data>/kubeconfig
+  kubeconfig       contexts root (current) and root:espw (mode 0600)
+  tls/             cert.pem (the hub's certificate, also its CA) and key.pem (mode 0600)
   stack.json       URLs, ports (dynalite endpoint, inspector) and pids of the running stack
   dynalite/        the stored objects, spaces and tokens
   wrangler/        wrangler dev state (--persist-to)
   wrangler.log     wrangler and Worker output
   lock             pid of the program owning the folder, while it runs
 
-Example:
+Examples:
   npm start
-  KUBECONFIG=.edgeplane/kubeconfig kubectl get namespaces
+  KUBECONFIG=.edgeplane/kubeconfig kubectl get workspaces
+  curl --cacert .edgeplane/tls/cert.pem -H "Authorization: Bearer $(cat .edgeplane/admin-token)" \\
+    https://127.0.0.1:8787/clusters/root/api/v1/namespaces
   EDGEPLANE_PORT=8800 EDGEPLANE_DATA=/tmp/second npm start   # a second stack alongside
 `

@@ -17,6 +17,9 @@ export type Principal = {
 }
 
 const TOKENS = 'tokens'
+/** Known tokens are remembered per process/isolate this long, so most requests skip the lookup. */
+export const TOKEN_CACHE_MS = 10_000
+const cache = new Map<string, { at: number; principal: Principal }>()
 
 export async function hashToken(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))
@@ -53,8 +56,13 @@ export async function revokeTokenHash(kv: KvStore, hash: string): Promise<void> 
 export async function authenticate(kv: KvStore, header: string | undefined): Promise<Principal> {
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
   if (!m?.[1]) throw unauthorized()
-  const entry = await kv.get<Principal>(TOKENS, await hashToken(m[1]))
+  const hash = await hashToken(m[1])
+  const hit = cache.get(hash)
+  if (hit && Date.now() - hit.at < TOKEN_CACHE_MS) return hit.principal
+  const entry = await kv.get<Principal>(TOKENS, hash)
   if (!entry) throw unauthorized()
+  if (cache.size > 10_000) cache.clear()
+  cache.set(hash, { at: Date.now(), principal: entry.value })
   return entry.value
 }
 

@@ -10,8 +10,14 @@ import type { ObjectKey } from '../store/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { hooksFor } from './kind-hooks.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
+import { CRD_GROUP, invalidateRegistry } from './space-registry.ts'
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
+
+/** A CRD write changes what its space serves: drop the cached registry. */
+function touched(key: ObjectKey): void {
+  if (key.group === CRD_GROUP) invalidateRegistry(key.cluster)
+}
 
 export async function storeCreate(
   deps: HubDeps,
@@ -19,6 +25,7 @@ export async function storeCreate(
   obj: KubeObject
 ): Promise<KubeObject> {
   const created = await deps.objects.create(key, obj)
+  touched(key)
   await updateOwnerIndex(deps.kv, key, undefined, created)
   return created
 }
@@ -35,6 +42,7 @@ export async function storeUpdate(
   expectedRv = before.metadata.resourceVersion ?? ''
 ): Promise<KubeObject> {
   const updated = await deps.objects.update(key, after, expectedRv)
+  touched(key)
   await updateOwnerIndex(deps.kv, key, before, updated)
   const decided =
     updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
@@ -54,6 +62,7 @@ export async function storeRemove(
   const uid = obj.metadata.uid
   if (policy === 'Foreground' && uid) await collectDependents(deps, key.cluster, uid, 'Foreground')
   const gone = await deps.objects.delete(key, obj.metadata.resourceVersion)
+  touched(key)
   await updateOwnerIndex(deps.kv, key, obj, undefined)
   if (uid && policy !== 'Foreground')
     deps.background(collectDependents(deps, key.cluster, uid, policy))

@@ -1,7 +1,9 @@
 /**
  * Object bodies as stored: the JSON text (without `metadata.resourceVersion`, which lives in the
- * item's `rv` attribute and is put back on read), gzip-compressed with the web
- * CompressionStream/DecompressionStream that both Node 22 and Workers provide. A body whose JSON
+ * item's `rv` attribute and is put back on read). Bodies up to `COMPRESS_ABOVE` bytes are stored as
+ * plain UTF-8 (compressing them costs more CPU than it saves); larger ones are gzip-compressed with
+ * the web CompressionStream/DecompressionStream that both Node 22 and Workers provide. Readers tell
+ * the two apart by the gzip magic bytes (JSON text never starts with them). A body whose JSON
  * exceeds 1 MiB is refused with 413 before anything is written; a compressed body larger than
  * `INLINE_LIMIT` is split into `CHUNK_BYTES` pieces stored as separate items (see `blobs.ts`),
  * because a DynamoDB item stops at 400 KB.
@@ -13,6 +15,8 @@ import type { KubeObject } from '../kube/types.ts'
 export const MAX_OBJECT_BYTES = 1_048_576
 /** Compressed bodies up to this size stay inline in the head or log item. */
 export const INLINE_LIMIT = 350_000
+/** Bodies larger than this many JSON bytes are compressed. */
+export const COMPRESS_ABOVE = 4096
 /** Size of one chunk item's payload. */
 export const CHUNK_BYTES = 350_000
 
@@ -55,12 +59,16 @@ export async function encodeBody(obj: KubeObject, what: string): Promise<Encoded
       `${what} is too large: ${bytes.length} bytes of JSON exceeds the limit of ${MAX_OBJECT_BYTES} bytes (1 MiB)`
     )
   }
-  return { text, data: await gzip(bytes) }
+  return { text, data: bytes.length > COMPRESS_ABOVE ? await gzip(bytes) : bytes }
 }
 
-/** The JSON text of a stored body. */
+function isGzip(data: Uint8Array): boolean {
+  return data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b
+}
+
+/** The JSON text of a stored body, compressed or not. */
 export async function bodyText(data: Uint8Array): Promise<string> {
-  return new TextDecoder().decode(await gunzip(data))
+  return new TextDecoder().decode(isGzip(data) ? await gunzip(data) : data)
 }
 
 /** Parses stored JSON text and sets its resourceVersion. */

@@ -199,6 +199,52 @@ describe('kubectl object verbs', () => {
     expect((await getCm('ssa')).data).toEqual({ y: '2' })
   })
 
+  it('imperative create commands (protobuf bodies) create what they say', async () => {
+    ok(await stack.kubectl(['create', 'namespace', 'imperative']))
+    ok(
+      await stack.kubectl([
+        'create',
+        'configmap',
+        'lit',
+        '-n',
+        'imperative',
+        '--from-literal=a=1',
+        '--from-literal=b=2',
+      ])
+    )
+    ok(
+      await stack.kubectl([
+        'create',
+        'deployment',
+        'web',
+        '-n',
+        'imperative',
+        '--image=nginx:1.27',
+        '--replicas=2',
+      ])
+    )
+    const ns = okJson<KubeObject & { status?: { phase?: string } }>(
+      await stack.kubectl(['get', 'namespace', 'imperative', '-o', 'json'])
+    )
+    expect(ns.status?.phase).toBe('Active')
+    const cm = okJson<KubeObject & { data?: unknown }>(
+      await stack.kubectl(['get', 'cm', 'lit', '-n', 'imperative', '-o', 'json'])
+    )
+    expect(cm.data).toEqual({ a: '1', b: '2' })
+    const spec = ok(
+      await stack.kubectl([
+        'get',
+        'deployment',
+        'web',
+        '-n',
+        'imperative',
+        '-o',
+        'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}',
+      ])
+    )
+    expect(spec).toBe('2 nginx:1.27')
+  })
+
   it('delete removes the object', async () => {
     ok(await stack.kubectl(['create', '-f', '-'], { input: configMap(NS, 'doomed', { k: 'v' }) }))
     expect(ok(await stack.kubectl(['delete', 'configmap', 'doomed', '-n', NS]))).toContain(

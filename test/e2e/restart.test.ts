@@ -2,7 +2,8 @@
  * The local stack's lifecycle: SIGTERM and Ctrl-C (SIGINT) stop it with exit code 0 and leave no
  * wrangler or workerd process behind; a second start on the same data folder reuses the table,
  * the admin token and every object; a second stack with another port and data folder runs
- * alongside, isolated; a second start on a folder in use, or on a port in use, fails clearly.
+ * alongside, isolated; a second start on a folder in use, or on a port in use, fails clearly; a
+ * start after a SIGKILL stops the wrangler left running and finds the data.
  */
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -85,6 +86,21 @@ describe('stop and restart', () => {
       okJson<KubeObject>(await stack.kubectl(['get', 'cm', 'keep', '-n', 'durable', '-o', 'json']))
         .metadata.name
     ).toBe('keep')
+  })
+})
+
+describe('after a crash', () => {
+  it('a start after SIGKILL stops the left-over wrangler and finds the data', async () => {
+    const old = stack.info().wrangler.pid
+    expect(groupMembers(old).length).toBeGreaterThan(0)
+    await stack.stop('SIGKILL')
+    expect(groupMembers(old).length).toBeGreaterThan(0)
+    await stack.start()
+    expect(groupMembers(old)).toEqual([])
+    const cm = okJson<KubeObject & { data?: unknown }>(
+      await stack.kubectl(['get', 'cm', 'keep', '-n', 'durable', '-o', 'json'])
+    )
+    expect(cm.data).toEqual({ k: 'v' })
   })
 })
 

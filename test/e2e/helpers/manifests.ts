@@ -1,7 +1,7 @@
 /**
- * Small manifest builders for e2e tests, as JSON text for `kubectl create -f -` / `apply -f -`.
- * (Imperative `kubectl create namespace|configmap|deployment` send protobuf bodies, which the hub
- * does not decode, so tests create objects from manifests.)
+ * Small manifest builders for e2e tests, as JSON text for `kubectl create -f -` / `apply -f -`
+ * (JSON bodies; the imperative `kubectl create <kind>` generators, which send protobuf, are
+ * exercised on their own in kubectl-objects.test.ts).
  */
 
 export function namespace(name: string): string {

@@ -28,6 +28,8 @@ import {
   startKubectl,
 } from './kubectl.ts'
 
+const READY_TIMEOUT_MS = 150_000
+
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 
 export type ApiInit = Omit<HubRequestInit, 'ca'> & { token?: string | null }
@@ -88,6 +90,13 @@ function launch(env: Record<string, string>): { run: Run; ready: Promise<void> }
       )
     )
   })
+  // Below the e2e hook timeout, so a stack that never gets ready is stopped, not orphaned.
+  const timer = setTimeout(() => child.kill('SIGTERM'), READY_TIMEOUT_MS)
+  void run.exited.then(() => clearTimeout(timer))
+  void ready.then(
+    () => clearTimeout(timer),
+    () => undefined
+  )
   return { run, ready }
 }
 

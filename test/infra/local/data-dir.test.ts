@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   dataPaths,
   loadOrCreateAdminToken,
+  loadOrCreateTls,
   prepareDataDir,
   writePrivateFile,
 } from '../../../infra/local/data-dir.ts'
@@ -59,5 +60,19 @@ describe('data folder', () => {
     await writePrivateFile(p, 'secret')
     expect(await readFile(p, 'utf8')).toBe('secret')
     expect(await mode(p)).toBe(0o600)
+  })
+
+  it('creates the TLS certificate once (key 0600) and reuses it; a broken pair is replaced', async () => {
+    const paths = await prepareDataDir(dir)
+    const first = await loadOrCreateTls(paths)
+    expect(first.created).toBe(true)
+    expect(await mode(paths.tlsKey)).toBe(0o600)
+    expect(await readFile(paths.tlsCert, 'utf8')).toBe(first.certPem)
+    const second = await loadOrCreateTls(paths)
+    expect(second).toEqual({ certPem: first.certPem, keyPem: first.keyPem, created: false })
+    await writeFile(paths.tlsKey, '')
+    const third = await loadOrCreateTls(paths)
+    expect(third.created).toBe(true)
+    expect(third.certPem).not.toBe(first.certPem)
   })
 })

@@ -47,4 +47,19 @@ describe('kubeconfig', () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it('trusts the hub certificate for https servers only', () => {
+    const caPem = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'
+    const https = buildKubeconfig({ ...opts, hubUrl: 'https://127.0.0.1:8787', caPem }) as {
+      clusters: { cluster: Record<string, string> }[]
+    }
+    expect(https.clusters[0]?.cluster).toEqual({
+      server: 'https://127.0.0.1:8787/clusters/root',
+      'certificate-authority-data': Buffer.from(caPem).toString('base64'),
+    })
+    const http = buildKubeconfig({ ...opts, caPem }) as {
+      clusters: { cluster: Record<string, string> }[]
+    }
+    expect(http.clusters[0]?.cluster).toEqual({ server: 'http://127.0.0.1:8787/clusters/root' })
+  })
 })

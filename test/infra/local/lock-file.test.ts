@@ -61,4 +61,13 @@ describe('data folder lock', () => {
     await lock.release()
     expect((await readFile(path, 'utf8')).trim()).toBe('12345')
   })
+
+  it('refuses a second acquisition in the same process, and allows it after release', async () => {
+    const path = join(dir, 'lock')
+    const lock = await acquireLock(path)
+    await expect(acquireLock(path)).rejects.toThrow('already uses the data folder')
+    await lock.release()
+    const again = await acquireLock(path)
+    await again.release()
+  })
 })

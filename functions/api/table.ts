@@ -1,0 +1,140 @@
+/**
+ * Server-side printing over HTTP. `negotiateTable` reads the Accept header the way kube does
+ * (clauses by preference; `application/json;as=Table;v=v1;g=meta.k8s.io`, or v1beta1, asks for a
+ * Table; plain JSON or a wildcard asks for the object itself; a request that only asks for
+ * transformations the hub cannot make is 406 NotAcceptable) and the `includeObject` parameter
+ * (None, Metadata — the default — or Object). `listTable`, `objectTable` and `tableWatchEvents`
+ * render a list, one object, and each watch event (a one-row Table; column definitions only in the
+ * first) with the printer of the resource being served.
+ */
+import { badRequest, notAcceptable } from '../../lib/errors.ts'
+import type { Target } from '../../lib/hub/target.ts'
+import { printerFor } from '../../lib/kube/printers/registry.ts'
+import {
+  buildTable,
+  INCLUDE_OBJECT_VALUES,
+  type IncludeObject,
+  type Table,
+  type TableListMeta,
+  type TableVersion,
+} from '../../lib/kube/printers/table.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import type { ListResult } from '../../lib/store/types.ts'
+
+export type TableRequest = { version: TableVersion; includeObject: IncludeObject }
+
+export type MediaRange = { type: string; params: Record<string, string>; q: number }
+
+/** The clauses of an Accept header, most preferred first (by q, then in the order given). */
+export function parseAccept(header: string): MediaRange[] {
+  const ranges: MediaRange[] = []
+  for (const clause of header.split(',')) {
+    const [type = '', ...rest] = clause.split(';').map((p) => p.trim())
+    if (!type) continue
+    const params: Record<string, string> = {}
+    for (const p of rest) {
+      const eq = p.indexOf('=')
+      if (eq > 0)
+        params[p.slice(0, eq).trim().toLowerCase()] = p
+          .slice(eq + 1)
+          .trim()
+          .replace(/^"|"$/g, '')
+    }
+    const q = params.q === undefined ? 1 : Number(params.q)
+    ranges.push({ type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0 })
+  }
+  return ranges.filter((r) => r.q > 0).sort((a, b) => b.q - a.q)
+}
+
+const JSON_TYPES = new Set(['application/json', 'application/*', '*/*'])
+
+function tableVersion(r: MediaRange): TableVersion | undefined {
+  if (r.params.as !== 'Table' || r.params.g !== 'meta.k8s.io') return undefined
+  if (r.type !== 'application/json') return undefined
+  return r.params.v === 'v1' || r.params.v === 'v1beta1' ? r.params.v : undefined
+}
+
+function includeObjectOf(url: URL): IncludeObject {
+  const v = url.searchParams.get('includeObject')
+  if (v === null || v === '') return 'Metadata'
+  const found = INCLUDE_OBJECT_VALUES.find((x) => x === v)
+  if (!found)
+    throw badRequest(
+      `includeObject: Unsupported value: "${v}": supported values: "None", "Metadata", "Object"`
+    )
+  return found
+}
+
+/** The Table the request asks for, or undefined when it wants the objects themselves. */
+export function negotiateTable(req: Request): TableRequest | undefined {
+  const accept = req.headers.get('accept')
+  if (!accept) return undefined
+  let transformOnly = false
+  for (const r of parseAccept(accept)) {
+    const version = tableVersion(r)
+    if (version) return { version, includeObject: includeObjectOf(new URL(req.url)) }
+    if (r.params.as === undefined && JSON_TYPES.has(r.type)) return undefined
+    if (r.params.as !== undefined) transformOnly = true
+  }
+  if (transformOnly)
+    throw notAcceptable(
+      'only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=Table;v=v1beta1;g=meta.k8s.io'
+    )
+  return undefined
+}
+
+type Served = Pick<Target, 'info' | 'version'>
+
+/** A list as a Table, keeping the list's resourceVersion and paging metadata. */
+export function listTable(t: Served, res: ListResult, tr: TableRequest, now: Date): Table {
+  const meta: TableListMeta = { resourceVersion: res.resourceVersion }
+  if (res.continue) meta.continue = res.continue
+  if (res.remainingItemCount !== undefined) meta.remainingItemCount = res.remainingItemCount
+  return buildTable(printerFor(t.info, t.version), res.items, meta, { ...tr, now })
+}
+
+function oneRow(
+  printer: ReturnType<typeof printerFor>,
+  obj: KubeObject,
+  opts: TableRequest & { now: Date; noHeaders?: boolean }
+): Table {
+  const meta: TableListMeta = {}
+  if (obj.metadata.resourceVersion) meta.resourceVersion = obj.metadata.resourceVersion
+  return buildTable(printer, [obj], meta, opts)
+}
+
+/** One object as a one-row Table (`kubectl get deploy NAME`). */
+export function objectTable(t: Served, obj: KubeObject, tr: TableRequest, now: Date): Table {
+  return oneRow(printerFor(t.info, t.version), obj, { ...tr, now })
+}
+
+const isKubeObject = (v: unknown): v is KubeObject =>
+  typeof v === 'object' && v !== null && 'metadata' in v && typeof v.metadata === 'object'
+
+/**
+ * Turns watch events into Table events: ADDED/MODIFIED/DELETED carry a one-row Table (column
+ * definitions in the first only), BOOKMARK an empty Table with its resourceVersion; ERROR events
+ * and anything else pass through.
+ */
+export function tableWatchEvents(
+  t: Served,
+  tr: TableRequest,
+  now: () => Date
+): (event: unknown) => unknown {
+  const printer = printerFor(t.info, t.version)
+  let headersSent = false
+  return (event) => {
+    if (typeof event !== 'object' || event === null || !('type' in event) || !('object' in event))
+      return event
+    const { type, object } = event
+    if (!isKubeObject(object)) return event
+    if (type === 'BOOKMARK') {
+      const meta: TableListMeta = { resourceVersion: object.metadata.resourceVersion ?? '' }
+      return { type, object: buildTable(printer, [], meta, { ...tr, now: now(), noHeaders: true }) }
+    }
+    if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return event
+    const table = oneRow(printer, object, { ...tr, now: now(), noHeaders: headersSent })
+    headersSent = true
+    return { type, object: table }
+  }
+}

@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  type HubWorkerOptions,
+  hubUrlFor,
+  startHubWorker,
+} from '../../../infra/local/hub-worker.ts'
+import { pickFreePort } from '../../../infra/local/ports.ts'
+import { groupMembers } from '../../../infra/local/process-group.ts'
+import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
+import type { WranglerProcess } from '../../../infra/local/wrangler-process.ts'
+
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-hw-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function options(command: string[]): Promise<HubWorkerOptions> {
+  return {
+    repoRoot: dir,
+    port: await pickFreePort(),
+    ddbEndpoint: 'http://127.0.0.1:1',
+    tableName: 'edgeplane',
+    logLevel: 'info',
+    persistTo: join(dir, 'state'),
+    logFile: join(dir, 'wrangler.log'),
+    tls: {
+      certPath: join(dir, 'c.pem'),
+      keyPath: join(dir, 'k.pem'),
+      certPem: createLocalHubCert().certPem,
+    },
+    readyTimeoutMs: 20_000,
+    command,
+  }
+}
+
+describe('startHubWorker', () => {
+  it('gives up on a failed build, stops wrangler and shows the log tail', async () => {
+    let spawned: WranglerProcess | undefined
+    const opts = await options([
+      '-e',
+      "console.log('Build failed with 2 errors: nope'); setInterval(() => {}, 1000)",
+    ])
+    await expect(startHubWorker({ ...opts, onSpawn: (w) => (spawned = w) })).rejects.toThrow(
+      /could not build the Worker[\s\S]*Build failed with 2 errors: nope/
+    )
+    expect(spawned?.pid).toBeGreaterThan(0)
+    expect(groupMembers(spawned?.pid ?? 0)).toEqual([])
+  })
+
+  it('gives up at the deadline when /healthz never answers', async () => {
+    const opts = await options(['-e', 'setInterval(() => {}, 1000)'])
+    await expect(startHubWorker({ ...opts, readyTimeoutMs: 300 })).rejects.toThrow(
+      `${hubUrlFor(opts.port)}/healthz did not answer 200`
+    )
+  })
+
+  it('hub URLs are https on loopback', () => {
+    expect(hubUrlFor(8787)).toBe('https://127.0.0.1:8787')
+  })
+})

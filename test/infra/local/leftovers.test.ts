@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { reapLeftovers } from '../../../infra/local/leftovers.ts'
+import { groupAlive } from '../../../infra/local/process-group.ts'
+import { type StackInfo, writeStackInfo } from '../../../infra/local/stack-info.ts'
+import { silentLogger } from '../../../lib/log.ts'
+
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-left-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+function info(wranglerPid: number): StackInfo {
+  return {
+    pid: 999_999,
+    url: 'https://127.0.0.1:1',
+    port: 1,
+    dataDir: dir,
+    kubeconfig: '',
+    adminTokenFile: '',
+    caFile: '',
+    dynalite: { endpoint: '', port: 1, path: '' },
+    tableName: 'edgeplane',
+    wrangler: { pid: wranglerPid, inspectorPort: 1, logFile: '' },
+    startedAt: '',
+  }
+}
+
+/** A detached process whose command line mentions wrangler, like a left-over `wrangler dev`. */
+function fakeWrangler(argv1: string): number {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', argv1], {
+    detached: true,
+    stdio: 'ignore',
+  })
+  child.unref()
+  return child.pid ?? 0
+}
+
+describe('reapLeftovers', () => {
+  it('stops a left-over wrangler group and removes the stale stack.json', async () => {
+    const pid = fakeWrangler('wrangler-dev')
+    const path = join(dir, 'stack.json')
+    await writeStackInfo(path, info(pid))
+    expect(await reapLeftovers(path, silentLogger)).toBe(pid)
+    expect(groupAlive(pid)).toBe(false)
+    expect(existsSync(path)).toBe(false)
+  })
+
+  it('leaves alone a process that is not wrangler (a reused pid)', async () => {
+    const pid = fakeWrangler('something-else')
+    const path = join(dir, 'stack.json')
+    try {
+      await writeStackInfo(path, info(pid))
+      expect(await reapLeftovers(path, silentLogger)).toBeUndefined()
+      expect(groupAlive(pid)).toBe(true)
+      expect(existsSync(path)).toBe(false)
+    } finally {
+      process.kill(-pid, 'SIGKILL')
+    }
+  })
+
+  it('does nothing without a stack.json', async () => {
+    expect(await reapLeftovers(join(dir, 'stack.json'), silentLogger)).toBeUndefined()
+  })
+})

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { KubeConfig } from '@kubernetes/client-node'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { dataPaths } from '../../../infra/local/data-dir.ts'
+import { hubRequest } from '../../../infra/local/hub-request.ts'
+import type { LocalConfig } from '../../../infra/local/local-config.ts'
+import { startLocalStack } from '../../../infra/local/local-stack.ts'
+import { pickFreePort } from '../../../infra/local/ports.ts'
+import { groupMembers } from '../../../infra/local/process-group.ts'
+import { readStackInfo } from '../../../infra/local/stack-info.ts'
+import { silentLogger } from '../../../lib/log.ts'
+
+let dir: string
+let cfg: LocalConfig
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-stack-'))
+  cfg = { port: await pickFreePort(), dataDir: dir, tableName: 'edgeplane', logLevel: 'error' }
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Stands in for wrangler dev: an https server with the stack's certificate, 200 for everything. */
+function fakeHub(port: number): string[] {
+  const p = dataPaths(dir)
+  const script = [
+    "const fs = require('node:fs')",
+    `const opts = { cert: fs.readFileSync(${JSON.stringify(p.tlsCert)}), key: fs.readFileSync(${JSON.stringify(p.tlsKey)}) }`,
+    "require('node:https').createServer(opts, (q, s) => s.end('ok')).listen(" +
+      port +
+      ", '127.0.0.1')",
+    "console.log('fake hub listening')",
+  ].join('\n')
+  return ['-e', script]
+}
+
+const base = () => ({ repoRoot: dir, log: silentLogger, readyTimeoutMs: 20_000 })
+
+describe('startLocalStack (with a stand-in for wrangler)', () => {
+  it('starts, writes kubeconfig and stack.json, answers over https, and stops cleanly', async () => {
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    const p = dataPaths(dir)
+    try {
+      expect(stack.info.url).toBe(`https://127.0.0.1:${cfg.port}`)
+      expect(await readStackInfo(p.stackInfo)).toEqual(stack.info)
+      expect(existsSync(join(dir, 'lock'))).toBe(true)
+      const kc = new KubeConfig()
+      kc.loadFromFile(p.kubeconfig)
+      expect(kc.getContexts().map((c) => c.name)).toEqual(['root', 'root:espw'])
+      expect(kc.getCurrentCluster()?.server).toBe(`${stack.info.url}/clusters/root`)
+      expect(kc.getCurrentUser()?.token).toBe((await readFile(p.adminToken, 'utf8')).trim())
+      const ca = await readFile(stack.info.caFile, 'utf8')
+      expect((await hubRequest(`${stack.info.url}/healthz`, { ca })).status).toBe(200)
+    } finally {
+      await stack.stop()
+    }
+    expect(groupMembers(stack.info.wrangler.pid)).toEqual([])
+    expect(existsSync(p.stackInfo)).toBe(false)
+    expect(existsSync(join(dir, 'lock'))).toBe(false)
+    expect(existsSync(p.kubeconfig)).toBe(true)
+  })
+
+  it('reports a hub that dies after start through `failed`, with the log tail', async () => {
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    try {
+      process.kill(stack.info.wrangler.pid, 'SIGKILL')
+      const reason = await stack.failed
+      expect(reason).toContain('wrangler dev was killed by SIGKILL')
+      expect(reason).toContain('fake hub listening')
+    } finally {
+      await stack.stop()
+    }
+  })
+
+  it('fails with the log tail when wrangler exits while starting, and cleans up', async () => {
+    const crash = ['-e', "console.error('boom: bad config'); process.exit(1)"]
+    const started = startLocalStack(cfg, { ...base(), wranglerCommand: crash })
+    await expect(started).rejects.toThrow(/wrangler dev exited with code 1[\s\S]*boom: bad config/)
+    expect(existsSync(join(dir, 'lock'))).toBe(false)
+    expect(existsSync(dataPaths(dir).stackInfo)).toBe(false)
+    const again = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    await again.stop()
+  })
+
+  it('stops starting when aborted, leaving nothing running', async () => {
+    const never = ['-e', 'setInterval(() => {}, 1000)']
+    const abort = new AbortController()
+    const started = startLocalStack(cfg, {
+      ...base(),
+      wranglerCommand: never,
+      signal: abort.signal,
+    })
+    setTimeout(() => abort.abort(new Error('interrupted by SIGINT')), 500)
+    await expect(started).rejects.toThrow('interrupted by SIGINT')
+    expect(existsSync(join(dir, 'lock'))).toBe(false)
+  })
+
+  it('refuses a second stack on the same data folder', async () => {
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    try {
+      const other = { ...cfg, port: await pickFreePort() }
+      await expect(
+        startLocalStack(other, { ...base(), wranglerCommand: fakeHub(other.port) })
+      ).rejects.toThrow('already uses the data folder')
+      expect(existsSync(join(dir, 'lock'))).toBe(true)
+    } finally {
+      await stack.stop()
+    }
+  })
+})

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { watchParent } from '../../../infra/local/parent-watch.ts'
+
+describe('watchParent', () => {
+  it('stays quiet while the parent lives', async () => {
+    let gone = false
+    const w = watchParent(() => {
+      gone = true
+    }, 10)
+    await new Promise((r) => setTimeout(r, 100))
+    w.stop()
+    expect(gone).toBe(false)
+  })
+
+  it('notices when the parent exits (an orphaned grandchild reports it)', async () => {
+    const url = new URL('../../../infra/local/parent-watch.ts', import.meta.url).pathname
+    const grandchild = [
+      `import { watchParent } from ${JSON.stringify(url)}`,
+      "watchParent(() => { console.log('parent gone'); process.exit(0) }, 20)",
+      'setInterval(() => {}, 1000)',
+    ].join('\n')
+    const parentScript = [
+      "const { spawn } = require('node:child_process')",
+      `const c = spawn(process.execPath, ['--experimental-strip-types', '--input-type=module', '-e', ${JSON.stringify(grandchild)}], { stdio: ['ignore', 'inherit', 'inherit'] })`,
+      'setTimeout(() => process.exit(0), 500)',
+    ].join('\n')
+    const parent = spawn(process.execPath, ['-e', parentScript], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    parent.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
+    for (let i = 0; i < 100 && !out.includes('parent gone'); i++)
+      await new Promise((r) => setTimeout(r, 50))
+    expect(out).toContain('parent gone')
+  })
+})
