@@ -46,7 +46,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   costSamples: 10,
   watchChanges: 60,
   watchIntervalMs: 20,
-  watchSettleMs: [1000, 0],
+  watchSettleMs: [250, 0],
   maxSeconds: 600,
 }
 
