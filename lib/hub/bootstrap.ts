@@ -1,6 +1,6 @@
 /**
- * Brings a fresh (or existing) hub to its starting state, idempotently: the `root` space (implicit),
- * the edge service provider space `root:espw` (a Workspace in root, so it shows up like any other),
+ * Brings a fresh (or existing) hub to its starting state, idempotently: the `root` space (implicit)
+ * with its `default` namespace, the edge service provider space `root:espw` (a Workspace in root, so it shows up like any other),
  * and the admin token. Safe to run at every start.
  */
 import { registerToken } from '../auth/tokens.ts'
@@ -9,7 +9,7 @@ import { createObject } from './create.ts'
 import type { HubDeps } from './deps.ts'
 import { defaultWriteOptions } from './options.ts'
 import { registryForSpace } from './space-registry.ts'
-import { ROOT } from './spaces.ts'
+import { ROOT, type Space } from './spaces.ts'
 
 export async function ensureWorkspace(
   deps: HubDeps,
@@ -33,10 +33,33 @@ export async function ensureWorkspace(
   }
 }
 
+/** Creates the `default` Namespace of a space if it is missing (kcp gives every workspace one). */
+export async function ensureDefaultNamespace(
+  deps: HubDeps,
+  space: Space,
+  baseUrl: string
+): Promise<void> {
+  const registry = await registryForSpace(deps, space.id)
+  const info = registry.byResource('', 'namespaces')
+  if (!info) return
+  const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }
+  try {
+    await createObject(
+      deps,
+      { space, info, version: 'v1' },
+      body,
+      defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl })
+    )
+  } catch (e) {
+    if (!(isApiError(e) && e.reason === 'AlreadyExists')) throw e
+  }
+}
+
 export async function bootstrapHub(
   deps: HubDeps,
   opts: { adminToken?: string; baseUrl: string }
 ): Promise<void> {
+  await ensureDefaultNamespace(deps, ROOT, opts.baseUrl)
   await ensureWorkspace(deps, ROOT, 'espw', opts.baseUrl)
   if (opts.adminToken)
     await registerToken(deps.kv, opts.adminToken, {

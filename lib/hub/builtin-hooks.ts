@@ -7,6 +7,7 @@
 import { invalid } from '../errors.ts'
 import { resourcesFromCrd, validateCrd } from '../kube/crd.ts'
 import type { KubeObject } from '../kube/types.ts'
+import { ensureDefaultNamespace } from './bootstrap.ts'
 import { removeAllOf, removeContent } from './content.ts'
 import { timestamp } from './deps.ts'
 import { type HookContext, registerKindHooks } from './kind-hooks.ts'
@@ -79,6 +80,7 @@ async function finalizeCrd(ctx: HookContext, crd: KubeObject): Promise<void> {
 async function workspacePrepare(ctx: HookContext, ws: KubeObject): Promise<KubeObject> {
   const path = `${ctx.space.path}:${ws.metadata.name}`
   const child = await ensureSpace(ctx.deps.kv, path, { workspaceUid: ws.metadata.uid ?? '' })
+  await ensureDefaultNamespace(ctx.deps, child, ctx.baseUrl)
   const spec = {
     type: { name: 'universal', path: 'root' },
     ...((ws.spec as object) ?? {}),

@@ -14,6 +14,7 @@ import {
 import {
   ClusterRole,
   ClusterRoleBinding,
+  HorizontalPodAutoscaler,
   Ingress,
   PodDisruptionBudget,
   PriorityClass,
@@ -41,6 +42,7 @@ export const PROTOBUF_KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['networking.k8s.io/v1/Ingress', Ingress],
   ['policy/v1/PodDisruptionBudget', PodDisruptionBudget],
   ['scheduling.k8s.io/v1/PriorityClass', PriorityClass],
+  ['autoscaling/v1/HorizontalPodAutoscaler', HorizontalPodAutoscaler],
 ])
 
 export function protobufKind(apiVersion: string, kind: string): MessageDesc | undefined {

@@ -1,7 +1,8 @@
 /**
  * Descriptors for the remaining `kubectl create` kinds: rbac/v1 Role, ClusterRole, RoleBinding
  * and ClusterRoleBinding; networking/v1 Ingress; policy/v1 PodDisruptionBudget; scheduling/v1
- * PriorityClass. Numbers are those of the matching k8s.io/api generated.proto files.
+ * PriorityClass; and autoscaling/v1 HorizontalPodAutoscaler (what `kubectl autoscale` sends).
+ * Numbers are those of the matching k8s.io/api generated.proto files.
  */
 
 import {
@@ -16,6 +17,7 @@ import {
   message,
   obj,
   str,
+  time,
 } from './schema.ts'
 import { Condition, LabelSelector, metadata, selector } from './types-meta.ts'
 
@@ -145,4 +147,39 @@ export const PriorityClass = message('k8s.io.api.scheduling.v1.PriorityClass', [
   bool(3, 'globalDefault'),
   str(4, 'description'),
   str(5, 'preemptionPolicy', KEEP),
+])
+
+const autoscaling = (name: string) => `k8s.io.api.autoscaling.v1.${name}`
+
+export const HorizontalPodAutoscaler = message(autoscaling('HorizontalPodAutoscaler'), [
+  metadata(),
+  obj(
+    2,
+    'spec',
+    message(autoscaling('HorizontalPodAutoscalerSpec'), [
+      obj(
+        1,
+        'scaleTargetRef',
+        message(autoscaling('CrossVersionObjectReference'), [
+          str(1, 'kind'),
+          str(2, 'name'),
+          str(3, 'apiVersion'),
+        ])
+      ),
+      int32(2, 'minReplicas', KEEP),
+      int32(3, 'maxReplicas', KEEP),
+      int32(4, 'targetCPUUtilizationPercentage', KEEP),
+    ])
+  ),
+  obj(
+    3,
+    'status',
+    message(autoscaling('HorizontalPodAutoscalerStatus'), [
+      int64(1, 'observedGeneration', KEEP),
+      time(2, 'lastScaleTime'),
+      int32(3, 'currentReplicas', KEEP),
+      int32(4, 'desiredReplicas', KEEP),
+      int32(5, 'currentCPUUtilizationPercentage', KEEP),
+    ])
+  ),
 ])

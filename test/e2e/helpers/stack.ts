@@ -1,10 +1,11 @@
 /**
  * The e2e harness: starts the real local stack (`npm start`, i.e. `node --experimental-strip-types
  * infra/local/start.ts`) as a child process on a free EDGEPLANE_PORT and a temporary
- * EDGEPLANE_DATA, waits for its ready line, and gives tests kubectl, a client-node KubeConfig,
- * authenticated requests (trusting the hub's self-signed certificate) and the stack's stack.json. `stop()` sends SIGTERM and waits for the exit
- * code; `start()` starts it again on the same data folder and port; `destroy()` also removes the
- * temporary folders.
+ * EDGEPLANE_DATA, waits for its ready line, and gives tests kubectl (with a private
+ * KUBECACHEDIR), a client-node KubeConfig, authenticated requests (trusting the hub's self-signed
+ * certificate) and the stack's stack.json. `stop()` signals it (SIGTERM by default) and waits for
+ * the exit code; `start()` starts it again on the same data folder and port; `destroy()` also
+ * removes the temporary folders.
  *
  *   const stack = await startStack()
  *   afterAll(() => stack.destroy())
@@ -167,7 +168,13 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
     return current.exited
   }
 
-  await start()
+  try {
+    await start()
+  } catch (e) {
+    if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true })
+    await rm(cacheDir, { recursive: true, force: true })
+    throw e
+  }
   const url = info?.url ?? ''
   return {
     dataDir,

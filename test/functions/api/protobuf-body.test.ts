@@ -33,7 +33,7 @@ async function post(path: string, body: Uint8Array, contentType = PROTOBUF) {
       'content-type': contentType,
       accept: `${PROTOBUF},application/json`,
     },
-    body,
+    body: new Uint8Array(body),
   })
   return { status: res.status, body: (await res.json()) as any }
 }

@@ -6,12 +6,23 @@ const DEPLOYS = '/clusters/root/apis/apps/v1/namespaces/s/deployments'
 
 beforeAll(async () => {
   hub = await createTestHub()
-  await hub.call('POST', '/clusters/root/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 's' } })
+  await hub.call('POST', '/clusters/root/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 's' },
+  })
   await hub.call('POST', DEPLOYS, {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'd' },
-    spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'd' } },
+      template: {
+        metadata: { labels: { app: 'd' } },
+        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+      },
+    },
   })
 })
 afterAll(() => hub.close())
@@ -19,35 +30,73 @@ afterAll(() => hub.close())
 describe('scale subresource', () => {
   it('reads and patches replicas through a Scale', async () => {
     const got = await hub.call('GET', `${DEPLOYS}/d/scale`)
-    expect(got.body).toMatchObject({ kind: 'Scale', spec: { replicas: 2 }, status: { selector: 'app=d' } })
-    const patched = await hub.call('PATCH', `${DEPLOYS}/d/scale`, { spec: { replicas: 5 } }, { contentType: 'application/merge-patch+json' })
+    expect(got.body).toMatchObject({
+      kind: 'Scale',
+      spec: { replicas: 2 },
+      status: { selector: 'app=d' },
+    })
+    const patched = await hub.call(
+      'PATCH',
+      `${DEPLOYS}/d/scale`,
+      { spec: { replicas: 5 } },
+      { contentType: 'application/merge-patch+json' }
+    )
     expect(patched.body.spec.replicas).toBe(5)
     expect((await hub.call('GET', `${DEPLOYS}/d`)).body.spec.replicas).toBe(5)
-    const bad = await hub.call('PATCH', `${DEPLOYS}/d/scale`, { spec: { replicas: -1 } }, { contentType: 'application/merge-patch+json' })
+    const bad = await hub.call(
+      'PATCH',
+      `${DEPLOYS}/d/scale`,
+      { spec: { replicas: -1 } },
+      { contentType: 'application/merge-patch+json' }
+    )
     expect(bad.status).toBe(400)
   })
 })
 
 describe('runtime subresources', () => {
   it('explains why pods/log and pods/exec do not exist here', async () => {
-    await hub.call('POST', '/clusters/root/api/v1/namespaces/s/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } })
+    await hub.call('POST', '/clusters/root/api/v1/namespaces/s/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    })
     const log = await hub.call('GET', '/clusters/root/api/v1/namespaces/s/pods/p/log')
     expect(log.status).toBe(400)
     expect(log.body.message).toContain('desired state only')
-    expect((await hub.call('POST', '/clusters/root/api/v1/namespaces/s/pods/p/exec')).status).toBe(400)
+    expect((await hub.call('POST', '/clusters/root/api/v1/namespaces/s/pods/p/exec')).status).toBe(
+      400
+    )
   })
 })
 
 describe('self reviews', () => {
   it('answers whoami and can-i from the token', async () => {
-    const who = await hub.call('POST', '/clusters/root/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' })
+    const who = await hub.call(
+      'POST',
+      '/clusters/root/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }
+    )
     expect(who.status).toBe(201)
     expect(who.body.status.userInfo.username).toBe('admin')
     await hub.mintToken('scoped', ['root:espw'])
-    const review = (ns: string) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: ns, verb: 'create', resource: 'configmaps' } } })
-    const yes = await hub.call('POST', '/clusters/root:espw/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review('a'), { token: 'scoped' })
+    const review = (ns: string) => ({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { namespace: ns, verb: 'create', resource: 'configmaps' } },
+    })
+    const yes = await hub.call(
+      'POST',
+      '/clusters/root:espw/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      review('a'),
+      { token: 'scoped' }
+    )
     expect(yes.body.status.allowed).toBe(true)
-    const admin = await hub.call('POST', '/clusters/root/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', review('a'))
+    const admin = await hub.call(
+      'POST',
+      '/clusters/root/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      review('a')
+    )
     expect(admin.body.status.allowed).toBe(true)
   })
 })

@@ -31,7 +31,8 @@ describe('built-in resources', () => {
       expect(info.kind, info.resource).toMatch(/^[A-Z][A-Za-z]+$/)
       expect(info.listKind).toBe(`${info.kind}List`)
       expect(info.singular).toBe(info.kind.toLowerCase())
-      expect(info.verbs).toContain('get')
+      // Reviews (whoami, can-i) are create-only; everything else can be read.
+      expect(info.verbs).toContain(info.kind.endsWith('Review') ? 'create' : 'get')
       expect(info.versions.length).toBeGreaterThan(0)
       expect(info.versions).toContain(info.storageVersion)
       expect(info.source).toBe('builtin')

@@ -13,11 +13,10 @@ import { type CaptureHub, startCaptureHub } from './helpers/capture-hub.ts'
 import {
   CASE_NAMESPACE,
   type CaseFiles,
-  captureCase,
   GENERATOR_CASES,
-  requireKubectl,
   writeCaseFiles,
-} from './helpers/kubectl-cases.ts'
+} from './helpers/generator-cases.ts'
+import { captureCase, requireKubectl } from './helpers/kubectl-capture.ts'
 import { pruneEmpty } from './helpers/normalize.ts'
 
 describe('kubectl create <generator> against a capture hub', () => {

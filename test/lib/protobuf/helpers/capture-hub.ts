@@ -73,7 +73,7 @@ export async function startCaptureHub(dir: string, namespace: string): Promise<C
         new Request(url, {
           method: req.method,
           headers: toHeaders(req),
-          ...(hasBody ? { body } : {}),
+          ...(hasBody ? { body: new Uint8Array(body) } : {}),
         })
       )
       const headers: Record<string, string> = {}

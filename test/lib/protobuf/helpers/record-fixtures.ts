@@ -12,13 +12,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { startCaptureHub } from './capture-hub.ts'
 import { FIXTURE_FILE, type FixtureFile } from './fixtures.ts'
-import {
-  CASE_NAMESPACE,
-  captureCase,
-  GENERATOR_CASES,
-  requireKubectl,
-  writeCaseFiles,
-} from './kubectl-cases.ts'
+import { CASE_NAMESPACE, GENERATOR_CASES, writeCaseFiles } from './generator-cases.ts'
+import { captureCase, requireKubectl } from './kubectl-capture.ts'
 
 const version = await requireKubectl()
 const dir = await mkdtemp(join(tmpdir(), 'pb-record-'))

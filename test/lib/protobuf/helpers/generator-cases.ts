@@ -1,18 +1,13 @@
 /**
- * The `kubectl create <generator>` invocations whose protobuf bodies the decoder must handle, and
- * the machinery to capture one: run it with `--dry-run=client -o json` (what kubectl means to
- * send, as JSON) and then for real against a capture hub (what it does send, as protobuf).
- * Input files (a text file, a non-UTF-8 file, a throwaway self-signed TLS pair made with
- * node:crypto) are written to a temporary directory per run.
+ * The `kubectl create <generator>` invocations (plus `kubectl autoscale`, which also builds a
+ * typed object) whose protobuf bodies the decoder must handle, in an order where each one finds
+ * what it needs (the namespace first, the cron job before the job made from it). Their input
+ * files (a text file, a non-UTF-8 file, a throwaway self-signed TLS pair made with node:crypto)
+ * are written to a temporary directory per run by `writeCaseFiles`.
  */
-import { execFile } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { createSelfSignedCert } from '../../../../infra/local/tls-cert.ts'
-import type { CaptureHub } from './capture-hub.ts'
-
-const run = promisify(execFile)
 
 export const CASE_NAMESPACE = 'pb-demo'
 
@@ -218,19 +213,11 @@ export const GENERATOR_CASES: GeneratorCase[] = [
         '--annotation=team=web'
       ),
   },
+  {
+    name: 'autoscale',
+    args: () => ['autoscale', 'deployment', 'pb-dep', '--min=1', '--max=3', '--cpu-percent=80'],
+  },
 ]
-
-export async function requireKubectl(): Promise<string> {
-  try {
-    const { stdout } = await run('kubectl', ['version', '--client', '-o', 'json'])
-    const v = JSON.parse(stdout) as { clientVersion?: { gitVersion?: string } }
-    return v.clientVersion?.gitVersion ?? 'unknown'
-  } catch (e) {
-    throw new Error(
-      `kubectl is required for the protobuf capture tests and could not be run: ${String(e)}`
-    )
-  }
-}
 
 export async function writeCaseFiles(dir: string): Promise<CaseFiles> {
   const files: CaseFiles = {
@@ -250,62 +237,4 @@ export async function writeCaseFiles(dir: string): Promise<CaseFiles> {
   await writeFile(files.cert, pair.certPem)
   await writeFile(files.key, pair.keyPem)
   return files
-}
-
-export type KubectlResult = { code: number; stdout: string; stderr: string }
-
-/** `args` with `flags` added before any `--` (after it they would belong to the container command). */
-export function withFlags(args: string[], flags: string[]): string[] {
-  const dash = args.indexOf('--')
-  return dash < 0 ? [...args, ...flags] : [...args.slice(0, dash), ...flags, ...args.slice(dash)]
-}
-
-export async function kubectl(
-  hub: CaptureHub,
-  cacheDir: string,
-  args: string[]
-): Promise<KubectlResult> {
-  try {
-    const { stdout, stderr } = await run('kubectl', withFlags(args, [`--cache-dir=${cacheDir}`]), {
-      env: { ...process.env, KUBECONFIG: hub.kubeconfig },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string }
-    return { code: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? String(e) }
-  }
-}
-
-export type CapturedCase = {
-  name: string
-  args: string[]
-  body: Uint8Array
-  expected: unknown
-  created: KubectlResult
-}
-
-/** Runs one case: dry run for the expected JSON, then the real create for the bytes. */
-export async function captureCase(
-  hub: CaptureHub,
-  opts: { cacheDir: string; files: CaseFiles },
-  c: GeneratorCase
-): Promise<CapturedCase> {
-  const args = c.args(opts.files)
-  const dry = await kubectl(hub, opts.cacheDir, withFlags(args, ['--dry-run=client', '-o', 'json']))
-  if (dry.code !== 0)
-    throw new Error(`kubectl ${args.join(' ')} --dry-run=client failed: ${dry.stderr}`)
-  const before = hub.captured.length
-  const created = await kubectl(hub, opts.cacheDir, args)
-  const bodies = hub.captured.slice(before)
-  if (bodies.length !== 1)
-    throw new Error(
-      `kubectl ${args.join(' ')} sent ${bodies.length} protobuf bodies (${created.stderr})`
-    )
-  return {
-    name: c.name,
-    args: c.args(PLACEHOLDER_FILES),
-    body: bodies[0]!.body,
-    expected: JSON.parse(dry.stdout),
-    created,
-  }
 }
