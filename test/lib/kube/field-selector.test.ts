@@ -4,23 +4,13 @@
  * 400 answers for malformed selectors and unsupported fields.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import {
   fieldValueAt,
   parseFieldRequirements,
   parseFieldSelector,
 } from '../../../lib/kube/field-selector.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-
-function failure(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
+import { failure } from '../../helpers/api-error.ts'
 
 const pod: KubeObject = {
   apiVersion: 'v1',

@@ -4,7 +4,6 @@
  * matching (empty vs absent selectors) and validation causes.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import {
   type LabelSelector,
   labelKeyProblem,
@@ -16,16 +15,7 @@ import {
   parseLabelSelector,
   validateLabelSelector,
 } from '../../../lib/kube/label-selector.ts'
-
-function failure(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
+import { failure } from '../../helpers/api-error.ts'
 
 describe('parseLabelRequirements', () => {
   it.each([

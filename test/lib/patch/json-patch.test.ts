@@ -4,19 +4,9 @@
  * apply), error messages naming the operation and path, and immutability of the input.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import type { JsonValue } from '../../../lib/kube/types.ts'
 import { applyJsonPatch, MAX_JSON_PATCH_OPERATIONS } from '../../../lib/patch/json-patch.ts'
-
-function failure(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
+import { failure } from '../../helpers/api-error.ts'
 
 type Case = { name: string; doc: JsonValue; patch: JsonValue; want: JsonValue }
 

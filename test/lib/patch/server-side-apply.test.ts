@@ -5,23 +5,13 @@
  * subresources and malformed configurations.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import type { JsonObject, KubeObject, ManagedFieldsEntry } from '../../../lib/kube/types.ts'
 import { recordUpdate, serverSideApply } from '../../../lib/patch/server-side-apply.ts'
+import { failure } from '../../helpers/api-error.ts'
 
 const T0 = '2026-01-01T00:00:00Z'
 const T1 = '2026-01-01T00:01:00Z'
 const T2 = '2026-01-01T00:02:00Z'
-
-function failure(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
 
 const configMap = (
   data: Record<string, string>,

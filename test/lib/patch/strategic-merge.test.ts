@@ -5,25 +5,15 @@
  * resources and 400 for malformed patches.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import type { GroupVersionKind, JsonValue } from '../../../lib/kube/types.ts'
 import {
   applyStrategicMergePatch,
   supportsStrategicMerge,
 } from '../../../lib/patch/strategic-merge.ts'
+import { failure } from '../../helpers/api-error.ts'
 
 const DEPLOYMENT: GroupVersionKind = { group: 'apps', version: 'v1', kind: 'Deployment' }
 const POD: GroupVersionKind = { group: '', version: 'v1', kind: 'Pod' }
-
-function failure(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
 
 /** A deployment whose pod spec is `spec`. */
 const deployment = (spec: JsonValue, extra: Record<string, JsonValue> = {}): JsonValue => ({

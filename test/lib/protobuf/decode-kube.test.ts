@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import { decodeKubeProtobuf } from '../../../lib/protobuf/decode-kube.ts'
 import { readFields } from '../../../lib/protobuf/wire.ts'
+import { failure as apiError } from '../../helpers/api-error.ts'
 import { concatBytes, envelope, lenField, msgField, vField } from './helpers/encode.ts'
 import { fixtureBytes, loadFixtures } from './helpers/fixtures.ts'
 import { GENERATOR_CASES } from './helpers/generator-cases.ts'
 import { pruneEmpty } from './helpers/normalize.ts'
 
 const fixtures = loadFixtures()
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
 
 /** The `raw` bytes of a recorded body (the typed object inside the envelope). */
 function rawOf(body: Uint8Array): Uint8Array {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import { decodeMessage } from '../../../lib/protobuf/decode-message.ts'
 import {
   bool,
@@ -19,6 +18,7 @@ import {
   str,
   time,
 } from '../../../lib/protobuf/schema.ts'
+import { failure as apiError } from '../../helpers/api-error.ts'
 import {
   concatBytes,
   fixed64Field,
@@ -57,16 +57,6 @@ const Thing = message('test.Thing', [
   fieldsV1(18, 'fields'),
   bytes(19, 'raw'),
 ])
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('decodeMessage', () => {
   it('renders scalars, lists and maps under their JSON names', () => {
