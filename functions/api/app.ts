@@ -1,7 +1,8 @@
 /**
  * The hub's hono app: health endpoints without auth, then for every other path a bearer-token
  * check, the space (from `/clusters/<path-or-id>`, `root` when absent, `*` for the admin-only
- * cross-space view), and a dispatch on what the path addresses — discovery, OpenAPI, version, or a
+ * cross-space view; the token must reach it, except for the self reviews, which answer for any
+ * token in any space), and a dispatch on what the path addresses — discovery, OpenAPI, version, or a
  * resource. The same app runs in the Worker and in plain Node; its dependencies come from
  * `getDeps`, called once per request. Every error renders as a kube Status.
  */
@@ -15,7 +16,11 @@ import {
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { ROOT, resolveSpace, type Space } from '../../lib/hub/spaces.ts'
-import { parseRequestPath, splitClusterPrefix } from '../../lib/kube/request-path.ts'
+import {
+  parseRequestPath,
+  type RequestPath,
+  splitClusterPrefix,
+} from '../../lib/kube/request-path.ts'
 import { createLogger } from '../../lib/log.ts'
 import { handleDiscovery } from './discovery-routes.ts'
 import { parseQuery } from './query.ts'
@@ -27,17 +32,29 @@ const fallbackLog = createLogger()
 export type ApiVariables = { deps: HubDeps; principal: Principal }
 export type ApiEnv = { Variables: ApiVariables }
 
+/** The self reviews, which any authenticated principal may post in any space (see reviews.ts). */
+const SELF_REVIEWS = new Set([
+  'authentication.k8s.io/selfsubjectreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+])
+
+function isSelfReview(path: RequestPath): boolean {
+  return path.kind === 'resource' && SELF_REVIEWS.has(`${path.group}/${path.resource}`)
+}
+
 async function spaceFor(
   deps: HubDeps,
   principal: Principal,
-  ref: string | undefined
+  ref: string | undefined,
+  anyPrincipal: boolean
 ): Promise<{ space: Space; allSpaces: boolean }> {
   if (ref === '*') {
     authorizeAdmin(principal, 'use the cross-workspace view')
     return { space: ROOT, allSpaces: true }
   }
   const space = await resolveSpace(deps.kv, ref ?? 'root')
-  authorizeSpace(principal, space.path)
+  if (!anyPrincipal) authorizeSpace(principal, space.path)
   return { space, allSpaces: false }
 }
 
@@ -47,7 +64,7 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   const { space: ref, rest } = splitClusterPrefix(url.pathname)
   const path = parseRequestPath(rest)
   if (path.kind === 'unknown') throw notFound('', { name: url.pathname })
-  const { space, allSpaces } = await spaceFor(deps, c.get('principal'), ref)
+  const { space, allSpaces } = await spaceFor(deps, c.get('principal'), ref, isSelfReview(path))
   const prefix = ref === undefined ? '' : `/clusters/${ref}`
   if (path.kind !== 'resource')
     return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })

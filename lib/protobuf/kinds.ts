@@ -1,8 +1,10 @@
 /**
  * The kinds the protobuf decoder understands, keyed by `apiVersion/kind` exactly as the
- * `runtime.Unknown` envelope names them. A kind missing here is answered with a 415.
+ * `runtime.Unknown` envelope names them: what `kubectl create` generates, and the self reviews
+ * of `kubectl auth whoami` and `kubectl auth can-i`. A kind missing here is answered with a 415.
  */
 import type { MessageDesc } from './schema.ts'
+import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview } from './types-auth.ts'
 import {
   ConfigMap,
   Namespace,
@@ -24,6 +26,7 @@ import {
 import { CronJob, Deployment, Job } from './types-workloads.ts'
 
 const RBAC = 'rbac.authorization.k8s.io/v1'
+const AUTHZ = 'authorization.k8s.io/v1'
 
 export const PROTOBUF_KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['v1/Namespace', Namespace],
@@ -43,6 +46,9 @@ export const PROTOBUF_KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['policy/v1/PodDisruptionBudget', PodDisruptionBudget],
   ['scheduling.k8s.io/v1/PriorityClass', PriorityClass],
   ['autoscaling/v1/HorizontalPodAutoscaler', HorizontalPodAutoscaler],
+  ['authentication.k8s.io/v1/SelfSubjectReview', SelfSubjectReview],
+  [`${AUTHZ}/SelfSubjectAccessReview`, SelfSubjectAccessReview],
+  [`${AUTHZ}/SelfSubjectRulesReview`, SelfSubjectRulesReview],
 ])
 
 export function protobufKind(apiVersion: string, kind: string): MessageDesc | undefined {
