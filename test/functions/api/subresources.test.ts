@@ -99,4 +99,49 @@ describe('self reviews', () => {
     )
     expect(admin.body.status.allowed).toBe(true)
   })
+
+  it('answers a token in a space it does not reach: allowed false, while other requests stay 403', async () => {
+    await hub.mintToken('elsewhere', ['root:espw'])
+    const opts = { token: 'elsewhere' }
+    const who = await hub.call(
+      'POST',
+      '/clusters/root/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      opts
+    )
+    expect(who.status).toBe(201)
+    expect(who.body.status.userInfo.username).toBe('user-elsewhere')
+    const can = await hub.call(
+      'POST',
+      '/clusters/root/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: { verb: 'create', group: 'apps', resource: 'deployments' } },
+      },
+      opts
+    )
+    expect(can.status).toBe(201)
+    expect(can.body.status.allowed).toBe(false)
+    expect(can.body.status.reason).toContain('does not reach workspace root')
+    const rules = await hub.call(
+      'POST',
+      '/clusters/root/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: {} },
+      opts
+    )
+    expect(rules.status).toBe(201)
+    expect(rules.body.status.resourceRules).toEqual([])
+    expect(
+      (await hub.call('GET', '/clusters/root/api/v1/namespaces', undefined, opts)).status
+    ).toBe(403)
+    expect((await hub.call('GET', '/clusters/root/api', undefined, opts)).status).toBe(403)
+    const missing = await hub.call(
+      'POST',
+      '/clusters/root:nowhere/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      opts
+    )
+    expect(missing.status).toBe(404)
+  })
 })

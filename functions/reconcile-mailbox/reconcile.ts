@@ -1,0 +1,59 @@
+/**
+ * The mailbox step for one key (a mailbox name): make the world match "a Workspace of that name
+ * exists in root:espw exactly while its SyncTarget exists". It re-reads the SyncTarget (by uid, in
+ * its inventory space) and the Workspace, then creates, annotates, or deletes the Workspace — with
+ * uid preconditions — and reports what it did. A mailbox deleted while its SyncTarget lives is
+ * created again once its termination completes. A failed read throws: nothing is deleted on doubt;
+ * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox.
+ */
+import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { isApiError } from '../../lib/errors.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
+import { parseMailboxName } from './names.ts'
+
+async function findSyncTarget(
+  client: HubClient,
+  spaceId: string,
+  uid: string
+): Promise<KubeObject | undefined> {
+  try {
+    const all = await client.list(spaceId, SYNC_TARGETS, {
+      predicate: (o) => o.metadata.uid === uid,
+    })
+    return all.find((o) => !o.metadata.deletionTimestamp)
+  } catch (e) {
+    // The inventory space itself is gone, and every SyncTarget with it.
+    if (isApiError(e) && e.code === 404) return undefined
+    throw e
+  }
+}
+
+export async function reconcileMailbox(client: HubClient, key: string): Promise<ReconcileResult> {
+  const parsed = parseMailboxName(key)
+  if (!parsed) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
+  const st = await findSyncTarget(client, parsed.inventorySpaceId, parsed.syncTargetUid)
+  const ws = await client.get(ESPW, WORKSPACES, key)
+  if (!st) {
+    if (!ws || ws.metadata.deletionTimestamp) return { outcome: 'absent' }
+    await client.delete(ESPW, WORKSPACES, key, { uid: ws.metadata.uid ?? '' })
+    return { outcome: 'deleted' }
+  }
+  const stName = st.metadata.name ?? ''
+  if (!ws) {
+    await client.create(ESPW, WORKSPACES, {
+      apiVersion: 'tenancy.kcp.io/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: key, annotations: { [SYNC_TARGET_NAME_ANNOTATION]: stName } },
+    })
+    return { outcome: 'created' }
+  }
+  if (ws.metadata.deletionTimestamp)
+    return { outcome: 'waiting for termination', requeueAfterMs: 2000 }
+  if (ws.metadata.annotations?.[SYNC_TARGET_NAME_ANNOTATION] === stName)
+    return { outcome: 'unchanged' }
+  const annotations = { ...(ws.metadata.annotations ?? {}), [SYNC_TARGET_NAME_ANNOTATION]: stName }
+  await client.update(ESPW, WORKSPACES, { ...ws, metadata: { ...ws.metadata, annotations } })
+  return { outcome: 'annotated' }
+}

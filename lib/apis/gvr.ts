@@ -1,0 +1,36 @@
+/**
+ * The group/version/resources the reconcile steps read and write, named once.
+ */
+import type { Gvr } from '../hub/client.ts'
+
+export const WORKSPACES: Gvr = {
+  group: 'tenancy.kcp.io',
+  version: 'v1alpha1',
+  resource: 'workspaces',
+}
+export const SYNC_TARGETS: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'synctargets',
+}
+export const LOCATIONS: Gvr = { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'locations' }
+export const EDGE_PLACEMENTS: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'edgeplacements',
+}
+export const PLACEMENT_SLICES: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'singleplacementslices',
+}
+export const SYNCER_CONFIGS: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'syncerconfigs',
+}
+
+/** The edge service provider space: mailboxes are its child workspaces. */
+export const ESPW = 'root:espw'
+/** Annotation on a mailbox Workspace naming its SyncTarget. */
+export const SYNC_TARGET_NAME_ANNOTATION = 'edge.kcp.io/sync-target-name'

@@ -1,0 +1,125 @@
+/**
+ * An in-process kube client over the hub's verbs, for the reconcile steps that run inside the
+ * Worker: the same semantics as the HTTP API (validation, hooks, resourceVersion preconditions,
+ * garbage collection) without a network hop. Spaces are named by path or id; resources by
+ * group/version/resource. Writes use the object's resourceVersion as precondition, so a step that
+ * read stale state gets a Conflict instead of overwriting newer data.
+ */
+import { isApiError, notFound } from '../errors.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { createObject } from './create.ts'
+import { deleteObject } from './delete.ts'
+import type { HubDeps } from './deps.ts'
+import { defaultWriteOptions } from './options.ts'
+import { getObject, listObjects } from './read.ts'
+import { registryForSpace } from './space-registry.ts'
+import { resolveSpace, type Space } from './spaces.ts'
+import type { Target } from './target.ts'
+import { updateObject } from './update.ts'
+import type { Propagation } from './write.ts'
+
+export type Gvr = { group: string; version: string; resource: string }
+
+export type ListFilter = { namespace?: string; predicate?: (obj: KubeObject) => boolean }
+
+export type HubClient = {
+  space(pathOrId: string): Promise<Space>
+  get(space: string, gvr: Gvr, name: string, namespace?: string): Promise<KubeObject | undefined>
+  /** Lists in one space, or in every space with `'*'`. */
+  list(space: string, gvr: Gvr, filter?: ListFilter): Promise<KubeObject[]>
+  create(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
+  update(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
+  updateStatus(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
+  delete(
+    space: string,
+    gvr: Gvr,
+    name: string,
+    opts?: {
+      namespace?: string
+      uid?: string
+      resourceVersion?: string
+      propagationPolicy?: Propagation
+    }
+  ): Promise<void>
+}
+
+export function createHubClient(
+  deps: HubDeps,
+  opts: { fieldManager: string; baseUrl?: string }
+): HubClient {
+  const write = defaultWriteOptions({
+    fieldManager: opts.fieldManager,
+    baseUrl: opts.baseUrl ?? '',
+    fieldValidation: 'Strict',
+  })
+  const spaces = new Map<string, Space>()
+  const space = async (ref: string) => {
+    const hit = spaces.get(ref)
+    if (hit) return hit
+    const s = await resolveSpace(deps.kv, ref)
+    spaces.set(ref, s)
+    return s
+  }
+  const target = async (
+    ref: string,
+    gvr: Gvr,
+    name?: string,
+    namespace?: string
+  ): Promise<Target> => {
+    const s = ref === '*' ? await space('root') : await space(ref)
+    const info = (await registryForSpace(deps, s.id)).byResource(gvr.group, gvr.resource)
+    if (!info?.versions.includes(gvr.version))
+      throw notFound(gvr.resource, { group: gvr.group, kind: gvr.resource })
+    const t: Target = { space: s, info, version: gvr.version }
+    if (name !== undefined) t.name = name
+    if (namespace !== undefined && info.namespaced) t.namespace = namespace
+    return t
+  }
+  return {
+    space,
+    async get(ref, gvr, name, namespace) {
+      try {
+        return await getObject(deps, await target(ref, gvr, name, namespace))
+      } catch (e) {
+        if (isApiError(e) && e.code === 404) return undefined
+        throw e
+      }
+    },
+    async list(ref, gvr, filter = {}) {
+      const t = await target(ref, gvr, undefined, filter.namespace)
+      const q = filter.predicate ? { predicate: filter.predicate } : {}
+      return (await listObjects(deps, t, q, ref === '*')).items
+    },
+    async create(ref, gvr, obj) {
+      return (
+        await createObject(
+          deps,
+          await target(ref, gvr, undefined, obj.metadata.namespace),
+          obj,
+          write
+        )
+      ).object
+    },
+    async update(ref, gvr, obj) {
+      const t = await target(ref, gvr, obj.metadata.name, obj.metadata.namespace)
+      return (await updateObject(deps, t, obj, write, undefined)).object
+    },
+    async updateStatus(ref, gvr, obj) {
+      const t = await target(ref, gvr, obj.metadata.name, obj.metadata.namespace)
+      return (await updateObject(deps, t, obj, write, 'status')).object
+    },
+    async delete(ref, gvr, name, o = {}) {
+      const t = await target(ref, gvr, name, o.namespace)
+      const preconditions = {
+        ...(o.uid ? { uid: o.uid } : {}),
+        ...(o.resourceVersion ? { resourceVersion: o.resourceVersion } : {}),
+      }
+      await deleteObject(deps, t, {
+        dryRun: false,
+        baseUrl: write.baseUrl,
+        preconditions,
+        ...(o.propagationPolicy ? { propagationPolicy: o.propagationPolicy } : {}),
+      })
+    },
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The shape of a reconcile step (controller-runtime's Reconciler, kcp's controller triplet): a step
+ * is keyed, level-based and idempotent. `reconcile(key)` re-reads everything it needs and writes the
+ * difference; it never learns which event woke it. `listKeys` pages through every key the step
+ * owns, so the resync timer can run it over the whole world in bounded pages.
+ */
+export type ReconcileResult = {
+  /** What the step changed, for the log line (e.g. "created", "unchanged"). */
+  outcome: string
+  /** Ask to be run again after this long (transient conditions). */
+  requeueAfterMs?: number
+}
+
+export type KeyPage = { keys: string[]; next?: string }
+
+export type Controller = {
+  /** Step name; also the webhook path `/hooks/<name>` and the resync cursor key. */
+  name: string
+  reconcile(key: string): Promise<ReconcileResult>
+  listKeys(cursor: string | undefined, limit: number): Promise<KeyPage>
+}
+
+/** A failure that retrying cannot fix (bad input); logged, not retried. */
+export class TerminalError extends Error {
+  override name = 'TerminalError'
+}
