@@ -22,6 +22,7 @@ import {
   splitClusterPrefix,
 } from '../../lib/kube/request-path.ts'
 import { createLogger } from '../../lib/log.ts'
+import { handleHook } from '../hooks/routes.ts'
 import { handleDiscovery } from './discovery-routes.ts'
 import { parseQuery } from './query.ts'
 import { handleResource } from './resources.ts'
@@ -93,6 +94,7 @@ export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
     c.set('principal', await authenticate(deps.kv, c.req.header('authorization')))
     await next()
   })
+  app.post('/hooks/:step', handleHook)
   app.all('*', dispatch)
   return app
 }
