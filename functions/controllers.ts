@@ -6,8 +6,9 @@ import { createHubClient } from '../lib/hub/client.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import type { Controller } from '../lib/reconcile/types.ts'
 import { mailboxController } from './reconcile-mailbox/controller.ts'
+import { whereController } from './reconcile-where/controller.ts'
 
 export function buildControllers(deps: HubDeps, baseUrl = ''): Controller[] {
   const client = createHubClient(deps, { fieldManager: 'edgeplane-controller', baseUrl })
-  return [mailboxController(client)]
+  return [mailboxController(client), whereController(client)]
 }

@@ -2,8 +2,8 @@
  * Discovery and schema endpoints of a space: /api, /apis (aggregated discovery when the client
  * asks for it, legacy documents otherwise), /apis/<group>, /api/v1 and /apis/<group>/<version>
  * resource lists, /openapi/v3 (index and per group-version documents, with serverRelativeURLs
- * under the request's /clusters prefix), and /version. /openapi/v2 is not served (kubectl
- * tolerates its 404).
+ * under the request's /clusters prefix), /openapi/v2 (a document without models, see
+ * lib/kube/openapi-v2.ts), and /version.
  */
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
@@ -19,6 +19,12 @@ import {
   buildApiVersions,
 } from '../../lib/kube/discovery.ts'
 import { buildOpenApiGroupVersion, buildOpenApiIndex } from '../../lib/kube/openapi.ts'
+import {
+  OPENAPI_V2_PROTOBUF,
+  openApiV2Json,
+  openApiV2Protobuf,
+  wantsOpenApiV2Protobuf,
+} from '../../lib/kube/openapi-v2.ts'
 import type { RequestPath } from '../../lib/kube/request-path.ts'
 import { json } from './respond.ts'
 
@@ -63,10 +69,15 @@ function aggregated(body: unknown, apiVersion: string): Response {
   })
 }
 
+function openApiV2(accept: string): Response {
+  if (!wantsOpenApiV2Protobuf(accept)) return json(openApiV2Json())
+  return new Response(openApiV2Protobuf(), { headers: { 'Content-Type': OPENAPI_V2_PROTOBUF } })
+}
+
 export async function handleDiscovery(r: DiscoveryRequest): Promise<Response> {
   const { path } = r
   if (path.kind === 'version') return json(SERVER_VERSION)
-  if (path.kind === 'openapi-v2') throw notFound('openapi', { name: 'v2' })
+  if (path.kind === 'openapi-v2') return openApiV2(r.req.headers.get('accept') ?? '')
   const registry = await registryForSpace(r.deps, r.space.id)
   const accept = r.req.headers.get('accept') ?? ''
   switch (path.kind) {

@@ -1,0 +1,33 @@
+/**
+ * The where controller: keys are `<workload-space-id>/<edgeplacement-name>`. `listKeys` pages
+ * through the union of every EdgePlacement in every space and every SinglePlacementSlice owned by
+ * an EdgePlacement of its name (so the resync also removes orphaned slices), in key order after
+ * the cursor. Events map to keys in `keys-for-event.ts`.
+ */
+import { EDGE_PLACEMENTS, PLACEMENT_SLICES } from '../../lib/apis/gvr.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { Controller } from '../../lib/reconcile/types.ts'
+import { whereKeyOf } from './names.ts'
+import { reconcileWhere } from './reconcile.ts'
+import { ownedByPlacement } from './slice.ts'
+
+export const WHERE_STEP = 'where'
+
+export function whereController(client: HubClient): Controller {
+  return {
+    name: WHERE_STEP,
+    reconcile: (key) => reconcileWhere(client, key),
+    async listKeys(cursor, limit) {
+      const placements = (await client.list('*', EDGE_PLACEMENTS)).map(whereKeyOf)
+      const slices = (await client.list('*', PLACEMENT_SLICES))
+        .filter((s) => ownedByPlacement(s, s.metadata.name ?? ''))
+        .map(whereKeyOf)
+      const all = [...new Set([...placements, ...slices])]
+        .filter((k): k is string => !!k)
+        .filter((k) => cursor === undefined || k > cursor)
+        .sort()
+      const keys = all.slice(0, limit)
+      return all.length > limit ? { keys, next: keys[keys.length - 1] } : { keys }
+    },
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Which where-keys an event affects. An EdgePlacement or SinglePlacementSlice event affects its
+ * own key. A Location or SyncTarget event affects every EdgePlacement in every space: a relabel
+ * can add a Location to, or drop it from, any placement's selection, and listing the placements
+ * is cheaper than working out which selectors the old and new labels satisfied.
+ */
+import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { whereKeyOf } from './names.ts'
+
+export type WhereEventKind = 'EdgePlacement' | 'SinglePlacementSlice' | 'Location' | 'SyncTarget'
+
+export async function keysForEvent(
+  kind: WhereEventKind,
+  obj: KubeObject,
+  client: HubClient
+): Promise<string[]> {
+  if (kind === 'EdgePlacement' || kind === 'SinglePlacementSlice') {
+    const key = whereKeyOf(obj)
+    return key ? [key] : []
+  }
+  const keys = (await client.list('*', EDGE_PLACEMENTS)).map(whereKeyOf)
+  return [...new Set(keys.filter((k): k is string => !!k))].sort()
+}

@@ -1,0 +1,105 @@
+/**
+ * The where step for one key (`<workload-space-id>/<edgeplacement-name>`): make the world match
+ * "the EdgePlacement's SinglePlacementSlice lists exactly the (Location, SyncTarget) pairs its
+ * locationSelectors reach, and its status counts the matched Locations". It re-reads the
+ * EdgePlacement, every Location in every space and the SyncTargets of the matched Locations'
+ * spaces, then creates or updates the slice (resourceVersion precondition, only when it differs)
+ * and updates the status (only when it differs). When the EdgePlacement is absent or deleting,
+ * its slice is deleted with a uid precondition — but only a slice owned by an EdgePlacement of
+ * that name, so a slice someone else made is left alone. A failed read throws; nothing is
+ * deleted on doubt.
+ */
+import { EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
+import { isApiError } from '../../lib/errors.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import { CLUSTER_ANNOTATION, type JsonObject, type KubeObject } from '../../lib/kube/types.ts'
+import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
+import { parseWhereKey } from './names.ts'
+import { destinationsFor, locationSelectorsOf, matchingLocations } from './resolve.ts'
+import { desiredSlice, ownedByPlacement, sliceUpdate } from './slice.ts'
+
+const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
+
+async function removeSlice(
+  client: HubClient,
+  spaceId: string,
+  name: string,
+  slice: KubeObject | undefined
+): Promise<ReconcileResult> {
+  if (!slice || slice.metadata.deletionTimestamp || !ownedByPlacement(slice, name))
+    return { outcome: 'absent' }
+  try {
+    await client.delete(spaceId, PLACEMENT_SLICES, name, { uid: slice.metadata.uid ?? '' })
+  } catch (e) {
+    if (isNotFound(e)) return { outcome: 'absent' }
+    throw e
+  }
+  return { outcome: 'deleted' }
+}
+
+/** SyncTargets of each space holding a matched Location; a vanished space holds none. */
+async function syncTargetsOf(
+  client: HubClient,
+  locations: readonly KubeObject[]
+): Promise<(spaceId: string) => readonly KubeObject[]> {
+  const bySpace = new Map<string, KubeObject[]>()
+  const spaces = new Set(locations.map((l) => l.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''))
+  for (const id of spaces) {
+    try {
+      bySpace.set(id, await client.list(id, SYNC_TARGETS))
+    } catch (e) {
+      if (!isNotFound(e)) throw e
+    }
+  }
+  return (id) => bySpace.get(id) ?? []
+}
+
+const isJsonObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Sets status.specGeneration and status.matchingLocationCount; false when already so. */
+async function writeStatus(
+  client: HubClient,
+  spaceId: string,
+  ep: KubeObject,
+  matchingLocationCount: number
+): Promise<boolean> {
+  const current: unknown = ep.status
+  const status: JsonObject = isJsonObject(current) ? current : {}
+  const specGeneration = ep.metadata.generation ?? 0
+  if (
+    status.specGeneration === specGeneration &&
+    status.matchingLocationCount === matchingLocationCount
+  )
+    return false
+  const next = { ...status, specGeneration, matchingLocationCount }
+  await client.updateStatus(spaceId, EDGE_PLACEMENTS, { ...ep, status: next })
+  return true
+}
+
+export async function reconcileWhere(client: HubClient, key: string): Promise<ReconcileResult> {
+  const parsed = parseWhereKey(key)
+  if (!parsed) throw new TerminalError(`"${key}" is not a where key (<space-id>/<name>)`)
+  const { spaceId, name } = parsed
+  const ep = await client.get(spaceId, EDGE_PLACEMENTS, name)
+  const slice = await client.get(spaceId, PLACEMENT_SLICES, name)
+  if (!ep || ep.metadata.deletionTimestamp) return removeSlice(client, spaceId, name, slice)
+
+  const selected = matchingLocations(locationSelectorsOf(ep), await client.list('*', LOCATIONS))
+  const destinations = destinationsFor(selected, await syncTargetsOf(client, selected))
+  const done: string[] = []
+  if (!slice) {
+    await client.create(spaceId, PLACEMENT_SLICES, desiredSlice(ep, destinations))
+    done.push('created')
+  } else if (slice.metadata.deletionTimestamp) {
+    return { outcome: 'waiting for termination', requeueAfterMs: 2000 }
+  } else {
+    const next = sliceUpdate(slice, ep, destinations)
+    if (next) {
+      await client.update(spaceId, PLACEMENT_SLICES, next)
+      done.push('updated')
+    }
+  }
+  if (await writeStatus(client, spaceId, ep, selected.length)) done.push('status updated')
+  return { outcome: done.length > 0 ? done.join(', ') : 'unchanged' }
+}

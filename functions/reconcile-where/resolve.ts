@@ -1,0 +1,112 @@
+/**
+ * The pure part of the where step: which Locations an EdgePlacement selects and which
+ * (Location, SyncTarget) pairs that yields. A Location is selected when its labels match any of
+ * `spec.locationSelectors` (an absent or empty list selects nothing; `{}` selects all); Locations
+ * being deleted, and Locations whose `spec.resource` is not `synctargets`, select nothing. Its
+ * SyncTargets are those in the Location's own space matching `spec.instanceSelector`; an absent
+ * instanceSelector selects none (kube's LabelSelectorAsSelector(nil) is Nothing), and SyncTargets
+ * being deleted are skipped. Destinations come out normalised, sorted and without exact duplicates.
+ */
+import type { SinglePlacement } from '../../lib/apis/edge-v1alpha1.ts'
+import {
+  type LabelSelector,
+  matchesLabelSelector,
+  matchesOptionalLabelSelector,
+} from '../../lib/kube/label-selector.ts'
+import { CLUSTER_ANNOTATION, type KubeObject } from '../../lib/kube/types.ts'
+
+export type Destination = Required<SinglePlacement>
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const clusterOf = (o: KubeObject): string => o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
+
+/** `spec.locationSelectors` of an EdgePlacement (validated on write; non-objects are dropped). */
+export function locationSelectorsOf(ep: KubeObject): LabelSelector[] {
+  const spec: unknown = ep.spec
+  const list = isRecord(spec) ? spec.locationSelectors : undefined
+  return Array.isArray(list) ? list.filter(isRecord).map((s) => s as LabelSelector) : []
+}
+
+function instanceSelectorOf(location: KubeObject): LabelSelector | undefined {
+  const spec: unknown = location.spec
+  const sel = isRecord(spec) ? spec.instanceSelector : undefined
+  return isRecord(sel) ? (sel as LabelSelector) : undefined
+}
+
+function selectsSyncTargets(location: KubeObject): boolean {
+  const spec: unknown = location.spec
+  const resource = isRecord(spec) && isRecord(spec.resource) ? spec.resource.resource : undefined
+  return resource === 'synctargets'
+}
+
+/** The live Locations whose labels match any selector, ordered by (space id, name). */
+export function matchingLocations(
+  selectors: readonly LabelSelector[],
+  locations: readonly KubeObject[]
+): KubeObject[] {
+  return locations
+    .filter((l) => !l.metadata.deletionTimestamp && clusterOf(l) && selectsSyncTargets(l))
+    .filter((l) => selectors.some((s) => matchesLabelSelector(l.metadata.labels, s)))
+    .sort((a, b) => compareKeys(locationKey(a), locationKey(b)))
+}
+
+const locationKey = (l: KubeObject) => [clusterOf(l), l.metadata.name ?? '']
+
+/** One destination per (Location, live SyncTarget it selects in its own space). */
+export function destinationsFor(
+  locations: readonly KubeObject[],
+  syncTargetsIn: (spaceId: string) => readonly KubeObject[]
+): Destination[] {
+  const out: Destination[] = []
+  for (const loc of locations) {
+    const cluster = clusterOf(loc)
+    const selector = instanceSelectorOf(loc)
+    for (const st of syncTargetsIn(cluster)) {
+      if (st.metadata.deletionTimestamp || !st.metadata.name || !st.metadata.uid) continue
+      if (!matchesOptionalLabelSelector(st.metadata.labels, selector, 'nothing')) continue
+      out.push({
+        cluster,
+        locationName: loc.metadata.name ?? '',
+        syncTargetName: st.metadata.name,
+        syncTargetUID: st.metadata.uid,
+      })
+    }
+  }
+  return canonicalDestinations(out)
+}
+
+const destKey = (d: Destination) => [d.cluster, d.locationName, d.syncTargetName, d.syncTargetUID]
+
+function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? ''
+    const y = b[i] ?? ''
+    if (x !== y) return x < y ? -1 : 1
+  }
+  return 0
+}
+
+/**
+ * Destinations in canonical form: exactly the four fields (a missing uid becomes ''), sorted by
+ * (cluster, location, sync target, uid), exact duplicates removed. Accepts any stored JSON.
+ */
+export function canonicalDestinations(list: unknown): Destination[] {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '')
+  const all = (Array.isArray(list) ? list : []).filter(isRecord).map((d) => ({
+    cluster: str(d.cluster),
+    locationName: str(d.locationName),
+    syncTargetName: str(d.syncTargetName),
+    syncTargetUID: str(d.syncTargetUID),
+  }))
+  all.sort((a, b) => compareKeys(destKey(a), destKey(b)))
+  return all.filter((d, i) => {
+    const prev = all[i - 1]
+    return !prev || compareKeys(destKey(prev), destKey(d)) !== 0
+  })
+}
+
+export function sameDestinations(a: readonly Destination[], b: readonly Destination[]): boolean {
+  return a.length === b.length && a.every((d, i) => compareKeys(destKey(d), destKey(b[i]!)) === 0)
+}

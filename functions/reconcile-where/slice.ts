@@ -1,0 +1,71 @@
+/**
+ * The SinglePlacementSlice an EdgePlacement should have: same name, one controller
+ * ownerReference to the EdgePlacement (apiVersion, kind, name, uid), and the resolved
+ * `destinations` at top level. `sliceChanges` says what an existing slice lacks, comparing
+ * destinations and owner references canonically (order and field order do not matter), so an
+ * up-to-date slice is never rewritten. Owner references to other EdgePlacements (an earlier
+ * incarnation with another uid) and any other controller reference are replaced; others are kept.
+ */
+import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'
+import type { KubeObject, OwnerReference } from '../../lib/kube/types.ts'
+import { canonicalDestinations, type Destination, sameDestinations } from './resolve.ts'
+
+export const PLACEMENT_KIND = 'EdgePlacement'
+
+export function ownerRefTo(ep: KubeObject): OwnerReference {
+  return {
+    apiVersion: EDGE_API_VERSION,
+    kind: PLACEMENT_KIND,
+    name: ep.metadata.name ?? '',
+    uid: ep.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  }
+}
+
+/** Whether the slice is owned by an EdgePlacement called `name` (of any uid). */
+export function ownedByPlacement(slice: KubeObject, name: string): boolean {
+  return (slice.metadata.ownerReferences ?? []).some(
+    (r) => r.kind === PLACEMENT_KIND && r.apiVersion.startsWith('edge.kcp.io/') && r.name === name
+  )
+}
+
+export function desiredSlice(ep: KubeObject, destinations: Destination[]): KubeObject {
+  return {
+    apiVersion: EDGE_API_VERSION,
+    kind: 'SinglePlacementSlice',
+    metadata: { name: ep.metadata.name ?? '', ownerReferences: [ownerRefTo(ep)] },
+    destinations,
+  }
+}
+
+function ownerRefsFor(existing: readonly OwnerReference[], ep: KubeObject): OwnerReference[] {
+  const others = existing.filter((r) => r.kind !== PLACEMENT_KIND && !r.controller)
+  return [ownerRefTo(ep), ...others]
+}
+
+const refKey = (r: OwnerReference) =>
+  JSON.stringify([
+    r.apiVersion,
+    r.kind,
+    r.name,
+    r.uid,
+    r.controller ?? false,
+    r.blockOwnerDeletion ?? false,
+  ])
+
+const refsKey = (refs: readonly OwnerReference[]) => refs.map(refKey).sort().join('\n')
+
+/** The slice updated to match, or undefined when it already does. */
+export function sliceUpdate(
+  slice: KubeObject,
+  ep: KubeObject,
+  destinations: Destination[]
+): KubeObject | undefined {
+  const current = slice.metadata.ownerReferences ?? []
+  const refs = ownerRefsFor(current, ep)
+  const sameRefs = refsKey(current) === refsKey(refs)
+  if (sameRefs && sameDestinations(canonicalDestinations(slice.destinations), destinations))
+    return undefined
+  return { ...slice, metadata: { ...slice.metadata, ownerReferences: refs }, destinations }
+}
