@@ -167,6 +167,10 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
     throw badRequest(
       `${t.info.resource}/${sub} is not available in an edgeplane workspace: it holds desired state only and runs no containers. Use the edge cluster's own API (kubectl --context <edge>) for ${sub}.`
     )
+  if (sub === 'token' && t.info.resource === 'serviceaccounts')
+    throw badRequest(
+      'serviceaccounts/token is not available in an edgeplane workspace: it issues no service-account tokens. Ask the hub operator for an edgeplane token scoped to this workspace.'
+    )
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
     throw notFound(`${t.info.resource}/${sub}`, {
       group: t.info.group,

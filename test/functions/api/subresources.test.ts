@@ -68,6 +68,23 @@ describe('runtime subresources', () => {
       400
     )
   })
+
+  it('explains that serviceaccounts/token issues nothing, and still 404s an unknown subresource', async () => {
+    const sa = '/clusters/root/api/v1/namespaces/s/serviceaccounts'
+    await hub.call('POST', sa, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'r' },
+    })
+    const token = await hub.call('POST', `${sa}/r/token`, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: {},
+    })
+    expect(token.status).toBe(400)
+    expect(token.body.message).toContain('issues no service-account tokens')
+    expect((await hub.call('GET', `${sa}/r/bogus`)).status).toBe(404)
+  })
 })
 
 describe('self reviews', () => {
