@@ -4,20 +4,10 @@
  * unknown propagation policies are 400s.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import { parseDeleteOptions } from '../../../lib/hub/delete.ts'
+import { failure as apiError } from '../../helpers/api-error.ts'
 
 const query = { dryRun: false, baseUrl: 'https://hub.test' }
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('parseDeleteOptions', () => {
   it('is no dry run by default, with or without a body', () => {

@@ -5,8 +5,8 @@
  * fields the descriptors do not know are a 415, never dropped.
  */
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../../lib/errors.ts'
 import { decodeKubeProtobuf } from '../../../lib/protobuf/decode-kube.ts'
+import { failure as apiError } from '../../helpers/api-error.ts'
 import { concatBytes, envelope, lenField, msgField, vField } from './helpers/encode.ts'
 
 const AUTHN = 'authentication.k8s.io/v1'
@@ -29,16 +29,6 @@ const RECORDED = {
 }
 
 const bytes = (hex: string) => new Uint8Array(Buffer.from(hex, 'hex'))
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn()
-  } catch (e) {
-    if (e instanceof ApiError) return e
-    throw e
-  }
-  throw new Error('expected an ApiError')
-}
 
 describe('self reviews recorded from kubectl', () => {
   it('whoami: an empty SelfSubjectReview', () => {
