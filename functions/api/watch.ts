@@ -91,30 +91,39 @@ function bookmark(t: Target, rv: number): unknown {
   }
 }
 
-export function watchResponse(deps: HubDeps, p: WatchParams): Response {
-  const pollMs = p.pollMs ?? 200
+/** The watch loop: initial events when asked, then poll until closed or past the deadline. */
+async function streamEvents(
+  deps: HubDeps,
+  p: WatchParams,
+  emit: (v: unknown) => void,
+  isOpen: () => boolean
+): Promise<void> {
   const deadline = Date.now() + Math.min(p.timeoutSeconds ?? 1800, 3600) * 1000
+  const cur: Cursor = { low: Number(p.resourceVersion ?? '0'), highest: 0, sent: new Map() }
+  if (!p.resourceVersion || p.resourceVersion === '0') {
+    const init = await initialEvents(deps, p)
+    for (const e of init.events) emit(e)
+    cur.low = init.rv
+  }
+  cur.highest = cur.low
+  let lastBookmark = Date.now()
+  while (isOpen() && Date.now() < deadline) {
+    const more = await pollOnce(deps, p, cur, emit)
+    if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
+      lastBookmark = Date.now()
+      emit(bookmark(p.target, cur.highest))
+    }
+    if (!more) await sleep(p.pollMs ?? 200)
+  }
+}
+
+export function watchResponse(deps: HubDeps, p: WatchParams): Response {
   let closed = false
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const emit = (v: unknown) => controller.enqueue(eventLine(p, v))
       try {
-        const cur: Cursor = { low: Number(p.resourceVersion ?? '0'), highest: 0, sent: new Map() }
-        if (!p.resourceVersion || p.resourceVersion === '0') {
-          const init = await initialEvents(deps, p)
-          for (const e of init.events) emit(e)
-          cur.low = init.rv
-        }
-        cur.highest = cur.low
-        let lastBookmark = Date.now()
-        while (!closed && Date.now() < deadline) {
-          const more = await pollOnce(deps, p, cur, emit)
-          if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
-            lastBookmark = Date.now()
-            emit(bookmark(p.target, cur.highest))
-          }
-          if (!more) await sleep(pollMs)
-        }
+        await streamEvents(deps, p, emit, () => !closed)
       } catch (e) {
         if (!closed && isApiError(e)) emit({ type: 'ERROR', object: e.toStatus() })
         else if (!closed) deps.log.error('watch failed', { error: e })
