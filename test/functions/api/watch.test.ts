@@ -15,9 +15,9 @@ beforeAll(async () => {
 afterAll(() => hub.close())
 
 /** Opens a watch and returns a reader of its newline-delimited events. */
-async function openWatch(query: string) {
+async function openWatch(query: string, path = CMS) {
   const ctrl = new AbortController()
-  const res = await hub.app.request(`${BASE}${CMS}?watch=true&${query}`, {
+  const res = await hub.app.request(`${BASE}${path}?watch=true&${query}`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     signal: ctrl.signal,
   })
@@ -95,5 +95,26 @@ describe('watch', () => {
       type: 'ERROR',
       object: { kind: 'Status', code: 410, reason: 'Expired' },
     })
+  })
+  it('watches one resource across every space on /clusters/*', async () => {
+    await hub.call('POST', '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces', {
+      apiVersion: 'tenancy.kcp.io/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'other' },
+    })
+    const rv = (await hub.call('GET', '/clusters/*/api/v1/configmaps')).body.metadata
+      .resourceVersion
+    const w = await openWatch(`resourceVersion=${rv}`, '/clusters/*/api/v1/configmaps')
+    await hub.call('POST', '/clusters/root:other/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'far' },
+    })
+    await hub.call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'near' } })
+    const events = [await w.next(), await w.next()]
+    await w.close()
+    expect(events.map((e) => e.object.metadata.name).sort()).toEqual(['far', 'near'])
+    const clusters = new Set(events.map((e) => e.object.metadata.annotations['kcp.io/cluster']))
+    expect(clusters.size).toBe(2)
   })
 })
