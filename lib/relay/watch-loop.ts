@@ -1,0 +1,123 @@
+/**
+ * One resource's watch for the relay. It starts from the saved cursor, or, with none, lists every
+ * object (handing each to `onEvent` as ADDED) and watches from the list's resourceVersion. An
+ * ERROR event carrying 410, or an Expired error, means the cursor is older than the hub's change
+ * log: it relists (keys are idempotent, so re-waking everything is safe) and goes on. Other
+ * failures back off (exponential, jittered, capped) and reconnect from the last resourceVersion
+ * handed over. A watch the server ends cleanly reconnects at once. Stops when `signal` aborts.
+ */
+import type { KubeObject } from '../kube/types.ts'
+import type { Logger } from '../log.ts'
+import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts'
+
+export type RawWatchEvent = { type: string; object: KubeObject }
+
+/** What `onEvent` hands back: `delivered` resolves true once the event's keys were flushed. */
+export type Delivery = { delivered: Promise<boolean> }
+
+export type WatchLoopOptions = {
+  resource: string
+  openWatch(resourceVersion: string, signal: AbortSignal): AsyncIterable<RawWatchEvent>
+  list(): Promise<{ items: KubeObject[]; resourceVersion: string }>
+  onEvent(event: RawWatchEvent): Promise<Delivery>
+  cursor: {
+    load(): Promise<string | undefined>
+    commit(resourceVersion: string, delivered: Promise<boolean>): void
+  }
+  log: Logger
+  /** Waits `ms`, resolving early when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>
+  random: () => number
+  signal: AbortSignal
+  backoff?: BackoffPolicy
+}
+
+/** True for a 410 Gone / Expired, as an error (`code`, `status`, `statusCode`) or a Status body. */
+export function isGone(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const v = value as Record<string, unknown>
+  if (v.reason === 'Expired' || v.reason === 'Gone') return true
+  return [v.code, v.status, v.statusCode].some((c) => c === 410)
+}
+
+class Gone extends Error {
+  override name = 'Gone'
+}
+
+const delivered = (deliveries: Delivery[]): Promise<boolean> =>
+  Promise.all(deliveries.map((d) => d.delivered)).then((oks) => oks.every(Boolean))
+
+export async function runWatchLoop(o: WatchLoopOptions): Promise<void> {
+  const log = o.log.child({ resource: o.resource })
+  const policy = o.backoff ?? DEFAULT_BACKOFF
+  let failures = 0
+  let rv: string | undefined
+
+  const relist = async (): Promise<string> => {
+    const listed = await o.list()
+    const deliveries: Delivery[] = []
+    for (const object of listed.items) {
+      if (o.signal.aborted) break
+      deliveries.push(await o.onEvent({ type: 'ADDED', object }))
+    }
+    if (!o.signal.aborted) o.cursor.commit(listed.resourceVersion, delivered(deliveries))
+    log.info('relay listed', {
+      items: listed.items.length,
+      resourceVersion: listed.resourceVersion,
+    })
+    return listed.resourceVersion
+  }
+
+  /** Watches until the stream ends; returns how many events it carried. */
+  const watchFrom = async (from: string): Promise<number> => {
+    let seen = 0
+    for await (const event of o.openWatch(from, o.signal)) {
+      if (o.signal.aborted) break
+      if (event.type === 'ERROR') {
+        if (isGone(event.object)) throw new Gone(`resourceVersion ${from} expired`)
+        throw new Error(`watch error event: ${JSON.stringify(event.object)}`)
+      }
+      seen += 1
+      failures = 0
+      const next = event.object?.metadata?.resourceVersion
+      const d =
+        event.type === 'BOOKMARK' ? { delivered: Promise.resolve(true) } : await o.onEvent(event)
+      if (next) {
+        rv = next
+        o.cursor.commit(next, d.delivered)
+      }
+    }
+    return seen
+  }
+
+  const pause = async (why: string, fields: Record<string, unknown>) => {
+    failures += 1
+    const delay = backoffDelay(failures, policy, o.random)
+    log.warn(why, { ...fields, resourceVersion: rv, retryInMs: delay })
+    await o.sleep(delay, o.signal)
+  }
+
+  let mustList = false
+  while (!o.signal.aborted) {
+    try {
+      if (rv === undefined) {
+        rv = mustList ? await relist() : ((await o.cursor.load()) ?? (await relist()))
+        mustList = false
+      }
+      if (o.signal.aborted) break
+      // A stream that ends with no events at all is treated as a failure, so a server closing
+      // watches at once cannot spin this loop.
+      if ((await watchFrom(rv)) === 0 && !o.signal.aborted)
+        await pause('relay watch ended empty', {})
+    } catch (err) {
+      if (o.signal.aborted) break
+      if (err instanceof Gone || isGone(err)) {
+        log.info('relay cursor expired; relisting', { resourceVersion: rv })
+        rv = undefined
+        mustList = true
+        continue
+      }
+      await pause('relay watch failed; reconnecting', { err })
+    }
+  }
+}

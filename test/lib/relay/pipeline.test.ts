@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { silentLogger } from '../../../lib/log.ts'
+import { createBatcher } from '../../../lib/relay/batcher.ts'
+import { type CursorStore, createKvCursorStore } from '../../../lib/relay/cursor.ts'
+import { createResourcePipeline } from '../../../lib/relay/pipeline.ts'
+import { type RawWatchEvent, runWatchLoop } from '../../../lib/relay/watch-loop.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { createFakeClock } from './fake-clock.ts'
+
+const ep = (name: string, rv: string): KubeObject => ({
+  apiVersion: 'edge.kcp.io/v1alpha1',
+  kind: 'EdgePlacement',
+  metadata: { name, resourceVersion: rv, annotations: { 'kcp.io/cluster': 'ws1' } },
+})
+
+/** Waits (in real time, as the store is real) until `ready()` holds; fails after about 5s. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !ready(); i++) await new Promise((r) => setTimeout(r, 10))
+  expect(ready()).toBe(true)
+}
+
+/** A relay for edgeplacements whose watch yields `events` once per connection and then idles. */
+function relay(cursors: CursorStore, events: RawWatchEvent[], failFlushes: number) {
+  const clock = createFakeClock()
+  const controller = new AbortController()
+  const flushed: string[][] = []
+  const opened: string[] = []
+  let failures = failFlushes
+  const batcher = createBatcher({
+    delayMs: 100,
+    maxKeys: 50,
+    setTimer: clock.setTimer,
+    random: () => 0,
+    backoff: { baseMs: 1000, maxMs: 1000 },
+    flush: async (_step, keys) => {
+      if (failures > 0) {
+        failures -= 1
+        throw new Error('hub down')
+      }
+      flushed.push(keys)
+    },
+  })
+  const pipeline = createResourcePipeline('edgeplacements', {
+    batcher,
+    cursors,
+    eventKeys: { espwSpaceId: 'espw', listEdgePlacements: async () => [] },
+  })
+  const loop = runWatchLoop({
+    resource: 'edgeplacements',
+    ...pipeline,
+    list: async () => ({ items: [], resourceVersion: '10' }),
+    openWatch(rv, signal) {
+      opened.push(rv)
+      return (async function* () {
+        for (const e of events) yield e
+        await new Promise((r) => signal.addEventListener('abort', r))
+      })()
+    },
+    log: silentLogger,
+    sleep: async () => {},
+    random: () => 0,
+    signal: controller.signal,
+  })
+  const stop = async () => {
+    controller.abort()
+    await loop
+    await batcher.drain()
+    await pipeline.tracker.settled()
+  }
+  /** Until both events were queued on the batcher (its delay timer is running). */
+  const queued = () => until(() => batcher.pending().where === 2)
+  return { clock, flushed, opened, stop, queued, tracker: pipeline.tracker }
+}
+
+describe('relay pipeline (batcher + cursor + watch loop)', () => {
+  let t: TestStore
+  let t2: TestStore
+  beforeAll(async () => {
+    t = await createTestStore()
+    t2 = await createTestStore()
+  })
+  afterAll(async () => {
+    await t.close()
+    await t2.close()
+  })
+  const events = [
+    { type: 'ADDED', object: ep('p1', '11') },
+    { type: 'MODIFIED', object: ep('p2', '12') },
+  ]
+
+  it('saves the cursor only after the flush carrying its events succeeded', async () => {
+    const cursors = createKvCursorStore(t.kv)
+    const r = relay(cursors, events, 1)
+    await r.queued()
+    await r.clock.advance(100)
+    await r.tracker.saving()
+    expect(r.flushed).toEqual([])
+    expect(await cursors.load('edgeplacements')).toBe('10')
+    await r.clock.advance(1000)
+    await r.tracker.saving()
+    expect(r.flushed).toEqual([['ws1/p1', 'ws1/p2']])
+    expect(await cursors.load('edgeplacements')).toBe('12')
+    await r.stop()
+  })
+
+  it('re-delivers after a crash with undelivered keys, resuming from the saved cursor', async () => {
+    const cursors = createKvCursorStore(t2.kv)
+    const first = relay(cursors, events, 99)
+    await first.queued()
+    await first.stop()
+    expect(first.flushed).toEqual([])
+    expect(await cursors.load('edgeplacements')).toBe('10')
+
+    const second = relay(cursors, events, 0)
+    await second.queued()
+    await second.clock.advance(100)
+    await second.stop()
+    expect(second.opened).toEqual(['10'])
+    expect(second.flushed).toEqual([['ws1/p1', 'ws1/p2']])
+    expect(await cursors.load('edgeplacements')).toBe('12')
+  })
+})
