@@ -98,6 +98,9 @@ export async function runWatchLoop(o: WatchLoopOptions): Promise<void> {
   }
 
   let mustList = false
+  // 410s in a row with nothing watched in between: the hub keeps refusing a fresh list's
+  // resourceVersion, so back off instead of relisting in a tight loop.
+  let goneStreak = 0
   while (!o.signal.aborted) {
     try {
       if (rv === undefined) {
@@ -107,14 +110,17 @@ export async function runWatchLoop(o: WatchLoopOptions): Promise<void> {
       if (o.signal.aborted) break
       // A stream that ends with no events at all is treated as a failure, so a server closing
       // watches at once cannot spin this loop.
-      if ((await watchFrom(rv)) === 0 && !o.signal.aborted)
-        await pause('relay watch ended empty', {})
+      const seen = await watchFrom(rv)
+      if (seen > 0) goneStreak = 0
+      if (seen === 0 && !o.signal.aborted) await pause('relay watch ended empty', {})
     } catch (err) {
       if (o.signal.aborted) break
       if (err instanceof Gone || isGone(err)) {
         log.info('relay cursor expired; relisting', { resourceVersion: rv })
         rv = undefined
         mustList = true
+        goneStreak++
+        if (goneStreak > 1) await pause('relay cursor expired again right after a relist', {})
         continue
       }
       await pause('relay watch failed; reconnecting', { err })

@@ -127,6 +127,23 @@ describe('runWatchLoop', () => {
     expect(r.sleeps).toEqual([])
   })
 
+  it('backs off when a fresh list is refused as expired again', async () => {
+    const r = await harness({
+      saved: '5',
+      lists: [
+        { items: [], resourceVersion: '90' },
+        { items: [], resourceVersion: '95' },
+      ],
+      conns: [
+        { fail: expired('too old') },
+        { fail: expired('too old') },
+        { events: [ev('ADDED', 'z', '96')] },
+      ],
+    }).run()
+    expect(r.opened).toEqual(['5', '90', '95', '96'])
+    expect(r.sleeps).toHaveLength(1)
+  })
+
   it('relists when opening the watch fails with Expired', async () => {
     const r = await harness({
       saved: '5',
