@@ -1,0 +1,73 @@
+/**
+ * The watch relay's process entry: parses flags (cli-args.ts), reads the admin token, opens the
+ * DynamoDB table for watch cursors and runs the relay (relay.ts) until SIGTERM or SIGINT, then
+ * drains pending keys, waits for cursor saves and exits 0. Exits 2 on bad arguments and 1 when
+ * it cannot start (e.g. the hub is unreachable), so a supervisor restarts it.
+ */
+import { readFile } from 'node:fs/promises'
+import { createLogger, type LogLevel } from '../../lib/log.ts'
+import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
+import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
+import { parseRelayArgs, USAGE } from './cli-args.ts'
+import { startRelay } from './relay.ts'
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
+
+async function main(): Promise<number> {
+  const req = parseRelayArgs(process.argv.slice(2), process.env)
+  if (req.kind === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  if (req.kind === 'error') {
+    process.stderr.write(`${req.message}\n\n${USAGE}`)
+    return 2
+  }
+  const cfg = req.config
+  const level = LEVELS.find((l) => l === process.env.LOG_LEVEL) ?? 'info'
+  const log = createLogger({ level, bindings: { component: 'relay' } })
+  const token = (await readFile(cfg.tokenFile, 'utf8')).trim()
+  if (!token) {
+    log.error('relay token file is empty', { tokenFile: cfg.tokenFile })
+    return 1
+  }
+  const hasAwsCreds = !!(process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY)
+  const client = createDynamoClient({
+    region: cfg.region,
+    ...(cfg.ddbEndpoint ? { endpoint: cfg.ddbEndpoint } : {}),
+    ...(cfg.ddbEndpoint && !hasAwsCreds
+      ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  })
+  const store = createDynamoStore({ client, tableName: cfg.table })
+  let relay: Awaited<ReturnType<typeof startRelay>>
+  try {
+    relay = await startRelay({
+      hubUrl: cfg.hubUrl,
+      token,
+      kv: store.kv,
+      log,
+      delayMs: cfg.delayMs,
+    })
+  } catch (err) {
+    log.error('relay could not start', { err })
+    client.destroy()
+    return 1
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve())
+    process.once('SIGINT', () => resolve())
+  })
+  log.info('relay stopping')
+  await relay.stop()
+  client.destroy()
+  return 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`relay failed: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  }
+)

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
+import { createHubHttp, HubHttpError } from '../../../infra/relay/hub-http.ts'
+import { startRelay } from '../../../infra/relay/relay.ts'
+import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
+import { createLogger } from '../../../lib/log.ts'
+import { CURSOR_NS } from '../../../lib/relay/cursor.ts'
+import { mailboxOf } from '../../../lib/relay/event-keys.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+
+const TOKEN = 'relay-test-admin'
+let store: TestStore
+let hub: NodeHub
+const log = createLogger({ level: 'error' })
+
+beforeAll(async () => {
+  store = await createTestStore()
+  hub = await startNodeHub({ objects: store.objects, kv: store.kv })
+  await bootstrapHub(hub.deps, { adminToken: TOKEN, baseUrl: hub.url })
+})
+afterAll(async () => {
+  await hub?.close()
+  await store?.close()
+})
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${hub.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+
+/** Polls `check` until it returns a value or the deadline passes. */
+async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const v = await check()
+    if (v !== undefined) return v
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describe('startRelay against a real hub', () => {
+  it('turns a new SyncTarget into its mailbox Workspace and saves the cursor on stop', async () => {
+    let stBody: Record<string, unknown> | undefined
+    const relay = await startRelay({
+      hubUrl: hub.url,
+      token: TOKEN,
+      kv: store.kv,
+      log,
+      delayMs: 20,
+    })
+    try {
+      const ws = await call('POST', '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces', {
+        apiVersion: 'tenancy.kcp.io/v1alpha1',
+        kind: 'Workspace',
+        metadata: { name: 'inv-relay' },
+      })
+      expect(ws.status).toBe(201)
+      const st = await call(
+        'POST',
+        '/clusters/root:inv-relay/apis/edge.kcp.io/v1alpha1/synctargets',
+        {
+          apiVersion: 'edge.kcp.io/v1alpha1',
+          kind: 'SyncTarget',
+          metadata: { name: 'edge-1' },
+        }
+      )
+      expect(st.status).toBe(201)
+      stBody = st.body
+      const mailbox = mailboxOf(st.body as never)
+      expect(mailbox).toBeTruthy()
+      const found = await eventually(async () => {
+        const r = await call(
+          'GET',
+          `/clusters/root:espw/apis/tenancy.kcp.io/v1alpha1/workspaces/${mailbox}`
+        )
+        return r.status === 200 ? r.body : undefined
+      })
+      expect((found.metadata as { name: string }).name).toBe(mailbox)
+    } finally {
+      await relay.stop()
+    }
+    const cursor = await store.kv.get(CURSOR_NS, 'synctargets')
+    const rv = (cursor?.value as { resourceVersion?: string } | undefined)?.resourceVersion
+    expect(rv).toMatch(/^\d+$/)
+    // Saved past the SyncTarget's own event, not just the initial list.
+    const stRv = (stBody?.metadata as { resourceVersion: string } | undefined)?.resourceVersion
+    expect(Number(rv)).toBeGreaterThanOrEqual(Number(stRv))
+    // stop() is idempotent
+    await relay.stop()
+  })
+
+  it('refuses to start with a token the hub does not know', async () => {
+    await expect(
+      startRelay({ hubUrl: hub.url, token: 'nope', kv: store.kv, log })
+    ).rejects.toMatchObject({ code: 401 })
+  })
+})
+
+describe('createHubHttp', () => {
+  it('reads the espw id and lists across spaces', async () => {
+    const http = createHubHttp({ baseUrl: `${hub.url}/`, token: TOKEN })
+    expect(await http.espwSpaceId()).toMatch(/\S/)
+    const listed = await http.list('workspaces')
+    expect(listed.items.map((w) => w.metadata.name)).toContain('espw')
+    expect(listed.resourceVersion).toMatch(/^\d+$/)
+  })
+  it('fails a flush the hub rejects', async () => {
+    const http = createHubHttp({ baseUrl: hub.url, token: TOKEN })
+    await expect(http.flush('no-such-step', ['x'])).rejects.toMatchObject({ code: 404 })
+    await expect(http.flush('mailbox', [])).rejects.toBeInstanceOf(HubHttpError)
+  })
+  it('turns an HTTP 410 on watch into an error with code 410', async () => {
+    const gone = async () =>
+      new Response(JSON.stringify({ kind: 'Status', reason: 'Expired', message: 'too old' }), {
+        status: 410,
+      })
+    const http = createHubHttp({ baseUrl: 'http://hub.test', token: 't', fetch: gone })
+    const iter = http.openWatch('synctargets', '5', new AbortController().signal)
+    await expect(
+      (async () => {
+        for await (const _ of iter) break
+      })()
+    ).rejects.toMatchObject({ code: 410, reason: 'Expired' })
+  })
+  it('parses a chunked NDJSON watch stream and rejects malformed lines', async () => {
+    const lines = [
+      '{"type":"ADDED","object":{"apiVersion":"v1","kind":"X","metadata":{"name":"a"}}}\n{"ty',
+      'pe":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}\n\n',
+      '{"nope":1}\n',
+    ]
+    const stream = () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const l of lines) c.enqueue(new TextEncoder().encode(l))
+          c.close()
+        },
+      })
+    const http = createHubHttp({
+      baseUrl: 'http://hub.test',
+      token: 't',
+      fetch: async () => new Response(stream()),
+    })
+    const seen: string[] = []
+    await expect(
+      (async () => {
+        for await (const e of http.openWatch('locations', '1', new AbortController().signal))
+          seen.push(e.type)
+      })()
+    ).rejects.toThrow()
+    expect(seen).toEqual(['ADDED', 'BOOKMARK'])
+  })
+})
