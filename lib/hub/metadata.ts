@@ -4,25 +4,16 @@
  * (name, namespace, uid, creationTimestamp, deletionTimestamp), and `metadata.generation`, which
  * moves only when something other than metadata and status changes.
  */
+
 import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/types.ts'
+import { canonicalJson } from '../patch/json-values.ts'
 
 function specPart(obj: KubeObject): Record<string, unknown> {
   const { apiVersion: _a, kind: _k, metadata: _m, status: _s, ...rest } = obj
   return rest
 }
 
-/** Deterministic JSON (sorted keys), for semantic equality of JSON values. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`
-  if (v && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`
-  }
-  return JSON.stringify(v)
-}
-
+/** Semantic equality of JSON values: key order and undefined members do not matter. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b)
 }

@@ -3,10 +3,12 @@
  * the Worker. SyncTargets wake their mailbox and every where-key; Workspaces in the edge service
  * provider space wake the mailbox they name; Locations wake every where-key (a relabel can change
  * any placement's selection); EdgePlacements and SinglePlacementSlices wake their own where-key.
- * The key formats mirror functions/reconcile-mailbox/names.ts and functions/reconcile-where/names.ts
- * (the test checks they agree), so this file stays free of Worker code.
+ * The key formats come from lib/reconcile/keys.ts, the same module the steps use.
  */
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
+
+export { isMailboxName, mailboxOf, whereKeyOf }
 
 export const MAILBOX_STEP = 'mailbox'
 export const WHERE_STEP = 'where'
@@ -29,30 +31,6 @@ export type EventKeysDeps = {
   espwSpaceId: string
   /** Every EdgePlacement in every space, each with its kcp.io/cluster annotation. */
   listEdgePlacements(): Promise<KubeObject[]>
-}
-
-const MAILBOX_RE = /^[a-z0-9]+-mb-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-export function isMailboxName(name: string): boolean {
-  return MAILBOX_RE.test(name)
-}
-
-function spaceOf(obj: KubeObject): string | undefined {
-  return obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
-}
-
-/** `<space-id>/<name>` of an EdgePlacement or SinglePlacementSlice; undefined without both. */
-export function whereKeyOf(obj: KubeObject): string | undefined {
-  const space = spaceOf(obj)
-  const name = obj.metadata?.name
-  return space && name ? `${space}/${name}` : undefined
-}
-
-/** `<inventory-space-id>-mb-<uid>` of a SyncTarget; undefined without space or uid. */
-export function mailboxOf(syncTarget: KubeObject): string | undefined {
-  const space = spaceOf(syncTarget)
-  const uid = syncTarget.metadata?.uid
-  return space && uid ? `${space}-mb-${uid}` : undefined
 }
 
 async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
@@ -86,7 +64,12 @@ export async function keysForEvent(
     }
     case 'workspaces': {
       const name = obj.metadata.name
-      if (spaceOf(obj) !== deps.espwSpaceId || !name || !isMailboxName(name)) return []
+      if (
+        obj.metadata?.annotations?.[CLUSTER_ANNOTATION] !== deps.espwSpaceId ||
+        !name ||
+        !isMailboxName(name)
+      )
+        return []
       return [{ step: MAILBOX_STEP, key: name }]
     }
     case 'locations':

@@ -1,0 +1,55 @@
+/**
+ * The key formats of the reconcile steps, in one place for the steps (functions/reconcile-*) and
+ * the watch relay (lib/relay), which must agree on them:
+ * - mailbox: `<inventory-space-id>-mb-<synctarget-uid>` (the KubeStellar mailbox name), so a
+ *   SyncTarget re-created with a new uid gets a new mailbox;
+ * - where: `<workload-space-id>/<edgeplacement-name>`, naming one EdgePlacement and its
+ *   SinglePlacementSlice whatever the space is later called.
+ * Space ids come from an object's `kcp.io/cluster` annotation.
+ */
+import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+
+const MAILBOX_RE = /^([a-z0-9]+)-mb-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
+const WHERE_RE = /^([a-z0-9]+)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)$/
+
+function spaceOf(obj: KubeObject): string | undefined {
+  return obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
+}
+
+export function mailboxName(inventorySpaceId: string, syncTargetUid: string): string {
+  return `${inventorySpaceId}-mb-${syncTargetUid}`
+}
+
+/** The mailbox of a SyncTarget object; undefined without space annotation or uid. */
+export function mailboxOf(syncTarget: KubeObject): string | undefined {
+  const space = spaceOf(syncTarget)
+  const uid = syncTarget.metadata?.uid
+  return space && uid ? mailboxName(space, uid) : undefined
+}
+
+export function parseMailboxName(
+  name: string
+): { inventorySpaceId: string; syncTargetUid: string } | undefined {
+  const m = MAILBOX_RE.exec(name)
+  return m?.[1] && m[2] ? { inventorySpaceId: m[1], syncTargetUid: m[2] } : undefined
+}
+
+export function isMailboxName(name: string): boolean {
+  return MAILBOX_RE.test(name)
+}
+
+export function whereKey(spaceId: string, name: string): string {
+  return `${spaceId}/${name}`
+}
+
+/** The key of an EdgePlacement or SinglePlacementSlice; undefined without space or name. */
+export function whereKeyOf(obj: KubeObject): string | undefined {
+  const space = spaceOf(obj)
+  const name = obj.metadata?.name
+  return space && name ? whereKey(space, name) : undefined
+}
+
+export function parseWhereKey(key: string): { spaceId: string; name: string } | undefined {
+  const m = WHERE_RE.exec(key)
+  return m?.[1] && m[2] && m[2].length <= 253 ? { spaceId: m[1], name: m[2] } : undefined
+}
