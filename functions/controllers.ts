@@ -1,14 +1,33 @@
 /**
  * The reconcile steps the Worker runs, built over one in-process hub client: the webhook route
- * (`/hooks/<step>`) and the resync timer both look steps up here by name.
+ * (`/hooks/<step>`) and the resync timer both look steps up here by name. The translate step also
+ * gets the projection store (mailbox manifests) and what every edge cluster has built in.
  */
+import { type Builtins, builtinsFrom } from '../lib/apis/builtins.ts'
 import { createHubClient } from '../lib/hub/client.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
+import { registryForSpace } from '../lib/hub/space-registry.ts'
 import type { Controller } from '../lib/reconcile/types.ts'
 import { mailboxController } from './reconcile-mailbox/controller.ts'
+import { translateController } from './reconcile-translate/controller.ts'
 import { whereController } from './reconcile-where/controller.ts'
 
-export function buildControllers(deps: HubDeps, baseUrl = ''): Controller[] {
+export function buildControllers(
+  deps: HubDeps,
+  baseUrl = '',
+  builtins: Builtins = deps.builtins ?? builtinsFrom()
+): Controller[] {
   const client = createHubClient(deps, { fieldManager: 'edgeplane-controller', baseUrl })
-  return [mailboxController(client), whereController(client)]
+  return [
+    mailboxController(client),
+    whereController(client),
+    translateController({
+      client,
+      projections: deps.projections,
+      builtins,
+      now: deps.now,
+      log: deps.log,
+      registry: (spaceId) => registryForSpace(deps, spaceId),
+    }),
+  ]
 }

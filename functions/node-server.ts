@@ -8,13 +8,18 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
+import { mailboxSpaceCheck, noProjections, withProjections } from '../lib/hub/projected-objects.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
+import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../lib/store/types.ts'
 import { createApp } from './api/app.ts'
 
 export type NodeHubOptions = {
+  /** The store's plain objects; wrapped here to serve projected copies when `projections` is given. */
   objects: ObjectStore
   kv: KvStore
+  /** Mailbox manifests and bodies; without them mailbox spaces show stored objects only. */
+  projections?: ProjectionStore
   log?: Logger
   port?: number
   host?: string
@@ -30,9 +35,13 @@ export type NodeHub = {
 }
 
 export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>): HubDeps {
+  const { projections } = opts
   return {
-    objects: opts.objects,
+    objects: projections
+      ? withProjections(opts.objects, projections, mailboxSpaceCheck(opts.kv))
+      : opts.objects,
     kv: opts.kv,
+    projections: projections ?? noProjections,
     now: () => new Date(),
     uid: () => crypto.randomUUID(),
     log: opts.log ?? createLogger({ level: 'warn' }),

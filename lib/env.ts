@@ -1,7 +1,8 @@
 /**
  * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
- * table, the log level, and the admin token secret (optional locally, where `npm start` registers
- * a generated one). Nothing else reads `env` directly.
+ * table, the log level, the admin token secret (optional locally, where `npm start` registers
+ * a generated one), watch timing and the namespaces built into edge clusters. Nothing else reads
+ * `env` directly.
  */
 import { z } from 'zod'
 
@@ -20,6 +21,12 @@ export const EnvSchema = z.object({
    * earlier resourceVersion but committed later is not skipped by a cursor. Milliseconds.
    */
   WATCH_SETTLE_MS: z.coerce.number().int().min(0).default(250),
+  /**
+   * The namespaces built into every edge cluster, comma-separated (parsed and checked by
+   * `parseBuiltinNamespaces` in lib/apis/builtins.ts). Unset means kube's own four: default,
+   * kube-system, kube-public, kube-node-lease. Placement never manages these Namespace objects.
+   */
+  EDGE_BUILTIN_NAMESPACES: z.string().optional(),
 })
 
 export type Config = z.infer<typeof EnvSchema>

@@ -69,8 +69,11 @@ async function pollOnce(
     sinceRv: cur.low,
   })
   const now = Date.now()
+  // One manifest write yields several events with one rv; they always come back together, so
+  // only rvs sent by earlier polls are skipped.
+  const seen = new Set(cur.sent.keys())
   for (const ev of res.events) {
-    if (cur.sent.has(ev.rv)) continue
+    if (seen.has(ev.rv)) continue
     cur.sent.set(ev.rv, now)
     cur.highest = Math.max(cur.highest, ev.rv)
     if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(t, ev.object) })

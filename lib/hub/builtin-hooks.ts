@@ -89,7 +89,10 @@ async function workspacePrepare(ctx: HookContext, ws: KubeObject): Promise<KubeO
   return { ...ws, spec, status: { phase: 'Ready', URL: `${ctx.baseUrl}/clusters/${path}` } }
 }
 
-/** Deletes a whole space: nested workspaces first (recursively), then every object, then the record. */
+/**
+ * Deletes a whole space: nested workspaces first (recursively), then the mailbox manifest if any,
+ * then every object, then the record.
+ */
 export async function deleteSpace(ctx: HookContext, space: Space): Promise<void> {
   await markSpaceTerminating(ctx.deps.kv, space)
   const inner: HookContext = { ...ctx, space }
@@ -112,6 +115,8 @@ export async function deleteSpace(ctx: HookContext, space: Space): Promise<void>
     if (marked !== ws) await ctx.deps.objects.update(key, marked, ws.metadata.resourceVersion ?? '')
     await finishTermination(ctx.deps, space, key, { baseUrl: ctx.baseUrl })
   }
+  // Projected copies (mailbox spaces) go first, so removing the stored content does not meet them.
+  await ctx.deps.projections.deleteManifest(space.id)
   const registry = await registryForSpace(ctx.deps, space.id)
   const all = registry.all()
   const ordered = [

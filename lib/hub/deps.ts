@@ -1,15 +1,22 @@
 /**
  * What the hub's object logic needs from the outside world, injected as plain values and small
- * functions so tests can pass fakes without a mocking library: the object and key-value stores,
- * a clock, a uid source, a logger, and a way to run work after the response (Workers'
- * `ctx.waitUntil`, or a tracked promise in Node).
+ * functions so tests can pass fakes without a mocking library: the object and key-value stores
+ * (`objects` includes the projected copies of mailbox spaces), the projection store, a clock, a
+ * uid source, a logger, and a way to run work after the response (Workers' `ctx.waitUntil`, or a
+ * tracked promise in Node).
  */
+import type { Builtins } from '../apis/builtins.ts'
 import type { Logger } from '../log.ts'
+import type { ProjectionStore } from '../store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
 
 export type HubDeps = {
   objects: ObjectStore
   kv: KvStore
+  /** Mailbox manifests and bodies (the translator writes them; `objects` serves them). */
+  projections: ProjectionStore
+  /** What every edge cluster has built in (deployment configuration); default the kube four. */
+  builtins?: Builtins
   now: () => Date
   uid: () => string
   log: Logger

@@ -1,16 +1,19 @@
 /**
  * Builds the hub's dependencies from a parsed configuration: one DynamoDB client and store per
- * process or isolate (created lazily and reused), the real clock, random uids, a JSON logger, and
- * the runtime's way of running background work.
+ * process or isolate (created lazily and reused), the object store wrapped so mailbox spaces serve
+ * their projected copies, the real clock, random uids, a JSON logger, and the runtime's way of
+ * running background work.
  */
+import { type Builtins, builtinsFrom, parseBuiltinNamespaces } from '../apis/builtins.ts'
 import type { Config } from '../env.ts'
 import { createLogger, type Logger } from '../log.ts'
 import { createDynamoClient } from '../store/dynamo-client.ts'
 import { createDynamoStore, type DynamoStore } from '../store/dynamo-store.ts'
 import type { RequestCounter } from '../store/types.ts'
 import type { HubDeps } from './deps.ts'
+import { mailboxSpaceCheck, withProjections } from './projected-objects.ts'
 
-export type StoreHandle = { store: DynamoStore; log: Logger }
+export type StoreHandle = { store: DynamoStore; log: Logger; builtins: Builtins }
 
 export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
   const client = createDynamoClient({
@@ -33,13 +36,19 @@ export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
     tableName: cfg.TABLE_NAME,
     logRetentionMs: cfg.WATCH_RETENTION_SECONDS * 1000,
   })
-  return { store, log: createLogger({ level: cfg.LOG_LEVEL }) }
+  return {
+    store,
+    log: createLogger({ level: cfg.LOG_LEVEL }),
+    builtins: builtinsFrom(parseBuiltinNamespaces(cfg.EDGE_BUILTIN_NAMESPACES)),
+  }
 }
 
 export function hubDeps(h: StoreHandle, background: (p: Promise<unknown>) => void): HubDeps {
   return {
-    objects: h.store.objects,
+    objects: withProjections(h.store.objects, h.store.projections, mailboxSpaceCheck(h.store.kv)),
     kv: h.store.kv,
+    projections: h.store.projections,
+    builtins: h.builtins,
     now: () => new Date(),
     uid: () => crypto.randomUUID(),
     log: h.log,

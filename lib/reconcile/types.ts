@@ -2,7 +2,8 @@
  * The shape of a reconcile step (controller-runtime's Reconciler, kcp's controller triplet): a step
  * is keyed, level-based and idempotent. `reconcile(key)` re-reads everything it needs and writes the
  * difference; it never learns which event woke it. `listKeys` pages through every key the step
- * owns, so the resync timer can run it over the whole world in bounded pages.
+ * owns, so the resync timer can run it over the whole world in bounded pages. A step may offer a
+ * `session` so that one batch of keys shares the reads every key would repeat.
  */
 export type ReconcileResult = {
   /** What the step changed, for the log line (e.g. "created", "unchanged"). */
@@ -18,6 +19,14 @@ export type Controller = {
   name: string
   reconcile(key: string): Promise<ReconcileResult>
   listKeys(cursor: string | undefined, limit: number): Promise<KeyPage>
+  /**
+   * A reconciler for one batch of keys, sharing reads between them (a read-through snapshot that
+   * lives only as long as the batch). Each key still re-reads its own state; what is shared is what
+   * every key of the batch would read identically, such as a workload space's objects.
+   */
+  session?(): { reconcile(key: string): Promise<ReconcileResult> }
+  /** How many keys of one batch may run at once; default 1. */
+  concurrency?: number
 }
 
 /** A failure that retrying cannot fix (bad input); logged, not retried. */

@@ -10,16 +10,28 @@
  * - Expiry. The watermark is read AFTER the entries: the sweep raises it before deleting, so a
  *   `sinceRv` below it is 410 Expired ("too old resource version"), never a silent gap.
  * An entry whose big-object blob has vanished is skipped rather than wedging every watcher.
+ * A projection entry (projection-log.ts) expands into one event per copy it lists, all at its rv,
+ * rendered from the manifest entry and its body; the namespace filter applies per copy, and
+ * `limit` never splits such an entry across calls (a call may return more events than `limit`).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
 import { GSI_NAME } from '../../infra/table.ts'
 import { badRequest, expired } from '../errors.ts'
+import type { KubeObject } from '../kube/types.ts'
 import { type Item, readNumber, readString, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { checkCollection, logGsiPk, logPk, padRv } from './keys.ts'
 import { readWatermark } from './meta-items.ts'
 import { itemObject } from './object-items.ts'
+import type { ProjectionChange } from './projection-codec.ts'
+import { isProjectionLogItem, projectionChanges, projectionEvents } from './projection-log.ts'
 import type { ChangeEvent, ChangesOptions, ChangesResult, ChangeType } from './types.ts'
+
+/** Bodies of projected copies by content hash (ProjectionStore.getBodies). */
+export type BodyReader = (hashes: readonly string[]) => Promise<Map<string, KubeObject>>
+
+/** A log item to hand out: for a projection item, the copies it lists that match. */
+type Unit = { item: Item; changes?: ProjectionChange[] }
 
 const PAGE = 500
 const TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED']
@@ -27,7 +39,9 @@ const TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED']
 function logQuery(ctx: StoreContext, opts: ChangesOptions): QueryCommandInput {
   const values: Item = { ':since': s(padRv(opts.sinceRv)) }
   if (opts.namespace !== undefined) values[':ns'] = s(opts.namespace)
-  const filter = opts.namespace === undefined ? {} : { FilterExpression: 'ns = :ns' }
+  // Projection entries have no `ns`: their copies are filtered after decoding.
+  const filter =
+    opts.namespace === undefined ? {} : { FilterExpression: 'ns = :ns OR attribute_exists(chg)' }
   if (opts.cluster === '*') {
     values[':pk'] = s(logGsiPk(opts.group, opts.resource))
     return {
@@ -58,29 +72,38 @@ function checkOptions(opts: ChangesOptions): void {
   }
 }
 
-/** Settled entries after sinceRv, up to limit; `more` when a further settled entry exists. */
+/**
+ * Settled entries after sinceRv until `limit` events are reached (a projection entry counts as
+ * its matching copies and is never split); `more` when a further settled entry exists.
+ */
 async function readEntries(
   ctx: StoreContext,
   opts: ChangesOptions
-): Promise<{ entries: Item[]; more: boolean }> {
+): Promise<{ units: Unit[]; more: boolean }> {
   const horizon = ctx.now() - ctx.settleMs
   const query = logQuery(ctx, opts)
   const pageLimit =
     opts.limit === undefined || opts.namespace !== undefined ? PAGE : Math.min(PAGE, opts.limit + 1)
-  const entries: Item[] = []
+  const units: Unit[] = []
+  let count = 0
   let start: Item | undefined
   do {
     const out = await ctx.client.send(
       new QueryCommand({ ...query, Limit: pageLimit, ExclusiveStartKey: start })
     )
     for (const item of out.Items ?? []) {
-      if (readNumber(item, 'ts') > horizon) return { entries, more: false }
-      if (entries.length === opts.limit) return { entries, more: true }
-      entries.push(item)
+      if (readNumber(item, 'ts') > horizon) return { units, more: false }
+      const changes = isProjectionLogItem(item)
+        ? await projectionChanges(item, opts.namespace)
+        : undefined
+      if (changes?.length === 0) continue
+      if (opts.limit !== undefined && count >= opts.limit) return { units, more: true }
+      units.push(changes ? { item, changes } : { item })
+      count += changes?.length ?? 1
     }
     start = out.LastEvaluatedKey
   } while (start)
-  return { entries, more: false }
+  return { units, more: false }
 }
 
 async function toEvent(ctx: StoreContext, item: Item): Promise<ChangeEvent | undefined> {
@@ -97,13 +120,25 @@ async function toEvent(ctx: StoreContext, item: Item): Promise<ChangeEvent | und
   }
 }
 
-export async function readChanges(ctx: StoreContext, opts: ChangesOptions): Promise<ChangesResult> {
+export async function readChanges(
+  ctx: StoreContext,
+  opts: ChangesOptions,
+  getBodies: BodyReader
+): Promise<ChangesResult> {
   checkOptions(opts)
-  const { entries, more } = await readEntries(ctx, opts)
+  const { units, more } = await readEntries(ctx, opts)
   const watermark = await readWatermark(ctx)
   if (opts.sinceRv < watermark) {
     throw expired(`too old resource version: ${opts.sinceRv} (${watermark})`)
   }
-  const events = await Promise.all(entries.map((item) => toEvent(ctx, item)))
-  return { events: events.filter((e) => e !== undefined), more }
+  const hashes = units.flatMap((u) => u.changes?.map((c) => c.entry.hash) ?? [])
+  const bodies = hashes.length > 0 ? await getBodies(hashes) : new Map<string, KubeObject>()
+  const events = await Promise.all(
+    units.map(async ({ item, changes }) => {
+      if (changes) return projectionEvents(item, changes, bodies)
+      const event = await toEvent(ctx, item)
+      return event ? [event] : []
+    })
+  )
+  return { events: events.flat(), more }
 }

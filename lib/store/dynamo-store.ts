@@ -1,9 +1,11 @@
 /**
  * The DynamoDB implementation of the store contract (`types.ts`): `createDynamoStore` wires an
- * ObjectStore (object-writes, object-reads, change-log), a KvStore and the change-log sweep over one
- * table whose layout is described in `keys.ts`. Only single-item conditional writes are used
- * (dynalite has no transactions), every write is safe to retry, and watch is served by polling the
- * change log, whose entries are handed out `settleMs` after their rv was issued (change-log.ts).
+ * ObjectStore (object-writes, object-reads, change-log), a KvStore, the ProjectionStore of mailbox
+ * manifests and bodies (projection-store.ts, projection-types.ts) and the change-log sweep (which
+ * also removes unreferenced projection bodies) over one table whose layout is described in
+ * `keys.ts`. Only single-item conditional writes are used (dynalite has no transactions), every
+ * write is safe to retry, and watch is served by polling the change log, whose entries are handed
+ * out `settleMs` after their rv was issued (change-log.ts).
  * Known limits: the resourceVersion counter is one hot item; a crash between an object write and
  * its log entry loses that watch event unless the write is retried; a list's later pages are read
  * live, not from a snapshot; a write whose rv was issued before a list's counter read but that
@@ -16,6 +18,9 @@ import { createKvStore } from './kv-store.ts'
 import { readCurrentRv } from './meta-items.ts'
 import { getObject, listObjects } from './object-reads.ts'
 import { createObject, deleteObject, updateObject } from './object-writes.ts'
+import { createProjectionStore } from './projection-store.ts'
+import { sweepBodies } from './projection-sweep.ts'
+import type { ProjectionStore } from './projection-types.ts'
 import { type SweepOptions, type SweepResult, sweepChangeLog } from './sweep.ts'
 import type { KvStore, ObjectStore } from './types.ts'
 
@@ -33,7 +38,12 @@ export type DynamoStoreOptions = {
 export type DynamoStore = {
   objects: ObjectStore
   kv: KvStore
-  /** Deletes change-log entries past retention and unreferenced blobs; raises the watermark. */
+  projections: ProjectionStore
+  /**
+   * Deletes change-log entries past retention and unreferenced blobs; raises the watermark. Then
+   * deletes projection bodies no manifest or log entry references that are older than the store's
+   * retention (by the store's clock; `retentionMs` and `now` apply to the log only).
+   */
   sweepChangeLog(options?: SweepOptions): Promise<SweepResult>
   tableName: string
   client: DynamoDBClient
@@ -47,19 +57,25 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     retentionMs: options.logRetentionMs ?? DEFAULT_LOG_RETENTION_MS,
     settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
   }
+  const projections = createProjectionStore(ctx)
   const objects: ObjectStore = {
     get: (key) => getObject(ctx, key),
     create: (key, obj) => createObject(ctx, key, obj),
     update: (key, obj, expectedRv) => updateObject(ctx, key, obj, expectedRv),
     delete: (key, expectedRv) => deleteObject(ctx, key, expectedRv),
     list: (opts) => listObjects(ctx, opts),
-    changes: (opts) => readChanges(ctx, opts),
+    changes: (opts) => readChanges(ctx, opts, projections.getBodies),
     currentRv: () => readCurrentRv(ctx),
   }
   return {
     objects,
     kv: createKvStore(ctx),
-    sweepChangeLog: (opts) => sweepChangeLog(ctx, opts),
+    projections,
+    sweepChangeLog: async (opts) => {
+      const result = await sweepChangeLog(ctx, opts)
+      await sweepBodies(ctx, opts?.maxPages)
+      return result
+    },
     tableName: options.tableName,
     client: options.client,
   }

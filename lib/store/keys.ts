@@ -4,8 +4,11 @@
  * `<cluster>#<namespace>/<name>`. Change log: pk `l#<cluster>#<group>/<resource>`, sk the rv
  * zero-padded to 20 digits, index g1 `l#<group>/<resource>` / the same padded rv. Body chunks: pk
  * `blob#<rv>`, sk the chunk index. Key-value entries: pk `kv#<ns>`, sk the key. Counters: pk `meta`,
- * sk `rv` (the resourceVersion counter) and `compacted` (the change-log watermark). Key parts are
- * checked here: none may contain `#` or `/`, since those separate them.
+ * sk `rv` (the resourceVersion counter) and `compacted` (the change-log watermark). Projections
+ * (projection-types.ts): a content-addressed body is pk `pb#<hash>`, a mailbox's manifest pk
+ * `mf#<mailbox>`, both with sk `-` and outside the index; their change-log entries use the ordinary
+ * log partitions and index keys. Key parts are checked here: none may contain `#` or `/`, since
+ * those separate them.
  */
 import { badRequest } from '../errors.ts'
 import type { CollectionRef, ObjectKey } from './types.ts'
@@ -62,6 +65,11 @@ export const blobPk = (rv: number) => `blob#${rv}`
 export const chunkSk = (index: number) => String(index).padStart(4, '0')
 
 export const kvPk = (ns: string) => `kv#${ns}`
+
+/** The sort key of the single-item partitions (projection bodies and manifests). */
+export const SINGLE_SK = '-'
+export const bodyPk = (hash: string) => `pb#${hash}`
+export const manifestPk = (mailbox: string) => `mf#${mailbox}`
 
 /** The object head's primary key. */
 export function headKey(key: ObjectKey): { pk: string; sk: string } {

@@ -1,7 +1,7 @@
 /**
  * A hub for in-process API tests: a fresh dynalite-backed store, the hono app over it (called with
- * `app.request()`), the bootstrap (root, root:espw, an admin token), and small request helpers
- * that add the token and JSON bodies.
+ * `app.request()`; mailbox spaces serve the projected copies of `deps.projections`), the bootstrap
+ * (root, root:espw, an admin token), and small request helpers that add the token and JSON bodies.
  */
 
 import { createNodeApp } from '../../functions/node-server.ts'
@@ -16,7 +16,11 @@ export type TestHub = Awaited<ReturnType<typeof createTestHub>>
 
 export async function createTestHub() {
   const store: TestStore = await createTestStore()
-  const { app, deps, settle } = createNodeApp({ objects: store.objects, kv: store.kv })
+  const { app, deps, settle } = createNodeApp({
+    objects: store.objects,
+    kv: store.kv,
+    projections: store.projections,
+  })
   await bootstrapHub(deps, { adminToken: ADMIN_TOKEN, baseUrl: BASE })
 
   async function call(

@@ -1,0 +1,39 @@
+/**
+ * The translate controller: keys are mailbox names. `listKeys` pages through the mailbox
+ * Workspaces of root:espw in name order after the cursor, so the resync revisits every mailbox.
+ * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
+ * the slices, placements and workload spaces, eight mailboxes at a time.
+ */
+import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
+import type { Controller } from '../../lib/reconcile/types.ts'
+import { isMailboxName } from './names.ts'
+import { reconcileTranslate, type TranslateDeps } from './reconcile.ts'
+import { createSnapshot, type SnapshotDeps } from './snapshot.ts'
+
+export const TRANSLATE_STEP = 'translate'
+
+export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry'>
+
+export function translateController(deps: TranslateControllerDeps): Controller {
+  const session = () => ({
+    snapshot: createSnapshot({ client: deps.client, registry: deps.registry }),
+    reported: new Set<string>(),
+  })
+  return {
+    name: TRANSLATE_STEP,
+    concurrency: 8,
+    reconcile: (key) => reconcileTranslate(deps, session(), key),
+    session() {
+      const s = session()
+      return { reconcile: (key: string) => reconcileTranslate(deps, s, key) }
+    },
+    async listKeys(cursor, limit) {
+      const all = (await deps.client.list(ESPW, WORKSPACES))
+        .map((w) => w.metadata.name ?? '')
+        .filter((n) => isMailboxName(n) && (cursor === undefined || n > cursor))
+        .sort()
+      const keys = all.slice(0, limit)
+      return all.length > limit ? { keys, next: keys[keys.length - 1] } : { keys }
+    },
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Plain types of the translate step's pure parts: what one workload space holds (the snapshot the
+ * reconcile reads), and what one EdgePlacement selects from it (the selection it projects into
+ * mailboxes), with the objects it reaches but must not send, and why.
+ */
+import type { KubeObject } from '../../lib/kube/types.ts'
+
+/** One object of a workload space, with the resource it was read from. */
+export type SourceObject = {
+  group: string
+  version: string
+  resource: string
+  namespaced: boolean
+  object: KubeObject
+}
+
+/**
+ * Every object of every placeable resource of one workload space, INCLUDING its Namespace objects
+ * (group '', resource 'namespaces', namespaced false).
+ */
+export type SpaceSnapshot = { spaceId: string; objects: SourceObject[] }
+
+export type SkipReason = 'Unsupported' | 'SystemInfrastructure' | 'NotForEdge' | 'BuiltinDefinition'
+
+/** An object the placement reaches but that does not go; `namespace` is '' when cluster-scoped. */
+export type Skipped = {
+  group: string
+  resource: string
+  namespace: string
+  name: string
+  reason: SkipReason
+  message: string
+}
+
+export type Selection = {
+  /** Namespaces whose contents are selected (sorted, deduped), including built-in ones. */
+  namespaces: string[]
+  /**
+   * Selected objects to project, sorted by group, resource, namespace, name: namespaced objects in
+   * those namespaces plus cluster-scoped objects selected by nonNamespacedObjects (including
+   * Namespace objects, whose details then travel). Never deleting objects (deletionTimestamp set =
+   * gone). APIBindings (mailbox-only) are included: the caller keeps them out of the SyncerConfig.
+   */
+  objects: SourceObject[]
+  /**
+   * Objects the placement reaches but that must not go, with why, in the same order. Only
+   * 'Unsupported' is a user error to report; the others are informational.
+   */
+  skipped: Skipped[]
+  /**
+   * Problems with the EdgePlacement itself, in spec order: an invalid label selector (in
+   * `namespaceSelector` or a `nonNamespacedObjects[i].labelSelectors[j]`), which then matches
+   * nothing. Empty for a valid EdgePlacement. A user error to report, like 'Unsupported'.
+   */
+  problems: string[]
+}

@@ -1,0 +1,46 @@
+/**
+ * Which spaces are mailboxes: a space whose path is `root:espw:<name>` with a KubeStellar mailbox
+ * name (`<inventory-space-id>-mb-<synctarget-uid>`). The hub asks this for every object operation
+ * (projected-objects.ts), so answers are cached: a space's id never changes its path, so a known
+ * space's answer is kept for good (in a bounded map per key-value store); an unknown id is asked
+ * again next time, since its space may be created later.
+ */
+import { ESPW } from '../apis/gvr.ts'
+import { isMailboxName } from '../reconcile/keys.ts'
+import type { KvStore } from '../store/types.ts'
+import { getSpaceById } from './spaces.ts'
+
+export type MailboxCheck = (spaceId: string) => Promise<boolean>
+
+const CACHE_LIMIT = 20_000
+const checks = new WeakMap<KvStore, MailboxCheck>()
+
+/** True for the path of a mailbox space. */
+export function isMailboxPath(path: string): boolean {
+  if (!path.startsWith(`${ESPW}:`)) return false
+  const name = path.slice(ESPW.length + 1)
+  return !name.includes(':') && isMailboxName(name)
+}
+
+/** The mailbox check over the space registry in `kv` (one shared cache per store). */
+export function mailboxSpaceCheck(kv: KvStore): MailboxCheck {
+  const existing = checks.get(kv)
+  if (existing) return existing
+  const known = new Map<string, boolean>()
+  const check: MailboxCheck = async (spaceId) => {
+    const hit = known.get(spaceId)
+    if (hit !== undefined) return hit
+    if (spaceId === '*') return false
+    const space = await getSpaceById(kv, spaceId)
+    if (!space) return false
+    const answer = isMailboxPath(space.path)
+    if (known.size >= CACHE_LIMIT) {
+      const oldest = known.keys().next().value
+      if (oldest !== undefined) known.delete(oldest)
+    }
+    known.set(spaceId, answer)
+    return answer
+  }
+  checks.set(kv, check)
+  return check
+}

@@ -1,0 +1,74 @@
+/**
+ * The stored form of manifests and projection change lists: JSON, gzip-compressed past
+ * `COMPRESS_ABOVE` like object bodies (body-codec.ts), kept inline in one item. A manifest whose
+ * encoding exceeds `MANIFEST_LIMIT` bytes is refused with 413 (about ten thousand entries of
+ * typical size fit); the change list of one write, per group/resource, must fit in `INLINE_LIMIT`
+ * bytes, which only a write that replaces most of a very large manifest at once can exceed.
+ * Decoding validates with zod: a malformed stored item is an internal error.
+ */
+import { z } from 'zod'
+import { internalError, tooLarge } from '../errors.ts'
+import { bodyText, COMPRESS_ABOVE, gzip, INLINE_LIMIT } from './body-codec.ts'
+import type { ManifestEntry } from './projection-types.ts'
+import type { ChangeType } from './types.ts'
+
+/** Largest stored manifest, in encoded (compressed) bytes. */
+export const MANIFEST_LIMIT = 300_000
+
+/** One copy a manifest write added, changed or removed; `entry.rv` is that write's rv. */
+export type ProjectionChange = { type: ChangeType; entry: ManifestEntry }
+
+const EntrySchema = z.object({
+  group: z.string(),
+  version: z.string(),
+  resource: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  hash: z.string(),
+  specHash: z.string(),
+  rv: z.number(),
+  uid: z.string(),
+  created: z.string(),
+  generation: z.number(),
+})
+const EntriesSchema = z.array(EntrySchema)
+const ChangesSchema = z.array(
+  z.object({ type: z.enum(['ADDED', 'MODIFIED', 'DELETED']), entry: EntrySchema })
+)
+
+async function encodeJson(value: unknown, limit: number, what: string): Promise<Uint8Array> {
+  const bytes = new TextEncoder().encode(JSON.stringify(value))
+  const data = bytes.length > COMPRESS_ABOVE ? await gzip(bytes) : bytes
+  if (data.length > limit) {
+    throw tooLarge(`${what} is too large: ${data.length} encoded bytes exceeds ${limit}`)
+  }
+  return data
+}
+
+async function decodeJson<T>(data: Uint8Array, schema: z.ZodType<T>, what: string): Promise<T> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(await bodyText(data))
+  } catch (e) {
+    throw internalError(`stored ${what} is not JSON`, e)
+  }
+  const result = schema.safeParse(parsed)
+  if (!result.success) throw internalError(`stored ${what} is malformed`)
+  return result.data
+}
+
+export function encodeEntries(entries: ManifestEntry[], mailbox: string): Promise<Uint8Array> {
+  return encodeJson(entries, MANIFEST_LIMIT, `the manifest of mailbox ${mailbox}`)
+}
+
+export function decodeEntries(data: Uint8Array): Promise<ManifestEntry[]> {
+  return decodeJson(data, EntriesSchema, 'manifest')
+}
+
+export function encodeChanges(changes: ProjectionChange[], what: string): Promise<Uint8Array> {
+  return encodeJson(changes, INLINE_LIMIT, what)
+}
+
+export function decodeChanges(data: Uint8Array): Promise<ProjectionChange[]> {
+  return decodeJson(data, ChangesSchema, 'projection change list')
+}

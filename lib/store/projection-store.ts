@@ -1,0 +1,25 @@
+/**
+ * The DynamoDB ProjectionStore (projection-types.ts): content-addressed bodies
+ * (projection-bodies.ts) behind one process-local cache, and one manifest item per mailbox
+ * (projection-manifest.ts) whose writes log one change-log item per touched group/resource
+ * (projection-log.ts). Request cost of a writeManifest of N entries in K group/resources whose
+ * bodies are cached: 1 consistent GetItem when nothing changed; otherwise that GetItem, 1
+ * UpdateItem (the rv), 1 PutItem (the manifest) and ceil(K / 25) BatchWriteItem. Each uncached body
+ * adds one conditional PutItem (plus one shared BatchGetItem per 100 when they already existed).
+ */
+import type { StoreContext } from './context.ts'
+import { type BodyCache, getBodies, putBodies } from './projection-bodies.ts'
+import { deleteManifest, readManifest, writeManifest } from './projection-manifest.ts'
+import type { ProjectionStore } from './projection-types.ts'
+
+export function createProjectionStore(ctx: StoreContext): ProjectionStore {
+  const cache: BodyCache = new Map()
+  return {
+    putBodies: (bodies) => putBodies(ctx, cache, bodies),
+    getBodies: (hashes) => getBodies(ctx, cache, hashes),
+    getManifest: (mailbox) => readManifest(ctx, mailbox),
+    writeManifest: (mailbox, desired, expectedVersion, now) =>
+      writeManifest(ctx, cache, mailbox, desired, expectedVersion, now),
+    deleteManifest: (mailbox) => deleteManifest(ctx, mailbox),
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The storage contract for mailbox contents. A mailbox space does not hold one stored object per
+ * projected copy: the translator writes one manifest per mailbox (a list of entries, each naming a
+ * projected object and the content hash of its body) and each distinct body once, content-addressed.
+ * One workload sent to a thousand edges therefore costs a thousand small manifest writes and one
+ * body per distinct content, not a thousand full copies. The hub serves the entries as ordinary
+ * objects of the mailbox space (get, list, watch), rendered from the body plus the per-copy
+ * metadata the entry carries (uid, resourceVersion, creationTimestamp, generation, the
+ * `kcp.io/cluster` annotation). Bodies are immutable; the change log records which entries a
+ * manifest write added, changed or removed, so watches of a mailbox see one event per copy.
+ */
+import type { KubeObject } from '../kube/types.ts'
+
+/** What the translator wants in a mailbox at one key: the projected body and where it lives. */
+export type DesiredEntry = {
+  group: string
+  /** The version the body is written at (the `apiVersion` version part). */
+  version: string
+  /** Lowercase plural resource. */
+  resource: string
+  /** '' for cluster-scoped objects. */
+  namespace: string
+  name: string
+  /**
+   * The projected body without per-copy metadata: no uid, resourceVersion, creationTimestamp,
+   * generation, managedFields, ownerReferences, `kcp.io/cluster` annotation or status.
+   */
+  body: KubeObject
+}
+
+/** One projected object as the manifest records it. */
+export type ManifestEntry = {
+  group: string
+  version: string
+  resource: string
+  namespace: string
+  name: string
+  /** Content hash of the body (see ProjectionStore.putBodies). */
+  hash: string
+  /** Hash of the body without `metadata`: a change bumps `generation`. */
+  specHash: string
+  /** resourceVersion of the manifest write that last changed this entry. */
+  rv: number
+  /** uid of the copy, fixed when the entry was first added. */
+  uid: string
+  /** creationTimestamp of the copy (RFC 3339, seconds). */
+  created: string
+  /** metadata.generation of the copy: 1 when added, +1 whenever specHash changes. */
+  generation: number
+}
+
+export type Manifest = {
+  /** Logical-cluster id of the mailbox space. */
+  mailbox: string
+  /**
+   * resourceVersion of the last write; the precondition for the next one. 0 stands for "no
+   * manifest stored" (writeManifest treats an expectedVersion of 0 like null).
+   */
+  version: number
+  /**
+   * In key order: group, resource, namespace, name. At most about ten thousand entries of typical
+   * size: a manifest whose encoding exceeds 300 kB (gzip-compressed JSON) is refused with 413.
+   */
+  entries: ManifestEntry[]
+}
+
+export type ManifestWriteResult = {
+  manifest: Manifest
+  added: number
+  changed: number
+  removed: number
+  /** False when the desired entries equalled the stored ones: nothing was written. */
+  written: boolean
+}
+
+export interface ProjectionStore {
+  /**
+   * Stores bodies by content hash (idempotent: a body already stored is not written again; a
+   * process-local cache of known hashes avoids even the conditional write). Returns the hashes in
+   * input order: base64url of the first 16 bytes of the SHA-256 of the canonical (sorted-key)
+   * JSON. 413 RequestEntityTooLarge for a body over 1 MiB of JSON or over 350 kB compressed.
+   */
+  putBodies(bodies: readonly KubeObject[]): Promise<string[]>
+  /**
+   * Bodies by hash; missing ones are absent from the map. Cached in-process (immutable); the
+   * returned objects are shared with the cache, so treat them as read-only.
+   */
+  getBodies(hashes: readonly string[]): Promise<Map<string, KubeObject>>
+  /** undefined when the mailbox has no manifest. One consistent GetItem. */
+  getManifest(mailbox: string): Promise<Manifest | undefined>
+  /**
+   * Makes the manifest hold exactly `desired` (bodies are stored first). Entries whose body hash is
+   * unchanged keep their rv, uid, creation time and generation; when nothing differs nothing is
+   * written. Otherwise one resourceVersion is taken for the write, the manifest item is put with a
+   * precondition (`expectedVersion`: null = only if absent, a number = only if the stored version
+   * equals it; Conflict otherwise), then one change-log entry per touched group/resource lists the
+   * ADDED / MODIFIED / DELETED copies, so watches of the mailbox space see them. Conflict is also
+   * returned when the manifest moved between this call's read and its write (nothing is logged
+   * then). BadRequest for an invalid key or a key named twice; 413 when the manifest, or one
+   * group/resource's change list of this write (over 350 kB compressed), is too large.
+   */
+  writeManifest(
+    mailbox: string,
+    desired: readonly DesiredEntry[],
+    expectedVersion: number | null,
+    now: Date
+  ): Promise<ManifestWriteResult>
+  /** Removes the manifest (the mailbox went away); its copies get DELETED events. No-op if absent. */
+  deleteManifest(mailbox: string): Promise<void>
+}
+
+/** The object a manifest entry stands for, as clients see it in the mailbox space. */
+export type RenderProjected = (
+  mailbox: string,
+  entry: ManifestEntry,
+  body: KubeObject
+) => KubeObject

@@ -1,0 +1,370 @@
+/**
+ * The translate step through the in-process hub: an inventory space with three SyncTargets and
+ * Locations, workload spaces with namespaces, ConfigMaps and EdgePlacements; after each change the
+ * mailbox, where and translate steps run over all their keys (as the resync would) and each
+ * mailbox's content is read back through the hub API, as kubectl would see it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildControllers } from '../../../functions/controllers.ts'
+import {
+  EDGE_PLACEMENTS,
+  ESPW,
+  LOCATIONS,
+  SYNC_TARGETS,
+  WORKSPACES,
+} from '../../../lib/apis/gvr.ts'
+import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { silentLogger } from '../../../lib/log.ts'
+import { runKeys } from '../../../lib/reconcile/run.ts'
+import type { Controller } from '../../../lib/reconcile/types.ts'
+import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
+
+const IMW = 'root:imw'
+const WA = 'root:wmw-a'
+const WB = 'root:wmw-b'
+const CM = { group: '', version: 'v1', resource: 'configmaps' }
+const NS = { group: '', version: 'v1', resource: 'namespaces' }
+let hub: TestHub
+let client: HubClient
+let controllers: Controller[]
+
+const workspace = (name: string) => ({
+  apiVersion: 'tenancy.kcp.io/v1alpha1',
+  kind: 'Workspace',
+  metadata: { name },
+  spec: {},
+})
+const syncTarget = (name: string) => ({
+  apiVersion: 'edge.kcp.io/v1alpha1',
+  kind: 'SyncTarget',
+  metadata: { name, labels: { id: name } },
+})
+const location = (name: string, env: string) => ({
+  apiVersion: 'edge.kcp.io/v1alpha1',
+  kind: 'Location',
+  metadata: { name, labels: { env, loc: name } },
+  spec: {
+    resource: { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' },
+    instanceSelector: { matchLabels: { id: name } },
+  },
+})
+const namespace = (name: string, labels: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels },
+})
+const configMap = (ns: string, name: string, data: Record<string, string>, extra = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns, ...extra },
+  data,
+})
+const placement = (name: string, spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'edge.kcp.io/v1alpha1',
+  kind: 'EdgePlacement',
+  metadata: { name },
+  spec: spec as KubeObject['spec'],
+})
+
+/** Runs every step over every key it owns, twice (the second pass must change nothing). */
+async function converge(): Promise<string[]> {
+  let outcomes: string[] = []
+  for (let pass = 0; pass < 2; pass++) {
+    outcomes = []
+    for (const c of controllers) {
+      const page = await c.listKeys(undefined, 10_000)
+      const res = await runKeys(c, page.keys, silentLogger)
+      for (const r of res) {
+        if (!r.ok) throw new Error(`${c.name} ${r.key}: ${r.outcome}`)
+        outcomes.push(`${c.name} ${r.outcome}`)
+      }
+    }
+  }
+  return outcomes
+}
+
+async function mailboxOf(target: string): Promise<string> {
+  const st = await client.get(IMW, SYNC_TARGETS, target)
+  const imw = await client.space(IMW)
+  return `${ESPW}:${imw.id}-mb-${st?.metadata.uid}`
+}
+
+/** A mailbox's content as `resource/namespace/name` strings, read through the HTTP API. */
+async function content(target: string): Promise<string[]> {
+  const mb = await mailboxOf(target)
+  const out: string[] = []
+  for (const path of ['api/v1/configmaps', 'api/v1/namespaces']) {
+    const res = await hub.call('GET', `/clusters/${mb}/${path}`)
+    expect(res.status).toBe(200)
+    for (const o of res.body.items as KubeObject[]) {
+      if (o.metadata.labels?.['edge.kcp.io/projected'] !== 'yes') continue
+      out.push(`${path.split('/').pop()}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)
+    }
+  }
+  return out.sort()
+}
+
+async function syncerConfig(target: string): Promise<any> {
+  const mb = await mailboxOf(target)
+  const res = await hub.call(
+    'GET',
+    `/clusters/${mb}/apis/edge.kcp.io/v1alpha1/syncerconfigs/the-one`
+  )
+  expect(res.status).toBe(200)
+  return res.body
+}
+
+beforeAll(async () => {
+  hub = await createTestHub()
+  client = createHubClient(hub.deps, { fieldManager: 'test' })
+  controllers = buildControllers(hub.deps, BASE)
+  for (const ws of ['imw', 'wmw-a', 'wmw-b']) await client.create('root', WORKSPACES, workspace(ws))
+  for (const [name, env] of [
+    ['florin', 'prod'],
+    ['guilder', 'prod'],
+    ['zloty', 'dev'],
+  ] as const) {
+    await client.create(IMW, SYNC_TARGETS, syncTarget(name))
+    await client.create(IMW, LOCATIONS, location(name, env))
+  }
+  await client.create(WA, NS, namespace('common', { app: 'common' }))
+  await client.create(WA, NS, namespace('special', { app: 'special' }))
+  await client.create(WA, CM, configMap('common', 'cm1', { a: '1' }))
+  await client.create(WA, CM, configMap('common', 'cm2', { b: '2' }))
+  await client.create(WA, CM, configMap('special', 'cm3', { c: '3' }))
+  await client.create(WA, CM, configMap('common', 'kube-root-ca.crt', { 'ca.crt': 'x' }))
+  await client.create(
+    WA,
+    EDGE_PLACEMENTS,
+    placement('ep-common', {
+      locationSelectors: [{ matchLabels: { env: 'prod' } }],
+      namespaceSelector: { matchLabels: { app: 'common' } },
+      upsync: [
+        {
+          apiGroup: 'group1.test',
+          resources: ['sprockets'],
+          namespaces: ['orbital'],
+          names: ['george'],
+        },
+      ],
+    })
+  )
+}, 60_000)
+
+afterAll(async () => {
+  await hub?.close()
+})
+
+describe('translate', () => {
+  it('projects the selected namespaces into every matched mailbox, and nothing elsewhere', async () => {
+    await converge()
+    const want = ['configmaps/common/cm1', 'configmaps/common/cm2', 'namespaces//common']
+    expect(await content('florin')).toEqual(want)
+    expect(await content('guilder')).toEqual(want)
+    expect(await content('zloty')).toEqual([])
+  })
+
+  it('makes copies as the placement translator does', async () => {
+    const mb = await mailboxOf('florin')
+    const res = await hub.call('GET', `/clusters/${mb}/api/v1/namespaces/common/configmaps/cm1`)
+    expect(res.status).toBe(200)
+    const copy = res.body as KubeObject
+    const mbId = (await client.space(mb)).id
+    expect(copy.data).toEqual({ a: '1' })
+    expect(copy.metadata.labels).toEqual({ 'edge.kcp.io/projected': 'yes' })
+    expect(copy.metadata.annotations?.['kcp.io/cluster']).toBe(mbId)
+    expect(copy.metadata.ownerReferences).toBeUndefined()
+    expect(copy.metadata.managedFields).toBeUndefined()
+    const source = await client.get(WA, CM, 'cm1', 'common')
+    expect(copy.metadata.uid).not.toBe(source?.metadata.uid)
+  })
+
+  it('writes SyncerConfig the-one with the union and correct triples', async () => {
+    const sc = await syncerConfig('florin')
+    expect(sc.spec.namespaceScope.namespaces).toEqual(['common'])
+    const triples = sc.spec.namespaceScope.resources as {
+      group: string
+      resource: string
+      apiVersion: string
+    }[]
+    expect(triples).toContainEqual({ group: '', resource: 'configmaps', apiVersion: 'v1' })
+    expect(triples).toContainEqual({ group: 'apps', resource: 'deployments', apiVersion: 'v1' })
+    expect(triples.some((t) => t.resource === 'events' || t.group === 'edge.kcp.io')).toBe(false)
+    expect(sc.spec.upsync).toEqual([
+      {
+        apiGroup: 'group1.test',
+        resources: ['sprockets'],
+        namespaces: ['orbital'],
+        names: ['george'],
+      },
+    ])
+    const empty = await syncerConfig('zloty')
+    expect(empty.spec.namespaceScope).toEqual({})
+  })
+
+  it('is idempotent: a second pass writes nothing', async () => {
+    const outcomes = await converge()
+    expect(
+      outcomes.filter((o) => o.startsWith('translate')).every((o) => o.endsWith('unchanged'))
+    ).toBe(true)
+  })
+
+  it('adds overlapping placements without duplicates', async () => {
+    await client.create(
+      WA,
+      EDGE_PLACEMENTS,
+      placement('ep-both', {
+        locationSelectors: [{ matchLabels: { loc: 'florin' } }, { matchLabels: { env: 'dev' } }],
+        namespaceSelector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+      })
+    )
+    await converge()
+    const all = [
+      'configmaps/common/cm1',
+      'configmaps/common/cm2',
+      'configmaps/special/cm3',
+      'namespaces//common',
+      'namespaces//special',
+    ]
+    expect(await content('florin')).toEqual(all)
+    expect(await content('zloty')).toEqual(all)
+    expect(await content('guilder')).toEqual([
+      'configmaps/common/cm1',
+      'configmaps/common/cm2',
+      'namespaces//common',
+    ])
+  })
+
+  it('follows a Location relabelled out of and back into a selector; Namespaces stay', async () => {
+    const loc = (await client.get(IMW, LOCATIONS, 'guilder'))!
+    await client.update(IMW, LOCATIONS, {
+      ...loc,
+      metadata: { ...loc.metadata, labels: { env: 'staging', loc: 'guilder' } },
+    })
+    await converge()
+    expect(await content('guilder')).toEqual(['namespaces//common'])
+    const back = (await client.get(IMW, LOCATIONS, 'guilder'))!
+    await client.update(IMW, LOCATIONS, {
+      ...back,
+      metadata: { ...back.metadata, labels: { env: 'prod', loc: 'guilder' } },
+    })
+    await converge()
+    expect(await content('guilder')).toEqual([
+      'configmaps/common/cm1',
+      'configmaps/common/cm2',
+      'namespaces//common',
+    ])
+  })
+
+  it('follows edits, namespace relabels and deletions at the source', async () => {
+    const cm = (await client.get(WA, CM, 'cm1', 'common'))!
+    await client.update(WA, CM, { ...cm, data: { a: 'changed' } })
+    const ns = (await client.get(WA, NS, 'special'))!
+    await client.update(WA, NS, { ...ns, metadata: { ...ns.metadata, labels: {} } })
+    await client.delete(WA, CM, 'cm2', { namespace: 'common' })
+    await converge()
+    const mb = await mailboxOf('florin')
+    const copy = await hub.call('GET', `/clusters/${mb}/api/v1/namespaces/common/configmaps/cm1`)
+    expect(copy.body.data).toEqual({ a: 'changed' })
+    expect(await content('florin')).toEqual([
+      'configmaps/common/cm1',
+      'namespaces//common',
+      'namespaces//special',
+    ])
+  })
+
+  it('treats an object with a deletionTimestamp as gone', async () => {
+    await client.create(
+      WA,
+      CM,
+      configMap('common', 'held', { h: '1' }, { finalizers: ['test/hold'] })
+    )
+    await converge()
+    expect(await content('florin')).toContain('configmaps/common/held')
+    await client.delete(WA, CM, 'held', { namespace: 'common' })
+    expect((await client.get(WA, CM, 'held', 'common'))?.metadata.deletionTimestamp).toBeTruthy()
+    await converge()
+    expect(await content('florin')).not.toContain('configmaps/common/held')
+  })
+
+  it('gives a SyncTarget re-created with a new uid a new, complete mailbox', async () => {
+    const old = await mailboxOf('guilder')
+    await client.delete(IMW, SYNC_TARGETS, 'guilder')
+    await client.create(IMW, SYNC_TARGETS, syncTarget('guilder'))
+    await converge()
+    await converge()
+    const fresh = await mailboxOf('guilder')
+    expect(fresh).not.toBe(old)
+    expect(await content('guilder')).toEqual(['configmaps/common/cm1', 'namespaces//common'])
+  })
+
+  it('reports an object two workload spaces send to one destination, newest wins', async () => {
+    await client.create(WB, NS, namespace('common', { app: 'common' }))
+    await client.create(WB, CM, configMap('common', 'cm1', { a: 'from-b' }))
+    await client.create(
+      WB,
+      EDGE_PLACEMENTS,
+      placement('ep-b', {
+        locationSelectors: [{ matchLabels: { loc: 'zloty' } }],
+        namespaceSelector: { matchLabels: { app: 'common' } },
+      })
+    )
+    await converge()
+    const mb = await mailboxOf('zloty')
+    const copy = await hub.call('GET', `/clusters/${mb}/api/v1/namespaces/common/configmaps/cm1`)
+    expect(copy.body.data).toEqual({ a: 'from-b' })
+    for (const space of [WA, WB]) {
+      const events = await hub.call('GET', `/clusters/${space}/api/v1/namespaces/common/events`)
+      const reasons = (events.body.items as KubeObject[]).map((e) => e.reason)
+      expect(reasons).toContain('ProjectionConflict')
+    }
+  })
+
+  it('reports unsupported kinds with a condition and an Event, and projects the rest', async () => {
+    await client.create(
+      WB,
+      { group: 'apiregistration.k8s.io', version: 'v1', resource: 'apiservices' },
+      {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name: 'v1.example.io' },
+        spec: {
+          group: 'example.io',
+          version: 'v1',
+          groupPriorityMinimum: 100,
+          versionPriority: 10,
+        },
+      }
+    )
+    const ep = (await client.get(WB, EDGE_PLACEMENTS, 'ep-b'))!
+    await client.update(WB, EDGE_PLACEMENTS, {
+      ...ep,
+      spec: {
+        ...(ep.spec as object),
+        nonNamespacedObjects: [
+          { apiGroup: 'apiregistration.k8s.io', resources: ['*'], resourceNames: ['*'] },
+        ],
+      },
+    })
+    await converge()
+    const status = (await client.get(WB, EDGE_PLACEMENTS, 'ep-b'))?.status as any
+    const cond = status.conditions.find((c: any) => c.type === 'Translated')
+    expect(cond.status).toBe('False')
+    expect(cond.reason).toBe('UnsupportedObjects')
+    expect(cond.message).toContain('v1.example.io')
+    const events = await hub.call('GET', `/clusters/${WB}/api/v1/namespaces/default/events`)
+    expect((events.body.items as KubeObject[]).map((e) => e.reason)).toContain('UnsupportedObject')
+    const okStatus = (await client.get(WA, EDGE_PLACEMENTS, 'ep-common'))?.status as any
+    expect(okStatus.conditions.find((c: any) => c.type === 'Translated').status).toBe('True')
+  })
+
+  it('empties mailboxes when their placements go, keeping Namespaces', async () => {
+    await client.delete(WA, EDGE_PLACEMENTS, 'ep-both')
+    await client.delete(WB, EDGE_PLACEMENTS, 'ep-b')
+    await converge()
+    await converge()
+    expect(await content('zloty')).toEqual(['namespaces//common', 'namespaces//special'])
+    expect((await syncerConfig('zloty')).spec.namespaceScope).toEqual({})
+  })
+})
