@@ -5,6 +5,7 @@
  *   dynalite/     the dynalite (LevelDB) files: every object, token and space
  *   wrangler/     wrangler dev's own persisted state (--persist-to)
  *   wrangler.log  wrangler's and the Worker's output
+ *   relay.log     the watch relay's output (JSON log lines)
  *   kubeconfig    contexts for kubectl (mode 0600, it holds the token)
  *   stack.json    URLs, ports and pid of the running stack, for tools and tests
  * Nothing here is deleted on stop except stack.json, so a second start sees the same state.
@@ -20,6 +21,7 @@ export type DataPaths = {
   dynalite: string
   wrangler: string
   wranglerLog: string
+  relayLog: string
   kubeconfig: string
   stackInfo: string
   tlsCert: string
@@ -33,6 +35,7 @@ export function dataPaths(root: string): DataPaths {
     dynalite: join(root, 'dynalite'),
     wrangler: join(root, 'wrangler'),
     wranglerLog: join(root, 'wrangler.log'),
+    relayLog: join(root, 'relay.log'),
     kubeconfig: join(root, 'kubeconfig'),
     stackInfo: join(root, 'stack.json'),
     tlsCert: join(root, 'tls', 'cert.pem'),

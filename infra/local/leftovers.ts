@@ -1,17 +1,20 @@
 /**
  * Cleans up after a start program that died without stopping (SIGKILL, a crash): its stack.json
- * is still there, and the wrangler process group it recorded may still run and hold the port.
- * Called after the data-folder lock is taken (so that program is known to be gone); stops that
- * group only if its leader still looks like wrangler, then forgets the stale stack.json.
+ * is still there, and the wrangler process group it recorded may still run and hold the port, as
+ * may its watch relay (which stops by itself within a second of losing its parent, but may still
+ * be saving cursors). Called after the data-folder lock is taken (so that program is known to be
+ * gone); stops each group only if its leader still looks like what it was (a reused pid is left
+ * alone), then forgets the stale stack.json.
  */
 import { readFileSync } from 'node:fs'
 import type { Logger } from '../../lib/log.ts'
 import { groupAlive, stopGroup } from './process-group.ts'
+import { RELAY_MAIN } from './relay-process.ts'
 import { readStackInfo, removeStackInfo } from './stack-info.ts'
 
-function looksLikeWrangler(pid: number): boolean {
+function commandLineHas(pid: number, text: string): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('wrangler')
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)
   } catch {
     return false
   }
@@ -25,8 +28,13 @@ export async function reapLeftovers(
   const stale = await readStackInfo(stackInfoPath)
   if (!stale) return undefined
   await removeStackInfo(stackInfoPath)
+  const relay = stale.relay?.pid
+  if (relay !== undefined && groupAlive(relay) && commandLineHas(relay, RELAY_MAIN)) {
+    log.warn('stopping the relay left over by an earlier run', { pid: relay })
+    await stopGroup(relay, 5000)
+  }
   const pid = stale.wrangler.pid
-  if (!groupAlive(pid) || !looksLikeWrangler(pid)) return undefined
+  if (!groupAlive(pid) || !commandLineHas(pid, 'wrangler')) return undefined
   log.warn('stopping wrangler left over by an earlier run', { pid, previousOwner: stale.pid })
   await stopGroup(pid, 5000)
   return pid

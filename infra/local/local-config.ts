@@ -1,8 +1,9 @@
 /**
  * The local stack's configuration, read once from the environment with zod: the hub port
  * (EDGEPLANE_PORT, default 8787), the data folder (EDGEPLANE_DATA, default `.edgeplane/`, made
- * absolute against the working directory), the DynamoDB table name and the Worker's log level.
- * Nothing else in infra/local reads `process.env` for these.
+ * absolute against the working directory), the DynamoDB table name, the Worker's log level and
+ * whether to run the watch relay (EDGEPLANE_RELAY, `on` by default; `off` for tests that drive
+ * the steps themselves). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -12,6 +13,7 @@ export const LocalEnvSchema = z.object({
   EDGEPLANE_DATA: z.string().min(1).default('.edgeplane'),
   TABLE_NAME: z.string().min(3).max(255).default('edgeplane'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  EDGEPLANE_RELAY: z.enum(['on', 'off']).default('on'),
 })
 
 export type LocalConfig = {
@@ -21,6 +23,8 @@ export type LocalConfig = {
   dataDir: string
   tableName: string
   logLevel: 'debug' | 'info' | 'warn' | 'error'
+  /** Run the watch relay (EDGEPLANE_RELAY=on). */
+  relay: boolean
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -41,5 +45,6 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     dataDir: resolve(cwd, c.EDGEPLANE_DATA),
     tableName: c.TABLE_NAME,
     logLevel: c.LOG_LEVEL,
+    relay: c.EDGEPLANE_RELAY === 'on',
   }
 }

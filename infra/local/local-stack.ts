@@ -7,8 +7,9 @@
  *   4. `wrangler dev` on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
  *      data folder: kubectl sends tokens only over https), waited for until /healthz answers 200
  *   5. the local cron ticker
- *   6. (next issues) the watch relay and the simulated edge clusters — add them as parts here
- *   7. the kubeconfig and stack.json
+ *   6. the watch relay (infra/relay/main.ts) as a supervised child, restarted when it dies, its
+ *      output in relay.log, unless EDGEPLANE_RELAY=off (next issue: the simulated edge clusters)
+ *   7. the kubeconfig and stack.json (rewritten with the relay's new pid on each restart)
  * Every started part is a `Part` with a `stop()`; a failure while starting stops what was started.
  */
 import type { Logger } from '../../lib/log.ts'
@@ -23,11 +24,13 @@ import type { LocalConfig } from './local-config.ts'
 import { acquireLock } from './lock-file.ts'
 import { withLogTail } from './log-tail.ts'
 import { assertPortFree } from './ports.ts'
+import { superviseRelay } from './relay-process.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
 
 export type Part = { name: string; stop(): Promise<void> }
 
 export type LocalStack = {
+  /** stack.json as first written (the relay pid in the file changes when it is restarted). */
   info: StackInfo
   /** Resolves with a readable reason (log tail included) if a part dies on its own. */
   failed: Promise<string>
@@ -45,10 +48,33 @@ export type LocalStackOptions = {
   signal?: AbortSignal
   /** A Node program and arguments to run instead of wrangler dev (tests). */
   wranglerCommand?: string[]
+  /** A Node program to run instead of the relay, given the relay's arguments (tests). */
+  relayCommand?: string[]
 }
 
 /** The spaces that get a kubeconfig context; the first is the current context. */
 export const CONTEXT_SPACES = ['root', 'root:espw']
+
+/** The relay's command line against this stack's hub and dynalite. */
+export function relayArgs(
+  hubUrl: string,
+  tokenFile: string,
+  ddbEndpoint: string,
+  table: string
+): string[] {
+  return [
+    '--hub',
+    hubUrl,
+    '--token-file',
+    tokenFile,
+    '--ddb-endpoint',
+    ddbEndpoint,
+    '--table',
+    table,
+    '--parent-pid',
+    String(process.pid),
+  ]
+}
 
 async function stopAll(parts: Part[], log: Logger): Promise<void> {
   for (const part of [...parts].reverse()) {
@@ -120,7 +146,34 @@ export async function startLocalStack(
     })
     parts.push({ name: 'cron', stop: () => ticker.stop() })
 
-    // The watch relay and the simulated edge clusters (next issues) start here, as more parts.
+    // Rewrites of stack.json (relay restarts) are chained, and end when the stack stops.
+    let info: StackInfo | undefined
+    let infoClosed = false
+    let writing: Promise<void> = Promise.resolve()
+    const rewriteInfo = () => {
+      writing = writing
+        .then(() => (info && !infoClosed ? writeStackInfo(paths.stackInfo, info) : undefined))
+        .catch((e: unknown) => log.warn('could not rewrite stack.json', { error: e }))
+    }
+    let relayInfo: StackInfo['relay']
+    if (cfg.relay) {
+      const relay = superviseRelay({
+        cwd: opts.repoRoot,
+        args: relayArgs(hubUrl, paths.adminToken, db.endpoint, cfg.tableName),
+        env: { NODE_EXTRA_CA_CERTS: paths.tlsCert, LOG_LEVEL: cfg.logLevel },
+        logFile: paths.relayLog,
+        log,
+        ...(opts.relayCommand ? { command: opts.relayCommand } : {}),
+        onSpawn: (pid, restarts) => {
+          relayInfo = { pid, restarts, logFile: paths.relayLog }
+          if (info) info = { ...info, relay: relayInfo }
+          rewriteInfo()
+        },
+      })
+      parts.push({ name: 'relay', stop: () => relay.stop() })
+      log.info('relay started', { pid: relay.pid(), log: paths.relayLog })
+    }
+    // The simulated edge clusters (next issue) start here, as more parts.
 
     await writeKubeconfig(paths.kubeconfig, {
       hubUrl,
@@ -128,7 +181,7 @@ export async function startLocalStack(
       caPem: tls.certPem,
       spaces: CONTEXT_SPACES,
     })
-    const info: StackInfo = {
+    info = {
       pid: process.pid,
       url: hubUrl,
       port: cfg.port,
@@ -139,14 +192,24 @@ export async function startLocalStack(
       dynalite: { endpoint: db.endpoint, port: db.port, path: paths.dynalite },
       tableName: cfg.tableName,
       wrangler: { pid: wrangler.pid, inspectorPort: hub.inspectorPort, logFile: paths.wranglerLog },
+      ...(relayInfo ? { relay: relayInfo } : {}),
       startedAt: new Date().toISOString(),
     }
-    await writeStackInfo(paths.stackInfo, info)
-    parts.push({ name: 'stack.json', stop: () => removeStackInfo(paths.stackInfo) })
+    const first = info
+    rewriteInfo()
+    await writing
+    parts.push({
+      name: 'stack.json',
+      stop: async () => {
+        infoClosed = true
+        await writing
+        await removeStackInfo(paths.stackInfo)
+      },
+    })
 
     let stopping: Promise<void> | undefined
     return {
-      info,
+      info: first,
       failed: wrangler.exited.then((reason) => withLogTail(reason, paths.wranglerLog)),
       stop: () => {
         stopping ??= stopAll(parts, log)

@@ -1,8 +1,9 @@
 /**
  * `stack.json` in the data folder: where the running local stack listens (hub URL, dynalite
- * endpoint, table, ports, pid of the start program) and its files. Written when the stack is
- * ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to reach
- * dynalite directly.
+ * endpoint, table, ports, pid of the start program) and its files, and the watch relay's pid
+ * (absent with EDGEPLANE_RELAY=off; rewritten each time the relay is restarted). Written when the
+ * stack is ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to
+ * reach dynalite directly or to kill the relay.
  */
 import { readFile, rm } from 'node:fs/promises'
 import { z } from 'zod'
@@ -24,6 +25,9 @@ export const StackInfoSchema = z.object({
     inspectorPort: z.number().int(),
     logFile: z.string(),
   }),
+  relay: z
+    .object({ pid: z.number().int(), restarts: z.number().int(), logFile: z.string() })
+    .optional(),
   startedAt: z.string(),
 })
 

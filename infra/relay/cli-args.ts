@@ -1,7 +1,9 @@
 /**
  * The relay's command line and environment: flags win over their environment variables, the hub
- * URL and token file are required, `--delay-ms` is a non-negative integer (default 200). Returns
- * a help request, an error message, or the settings to run with; USAGE is the `--help` text.
+ * URL and token file are required, `--delay-ms` is a non-negative integer (default 200),
+ * `--parent-pid` a positive one (a supervisor's pid: the relay stops when it is no longer its
+ * parent). Returns a help request, an error message, or the settings to run with; USAGE is the
+ * `--help` text.
  */
 
 export type RelayConfig = {
@@ -11,6 +13,7 @@ export type RelayConfig = {
   table: string
   region: string
   delayMs: number
+  parentPid?: number
 }
 
 export type RelayCliRequest =
@@ -20,10 +23,14 @@ export type RelayCliRequest =
 
 export const USAGE = `Usage: node --experimental-strip-types infra/relay/main.ts [options]
 
-Watches the hub's SyncTargets, Locations, EdgePlacements, SinglePlacementSlices and Workspaces
-across all spaces and POSTs the reconcile keys they wake to <hub>/hooks/<step>, batched. Watch
-cursors are kept in the DynamoDB table (namespace relay-cursors). Logs are JSON lines. SIGTERM or
-SIGINT stops the watches, flushes what is pending, saves cursors and exits 0.
+Watches the hub across all spaces and POSTs the reconcile keys the changes wake to
+<hub>/hooks/<step> (mailbox, where, translate), batched; keys a hook reports failed are sent again
+with backoff, and requeueAfterMs is honoured. Always watched: SyncTargets, Locations,
+EdgePlacements, SinglePlacementSlices, Workspaces and CRDs; while some space holds a slice, also
+every resource the hub's discovery lists that a placement can select, and each CRD's resource in
+the spaces holding slices. Watch cursors are kept in the DynamoDB table (namespace
+relay-cursors). Logs are JSON lines. SIGTERM or SIGINT stops the watches, flushes what is
+pending, saves cursors and exits 0.
 
 Options (environment variable in brackets):
   --hub URL            hub base URL [EDGEPLANE_HUB] (required)
@@ -32,6 +39,7 @@ Options (environment variable in brackets):
   --table NAME         DynamoDB table [TABLE_NAME] (default edgeplane)
   --region NAME        DynamoDB region [DDB_REGION, AWS_REGION] (default us-east-1)
   --delay-ms N         how long keys are collected before a flush (default 200)
+  --parent-pid N       stop when process N is no longer this process's parent (supervisors)
   -h, --help           this text
 
 An https hub with a private CA: set NODE_EXTRA_CA_CERTS=<ca.pem> (Node's fetch takes no CA option).
@@ -39,25 +47,39 @@ AWS credentials come from the usual AWS environment; with --ddb-endpoint and non
 LOG_LEVEL sets debug | info | warn | error (default info).
 `
 
-const FLAGS = ['--hub', '--token-file', '--ddb-endpoint', '--table', '--region', '--delay-ms']
+const FLAGS = [
+  '--hub',
+  '--token-file',
+  '--ddb-endpoint',
+  '--table',
+  '--region',
+  '--delay-ms',
+  '--parent-pid',
+]
 
-export function parseRelayArgs(
-  argv: string[],
-  env: Record<string, string | undefined>
-): RelayCliRequest {
-  if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
+/** The flags given, by name, or an error message. */
+function readFlags(argv: string[]): Map<string, string> | string {
   const flags = new Map<string, string>()
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--') continue
     const eq = arg.indexOf('=')
     const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!FLAGS.includes(name)) return { kind: 'error', message: `unknown argument: ${arg}` }
+    if (!FLAGS.includes(name)) return `unknown argument: ${arg}`
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined || value === '')
-      return { kind: 'error', message: `${name} needs a value` }
+    if (value === undefined || value === '') return `${name} needs a value`
     flags.set(name, value)
   }
+  return flags
+}
+
+export function parseRelayArgs(
+  argv: string[],
+  env: Record<string, string | undefined>
+): RelayCliRequest {
+  if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
+  const flags = readFlags(argv)
+  if (typeof flags === 'string') return { kind: 'error', message: flags }
   const hubUrl = flags.get('--hub') ?? env.EDGEPLANE_HUB
   const tokenFile = flags.get('--token-file') ?? env.EDGEPLANE_TOKEN_FILE
   if (!hubUrl) return { kind: 'error', message: 'missing --hub (or EDGEPLANE_HUB)' }
@@ -68,6 +90,9 @@ export function parseRelayArgs(
   const delayText = flags.get('--delay-ms') ?? '200'
   if (!/^\d+$/.test(delayText))
     return { kind: 'error', message: `--delay-ms must be a non-negative integer, got ${delayText}` }
+  const parentText = flags.get('--parent-pid')
+  if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
+    return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
   const ddbEndpoint = flags.get('--ddb-endpoint') ?? env.DDB_ENDPOINT
   return {
     kind: 'run',
@@ -78,6 +103,7 @@ export function parseRelayArgs(
       table: flags.get('--table') ?? env.TABLE_NAME ?? 'edgeplane',
       region: flags.get('--region') ?? env.DDB_REGION ?? env.AWS_REGION ?? 'us-east-1',
       delayMs: Number(delayText),
+      ...(parentText ? { parentPid: Number(parentText) } : {}),
     },
   }
 }

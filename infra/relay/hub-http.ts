@@ -1,14 +1,22 @@
 /**
- * The relay's HTTP side against the hub, over global fetch with an admin bearer token: cross-space
- * `list` and streaming `openWatch` (newline-delimited JSON parsed into an AsyncIterable) of the
- * watched resources, `flush` of reconcile keys to `POST /hooks/<step>`, every EdgePlacement for the
- * event-key mapping, and the espw space id. A non-2xx answer rejects with an error carrying the
- * HTTP `code` (410 means the resourceVersion expired). For an https hub with a private CA, start
- * the process with `NODE_EXTRA_CA_CERTS=<ca.pem>`: Node's fetch takes no per-request CA.
+ * The relay's HTTP side against the hub, over global fetch with an admin bearer token: `discover`
+ * (root's aggregated discovery: every served resource with its verbs, preferred version first),
+ * paged `list` and streaming `openWatch` (newline-delimited JSON parsed into an AsyncIterable) of
+ * a watch target (cross-space or one space), `flush` of reconcile keys to `POST /hooks/<step>`
+ * (answering each key's result), every EdgePlacement for the event-key mapping, and the espw space
+ * id. A non-2xx answer rejects with an error carrying the HTTP `code` (410 means the
+ * resourceVersion expired). For an https hub with a private CA, start the process with
+ * `NODE_EXTRA_CA_CERTS=<ca.pem>`: Node's fetch takes no per-request CA.
  */
 import { z } from 'zod'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { KeyResult } from '../../lib/relay/batcher.ts'
 import type { RawWatchEvent } from '../../lib/relay/watch-loop.ts'
+import {
+  type DiscoveredResource,
+  targetPath,
+  type WatchTarget,
+} from '../../lib/relay/watch-targets.ts'
 
 export type FetchFn = typeof fetch
 
@@ -22,13 +30,15 @@ export type HubHttpOptions = {
 }
 
 export type HubHttp = {
-  list(resource: string): Promise<{ items: KubeObject[]; resourceVersion: string }>
+  discover(): Promise<DiscoveredResource[]>
+  list(target: WatchTarget): Promise<{ items: KubeObject[]; resourceVersion: string }>
   openWatch(
-    resource: string,
+    target: WatchTarget,
     resourceVersion: string,
     signal: AbortSignal
   ): AsyncIterable<RawWatchEvent>
-  flush(step: string, keys: string[]): Promise<void>
+  /** Posts keys to the step's hook; resolves with each key's result (undefined if unreadable). */
+  flush(step: string, keys: string[]): Promise<KeyResult[] | undefined>
   listEdgePlacements(): Promise<KubeObject[]>
   espwSpaceId(): Promise<string>
 }
@@ -52,7 +62,32 @@ const ObjectSchema = z.looseObject({
 })
 const ListSchema = z.looseObject({
   items: z.array(ObjectSchema),
-  metadata: z.looseObject({ resourceVersion: z.string() }),
+  metadata: z.looseObject({ resourceVersion: z.string(), continue: z.string().optional() }),
+})
+const DiscoverySchema = z.looseObject({
+  items: z.array(
+    z.looseObject({
+      metadata: z.looseObject({ name: z.string().optional() }).optional(),
+      versions: z.array(
+        z.looseObject({
+          version: z.string(),
+          resources: z
+            .array(z.looseObject({ resource: z.string(), verbs: z.array(z.string()).default([]) }))
+            .default([]),
+        })
+      ),
+    })
+  ),
+})
+const HookAnswerSchema = z.looseObject({
+  results: z.array(
+    z.looseObject({
+      key: z.string(),
+      ok: z.boolean(),
+      outcome: z.string().optional(),
+      requeueAfterMs: z.number().optional(),
+    })
+  ),
 })
 const EventSchema = z.object({ type: z.string(), object: ObjectSchema })
 const WorkspaceSchema = z.looseObject({ spec: z.looseObject({ cluster: z.string().min(1) }) })
@@ -61,11 +96,27 @@ const StatusSchema = z.looseObject({
   reason: z.string().optional(),
 })
 
-const GROUPS: Record<string, string> = { workspaces: 'tenancy.kcp.io' }
+const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'
+const EDGE_PLACEMENTS: WatchTarget = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'edgeplacements',
+}
+const LIST_PAGE = 500
 
-/** The cross-space path of a watched resource: tenancy.kcp.io for workspaces, else edge.kcp.io. */
-export function resourcePath(resource: string): string {
-  return `/clusters/*/apis/${GROUPS[resource] ?? 'edge.kcp.io'}/v1alpha1/${resource}`
+/** The resources of an aggregated discovery document, in its order (preferred versions first). */
+export function discoveredResources(doc: unknown): DiscoveredResource[] {
+  const out: DiscoveredResource[] = []
+  for (const g of DiscoverySchema.parse(doc).items)
+    for (const v of g.versions)
+      for (const r of v.resources)
+        out.push({
+          group: g.metadata?.name ?? '',
+          version: v.version,
+          resource: r.resource,
+          verbs: r.verbs,
+        })
+  return out
 }
 
 const asKube = (o: z.infer<typeof ObjectSchema>): KubeObject => o as unknown as KubeObject
@@ -112,21 +163,32 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
   const auth = { authorization: `Bearer ${options.token}` }
   const timeout = options.watchTimeoutSeconds ?? 300
 
-  const getJson = async (path: string): Promise<unknown> => {
-    const res = await doFetch(`${base}${path}`, {
-      headers: { ...auth, accept: 'application/json' },
-    })
+  const getJson = async (path: string, accept = 'application/json'): Promise<unknown> => {
+    const res = await doFetch(`${base}${path}`, { headers: { ...auth, accept } })
     if (!res.ok) throw await failure(res, `GET ${path}`)
     return res.json()
   }
 
-  const list: HubHttp['list'] = async (resource) => {
-    const body = ListSchema.parse(await getJson(resourcePath(resource)))
-    return { items: body.items.map(asKube), resourceVersion: body.metadata.resourceVersion }
+  /** Every page; the resourceVersion is the first page's (later changes are replayed). */
+  const list: HubHttp['list'] = async (target) => {
+    const items: KubeObject[] = []
+    let resourceVersion: string | undefined
+    let next: string | undefined
+    do {
+      const q = new URLSearchParams({
+        limit: String(LIST_PAGE),
+        ...(next ? { continue: next } : {}),
+      })
+      const body = ListSchema.parse(await getJson(`${targetPath(target)}?${q}`))
+      items.push(...body.items.map(asKube))
+      resourceVersion ??= body.metadata.resourceVersion
+      next = body.metadata.continue || undefined
+    } while (next)
+    return { items, resourceVersion }
   }
 
   async function* openWatch(
-    resource: string,
+    target: WatchTarget,
     resourceVersion: string,
     signal: AbortSignal
   ): AsyncGenerator<RawWatchEvent> {
@@ -136,9 +198,9 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
       allowWatchBookmarks: 'true',
       timeoutSeconds: String(timeout),
     })
-    const path = `${resourcePath(resource)}?${q}`
+    const path = `${targetPath(target)}?${q}`
     const res = await doFetch(`${base}${path}`, { headers: auth, signal })
-    if (!res.ok) throw await failure(res, `watch ${resource}`)
+    if (!res.ok) throw await failure(res, `watch ${targetPath(target)}`)
     if (!res.body) return
     for await (const line of ndjson(res.body)) {
       const event = EventSchema.parse(line)
@@ -147,6 +209,13 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
   }
 
   return {
+    async discover() {
+      const docs = await Promise.all([
+        getJson('/clusters/root/api', AGGREGATED),
+        getJson('/clusters/root/apis', AGGREGATED),
+      ])
+      return docs.flatMap(discoveredResources)
+    },
     list,
     openWatch,
     async flush(step, keys) {
@@ -157,9 +226,10 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
         body: JSON.stringify({ keys }),
       })
       if (!res.ok) throw await failure(res, `POST ${path}`)
-      await res.body?.cancel()
+      const answer = HookAnswerSchema.safeParse(await res.json().catch(() => undefined))
+      return answer.success ? answer.data.results : undefined
     },
-    listEdgePlacements: async () => (await list('edgeplacements')).items,
+    listEdgePlacements: async () => (await list(EDGE_PLACEMENTS)).items,
     async espwSpaceId() {
       const ws = await getJson('/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces/espw')
       return WorkspaceSchema.parse(ws).spec.cluster

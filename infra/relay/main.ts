@@ -1,8 +1,10 @@
 /**
  * The watch relay's process entry: parses flags (cli-args.ts), reads the admin token, opens the
  * DynamoDB table for watch cursors and runs the relay (relay.ts) until SIGTERM or SIGINT, then
- * drains pending keys, waits for cursor saves and exits 0. Exits 2 on bad arguments and 1 when
- * it cannot start (e.g. the hub is unreachable), so a supervisor restarts it.
+ * drains pending keys, waits for cursor saves and exits 0 (also when `--parent-pid` is given and
+ * that process is no longer its parent: `npm start` runs it so, and a relay it left behind after a
+ * crash stops by itself). Exits 2 on bad arguments and 1 when it cannot start (e.g. the hub is
+ * unreachable), so a supervisor restarts it.
  */
 import { readFile } from 'node:fs/promises'
 import { createLogger, type LogLevel } from '../../lib/log.ts'
@@ -54,10 +56,19 @@ async function main(): Promise<number> {
     client.destroy()
     return 1
   }
+  let parentTimer: ReturnType<typeof setInterval> | undefined
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve())
     process.once('SIGINT', () => resolve())
+    const parent = cfg.parentPid
+    if (parent === undefined) return
+    parentTimer = setInterval(() => {
+      if (process.ppid === parent) return
+      log.warn('relay parent is gone', { parentPid: parent })
+      resolve()
+    }, 1000)
   })
+  clearInterval(parentTimer)
   log.info('relay stopping')
   await relay.stop()
   client.destroy()

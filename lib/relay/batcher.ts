@@ -5,7 +5,10 @@
  * after an exponential backoff with jitter. A key added while a flush is in flight waits for the
  * next flush, since the running one may already have read older state. `add` resolves true once a
  * flush containing the key succeeded, false if `drain` gave up on it, so callers can commit
- * cursors only past delivered events.
+ * cursors only past delivered events. A flush may answer per-key results (the hook's): a key that
+ * failed (`ok: false`) is sent again after a backoff of its own, up to `maxKeyAttempts` in all,
+ * its callers still waiting (after the last attempt it is logged and counted as delivered: the
+ * step's resync revisits it); a key answered with `requeueAfterMs` is sent again after that delay.
  */
 import type { Logger } from '../log.ts'
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts'
@@ -13,8 +16,13 @@ import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts'
 /** Runs `fn` after `ms`; returns a function that cancels it. */
 export type SetTimer = (fn: () => void, ms: number) => () => void
 
+/** One key's outcome as the hook reports it. */
+export type KeyResult = { key: string; ok: boolean; outcome?: string; requeueAfterMs?: number }
+
 export type BatcherOptions = {
-  flush(step: string, keys: string[]): Promise<void>
+  /** Delivers keys; may resolve with per-key results (keys it leaves out count as done). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a flush that reports nothing resolves void
+  flush(step: string, keys: string[]): Promise<KeyResult[] | void>
   delayMs: number
   /** At most this many keys per flush; reaching it flushes at once. */
   maxKeys: number
@@ -22,6 +30,10 @@ export type BatcherOptions = {
   /** Returns a number in [0, 1), for backoff jitter. */
   random: () => number
   backoff?: BackoffPolicy
+  /** Attempts for a key whose result is ok: false, the first included (default 5). */
+  maxKeyAttempts?: number
+  /** Clock for delayed keys (default Date.now). */
+  now?: () => number
   log?: Logger
 }
 
@@ -32,15 +44,23 @@ export type Batcher = {
   drain(): Promise<void>
   /** Keys waiting (not in flight), per step. */
   pending(): Record<string, number>
+  /** Keys waiting for a retry or a requeue delay, per step. */
+  delayed(): Record<string, number>
 }
 
 type Waiter = (delivered: boolean) => void
+
+type Delayed = { at: number; cancel: () => void; waiters: Waiter[] }
 
 type StepState = {
   queue: Map<string, Waiter[]>
   cancelTimer?: () => void
   inFlight?: Promise<void>
   failures: number
+  /** Keys sent again later (retry of a failed key, or requeueAfterMs). */
+  delayed: Map<string, Delayed>
+  /** Failed attempts so far, per key. */
+  keyFailures: Map<string, number>
 }
 
 type Batch = [string, Waiter[]][]
@@ -56,16 +76,22 @@ function requeue(s: StepState, batch: Batch): void {
   for (const [key, waiters] of later) s.queue.set(key, [...(s.queue.get(key) ?? []), ...waiters])
 }
 
+function enqueue(s: StepState, key: string, waiters: Waiter[]): void {
+  s.queue.set(key, [...(s.queue.get(key) ?? []), ...waiters])
+}
+
 export function createBatcher(options: BatcherOptions): Batcher {
   const steps = new Map<string, StepState>()
   const maxKeys = Math.max(1, Math.floor(options.maxKeys))
   const policy = options.backoff ?? DEFAULT_BACKOFF
+  const maxKeyAttempts = Math.max(1, Math.floor(options.maxKeyAttempts ?? 5))
+  const now = options.now ?? Date.now
   let draining = false
 
   const stateOf = (step: string): StepState => {
     let s = steps.get(step)
     if (!s) {
-      s = { queue: new Map(), failures: 0 }
+      s = { queue: new Map(), failures: 0, delayed: new Map(), keyFailures: new Map() }
       steps.set(step, s)
     }
     return s
@@ -79,6 +105,69 @@ export function createBatcher(options: BatcherOptions): Batcher {
     }, ms)
   }
 
+  /** Sends `key` again in `ms` (the earlier of two delays wins), its waiters still waiting. */
+  const later = (step: string, s: StepState, key: string, ms: number, waiters: Waiter[]) => {
+    const at = now() + ms
+    const existing = s.delayed.get(key)
+    if (existing && existing.at <= at) {
+      existing.waiters.push(...waiters)
+      return
+    }
+    existing?.cancel()
+    const entry: Delayed = {
+      at,
+      waiters: [...(existing?.waiters ?? []), ...waiters],
+      cancel: () => {},
+    }
+    entry.cancel = options.setTimer(() => {
+      if (s.delayed.get(key) !== entry) return
+      s.delayed.delete(key)
+      enqueue(s, key, entry.waiters)
+      schedule(step, s, options.delayMs)
+    }, ms)
+    s.delayed.set(key, entry)
+  }
+
+  /** A key the hook answered ok: false: retried later (true) unless draining or out of attempts. */
+  const retryFailed = (step: string, s: StepState, r: KeyResult, waiters: Waiter[]): boolean => {
+    const fields = { step, key: r.key, outcome: r.outcome }
+    if (draining) {
+      options.log?.error('relay key failed while draining', fields)
+      for (const w of waiters) w(false)
+      return true
+    }
+    const attempts = (s.keyFailures.get(r.key) ?? 0) + 1
+    if (attempts >= maxKeyAttempts) {
+      options.log?.error('relay key failed; giving up', { ...fields, attempts })
+      return false
+    }
+    s.keyFailures.set(r.key, attempts)
+    const delay = backoffDelay(attempts, policy, options.random)
+    options.log?.warn('relay key failed; retrying', {
+      ...fields,
+      attempt: attempts,
+      retryInMs: delay,
+    })
+    later(step, s, r.key, delay, waiters)
+    return true
+  }
+
+  /** Settles a delivered batch by its per-key results: done, retried later, or requeued. */
+  const settleResults = (step: string, s: StepState, batch: Batch, results: KeyResult[]) => {
+    const byKey = new Map(results.map((r) => [r.key, r]))
+    for (const [key, waiters] of batch) {
+      const r = byKey.get(key)
+      if (r && !r.ok && retryFailed(step, s, r, waiters)) continue
+      s.keyFailures.delete(key)
+      for (const w of waiters) w(true)
+      const requeue = r?.ok ? (r.requeueAfterMs ?? 0) : 0
+      if (requeue > 0 && !draining) {
+        options.log?.debug('relay key requeued', { step, key, afterMs: requeue })
+        later(step, s, key, requeue, [])
+      }
+    }
+  }
+
   const run = (step: string, s: StepState): Promise<void> => {
     if (s.inFlight) return s.inFlight
     s.cancelTimer?.()
@@ -90,10 +179,11 @@ export function createBatcher(options: BatcherOptions): Batcher {
     const attempt = async () => {
       try {
         // Through a microtask, so a flush that throws synchronously still fails asynchronously.
-        await Promise.resolve().then(() => options.flush(step, keys))
+        const results = await Promise.resolve().then(() => options.flush(step, keys))
         s.failures = 0
         s.inFlight = undefined
-        settle(batch, true)
+        if (Array.isArray(results)) settleResults(step, s, batch, results)
+        else settle(batch, true)
         schedule(step, s, s.queue.size >= maxKeys ? 0 : options.delayMs)
       } catch (err) {
         s.failures += 1
@@ -130,12 +220,22 @@ export function createBatcher(options: BatcherOptions): Batcher {
       for (const [step, s] of steps) {
         s.cancelTimer?.()
         s.cancelTimer = undefined
+        for (const d of s.delayed.values()) {
+          d.cancel()
+          for (const w of d.waiters) w(false)
+        }
+        s.delayed.clear()
         while (s.inFlight || s.queue.size > 0) await run(step, s)
       }
     },
     pending() {
       const out: Record<string, number> = {}
       for (const [step, s] of steps) if (s.queue.size > 0) out[step] = s.queue.size
+      return out
+    },
+    delayed() {
+      const out: Record<string, number> = {}
+      for (const [step, s] of steps) if (s.delayed.size > 0) out[step] = s.delayed.size
       return out
     },
   }

@@ -2,7 +2,9 @@
  * Watch cursors for the relay, one per watched resource, kept in the KvStore under namespace
  * `relay-cursors`. The commit tracker saves a resourceVersion only once every event up to it has
  * been delivered (its keys flushed to the hooks), in watch order, so a crash re-delivers events
- * rather than losing them: at-least-once, which the idempotent reconcile steps tolerate.
+ * rather than losing them: at-least-once, which the idempotent reconcile steps tolerate. A
+ * resourceVersion equal to the one last saved (an idle watch's repeated bookmarks) is not saved
+ * again.
  */
 import type { Logger } from '../log.ts'
 import type { KvStore } from '../store/types.ts'
@@ -66,18 +68,22 @@ export function createCommitTracker(
   const queue: Entry[] = []
   let chain: Promise<void> = Promise.resolve()
   let last: string | undefined
+  /** The last resourceVersion handed to a save: an idle watch's bookmarks repeat it. */
+  let queued: string | undefined
   const inFlight = new Set<Promise<unknown>>()
 
   const advance = () => {
     let target: string | undefined
     while (queue[0]?.state === 'ok') target = queue.shift()?.rv
-    if (target === undefined) return
+    if (target === undefined || target === queued) return
+    queued = target
     const rv = target
     chain = chain.then(async () => {
       try {
         await store.save(resource, rv)
         last = rv
       } catch (err) {
+        if (queued === rv) queued = undefined
         log?.warn('relay cursor save failed', { resource, resourceVersion: rv, err })
       }
     })

@@ -1,37 +1,46 @@
 /**
  * Maps a hub watch event to the reconcile-step keys it should wake, for the relay that runs outside
- * the Worker. SyncTargets wake their mailbox and every where-key; Workspaces in the edge service
- * provider space wake the mailbox they name; Locations wake every where-key (a relabel can change
- * any placement's selection); EdgePlacements and SinglePlacementSlices wake their own where-key.
- * The key formats come from lib/reconcile/keys.ts, the same module the steps use.
+ * the Worker. mailbox: a SyncTarget wakes its mailbox, a mailbox Workspace in the edge service
+ * provider space (espw) wakes itself. where: SyncTargets and Locations wake every where-key (a
+ * relabel can change any placement's selection); EdgePlacements and SinglePlacementSlices wake
+ * their own. translate (keys are mailbox names): a slice wakes the mailboxes it names now and those
+ * it named before (from the slice index, which the event also updates), an EdgePlacement the
+ * mailboxes of its slice, a mailbox Workspace itself (a new mailbox needs its content), and any
+ * other object in space S the mailboxes of every slice in S; objects in espw wake nothing (nor do
+ * mailbox spaces, which hold no slices), and neither do the objects every cluster makes for itself.
+ * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
+import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
+import { mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 
 export { isMailboxName, mailboxOf, whereKeyOf }
 
 export const MAILBOX_STEP = 'mailbox'
 export const WHERE_STEP = 'where'
-
-/** The resources the relay watches, by lowercase plural name. */
-export const RELAY_RESOURCES = [
-  'synctargets',
-  'workspaces',
-  'locations',
-  'edgeplacements',
-  'singleplacementslices',
-] as const
-export type RelayResource = (typeof RELAY_RESOURCES)[number]
+export const TRANSLATE_STEP = 'translate'
 
 export type WatchEvent = { type: string; object: KubeObject }
 export type StepKey = { step: string; key: string }
+export type ResourceRef = { group: string; resource: string }
 
 export type EventKeysDeps = {
   /** Logical-cluster id of the edge service provider space (root:espw). */
   espwSpaceId: string
   /** Every EdgePlacement in every space, each with its kcp.io/cluster annotation. */
   listEdgePlacements(): Promise<KubeObject[]>
+  /** Slice -> mailboxes; slice events update it. */
+  index: SliceIndex
 }
+
+const EDGE = 'edge.kcp.io'
+const CHANGES = ['ADDED', 'MODIFIED', 'DELETED']
+
+const spaceOf = (obj: KubeObject) => obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
+
+const translate = (mailboxes: Iterable<string>): StepKey[] =>
+  [...new Set(mailboxes)].sort().map((key) => ({ step: TRANSLATE_STEP, key }))
 
 async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
   const keys = (await deps.listEdgePlacements()).map(whereKeyOf)
@@ -40,44 +49,81 @@ async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
     .map((key) => ({ step: WHERE_STEP, key }))
 }
 
-function isRelayResource(resource: string): resource is RelayResource {
-  return (RELAY_RESOURCES as readonly string[]).includes(resource)
+/** translate keys for an object of any kind in its space (workload objects, Namespaces, CRDs...). */
+function spaceKeys(ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps): StepKey[] {
+  const space = spaceOf(obj)
+  if (!space || space === deps.espwSpaceId) return []
+  if (isSystemInfrastructure(ref.group, ref.resource, obj)) return []
+  return translate(deps.index.ofSpace(space))
+}
+
+/** Updates the index for a slice event; wakes the mailboxes named now and before. */
+function sliceKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[] {
+  const space = spaceOf(obj)
+  const name = obj.metadata.name
+  if (!space || !name || space === deps.espwSpaceId) return []
+  const now = mailboxesOfSlice(obj)
+  const before =
+    type === 'DELETED' ? deps.index.remove(space, name) : deps.index.set(space, name, now)
+  return translate([...now, ...before])
+}
+
+function ownWhereKey(obj: KubeObject): StepKey[] {
+  const key = whereKeyOf(obj)
+  return key ? [{ step: WHERE_STEP, key }] : []
 }
 
 /**
- * The keys an event wakes. Events that carry no object change (BOOKMARK, ERROR), unknown resources
- * and objects missing the fields a key needs yield no keys.
+ * The keys an event wakes. Events that carry no object change (BOOKMARK, ERROR) and objects missing
+ * the fields a key needs yield no keys.
  */
 export async function keysForEvent(
-  resource: string,
+  ref: ResourceRef,
   event: WatchEvent,
   deps: EventKeysDeps
 ): Promise<StepKey[]> {
-  if (!['ADDED', 'MODIFIED', 'DELETED'].includes(event.type)) return []
-  if (!isRelayResource(resource) || !event.object?.metadata) return []
+  if (!CHANGES.includes(event.type) || !event.object?.metadata) return []
   const obj = event.object
-  switch (resource) {
-    case 'synctargets': {
-      const mailbox = mailboxOf(obj)
-      const own = mailbox ? [{ step: MAILBOX_STEP, key: mailbox }] : []
-      return [...own, ...(await allWhereKeys(deps))]
-    }
-    case 'workspaces': {
-      const name = obj.metadata.name
-      if (
-        obj.metadata?.annotations?.[CLUSTER_ANNOTATION] !== deps.espwSpaceId ||
-        !name ||
-        !isMailboxName(name)
-      )
-        return []
-      return [{ step: MAILBOX_STEP, key: name }]
-    }
-    case 'locations':
-      return allWhereKeys(deps)
-    case 'edgeplacements':
-    case 'singleplacementslices': {
-      const key = whereKeyOf(obj)
-      return key ? [{ step: WHERE_STEP, key }] : []
+  if (ref.group === EDGE) {
+    switch (ref.resource) {
+      case 'synctargets': {
+        const mailbox = mailboxOf(obj)
+        const own = mailbox ? [{ step: MAILBOX_STEP, key: mailbox }] : []
+        return [...own, ...(await allWhereKeys(deps)), ...spaceKeys(ref, obj, deps)]
+      }
+      case 'locations':
+        return [...(await allWhereKeys(deps)), ...spaceKeys(ref, obj, deps)]
+      case 'edgeplacements': {
+        const space = spaceOf(obj)
+        const name = obj.metadata.name
+        const slice = space && name ? deps.index.ofSlice(space, name) : []
+        return [...ownWhereKey(obj), ...translate(slice)]
+      }
+      case 'singleplacementslices':
+        return [...ownWhereKey(obj), ...sliceKeys(event.type, obj, deps)]
     }
   }
+  if (ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces') {
+    const name = obj.metadata.name
+    if (spaceOf(obj) === deps.espwSpaceId && name && isMailboxName(name))
+      return [{ step: MAILBOX_STEP, key: name }, ...translate([name])]
+  }
+  return spaceKeys(ref, obj, deps)
+}
+
+/**
+ * After a relist: the slices the index holds that the list no longer has vanished while the watch
+ * was away (their DELETED event is lost); forgets them and wakes their mailboxes.
+ */
+export function keysForRelist(
+  ref: ResourceRef,
+  items: readonly KubeObject[],
+  deps: EventKeysDeps
+): StepKey[] {
+  if (ref.group !== EDGE || ref.resource !== 'singleplacementslices') return []
+  const listed = new Set(items.map((o) => `${spaceOf(o)}\u0000${o.metadata?.name}`))
+  const woken: string[] = []
+  for (const s of deps.index.slices())
+    if (!listed.has(`${s.space}\u0000${s.name}`)) woken.push(...deps.index.remove(s.space, s.name))
+  return translate(woken)
 }

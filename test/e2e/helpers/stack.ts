@@ -5,7 +5,10 @@
  * KUBECACHEDIR), a client-node KubeConfig, authenticated requests (trusting the hub's self-signed
  * certificate) and the stack's stack.json. `stop()` signals it (SIGTERM by default) and waits for
  * the exit code; `start()` starts it again on the same data folder and port; `destroy()` also
- * removes the temporary folders.
+ * removes the temporary folders. The stack runs the watch relay unless started with
+ * `{ relay: false }` (EDGEPLANE_RELAY=off); `relayPid()` reads its pid from stack.json,
+ * `killRelay()` kills it and `relayRestarted(oldPid)` waits until the stack has started a new one
+ * (it restarts a dead relay by itself, after a backoff of 1-30 s).
  *
  *   const stack = await startStack()
  *   afterAll(() => stack.destroy())
@@ -35,15 +38,30 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 
 export type ApiInit = Omit<HubRequestInit, 'ca'> & { token?: string | null }
 
-export type StackOptions = { dataDir?: string; port?: number }
+export type StackOptions = {
+  dataDir?: string
+  port?: number
+  /** Run the watch relay (default true); false sets EDGEPLANE_RELAY=off. */
+  relay?: boolean
+  /** More environment for the start program. */
+  env?: Record<string, string>
+}
 
 export type E2eStack = {
   readonly dataDir: string
   readonly port: number
   readonly url: string
   readonly kubeconfig: string
-  /** stack.json of the current run. */
+  /** stack.json of the current run, as read when it was ready. */
   info(): StackInfo
+  /** stack.json read now (the relay pid changes when the relay is restarted). */
+  readInfo(): Promise<StackInfo>
+  /** The running relay's pid per stack.json; undefined with the relay off. */
+  relayPid(): Promise<number | undefined>
+  /** Kills the relay (SIGKILL unless told) and returns the pid it had. */
+  killRelay(signal?: NodeJS.Signals): Promise<number>
+  /** Waits until stack.json names a relay pid other than `oldPid`, and returns it. */
+  relayRestarted(oldPid: number, timeoutMs?: number): Promise<number>
   adminToken(): string
   kubectl(args: string[], opts?: KubectlOptions): Promise<KubectlResult>
   kubectlWatch(args: string[], opts?: { context?: string }): BackgroundKubectl
@@ -150,6 +168,8 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
       EDGEPLANE_PORT: String(port),
       EDGEPLANE_DATA: dataDir,
       LOG_LEVEL: 'warn',
+      ...(opts.relay === false ? { EDGEPLANE_RELAY: 'off' } : {}),
+      ...opts.env,
     })
     run = launched.run
     last = launched.run
@@ -175,6 +195,12 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
     await rm(cacheDir, { recursive: true, force: true })
     throw e
   }
+  const readInfo = async () => {
+    const now = await readStackInfo(join(dataDir, 'stack.json'))
+    if (!now) throw new Error(`no stack.json in ${dataDir}`)
+    return now
+  }
+  const relayPid = async () => (await readInfo()).relay?.pid
   const url = info?.url ?? ''
   return {
     dataDir,
@@ -184,6 +210,23 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
     info: () => {
       if (!info) throw new Error('stack not started')
       return info
+    },
+    readInfo,
+    relayPid,
+    async killRelay(signal = 'SIGKILL') {
+      const pid = await relayPid()
+      if (pid === undefined) throw new Error('the stack runs no relay')
+      process.kill(pid, signal)
+      return pid
+    },
+    async relayRestarted(oldPid, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const pid = await relayPid().catch(() => undefined)
+        if (pid !== undefined && pid !== oldPid) return pid
+        if (Date.now() > deadline) throw new Error(`relay ${oldPid} was not replaced in time`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
     },
     adminToken: () => token,
     kubectl: (args, o) => runKubectl(kenv, args, o),

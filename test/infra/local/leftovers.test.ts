@@ -67,6 +67,30 @@ describe('reapLeftovers', () => {
     }
   })
 
+  it('stops a left-over relay too, and leaves a reused relay pid alone', async () => {
+    const wrangler = fakeWrangler('wrangler-dev')
+    const relay = fakeWrangler('infra/relay/main.ts')
+    const other = fakeWrangler('not-the-relay')
+    const path = join(dir, 'stack.json')
+    try {
+      await writeStackInfo(path, {
+        ...info(wrangler),
+        relay: { pid: relay, restarts: 0, logFile: '' },
+      })
+      await reapLeftovers(path, silentLogger)
+      expect(groupAlive(relay)).toBe(false)
+      expect(groupAlive(wrangler)).toBe(false)
+      await writeStackInfo(path, {
+        ...info(999_998),
+        relay: { pid: other, restarts: 2, logFile: '' },
+      })
+      await reapLeftovers(path, silentLogger)
+      expect(groupAlive(other)).toBe(true)
+    } finally {
+      process.kill(-other, 'SIGKILL')
+    }
+  })
+
   it('does nothing without a stack.json', async () => {
     expect(await reapLeftovers(join(dir, 'stack.json'), silentLogger)).toBeUndefined()
   })

@@ -8,21 +8,24 @@ describe('readLocalConfig', () => {
       dataDir: '/repo/.edgeplane',
       tableName: 'edgeplane',
       logLevel: 'info',
+      relay: true,
     })
   })
 
-  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME and LOG_LEVEL', () => {
+  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY', () => {
     const env = {
       EDGEPLANE_PORT: '9000',
       EDGEPLANE_DATA: 'tmp/stack2',
       TABLE_NAME: 'other',
       LOG_LEVEL: 'debug',
+      EDGEPLANE_RELAY: 'off',
     }
     expect(readLocalConfig(env, '/repo')).toEqual({
       port: 9000,
       dataDir: '/repo/tmp/stack2',
       tableName: 'other',
       logLevel: 'debug',
+      relay: false,
     })
     expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
   })
@@ -40,6 +43,7 @@ describe('readLocalConfig', () => {
     ['EDGEPLANE_PORT', '0'],
     ['LOG_LEVEL', 'loud'],
     ['TABLE_NAME', 'x'],
+    ['EDGEPLANE_RELAY', 'maybe'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })

@@ -18,7 +18,13 @@ let cfg: LocalConfig
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ep-stack-'))
-  cfg = { port: await pickFreePort(), dataDir: dir, tableName: 'edgeplane', logLevel: 'error' }
+  cfg = {
+    port: await pickFreePort(),
+    dataDir: dir,
+    tableName: 'edgeplane',
+    logLevel: 'error',
+    relay: false,
+  }
 })
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -107,6 +113,61 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
         startLocalStack(other, { ...base(), wranglerCommand: fakeHub(other.port) })
       ).rejects.toThrow('already uses the data folder')
       expect(existsSync(join(dir, 'lock'))).toBe(true)
+    } finally {
+      await stack.stop()
+    }
+  })
+
+  it('runs the relay, records its pid, restarts it when killed, and stops it', async () => {
+    // Stands in for the relay: prints its arguments and CA variable, then waits.
+    const fakeRelay = [
+      '-e',
+      'console.log(JSON.stringify({ argv: process.argv.slice(1), ca: process.env.NODE_EXTRA_CA_CERTS })); setInterval(() => {}, 1000)',
+      '--',
+    ]
+    const stack = await startLocalStack(
+      { ...cfg, relay: true },
+      { ...base(), wranglerCommand: fakeHub(cfg.port), relayCommand: fakeRelay }
+    )
+    const p = dataPaths(dir)
+    let pids: number[] = []
+    try {
+      const first = stack.info.relay
+      expect(first).toMatchObject({ restarts: 0, logFile: p.relayLog })
+      expect((await readStackInfo(p.stackInfo))?.relay?.pid).toBe(first?.pid)
+      process.kill(first?.pid ?? 0, 'SIGKILL')
+      let again: number | undefined
+      for (let i = 0; i < 200 && (again === undefined || again === first?.pid); i++) {
+        await new Promise((r) => setTimeout(r, 50))
+        again = (await readStackInfo(p.stackInfo))?.relay?.pid
+      }
+      expect(again).toBeDefined()
+      expect(again).not.toBe(first?.pid)
+      expect((await readStackInfo(p.stackInfo))?.relay?.restarts).toBe(1)
+      pids = [first?.pid ?? 0, again ?? 0]
+      let log = ''
+      const printed = () => log.includes('(restart 1)') && log.trimEnd().endsWith('}')
+      for (let i = 0; i < 200 && !printed(); i++) {
+        await new Promise((r) => setTimeout(r, 50))
+        log = await readFile(p.relayLog, 'utf8')
+      }
+      expect(log).toContain('--- relay starting at')
+      expect(log).toContain(`"ca":${JSON.stringify(p.tlsCert)}`)
+      expect(log).toContain(`"--token-file","${p.adminToken}"`)
+      expect(log).toContain(`"--hub","${stack.info.url}"`)
+      expect(log).toContain(`"--parent-pid","${process.pid}"`)
+    } finally {
+      await stack.stop()
+    }
+    for (const pid of pids) expect(groupMembers(pid)).toEqual([])
+    expect(existsSync(p.stackInfo)).toBe(false)
+  })
+
+  it('leaves the relay out with EDGEPLANE_RELAY=off', async () => {
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    try {
+      expect(stack.info.relay).toBeUndefined()
+      expect((await readStackInfo(dataPaths(dir).stackInfo))?.relay).toBeUndefined()
     } finally {
       await stack.stop()
     }

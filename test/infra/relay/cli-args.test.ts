@@ -23,6 +23,7 @@ describe('parseRelayArgs', () => {
       kind: 'run',
       config: { hubUrl: 'https://env:1', ddbEndpoint: 'http://d:8000', table: 'x', delayMs: 200 },
     })
+    expect(parseRelayArgs(['--parent-pid=42'], env)).toMatchObject({ config: { parentPid: 42 } })
   })
   it('rejects bad input', () => {
     const ok = { EDGEPLANE_HUB: 'http://h', EDGEPLANE_TOKEN_FILE: '/t' }
@@ -34,6 +35,8 @@ describe('parseRelayArgs', () => {
     expect(kind(['--delay-ms', '-1'])).toBe('error')
     expect(kind(['--delay-ms'])).toBe('error')
     expect(kind(['--bogus'])).toBe('error')
+    expect(kind(['--parent-pid', '0'])).toBe('error')
+    expect(kind(['--parent-pid', 'x'])).toBe('error')
     expect(kind([])).toBe('run')
   })
 })

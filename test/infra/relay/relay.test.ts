@@ -6,6 +6,7 @@ import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { createLogger } from '../../../lib/log.ts'
 import { CURSOR_NS } from '../../../lib/relay/cursor.ts'
 import { mailboxOf } from '../../../lib/relay/event-keys.ts'
+import { CORE_TARGETS, type WatchTarget, WORKSPACES } from '../../../lib/relay/watch-targets.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
 const TOKEN = 'relay-test-admin'
@@ -84,7 +85,7 @@ describe('startRelay against a real hub', () => {
     } finally {
       await relay.stop()
     }
-    const cursor = await store.kv.get(CURSOR_NS, 'synctargets')
+    const cursor = await store.kv.get(CURSOR_NS, '*/edge.kcp.io/synctargets')
     const rv = (cursor?.value as { resourceVersion?: string } | undefined)?.resourceVersion
     expect(rv).toMatch(/^\d+$/)
     // Saved past the SyncTarget's own event, not just the initial list.
@@ -105,9 +106,64 @@ describe('createHubHttp', () => {
   it('reads the espw id and lists across spaces', async () => {
     const http = createHubHttp({ baseUrl: `${hub.url}/`, token: TOKEN })
     expect(await http.espwSpaceId()).toMatch(/\S/)
-    const listed = await http.list('workspaces')
+    const listed = await http.list(WORKSPACES)
     expect(listed.items.map((w) => w.metadata.name)).toContain('espw')
     expect(listed.resourceVersion).toMatch(/^\d+$/)
+  })
+  it('discovers the resources the hub serves, preferred versions first', async () => {
+    const http = createHubHttp({ baseUrl: hub.url, token: TOKEN })
+    const found = await http.discover()
+    const cm = found.find((r) => r.group === '' && r.resource === 'configmaps')
+    expect(cm).toMatchObject({ version: 'v1', verbs: expect.arrayContaining(['list', 'watch']) })
+    expect(found.some((r) => r.group === 'edge.kcp.io' && r.resource === 'synctargets')).toBe(true)
+    const hpa = found.filter((r) => r.resource === 'horizontalpodautoscalers')
+    expect(hpa[0]?.version).toBe('v2')
+  })
+  it('answers each key of a flush, or nothing when the answer is unreadable', async () => {
+    const answers = [
+      JSON.stringify({
+        step: 'translate',
+        results: [
+          { key: 'a', ok: true, outcome: 'unchanged', requeueAfterMs: 100 },
+          { key: 'b', ok: false, outcome: 'boom' },
+        ],
+      }),
+      'not json',
+    ]
+    const http = createHubHttp({
+      baseUrl: 'http://hub.test',
+      token: 't',
+      fetch: async () => new Response(answers.shift() ?? ''),
+    })
+    expect(await http.flush('translate', ['a', 'b'])).toEqual([
+      { key: 'a', ok: true, outcome: 'unchanged', requeueAfterMs: 100 },
+      { key: 'b', ok: false, outcome: 'boom' },
+    ])
+    expect(await http.flush('translate', ['a'])).toBeUndefined()
+  })
+  it('lists every page, keeping the first resourceVersion', async () => {
+    const seen: string[] = []
+    const page = (names: string[], rv: string, next?: string) =>
+      JSON.stringify({
+        items: names.map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } })),
+        metadata: { resourceVersion: rv, ...(next ? { continue: next } : {}) },
+      })
+    const pages = [page(['a', 'b'], '7', 'tok'), page(['c'], '9')]
+    const http = createHubHttp({
+      baseUrl: 'http://hub.test',
+      token: 't',
+      fetch: async (input) => {
+        seen.push(String(input))
+        return new Response(pages.shift() ?? '')
+      },
+    })
+    const listed = await http.list({ group: '', version: 'v1', resource: 'configmaps' })
+    expect(listed.items.map((i) => i.metadata.name)).toEqual(['a', 'b', 'c'])
+    expect(listed.resourceVersion).toBe('7')
+    expect(seen).toEqual([
+      'http://hub.test/clusters/*/api/v1/configmaps?limit=500',
+      'http://hub.test/clusters/*/api/v1/configmaps?limit=500&continue=tok',
+    ])
   })
   it('fails a flush the hub rejects', async () => {
     const http = createHubHttp({ baseUrl: hub.url, token: TOKEN })
@@ -120,7 +176,7 @@ describe('createHubHttp', () => {
         status: 410,
       })
     const http = createHubHttp({ baseUrl: 'http://hub.test', token: 't', fetch: gone })
-    const iter = http.openWatch('synctargets', '5', new AbortController().signal)
+    const iter = http.openWatch(CORE_TARGETS[0] as WatchTarget, '5', new AbortController().signal)
     await expect(
       (async () => {
         for await (const _ of iter) break
@@ -148,7 +204,7 @@ describe('createHubHttp', () => {
     const seen: string[] = []
     await expect(
       (async () => {
-        for await (const e of http.openWatch('locations', '1', new AbortController().signal))
+        for await (const e of http.openWatch(WORKSPACES, '1', new AbortController().signal))
           seen.push(e.type)
       })()
     ).rejects.toThrow()

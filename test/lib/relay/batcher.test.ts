@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type BatcherOptions, createBatcher } from '../../../lib/relay/batcher.ts'
+import { type BatcherOptions, createBatcher, type KeyResult } from '../../../lib/relay/batcher.ts'
 import { createFakeClock, settle } from './fake-clock.ts'
 
 type Flushed = [string, string[]][]
@@ -146,5 +146,129 @@ describe('createBatcher', () => {
     expect(attempts).toHaveLength(1)
     expect(await a).toBe(false)
     expect(batcher.pending()).toEqual({})
+  })
+
+  describe('per-key results', () => {
+    /** A batcher whose flush answers from `answer(key, attempt)`; records every flush. */
+    function answering(
+      answer: (key: string, attempt: number) => KeyResult,
+      over: Partial<BatcherOptions> = {}
+    ) {
+      const clock = createFakeClock()
+      const flushed: string[][] = []
+      const tries = new Map<string, number>()
+      const batcher = createBatcher({
+        delayMs: 10,
+        maxKeys: 10,
+        setTimer: clock.setTimer,
+        now: clock.now,
+        random: () => 0.999999,
+        backoff: { baseMs: 100, maxMs: 1000 },
+        maxKeyAttempts: 3,
+        flush: async (_step, keys) => {
+          flushed.push(keys)
+          return keys.map((k) => {
+            const n = (tries.get(k) ?? 0) + 1
+            tries.set(k, n)
+            return answer(k, n)
+          })
+        },
+        ...over,
+      })
+      return { clock, batcher, flushed }
+    }
+
+    it('sends a failed key again after its own backoff, holding its callers until it succeeds', async () => {
+      const { clock, batcher, flushed } = answering((key, n) => ({
+        key,
+        ok: key !== 'bad' || n >= 3,
+      }))
+      let done: boolean | undefined
+      void batcher.add('translate', 'bad').then((d) => (done = d))
+      const good = batcher.add('translate', 'good')
+      await clock.advance(10)
+      expect(flushed).toEqual([['bad', 'good']])
+      expect(await good).toBe(true)
+      expect(done).toBeUndefined()
+      expect(batcher.delayed()).toEqual({ translate: 1 })
+      expect(clock.pendingTimers()).toEqual([100])
+      await clock.advance(110)
+      expect(flushed).toEqual([['bad', 'good'], ['bad']])
+      expect(clock.pendingTimers()).toEqual([200])
+      await clock.advance(210)
+      expect(flushed).toEqual([['bad', 'good'], ['bad'], ['bad']])
+      expect(done).toBe(true)
+      expect(batcher.delayed()).toEqual({})
+    })
+
+    it('gives up after maxKeyAttempts, counting the key as delivered', async () => {
+      const { clock, batcher, flushed } = answering((key) => ({ key, ok: false, outcome: 'boom' }))
+      const bad = batcher.add('translate', 'bad')
+      await clock.advance(10)
+      await clock.advance(110)
+      await clock.advance(210)
+      expect(flushed).toEqual([['bad'], ['bad'], ['bad']])
+      expect(await bad).toBe(true)
+      expect(clock.pendingTimers()).toEqual([])
+      // The count starts afresh for a later event on the same key.
+      void batcher.add('translate', 'bad')
+      await clock.advance(10)
+      expect(clock.pendingTimers()).toEqual([100])
+    })
+
+    it('sends a key again after requeueAfterMs, without holding its callers', async () => {
+      const { clock, batcher, flushed } = answering((key, n) =>
+        n === 1 ? { key, ok: true, requeueAfterMs: 5000 } : { key, ok: true }
+      )
+      const k = batcher.add('where', 'ws/p')
+      await clock.advance(10)
+      expect(await k).toBe(true)
+      expect(clock.pendingTimers()).toEqual([5000])
+      await clock.advance(4999)
+      expect(flushed).toEqual([['ws/p']])
+      await clock.advance(11)
+      expect(flushed).toEqual([['ws/p'], ['ws/p']])
+      expect(clock.pendingTimers()).toEqual([])
+    })
+
+    it('keeps the earlier of a retry and a requeue of the same key', async () => {
+      const { clock, batcher } = answering((key, n) =>
+        n === 1 ? { key, ok: true, requeueAfterMs: 5000 } : { key, ok: false }
+      )
+      void batcher.add('where', 'k')
+      await clock.advance(10)
+      expect(clock.pendingTimers()).toEqual([5000])
+      void batcher.add('where', 'k')
+      await clock.advance(10)
+      expect(clock.pendingTimers()).toEqual([100])
+    })
+
+    it('treats keys missing from the results, and a flush answering nothing, as delivered', async () => {
+      const clock = createFakeClock()
+      const batcher = createBatcher({
+        delayMs: 10,
+        maxKeys: 10,
+        setTimer: clock.setTimer,
+        random: () => 0,
+        flush: async (_step, keys) => (keys.includes('x') ? [] : undefined),
+      })
+      const x = batcher.add('mailbox', 'x')
+      await clock.advance(10)
+      const y = batcher.add('mailbox', 'y')
+      await clock.advance(10)
+      expect(await Promise.all([x, y])).toEqual([true, true])
+      expect(clock.pendingTimers()).toEqual([])
+    })
+
+    it('drain drops delayed keys and reports their callers undelivered', async () => {
+      const { clock, batcher, flushed } = answering((key) => ({ key, ok: false }))
+      const bad = batcher.add('translate', 'bad')
+      await clock.advance(10)
+      await batcher.drain()
+      expect(await bad).toBe(false)
+      expect(batcher.delayed()).toEqual({})
+      await clock.advance(10_000)
+      expect(flushed).toEqual([['bad']])
+    })
   })
 })

@@ -89,4 +89,21 @@ describe('relay cursors', () => {
     await tracker.settled()
     expect(await cursors.load('singleplacementslices')).toBe('4')
   })
+
+  it('does not save the same resourceVersion twice in a row (idle bookmarks)', async () => {
+    const saves: string[] = []
+    const counting: CursorStore = {
+      load: (r) => cursors.load(r),
+      save: async (r, rv) => {
+        saves.push(rv)
+        await cursors.save(r, rv)
+      },
+    }
+    const tracker = createCommitTracker('customizers', counting)
+    for (const rv of ['20', '20', '20', '21', '21']) {
+      tracker.commit(rv, Promise.resolve(true))
+      await tracker.settled()
+    }
+    expect(saves).toEqual(['20', '21'])
+  })
 })

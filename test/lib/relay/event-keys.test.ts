@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MAILBOX_STEP as WORKER_MAILBOX_STEP } from '../../../functions/reconcile-mailbox/controller.ts'
 import { mailboxOf as workerMailboxOf } from '../../../functions/reconcile-mailbox/names.ts'
+import { TRANSLATE_STEP as WORKER_TRANSLATE_STEP } from '../../../functions/reconcile-translate/controller.ts'
 import { WHERE_STEP as WORKER_WHERE_STEP } from '../../../functions/reconcile-where/controller.ts'
 import { whereKeyOf as workerWhereKeyOf } from '../../../functions/reconcile-where/names.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
@@ -8,13 +9,31 @@ import {
   type EventKeysDeps,
   isMailboxName,
   keysForEvent,
+  keysForRelist,
   MAILBOX_STEP,
   mailboxOf,
+  type ResourceRef,
+  TRANSLATE_STEP,
   WHERE_STEP,
   whereKeyOf,
 } from '../../../lib/relay/event-keys.ts'
+import { createSliceIndex } from '../../../lib/relay/slice-index.ts'
 
 const UID = '0a1b2c3d-1111-2222-3333-444455556666'
+const uid = (n: number) => `0a1b2c3d-1111-2222-3333-00000000000${n}`
+const mb = (n: number) => `inv1-mb-${uid(n)}`
+
+const EDGE = 'edge.kcp.io'
+const ref = (group: string, resource: string): ResourceRef => ({ group, resource })
+const SYNCTARGETS = ref(EDGE, 'synctargets')
+const LOCATIONS = ref(EDGE, 'locations')
+const PLACEMENTS = ref(EDGE, 'edgeplacements')
+const SLICES = ref(EDGE, 'singleplacementslices')
+const WORKSPACES = ref('tenancy.kcp.io', 'workspaces')
+const CONFIGMAPS = ref('', 'configmaps')
+const NAMESPACES = ref('', 'namespaces')
+const DEPLOYMENTS = ref('apps', 'deployments')
+const CRDS = ref('apiextensions.k8s.io', 'customresourcedefinitions')
 
 function obj(kind: string, name: string, cluster?: string, uid?: string): KubeObject {
   return {
@@ -28,10 +47,23 @@ function obj(kind: string, name: string, cluster?: string, uid?: string): KubeOb
   }
 }
 
+function slice(name: string, cluster: string, mailboxes: number[]): KubeObject {
+  return {
+    ...obj('SinglePlacementSlice', name, cluster),
+    destinations: mailboxes.map((n) => ({
+      cluster: 'inv1',
+      locationName: 'loc',
+      syncTargetName: `st${n}`,
+      syncTargetUID: uid(n),
+    })),
+  }
+}
+
 function deps(placements: KubeObject[] = []): EventKeysDeps & { listed: number } {
   const d = {
     espwSpaceId: 'espw1',
     listed: 0,
+    index: createSliceIndex(),
     listEdgePlacements: async () => {
       d.listed += 1
       return placements
@@ -48,10 +80,12 @@ const placements = [
   obj('EdgePlacement', 'orphan'),
 ]
 
-describe('keysForEvent', () => {
+const show = (keys: { step: string; key: string }[]) => keys.map((k) => `${k.step} ${k.key}`)
+
+describe('keysForEvent: mailbox and where', () => {
   it('maps a SyncTarget to its mailbox and every where-key', async () => {
     const keys = await keysForEvent(
-      'synctargets',
+      SYNCTARGETS,
       { type: 'MODIFIED', object: obj('SyncTarget', 'st', 'inv1', UID) },
       deps(placements)
     )
@@ -65,7 +99,7 @@ describe('keysForEvent', () => {
 
   it('maps a SyncTarget without uid to where-keys only', async () => {
     const keys = await keysForEvent(
-      'synctargets',
+      SYNCTARGETS,
       { type: 'DELETED', object: obj('SyncTarget', 'st', 'inv1') },
       deps([obj('EdgePlacement', 'p', 'ws')])
     )
@@ -74,65 +108,184 @@ describe('keysForEvent', () => {
 
   it('maps a Location to every where-key', async () => {
     const d = deps(placements)
-    const keys = await keysForEvent('locations', { type: 'ADDED', object: obj('Location', 'l') }, d)
+    const keys = await keysForEvent(LOCATIONS, { type: 'ADDED', object: obj('Location', 'l') }, d)
     expect(keys.map((k) => k.key)).toEqual(['ws1/p1', 'ws1/p2', 'ws2/p1'])
     expect(d.listed).toBe(1)
   })
 
   it('maps EdgePlacements and SinglePlacementSlices to their own where-key', async () => {
     const d = deps(placements)
-    for (const resource of ['edgeplacements', 'singleplacementslices']) {
-      const keys = await keysForEvent(resource, { type: 'ADDED', object: obj('X', 'p', 'ws9') }, d)
+    for (const r of [PLACEMENTS, SLICES]) {
+      const keys = await keysForEvent(r, { type: 'ADDED', object: obj('X', 'p', 'ws9') }, d)
       expect(keys).toEqual([{ step: WHERE_STEP, key: 'ws9/p' }])
     }
-    expect(
-      await keysForEvent('edgeplacements', { type: 'ADDED', object: obj('X', 'p') }, d)
-    ).toEqual([])
+    expect(await keysForEvent(PLACEMENTS, { type: 'ADDED', object: obj('X', 'p') }, d)).toEqual([])
     expect(d.listed).toBe(0)
   })
 
-  it('maps only mailbox-named Workspaces in the espw space', async () => {
+  it('maps mailbox-named Workspaces in the espw space to mailbox and translate', async () => {
     const d = deps()
-    const mb = `inv1-mb-${UID}`
-    const ws = (name: string, cluster: string) => ({
+    const name = `inv1-mb-${UID}`
+    const ws = (n: string, cluster: string) => ({
       type: 'DELETED',
-      object: obj('Workspace', name, cluster),
+      object: obj('Workspace', n, cluster),
     })
-    expect(await keysForEvent('workspaces', ws(mb, 'espw1'), d)).toEqual([
-      { step: MAILBOX_STEP, key: mb },
+    expect(await keysForEvent(WORKSPACES, ws(name, 'espw1'), d)).toEqual([
+      { step: MAILBOX_STEP, key: name },
+      { step: TRANSLATE_STEP, key: name },
     ])
-    expect(await keysForEvent('workspaces', ws(mb, 'other'), d)).toEqual([])
-    expect(await keysForEvent('workspaces', ws('plain', 'espw1'), d)).toEqual([])
+    expect(await keysForEvent(WORKSPACES, ws(name, 'other'), d)).toEqual([])
+    expect(await keysForEvent(WORKSPACES, ws('plain', 'espw1'), d)).toEqual([])
   })
 
-  it('ignores bookmarks, errors, unknown resources and objects without metadata', async () => {
+  it('ignores bookmarks, errors and objects without metadata', async () => {
     const d = deps(placements)
     const st = obj('SyncTarget', 'st', 'inv1', UID)
-    expect(await keysForEvent('synctargets', { type: 'BOOKMARK', object: st }, d)).toEqual([])
-    expect(await keysForEvent('synctargets', { type: 'ERROR', object: st }, d)).toEqual([])
-    expect(await keysForEvent('pods', { type: 'ADDED', object: st }, d)).toEqual([])
+    expect(await keysForEvent(SYNCTARGETS, { type: 'BOOKMARK', object: st }, d)).toEqual([])
+    expect(await keysForEvent(SYNCTARGETS, { type: 'ERROR', object: st }, d)).toEqual([])
     const bare = { apiVersion: 'v1', kind: 'Status' } as unknown as KubeObject
-    expect(await keysForEvent('locations', { type: 'ADDED', object: bare }, d)).toEqual([])
+    expect(await keysForEvent(LOCATIONS, { type: 'ADDED', object: bare }, d)).toEqual([])
     expect(d.listed).toBe(0)
   })
 
   it('propagates a failure to list placements', async () => {
     const d: EventKeysDeps = {
       espwSpaceId: 'e',
+      index: createSliceIndex(),
       listEdgePlacements: () => Promise.reject(new Error('down')),
     }
     await expect(
-      keysForEvent('locations', { type: 'ADDED', object: obj('Location', 'l') }, d)
+      keysForEvent(LOCATIONS, { type: 'ADDED', object: obj('Location', 'l') }, d)
     ).rejects.toThrow('down')
   })
 
   it('agrees with the Worker on step names and key formats', () => {
-    expect([MAILBOX_STEP, WHERE_STEP]).toEqual([WORKER_MAILBOX_STEP, WORKER_WHERE_STEP])
+    expect([MAILBOX_STEP, WHERE_STEP, TRANSLATE_STEP]).toEqual([
+      WORKER_MAILBOX_STEP,
+      WORKER_WHERE_STEP,
+      WORKER_TRANSLATE_STEP,
+    ])
     const st = obj('SyncTarget', 'st', 'inv1', UID)
     expect(mailboxOf(st)).toBe(workerMailboxOf(st))
     expect(isMailboxName(mailboxOf(st) ?? '')).toBe(true)
     expect(isMailboxName('inv1-mb-not-a-uid')).toBe(false)
     const ep = obj('EdgePlacement', 'p.q', 'ws1')
     expect(whereKeyOf(ep)).toBe(workerWhereKeyOf(ep))
+  })
+})
+
+/** One event of a scenario and the translate keys it must wake (mailbox numbers). */
+type Step = [name: string, ref: ResourceRef, type: string, object: KubeObject, translate: number[]]
+
+const configMap = (space: string, name = 'cm') => obj('ConfigMap', name, space)
+
+describe('keysForEvent: translate, over a sequence of events sharing one index', () => {
+  const steps: Step[] = [
+    ['slice added wakes its destinations', SLICES, 'ADDED', slice('p1', 'ws1', [1, 2]), [1, 2]],
+    ['object in the slice space wakes them', CONFIGMAPS, 'MODIFIED', configMap('ws1'), [1, 2]],
+    ['object in a space without slices wakes nothing', CONFIGMAPS, 'ADDED', configMap('ws2'), []],
+    [
+      'destination removed wakes the old mailbox too',
+      SLICES,
+      'MODIFIED',
+      slice('p1', 'ws1', [2]),
+      [1, 2],
+    ],
+    ['the index follows the removal', DEPLOYMENTS, 'ADDED', obj('Deployment', 'd', 'ws1'), [2]],
+    [
+      'placement wakes its slice mailboxes',
+      PLACEMENTS,
+      'MODIFIED',
+      obj('EdgePlacement', 'p1', 'ws1'),
+      [2],
+    ],
+    [
+      'placement without slice wakes none',
+      PLACEMENTS,
+      'ADDED',
+      obj('EdgePlacement', 'p9', 'ws1'),
+      [],
+    ],
+    ['second slice in the same space', SLICES, 'ADDED', slice('p2', 'ws1', [3, 2]), [2, 3]],
+    [
+      'namespace wakes the union of the space',
+      NAMESPACES,
+      'ADDED',
+      obj('Namespace', 'n', 'ws1'),
+      [2, 3],
+    ],
+    ['a CRD wakes the space', CRDS, 'ADDED', obj('CustomResourceDefinition', 'x.y', 'ws1'), [2, 3]],
+    [
+      'a child Workspace wakes the space',
+      WORKSPACES,
+      'ADDED',
+      obj('Workspace', 'kid', 'ws1'),
+      [2, 3],
+    ],
+    ['objects in espw wake nothing', NAMESPACES, 'ADDED', obj('Namespace', 'n', 'espw1'), []],
+    ['a slice in espw is not indexed', SLICES, 'ADDED', slice('s', 'espw1', [4]), []],
+    [
+      'the kube-root-ca.crt ConfigMap wakes nothing',
+      CONFIGMAPS,
+      'ADDED',
+      configMap('ws1', 'kube-root-ca.crt'),
+      [],
+    ],
+    ['slice deleted wakes its mailboxes', SLICES, 'DELETED', slice('p2', 'ws1', [3]), [2, 3]],
+    ['the index forgets the deleted slice', CONFIGMAPS, 'DELETED', configMap('ws1'), [2]],
+    ['the last slice deleted', SLICES, 'DELETED', slice('p1', 'ws1', [2]), [2]],
+    ['then the space wakes nothing', CONFIGMAPS, 'MODIFIED', configMap('ws1'), []],
+    [
+      'a malformed destination is skipped',
+      SLICES,
+      'ADDED',
+      {
+        ...slice('p5', 'ws3', [5]),
+        destinations: [{ cluster: 'inv1' }, 7, null, { cluster: 'inv1', syncTargetUID: uid(5) }],
+      } as KubeObject,
+      [5],
+    ],
+  ]
+  const d = deps()
+  it.each(steps)('%s', async (_name, r, type, object, want) => {
+    const keys = await keysForEvent(r, { type, object }, d)
+    expect(show(keys.filter((k) => k.step === TRANSLATE_STEP))).toEqual(
+      show(want.map((n) => ({ step: TRANSLATE_STEP, key: mb(n) })))
+    )
+  })
+})
+
+describe('keysForRelist', () => {
+  it('rebuilds the index from a relist, forgetting and waking slices that vanished', async () => {
+    const d = deps()
+    await keysForEvent(SLICES, { type: 'ADDED', object: slice('p1', 'ws1', [1]) }, d)
+    await keysForEvent(SLICES, { type: 'ADDED', object: slice('q', 'ws2', [2, 3]) }, d)
+    // The relist replays ADDED for what is there now: p1 (moved to mailbox 4) and a new r.
+    const listed = [slice('p1', 'ws1', [4]), slice('r', 'ws3', [5])]
+    const replayed = []
+    for (const object of listed)
+      replayed.push(...(await keysForEvent(SLICES, { type: 'ADDED', object }, d)))
+    expect(show(replayed.filter((k) => k.step === TRANSLATE_STEP))).toEqual(
+      show([1, 4, 5].map((n) => ({ step: TRANSLATE_STEP, key: mb(n) })))
+    )
+    expect(show(keysForRelist(SLICES, listed, d))).toEqual([
+      `${TRANSLATE_STEP} ${mb(2)}`,
+      `${TRANSLATE_STEP} ${mb(3)}`,
+    ])
+    expect(d.index.slices()).toEqual([
+      { space: 'ws1', name: 'p1' },
+      { space: 'ws3', name: 'r' },
+    ])
+    expect(d.index.spaces()).toEqual(['ws1', 'ws3'])
+    expect(await keysForEvent(CONFIGMAPS, { type: 'ADDED', object: configMap('ws2') }, d)).toEqual(
+      []
+    )
+  })
+
+  it('wakes nothing for other resources', () => {
+    const d = deps()
+    d.index.set('ws1', 'p', [mb(1)])
+    expect(keysForRelist(CONFIGMAPS, [], d)).toEqual([])
+    expect(d.index.ofSpace('ws1')).toEqual([mb(1)])
   })
 })

@@ -4,7 +4,9 @@ import { silentLogger } from '../../../lib/log.ts'
 import { createBatcher } from '../../../lib/relay/batcher.ts'
 import { type CursorStore, createKvCursorStore } from '../../../lib/relay/cursor.ts'
 import { createResourcePipeline } from '../../../lib/relay/pipeline.ts'
+import { createSliceIndex } from '../../../lib/relay/slice-index.ts'
 import { type RawWatchEvent, runWatchLoop } from '../../../lib/relay/watch-loop.ts'
+import { targetId, type WatchTarget } from '../../../lib/relay/watch-targets.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { createFakeClock } from './fake-clock.ts'
 
@@ -13,6 +15,13 @@ const ep = (name: string, rv: string): KubeObject => ({
   kind: 'EdgePlacement',
   metadata: { name, resourceVersion: rv, annotations: { 'kcp.io/cluster': 'ws1' } },
 })
+
+const PLACEMENTS: WatchTarget = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'edgeplacements',
+}
+const ID = targetId(PLACEMENTS)
 
 /** Waits (in real time, as the store is real) until `ready()` holds; fails after about 5s. */
 async function until(ready: () => boolean): Promise<void> {
@@ -41,10 +50,14 @@ function relay(cursors: CursorStore, events: RawWatchEvent[], failFlushes: numbe
       flushed.push(keys)
     },
   })
-  const pipeline = createResourcePipeline('edgeplacements', {
+  const pipeline = createResourcePipeline(PLACEMENTS, {
     batcher,
     cursors,
-    eventKeys: { espwSpaceId: 'espw', listEdgePlacements: async () => [] },
+    eventKeys: {
+      espwSpaceId: 'espw',
+      listEdgePlacements: async () => [],
+      index: createSliceIndex(),
+    },
   })
   const loop = runWatchLoop({
     resource: 'edgeplacements',
@@ -96,11 +109,11 @@ describe('relay pipeline (batcher + cursor + watch loop)', () => {
     await r.clock.advance(100)
     await r.tracker.saving()
     expect(r.flushed).toEqual([])
-    expect(await cursors.load('edgeplacements')).toBe('10')
+    expect(await cursors.load(ID)).toBe('10')
     await r.clock.advance(1000)
     await r.tracker.saving()
     expect(r.flushed).toEqual([['ws1/p1', 'ws1/p2']])
-    expect(await cursors.load('edgeplacements')).toBe('12')
+    expect(await cursors.load(ID)).toBe('12')
     await r.stop()
   })
 
@@ -110,7 +123,7 @@ describe('relay pipeline (batcher + cursor + watch loop)', () => {
     await first.queued()
     await first.stop()
     expect(first.flushed).toEqual([])
-    expect(await cursors.load('edgeplacements')).toBe('10')
+    expect(await cursors.load(ID)).toBe('10')
 
     const second = relay(cursors, events, 0)
     await second.queued()
@@ -118,6 +131,6 @@ describe('relay pipeline (batcher + cursor + watch loop)', () => {
     await second.stop()
     expect(second.opened).toEqual(['10'])
     expect(second.flushed).toEqual([['ws1/p1', 'ws1/p2']])
-    expect(await cursors.load('edgeplacements')).toBe('12')
+    expect(await cursors.load(ID)).toBe('12')
   })
 })

@@ -31,6 +31,8 @@ function harness(opts: {
   conns: Conn[]
   lists?: { items: KubeObject[]; resourceVersion: string }[]
   listFails?: number
+  listOnStart?: boolean
+  listedHook?: boolean
 }) {
   const controller = new AbortController()
   const opened: string[] = []
@@ -42,6 +44,15 @@ function harness(opts: {
   const conns = [...opts.conns]
   const options: WatchLoopOptions = {
     resource: 'locations',
+    ...(opts.listOnStart ? { listOnStart: true } : {}),
+    ...(opts.listedHook
+      ? {
+          onListed: async (items: KubeObject[]) => {
+            handled.push(`LISTED ${items.map((i) => i.metadata.name).join(',')}`)
+            return { delivered: Promise.resolve(true) }
+          },
+        }
+      : {}),
     signal: controller.signal,
     log: silentLogger,
     random: () => 0.999999,
@@ -189,6 +200,22 @@ describe('runWatchLoop', () => {
     expect(r.sleeps).toEqual([100, 200])
     expect(r.handled).toEqual(['ADDED a'])
     expect(r.opened).toEqual(['4'])
+  })
+
+  it('lists first despite a saved cursor with listOnStart, then hands the list to onListed', async () => {
+    const r = await harness({
+      saved: '42',
+      listOnStart: true,
+      listedHook: true,
+      lists: [
+        { items: [item('a', '50')], resourceVersion: '60' },
+        { items: [item('b', '70')], resourceVersion: '80' },
+      ],
+      conns: [{ events: [ev('ADDED', 'c', '61'), gone410] }, { events: [ev('ADDED', 'd', '81')] }],
+    }).run()
+    expect(r.opened).toEqual(['60', '80', '81'])
+    expect(r.handled).toEqual(['ADDED a', 'LISTED a', 'ADDED c', 'ADDED b', 'LISTED b', 'ADDED d'])
+    expect(r.commits).toEqual(['60', '61', '80', '81'])
   })
 
   it('does nothing once the signal is aborted', async () => {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { createSliceIndex, mailboxesOfSlice } from '../../../lib/relay/slice-index.ts'
+
+const U1 = '0a1b2c3d-1111-2222-3333-000000000001'
+const U2 = '0a1b2c3d-1111-2222-3333-000000000002'
+
+describe('slice index', () => {
+  it('reads mailbox names from destinations, skipping incomplete or invalid ones', () => {
+    const slice = {
+      apiVersion: 'edge.kcp.io/v1alpha1',
+      kind: 'SinglePlacementSlice',
+      metadata: { name: 's' },
+      destinations: [
+        { cluster: 'inv2', syncTargetUID: U2 },
+        { cluster: 'inv1', syncTargetUID: U1, locationName: 'l', syncTargetName: 'e1' },
+        { cluster: 'inv1', syncTargetUID: U1 },
+        { cluster: 'inv1' },
+        { cluster: 'Bad Space', syncTargetUID: U1 },
+        'junk',
+      ],
+    } as unknown as KubeObject
+    expect(mailboxesOfSlice(slice)).toEqual([`inv1-mb-${U1}`, `inv2-mb-${U2}`])
+    expect(mailboxesOfSlice({ ...slice, destinations: null })).toEqual([])
+  })
+
+  it('keeps mailboxes per slice and per space, returning what a slice had before', () => {
+    const index = createSliceIndex()
+    expect(index.set('ws1', 'a', ['m1', 'm2'])).toEqual([])
+    expect(index.set('ws1', 'b', ['m2', 'm3'])).toEqual([])
+    expect(index.set('ws2', 'a', [])).toEqual([])
+    expect(index.ofSpace('ws1')).toEqual(['m1', 'm2', 'm3'])
+    expect(index.spaces()).toEqual(['ws1'])
+    expect(index.set('ws1', 'a', ['m4'])).toEqual(['m1', 'm2'])
+    expect(index.ofSlice('ws1', 'a')).toEqual(['m4'])
+    expect(index.ofSpace('ws1')).toEqual(['m2', 'm3', 'm4'])
+    expect(index.remove('ws1', 'b')).toEqual(['m2', 'm3'])
+    expect(index.remove('ws1', 'b')).toEqual([])
+    expect(index.slices()).toEqual([
+      { space: 'ws1', name: 'a' },
+      { space: 'ws2', name: 'a' },
+    ])
+    index.remove('ws1', 'a')
+    expect(index.ofSpace('ws1')).toEqual([])
+    expect(index.spaces()).toEqual([])
+  })
+})
