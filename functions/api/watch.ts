@@ -4,7 +4,9 @@
  * ADDED. Bookmarks are sent when asked for; the stream ends after timeoutSeconds; a too-old
  * resourceVersion ends it with an ERROR event carrying a 410 Expired Status. Because writers take a
  * resourceVersion before they commit, a change with a lower version can land just after a higher
- * one: the loop re-reads a short window behind its cursor and skips what it already sent.
+ * one: the loop re-reads a short window behind its cursor and skips what it already sent. A quiet
+ * watch polls less often (the interval doubles per empty poll, up to `idlePollMs`), so many idle
+ * watches cost little; the first change after a quiet spell waits at most that long.
  * `Content-Encoding: identity` keeps wrangler dev from buffering the stream through gzip.
  */
 import { isApiError } from '../../lib/errors.ts'
@@ -20,8 +22,10 @@ export type WatchParams = {
   predicate: (obj: KubeObject) => boolean
   bookmarks: boolean
   timeoutSeconds?: number
-  /** How often the change log is polled. */
+  /** How often the change log is polled while changes are flowing. */
   pollMs?: number
+  /** The slowest poll while nothing changes: empty polls double the interval up to this. */
+  idlePollMs?: number
   /** How far behind the cursor to look for late commits. */
   settleMs?: number
   /** Rewrites each event before it is sent (e.g. as a Table for kubectl). */
@@ -59,7 +63,7 @@ async function pollOnce(
   p: WatchParams,
   cur: Cursor,
   emit: (v: unknown) => void
-): Promise<boolean> {
+): Promise<{ more: boolean; events: number }> {
   const { target: t } = p
   const res = await deps.objects.changes({
     cluster: p.allSpaces ? '*' : t.space.id,
@@ -83,7 +87,7 @@ async function pollOnce(
       cur.low = Math.max(cur.low, rv)
       cur.sent.delete(rv)
     }
-  return res.more
+  return { more: res.more, events: res.events.length }
 }
 
 function bookmark(t: Target, rv: number): unknown {
@@ -110,13 +114,18 @@ async function streamEvents(
   }
   cur.highest = cur.low
   let lastBookmark = Date.now()
+  const base = p.pollMs ?? 200
+  const idle = Math.max(base, p.idlePollMs ?? 1000)
+  let interval = base
   while (isOpen() && Date.now() < deadline) {
-    const more = await pollOnce(deps, p, cur, emit)
+    const { more, events } = await pollOnce(deps, p, cur, emit)
     if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
       lastBookmark = Date.now()
       emit(bookmark(p.target, cur.highest))
     }
-    if (!more) await sleep(p.pollMs ?? 200)
+    // quiet watches back off (most of a relay's watches are quiet most of the time)
+    interval = events > 0 ? base : Math.min(idle, interval * 2)
+    if (!more) await sleep(interval)
   }
 }
 
