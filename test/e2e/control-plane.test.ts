@@ -30,6 +30,22 @@ const COMMON = [
 ]
 const SPECIAL = ['configmaps/specialstuff/special-htdocs', 'namespaces//specialstuff']
 
+/** Sets the common ConfigMap's page text with `kubectl patch` in wmw-c. */
+async function editPage(text: string): Promise<void> {
+  const patch = JSON.stringify({ data: { 'index.html': text } })
+  const args = [
+    'patch',
+    'configmap',
+    'httpd-htdocs',
+    '-n',
+    'commonstuff',
+    '--type=merge',
+    '-p',
+    patch,
+  ]
+  ok(await stack.kubectl([...world.at('wmw-c'), ...args]))
+}
+
 describe('control plane through npm start', () => {
   it('fills every mailbox with the union of its placements', async () => {
     await eventually(async () => {
@@ -97,19 +113,7 @@ describe('control plane through npm start', () => {
   })
 
   it('carries a ConfigMap edit to every mailbox', async () => {
-    ok(
-      await stack.kubectl([
-        ...world.at('wmw-c'),
-        'patch',
-        'configmap',
-        'httpd-htdocs',
-        '-n',
-        'commonstuff',
-        '--type=merge',
-        '-p',
-        '{"data":{"index.html":"edited"}}',
-      ])
-    )
+    await editPage('edited')
     await eventually(async () => {
       for (const st of ['florin', 'guilder', 'zloty'])
         expect((await world.copy(st, 'commonstuff', 'httpd-htdocs')).data).toEqual({
@@ -120,19 +124,7 @@ describe('control plane through npm start', () => {
 
   it('converges after the relay is killed mid-way', async () => {
     const old = await stack.killRelay()
-    ok(
-      await stack.kubectl([
-        ...world.at('wmw-c'),
-        'patch',
-        'configmap',
-        'httpd-htdocs',
-        '-n',
-        'commonstuff',
-        '--type=merge',
-        '-p',
-        '{"data":{"index.html":"while the relay was down"}}',
-      ])
-    )
+    await editPage('while the relay was down')
     ok(
       await stack.kubectl([
         ...world.at('imw-1'),

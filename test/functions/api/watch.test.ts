@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { ndjsonReader } from '../../helpers/ndjson-reader.ts'
 
 let hub: TestHub
 const CMS = '/clusters/root/api/v1/namespaces/w/configmaps'
@@ -21,26 +22,7 @@ async function openWatch(query: string, path = CMS) {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     signal: ctrl.signal,
   })
-  const reader = res.body!.getReader()
-  const dec = new TextDecoder()
-  let buf = ''
-  return {
-    res,
-    async next(): Promise<any> {
-      for (;;) {
-        const nl = buf.indexOf('\n')
-        if (nl >= 0) {
-          const line = buf.slice(0, nl)
-          buf = buf.slice(nl + 1)
-          return JSON.parse(line)
-        }
-        const { value, done } = await reader.read()
-        if (done) return undefined
-        buf += dec.decode(value, { stream: true })
-      }
-    },
-    close: () => reader.cancel(),
-  }
+  return { res, ...ndjsonReader(res.body!) }
 }
 
 describe('watch', () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isMailboxPath, mailboxSpaceCheck } from '../../../lib/hub/mailbox-space.ts'
 import type { DesiredEntry } from '../../../lib/store/projection-types.ts'
 import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { ndjsonReader } from '../../helpers/ndjson-reader.ts'
 
 let hub: TestHub
 let mailbox: string
@@ -185,25 +186,7 @@ async function openWatch(path: string, query: string) {
   const res = await hub.app.request(`${BASE}${path}?watch=true&${query}`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
   })
-  const reader = res.body!.getReader()
-  const dec = new TextDecoder()
-  let buf = ''
-  return {
-    async next(): Promise<any> {
-      for (;;) {
-        const nl = buf.indexOf('\n')
-        if (nl >= 0) {
-          const line = buf.slice(0, nl)
-          buf = buf.slice(nl + 1)
-          return JSON.parse(line)
-        }
-        const { value, done } = await reader.read()
-        if (done) return undefined
-        buf += dec.decode(value, { stream: true })
-      }
-    },
-    close: () => reader.cancel(),
-  }
+  return ndjsonReader(res.body!)
 }
 
 describe('watch', () => {
