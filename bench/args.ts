@@ -1,6 +1,6 @@
 /**
- * The benchmark's command line: `--help`, `--quick` (a short run) and the knobs that size each
- * phase. Explicit flags win over the `--quick` preset whatever their order. Parsing is pure:
+ * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout` and the knobs
+ * that size each phase. Explicit flags win over the `--quick` preset whatever their order. Parsing is pure:
  * it returns what to do (help, an error message, or the options) and never exits.
  */
 
@@ -26,6 +26,16 @@ export type BenchOptions = {
   watchIntervalMs: number
   /** Change-log settle times to measure watch latency with, one hub each. */
   watchSettleMs: number[]
+  /** Fan-out phase: SyncTargets (destinations) the EdgePlacement reaches. */
+  fanoutTargets: number
+  /** Fan-out phase: ConfigMaps the EdgePlacement selects. */
+  fanoutObjects: number
+  /** Fan-out phase: mailbox keys per translate hook call (the hook takes at most 500). */
+  fanoutBatch: number
+  /** Fan-out phase: translate hook calls in flight at once. */
+  fanoutCalls: number
+  /** Leaves the fan-out phase out. */
+  skipFanout: boolean
   /** Hard limit for the whole run; it fails past this. */
   maxSeconds: number
 }
@@ -47,6 +57,11 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   watchChanges: 60,
   watchIntervalMs: 20,
   watchSettleMs: [250, 0],
+  fanoutTargets: 1000,
+  fanoutObjects: 100,
+  fanoutBatch: 500,
+  fanoutCalls: 2,
+  skipFanout: false,
   maxSeconds: 600,
 }
 
@@ -57,14 +72,18 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
   listOps: 4,
   costSamples: 3,
   watchChanges: 15,
+  fanoutTargets: 100,
+  fanoutObjects: 20,
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
 
 Benchmarks the edgeplane hub against one in-process, in-memory dynalite on 127.0.0.1:
 raw DynamoDB PutItem/GetItem/Query throughput, hub create/get/list over HTTP (ratios to raw),
-DynamoDB requests per hub operation, and watch delivery latency. Progress goes to stderr;
-stdout gets a table and, last, one JSON line with every figure.
+DynamoDB requests per hub operation, watch delivery latency, and the fan-out of one
+EdgePlacement's objects to many SyncTargets' mailboxes (time to complete, DynamoDB requests and
+bodies written per (object, destination), translate throughput as a ratio of raw PutItem).
+Progress goes to stderr; stdout gets a report and, last, one JSON line with every figure.
 
 Flags:
   --help                  show this text
@@ -80,10 +99,15 @@ Flags:
   --watch-interval-ms N   time between those changes (${DEFAULT_OPTIONS.watchIntervalMs})
   --settle-ms LIST        change-log settle times for the watch runs, comma-separated
                           (${DEFAULT_OPTIONS.watchSettleMs.join(',')}; 1000 is the store's production default)
+  --fanout-targets N      SyncTargets the fan-out EdgePlacement reaches (${DEFAULT_OPTIONS.fanoutTargets}; --quick: ${QUICK_OPTIONS.fanoutTargets})
+  --fanout-objects N      ConfigMaps it selects (${DEFAULT_OPTIONS.fanoutObjects}; --quick: ${QUICK_OPTIONS.fanoutObjects})
+  --fanout-batch N        mailbox keys per translate hook call, at most 500 (${DEFAULT_OPTIONS.fanoutBatch})
+  --fanout-calls N        translate hook calls in flight at once (${DEFAULT_OPTIONS.fanoutCalls})
+  --skip-fanout           leave the fan-out phase out
   --max-seconds N         abort the run after this long (${DEFAULT_OPTIONS.maxSeconds})
 `
 
-type NumberKey = Exclude<keyof BenchOptions, 'quick' | 'watchSettleMs'>
+type NumberKey = Exclude<keyof BenchOptions, 'quick' | 'skipFanout' | 'watchSettleMs'>
 
 const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }> = {
   '--objects': { key: 'objects', min: 1, max: 100_000 },
@@ -95,6 +119,10 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--cost-samples': { key: 'costSamples', min: 1, max: 10_000 },
   '--watch-changes': { key: 'watchChanges', min: 1, max: 100_000 },
   '--watch-interval-ms': { key: 'watchIntervalMs', min: 0, max: 60_000 },
+  '--fanout-targets': { key: 'fanoutTargets', min: 1, max: 100_000 },
+  '--fanout-objects': { key: 'fanoutObjects', min: 1, max: 10_000 },
+  '--fanout-batch': { key: 'fanoutBatch', min: 1, max: 500 },
+  '--fanout-calls': { key: 'fanoutCalls', min: 1, max: 64 },
   '--max-seconds': { key: 'maxSeconds', min: 1, max: 86_400 },
 }
 
@@ -124,8 +152,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const arg = argv[i]!
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg]
     if (flag === '--help' || flag === '-h') return { kind: 'help' }
-    if (flag === '--quick') {
-      quick = true
+    if (flag === '--quick' || flag === '--skip-fanout') {
+      if (inline !== undefined) return { kind: 'error', message: `${flag} takes no value` }
+      if (flag === '--quick') quick = true
+      else explicit.skipFanout = true
       continue
     }
     const value = inline ?? argv[++i]

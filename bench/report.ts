@@ -1,8 +1,11 @@
 /**
  * Turns the benchmark's results into a human-readable report (one table per phase, with the
- * hub/raw ratios) and into one JSON object for machines, printed as the last line of stdout.
+ * hub/raw ratios, and the fan-out figures from fan-out-report.ts) and into one JSON object for
+ * machines, printed as the last line of stdout.
  */
 import type { BenchOptions } from './args.ts'
+import { fanOutJson, renderFanOut } from './fan-out-report.ts'
+import type { FanOutResults } from './fan-out-types.ts'
 import type { HubCrudResults } from './hub-crud.ts'
 import type { LoadResult } from './load.ts'
 import type { RawResults } from './raw-dynamo.ts'
@@ -18,6 +21,8 @@ export type BenchResults = {
   hub: HubCrudResults
   requests: RequestCost[]
   watch: WatchLatency[]
+  /** null when the run skipped it (`--skip-fanout`). */
+  fanOut: FanOutResults | null
   durationMs: number
 }
 
@@ -139,6 +144,8 @@ export function renderReport(r: BenchResults): string {
       r.watch.flatMap(watchRows)
     ),
     '',
+    r.fanOut ? renderFanOut(r.fanOut, r.config.concurrency) : '5. Fan-out: skipped (--skip-fanout)',
+    '',
     `finished in ${(r.durationMs / 1000).toFixed(1)} s`,
   ]
   return out.join('\n')
@@ -194,6 +201,7 @@ export function jsonSummary(r: BenchResults): Record<string, unknown> {
       latencyMs: summaryJson(w.latencyMs),
       byType: mapValues(w.byType, summaryJson),
     })),
+    fanOut: r.fanOut ? fanOutJson(r.fanOut) : null,
     durationMs: Math.round(r.durationMs),
   }
 }

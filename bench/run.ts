@@ -1,12 +1,15 @@
 /**
  * `npm run bench`: the hub benchmark. Starts one in-memory dynalite and the hub in this process
- * (bench/stack.ts), then runs four phases against them: the raw DynamoDB baseline, hub CRUD over
- * HTTP, DynamoDB requests per hub operation, and watch delivery latency. Progress lines go to
+ * (bench/stack.ts), then runs five phases against them: the raw DynamoDB baseline, hub CRUD over
+ * HTTP, DynamoDB requests per hub operation, watch delivery latency, and the fan-out of one
+ * EdgePlacement to many mailboxes (unless `--skip-fanout`). Progress lines go to
  * stderr; the report and a final JSON line go to stdout. `--help` lists the flags. The whole run
  * is bounded by `--max-seconds`; past it the process exits 1.
  */
 import { cpus, platform } from 'node:os'
 import { parseArgs, USAGE } from './args.ts'
+import { runFanOut } from './fan-out.ts'
+import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
 import { LIST_NAMESPACE, runHubCrud } from './hub-crud.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
@@ -84,6 +87,28 @@ async function main(): Promise<number> {
         await served.close()
       }
     }
+    let fanOut: FanOutResults | null = null
+    if (!o.skipFanout) {
+      fanOut = await runFanOut(
+        {
+          hub,
+          counter: stack.counter,
+          bodyWrites: stack.bodyWrites,
+          reconciles: stack.reconciles,
+          inspect: stack.inspect,
+          progress,
+        },
+        {
+          targets: o.fanoutTargets,
+          objects: o.fanoutObjects,
+          itemBytes: o.itemBytes,
+          concurrency: o.concurrency,
+          batch: o.fanoutBatch,
+          calls: o.fanoutCalls,
+          rawPutPerSec: raw.putConcurrent.opsPerSec,
+        }
+      )
+    }
     const cpuList = cpus()
     const results: BenchResults = {
       config: { ...o },
@@ -97,6 +122,7 @@ async function main(): Promise<number> {
       hub: crud,
       requests,
       watch,
+      fanOut,
       durationMs: performance.now() - t0,
     }
     progress('done')

@@ -1,19 +1,26 @@
 /**
  * What the benchmark runs against, all in this process on 127.0.0.1: one in-memory dynalite, a
  * table for the raw baseline and one for the hub (both from infra/table.ts), and hubs served over
- * HTTP by startNodeHub on the hub table — the main one with a DynamoDB request counter, extra ones
- * (for other change-log settle times) on demand. `close()` stops everything it started.
+ * HTTP by startNodeHub on the hub table with its ProjectionStore (so mailbox spaces and the
+ * translate step work) — the main one with a DynamoDB request counter, a counter of projection
+ * body writes and a log of reconcile runs, extra ones (for other change-log settle times) on
+ * demand. `inspect` reads the hub table through an uncounted client, so the benchmark's own checks
+ * never show up in the hub's figures. `close()` stops everything it started.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { type NodeHub, startNodeHub } from '../functions/node-server.ts'
 import { startDynalite } from '../infra/local/dynalite-server.ts'
 import { TABLE } from '../infra/table.ts'
 import { bootstrapHub } from '../lib/hub/bootstrap.ts'
-import { createDynamoClient } from '../lib/store/dynamo-client.ts'
+import type { Logger } from '../lib/log.ts'
+import { createDynamoClient, type FaultCall } from '../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../lib/store/dynamo-store.ts'
 import { ensureTable } from '../lib/store/ensure-table.ts'
+import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import { createRequestCounter } from '../lib/store/request-counter.ts'
 import type { RequestCounter } from '../lib/store/types.ts'
+import { type BodyWrites, createBodyWriteCounter } from './fan-out-body-writes.ts'
+import { createReconcileLog, type ReconcileLog } from './fan-out-reconcile-log.ts'
 
 export const BENCH_TOKEN = 'bench-admin-token'
 const RAW_TABLE = 'bench-raw'
@@ -29,34 +36,49 @@ export type BenchStack = {
   rawTable: string
   /** Counts the DynamoDB requests of the main hub. */
   counter: Counter
+  /** Counts the main hub's PutItems of projection bodies (pk `pb#...`). */
+  bodyWrites: BodyWrites
+  /** The main hub's reconcile runs (step, key, outcome, duration), from its log. */
+  reconciles: ReconcileLog
+  /** The hub table's mailbox manifests and bodies, read through an uncounted client. */
+  inspect: ProjectionStore
   hub: NodeHub
   /** Another hub on the same table whose store hands out change-log entries after `settleMs`. */
   startHub(settleMs: number): Promise<ServedHub>
   close(): Promise<void>
 }
 
-function client(endpoint: string, counter?: RequestCounter): DynamoDBClient {
+type Observe = { counter?: RequestCounter; fault?: (call: FaultCall) => void; log?: Logger }
+
+function client(endpoint: string, observe: Observe = {}): DynamoDBClient {
   return createDynamoClient({
     region: 'us-east-1',
     endpoint,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
-    ...(counter ? { counter } : {}),
+    ...(observe.counter ? { counter: observe.counter } : {}),
+    ...(observe.fault ? { fault: observe.fault } : {}),
   })
 }
 
 async function serveHub(
   endpoint: string,
   settleMs: number | undefined,
-  counter?: RequestCounter
+  observe: Observe = {}
 ): Promise<ServedHub> {
-  const c = client(endpoint, counter)
+  const c = client(endpoint, observe)
   const store = createDynamoStore({
     client: c,
     tableName: HUB_TABLE,
     ...(settleMs !== undefined ? { settleMs } : {}),
   })
-  const hub = await startNodeHub({ objects: store.objects, kv: store.kv, host: '127.0.0.1' })
+  const hub = await startNodeHub({
+    objects: store.objects,
+    kv: store.kv,
+    projections: store.projections,
+    host: '127.0.0.1',
+    ...(observe.log ? { log: observe.log } : {}),
+  })
   return {
     hub,
     client: c,
@@ -82,7 +104,13 @@ export async function startBenchStack(): Promise<BenchStack> {
     await ensureTable(rawClient, TABLE, { tableName: RAW_TABLE })
     await ensureTable(rawClient, TABLE, { tableName: HUB_TABLE })
     const counter = createRequestCounter()
-    main = await serveHub(db.endpoint, undefined, counter)
+    const bodyWrites = createBodyWriteCounter()
+    const reconciles = createReconcileLog()
+    main = await serveHub(db.endpoint, undefined, {
+      counter,
+      fault: bodyWrites.observe,
+      log: reconciles.logger,
+    })
     await bootstrapHub(main.hub.deps, { adminToken: BENCH_TOKEN, baseUrl: main.hub.url })
     await main.hub.settle()
     return {
@@ -90,6 +118,9 @@ export async function startBenchStack(): Promise<BenchStack> {
       rawClient,
       rawTable: RAW_TABLE,
       counter,
+      bodyWrites,
+      reconciles,
+      inspect: createDynamoStore({ client: rawClient, tableName: HUB_TABLE }).projections,
       hub: main.hub,
       startHub: async (settleMs) => {
         const served = await serveHub(db.endpoint, settleMs)

@@ -43,6 +43,39 @@ describe('parseArgs', () => {
     expect(options(['--settle-ms=1000, 0']).watchSettleMs).toEqual([1000, 0])
   })
 
+  it('reads the fan-out flags', () => {
+    const o = options([
+      '--fanout-targets',
+      '50',
+      '--fanout-objects=7',
+      '--fanout-batch',
+      '20',
+      '--fanout-calls=3',
+    ])
+    expect(o).toMatchObject({
+      fanoutTargets: 50,
+      fanoutObjects: 7,
+      fanoutBatch: 20,
+      fanoutCalls: 3,
+    })
+    expect(o.skipFanout).toBe(false)
+    expect(options(['--skip-fanout']).skipFanout).toBe(true)
+    expect(options(['--skip-fanout', '--quick']).skipFanout).toBe(true)
+    expect(DEFAULT_OPTIONS).toMatchObject({ fanoutTargets: 1000, fanoutObjects: 100 })
+  })
+
+  it('sizes the fan-out down with --quick unless told otherwise', () => {
+    expect(options(['--quick']).fanoutTargets).toBeLessThan(DEFAULT_OPTIONS.fanoutTargets)
+    expect(options(['--quick']).fanoutObjects).toBeLessThan(DEFAULT_OPTIONS.fanoutObjects)
+    expect(options(['--fanout-targets', '1000', '--quick']).fanoutTargets).toBe(1000)
+  })
+
+  it('documents the fan-out flags', () => {
+    for (const flag of ['--fanout-targets', '--fanout-objects', '--fanout-batch', '--fanout-calls'])
+      expect(USAGE).toContain(flag)
+    expect(USAGE).toContain('--skip-fanout')
+  })
+
   it('rejects unknown flags, missing and bad values', () => {
     const errors = [
       ['--nope'],
@@ -54,6 +87,12 @@ describe('parseArgs', () => {
       ['--max-seconds', '999999'],
       ['--settle-ms', ''],
       ['--settle-ms', '1000,x'],
+      ['--fanout-targets', '0'],
+      ['--fanout-objects'],
+      ['--fanout-batch', '501'],
+      ['--fanout-calls', '0'],
+      ['--skip-fanout=yes'],
+      ['--quick=1'],
       ['objects'],
     ]
     for (const argv of errors) expect(parseArgs(argv).kind, argv.join(' ')).toBe('error')

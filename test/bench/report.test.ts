@@ -3,6 +3,7 @@ import { DEFAULT_OPTIONS } from '../../bench/args.ts'
 import type { LoadResult } from '../../bench/load.ts'
 import { type BenchResults, jsonSummary, ratios, renderReport } from '../../bench/report.ts'
 import { summarize } from '../../bench/stats.ts'
+import { fanOut } from './fan-out-fixture.ts'
 
 function load(opsPerSec: number, concurrency = 1): LoadResult {
   return {
@@ -57,6 +58,7 @@ function results(): BenchResults {
         byType: { ADDED: summarize([100]), DELETED: summarize([200]) },
       },
     ],
+    fanOut: null,
     durationMs: 12_345,
   }
 }
@@ -84,7 +86,15 @@ describe('renderReport', () => {
     expect(text).toMatch(/create \(POST\)\s+7\.00\s+3\.00\s+4\.00/)
     expect(text).toMatch(/get\s+1\.00\s+1\.00\s+0\.00/)
     expect(text).toContain('all (1 missing)')
+    expect(text).toContain('5. Fan-out: skipped (--skip-fanout)')
     expect(text).toContain('finished in 12.3 s')
+  })
+
+  it('has the fan-out section when the run made one', () => {
+    const text = renderReport({ ...results(), fanOut: fanOut() })
+    expect(text).toContain('5. Fan-out: one EdgePlacement selecting 100 ConfigMaps')
+    expect(text).toContain('(target < 10 s: met)')
+    expect(text).not.toContain('skipped')
   })
 })
 
@@ -104,6 +114,13 @@ describe('jsonSummary', () => {
     })
     expect(parsed.watch[0].latencyMs.p50).toBe(100)
     expect(parsed.watch[0].byType.DELETED.max).toBe(200)
+    expect(parsed.fanOut).toBeNull()
     expect(parsed.durationMs).toBe(12345)
+  })
+
+  it('has the fanOut section when the run made one', () => {
+    const parsed = JSON.parse(JSON.stringify(jsonSummary({ ...results(), fanOut: fanOut() })))
+    expect(parsed.fanOut.pairs).toBe(100_000)
+    expect(parsed.fanOut.initial.requestsPerPair).toBe(0.06102)
   })
 })

@@ -1,0 +1,121 @@
+/**
+ * Fan-out phase, part 1 (not timed): the destinations. Creates the inventory Workspace with N
+ * SyncTargets and N Locations over HTTP (bounded concurrency), runs the mailbox step for every
+ * mailbox key through `POST /hooks/mailbox`, finds each mailbox's space id (the Workspace's
+ * `spec.cluster`) and runs one translate pass, so every mailbox already holds its empty SyncerConfig
+ * `the-one` and the timed part measures only the workload's fan-out. Progress every ~10%.
+ */
+import { mailboxName } from '../lib/reconcile/keys.ts'
+import {
+  hashAt,
+  incomplete,
+  type Mailbox,
+  readManifests,
+  SYNCER_CONFIG_KEY,
+} from './fan-out-check.ts'
+import { driveHook, type HookOutcome } from './fan-out-hooks.ts'
+import {
+  edgePath,
+  INVENTORY_WS,
+  location,
+  syncTarget,
+  targetName,
+  workspace,
+  workspacesPath,
+} from './fan-out-objects.ts'
+import type { FanOutDeps } from './fan-out-types.ts'
+import type { HubClient } from './hub-client.ts'
+import { runLoad } from './load.ts'
+
+export type Inventory = {
+  spaceId: string
+  mailboxes: Mailbox[]
+  /** Hash of the SyncerConfig every mailbox holds before the workload arrives. */
+  emptySyncerConfigHash: string
+  /** Milliseconds of: creating SyncTargets and Locations, the mailbox step, the first translate. */
+  createMs: number
+  mailboxMs: number
+  translateMs: number
+}
+
+export type SetupOptions = { targets: number; concurrency: number; batch: number; calls: number }
+
+/** A progress callback that speaks at every tenth of `total`. */
+export function tenths(say: (message: string) => void, label: string, total: number) {
+  let said = 0
+  return (done: number) => {
+    const tenth = Math.floor((done * 10) / Math.max(1, total))
+    if (tenth <= said) return
+    said = tenth
+    say(`${label}: ${done}/${total}`)
+  }
+}
+
+const specCluster = (o: unknown) =>
+  String((o as { spec?: { cluster?: unknown } } | undefined)?.spec?.cluster ?? '')
+const uidOf = (o: unknown) =>
+  String((o as { metadata?: { uid?: unknown } } | undefined)?.metadata?.uid ?? '')
+
+/** Mailbox space ids by Workspace name, from root:espw. */
+async function mailboxSpaces(hub: HubClient): Promise<Map<string, string>> {
+  const list = (await hub.call('GET', workspacesPath('root:espw'))) as { items?: unknown[] }
+  const out = new Map<string, string>()
+  for (const ws of list.items ?? []) {
+    const name = (ws as { metadata?: { name?: unknown } }).metadata?.name
+    if (typeof name === 'string') out.set(name, specCluster(ws))
+  }
+  return out
+}
+
+const pending = (o: HookOutcome) =>
+  o.outcome === 'no mailbox yet' || o.outcome.startsWith('waiting')
+
+export async function setUpInventory(deps: FanOutDeps, opts: SetupOptions): Promise<Inventory> {
+  const { hub, progress } = deps
+  const n = opts.targets
+  const inv = await hub.call('POST', workspacesPath('root'), {
+    body: workspace(INVENTORY_WS),
+    expect: 201,
+  })
+  const spaceId = specCluster(inv)
+  const invPath = `root:${INVENTORY_WS}`
+  const uids: string[] = new Array(n)
+  let made = 0
+  const madeTick = tenths(progress, 'fan-out setup: SyncTargets and Locations', n)
+  const created = await runLoad({ count: n, concurrency: opts.concurrency }, async (i) => {
+    const name = targetName(i, n)
+    const body = { body: syncTarget(name), expect: 201 }
+    uids[i] = uidOf(await hub.call('POST', edgePath(invPath, 'synctargets'), body))
+    await hub.call('POST', edgePath(invPath, 'locations'), { body: location(name), expect: 201 })
+    madeTick(++made)
+  })
+  const keys = uids.map((uid) => mailboxName(spaceId, uid))
+  const mailboxRun = await driveHook(hub, 'mailbox', keys, {
+    batch: 25,
+    calls: 8,
+    settled: (o) => !pending(o),
+    progress: tenths(progress, 'fan-out setup: mailbox step', n),
+  })
+  const ids = await mailboxSpaces(hub)
+  const mailboxes = keys.map((key) => ({ key, spaceId: ids.get(key) ?? '' }))
+  const lost = mailboxes.filter((m) => !m.spaceId)
+  if (lost.length > 0) throw new Error(`fan-out setup: ${lost.length} mailboxes have no space`)
+  const translateRun = await driveHook(hub, 'translate', keys, {
+    batch: opts.batch,
+    calls: opts.calls,
+    settled: (o) => !pending(o),
+    progress: tenths(progress, 'fan-out setup: first translate', n),
+  })
+  const empty = await incomplete(deps.inspect, mailboxes, [{ key: SYNCER_CONFIG_KEY }])
+  if (empty.length > 0)
+    throw new Error(`fan-out setup: ${empty.length} mailboxes have no SyncerConfig`)
+  const [first] = await readManifests(deps.inspect, mailboxes.slice(0, 1))
+  return {
+    spaceId,
+    mailboxes,
+    emptySyncerConfigHash: hashAt(first, SYNCER_CONFIG_KEY) ?? '',
+    createMs: created.elapsedMs,
+    mailboxMs: mailboxRun.elapsedMs,
+    translateMs: translateRun.elapsedMs,
+  }
+}
