@@ -4,14 +4,16 @@
  * projected copy with the same key, sorted by namespace then name, the predicate applied, then
  * paged by `limit` with this module's own `continue` token: base64url JSON of the list's
  * resourceVersion, the collection and the last key returned. Every page re-reads both sources, so
- * later pages are live, as in the store's own lists. The list's resourceVersion is the larger of
- * the stored list's and the manifest's version.
+ * later pages are live, as in the store's own lists. Copy states of the collection (the status the
+ * edge reported) are read with one Query alongside and merged into the copies. The list's
+ * resourceVersion is the larger of the stored list's and the manifest's version.
  */
 import { z } from 'zod'
 import { badRequest } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
+import { entryKey } from '../store/projection-diff.ts'
 import { renderProjected } from '../store/projection-render.ts'
-import type { ManifestEntry, ProjectionStore } from '../store/projection-types.ts'
+import type { ManifestEntry, ProjectionStore, StoredCopyState } from '../store/projection-types.ts'
 import type { ListOptions, ListResult, ObjectStore } from '../store/types.ts'
 
 const TokenSchema = z.object({
@@ -66,17 +68,21 @@ function compare(a: [string, string], b: [string, string]): number {
   return 0
 }
 
-/** Renders entries whose body is still stored (a lost body hides its copy). */
+/**
+ * Renders entries whose body is still stored (a lost body hides its copy), each with its copy
+ * state from `states` (by entryKey) when that is of the copy.
+ */
 export async function renderEntries(
   projections: ProjectionStore,
   mailbox: string,
-  entries: ManifestEntry[]
+  entries: ManifestEntry[],
+  states: ReadonlyMap<string, StoredCopyState>
 ): Promise<KubeObject[]> {
   if (entries.length === 0) return []
   const bodies = await projections.getBodies(entries.map((e) => e.hash))
   return entries.flatMap((e) => {
     const body = bodies.get(e.hash)
-    return body ? [renderProjected(mailbox, e, body)] : []
+    return body ? [renderProjected(mailbox, e, body, states.get(entryKey(e)))] : []
   })
 }
 
@@ -89,7 +95,11 @@ export async function listWithProjections(
   const token = opts.continue ? decodeToken(opts.continue, opts) : undefined
   const { cluster, group, resource, namespace } = opts
   const ref = { cluster, group, resource, ...(namespace === undefined ? {} : { namespace }) }
-  const [stored, manifest] = await Promise.all([base.list(ref), projections.getManifest(cluster)])
+  const [stored, manifest, states] = await Promise.all([
+    base.list(ref),
+    projections.getManifest(cluster),
+    projections.listCopyStates(cluster, ref),
+  ])
   const storedKeys = new Set(stored.items.map((o) => keyOf(nsOf(o), nameOf(o))))
   const entries = (manifest?.entries ?? []).filter(
     (e) =>
@@ -98,7 +108,7 @@ export async function listWithProjections(
       (namespace === undefined || e.namespace === namespace) &&
       !storedKeys.has(keyOf(e.namespace, e.name))
   )
-  const projected = await renderEntries(projections, cluster, entries)
+  const projected = await renderEntries(projections, cluster, entries, states)
   const after: [string, string] | undefined = token && [token.ns, token.name]
   const items = [...stored.items, ...projected]
     .filter((o) => !opts.predicate || opts.predicate(o))

@@ -1,40 +1,33 @@
 /**
  * The hub's view of mailbox spaces: an ObjectStore that serves the translator's projected copies
  * (one manifest per mailbox, projection-types.ts) as ordinary objects next to the objects stored
- * there. get answers with the stored object, else the rendered manifest entry; list merges both
- * (projected-list.ts); watch needs nothing here, since manifest writes log per-copy events in the
- * mailbox's change log. Projected copies are read-only: create on their key is AlreadyExists,
- * update and delete are 405 MethodNotAllowed pointing at the source object. Cross-space lists
- * (`cluster: '*'`) show stored objects only; projected copies appear in cross-space watches.
- * Other spaces pass straight through to the base store.
+ * there. get answers with the stored object, else the rendered manifest entry with its copy state
+ * (the status the edge reported); list merges both (projected-list.ts); watch needs nothing here,
+ * since manifest and copy-state writes log per-copy events in the mailbox's change log. Projected
+ * copies are read-only but for their status: create on their key is AlreadyExists, an update that
+ * changes only `.status` writes the copy state (projected-status.ts), any other update and delete
+ * are 405 MethodNotAllowed pointing at the source object. Cross-space lists (`cluster: '*'`) show
+ * stored objects only; projected copies appear in cross-space watches. Other spaces pass straight
+ * through to the base store.
  */
-import {
-  alreadyExists,
-  describeTarget,
-  internalError,
-  isApiError,
-  methodNotAllowed,
-} from '../errors.ts'
+import { alreadyExists, internalError, isApiError } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
+import { entryKey } from '../store/projection-diff.ts'
+import { renderProjected } from '../store/projection-render.ts'
 import type { ManifestEntry, ProjectionStore } from '../store/projection-types.ts'
 import type { ObjectKey, ObjectStore } from '../store/types.ts'
 import type { MailboxCheck } from './mailbox-space.ts'
-import { listWithProjections, renderEntries } from './projected-list.ts'
+import { listWithProjections } from './projected-list.ts'
+import { projectedCopyError, writeCopyStatus } from './projected-status.ts'
 
 export { mailboxSpaceCheck } from './mailbox-space.ts'
+export { projectedCopyError } from './projected-status.ts'
 
 const target = (key: ObjectKey) => ({
   ...(key.group ? { group: key.group } : {}),
   kind: key.resource,
   name: key.name,
 })
-
-/** 405 for a write to a projected copy. */
-export function projectedCopyError(key: ObjectKey) {
-  return methodNotAllowed(
-    `${describeTarget(key.resource, key.group, key.name)} is a projected copy in mailbox ${key.cluster}, written by the translator from its workload space; change the source object instead`
-  )
-}
 
 export function withProjections(
   base: ObjectStore,
@@ -52,15 +45,12 @@ export function withProjections(
     )
   }
 
-  /** Runs a write; its NotFound on a projected copy becomes 405. */
-  async function guarded(key: ObjectKey, write: () => Promise<KubeObject>): Promise<KubeObject> {
-    try {
-      return await write()
-    } catch (e) {
-      if (!isApiError(e) || e.code !== 404 || !(await isMailbox(key.cluster))) throw e
-      if (await entryAt(key)) throw projectedCopyError(key)
-      throw e
-    }
+  /** The projected copy at `key` when a write there found no stored object (NotFound). */
+  async function copyAt(key: ObjectKey, e: unknown): Promise<ManifestEntry> {
+    if (!isApiError(e) || e.code !== 404 || !(await isMailbox(key.cluster))) throw e
+    const entry = await entryAt(key)
+    if (!entry) throw e
+    return entry
   }
 
   return {
@@ -68,7 +58,12 @@ export function withProjections(
       if (!(await isMailbox(key.cluster))) return base.get(key)
       const [stored, entry] = await Promise.all([base.get(key), entryAt(key)])
       if (stored || !entry) return stored
-      return (await renderEntries(projections, key.cluster, [entry]))[0]
+      const [states, bodies] = await Promise.all([
+        projections.getCopyStates(key.cluster, [key]),
+        projections.getBodies([entry.hash]),
+      ])
+      const body = bodies.get(entry.hash)
+      return body && renderProjected(key.cluster, entry, body, states.get(entryKey(key)))
     },
     async create(key, obj) {
       if ((await isMailbox(key.cluster)) && (await entryAt(key))) {
@@ -76,8 +71,22 @@ export function withProjections(
       }
       return base.create(key, obj)
     },
-    update: (key, obj, expectedRv) => guarded(key, () => base.update(key, obj, expectedRv)),
-    delete: (key, expectedRv) => guarded(key, () => base.delete(key, expectedRv)),
+    async update(key, obj, expectedRv): Promise<KubeObject> {
+      try {
+        return await base.update(key, obj, expectedRv)
+      } catch (e) {
+        const entry = await copyAt(key, e)
+        return writeCopyStatus(projections, key, entry, obj, expectedRv)
+      }
+    },
+    async delete(key, expectedRv) {
+      try {
+        return await base.delete(key, expectedRv)
+      } catch (e) {
+        await copyAt(key, e)
+        throw projectedCopyError(key)
+      }
+    },
     async list(opts) {
       if (opts.cluster === '*' || !(await isMailbox(opts.cluster))) return base.list(opts)
       return listWithProjections(base, projections, opts)
@@ -97,4 +106,7 @@ export const noProjections: ProjectionStore = {
   getManifest: () => Promise.resolve(undefined),
   writeManifest: () => Promise.reject(internalError('this hub has no projection store')),
   deleteManifest: () => Promise.resolve(),
+  getCopyStates: () => Promise.resolve(new Map()),
+  listCopyStates: () => Promise.resolve(new Map()),
+  putCopyStates: () => Promise.reject(internalError('this hub has no projection store')),
 }

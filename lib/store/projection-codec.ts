@@ -9,14 +9,18 @@
 import { z } from 'zod'
 import { internalError, tooLarge } from '../errors.ts'
 import { bodyText, COMPRESS_ABOVE, gzip, INLINE_LIMIT } from './body-codec.ts'
-import type { ManifestEntry } from './projection-types.ts'
+import type { CopyState, ManifestEntry, StoredCopyState } from './projection-types.ts'
 import type { ChangeType } from './types.ts'
 
 /** Largest stored manifest, in encoded (compressed) bytes. */
 export const MANIFEST_LIMIT = 300_000
 
-/** One copy a manifest write added, changed or removed; `entry.rv` is that write's rv. */
-export type ProjectionChange = { type: ChangeType; entry: ManifestEntry }
+/**
+ * One copy a write added, changed or removed. For a manifest write `entry.rv` is that write's rv;
+ * for a state write (projection-state.ts) the entry is unchanged and `state.rv` is the write's rv.
+ * `state` is the copy's state to render with, when it has one.
+ */
+export type ProjectionChange = { type: ChangeType; entry: ManifestEntry; state?: StoredCopyState }
 
 const EntrySchema = z.object({
   group: z.string(),
@@ -32,8 +36,30 @@ const EntrySchema = z.object({
   generation: z.number(),
 })
 const EntriesSchema = z.array(EntrySchema)
+/** A copy state without uid and rv, which its item keeps as attributes. */
+const StateBodySchema = z.object({
+  status: z.record(z.string(), z.json()),
+  observedGeneration: z.number().optional(),
+  associated: z
+    .array(
+      z.object({
+        kind: z.string(),
+        namespace: z.string(),
+        name: z.string(),
+        phase: z.string().optional(),
+        ready: z.boolean().optional(),
+        reason: z.string().optional(),
+      })
+    )
+    .optional(),
+  problem: z.object({ reason: z.string(), message: z.string() }).optional(),
+})
 const ChangesSchema = z.array(
-  z.object({ type: z.enum(['ADDED', 'MODIFIED', 'DELETED']), entry: EntrySchema })
+  z.object({
+    type: z.enum(['ADDED', 'MODIFIED', 'DELETED']),
+    entry: EntrySchema,
+    state: StateBodySchema.extend({ uid: z.string(), rv: z.number() }).optional(),
+  })
 )
 
 async function encodeJson(value: unknown, limit: number, what: string): Promise<Uint8Array> {
@@ -71,4 +97,18 @@ export function encodeChanges(changes: ProjectionChange[], what: string): Promis
 
 export function decodeChanges(data: Uint8Array): Promise<ProjectionChange[]> {
   return decodeJson(data, ChangesSchema, 'projection change list')
+}
+
+/** The stored form of a copy state's content (uid and rv are attributes of its item). */
+export function encodeState(state: CopyState, what: string): Promise<Uint8Array> {
+  const { uid: _uid, ...content } = state
+  return encodeJson(content, INLINE_LIMIT, what)
+}
+
+export async function decodeState(
+  data: Uint8Array,
+  uid: string,
+  rv: number
+): Promise<StoredCopyState> {
+  return { ...(await decodeJson(data, StateBodySchema, 'copy state')), uid, rv }
 }

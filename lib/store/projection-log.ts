@@ -4,7 +4,9 @@
  * sort key, `type` PROJECTION, `ts` (when the rv was issued, for settling), `cl`, the g1 keys of
  * the cross-space feed and `expiresAt`, like ordinary log entries (object-items.ts), but no `ns`:
  * instead `chg` holds the encoded list of copies the write added, changed or removed (for removed
- * ones, the last entry). `readChanges` expands such an item into one event per listed copy.
+ * ones, the last entry), each with the copy's state when it has one (copy-state writes log their
+ * copies as MODIFIED with the new state; manifest writes carry the state of the copies they
+ * change). `readChanges` expands such an item into one event per listed copy.
  */
 import type { KubeObject } from '../kube/types.ts'
 import { b, type Item, n, optBytes, optString, readNumber, readString, s } from './attrs.ts'
@@ -70,10 +72,10 @@ export function projectionEvents(
 ): ChangeEvent[] {
   const mailbox = readString(item, 'cl')
   const rv = readNumber(item, 'rv')
-  return changes.flatMap(({ type, entry }) => {
+  return changes.flatMap(({ type, entry, state }) => {
     const body = bodies.get(entry.hash)
     if (!body) return []
-    const object = renderProjected(mailbox, entry, body)
+    const object = renderProjected(mailbox, entry, body, state)
     return [{ type, object, rv, cluster: mailbox, namespace: entry.namespace }]
   })
 }

@@ -2,9 +2,12 @@
  * Mailbox manifests: one item per mailbox, pk `mf#<mailbox>`, sk `-`, with `ver` (the rv of the
  * last write, the precondition for the next), `ts` and the encoded entries in `body`
  * (projection-codec.ts). A write stores the bodies, re-reads the manifest (Conflict unless its
- * version is the expected one), and when something differs takes ONE rv, puts the manifest with a
- * condition on `ver` (Conflict when it moved meanwhile; then nothing is logged) and puts one
- * change-log item per touched group/resource with BatchWriteItem. Known limit, as for objects: a
+ * version is the expected one), and when something differs takes ONE rv (reading meanwhile the
+ * copy states of the entries it changes, so their MODIFIED events keep the reported status), puts
+ * the manifest with a condition on `ver` (Conflict when it moved meanwhile; then nothing is logged)
+ * and puts one change-log item per touched group/resource with BatchWriteItem. Copy states of
+ * removed entries stay until the sweep (projection-sweep.ts); a re-added copy gets a new uid, so an
+ * old state never shows on it. Known limit, as for objects: a
  * crash between the manifest put and its log items loses those watch events (a relist heals it).
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
@@ -16,10 +19,22 @@ import { checkObjectKey, manifestPk, SINGLE_SK } from './keys.ts'
 import { allocateRv } from './meta-items.ts'
 import { type BodyCache, putBodies } from './projection-bodies.ts'
 import { decodeEntries, encodeEntries } from './projection-codec.ts'
-import { planChanges, planManifest, stampManifest, type WantedEntry } from './projection-diff.ts'
+import {
+  entryKey,
+  planChanges,
+  planManifest,
+  stampManifest,
+  type WantedEntry,
+} from './projection-diff.ts'
 import { specHash } from './projection-hash.ts'
 import { projectionLogItems } from './projection-log.ts'
-import type { DesiredEntry, Manifest, ManifestWriteResult } from './projection-types.ts'
+import { getCopyStates } from './projection-state.ts'
+import type {
+  DesiredEntry,
+  Manifest,
+  ManifestWriteResult,
+  StoredCopyState,
+} from './projection-types.ts'
 
 const DELETE_ATTEMPTS = 5
 
@@ -28,7 +43,8 @@ const timestamp = (d: Date) => `${d.toISOString().slice(0, 19)}Z`
 const manifestConflict = (mailbox: string, why: string) =>
   conflict('manifests', { name: mailbox }, why)
 
-function checkMailbox(mailbox: string): void {
+/** BadRequest unless `mailbox` can name a manifest (and the copy states of the mailbox). */
+export function checkMailbox(mailbox: string): void {
   if (mailbox === '' || mailbox === '*' || /[#/]/.test(mailbox)) {
     throw badRequest(`invalid mailbox id "${mailbox}"`)
   }
@@ -89,10 +105,21 @@ export async function writeManifest(
     const manifest = current ?? { mailbox, version: 0, entries: [] }
     return { manifest, ...counts, written: false }
   }
-  const rv = await allocateRv(ctx)
+  // Changed copies keep their reported state: their MODIFIED events carry it.
+  const changedCopies = plan.items.flatMap(({ old, same }) => (old && !same ? [old] : []))
+  const [rv, states] = await Promise.all([
+    allocateRv(ctx),
+    changedCopies.length > 0
+      ? getCopyStates(ctx, mailbox, changedCopies)
+      : new Map<string, StoredCopyState>(),
+  ])
   const ts = ctx.now()
   const stamp = { rv, created: timestamp(now), uid: () => crypto.randomUUID() }
   const { entries, changes } = stampManifest(plan, stamp)
+  for (const change of changes) {
+    const state = change.type === 'MODIFIED' ? states.get(entryKey(change.entry)) : undefined
+    if (state?.uid === change.entry.uid) change.state = state
+  }
   const [data, logItems] = await Promise.all([
     encodeEntries(entries, mailbox),
     projectionLogItems(ctx, mailbox, changes, { rv, ts }),

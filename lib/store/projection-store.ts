@@ -1,15 +1,20 @@
 /**
  * The DynamoDB ProjectionStore (projection-types.ts): content-addressed bodies
- * (projection-bodies.ts) behind one process-local cache, and one manifest item per mailbox
+ * (projection-bodies.ts) behind one process-local cache, one manifest item per mailbox
  * (projection-manifest.ts) whose writes log one change-log item per touched group/resource
- * (projection-log.ts). Request cost of a writeManifest of N entries in K group/resources whose
- * bodies are cached: 1 consistent GetItem when nothing changed; otherwise that GetItem, 1
- * UpdateItem (the rv), 1 PutItem (the manifest) and ceil(K / 25) BatchWriteItem. Each uncached body
- * adds one conditional PutItem (plus one shared BatchGetItem per 100 when they already existed).
+ * (projection-log.ts), and one state item per copy the edge reported on (projection-state.ts,
+ * projection-state-write.ts). Request cost of a writeManifest of N entries in K group/resources
+ * whose bodies are cached: 1 consistent GetItem when nothing changed; otherwise that GetItem, 1
+ * UpdateItem (the rv), 1 PutItem (the manifest) and ceil(K / 25) BatchWriteItem, plus one
+ * BatchGetItem per 100 changed (not added or removed) entries for their copy states. Each uncached
+ * body adds one conditional PutItem (plus one shared BatchGetItem per 100 when they already
+ * existed). getManifest is one GetItem whatever the copy states.
  */
 import type { StoreContext } from './context.ts'
 import { type BodyCache, getBodies, putBodies } from './projection-bodies.ts'
 import { deleteManifest, readManifest, writeManifest } from './projection-manifest.ts'
+import { getCopyStates, listCopyStates } from './projection-state.ts'
+import { putCopyStates } from './projection-state-write.ts'
 import type { ProjectionStore } from './projection-types.ts'
 
 export function createProjectionStore(ctx: StoreContext): ProjectionStore {
@@ -21,5 +26,8 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     writeManifest: (mailbox, desired, expectedVersion, now) =>
       writeManifest(ctx, cache, mailbox, desired, expectedVersion, now),
     deleteManifest: (mailbox) => deleteManifest(ctx, mailbox),
+    getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
+    listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),
+    putCopyStates: (mailbox, writes) => putCopyStates(ctx, mailbox, writes),
   }
 }

@@ -7,9 +7,11 @@
  * objects of the mailbox space (get, list, watch), rendered from the body plus the per-copy
  * metadata the entry carries (uid, resourceVersion, creationTimestamp, generation, the
  * `kcp.io/cluster` annotation). Bodies are immutable; the change log records which entries a
- * manifest write added, changed or removed, so watches of a mailbox see one event per copy.
+ * manifest write added, changed or removed, so watches of a mailbox see one event per copy. What
+ * the edge reports about a copy (status, associated objects, a problem) is a separate per-copy
+ * state item (`CopyState`), written without touching the manifest and merged when rendering.
  */
-import type { KubeObject } from '../kube/types.ts'
+import type { JsonObject, KubeObject } from '../kube/types.ts'
 
 /** What the translator wants in a mailbox at one key: the projected body and where it lives. */
 export type DesiredEntry = {
@@ -107,11 +109,75 @@ export interface ProjectionStore {
   ): Promise<ManifestWriteResult>
   /** Removes the manifest (the mailbox went away); its copies get DELETED events. No-op if absent. */
   deleteManifest(mailbox: string): Promise<void>
+  /**
+   * The stored states of the named copies (projection-state.ts), by `entryKey`; absent ones are
+   * missing from the map. A state is returned whatever its uid: callers match it to the entry.
+   * One consistent BatchGetItem per 100 keys.
+   */
+  getCopyStates(mailbox: string, keys: readonly CopyKey[]): Promise<Map<string, StoredCopyState>>
+  /** Every stored state of one group/resource (one namespace when given): one Query per 1 MB. */
+  listCopyStates(
+    mailbox: string,
+    scope: { group: string; resource: string; namespace?: string }
+  ): Promise<Map<string, StoredCopyState>>
+  /**
+   * Writes copy states, each only if its copy is still in the manifest with the state's uid
+   * (else `gone`) and the stored state's rv is `expectedRv` (null: no state stored; else
+   * `conflict`). One resourceVersion is taken for the call; the written copies get a MODIFIED
+   * change-log entry (one per group/resource) carrying their new state. Results in input order.
+   * BadRequest for a key named twice; 413 when a state's encoding exceeds 350 kB.
+   */
+  putCopyStates(mailbox: string, writes: readonly CopyStateWrite[]): Promise<CopyStateWriteResult[]>
 }
 
-/** The object a manifest entry stands for, as clients see it in the mailbox space. */
+/** Names one projected copy of a mailbox. */
+export type CopyKey = Pick<ManifestEntry, 'group' | 'resource' | 'namespace' | 'name'>
+
+/** The state of an object a copy owns at the edge (protocol.ts `Associated`). */
+export type AssociatedObject = {
+  kind: string
+  namespace: string
+  name: string
+  phase?: string
+  ready?: boolean
+  reason?: string
+}
+
+/**
+ * What the edge reported about one projected copy: the copy keeps no status of its own (its body
+ * is shared), so status lives in a per-copy state item next to the manifest. Rendering merges it
+ * (projection-render.ts) as long as `uid` is the copy's: a state of an earlier copy with the same
+ * key is ignored.
+ */
+export type CopyState = {
+  /** uid of the copy the state belongs to. */
+  uid: string
+  /** The object's status as the edge reports it (or as a status-subresource write set it). */
+  status: JsonObject
+  /** The copy's generation the edge reflects; rendered as `status.observedGeneration`. */
+  observedGeneration?: number
+  /** Objects the copy owns at the edge (a Deployment's ReplicaSets and Pods). */
+  associated?: AssociatedObject[]
+  /** What keeps the edge from applying the copy (a foreign object in the way). */
+  problem?: { reason: string; message: string }
+}
+
+/** A state as stored: `rv` is the resourceVersion of its last write. */
+export type StoredCopyState = CopyState & { rv: number }
+
+export type CopyStateWrite = { key: CopyKey; state: CopyState; expectedRv: number | null }
+
+export type CopyStateWriteResult =
+  | { outcome: 'written'; state: StoredCopyState; entry: ManifestEntry }
+  | { outcome: 'conflict' | 'gone' }
+
+/**
+ * The object a manifest entry stands for, as clients see it in the mailbox space; `state`, when
+ * given and of this copy (same uid), adds the reported status.
+ */
 export type RenderProjected = (
   mailbox: string,
   entry: ManifestEntry,
-  body: KubeObject
+  body: KubeObject,
+  state?: StoredCopyState
 ) => KubeObject

@@ -1,0 +1,104 @@
+/**
+ * Copy state items (projection-types.ts `CopyState`): what the edge reported about one projected
+ * copy, one item per copy, pk `ps#<mailbox>`, sk `<group>/<resource>/<namespace>/<name>` (key
+ * parts never contain `/`, so a prefix names one group/resource or one namespace of it), with the
+ * copy's `uid`, `rv` (the resourceVersion of the state's last write, the precondition of the next),
+ * `ts` (when written, for the sweep) and the encoded content in `body` (projection-codec.ts). They
+ * live outside the manifest so that status writes never contend with the translator's manifest
+ * writes, and the desired-state endpoint, which reads only the manifest, never pays for them.
+ * Reads here; writes in projection-state-write.ts.
+ */
+import { BatchGetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
+import { internalError } from '../errors.ts'
+import { canonicalJson } from '../patch/json-values.ts'
+import { type Item, optBytes, readNumber, readString, s } from './attrs.ts'
+import type { StoreContext } from './context.ts'
+import { decodeState } from './projection-codec.ts'
+import { entryKey } from './projection-diff.ts'
+import type { CopyKey, CopyState, StoredCopyState } from './projection-types.ts'
+
+const GET_BATCH = 100
+const MAX_ROUNDS = 8
+
+export const STATE_PK_PREFIX = 'ps#'
+export const statePk = (mailbox: string) => `${STATE_PK_PREFIX}${mailbox}`
+
+export const stateKey = (mailbox: string, key: CopyKey): Item => ({
+  pk: s(statePk(mailbox)),
+  sk: s(entryKey(key)),
+})
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function fromItem(item: Item): Promise<[string, StoredCopyState]> {
+  const data = optBytes(item, 'body')
+  if (!data) throw internalError('stored copy state has no body')
+  const state = await decodeState(data, readString(item, 'uid'), readNumber(item, 'rv'))
+  return [readString(item, 'sk'), state]
+}
+
+async function getBatch(ctx: StoreContext, keys: Item[]): Promise<[string, StoredCopyState][]> {
+  const found: [string, StoredCopyState][] = []
+  let pending = keys
+  for (let round = 0; pending.length > 0; round++) {
+    if (round === MAX_ROUNDS) throw internalError('batch get made no progress')
+    if (round > 0) await pause(20 * 2 ** round)
+    const out = await ctx.client.send(
+      new BatchGetItemCommand({
+        RequestItems: { [ctx.table]: { Keys: pending, ConsistentRead: true } },
+      })
+    )
+    found.push(...(await Promise.all((out.Responses?.[ctx.table] ?? []).map(fromItem))))
+    pending = out.UnprocessedKeys?.[ctx.table]?.Keys ?? []
+  }
+  return found
+}
+
+/** The stored states of `keys` (read consistently, 100 per request in parallel), by entryKey. */
+export async function getCopyStates(
+  ctx: StoreContext,
+  mailbox: string,
+  keys: readonly CopyKey[]
+): Promise<Map<string, StoredCopyState>> {
+  const unique = [...new Map(keys.map((k) => [entryKey(k), stateKey(mailbox, k)])).values()]
+  const batches: Promise<[string, StoredCopyState][]>[] = []
+  for (let at = 0; at < unique.length; at += GET_BATCH) {
+    batches.push(getBatch(ctx, unique.slice(at, at + GET_BATCH)))
+  }
+  return new Map((await Promise.all(batches)).flat())
+}
+
+/** Every state of one group/resource (and namespace) of a mailbox, by entryKey. */
+export async function listCopyStates(
+  ctx: StoreContext,
+  mailbox: string,
+  scope: { group: string; resource: string; namespace?: string }
+): Promise<Map<string, StoredCopyState>> {
+  const { group, resource, namespace } = scope
+  const prefix = `${group}/${resource}/${namespace === undefined ? '' : `${namespace}/`}`
+  const out = new Map<string, StoredCopyState>()
+  let start: Item | undefined
+  do {
+    const page = await ctx.client.send(
+      new QueryCommand({
+        TableName: ctx.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': s(statePk(mailbox)), ':prefix': s(prefix) },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      })
+    )
+    for (const [key, state] of await Promise.all((page.Items ?? []).map(fromItem))) {
+      out.set(key, state)
+    }
+    start = page.LastEvaluatedKey
+  } while (start)
+  return out
+}
+
+/** A state's content (rv aside) as canonical JSON, to tell whether a write would change it. */
+export function copyStateContent(state: CopyState | undefined): string {
+  if (!state) return ''
+  const { uid, status, observedGeneration, associated, problem } = state
+  return canonicalJson({ uid, status, observedGeneration, associated, problem })
+}
