@@ -1,11 +1,12 @@
 /**
  * The hub app in plain Node (tests, benchmarks and simulated edge clusters): the same hono app as
  * the Worker, over a given store, served by @hono/node-server. Background work is tracked so
- * `close()` can wait for it.
+ * `close()` can wait for it. `defaults: true` (simulated edges) adds kube's API-server defaults.
  */
 
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
+import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { mailboxSpaceCheck, noProjections, withProjections } from '../lib/hub/projected-objects.ts'
@@ -21,6 +22,8 @@ export type NodeHubOptions = {
   /** Mailbox manifests and bodies; without them mailbox spaces show stored objects only. */
   projections?: ProjectionStore
   log?: Logger
+  /** Apply kube's API-server defaults on every write (simulated edge clusters); off for the hub. */
+  defaults?: boolean
   port?: number
   host?: string
 }
@@ -49,6 +52,7 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
       const tracked = p.catch(() => undefined).finally(() => pending.delete(tracked))
       pending.add(tracked)
     },
+    ...(opts.defaults ? { defaults: apiServerDefaults } : {}),
   }
 }
 

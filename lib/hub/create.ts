@@ -8,6 +8,7 @@ import { badRequest, forbidden, isApiError, notFound } from '../errors.ts'
 import { generateObjectName } from '../kube/names.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
+import { applyDefaults } from './defaulting.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { hooksFor } from './kind-hooks.ts'
 import { initMetadata } from './metadata.ts'
@@ -57,6 +58,7 @@ export async function createObject(
     const warnings = checkObject(t, draft, opts.fieldValidation)
     draft = initMetadata(draft, { uid: deps.uid(), now, clusterId: t.space.id })
     if (t.info.subresources.status) delete draft.status
+    draft = await applyDefaults(deps, t, draft, undefined, opts.dryRun)
     const hook = hooksFor(t.info.group, t.info.resource).prepareCreate
     if (hook) draft = await hook({ deps, space: t.space, baseUrl: opts.baseUrl }, draft)
     draft = fieldsPreset

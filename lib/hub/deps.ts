@@ -9,6 +9,7 @@ import type { Builtins } from '../apis/builtins.ts'
 import type { Logger } from '../log.ts'
 import type { ProjectionStore } from '../store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
+import type { Defaulter } from './defaulting.ts'
 
 export type HubDeps = {
   objects: ObjectStore
@@ -22,6 +23,8 @@ export type HubDeps = {
   log: Logger
   /** Runs background work (garbage collection, namespace cleanup) past the response. */
   background: (work: Promise<unknown>) => void
+  /** API-server defaults applied on every write (simulated edge clusters); the hub has none. */
+  defaults?: Defaulter
 }
 
 /** RFC 3339 timestamp at second precision, as kube writes metav1.Time. */

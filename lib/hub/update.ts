@@ -8,6 +8,7 @@
 import { badRequest, conflict, notFound } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
+import { applyDefaults } from './defaulting.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
@@ -55,6 +56,7 @@ export async function commitUpdate(
       : t.info.subresources.status
         ? keepStatus(current, next)
         : next
+  if (sub !== 'status') draft = await applyDefaults(deps, t, draft, current, opts.dryRun)
   draft = carryMetadata(current, draft)
   const warnings = checkObject(t, draft, opts.fieldValidation)
   const now = timestamp(deps.now())

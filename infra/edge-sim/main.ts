@@ -1,0 +1,99 @@
+/**
+ * The simulated edge cluster's process entry: parses flags (cli-args.ts), reads (or creates) the
+ * admin token file and the TLS certificate, starts the edge (start.ts), writes the ready line to
+ * stdout (ready-line.ts; logs go to stderr) and runs until SIGTERM or SIGINT — or, with
+ * `--parent-pid`, until that process is no longer its parent — then stops cleanly and exits 0.
+ * Exits 2 on bad arguments and 1 when it cannot start.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { generateToken } from '../../lib/auth/tokens.ts'
+import { createLogger, type LogLevel } from '../../lib/log.ts'
+import { writePrivateFile } from '../local/data-dir.ts'
+import { parseEdgeSimArgs, USAGE } from './cli-args.ts'
+import { formatReadyLine } from './ready-line.ts'
+import { type SimulatedEdge, startSimulatedEdge } from './start.ts'
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
+
+async function loadOrCreateToken(path: string): Promise<string> {
+  const existing = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return ''
+    throw e
+  })
+  if (existing.trim()) return existing.trim()
+  const token = generateToken()
+  await writePrivateFile(path, `${token}\n`)
+  return token
+}
+
+async function main(): Promise<number> {
+  const req = parseEdgeSimArgs(process.argv.slice(2), process.env)
+  if (req.kind === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  if (req.kind === 'error') {
+    process.stderr.write(`${req.message}\n\n${USAGE}`)
+    return 2
+  }
+  const cfg = req.config
+  const level = LEVELS.find((l) => l === process.env.LOG_LEVEL) ?? 'info'
+  const log = createLogger({
+    level,
+    bindings: { component: 'edge-sim' },
+    sink: (line) => process.stderr.write(`${line}\n`),
+  })
+  let edge: SimulatedEdge
+  try {
+    const adminToken = await loadOrCreateToken(cfg.tokenFile)
+    const tls = cfg.certDir
+      ? {
+          cert: await readFile(join(cfg.certDir, 'cert.pem'), 'utf8'),
+          key: await readFile(join(cfg.certDir, 'key.pem'), 'utf8'),
+        }
+      : undefined
+    if (!tls) log.warn('no --cert-dir: serving plain http, where kubectl sends no bearer token')
+    edge = await startSimulatedEdge({
+      name: cfg.name,
+      ddbEndpoint: cfg.ddbEndpoint,
+      ...(cfg.table ? { tableName: cfg.table } : {}),
+      region: cfg.region,
+      tls,
+      host: cfg.host,
+      port: cfg.port,
+      adminToken,
+      log,
+    })
+  } catch (err) {
+    log.error('simulated edge could not start', { error: err })
+    return 1
+  }
+  process.stdout.write(
+    formatReadyLine({ name: edge.name, url: edge.url, table: edge.tableName, pid: process.pid })
+  )
+  let parentTimer: ReturnType<typeof setInterval> | undefined
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve())
+    process.once('SIGINT', () => resolve())
+    const parent = cfg.parentPid
+    if (parent === undefined) return
+    parentTimer = setInterval(() => {
+      if (process.ppid === parent) return
+      log.warn('simulated edge parent is gone', { parentPid: parent })
+      resolve()
+    }, 1000)
+  })
+  clearInterval(parentTimer)
+  log.info('simulated edge stopping')
+  await edge.close()
+  return 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exit(1)
+  }
+)

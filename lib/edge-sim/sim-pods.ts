@@ -1,0 +1,192 @@
+/**
+ * Pods: building one from a workload's pod template (owned by the workload, bound to the edge's
+ * node), and the scheduler's and kubelet's part of a pass. An unbound pod is bound to the node; a
+ * pod without a Running status becomes Running with every container ready (conditions
+ * PodReadyToStartContainers, Initialized, Ready, ContainersReady and PodScheduled True, pod and
+ * host IPs, start time, container ids); a Job's pod succeeds `jobDurationMs` after it started
+ * (containers terminated with reason Completed). Pods marked for deletion without finalizers go.
+ */
+import { timestamp } from '../hub/deps.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { isTerminated, phaseOf } from './conditions.ts'
+import { qualifiedImage, randomHex } from './hash.ts'
+import { type Obj, objects, peek, specOf, statusOf, str } from './json.ts'
+import {
+  controllerRef,
+  deleteIn,
+  ownerRef,
+  type SimContext,
+  updateIn,
+  wakeAt,
+} from './sim-context.ts'
+
+type PodOptions = {
+  name?: string
+  generateName?: string
+  labels?: Record<string, string>
+  annotations?: Record<string, string>
+  spec?: Obj
+}
+
+/** A new Pod of `owner` from its pod template (`template`), on the edge's node. */
+export function podFromTemplate(
+  ctx: SimContext,
+  owner: KubeObject,
+  template: unknown,
+  opts: PodOptions = {}
+): KubeObject {
+  const meta = peek(template, 'metadata') ?? {}
+  const spec = structuredClone(peek(template, 'spec') ?? {})
+  const labels = { ...((meta.labels as Record<string, string>) ?? {}), ...(opts.labels ?? {}) }
+  const annotations = {
+    ...((meta.annotations as Record<string, string>) ?? {}),
+    ...(opts.annotations ?? {}),
+  }
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      ...(opts.name
+        ? { name: opts.name }
+        : { generateName: opts.generateName ?? `${owner.metadata.name}-` }),
+      namespace: owner.metadata.namespace ?? 'default',
+      labels,
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      ownerReferences: [ownerRef(owner)],
+    },
+    spec: { ...spec, ...(opts.spec ?? {}), nodeName: ctx.node.name } as never,
+  }
+}
+
+function qosClass(containers: Obj[]): string {
+  const res = containers.map((c) => peek(c, 'resources') ?? {})
+  const any = res.some(
+    (r) =>
+      Object.keys(peek(r, 'requests') ?? {}).length + Object.keys(peek(r, 'limits') ?? {}).length >
+      0
+  )
+  if (!any) return 'BestEffort'
+  const guaranteed = res.every((r) => {
+    const limits = peek(r, 'limits') ?? {}
+    const requests = peek(r, 'requests') ?? limits
+    return ['cpu', 'memory'].every((k) => limits[k] !== undefined && limits[k] === requests[k])
+  })
+  return guaranteed ? 'Guaranteed' : 'Burstable'
+}
+
+function containerStatus(ctx: SimContext, c: Obj, state: Obj, ready: boolean): Obj {
+  const image = qualifiedImage(str(c, 'image'))
+  return {
+    name: str(c, 'name'),
+    image,
+    imageID: `${image.replace(/:[^:/]*$/, '')}@sha256:${randomHex(64, ctx.random)}`,
+    containerID: `containerd://${randomHex(64, ctx.random)}`,
+    ready,
+    started: ready,
+    restartCount: 0,
+    state,
+    lastState: {},
+  }
+}
+
+const cond = (type: string, status: string, at: string, reason?: string) => ({
+  type,
+  status,
+  lastTransitionTime: at,
+  ...(reason ? { reason } : {}),
+})
+
+function runningStatus(ctx: SimContext, pod: KubeObject, at: string): Obj {
+  const spec = specOf(pod)
+  const ip = `10.244.${Math.floor(ctx.random() * 256)}.${2 + Math.floor(ctx.random() * 252)}`
+  const containers = objects(spec, 'containers')
+  const inits = objects(spec, 'initContainers')
+  const done = { terminated: { exitCode: 0, reason: 'Completed', startedAt: at, finishedAt: at } }
+  return {
+    phase: 'Running',
+    conditions: [
+      'PodReadyToStartContainers',
+      'Initialized',
+      'Ready',
+      'ContainersReady',
+      'PodScheduled',
+    ].map((t) => cond(t, 'True', at)),
+    hostIP: ctx.node.ip,
+    hostIPs: [{ ip: ctx.node.ip }],
+    podIP: ip,
+    podIPs: [{ ip }],
+    startTime: at,
+    qosClass: qosClass(containers),
+    containerStatuses: containers.map((c) =>
+      containerStatus(ctx, c, { running: { startedAt: at } }, true)
+    ),
+    ...(inits.length > 0
+      ? { initContainerStatuses: inits.map((c) => containerStatus(ctx, c, done, true)) }
+      : {}),
+  }
+}
+
+function succeededStatus(status: Obj, at: string): Obj {
+  const conditions = objects(status, 'conditions').map((c) =>
+    ['Ready', 'ContainersReady', 'PodReadyToStartContainers'].includes(str(c, 'type'))
+      ? cond(str(c, 'type'), 'False', at, 'PodCompleted')
+      : c
+  )
+  const containerStatuses = objects(status, 'containerStatuses').map((s) => ({
+    ...s,
+    ready: false,
+    started: false,
+    state: {
+      terminated: {
+        exitCode: 0,
+        reason: 'Completed',
+        startedAt: str(peek(peek(s, 'state'), 'running'), 'startedAt', at),
+        finishedAt: at,
+        containerID: s.containerID,
+      },
+    },
+  }))
+  return { ...status, phase: 'Succeeded', conditions, containerStatuses }
+}
+
+/** The scheduler and kubelet: bind, start, finish Job pods, drop deleted ones. */
+export async function runKubelet(ctx: SimContext): Promise<void> {
+  const nowMs = ctx.now().getTime()
+  const at = timestamp(ctx.now())
+  for (const pod of [...ctx.snap.pods]) {
+    if (pod.metadata.deletionTimestamp) {
+      if ((pod.metadata.finalizers ?? []).length === 0) await deleteIn(ctx, 'pods', pod)
+      continue
+    }
+    let current: KubeObject | undefined = pod
+    const spec = specOf(pod)
+    if (!spec.nodeName) {
+      const bound = { ...pod, spec: { ...spec, nodeName: ctx.node.name } as never }
+      current = await updateIn(ctx, 'pods', bound, { as: 'kubelet' })
+      if (!current) continue
+    }
+    const status = statusOf(current)
+    if (phaseOf(current) === 'Pending') {
+      await updateIn(
+        ctx,
+        'pods',
+        { ...current, status: runningStatus(ctx, current, at) as never },
+        { as: 'kubelet', status: true }
+      )
+      if (controllerRef(current)?.kind === 'Job') wakeAt(ctx, nowMs + ctx.jobDurationMs)
+      continue
+    }
+    if (isTerminated(current) || controllerRef(current)?.kind !== 'Job') continue
+    const due = Date.parse(str(status, 'startTime')) + ctx.jobDurationMs
+    if (Number.isFinite(due) && due > nowMs) {
+      wakeAt(ctx, due)
+      continue
+    }
+    await updateIn(
+      ctx,
+      'pods',
+      { ...current, status: succeededStatus(status, at) as never },
+      { as: 'kubelet', status: true }
+    )
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Opt-in API-server defaulting. The hub stores objects as written (no `replicas: 1`, no clusterIP);
+ * a simulated edge cluster must behave like a real API server and fill in kube's defaults on every
+ * create, update, patch and apply. When `deps.defaults` is set (simulated edges only), the write
+ * path runs it on the object about to be stored, with the current object on updates so allocated
+ * values (a Service's clusterIP) carry over. Without it nothing changes.
+ */
+import type { KubeObject } from '../kube/types.ts'
+import type { HubDeps } from './deps.ts'
+import type { Space } from './spaces.ts'
+import type { Target } from './target.ts'
+
+export type DefaultingRequest = {
+  deps: HubDeps
+  space: Space
+  group: string
+  resource: string
+  /** The object about to be stored (server-owned metadata already set on create). */
+  obj: KubeObject
+  /** The stored object on update; undefined on create. */
+  old?: KubeObject
+  /** Dry runs must not allocate anything for good. */
+  dryRun: boolean
+}
+
+export type Defaulter = (req: DefaultingRequest) => Promise<KubeObject>
+
+/** `obj` with the defaults of `deps.defaults`, or unchanged when the hub applies none. */
+export async function applyDefaults(
+  deps: HubDeps,
+  t: Target,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  dryRun: boolean
+): Promise<KubeObject> {
+  if (!deps.defaults) return obj
+  return deps.defaults({
+    deps,
+    space: t.space,
+    group: t.info.group,
+    resource: t.info.resource,
+    obj,
+    ...(old ? { old } : {}),
+    dryRun,
+  })
+}
