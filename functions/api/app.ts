@@ -1,12 +1,16 @@
 /**
  * The hub's hono app: health endpoints without auth, then for every other path a bearer-token
- * check, the space (from `/clusters/<path-or-id>`, `root` when absent, `*` for the admin-only
- * cross-space view; the token must reach it, except for the self reviews, which answer for any
- * token in any space), and a dispatch on what the path addresses — discovery, OpenAPI, version, or a
- * resource. The same app runs in the Worker and in plain Node; its dependencies come from
- * `getDeps`, called once per request. Every error renders as a kube Status.
+ * check and the route rule of lib/auth/edge-scope.ts (edge credentials reach only their own
+ * mailbox's edge API; users none of it); then the edge API (functions/edge-api/routes.ts), the
+ * reconcile hooks, and for every other path the space (from `/clusters/<path-or-id>`, `root` when
+ * absent, `*` for the admin-only cross-space view; the token must reach it, except for the self
+ * reviews, which answer for any token in any space), and a dispatch on what the path addresses —
+ * discovery, OpenAPI, version, or a resource. The same app runs in the Worker and in plain Node;
+ * its dependencies come from `getDeps`, called once per request. Every error renders as a kube
+ * Status.
  */
 import { type Context, Hono } from 'hono'
+import { authorizeRoute } from '../../lib/auth/edge-scope.ts'
 import {
   authenticate,
   authorizeAdmin,
@@ -22,6 +26,7 @@ import {
   splitClusterPrefix,
 } from '../../lib/kube/request-path.ts'
 import { createLogger } from '../../lib/log.ts'
+import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
 import { handleDiscovery } from './discovery-routes.ts'
 import { parseQuery } from './query.ts'
@@ -91,9 +96,12 @@ export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
   app.use('*', async function authenticateRequest(c, next) {
     const deps = getDeps(c)
     c.set('deps', deps)
-    c.set('principal', await authenticate(deps.kv, c.req.header('authorization')))
+    const principal = await authenticate(deps.kv, c.req.header('authorization'))
+    authorizeRoute(principal, new URL(c.req.url).pathname)
+    c.set('principal', principal)
     await next()
   })
+  mountEdgeApi(app)
   app.post('/hooks/:step', handleHook)
   app.all('*', dispatch)
   return app

@@ -3,7 +3,8 @@
  * principal it stands for: a name, whether it is an admin, and the spaces it may reach. A scope is a
  * space path (`root:my-org`) or a path ending in `:*` (`root:my-org:*`: every descendant). Admins
  * reach everything, including the cross-space `/clusters/*` views. Edge credentials (one per
- * mailbox) are principals with a single mailbox scope and `kind: 'edge'`.
+ * mailbox) are principals with a single mailbox scope and `kind: 'edge'`; edge-scope.ts says which
+ * routes they reach (their own mailbox's edge API, nothing of the hub API).
  */
 import { forbidden, unauthorized } from '../errors.ts'
 import type { KvStore } from '../store/types.ts'
@@ -44,12 +45,19 @@ export async function registerToken(
 }
 
 export async function revokeToken(kv: KvStore, token: string): Promise<void> {
-  await kv.delete(TOKENS, await hashToken(token)).catch(() => undefined)
+  const hash = await hashToken(token)
+  cache.delete(hash)
+  await kv.delete(TOKENS, hash).catch(() => undefined)
 }
 
-/** Revokes by the stored hash, for rotation where the old token itself is not known. */
+/**
+ * Revokes by the stored hash, for rotation where the old token itself is not known. Revoking an
+ * unknown hash is a no-op; a failed delete throws, so a rotation never silently leaves the old
+ * token working. This process forgets it at once; other processes within TOKEN_CACHE_MS.
+ */
 export async function revokeTokenHash(kv: KvStore, hash: string): Promise<void> {
-  await kv.delete(TOKENS, hash).catch(() => undefined)
+  cache.delete(hash)
+  await kv.delete(TOKENS, hash)
 }
 
 /** The principal of an `Authorization` header value; 401 when absent or unknown. */

@@ -1,0 +1,90 @@
+/**
+ * `POST /edge/v1/bootstrap` (admin only): for one SyncTarget, issue its mailbox's edge credential
+ * (revoking every earlier one: re-running rotates) and answer with the manifests that run the
+ * agent on the edge cluster (lib/edge/manifests.ts). 400 names the bad field; 404 when the
+ * inventory space or the SyncTarget is absent; 409 while the SyncTarget is being deleted or when a
+ * concurrent bootstrap of the same mailbox won; 503 (retry) while the mailbox Workspace does not
+ * exist yet — the mailbox step creates it shortly after the SyncTarget appears.
+ */
+import type { Context } from 'hono'
+import { ESPW, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
+import { authorizeAdmin } from '../../lib/auth/tokens.ts'
+import { issueEdgeCredential } from '../../lib/edge/credentials.ts'
+import { DEFAULT_AGENT_NAMESPACE, renderEdgeManifestsYaml } from '../../lib/edge/manifests.ts'
+import {
+  BootstrapRequestSchema,
+  type BootstrapResponse,
+} from '../../lib/edge/manifests-bootstrap.ts'
+import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts'
+import { getSpaceByPath, resolveSpace } from '../../lib/hub/spaces.ts'
+import { mailboxName } from '../../lib/reconcile/keys.ts'
+import type { ApiEnv } from '../api/app.ts'
+import { readBody } from '../api/body.ts'
+import { json } from '../api/respond.ts'
+
+function parseRequest(body: unknown) {
+  const parsed = BootstrapRequestSchema.safeParse(body ?? {})
+  if (parsed.success) return parsed.data
+  const causes = parsed.error.issues.map((i) => ({
+    reason: 'FieldValueInvalid',
+    field: i.path.join('.') || 'body',
+    message: i.message,
+  }))
+  throw badRequest(
+    `invalid bootstrap request: ${causes.map((c) => `${c.field}: ${c.message}`).join('; ')}`,
+    causes
+  )
+}
+
+export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
+  authorizeAdmin(c.get('principal'), 'bootstrap edge clusters')
+  const deps = c.get('deps')
+  const req = parseRequest(await readBody(c.req.raw))
+  const inventory = await resolveSpace(deps.kv, req.inventory)
+  const { group, resource } = SYNC_TARGETS
+  const st = await deps.objects.get({
+    cluster: inventory.id,
+    group,
+    resource,
+    namespace: '',
+    name: req.syncTarget,
+  })
+  if (!st) throw notFound(resource, { group, kind: 'SyncTarget', name: req.syncTarget })
+  if (st.metadata.deletionTimestamp || !st.metadata.uid)
+    throw conflict(resource, { group, name: req.syncTarget }, 'the SyncTarget is being deleted')
+  const mailbox = mailboxName(inventory.id, st.metadata.uid)
+  const mailboxPath = `${ESPW}:${mailbox}`
+  const space = await getSpaceByPath(deps.kv, mailboxPath)
+  if (space?.phase !== 'Ready')
+    throw new ApiError(
+      503,
+      'ServiceUnavailable',
+      `the mailbox workspace ${mailboxPath} of SyncTarget "${req.syncTarget}" is not ready yet (the mailbox step creates it shortly after the SyncTarget appears); retry in a few seconds`,
+      { kind: 'Workspace', name: mailbox, retryAfterSeconds: 5 }
+    )
+  const centerUrl = (req.centerUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '')
+  const namespace = req.namespace ?? DEFAULT_AGENT_NAMESPACE
+  const issued = await issueEdgeCredential(deps.kv, mailbox, deps.now())
+  const manifests = renderEdgeManifestsYaml({
+    mailbox,
+    syncTarget: req.syncTarget,
+    token: issued.token,
+    centerUrl,
+    namespace,
+    ...(req.caPem ? { caPem: req.caPem } : {}),
+    ...(req.image ? { image: req.image } : {}),
+    ...(req.pollIntervalSeconds ? { pollIntervalSeconds: req.pollIntervalSeconds } : {}),
+  })
+  deps.log.info('edge credential issued', { mailbox, syncTarget: req.syncTarget })
+  const answer: BootstrapResponse = {
+    kind: 'EdgeBootstrap',
+    mailbox,
+    syncTarget: req.syncTarget,
+    namespace,
+    centerUrl,
+    token: issued.token,
+    issuedAt: issued.issuedAt,
+    manifests,
+  }
+  return json(answer)
+}

@@ -1,0 +1,52 @@
+/**
+ * The mailbox space behind `/edge/v1/mailboxes/<name>`: `root:espw:<name>`, resolved through the
+ * space registry and remembered per process (per store) for TOKEN_CACHE_MS, so a warm poll reads
+ * nothing but the manifest. Only Ready spaces are remembered. A remembered id may be stale for that
+ * long after the mailbox was deleted (and perhaps re-created under a new id); the desired handler
+ * therefore asks again with `fresh` whenever the remembered space shows no manifest and the agent
+ * does not already hold the empty state. Absent → 404; Terminating → 503 (the agent keeps what it
+ * runs: a mailbox being deleted is not an instruction to remove everything).
+ */
+import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { TOKEN_CACHE_MS } from '../../lib/auth/tokens.ts'
+import { ApiError, notFound } from '../../lib/errors.ts'
+import { getSpaceByPath, type Space } from '../../lib/hub/spaces.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+
+const LIMIT = 20_000
+const caches = new WeakMap<KvStore, Map<string, { at: number; space: Space }>>()
+
+function cacheOf(kv: KvStore): Map<string, { at: number; space: Space }> {
+  let cache = caches.get(kv)
+  if (!cache) {
+    cache = new Map()
+    caches.set(kv, cache)
+  }
+  return cache
+}
+
+/** The space of mailbox `name`, and whether it came from the process cache. */
+export async function mailboxSpace(
+  kv: KvStore,
+  name: string,
+  opts: { fresh?: boolean } = {}
+): Promise<{ space: Space; cached: boolean }> {
+  const cache = cacheOf(kv)
+  const hit = cache.get(name)
+  if (!opts.fresh && hit && Date.now() - hit.at < TOKEN_CACHE_MS)
+    return { space: hit.space, cached: true }
+  cache.delete(name)
+  const path = `${ESPW}:${name}`
+  const space = name.includes(':') ? undefined : await getSpaceByPath(kv, path)
+  if (!space) throw notFound('workspaces', { group: WORKSPACES.group, name: path })
+  if (space.phase !== 'Ready')
+    throw new ApiError(
+      503,
+      'ServiceUnavailable',
+      `mailbox workspace ${path} is being deleted; keep the current state and retry later`,
+      { retryAfterSeconds: 30 }
+    )
+  if (cache.size >= LIMIT) cache.clear()
+  cache.set(name, { at: Date.now(), space })
+  return { space, cached: false }
+}

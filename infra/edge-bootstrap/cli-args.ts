@@ -1,0 +1,161 @@
+/**
+ * The bootstrap command line (`npm run edge:bootstrap -- ...`): flags win over their environment
+ * variables, and the hub URL, admin token file and CA file default to the running local stack's
+ * (`$EDGEPLANE_DATA/stack.json`, EDGEPLANE_DATA default `.edgeplane`). `parseBootstrapArgs` is
+ * pure (a help request, an error message, or the flags given); `withStackDefaults` fills the gaps
+ * from a stack.json and says what is still missing. USAGE is the `--help` text.
+ */
+import { resolve } from 'node:path'
+import type { StackInfo } from '../local/stack-info.ts'
+
+export type BootstrapFlags = {
+  hubUrl?: string
+  tokenFile?: string
+  caFile?: string
+  inventory: string
+  syncTarget: string
+  out?: string
+  centerUrl?: string
+  image?: string
+  namespace?: string
+  pollIntervalSeconds?: number
+  /** How long a 503 (mailbox not created yet) is retried, in seconds. */
+  waitSeconds: number
+  /** Where stack.json is looked for. */
+  dataDir: string
+}
+
+export type BootstrapConfig = BootstrapFlags & { hubUrl: string; tokenFile: string }
+
+export type BootstrapCliRequest =
+  | { kind: 'help' }
+  | { kind: 'error'; message: string }
+  | { kind: 'run'; flags: BootstrapFlags }
+
+export const USAGE = `Usage: npm run edge:bootstrap -- --inventory PATH --sync-target NAME [options]
+
+Issues the edge credential of one SyncTarget's mailbox (POST <hub>/edge/v1/bootstrap, admin
+token) and prints the manifests that run the edge agent on that edge cluster: Namespace,
+ServiceAccount, ClusterRole(Binding), Role(Binding), the Secret with the center URL, mailbox and
+token, and the agent Deployment. Apply them with \`kubectl apply -f\`. Running it again rotates
+the credential: the previous token stops working. The mailbox name goes to stderr.
+
+Options (environment variable in brackets):
+  --inventory PATH      inventory space of the SyncTarget, e.g. root:imw-1 (required)
+  --sync-target NAME    the SyncTarget (required)
+  --hub URL             hub base URL [EDGEPLANE_HUB] (default: the local stack's, from stack.json)
+  --token-file PATH     file holding an admin token [EDGEPLANE_TOKEN_FILE] (default: local stack's)
+  --ca-file PATH        PEM CA to trust for the hub, also put in the Secret for the agent
+                        (default: the local stack's certificate when --hub is the local stack)
+  --out FILE            write the manifests there, mode 0600 (default: stdout)
+  --center-url URL      the center as the edge cluster reaches it (default: the hub URL)
+  --image REF           agent image (default edgeplane/edge-agent:dev)
+  --namespace NAME      namespace of the agent (default edgeplane-system)
+  --poll-interval N     seconds between the agent's polls (default 15)
+  --wait N              retry for up to N seconds while the mailbox is not created yet (default 30)
+  -h, --help            this text
+
+The local stack is found through $EDGEPLANE_DATA/stack.json (EDGEPLANE_DATA default .edgeplane).
+Without --ca-file, an https hub with a private CA needs NODE_EXTRA_CA_CERTS=<ca.pem>.
+The output holds the token: keep it as private as the admin token.
+`
+
+const FLAGS = [
+  '--hub',
+  '--token-file',
+  '--ca-file',
+  '--inventory',
+  '--sync-target',
+  '--out',
+  '--center-url',
+  '--image',
+  '--namespace',
+  '--poll-interval',
+  '--wait',
+]
+
+function readFlags(argv: string[]): Map<string, string> | string {
+  const flags = new Map<string, string>()
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    if (arg === '--') continue
+    const eq = arg.indexOf('=')
+    const name = eq > 0 ? arg.slice(0, eq) : arg
+    if (!FLAGS.includes(name)) return `unknown argument: ${arg}`
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    if (value === undefined || value === '') return `${name} needs a value`
+    flags.set(name, value)
+  }
+  return flags
+}
+
+const isHttpUrl = (u: string) => /^https?:\/\/[^/]/.test(u)
+
+function integer(text: string | undefined, name: string, min: number): number | string | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d+$/.test(text) || Number(text) < min)
+    return `${name} must be an integer of at least ${min}, got ${text}`
+  return Number(text)
+}
+
+export function parseBootstrapArgs(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  cwd: string
+): BootstrapCliRequest {
+  if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
+  const f = readFlags(argv)
+  if (typeof f === 'string') return { kind: 'error', message: f }
+  const inventory = f.get('--inventory')
+  const syncTarget = f.get('--sync-target')
+  if (!inventory) return { kind: 'error', message: 'missing --inventory' }
+  if (!syncTarget) return { kind: 'error', message: 'missing --sync-target' }
+  const hubUrl = f.get('--hub') ?? env.EDGEPLANE_HUB
+  if (hubUrl !== undefined && !isHttpUrl(hubUrl))
+    return { kind: 'error', message: `--hub must be an http(s) URL, got ${hubUrl}` }
+  const centerUrl = f.get('--center-url')
+  if (centerUrl !== undefined && !isHttpUrl(centerUrl))
+    return { kind: 'error', message: `--center-url must be an http(s) URL, got ${centerUrl}` }
+  const poll = integer(f.get('--poll-interval'), '--poll-interval', 1)
+  const wait = integer(f.get('--wait'), '--wait', 0)
+  if (typeof poll === 'string') return { kind: 'error', message: poll }
+  if (typeof wait === 'string') return { kind: 'error', message: wait }
+  const dataDir = env.EDGEPLANE_DATA || '.edgeplane'
+  const optional = {
+    hubUrl: hubUrl?.replace(/\/+$/, ''),
+    tokenFile: f.get('--token-file') ?? env.EDGEPLANE_TOKEN_FILE,
+    caFile: f.get('--ca-file'),
+    out: f.get('--out'),
+    centerUrl,
+    image: f.get('--image'),
+    namespace: f.get('--namespace'),
+    pollIntervalSeconds: poll,
+  }
+  const flags: BootstrapFlags = {
+    inventory,
+    syncTarget,
+    waitSeconds: wait ?? 30,
+    dataDir: resolve(cwd, dataDir),
+  }
+  for (const [k, v] of Object.entries(optional))
+    if (v !== undefined) Object.assign(flags, { [k]: v })
+  return { kind: 'run', flags }
+}
+
+/**
+ * Fills the hub URL, token file and (for the stack's own hub) CA file from a running local stack;
+ * an error message when the hub or the token file is still unknown.
+ */
+export function withStackDefaults(
+  flags: BootstrapFlags,
+  stack: StackInfo | undefined
+): BootstrapConfig | string {
+  const hubUrl = flags.hubUrl ?? stack?.url
+  const sameHub = stack !== undefined && hubUrl === stack.url.replace(/\/+$/, '')
+  const tokenFile = flags.tokenFile ?? (sameHub ? stack.adminTokenFile : undefined)
+  if (!hubUrl)
+    return `missing --hub (or EDGEPLANE_HUB), and no running local stack in ${flags.dataDir}`
+  if (!tokenFile) return 'missing --token-file (or EDGEPLANE_TOKEN_FILE)'
+  const caFile = flags.caFile ?? (sameHub && hubUrl.startsWith('https:') ? stack.caFile : undefined)
+  return { ...flags, hubUrl, tokenFile, ...(caFile ? { caFile } : {}) }
+}

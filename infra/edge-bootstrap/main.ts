@@ -1,0 +1,71 @@
+/**
+ * `npm run edge:bootstrap`: issues a SyncTarget's edge credential through the hub's bootstrap
+ * endpoint and writes the manifests for its edge cluster (see cli-args.ts for the flags). The
+ * request goes over infra/local/hub-request.ts, which trusts `--ca-file` (or the local stack's
+ * certificate); without one, Node's default CAs plus NODE_EXTRA_CA_CERTS apply. Exits 0 with the
+ * YAML on stdout (or in `--out`, mode 0600) and `mailbox <name>` on stderr; 2 on bad arguments;
+ * 1 when the hub refuses or cannot be reached.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writePrivateFile } from '../local/data-dir.ts'
+import { hubRequest } from '../local/hub-request.ts'
+import { readStackInfo } from '../local/stack-info.ts'
+import { requestBootstrap } from './call.ts'
+import { parseBootstrapArgs, USAGE, withStackDefaults } from './cli-args.ts'
+
+async function main(): Promise<number> {
+  const req = parseBootstrapArgs(process.argv.slice(2), process.env, process.cwd())
+  if (req.kind === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  if (req.kind === 'error') {
+    process.stderr.write(`${req.message}\n\n${USAGE}`)
+    return 2
+  }
+  const stack = await readStackInfo(join(req.flags.dataDir, 'stack.json'))
+  const cfg = withStackDefaults(req.flags, stack)
+  if (typeof cfg === 'string') {
+    process.stderr.write(`${cfg}\n\n${USAGE}`)
+    return 2
+  }
+  const token = (await readFile(cfg.tokenFile, 'utf8')).trim()
+  if (!token) {
+    process.stderr.write(`the token file ${cfg.tokenFile} is empty\n`)
+    return 1
+  }
+  const ca = cfg.caFile ? await readFile(cfg.caFile, 'utf8') : undefined
+  const answer = await requestBootstrap(
+    {
+      hubUrl: cfg.hubUrl,
+      token,
+      waitSeconds: cfg.waitSeconds,
+      request: {
+        inventory: cfg.inventory,
+        syncTarget: cfg.syncTarget,
+        ...(cfg.centerUrl ? { centerUrl: cfg.centerUrl } : {}),
+        ...(ca ? { caPem: ca } : {}),
+        ...(cfg.image ? { image: cfg.image } : {}),
+        ...(cfg.namespace ? { namespace: cfg.namespace } : {}),
+        ...(cfg.pollIntervalSeconds ? { pollIntervalSeconds: cfg.pollIntervalSeconds } : {}),
+      },
+      onRetry: (message) => process.stderr.write(`waiting: ${message}\n`),
+    },
+    (url, init) => hubRequest(url, { ...init, ...(ca ? { ca } : {}) })
+  )
+  if (cfg.out) await writePrivateFile(cfg.out, answer.manifests)
+  else process.stdout.write(answer.manifests)
+  process.stderr.write(`mailbox ${answer.mailbox}\n`)
+  return 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(
+      `edge bootstrap failed: ${err instanceof Error ? err.message : String(err)}\n`
+    )
+    process.exit(1)
+  }
+)

@@ -1,0 +1,111 @@
+/**
+ * Edge credentials: one bearer token per mailbox, issued by the bootstrap and rotated by issuing
+ * again. The key-value store keeps, per mailbox (ns `edge-credentials`, key the mailbox name), the
+ * hash of the current token and the hashes still to revoke; the token itself is stored only as its
+ * hash in `tokens` (lib/auth/tokens.ts), as an edge principal (lib/auth/edge-scope.ts).
+ *
+ * Issuing: (1) a versioned conditional put makes the new hash current and moves the old ones to
+ * `revoke` (on Conflict, re-read and retry: a concurrent issuer won the slot, and its hash is
+ * revoked like any other); (2) the new token is registered; (3) re-read: if another issuer took
+ * the slot meanwhile, this token is revoked again and Conflict tells the caller to retry (its
+ * token would be dead anyway); (4) the old hashes are revoked (a failure throws; they stay listed,
+ * so the next issue revokes them); (5) the list is cleared with a conditional put (losing that race
+ * is harmless). So concurrent issuers end with exactly one valid token, the last one recorded, and
+ * a crash at any point leaves no unrecorded valid token behind except in one window: an issuer
+ * that stops between (2) and (3) while another replaced it before (2).
+ */
+import { z } from 'zod'
+import { edgePrincipal } from '../auth/edge-scope.ts'
+import { generateToken, hashToken, registerToken, revokeTokenHash } from '../auth/tokens.ts'
+import { conflict, internalError, isApiError } from '../errors.ts'
+import type { KvStore } from '../store/types.ts'
+
+export const EDGE_CREDENTIALS_NS = 'edge-credentials'
+
+const RecordSchema = z.object({
+  /** SHA-256 (hex) of the current token. */
+  hash: z.string().min(1),
+  /** When it was issued (RFC 3339). */
+  issuedAt: z.string(),
+  /** Hashes of earlier tokens whose revocation is not confirmed yet. */
+  revoke: z.array(z.string()).default([]),
+})
+export type EdgeCredentialRecord = z.infer<typeof RecordSchema>
+
+export type IssuedCredential = { mailbox: string; token: string; issuedAt: string }
+
+const PUT_ATTEMPTS = 8
+
+async function readRecord(
+  kv: KvStore,
+  mailbox: string
+): Promise<{ value: EdgeCredentialRecord; version: number } | undefined> {
+  const entry = await kv.get(EDGE_CREDENTIALS_NS, mailbox)
+  if (!entry) return undefined
+  const parsed = RecordSchema.safeParse(entry.value)
+  // An unreadable record is replaced; nothing in it can be revoked by hash.
+  return parsed.success ? { value: parsed.data, version: entry.version } : undefined
+}
+
+const isConflict = (e: unknown) =>
+  isApiError(e) && (e.reason === 'Conflict' || e.reason === 'AlreadyExists')
+
+/** Makes `hash` current, keeping every older hash in `revoke`; returns the record and its version. */
+async function claim(
+  kv: KvStore,
+  mailbox: string,
+  hash: string,
+  issuedAt: string
+): Promise<{ record: EdgeCredentialRecord; version: number }> {
+  for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt++) {
+    const entry = await kv.get(EDGE_CREDENTIALS_NS, mailbox)
+    const current = entry ? RecordSchema.safeParse(entry.value) : undefined
+    const older = current?.success ? [current.data.hash, ...current.data.revoke] : []
+    const record = { hash, issuedAt, revoke: [...new Set(older)].filter((h) => h !== hash) }
+    try {
+      const version = await kv.put(EDGE_CREDENTIALS_NS, mailbox, record, entry?.version ?? null)
+      return { record, version }
+    } catch (e) {
+      if (!isConflict(e)) throw e
+    }
+  }
+  throw internalError(`could not record the credential of mailbox ${mailbox}: too many conflicts`)
+}
+
+/**
+ * Issues a new token for `mailbox` and revokes every earlier one (see the header). Conflict (409)
+ * when a concurrent issue for the same mailbox won; retrying issues again.
+ */
+export async function issueEdgeCredential(
+  kv: KvStore,
+  mailbox: string,
+  now: Date = new Date()
+): Promise<IssuedCredential> {
+  const token = generateToken()
+  const hash = await hashToken(token)
+  const issuedAt = `${now.toISOString().slice(0, 19)}Z`
+  const { record, version } = await claim(kv, mailbox, hash, issuedAt)
+  await registerToken(kv, token, edgePrincipal(mailbox))
+  const after = await readRecord(kv, mailbox)
+  if (after?.value.hash !== hash) {
+    await revokeTokenHash(kv, hash)
+    throw conflict('edgecredentials', { name: mailbox }, 'another issue replaced it; try again')
+  }
+  for (const old of record.revoke) await revokeTokenHash(kv, old)
+  if (record.revoke.length > 0) {
+    await kv
+      .put(EDGE_CREDENTIALS_NS, mailbox, { ...record, revoke: [] }, version)
+      .catch((e: unknown) => {
+        if (!isConflict(e)) throw e
+      })
+  }
+  return { mailbox, token, issuedAt }
+}
+
+/** The current credential record of `mailbox`, if any (no token: only its hash is kept). */
+export async function edgeCredentialRecord(
+  kv: KvStore,
+  mailbox: string
+): Promise<EdgeCredentialRecord | undefined> {
+  return (await readRecord(kv, mailbox))?.value
+}

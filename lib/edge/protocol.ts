@@ -1,0 +1,118 @@
+/**
+ * The wire contract between the center's edge API (functions/edge-api/) and the edge agent
+ * (infra/edge-agent/, lib/edge-agent/), as zod schemas both sides parse with. The edge always
+ * opens the connection. It pulls its mailbox's desired state and pushes reports; both are
+ * idempotent, so a retried request is harmless.
+ *
+ * Desired state — `GET /edge/v1/mailboxes/<mailbox-name>/desired`, with the edge token. The answer
+ * names the mailbox manifest's `version` (also the ETag, `"<version>"`). With
+ * `If-None-Match: "<version>"` equal to the current one the center answers 304 with no body, after
+ * one read. Otherwise the answer holds the complete index of the mailbox's projected copies
+ * (`entries`, small) and the bodies of the entries changed since the version the agent named (all
+ * bodies when it named none or one the center cannot relate): the agent keeps the bodies it has,
+ * replaces changed ones, and treats keys absent from `entries` as removed. Bodies are keyed by
+ * content hash, so identical copies travel once.
+ *
+ * Reports — `POST /edge/v1/mailboxes/<mailbox-name>/reports`: statuses of downsynced objects (only
+ * those that changed since the last accepted report), the state of their associated objects,
+ * upsynced objects to create/update or delete in the mailbox, problems the agent met (a foreign
+ * object in the way), and a liveness heartbeat. The answer lists what was rejected and why.
+ */
+import { z } from 'zod'
+
+const name = z.string().min(1).max(253)
+
+/** Identifies one object: group ('' = core), version, resource (lowercase plural), namespace, name. */
+export const ObjectRefSchema = z.object({
+  group: z.string(),
+  version: z.string().min(1),
+  resource: z.string().min(1),
+  namespace: z.string(),
+  name,
+})
+export type ObjectRef = z.infer<typeof ObjectRefSchema>
+
+/** One projected copy in the desired state's index. */
+export const DesiredEntrySchema = ObjectRefSchema.extend({
+  /** Content hash of the body (a key of `bodies`). */
+  hash: z.string().min(1),
+  /** The copy's metadata.generation in the mailbox: what `observedGeneration` refers to. */
+  generation: z.number().int().min(1),
+  /** resourceVersion of the manifest write that last changed this copy. */
+  rv: z.number().int().min(1),
+})
+export type DesiredEntry = z.infer<typeof DesiredEntrySchema>
+
+export const DesiredStateSchema = z.object({
+  kind: z.literal('DesiredState'),
+  mailbox: name,
+  /** The manifest version this answer reflects (0 when the mailbox has no content yet). */
+  version: z.number().int().min(0),
+  /** True when `bodies` holds every entry's body (no usable `If-None-Match`). */
+  full: z.boolean(),
+  /** Every projected copy of the mailbox, SyncerConfig `the-one` included. */
+  entries: z.array(DesiredEntrySchema),
+  /** Bodies by hash, for the entries that changed since the named version (or all). */
+  bodies: z.record(z.string(), z.record(z.string(), z.unknown())),
+})
+export type DesiredState = z.infer<typeof DesiredStateSchema>
+
+/** The state of an object a downsynced one owns at the edge (a Deployment's ReplicaSets and Pods). */
+export const AssociatedSchema = z.object({
+  kind: z.string().min(1),
+  namespace: z.string(),
+  name,
+  /** e.g. a Pod's phase, "Complete" for a Job's pod. */
+  phase: z.string().optional(),
+  ready: z.boolean().optional(),
+  reason: z.string().optional(),
+})
+export type Associated = z.infer<typeof AssociatedSchema>
+
+export const StatusReportSchema = ObjectRefSchema.extend({
+  /**
+   * The mailbox copy's generation the edge object reflects: the agent applied that generation and
+   * the edge's controllers have observed it. Becomes `status.observedGeneration` on the copy.
+   */
+  observedGeneration: z.number().int().min(0),
+  /** The edge object's `.status`, as the edge cluster reports it. */
+  status: z.record(z.string(), z.unknown()),
+  associated: z.array(AssociatedSchema).max(500).optional(),
+})
+export type StatusReport = z.infer<typeof StatusReportSchema>
+
+export const ProblemSchema = ObjectRefSchema.extend({
+  reason: z.enum(['ForeignObject', 'ApplyFailed', 'DeleteFailed']),
+  message: z.string().max(2000),
+})
+export type Problem = z.infer<typeof ProblemSchema>
+
+export const ReportSchema = z.object({
+  kind: z.literal('Report'),
+  statuses: z.array(StatusReportSchema).max(1000).default([]),
+  upsync: z
+    .object({
+      /** Edge-born objects, at the edge's preferred version, as full objects. */
+      apply: z.array(z.record(z.string(), z.unknown())).max(1000).default([]),
+      delete: z.array(ObjectRefSchema).max(1000).default([]),
+    })
+    .default({ apply: [], delete: [] }),
+  problems: z.array(ProblemSchema).max(1000).default([]),
+  /** The agent is alive; the center records it coarsely (SyncTarget lastSyncerHeartbeatTime). */
+  heartbeat: z.boolean().default(false),
+})
+export type Report = z.infer<typeof ReportSchema>
+
+export const ReportResultSchema = z.object({
+  kind: z.literal('ReportResult'),
+  accepted: z.number().int().min(0),
+  rejected: z.array(z.object({ ref: ObjectRefSchema.partial(), message: z.string() })),
+})
+export type ReportResult = z.infer<typeof ReportResultSchema>
+
+/** Annotation on edge objects the agent created (informational: ownership comes from its record). */
+export const DOWNSYNCED_ANNOTATION = 'edge.kcp.io/downsynced'
+/** Annotation on mailbox objects an agent upsynced. */
+export const UPSYNCED_ANNOTATION = 'edge.kcp.io/upsynced'
+/** Path prefix of the edge API. */
+export const EDGE_API_PREFIX = '/edge/v1'

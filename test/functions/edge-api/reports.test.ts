@@ -1,0 +1,78 @@
+/**
+ * `POST /edge/v1/mailboxes/<name>/reports` over HTTP: a report with the mailbox's edge token lands
+ * and answers a ReportResult (200 even with rejections); malformed bodies are 400 naming the field;
+ * an unknown mailbox is 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { edgePrincipal } from '../../../lib/auth/edge-scope.ts'
+import { registerToken } from '../../../lib/auth/tokens.ts'
+import { createEdgeFixture, type EdgeFixture } from '../../lib/edge/edge-fixture.ts'
+
+let f: EdgeFixture
+const TOKEN = 'edge-token-1'
+beforeAll(async () => {
+  f = await createEdgeFixture()
+  await registerToken(f.store.kv, TOKEN, edgePrincipal(f.mailbox.name))
+})
+afterAll(() => f.close())
+
+const reports = (name = f.mailbox.name) => `/edge/v1/mailboxes/${name}/reports`
+const D = { group: 'apps', version: 'v1', resource: 'deployments', namespace: 'ns', name: 'd' }
+
+describe('POST reports', () => {
+  it('lands a report sent with the edge token and lists what it rejected', async () => {
+    const report = {
+      kind: 'Report',
+      statuses: [
+        { ...D, observedGeneration: 1, status: { replicas: 1 } },
+        { ...D, name: 'nope', observedGeneration: 1, status: {} },
+      ],
+      heartbeat: true,
+    }
+    const res = await f.call('POST', reports(), report, TOKEN)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      kind: 'ReportResult',
+      accepted: 1,
+      rejected: [
+        {
+          ref: { ...D, name: 'nope' },
+          message: 'the mailbox has no projected copy apps/deployments/ns/nope',
+        },
+      ],
+    })
+    const copy = await f.getCopy('apps/v1/namespaces/ns/deployments/d')
+    expect(copy.status).toEqual({ replicas: 1, observedGeneration: 1 })
+    const st = await f.call('GET', f.syncTargetPath)
+    expect(st.body.status.lastSyncerHeartbeatTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+  })
+
+  it.each([
+    ['not JSON', '{', 'error decoding JSON request body'],
+    ['wrong kind', { kind: 'Nope' }, 'kind'],
+    ['no kind', {}, 'kind'],
+    [
+      'bad generation',
+      { kind: 'Report', statuses: [{ ...D, observedGeneration: -1, status: {} }] },
+      'statuses[0].observedGeneration',
+    ],
+    [
+      'bad problem reason',
+      { kind: 'Report', problems: [{ ...D, reason: 'Whatever', message: '' }] },
+      'problems[0].reason',
+    ],
+    ['bad upsync', { kind: 'Report', upsync: { apply: [7] } }, 'upsync.apply[0]'],
+    ['bad heartbeat', { kind: 'Report', heartbeat: 'yes' }, 'heartbeat'],
+  ])('answers 400 naming the field for %s', async (_, body, field) => {
+    const res = await f.call('POST', reports(), body, TOKEN)
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' })
+    expect(res.body.message).toContain(field)
+  })
+
+  it('is 404 for a mailbox that does not exist', async () => {
+    const other = f.mailbox.name.replace(/-mb-.*$/, '-mb-00000000-0000-4000-8000-000000000000')
+    const res = await f.call('POST', reports(other), { kind: 'Report' })
+    expect(res.status).toBe(404)
+  })
+})
