@@ -1,0 +1,153 @@
+/**
+ * The edge agent's command line and environment: flags win over their environment variables;
+ * the center URL, mailbox name and token file are required; `--poll-interval` is a positive
+ * number of seconds (default 15); the state folder defaults to ./.edgeplane-agent; the built-in
+ * namespaces follow lib/apis/builtins.ts (`EDGE_BUILTIN_NAMESPACES`, kube's four by default).
+ * Without `--kubeconfig` the agent uses the in-cluster config when it runs in a pod, else the
+ * KUBECONFIG default. Returns a help request, an error message, or the settings; USAGE is the
+ * `--help` text.
+ */
+import { parseBuiltinNamespaces } from '../../lib/apis/builtins.ts'
+
+export type AgentConfig = {
+  centerUrl: string
+  mailbox: string
+  tokenFile: string
+  kubeconfig?: string
+  context?: string
+  pollIntervalMs: number
+  stateDir: string
+  builtinNamespaces: string[]
+  once: boolean
+  centerCa?: string
+}
+
+export type AgentCliRequest =
+  | { kind: 'help' }
+  | { kind: 'error'; message: string }
+  | { kind: 'run'; config: AgentConfig }
+
+export const USAGE = `Usage: node --experimental-strip-types infra/edge-agent/main.ts [options]
+
+The edgeplane edge agent, one per edge cluster. Every poll it pulls its mailbox's desired state
+from the center (GET /edge/v1/mailboxes/<mailbox>/desired, 304 when unchanged), applies it to the
+edge cluster by server-side apply (Namespaces and CRDs first), prunes only the objects it created
+itself (its record in the state folder) that left the desired state, and reports changed
+statuses, upsynced objects, problems and a heartbeat (POST .../reports). When the center is
+unreachable or answers an error it changes nothing and retries with exponential backoff and
+jitter (up to 8 x the poll interval). Logs are JSON lines. SIGTERM or SIGINT stops it after the
+current poll.
+
+Options (environment variable in brackets):
+  --center URL             center base URL [EDGEPLANE_CENTER] (required)
+  --mailbox NAME           the mailbox (workspace) name [EDGEPLANE_MAILBOX] (required)
+  --token-file PATH        file holding the edge bearer token, re-read every poll
+                           [EDGEPLANE_TOKEN_FILE] (required)
+  --kubeconfig PATH        kubeconfig of the edge cluster (default: in-cluster config in a pod,
+                           else $KUBECONFIG or ~/.kube/config)
+  --context NAME           kubeconfig context (default: the current one)
+  --poll-interval SECONDS  seconds between polls [EDGEPLANE_POLL_INTERVAL] (default 15)
+  --state-dir PATH         state folder: desired copy, ownership record, report state
+                           [EDGEPLANE_STATE] (default ./.edgeplane-agent)
+  --builtin-namespaces L   comma-separated namespaces the edge cluster owns and the agent never
+                           creates, changes or deletes [EDGE_BUILTIN_NAMESPACES]
+                           (default default,kube-system,kube-public,kube-node-lease)
+  --center-ca PATH         PEM CA to trust for the center [EDGEPLANE_CENTER_CA]
+                           (NODE_EXTRA_CA_CERTS works too)
+  --once                   poll once and exit (0 when the poll succeeded, 1 otherwise)
+  -h, --help               this text
+
+LOG_LEVEL sets debug | info | warn | error (default info; idle polls log at debug).
+`
+
+const VALUE_FLAGS = [
+  '--center',
+  '--mailbox',
+  '--token-file',
+  '--kubeconfig',
+  '--context',
+  '--poll-interval',
+  '--state-dir',
+  '--builtin-namespaces',
+  '--center-ca',
+]
+const BOOL_FLAGS = ['--once']
+
+type Flags = { values: Map<string, string>; bools: Set<string> }
+
+/** The flags given, or an error message. */
+function readFlags(argv: string[]): Flags | string {
+  const values = new Map<string, string>()
+  const bools = new Set<string>()
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    if (arg === '--') continue
+    if (BOOL_FLAGS.includes(arg)) {
+      bools.add(arg)
+      continue
+    }
+    const eq = arg.indexOf('=')
+    const name = eq > 0 ? arg.slice(0, eq) : arg
+    if (!VALUE_FLAGS.includes(name)) return `unknown argument: ${arg}`
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    if (value === undefined || (value === '' && name !== '--builtin-namespaces'))
+      return `${name} needs a value`
+    values.set(name, value)
+  }
+  return { values, bools }
+}
+
+const MAILBOX = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/
+
+export function parseAgentArgs(
+  argv: string[],
+  env: Record<string, string | undefined>
+): AgentCliRequest {
+  if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
+  const flags = readFlags(argv)
+  if (typeof flags === 'string') return { kind: 'error', message: flags }
+  const v = (flag: string, name?: string) =>
+    flags.values.get(flag) ?? (name ? env[name] : undefined)
+  const centerUrl = v('--center', 'EDGEPLANE_CENTER')
+  const mailbox = v('--mailbox', 'EDGEPLANE_MAILBOX')
+  const tokenFile = v('--token-file', 'EDGEPLANE_TOKEN_FILE')
+  if (!centerUrl) return { kind: 'error', message: 'missing --center (or EDGEPLANE_CENTER)' }
+  if (!/^https?:\/\/[^/]/.test(centerUrl))
+    return { kind: 'error', message: `--center must be an http(s) URL, got ${centerUrl}` }
+  if (!mailbox) return { kind: 'error', message: 'missing --mailbox (or EDGEPLANE_MAILBOX)' }
+  if (!MAILBOX.test(mailbox))
+    return { kind: 'error', message: `--mailbox is not a valid name: ${mailbox}` }
+  if (!tokenFile)
+    return { kind: 'error', message: 'missing --token-file (or EDGEPLANE_TOKEN_FILE)' }
+  const intervalText = v('--poll-interval', 'EDGEPLANE_POLL_INTERVAL') ?? '15'
+  const interval = Number(intervalText)
+  if (!/^\d+(\.\d+)?$/.test(intervalText) || !(interval > 0))
+    return {
+      kind: 'error',
+      message: `--poll-interval must be a positive number of seconds, got ${intervalText}`,
+    }
+  let builtinNamespaces: string[]
+  try {
+    builtinNamespaces = parseBuiltinNamespaces(v('--builtin-namespaces', 'EDGE_BUILTIN_NAMESPACES'))
+  } catch (e) {
+    return { kind: 'error', message: e instanceof Error ? e.message : String(e) }
+  }
+  const kubeconfig = v('--kubeconfig')
+  const context = v('--context')
+  const centerCa = v('--center-ca', 'EDGEPLANE_CENTER_CA')
+  return {
+    kind: 'run',
+    config: {
+      centerUrl,
+      mailbox,
+      tokenFile,
+      ...(kubeconfig ? { kubeconfig } : {}),
+      ...(context ? { context } : {}),
+      pollIntervalMs: Math.round(interval * 1000),
+      stateDir: v('--state-dir', 'EDGEPLANE_STATE') || './.edgeplane-agent',
+      builtinNamespaces,
+      once: flags.bools.has('--once'),
+      ...(centerCa ? { centerCa } : {}),
+    },
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The edge agent's process entry: parses flags (cli-args.ts), checks the token file, loads the
+ * edge cluster's KubeConfig (kube-config.ts), creates the agent over its state folder
+ * (lib/edge-agent/agent.ts) and runs the poll loop (lib/edge-agent/poll-loop.ts) until SIGTERM or
+ * SIGINT, which stop it after the current poll (exit 0). `--once` polls once: exit 0 when the
+ * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
+ * token file, no usable kubeconfig, an unreadable CA file), so a supervisor restarts it.
+ */
+import { readFile } from 'node:fs/promises'
+import { builtinsFrom } from '../../lib/apis/builtins.ts'
+import { createAgent } from '../../lib/edge-agent/agent.ts'
+import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
+import { fetchWithCa } from '../../lib/edge-agent/https-fetch.ts'
+import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
+import { logPoll, runPollLoop } from '../../lib/edge-agent/poll-loop.ts'
+import { createLogger, type LogLevel } from '../../lib/log.ts'
+import { type AgentConfig, parseAgentArgs, USAGE } from './cli-args.ts'
+import { loadKubeConfig } from './kube-config.ts'
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
+
+async function readToken(path: string): Promise<string> {
+  const token = (await readFile(path, 'utf8')).trim()
+  if (!token) throw new Error(`the token file ${path} is empty`)
+  return token
+}
+
+async function main(): Promise<number> {
+  const req = parseAgentArgs(process.argv.slice(2), process.env)
+  if (req.kind === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  if (req.kind === 'error') {
+    process.stderr.write(`${req.message}\n\n${USAGE}`)
+    return 2
+  }
+  const cfg = req.config
+  const level = LEVELS.find((l) => l === process.env.LOG_LEVEL) ?? 'info'
+  const log = createLogger({ level, bindings: { component: 'edge-agent', mailbox: cfg.mailbox } })
+  let setup: Awaited<ReturnType<typeof prepare>>
+  try {
+    setup = await prepare(cfg)
+  } catch (err) {
+    log.error('edge agent could not start', { err })
+    return 1
+  }
+  const agent = await createAgent({
+    mailbox: cfg.mailbox,
+    center: setup.center,
+    kube: setup.kube,
+    stateDir: cfg.stateDir,
+    builtins: builtinsFrom(cfg.builtinNamespaces),
+    log,
+  })
+  log.info('edge agent started', {
+    center: cfg.centerUrl,
+    kubeconfig: setup.source,
+    stateDir: cfg.stateDir,
+    pollIntervalMs: cfg.pollIntervalMs,
+  })
+  if (cfg.once) {
+    const r = await agent.poll()
+    logPoll(log, r)
+    return r.ok ? 0 : 1
+  }
+  const stop = new AbortController()
+  process.once('SIGTERM', () => stop.abort())
+  process.once('SIGINT', () => stop.abort())
+  await runPollLoop({ poll: agent.poll, intervalMs: cfg.pollIntervalMs, signal: stop.signal, log })
+  log.info('edge agent stopped')
+  return 0
+}
+
+async function prepare(cfg: AgentConfig) {
+  await readToken(cfg.tokenFile)
+  const { kubeConfig, source } = loadKubeConfig(cfg, process.env)
+  const ca = cfg.centerCa ? await readFile(cfg.centerCa, 'utf8') : undefined
+  const center = createCenterClient({
+    baseUrl: cfg.centerUrl,
+    mailbox: cfg.mailbox,
+    token: () => readToken(cfg.tokenFile),
+    ...(ca ? { fetch: fetchWithCa(ca) } : {}),
+  })
+  return { center, kube: createKubeRest({ kubeConfig }), source }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`edge agent failed: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  }
+)

@@ -1,0 +1,229 @@
+/**
+ * One edge agent: its state folder (desired.json, owned.json, reported.json) loaded at creation,
+ * and `poll()`, one round of the loop:
+ * 1. ask the center for the desired state, naming the version of the copy on disk (304:
+ *    unchanged). That copy is always complete and is re-applied every poll, so naming it is safe
+ *    even when some entry failed to apply, and an entry that keeps failing costs the center no
+ *    more than a 304. Any failure ends the poll here — nothing is applied, pruned or deleted; the
+ *    loop backs off. A 200 is merged into the copy on disk (an incomplete delta makes the next
+ *    request a full one);
+ * 2. read the edge's discovery and apply the copy (apply.ts; also on 304, which is how drift is
+ *    reverted and failed applies are retried);
+ * 3. prune what the agent owns and the desired state dropped (prune.ts);
+ * 4. report changed statuses, upsync changes, problems and the heartbeat (report.ts).
+ * Every dependency is injected (center client, edge client, clock, paths), so tests run it
+ * against a real in-process edge API and a small fake center.
+ */
+import { join } from 'node:path'
+import type { Builtins } from '../apis/builtins.ts'
+import type { Problem } from '../edge/protocol.ts'
+import type { Logger } from '../log.ts'
+import { applyPlanned } from './apply.ts'
+import { memoLister } from './associated.ts'
+import type { CenterClient, DesiredAnswer } from './center-client.ts'
+import { type DesiredCopy, loadDesired, mergeDesired, saveDesired } from './desired-store.ts'
+import { indexDiscovery } from './discovery.ts'
+import type { EdgeKube } from './kube-client.ts'
+import { loadOwned, type Owned, saveOwned } from './ownership.ts'
+import { pruneOwned } from './prune.ts'
+import { refKey } from './refs.ts'
+import { acceptReport, planReport } from './report.ts'
+import { loadReportState, type ReportState, saveReportState } from './report-state.ts'
+import { planEntries } from './selection.ts'
+import { collectStatuses } from './status-collector.ts'
+import { collectUpsync } from './upsync-collector.ts'
+import { upsyncSetsOf, upsyncTargets } from './upsync-sets.ts'
+
+export type AgentDeps = {
+  mailbox: string
+  center: CenterClient
+  kube: EdgeKube
+  stateDir: string
+  builtins: Builtins
+  log: Logger
+  now?: () => Date
+}
+
+export type PollOutcome = 'applied' | 'unchanged' | 'offline' | 'center-error' | 'failed'
+
+export type PollResult = {
+  outcome: PollOutcome
+  ok: boolean
+  version?: number
+  created: number
+  updated: number
+  unchanged: number
+  pruned: number
+  problems: number
+  statuses: number
+  upsyncApply: number
+  upsyncDelete: number
+  reported: boolean
+  durationMs: number
+  error?: string
+}
+
+export type Agent = {
+  poll(): Promise<PollResult>
+  /** The in-memory state, for tests and diagnostics. */
+  inspect(): { desired?: DesiredCopy; owned: Owned; reported: ReportState }
+}
+
+export const statePaths = (dir: string) => ({
+  desired: join(dir, 'desired.json'),
+  owned: join(dir, 'owned.json'),
+  reported: join(dir, 'reported.json'),
+})
+
+const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+export async function createAgent(deps: AgentDeps): Promise<Agent> {
+  const paths = statePaths(deps.stateDir)
+  const now = deps.now ?? (() => new Date())
+  const loadedDesired = await loadDesired(paths.desired, deps.mailbox)
+  if (loadedDesired.problem) deps.log.warn(loadedDesired.problem, { path: paths.desired })
+  const loadedOwned = await loadOwned(paths.owned, now().getTime())
+  if (loadedOwned.problem) deps.log.error(loadedOwned.problem, { path: paths.owned })
+  let desired = loadedDesired.copy
+  const owned = loadedOwned.owned
+  let reported = await loadReportState(paths.reported)
+  let needFull = false
+  const checked = new Map<string, string>()
+  const persistOwned = () => saveOwned(paths.owned, owned)
+
+  async function poll(): Promise<PollResult> {
+    const started = Date.now()
+    const r: PollResult = {
+      outcome: 'unchanged',
+      ok: true,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      pruned: 0,
+      problems: 0,
+      statuses: 0,
+      upsyncApply: 0,
+      upsyncDelete: 0,
+      reported: false,
+      durationMs: 0,
+    }
+    const done = (patch: Partial<PollResult>): PollResult => ({
+      ...r,
+      ...patch,
+      durationMs: Date.now() - started,
+    })
+    let answer: DesiredAnswer
+    try {
+      answer = await deps.center.getDesired(needFull ? undefined : desired?.version)
+    } catch (e) {
+      const code = (e as { code?: number }).code ?? 0
+      return done({
+        outcome: code === 0 ? 'offline' : 'center-error',
+        ok: false,
+        error: errText(e),
+      })
+    }
+    let fresh = false
+    if (answer.kind === 'desired') {
+      if (answer.state.mailbox !== deps.mailbox) {
+        const error = `the center answered for mailbox ${answer.state.mailbox}`
+        return done({ outcome: 'center-error', ok: false, error })
+      }
+      const merged = mergeDesired(desired, answer.state)
+      if (merged.kind === 'incomplete') {
+        needFull = true
+        const error = `desired state without ${merged.missing.length} bodies; asking for all`
+        return done({ outcome: 'center-error', ok: false, error })
+      }
+      fresh = merged.copy.version !== desired?.version
+      desired = merged.copy
+      await saveDesired(paths.desired, desired)
+    }
+    needFull = false
+    if (!desired) return done({ outcome: 'center-error', ok: false, error: 'no desired state' })
+    try {
+      return done(await reconcile(desired, fresh))
+    } catch (e) {
+      return done({ outcome: 'failed', ok: false, version: desired.version, error: errText(e) })
+    }
+  }
+
+  async function reconcile(copy: DesiredCopy, fresh: boolean): Promise<Partial<PollResult>> {
+    const { kube, log } = deps
+    const discover = async () => indexDiscovery(await kube.discover())
+    const discovery = await discover()
+    const planned = planEntries(copy, deps.builtins)
+    const applied = await applyPlanned(
+      { kube, owned, saveOwned: persistOwned, discover, checked, now, log },
+      planned,
+      discovery
+    )
+    const pruned = await pruneOwned(
+      { kube, owned, builtins: deps.builtins, log },
+      new Set(planned.map((p) => p.key))
+    )
+    if (pruned.pruned + pruned.dropped > 0) await persistOwned()
+    for (const key of checked.keys()) if (!owned.has(key)) checked.delete(key)
+    const problems: Problem[] = [...applied.problems, ...pruned.problems]
+    const state = withoutStale(reported, owned, problems)
+    const list = memoLister(kube)
+    const statuses = await collectStatuses(applied.live, state.statuses, list, log)
+    const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)
+    // Never upsynced: what the agent downsynced, and anything the mailbox holds a copy of.
+    const copies = new Set(copy.entries.map(refKey))
+    const skip = (k: string) => owned.has(k) || copies.has(k)
+    const upsync = await collectUpsync(kube, targets, skip, reported.upsynced, log)
+    const base: Partial<PollResult> = {
+      outcome:
+        fresh || applied.created + applied.updated + pruned.pruned > 0 ? 'applied' : 'unchanged',
+      version: copy.version,
+      created: applied.created,
+      updated: applied.updated,
+      unchanged: applied.unchanged,
+      pruned: pruned.pruned,
+      problems: problems.length,
+    }
+    const nowMs = now().getTime()
+    const plan = planReport({ statuses, upsync, problems, state, nowMs })
+    if (!plan) {
+      await saveReported(state)
+      return base
+    }
+    if (plan.oversized.length > 0) log.warn('too large to report', { keys: plan.oversized })
+    if (plan.problemsSent) log.warn('problems', { problems: plan.report.problems.slice(0, 20) })
+    try {
+      const result = await deps.center.postReport(plan.report)
+      await saveReported(acceptReport(state, plan, result, nowMs))
+    } catch (e) {
+      return { ...base, ok: false, outcome: 'center-error', error: `report: ${errText(e)}` }
+    }
+    return {
+      ...base,
+      reported: true,
+      statuses: plan.statuses.length,
+      upsyncApply: plan.upsyncApply.length,
+      upsyncDelete: plan.upsyncDelete.length,
+    }
+  }
+
+  async function saveReported(next: ReportState): Promise<void> {
+    if (JSON.stringify(next) === JSON.stringify(reported)) return
+    reported = next
+    await saveReportState(paths.reported, reported)
+  }
+
+  return { poll, inspect: () => ({ ...(desired ? { desired } : {}), owned, reported }) }
+}
+
+/**
+ * The report state without the status hashes of objects the agent no longer owns, nor of those
+ * whose problem has gone since the last accepted problem report (their status goes again).
+ */
+function withoutStale(s: ReportState, owned: Owned, problems: readonly Problem[]): ReportState {
+  const now = new Set(problems.map(refKey))
+  const cleared = new Set(s.problemKeys.filter((k) => !now.has(k)))
+  const statuses = Object.fromEntries(
+    Object.entries(s.statuses).filter(([k]) => owned.has(k) && !cleared.has(k))
+  )
+  return { ...s, statuses }
+}

@@ -1,0 +1,49 @@
+/**
+ * What the edge agent needs from its edge cluster's API, as a small interface so the poll logic
+ * can run against any implementation (kube-rest.ts over @kubernetes/client-node in production and
+ * in the tests, where the edge cluster is a real in-process hub). Objects are addressed by the
+ * protocol's ObjectRef (group, version, resource, namespace, name; namespace '' = cluster-scoped).
+ * Failures reject with a KubeError carrying the HTTP code and the kube Status reason.
+ */
+import type { ObjectRef } from '../edge/protocol.ts'
+import type { GroupVersionResource, KubeObject } from '../kube/types.ts'
+
+/** One resource the edge cluster serves, from its discovery. */
+export type ServedResource = GroupVersionResource & {
+  kind: string
+  namespaced: boolean
+  verbs: string[]
+  /** True for the group's preferred version (the first the cluster lists). */
+  preferred: boolean
+}
+
+export type ApplyOptions = { fieldManager: string; force: boolean }
+export type DeleteOptions = { uid: string; propagationPolicy?: 'Background' | 'Foreground' }
+
+export type EdgeKube = {
+  /** Every resource the cluster serves (subresources excluded). */
+  discover(): Promise<ServedResource[]>
+  /** The object, or undefined when it does not exist (404). */
+  get(ref: ObjectRef): Promise<KubeObject | undefined>
+  /** Every object of a resource, in one namespace or (namespace undefined) in all. */
+  list(gvr: GroupVersionResource, namespace?: string): Promise<KubeObject[]>
+  /** Server-side apply (create or update) of `body` at `ref`. */
+  apply(ref: ObjectRef, body: KubeObject, opts: ApplyOptions): Promise<KubeObject>
+  /** Deletes with a uid precondition: 404 and 409 (precondition failed) reject as KubeErrors. */
+  delete(ref: ObjectRef, opts: DeleteOptions): Promise<void>
+}
+
+/** An HTTP failure from the edge cluster's API (code 0: no answer at all). */
+export class KubeError extends Error {
+  override name = 'KubeError'
+  code: number
+  reason: string | undefined
+  constructor(code: number, message: string, reason?: string) {
+    super(message)
+    this.code = code
+    this.reason = reason
+  }
+}
+
+export const isKubeError = (e: unknown, code?: number): e is KubeError =>
+  e instanceof KubeError && (code === undefined || e.code === code)

@@ -1,0 +1,72 @@
+/**
+ * The agent's loop: poll, log the outcome as one JSON line (info when something happened, debug
+ * for an idle poll, warn for a failure; a poll that throws counts as a failed one), wait — the poll interval after a success, exponential
+ * backoff with jitter after consecutive failures (backoff.ts) — and again, until the signal
+ * aborts. Sleep, randomness and the poll itself are injected so tests can watch the delays grow.
+ */
+import { setTimeout as sleepFor } from 'node:timers/promises'
+import type { Logger } from '../log.ts'
+import type { PollResult } from './agent.ts'
+import { delayAfter } from './backoff.ts'
+
+export type LoopDeps = {
+  poll: () => Promise<PollResult>
+  intervalMs: number
+  capMs?: number
+  random?: () => number
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+  signal: AbortSignal
+  log: Logger
+}
+
+export async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleepFor(ms, undefined, { signal })
+  } catch {
+    // aborted: the loop checks the signal
+  }
+}
+
+export function logPoll(log: Logger, r: PollResult, nextPollMs?: number): void {
+  const fields = { ...r, ...(nextPollMs !== undefined ? { nextPollMs } : {}) }
+  if (!r.ok) log.warn('poll failed', fields)
+  else if (r.outcome === 'unchanged' && !r.reported && r.problems === 0) log.debug('poll', fields)
+  else log.info('poll', fields)
+}
+
+/** A poll that threw (say, the state folder is not writable): a failure like any other. */
+function failedPoll(e: unknown): PollResult {
+  return {
+    outcome: 'failed',
+    ok: false,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    pruned: 0,
+    problems: 0,
+    statuses: 0,
+    upsyncApply: 0,
+    upsyncDelete: 0,
+    reported: false,
+    durationMs: 0,
+    error: e instanceof Error ? e.message : String(e),
+  }
+}
+
+export async function runPollLoop(d: LoopDeps): Promise<void> {
+  const sleep = d.sleep ?? defaultSleep
+  const random = d.random ?? Math.random
+  let failures = 0
+  while (!d.signal.aborted) {
+    const r = await d.poll().catch((e: unknown) => failedPoll(e))
+    failures = r.ok ? 0 : failures + 1
+    const delay = delayAfter(failures, {
+      intervalMs: d.intervalMs,
+      random,
+      ...(d.capMs !== undefined ? { capMs: d.capMs } : {}),
+    })
+    logPoll(d.log, r, delay)
+    if (d.signal.aborted) break
+    await sleep(delay, d.signal)
+  }
+}

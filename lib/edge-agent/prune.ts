@@ -1,0 +1,62 @@
+/**
+ * Deletes what the agent owns and the desired state no longer has. Candidates come ONLY from the
+ * ownership record (ownership.ts), never from an annotation on edge objects: an edge controller
+ * may copy `edge.kcp.io/downsynced` onto objects it makes (KubeStellar's ReplicaSet-deletion loop,
+ * #900), and those are not in the record. Each delete carries a uid precondition, so an object
+ * someone recreated under the same name is not touched. Order: everything else, then CRDs, then
+ * Namespaces. A built-in namespace or a CRD of a built-in group is never deleted (its record is
+ * just dropped). A pending record without a uid is dropped without a delete. 404 and 409 (the
+ * object is gone, or it is not ours any more) drop the record; other failures keep it and report
+ * a DeleteFailed problem, retried next poll. Only called after a successful read of the desired
+ * state: an unreachable center never leads here.
+ */
+import type { Builtins } from '../apis/builtins.ts'
+import type { Problem } from '../edge/protocol.ts'
+import type { Logger } from '../log.ts'
+import { type EdgeKube, isKubeError } from './kube-client.ts'
+import type { Owned, OwnedRecord } from './ownership.ts'
+import { refOf } from './refs.ts'
+import { phaseOf } from './selection.ts'
+
+export type PruneDeps = { kube: EdgeKube; owned: Owned; builtins: Builtins; log: Logger }
+export type PruneResult = { pruned: number; dropped: number; problems: Problem[] }
+
+function isBuiltinRecord(r: OwnedRecord, b: Builtins): boolean {
+  if (r.group === '' && r.resource === 'namespaces') return b.namespaces.has(r.name)
+  return r.crdGroup !== undefined && b.groups.has(r.crdGroup)
+}
+
+export async function pruneOwned(
+  deps: PruneDeps,
+  desiredKeys: ReadonlySet<string>
+): Promise<PruneResult> {
+  const out: PruneResult = { pruned: 0, dropped: 0, problems: [] }
+  const gone = [...deps.owned]
+    .filter(([key]) => !desiredKeys.has(key))
+    .sort(
+      ([ka, a], [kb, b]) =>
+        phaseOf(b.group, b.resource) - phaseOf(a.group, a.resource) || (ka < kb ? -1 : 1)
+    )
+  for (const [key, rec] of gone) {
+    if (rec.uid === undefined || isBuiltinRecord(rec, deps.builtins)) {
+      deps.owned.delete(key)
+      out.dropped += 1
+      deps.log.warn('ownership dropped without delete', { key, pending: rec.uid === undefined })
+      continue
+    }
+    try {
+      await deps.kube.delete(refOf(rec), { uid: rec.uid })
+      deps.owned.delete(key)
+      out.pruned += 1
+    } catch (e) {
+      if (isKubeError(e, 404) || isKubeError(e, 409)) {
+        deps.owned.delete(key)
+        out.dropped += 1
+        continue
+      }
+      const message = e instanceof Error ? e.message : String(e)
+      out.problems.push({ ...refOf(rec), reason: 'DeleteFailed', message: message.slice(0, 2000) })
+    }
+  }
+  return out
+}

@@ -1,0 +1,135 @@
+/**
+ * One poll's report, batched: the status reports that changed, upsync applies and deletes, the
+ * problem set when it changed since the last accepted report (and again with every heartbeat),
+ * and a heartbeat at most once a minute. Nothing to say → no report at all. Each list is capped at
+ * the protocol's limit and the statuses and upsync bodies together at BODY_BUDGET characters of
+ * JSON (the center reads at most a few MiB); what does not fit is not recorded as reported and goes
+ * next poll. `acceptReport` records what the center accepted (report-state.ts): a rejected ref
+ * (possibly partial: the fields it names must match) leaves its items unrecorded, so they are sent
+ * again. The keys with problems are remembered: when one's problem is gone, its status is sent
+ * again, which is what clears a problem on the center's copy.
+ */
+import type { ObjectRef, Problem, Report, ReportResult } from '../edge/protocol.ts'
+import { hashOf, refKey } from './refs.ts'
+import type { ReportState } from './report-state.ts'
+import type { StatusItem } from './status-collector.ts'
+import type { UpsyncChanges, UpsyncItem } from './upsync-collector.ts'
+
+export const HEARTBEAT_MS = 60_000
+export const BODY_BUDGET = 2 * 1024 * 1024
+const CAP = 1000
+
+export type ReportPlan = {
+  report: Report
+  statuses: StatusItem[]
+  upsyncApply: UpsyncItem[]
+  upsyncDelete: UpsyncChanges['delete']
+  problemsHash: string
+  problemsSent: boolean
+  /** Items left out because they alone exceed the budget. */
+  oversized: string[]
+}
+
+export type ReportInput = {
+  statuses: readonly StatusItem[]
+  upsync: UpsyncChanges
+  problems: readonly Problem[]
+  state: ReportState
+  nowMs: number
+}
+
+const problemKey = (p: Problem) => `${refKey(p)}/${p.reason}`
+
+/** Takes items in order while they fit in the shared budget; skips any that alone exceed it. */
+function fitting<T>(
+  items: readonly T[],
+  size: (t: T) => number,
+  budget: { left: number },
+  oversized: string[],
+  key: (t: T) => string
+): T[] {
+  const out: T[] = []
+  for (const item of items) {
+    if (out.length >= CAP) break
+    const n = size(item)
+    if (n > BODY_BUDGET) oversized.push(key(item))
+    else if (n <= budget.left) {
+      out.push(item)
+      budget.left -= n
+    }
+  }
+  return out
+}
+
+export function planReport(i: ReportInput): ReportPlan | undefined {
+  const problems = [...i.problems].sort((a, b) => (problemKey(a) < problemKey(b) ? -1 : 1))
+  const problemsHash = problems.length > 0 ? hashOf(problems) : ''
+  const heartbeat = i.nowMs - i.state.lastHeartbeatMs >= HEARTBEAT_MS
+  const problemsSent = problems.length > 0 && (problemsHash !== i.state.problems || heartbeat)
+  const budget = { left: BODY_BUDGET }
+  const oversized: string[] = []
+  const statuses = fitting(
+    i.statuses,
+    (s) => JSON.stringify(s.report).length,
+    budget,
+    oversized,
+    (s) => s.key
+  )
+  const upsyncApply = fitting(
+    i.upsync.apply,
+    (u) => JSON.stringify(u.body).length,
+    budget,
+    oversized,
+    (u) => u.key
+  )
+  const upsyncDelete = i.upsync.delete.slice(0, CAP)
+  const empty = statuses.length + upsyncApply.length + upsyncDelete.length === 0 && !problemsSent
+  if (empty && !heartbeat) return undefined
+  return {
+    report: {
+      kind: 'Report',
+      statuses: statuses.map((s) => s.report),
+      upsync: { apply: upsyncApply.map((u) => u.body), delete: upsyncDelete.map((d) => d.ref) },
+      problems: problemsSent ? problems.slice(0, CAP) : [],
+      heartbeat,
+    },
+    statuses,
+    upsyncApply,
+    upsyncDelete,
+    problemsHash,
+    problemsSent,
+    oversized,
+  }
+}
+
+type Rejected = ReportResult['rejected'][number]['ref']
+
+/** True when a rejected (possibly partial) ref names this object. */
+const names = (r: Rejected, ref: ObjectRef) =>
+  (Object.keys(r) as (keyof ObjectRef)[]).every((k) => r[k] === undefined || r[k] === ref[k])
+
+export function acceptReport(
+  state: ReportState,
+  plan: ReportPlan,
+  result: ReportResult,
+  nowMs: number
+): ReportState {
+  const refs = result.rejected.map((r) => r.ref)
+  const ok = (ref: ObjectRef) => !refs.some((r) => names(r, ref))
+  const next: ReportState = {
+    statuses: { ...state.statuses },
+    upsynced: { ...state.upsynced },
+    problems: state.problems,
+    problemKeys: state.problemKeys,
+    lastHeartbeatMs: plan.report.heartbeat ? nowMs : state.lastHeartbeatMs,
+  }
+  for (const s of plan.statuses) if (ok(s.report)) next.statuses[s.key] = s.hash
+  for (const u of plan.upsyncApply)
+    if (ok(u.ref)) next.upsynced[u.key] = { ref: u.ref, hash: u.hash }
+  for (const d of plan.upsyncDelete) if (ok(d.ref)) delete next.upsynced[d.key]
+  if (plan.report.problems.every(ok) && (plan.problemsSent || plan.problemsHash === '')) {
+    next.problems = plan.problemsHash
+    next.problemKeys = [...new Set(plan.report.problems.map(refKey))].sort()
+  }
+  return next
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { parseAgentArgs } from '../../../infra/edge-agent/cli-args.ts'
+
+const required = ['--center', 'https://c.example', '--mailbox', 'inv-mb-1', '--token-file', '/t']
+
+describe('parseAgentArgs', () => {
+  it('reads flags with defaults', () => {
+    expect(parseAgentArgs(required, {})).toEqual({
+      kind: 'run',
+      config: {
+        centerUrl: 'https://c.example',
+        mailbox: 'inv-mb-1',
+        tokenFile: '/t',
+        pollIntervalMs: 15_000,
+        stateDir: './.edgeplane-agent',
+        builtinNamespaces: ['default', 'kube-system', 'kube-public', 'kube-node-lease'],
+        once: false,
+      },
+    })
+  })
+
+  it('takes the environment, flags winning', () => {
+    const env = {
+      EDGEPLANE_CENTER: 'http://env:1',
+      EDGEPLANE_MAILBOX: 'env-mb',
+      EDGEPLANE_TOKEN_FILE: '/env',
+      EDGEPLANE_POLL_INTERVAL: '2.5',
+      EDGEPLANE_STATE: '/state',
+      EDGEPLANE_CENTER_CA: '/ca.pem',
+      EDGE_BUILTIN_NAMESPACES: 'kube-system, default',
+    }
+    const r = parseAgentArgs(
+      ['--mailbox=flag-mb', '--once', '--kubeconfig', '/k', '--context', 'c'],
+      env
+    )
+    expect(r).toEqual({
+      kind: 'run',
+      config: {
+        centerUrl: 'http://env:1',
+        mailbox: 'flag-mb',
+        tokenFile: '/env',
+        kubeconfig: '/k',
+        context: 'c',
+        pollIntervalMs: 2500,
+        stateDir: '/state',
+        builtinNamespaces: ['kube-system', 'default'],
+        once: true,
+        centerCa: '/ca.pem',
+      },
+    })
+    const none = parseAgentArgs([...required, '--builtin-namespaces', ''], {})
+    expect(none.kind === 'run' && none.config.builtinNamespaces).toEqual([])
+  })
+
+  it.each([
+    [[], /missing --center/],
+    [['--center', 'ftp://x', '--mailbox', 'm', '--token-file', 't'], /http\(s\) URL/],
+    [['--center', 'http://x', '--token-file', 't'], /missing --mailbox/],
+    [['--center', 'http://x', '--mailbox', 'Bad_Name', '--token-file', 't'], /not a valid name/],
+    [['--center', 'http://x', '--mailbox', 'm'], /missing --token-file/],
+    [[...required, '--poll-interval', '0'], /positive number/],
+    [[...required, '--poll-interval', 'soon'], /positive number/],
+    [[...required, '--builtin-namespaces', 'Not_A_Name'], /not a valid namespace name/],
+    [[...required, '--state-dir'], /needs a value/],
+    [[...required, '--frobnicate'], /unknown argument/],
+  ])('rejects %j', (argv, message) => {
+    const r = parseAgentArgs(argv, {})
+    expect(r.kind).toBe('error')
+    expect(r.kind === 'error' && r.message).toMatch(message)
+  })
+
+  it('answers --help and -h', () => {
+    expect(parseAgentArgs(['--frobnicate', '-h'], {})).toEqual({ kind: 'help' })
+    expect(parseAgentArgs(['--help'], {})).toEqual({ kind: 'help' })
+  })
+})

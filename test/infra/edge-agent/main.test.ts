@@ -1,0 +1,123 @@
+/**
+ * The agent's process end to end: `main.ts --once` as a child process (Node's own binary with
+ * --experimental-strip-types) against a real in-process edge API (reached through a kubeconfig
+ * file) and the fake center of the agent's unit tests; exit codes for success, an unreachable
+ * center, bad arguments and `--help`; JSON log lines.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CENTER_TOKEN, type FakeCenter, startFakeCenter } from '../../lib/edge-agent/fake-center.ts'
+import {
+  cmRef,
+  configMap,
+  EDGE_TOKEN,
+  type Edge,
+  namespace,
+  nsRef,
+  startEdge,
+} from '../../lib/edge-agent/fixture.ts'
+
+const MAIN = join(import.meta.dirname, '../../../infra/edge-agent/main.ts')
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--experimental-strip-types', MAIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => {
+      stdout += c
+    })
+    child.stderr.on('data', (c) => {
+      stderr += c
+    })
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+let edge: Edge
+let center: FakeCenter
+let dir: string
+let args: string[]
+beforeAll(async () => {
+  edge = await startEdge()
+  center = await startFakeCenter('imw-mb-main')
+  dir = await mkdtemp(join(tmpdir(), 'edge-agent-main-'))
+  await writeFile(join(dir, 'token'), `${CENTER_TOKEN}\n`)
+  const kubeconfig = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      { name: 'edge', cluster: { server: edge.hub.url, 'insecure-skip-tls-verify': true } },
+    ],
+    users: [{ name: 'agent', user: { token: EDGE_TOKEN } }],
+    contexts: [{ name: 'edge', context: { cluster: 'edge', user: 'agent' } }],
+    'current-context': 'edge',
+  }
+  await writeFile(join(dir, 'kubeconfig'), JSON.stringify(kubeconfig))
+  args = [
+    '--center',
+    center.url,
+    '--mailbox',
+    center.mailbox,
+    '--token-file',
+    join(dir, 'token'),
+    '--kubeconfig',
+    join(dir, 'kubeconfig'),
+    '--state-dir',
+    join(dir, 'state'),
+    '--once',
+  ]
+})
+afterAll(async () => {
+  await center?.close()
+  await edge?.close()
+})
+
+describe('edge-agent main', () => {
+  it('polls once, applies, logs JSON and exits 0', async () => {
+    center.put(nsRef('m1'), namespace('m1'))
+    center.put(cmRef('m1', 'c'), configMap('m1', 'c', { a: 'b' }))
+    const r = await run(args)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(lines.at(-1)).toMatchObject({
+      msg: 'poll',
+      component: 'edge-agent',
+      mailbox: center.mailbox,
+      outcome: 'applied',
+      created: 2,
+    })
+    expect((await edge.get(cmRef('m1', 'c')))?.data).toEqual({ a: 'b' })
+  })
+
+  it('exits 1 when the center is unreachable, keeping the edge as it is', async () => {
+    center.mode = 'down'
+    center.remove(cmRef('m1', 'c'))
+    const r = await run(args)
+    center.mode = 'up'
+    expect(r.code).toBe(1)
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '{}')).toMatchObject({
+      level: 'warn',
+      outcome: 'offline',
+    })
+    expect(await edge.get(cmRef('m1', 'c'))).toBeDefined()
+  })
+
+  it('exits 2 on bad arguments, 1 without a token, 0 for --help', async () => {
+    expect((await run(['--center', 'nope'])).code).toBe(2)
+    const noToken = args.map((a) => (a === join(dir, 'token') ? join(dir, 'missing') : a))
+    expect((await run(noToken)).code).toBe(1)
+    const help = await run(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/--poll-interval/)
+  })
+})

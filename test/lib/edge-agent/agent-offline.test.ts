@@ -1,0 +1,142 @@
+/**
+ * The agent with its center unreachable or failing: nothing at the edge changes (no apply, no
+ * prune), the loop backs off exponentially up to 8 × the interval and returns to the interval when
+ * the center answers again; a restarted agent (same state folder) still knows what it owns and
+ * what it last applied; an incomplete delta makes the agent ask for a full snapshot.
+ */
+import { readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { PollResult } from '../../../lib/edge-agent/agent.ts'
+import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
+import { silentLogger } from '../../../lib/log.ts'
+import { type FakeCenter, startFakeCenter } from './fake-center.ts'
+import { cmRef, configMap, type Edge, namespace, newAgent, nsRef, startEdge } from './fixture.ts'
+
+let edge: Edge
+let center: FakeCenter
+beforeAll(async () => {
+  edge = await startEdge()
+})
+afterAll(async () => {
+  await edge?.close()
+})
+beforeEach(async () => {
+  center = await startFakeCenter('mb-offline')
+})
+afterEach(async () => {
+  await center?.close()
+})
+
+async function seed(ns: string) {
+  center.put(nsRef(ns), namespace(ns))
+  center.put(cmRef(ns, 'a'), configMap(ns, 'a', { v: '1' }))
+  center.put(cmRef(ns, 'b'), configMap(ns, 'b', { v: '1' }))
+  const agent = await newAgent(center, edge)
+  expect((await agent.poll()).created).toBe(3)
+  return agent
+}
+
+describe('center unreachable or failing', () => {
+  it.each([
+    ['down', 'offline'],
+    ['error', 'center-error'],
+  ] as const)('center %s: nothing changes at the edge', async (mode, outcome) => {
+    const ns = `o-${mode}`
+    const agent = await seed(ns)
+    const before = await edge.get(cmRef(ns, 'a'))
+    center.remove(cmRef(ns, 'a'))
+    center.put(cmRef(ns, 'b'), configMap(ns, 'b', { v: '2' }))
+    center.mode = mode
+    for (let i = 0; i < 2; i++) expect(await agent.poll()).toMatchObject({ ok: false, outcome })
+    expect((await edge.get(cmRef(ns, 'a')))?.metadata.resourceVersion).toBe(
+      before?.metadata.resourceVersion
+    )
+    expect((await edge.get(cmRef(ns, 'b')))?.data).toEqual({ v: '1' })
+    center.mode = 'up'
+    expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1, updated: 1 })
+    expect(await edge.get(cmRef(ns, 'a'))).toBeUndefined()
+  })
+
+  it('backs off exponentially with jitter up to 8 × the interval, then resumes', async () => {
+    const agent = await seed('o-backoff')
+    center.mode = 'down'
+    const delays: number[] = []
+    const results: PollResult[] = []
+    const stop = new AbortController()
+    await runPollLoop({
+      poll: async () => {
+        const r = await agent.poll()
+        results.push(r)
+        if (results.length === 6) center.mode = 'up'
+        return r
+      },
+      intervalMs: 1000,
+      random: () => 1,
+      sleep: async (ms) => {
+        delays.push(ms)
+        if (delays.length === 7) stop.abort()
+      },
+      signal: stop.signal,
+      log: silentLogger,
+    })
+    expect(results.map((r) => r.outcome)).toEqual([
+      'offline',
+      'offline',
+      'offline',
+      'offline',
+      'offline',
+      'offline',
+      'unchanged',
+    ])
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 8000, 8000, 1100])
+    expect(await edge.get(cmRef('o-backoff', 'a'))).toBeDefined()
+  })
+})
+
+describe('restart', () => {
+  it('a restarted agent without its center keeps its record and later prunes by it', async () => {
+    const first = await seed('o-restart')
+    const owned = [...first.inspect().owned.keys()].sort()
+    center.mode = 'down'
+    const second = await newAgent(center, edge, { stateDir: first.stateDir })
+    expect([...second.inspect().owned.keys()].sort()).toEqual(owned)
+    expect(second.inspect().desired?.version).toBe(center.version)
+    expect(await second.poll()).toMatchObject({ ok: false, outcome: 'offline' })
+    expect(await edge.get(cmRef('o-restart', 'a'))).toBeDefined()
+    // The center comes back with one object removed; a foreign one stays.
+    await edge.call(
+      'POST',
+      '/api/v1/namespaces/o-restart/configmaps',
+      configMap('o-restart', 'z', {})
+    )
+    center.remove(cmRef('o-restart', 'a'))
+    center.mode = 'up'
+    expect(await second.poll()).toMatchObject({ ok: true, pruned: 1 })
+    expect(await edge.get(cmRef('o-restart', 'a'))).toBeUndefined()
+    expect(await edge.get(cmRef('o-restart', 'b'))).toBeDefined()
+    expect(await edge.get(cmRef('o-restart', 'z'))).toBeDefined()
+  })
+
+  it('a corrupt ownership record deletes nothing: the objects become foreign', async () => {
+    const first = await seed('o-corrupt')
+    await writeFile(join(first.stateDir, 'owned.json'), '{"objects": [oops')
+    const second = await newAgent(center, edge, { stateDir: first.stateDir })
+    center.remove(cmRef('o-corrupt', 'a'))
+    expect(await second.poll()).toMatchObject({ ok: true, pruned: 0, problems: 2 })
+    expect(await edge.get(cmRef('o-corrupt', 'a'))).toBeDefined()
+    const aside = (await readdir(first.stateDir)).filter((f) => f.startsWith('owned.json.corrupt-'))
+    expect(aside).toHaveLength(1)
+  })
+
+  it('asks for a full snapshot after a delta that lacks bodies', async () => {
+    const agent = await seed('o-delta')
+    center.put(cmRef('o-delta', 'b'), configMap('o-delta', 'b', { v: '2' }))
+    center.omitBodiesOnce = true
+    expect(await agent.poll()).toMatchObject({ ok: false, outcome: 'center-error' })
+    const n = center.requests.length
+    expect(await agent.poll()).toMatchObject({ ok: true, updated: 1 })
+    expect(center.requests[n]?.ifNoneMatch).toBeUndefined()
+    expect((await edge.get(cmRef('o-delta', 'b')))?.data).toEqual({ v: '2' })
+  })
+})

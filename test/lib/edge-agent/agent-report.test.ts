@@ -1,0 +1,236 @@
+/**
+ * Status reports against a real edge API: a Deployment's status with its ReplicaSets and Pods
+ * (made at the edge as its controllers would), sent only when something changed; the
+ * observedGeneration is the center generation the edge has observed; rejected statuses are sent
+ * again; the heartbeat goes at most once a minute, with no report at all in between.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { ObjectRef } from '../../../lib/edge/protocol.ts'
+import { type EdgeKube, KubeError } from '../../../lib/edge-agent/kube-client.ts'
+import { type FakeCenter, startFakeCenter } from './fake-center.ts'
+import {
+  cmRef,
+  configMap,
+  deployment,
+  type Edge,
+  namespace,
+  newAgent,
+  nsRef,
+  ref,
+  startEdge,
+} from './fixture.ts'
+
+let edge: Edge
+let center: FakeCenter
+let clock = Date.parse('2030-01-01T00:00:00Z')
+const now = () => new Date(clock)
+beforeAll(async () => {
+  edge = await startEdge()
+})
+afterAll(async () => {
+  await edge?.close()
+})
+beforeEach(async () => {
+  center = await startFakeCenter('mb-report')
+})
+afterEach(async () => {
+  await center?.close()
+})
+
+const merge = (manager: string) => ({ contentType: 'application/merge-patch+json', manager })
+const depPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`
+
+/** A Namespace and a Deployment in the mailbox, applied by a new agent. */
+async function deployed(ns: string, name: string) {
+  const dep = ref('apps', 'v1', 'deployments', ns, name)
+  center.put(nsRef(ns), namespace(ns))
+  center.put(dep, deployment(ns, name, 1))
+  const agent = await newAgent(center, edge, { now })
+  expect(await agent.poll()).toMatchObject({ ok: true, created: 2 })
+  return { agent, dep }
+}
+
+const setStatus = (ns: string, name: string, status: Record<string, unknown>) =>
+  edge.call('PATCH', `${depPath(ns, name)}/status`, { status }, merge('kube-controller-manager'))
+
+/** Creates an object at the edge as a controller would, owned by `owner`. */
+async function owned(
+  path: string,
+  body: Record<string, unknown>,
+  owner: ObjectRef & { uid: string; kind: string }
+) {
+  const metadata = body.metadata as Record<string, unknown>
+  const ownerRef = {
+    apiVersion: 'apps/v1',
+    kind: owner.kind,
+    name: owner.name,
+    uid: owner.uid,
+    controller: true,
+  }
+  const res = await edge.call(
+    'POST',
+    path,
+    { ...body, metadata: { ...metadata, ownerReferences: [ownerRef] } },
+    merge('kube-controller-manager')
+  )
+  expect(res.status).toBe(201)
+  return res.body as { metadata: { uid: string } }
+}
+
+const template = {
+  metadata: { labels: { app: 'web' } },
+  spec: { containers: [{ name: 'main', image: 'nginx' }] },
+}
+
+describe('status reports', () => {
+  it('reports status and associated objects only when they change', async () => {
+    const { agent, dep } = await deployed('r1', 'web')
+    expect(center.reports.at(-1)?.heartbeat).toBe(true)
+    const live = await edge.get(dep)
+    const rs = await owned(
+      '/apis/apps/v1/namespaces/r1/replicasets',
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web-abc', namespace: 'r1' },
+        spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template },
+      },
+      { ...dep, kind: 'Deployment', uid: live?.metadata.uid ?? '' }
+    )
+    await owned(
+      '/api/v1/namespaces/r1/pods',
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web-abc-x1', namespace: 'r1' },
+        spec: template.spec,
+      },
+      { ...dep, name: 'web-abc', kind: 'ReplicaSet', uid: rs.metadata.uid }
+    )
+    const podStatus = '/api/v1/namespaces/r1/pods/web-abc-x1/status'
+    await edge.call('PATCH', podStatus, { status: { phase: 'Pending' } }, merge('kubelet'))
+    const gen = live?.metadata.generation ?? 0
+    await setStatus('r1', 'web', { observedGeneration: gen, replicas: 1 })
+    let n = center.reports.length
+    await agent.poll()
+    expect(center.reports.slice(n).flatMap((r) => r.statuses)).toEqual([
+      {
+        ...dep,
+        observedGeneration: 1,
+        status: { observedGeneration: gen, replicas: 1 },
+        associated: [
+          { kind: 'Pod', namespace: 'r1', name: 'web-abc-x1', phase: 'Pending', ready: false },
+          { kind: 'ReplicaSet', namespace: 'r1', name: 'web-abc', ready: false },
+        ],
+      },
+    ])
+    // Nothing changed and no heartbeat due: no report at all.
+    n = center.reports.length
+    await agent.poll()
+    expect(center.reports.length).toBe(n)
+    // The pod becomes ready: the Deployment's report goes again.
+    const ready = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] }
+    await edge.call('PATCH', podStatus, { status: ready }, merge('kubelet'))
+    await agent.poll()
+    expect(center.reports.length).toBe(n + 1)
+    const again = center.reports[n]
+    expect(again?.statuses.map((s) => s.name)).toEqual(['web'])
+    expect(again?.statuses[0]?.associated?.[0]).toMatchObject({ phase: 'Running', ready: true })
+    expect(again?.heartbeat).toBe(false)
+  })
+
+  it('claims the center generation the edge has observed', async () => {
+    const { agent, dep } = await deployed('r2', 'api')
+    const claimed = () => center.reports.at(-1)?.statuses.find((s) => s.name === 'api')
+    const g1 = (await edge.get(dep))?.metadata.generation ?? 0
+    await setStatus('r2', 'api', { observedGeneration: g1 })
+    await agent.poll()
+    expect(claimed()?.observedGeneration).toBe(1)
+    // Generation 2 in the center, applied at the edge but not yet observed there.
+    center.put(dep, deployment('r2', 'api', 2))
+    expect(await agent.poll()).toMatchObject({ updated: 1 })
+    const g2 = (await edge.get(dep))?.metadata.generation ?? 0
+    expect(g2).toBeGreaterThan(g1)
+    await setStatus('r2', 'api', { observedGeneration: g1, replicas: 1 })
+    await agent.poll()
+    expect(claimed()).toMatchObject({ observedGeneration: 1, status: { replicas: 1 } })
+    await setStatus('r2', 'api', { observedGeneration: g2, replicas: 2 })
+    await agent.poll()
+    expect(claimed()).toMatchObject({ observedGeneration: 2, status: { replicas: 2 } })
+  })
+
+  it('sends rejected statuses again, and a heartbeat once a minute', async () => {
+    const { agent } = await deployed('r3', 'job')
+    await setStatus('r3', 'job', { replicas: 3 })
+    center.rejectNext.push([
+      {
+        ref: { group: 'apps', resource: 'deployments', namespace: 'r3', name: 'job' },
+        message: 'later',
+      },
+    ])
+    let n = center.reports.length
+    await agent.poll()
+    await agent.poll()
+    await agent.poll()
+    const sent = center.reports.slice(n).map((r) => r.statuses.map((s) => s.name))
+    expect(sent).toEqual([['job'], ['job']])
+    n = center.reports.length
+    clock += 61_000
+    await agent.poll()
+    expect(center.reports.slice(n)).toEqual([
+      expect.objectContaining({ heartbeat: true, statuses: [], problems: [] }),
+    ])
+  })
+
+  it('sends a status again when its problem clears, claiming the new generation', async () => {
+    center.put(nsRef('r4'), namespace('r4'))
+    const cm = cmRef('r4', 'conf')
+    center.put(cm, configMap('r4', 'conf', { k: 'v' }))
+    const agent = await newAgent(center, edge, { now })
+    await agent.poll()
+    const last = () => center.reports.at(-1)
+    expect(last()?.statuses.find((s) => s.name === 'conf')).toMatchObject({
+      observedGeneration: 1,
+      status: {},
+    })
+    // Generation 2 is invalid at the edge; generation 3 is generation 1 again.
+    center.put(cm, { ...configMap('r4', 'conf', {}), data: { k: 5 } })
+    await agent.poll()
+    expect(last()?.problems).toEqual([
+      expect.objectContaining({ name: 'conf', reason: 'ApplyFailed' }),
+    ])
+    center.put(cm, configMap('r4', 'conf', { k: 'v' }))
+    const n = center.reports.length
+    expect(await agent.poll()).toMatchObject({ ok: true, problems: 0, updated: 0 })
+    expect(center.reports.slice(n).flatMap((r) => r.statuses)).toEqual([
+      { ...cm, observedGeneration: 3, status: {} },
+    ])
+  })
+
+  it('sends an unchanged status again when its problem clears', async () => {
+    center.put(nsRef('r5'), namespace('r5'))
+    const cm = cmRef('r5', 'conf')
+    center.put(cm, configMap('r5', 'conf', { k: 'v' }))
+    let failing = false
+    const flaky: EdgeKube = {
+      ...edge.kube,
+      get: async (r) => {
+        if (failing && r.name === 'conf') throw new KubeError(0, 'connection reset')
+        return edge.kube.get(r)
+      },
+    }
+    const agent = await newAgent(center, { ...edge, kube: flaky }, { now })
+    await agent.poll()
+    failing = true
+    await agent.poll()
+    expect(center.reports.at(-1)?.problems).toEqual([
+      expect.objectContaining({ name: 'conf', reason: 'ApplyFailed' }),
+    ])
+    failing = false
+    const n = center.reports.length
+    await agent.poll()
+    expect(center.reports.slice(n).map((r) => [r.statuses, r.problems])).toEqual([
+      [[{ ...cm, observedGeneration: 1, status: {} }], []],
+    ])
+  })
+})

@@ -1,0 +1,133 @@
+/**
+ * The center client against small real HTTP(S) servers: request shape (path, token, If-None-Match),
+ * 304, parsed answers, and each failure kind as a CenterError (code 0 when there is no answer);
+ * `fetchWithCa` reaching an https server signed by a private CA that global fetch rejects.
+ */
+import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createHttps } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
+import {
+  CenterError,
+  createCenterClient,
+  type FetchFn,
+} from '../../../lib/edge-agent/center-client.ts'
+import { fetchWithCa } from '../../../lib/edge-agent/https-fetch.ts'
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void
+const closers: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c()
+})
+
+async function serve(handler: Handler, tls?: { certPem: string; keyPem: string }) {
+  const server = tls
+    ? createHttps({ cert: tls.certPem, key: tls.keyPem }, handler)
+    : createHttp(handler)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  closers.push(() => new Promise((r) => server.close(() => r())))
+  const { port } = server.address() as AddressInfo
+  return `${tls ? 'https' : 'http'}://${tls ? 'localhost' : '127.0.0.1'}:${port}`
+}
+
+const desired = {
+  kind: 'DesiredState',
+  mailbox: 'mb',
+  version: 4,
+  full: true,
+  entries: [],
+  bodies: {},
+}
+
+function client(baseUrl: string, fetch?: FetchFn) {
+  return createCenterClient({
+    baseUrl,
+    mailbox: 'mb',
+    token: async () => 'tok',
+    ...(fetch ? { fetch } : {}),
+  })
+}
+
+describe('createCenterClient', () => {
+  it('asks with the token and the version, and reads 200 and 304', async () => {
+    const seen: { url?: string; auth?: string; inm?: string }[] = []
+    const url = await serve((req, res) => {
+      seen.push({
+        url: req.url ?? '',
+        auth: req.headers.authorization ?? '',
+        inm: req.headers['if-none-match'] ?? '',
+      })
+      if (req.headers['if-none-match'] === '"4"') {
+        res.writeHead(304).end()
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(desired))
+    })
+    const c = client(`${url}/`)
+    expect(await c.getDesired()).toEqual({ kind: 'desired', state: desired })
+    expect(await c.getDesired(4)).toEqual({ kind: 'unchanged' })
+    expect(seen).toEqual([
+      { url: '/edge/v1/mailboxes/mb/desired', auth: 'Bearer tok', inm: '' },
+      { url: '/edge/v1/mailboxes/mb/desired', auth: 'Bearer tok', inm: '"4"' },
+    ])
+  })
+
+  it.each([
+    [
+      'an HTTP error',
+      (_q: IncomingMessage, s: ServerResponse) => void s.writeHead(403).end('{"message":"no"}'),
+      403,
+    ],
+    [
+      'an unreadable body',
+      (_q: IncomingMessage, s: ServerResponse) => void s.writeHead(200).end('{"kind":"nope"}'),
+      200,
+    ],
+    ['a dropped connection', (q: IncomingMessage) => void q.socket.destroy(), 0],
+  ])('turns %s into a CenterError', async (_what, handler, code) => {
+    const c = client(await serve(handler as Handler))
+    const err = await c.getDesired().catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(CenterError)
+    expect(err).toMatchObject({ code })
+  })
+
+  it('posts a report and reads the result', async () => {
+    let body = ''
+    const url = await serve((req, res) => {
+      req.on('data', (c) => {
+        body += c
+      })
+      req.on('end', () =>
+        res.writeHead(200).end(JSON.stringify({ kind: 'ReportResult', accepted: 0, rejected: [] }))
+      )
+    })
+    const report = {
+      kind: 'Report' as const,
+      statuses: [],
+      upsync: { apply: [], delete: [] },
+      problems: [],
+      heartbeat: true,
+    }
+    expect(await client(url).postReport(report)).toEqual({
+      kind: 'ReportResult',
+      accepted: 0,
+      rejected: [],
+    })
+    expect(JSON.parse(body)).toEqual(report)
+  })
+})
+
+describe('fetchWithCa', () => {
+  it('trusts the given CA where global fetch does not', async () => {
+    const tls = createLocalHubCert()
+    const url = await serve((req, res) => {
+      if (req.headers['if-none-match']) return void res.writeHead(304).end()
+      res.writeHead(200).end(JSON.stringify(desired))
+    }, tls)
+    await expect(client(url).getDesired()).rejects.toMatchObject({ code: 0 })
+    const c = client(url, fetchWithCa(tls.certPem))
+    expect(await c.getDesired()).toEqual({ kind: 'desired', state: desired })
+    expect(await c.getDesired(4)).toEqual({ kind: 'unchanged' })
+  })
+})

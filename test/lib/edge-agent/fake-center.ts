@@ -1,0 +1,158 @@
+/**
+ * A fake CENTER for the edge agent's tests: a small real HTTP server (node:http) speaking the
+ * edge protocol of lib/edge/protocol.ts — the boundary between the agent and the center, whose
+ * real side (functions/edge-api/) is built and tested separately. It keeps a mailbox manifest
+ * (entries with content-hashed bodies, a generation per object and a version per change), answers
+ * `GET .../desired` with 304 for the current If-None-Match and otherwise a delta (bodies changed
+ * since the named version) or a full snapshot, records every request and report, and can be
+ * switched to refuse connections (`mode = 'down'`) or answer 503 (`mode = 'error'`).
+ */
+import { createHash } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import {
+  type DesiredEntry,
+  type ObjectRef,
+  type Report,
+  type ReportResult,
+  ReportSchema,
+} from '../../../lib/edge/protocol.ts'
+import { canonicalJson } from '../../../lib/patch/json-values.ts'
+
+export const CENTER_TOKEN = 'edge-token-1'
+
+type Stored = DesiredEntry & { body: Record<string, unknown> }
+
+export type FakeCenter = {
+  url: string
+  mailbox: string
+  mode: 'up' | 'down' | 'error'
+  version: number
+  requests: { method: string; path: string; ifNoneMatch?: string }[]
+  reports: Report[]
+  /** The next 200 answer leaves all bodies out (a broken delta). */
+  omitBodiesOnce: boolean
+  /** Answers for the next reports' `rejected` (consumed one per report). */
+  rejectNext: ReportResult['rejected'][]
+  /** Puts (or replaces) an object; bumps the version, and the generation when the body changed. */
+  put(ref: ObjectRef, body: Record<string, unknown>): void
+  remove(ref: ObjectRef): void
+  close(): Promise<void>
+}
+
+const keyOf = (r: ObjectRef) => `${r.group}/${r.resource}/${r.namespace}/${r.name}`
+const hashOf = (v: unknown) => createHash('sha256').update(canonicalJson(v)).digest('hex')
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of req) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCenter> {
+  const objects = new Map<string, Stored>()
+  const sockets = new Set<Socket>()
+  const prefix = `/edge/v1/mailboxes/${mailbox}`
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+  }
+
+  function desired(req: IncomingMessage, res: ServerResponse) {
+    const tag = req.headers['if-none-match']
+    const named = tag ? Number(String(tag).replaceAll('"', '')) : undefined
+    if (named === center.version) {
+      res.writeHead(304, { etag: `"${center.version}"` })
+      res.end()
+      return
+    }
+    const full = named === undefined || Number.isNaN(named) || named > center.version
+    const entries = [...objects.values()]
+    const bodies: Record<string, Record<string, unknown>> = {}
+    for (const e of entries) if (full || e.rv > (named ?? 0)) bodies[e.hash] = e.body
+    if (center.omitBodiesOnce) {
+      center.omitBodiesOnce = false
+      for (const k of Object.keys(bodies)) delete bodies[k]
+    }
+    res.setHeader('etag', `"${center.version}"`)
+    json(res, 200, {
+      kind: 'DesiredState',
+      mailbox,
+      version: center.version,
+      full,
+      entries: entries.map(({ body: _, ...e }) => e),
+      bodies,
+    })
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const ifNoneMatch = req.headers['if-none-match']
+    center.requests.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      ...(ifNoneMatch ? { ifNoneMatch: String(ifNoneMatch) } : {}),
+    })
+    if (center.mode === 'down') {
+      req.socket.destroy()
+      return
+    }
+    if (center.mode === 'error') return json(res, 503, { kind: 'Status', message: 'unavailable' })
+    if (req.headers.authorization !== `Bearer ${CENTER_TOKEN}`)
+      return json(res, 401, { kind: 'Status', message: 'unauthorized' })
+    if (req.method === 'GET' && url.pathname === `${prefix}/desired`) return desired(req, res)
+    if (req.method === 'POST' && url.pathname === `${prefix}/reports`) {
+      const report = ReportSchema.parse(JSON.parse(await readBody(req)))
+      center.reports.push(report)
+      const rejected = center.rejectNext.shift() ?? []
+      const total =
+        report.statuses.length + report.upsync.apply.length + report.upsync.delete.length
+      return json(res, 200, { kind: 'ReportResult', accepted: total - rejected.length, rejected })
+    }
+    json(res, 403, { kind: 'Status', message: 'forbidden' })
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => json(res, 500, { kind: 'Status', message: String(e) }))
+  })
+  server.on('connection', (s) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+
+  const center: FakeCenter = {
+    url: `http://127.0.0.1:${port}`,
+    mailbox,
+    mode: 'up',
+    version: 0,
+    requests: [],
+    reports: [],
+    rejectNext: [],
+    omitBodiesOnce: false,
+    put(ref, body) {
+      const key = keyOf(ref)
+      const prev = objects.get(key)
+      const hash = hashOf(body)
+      if (prev?.hash === hash) return
+      center.version += 1
+      objects.set(key, {
+        ...ref,
+        hash,
+        generation: (prev?.generation ?? 0) + 1,
+        rv: center.version,
+        body,
+      })
+    },
+    remove(ref) {
+      if (objects.delete(keyOf(ref))) center.version += 1
+    },
+    async close() {
+      for (const s of sockets) s.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+  return center
+}

@@ -1,0 +1,155 @@
+/**
+ * The edge agent's test bench: a real edge cluster API (the hub in plain Node, startNodeHub, over
+ * its own dynalite table; client-node talks to it over http with skipTLSVerify, as it requires
+ * for a plain-http server), a fake center (fake-center.ts), and helpers to make agents with a
+ * fresh (or given) state folder, to call the edge API directly as "someone else" (another field
+ * manager: a controller, an operator), and to build ObjectRefs and bodies.
+ */
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { KubeConfig } from '@kubernetes/client-node'
+import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
+import { builtinsFrom } from '../../../lib/apis/builtins.ts'
+import type { ObjectRef } from '../../../lib/edge/protocol.ts'
+import { type Agent, createAgent } from '../../../lib/edge-agent/agent.ts'
+import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
+import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
+import { createKubeRest } from '../../../lib/edge-agent/kube-rest.ts'
+import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { silentLogger } from '../../../lib/log.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { CENTER_TOKEN, type FakeCenter } from './fake-center.ts'
+
+export const EDGE_TOKEN = 'edge-cluster-admin'
+
+export type Edge = {
+  hub: NodeHub
+  kube: EdgeKube
+  kubeConfig: KubeConfig
+  /** A request to the edge API as someone other than the agent. */
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts?: { contentType?: string; manager?: string }
+  ): Promise<{ status: number; body: any }>
+  get(ref: ObjectRef): Promise<KubeObject | undefined>
+  close(): Promise<void>
+}
+
+export async function startEdge(): Promise<Edge> {
+  const store: TestStore = await createTestStore()
+  const hub = await startNodeHub({ objects: store.objects, kv: store.kv })
+  await bootstrapHub(hub.deps, { adminToken: EDGE_TOKEN, baseUrl: hub.url })
+  const kubeConfig = new KubeConfig()
+  kubeConfig.loadFromClusterAndUser(
+    { name: 'edge', server: hub.url, skipTLSVerify: true },
+    { name: 'agent', token: EDGE_TOKEN }
+  )
+  const kube = createKubeRest({ kubeConfig })
+  return {
+    hub,
+    kube,
+    kubeConfig,
+    async call(method, path, body, opts = {}) {
+      const sep = path.includes('?') ? '&' : '?'
+      const res = await fetch(`${hub.url}${path}${sep}fieldManager=${opts.manager ?? 'someone'}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${EDGE_TOKEN}`,
+          'content-type': opts.contentType ?? 'application/json',
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      const text = await res.text()
+      return { status: res.status, body: text ? JSON.parse(text) : undefined }
+    },
+    get: (ref) => kube.get(ref),
+    async close() {
+      await hub.close()
+      await store.close()
+    },
+  }
+}
+
+export const tempStateDir = () => mkdtemp(join(tmpdir(), 'edge-agent-'))
+
+export type AgentOptions = { stateDir?: string; now?: () => Date; token?: string }
+
+export async function newAgent(
+  center: FakeCenter,
+  edge: Edge,
+  o: AgentOptions = {}
+): Promise<Agent & { stateDir: string }> {
+  const stateDir = o.stateDir ?? (await tempStateDir())
+  const agent = await createAgent({
+    mailbox: center.mailbox,
+    center: createCenterClient({
+      baseUrl: center.url,
+      mailbox: center.mailbox,
+      token: async () => o.token ?? CENTER_TOKEN,
+    }),
+    kube: edge.kube,
+    stateDir,
+    builtins: builtinsFrom(),
+    log: silentLogger,
+    ...(o.now ? { now: o.now } : {}),
+  })
+  return Object.assign(agent, { stateDir })
+}
+
+// ---- refs and bodies ----
+
+export const nsRef = (name: string): ObjectRef => ({
+  group: '',
+  version: 'v1',
+  resource: 'namespaces',
+  namespace: '',
+  name,
+})
+export const cmRef = (namespace: string, name: string): ObjectRef => ({
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespace,
+  name,
+})
+export const ref = (
+  group: string,
+  version: string,
+  resource: string,
+  namespace: string,
+  name: string
+): ObjectRef => ({ group, version, resource, namespace, name })
+
+export const namespace = (name: string, labels?: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, ...(labels ? { labels } : {}) },
+})
+export const configMap = (ns: string, name: string, data: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns, labels: { 'edge.kcp.io/projected': 'yes' } },
+  data,
+})
+export const deployment = (ns: string, name: string, replicas: number, image = 'nginx') => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: ns },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: 'main', image }] },
+    },
+  },
+})
+
+/** Puts a Namespace and the given namespaced objects into the fake center's mailbox. */
+export function putAll(center: FakeCenter, items: [ObjectRef, Record<string, unknown>][]) {
+  for (const [r, body] of items) center.put(r, body)
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import type { PollResult } from '../../../lib/edge-agent/agent.ts'
+import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
+import { createLogger } from '../../../lib/log.ts'
+
+const ok: PollResult = {
+  outcome: 'unchanged',
+  ok: true,
+  created: 0,
+  updated: 0,
+  unchanged: 1,
+  pruned: 0,
+  problems: 0,
+  statuses: 0,
+  upsyncApply: 0,
+  upsyncDelete: 0,
+  reported: false,
+  durationMs: 3,
+}
+
+describe('runPollLoop', () => {
+  it('survives a throwing poll, logs each outcome as JSON and stops on abort', async () => {
+    const lines: string[] = []
+    const log = createLogger({ level: 'debug', sink: (l) => lines.push(l) })
+    const plan: (() => Promise<PollResult>)[] = [
+      async () => {
+        throw new Error('disk full')
+      },
+      async () => ok,
+      async () => ({ ...ok, outcome: 'applied', created: 2 }),
+    ]
+    const stop = new AbortController()
+    const delays: number[] = []
+    await runPollLoop({
+      poll: () => (plan.shift() ?? (async () => ok))(),
+      intervalMs: 100,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        delays.push(ms)
+        if (delays.length === 3) stop.abort()
+      },
+      signal: stop.signal,
+      log,
+    })
+    expect(delays).toEqual([75, 100, 100])
+    const parsed = lines.map((l) => JSON.parse(l))
+    expect(parsed.map((l) => [l.level, l.msg, l.outcome])).toEqual([
+      ['warn', 'poll failed', 'failed'],
+      ['debug', 'poll', 'unchanged'],
+      ['info', 'poll', 'applied'],
+    ])
+    expect(parsed[0]).toMatchObject({ error: 'disk full', nextPollMs: 75 })
+    expect(parsed[2]).toMatchObject({ created: 2, durationMs: 3 })
+  })
+})

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import { indexDiscovery } from '../../../lib/edge-agent/discovery.ts'
+import type { ServedResource } from '../../../lib/edge-agent/kube-client.ts'
+import { selects, upsyncTargets } from '../../../lib/edge-agent/upsync-sets.ts'
+
+const verbs = ['get', 'list', 'watch', 'create']
+const served = (
+  group: string,
+  version: string,
+  resource: string,
+  namespaced: boolean,
+  preferred = true
+): ServedResource => ({
+  group,
+  version,
+  resource,
+  kind: resource,
+  namespaced,
+  verbs,
+  preferred,
+})
+const discovery = indexDiscovery([
+  served('', 'v1', 'configmaps', true),
+  served('', 'v1', 'events', true),
+  served('', 'v1', 'namespaces', false),
+  served('autoscaling', 'v2', 'horizontalpodautoscalers', true),
+  served('autoscaling', 'v1', 'horizontalpodautoscalers', true, false),
+  served('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', false),
+  served('example.com', 'v1', 'gadgets', true),
+])
+
+const summary = (sets: Parameters<typeof upsyncTargets>[0]) =>
+  upsyncTargets(sets, discovery).map((t) => ({
+    r: `${t.served.group}/${t.served.version}/${t.served.resource}`,
+    all: t.allNamespaces,
+    ns: [...t.namespaces].sort(),
+  }))
+
+describe('upsyncTargets', () => {
+  it('resolves resources at the preferred version, wildcard resources skip not-for-edge kinds', () => {
+    expect(summary([{ apiGroup: '', resources: ['*'], namespaces: ['a'], names: ['*'] }])).toEqual([
+      { r: '/v1/configmaps', all: false, ns: ['a'] },
+      { r: '/v1/namespaces', all: true, ns: [] },
+    ])
+    expect(
+      summary([
+        {
+          apiGroup: 'autoscaling',
+          resources: ['horizontalpodautoscalers'],
+          namespaces: ['*'],
+          names: ['x'],
+        },
+      ])
+    ).toEqual([{ r: 'autoscaling/v2/horizontalpodautoscalers', all: true, ns: [] }])
+  })
+  it('selects nothing for empty lists, CRDs or a namespaced resource without namespaces', () => {
+    expect(summary([{ apiGroup: '', resources: [], namespaces: ['a'], names: ['*'] }])).toEqual([])
+    expect(summary([{ apiGroup: 'apiextensions.k8s.io', resources: ['*'], names: ['*'] }])).toEqual(
+      []
+    )
+    expect(summary([{ apiGroup: 'example.com', resources: ['gadgets'], names: ['*'] }])).toEqual([])
+  })
+  it('unites the namespaces of several sets', () => {
+    expect(
+      summary([
+        { apiGroup: 'example.com', resources: ['gadgets'], namespaces: ['b'], names: ['*'] },
+        { apiGroup: 'example.com', resources: ['*'], namespaces: ['a'], names: ['g'] },
+      ])
+    ).toEqual([{ r: 'example.com/v1/gadgets', all: false, ns: ['a', 'b'] }])
+  })
+})
+
+describe('selects', () => {
+  it.each([
+    [{ names: ['*'], namespaces: ['a'] }, true, 'a', 'x', true],
+    [{ names: ['*'], namespaces: ['a'] }, true, 'b', 'x', false],
+    [{ names: ['x'], namespaces: ['*'] }, true, 'b', 'x', true],
+    [{ names: ['y'], namespaces: ['*'] }, true, 'b', 'x', false],
+    [{ names: ['x'] }, false, '', 'x', true],
+    [{ names: [] }, false, '', 'x', false],
+  ])('%j namespaced=%s %s/%s → %s', (set, namespaced, ns, name, expected) => {
+    expect(selects(set, namespaced, ns, name)).toBe(expected)
+  })
+})
