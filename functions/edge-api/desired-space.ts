@@ -4,13 +4,15 @@
  * nothing but the manifest. Only Ready spaces are remembered. A remembered id may be stale for that
  * long after the mailbox was deleted (and perhaps re-created under a new id); the desired handler
  * therefore asks again with `fresh` whenever the remembered space shows no manifest and the agent
- * does not already hold the empty state. Absent → 404; Terminating → 503 (the agent keeps what it
+ * does not already hold the empty state. Absent, or not a mailbox name at all (which is never
+ * looked up) → 404; Terminating → 503 (the agent keeps what it
  * runs: a mailbox being deleted is not an instruction to remove everything).
  */
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { TOKEN_CACHE_MS } from '../../lib/auth/tokens.ts'
 import { ApiError, notFound } from '../../lib/errors.ts'
 import { getSpaceByPath, type Space } from '../../lib/hub/spaces.ts'
+import { isMailboxName } from '../../lib/reconcile/keys.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 
 const LIMIT = 20_000
@@ -37,7 +39,7 @@ export async function mailboxSpace(
     return { space: hit.space, cached: true }
   cache.delete(name)
   const path = `${ESPW}:${name}`
-  const space = name.includes(':') ? undefined : await getSpaceByPath(kv, path)
+  const space = isMailboxName(name) ? await getSpaceByPath(kv, path) : undefined
   if (!space) throw notFound('workspaces', { group: WORKSPACES.group, name: path })
   if (space.phase !== 'Ready')
     throw new ApiError(

@@ -22,12 +22,16 @@ import { z } from 'zod'
 
 const name = z.string().min(1).max(253)
 
-/** Identifies one object: group ('' = core), version, resource (lowercase plural), namespace, name. */
+/**
+ * Identifies one object: group ('' = core), version, resource (lowercase plural), namespace ('' =
+ * cluster-scoped), name. The lengths are kube's (a namespace is a DNS label), so a ref always fits
+ * a store key.
+ */
 export const ObjectRefSchema = z.object({
-  group: z.string(),
-  version: z.string().min(1),
-  resource: z.string().min(1),
-  namespace: z.string(),
+  group: z.string().max(253),
+  version: z.string().min(1).max(63),
+  resource: z.string().min(1).max(253),
+  namespace: z.string().max(63),
   name,
 })
 export type ObjectRef = z.infer<typeof ObjectRefSchema>

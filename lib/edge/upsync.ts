@@ -15,6 +15,7 @@ import type { HubClient } from '../hub/client.ts'
 import type { HubDeps } from '../hub/deps.ts'
 import { registryForSpace } from '../hub/space-registry.ts'
 import type { Space } from '../hub/spaces.ts'
+import { dnsLabelErrors } from '../kube/names.ts'
 import type { Registry } from '../kube/registry.ts'
 import type { ResourceInfo } from '../kube/resource-info.ts'
 import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/types.ts'
@@ -78,10 +79,14 @@ function resolve(registry: Registry, obj: Record<string, unknown>): Applied | st
     return 'an upsynced object needs apiVersion, kind and metadata.name'
   const found = registry.infoForApiVersion(apiVersion, kind)
   if (!found) return `kind ${kind} of ${apiVersion} is not served in the mailbox`
+  if (name === '' || name.length > 253)
+    return `metadata.name: must be 1 to 253 characters, not ${name.length}`
   const ns = isJsonObject(metadata) ? metadata.namespace : undefined
   const namespace = found.info.namespaced && typeof ns === 'string' ? ns : ''
   if (found.info.namespaced && !namespace)
     return `${found.info.resource} "${name}" needs a namespace`
+  const nsErrors = namespace ? dnsLabelErrors(namespace) : []
+  if (nsErrors.length > 0) return `metadata.namespace: ${nsErrors.join('; ')}`
   const { group, version } = found
   const ref = { group, version, resource: found.info.resource, namespace, name }
   return { ref, info: found.info, obj }
@@ -180,11 +185,15 @@ async function eachLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R
   return results
 }
 
-/** What can be said about an object that could not be resolved, for its rejection. */
+/**
+ * What can be said about an object that could not be resolved, for its rejection: its name and
+ * namespace when they are within the lengths of an ObjectRef (the agent parses the answer).
+ */
 function refGuess(obj: Record<string, unknown>): Partial<ObjectRef> {
   const meta = isJsonObject(obj.metadata) ? obj.metadata : {}
   const ref: Partial<ObjectRef> = {}
-  if (typeof meta.name === 'string') ref.name = meta.name
-  if (typeof meta.namespace === 'string') ref.namespace = meta.namespace
+  if (typeof meta.name === 'string' && meta.name.length <= 253) ref.name = meta.name
+  if (typeof meta.namespace === 'string' && meta.namespace.length <= 63)
+    ref.namespace = meta.namespace
   return ref
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { edgePrincipal } from '../../../lib/auth/edge-scope.ts'
 import { registerToken } from '../../../lib/auth/tokens.ts'
+import { ReportResultSchema } from '../../../lib/edge/protocol.ts'
 import { createEdgeFixture, type EdgeFixture } from '../../lib/edge/edge-fixture.ts'
 
 let f: EdgeFixture
@@ -63,6 +64,19 @@ describe('POST reports', () => {
     ],
     ['bad upsync', { kind: 'Report', upsync: { apply: [7] } }, 'upsync.apply[0]'],
     ['bad heartbeat', { kind: 'Report', heartbeat: 'yes' }, 'heartbeat'],
+    [
+      'a namespace longer than a DNS label',
+      { kind: 'Report', upsync: { delete: [{ ...D, namespace: 'n'.repeat(64) }] } },
+      'upsync.delete[0].namespace',
+    ],
+    [
+      'a group longer than a DNS name',
+      {
+        kind: 'Report',
+        statuses: [{ ...D, group: 'g'.repeat(254), observedGeneration: 1, status: {} }],
+      },
+      'statuses[0].group',
+    ],
   ])('answers 400 naming the field for %s', async (_, body, field) => {
     const res = await f.call('POST', reports(), body, TOKEN)
     expect(res.status).toBe(400)
@@ -70,9 +84,37 @@ describe('POST reports', () => {
     expect(res.body.message).toContain(field)
   })
 
+  it('rejects an upsynced object whose name or namespace could not be stored', async () => {
+    const cm = (name: string, namespace: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace },
+    })
+    const report = {
+      kind: 'Report',
+      upsync: { apply: [cm('x'.repeat(300), 'ns'), cm('x', 'N S')] },
+    }
+    const res = await f.call('POST', reports(), report, TOKEN)
+    expect(res.status).toBe(200)
+    expect(res.body.accepted).toBe(0)
+    // The answer stays one the agent can parse: refs within the ObjectRef lengths.
+    expect(ReportResultSchema.parse(res.body).rejected.map((r) => r.ref)).toEqual([
+      { namespace: 'ns' },
+      { name: 'x', namespace: 'N S' },
+    ])
+    expect(res.body.rejected.map((r: { message: string }) => r.message)).toEqual([
+      'metadata.name: must be 1 to 253 characters, not 300',
+      expect.stringMatching(/^metadata\.namespace: a lowercase RFC 1123 label/),
+    ])
+  })
+
   it('is 404 for a mailbox that does not exist', async () => {
     const other = f.mailbox.name.replace(/-mb-.*$/, '-mb-00000000-0000-4000-8000-000000000000')
     const res = await f.call('POST', reports(other), { kind: 'Report' })
     expect(res.status).toBe(404)
+    // Not a mailbox name at all (too long for any key): 404 as well, never looked up.
+    const junk = await f.call('POST', reports('m'.repeat(3000)), { kind: 'Report' })
+    expect(junk.status).toBe(404)
+    expect(junk.body).toMatchObject({ kind: 'Status', reason: 'NotFound' })
   })
 })

@@ -82,6 +82,8 @@ describe('other callers', () => {
     const res = await hub.call('GET', desired(absent))
     expect(res.status).toBe(404)
     expect(res.body.message).toContain(`root:espw:${absent}`)
+    for (const junk of ['m'.repeat(3000), 'root:espw', 'UPPER-mb-x'])
+      expect((await hub.call('GET', desired(junk))).status, junk).toBe(404)
     expect((await hub.call('PUT', desired(mine), {})).status).toBe(405)
     expect((await hub.call('GET', reports(mine))).status).toBe(405)
     expect((await hub.call('GET', '/edge/v1/bootstrap')).status).toBe(405)
