@@ -7,25 +7,13 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { generateToken } from '../../lib/auth/tokens.ts'
 import { createLogger, type LogLevel } from '../../lib/log.ts'
-import { writePrivateFile } from '../local/data-dir.ts'
+import { loadOrCreateToken } from '../local/data-dir.ts'
 import { parseEdgeSimArgs, USAGE } from './cli-args.ts'
 import { formatReadyLine } from './ready-line.ts'
 import { type SimulatedEdge, startSimulatedEdge } from './start.ts'
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
-
-async function loadOrCreateToken(path: string): Promise<string> {
-  const existing = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return ''
-    throw e
-  })
-  if (existing.trim()) return existing.trim()
-  const token = generateToken()
-  await writePrivateFile(path, `${token}\n`)
-  return token
-}
 
 async function main(): Promise<number> {
   const req = parseEdgeSimArgs(process.argv.slice(2), process.env)
@@ -46,7 +34,7 @@ async function main(): Promise<number> {
   })
   let edge: SimulatedEdge
   try {
-    const adminToken = await loadOrCreateToken(cfg.tokenFile)
+    const { token: adminToken } = await loadOrCreateToken(cfg.tokenFile)
     const tls = cfg.certDir
       ? {
           cert: await readFile(join(cfg.certDir, 'cert.pem'), 'utf8'),

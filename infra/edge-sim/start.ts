@@ -76,6 +76,9 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
       log,
       defaults: true,
     })
+    // Bootstrapped before it listens, so the first answer (even /healthz) means ready, token included.
+    const node = edgeNode(opts.name)
+    await bootstrapEdge(deps, { node, adminToken: opts.adminToken })
     const host = opts.host ?? '127.0.0.1'
     const tls = opts.tls
     server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -93,8 +96,6 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
     })
     const port = (server.address() as AddressInfo).port
     const url = `${tls ? 'https' : 'http'}://${host}:${port}`
-    const node = edgeNode(opts.name)
-    await bootstrapEdge(deps, { node, adminToken: opts.adminToken, baseUrl: url })
     const sim = createSimulator({ deps, node, log, ...(opts.simulator ?? {}) })
     simulator = sim
     sim.start()

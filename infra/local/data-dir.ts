@@ -87,15 +87,22 @@ export async function loadOrCreateTls(
   return { ...fresh, created: true }
 }
 
-export async function loadOrCreateAdminToken(
-  paths: DataPaths
+/** The bearer token kept in `path` (mode 0600), generated when the file is missing or empty. */
+export async function loadOrCreateToken(
+  path: string
 ): Promise<{ token: string; created: boolean }> {
-  const token = (await readIfPresent(paths.adminToken)).trim()
+  const token = (await readIfPresent(path)).trim()
   if (token) {
-    await chmod(paths.adminToken, 0o600)
+    await chmod(path, 0o600)
     return { token, created: false }
   }
   const fresh = generateToken()
-  await writePrivateFile(paths.adminToken, `${fresh}\n`)
+  await writePrivateFile(path, `${fresh}\n`)
   return { token: fresh, created: true }
+}
+
+export function loadOrCreateAdminToken(
+  paths: DataPaths
+): Promise<{ token: string; created: boolean }> {
+  return loadOrCreateToken(paths.adminToken)
 }

@@ -1,7 +1,8 @@
 /**
  * One HTTP(S) request from Node to the local hub, trusting its self-signed certificate (`ca`),
  * answered as a web `Response`. The global fetch cannot be given a CA per request, so the start
- * program (health checks, cron ticker) and the e2e harness use this instead.
+ * program (health checks, cron ticker, registering the simulated edges through `adminCall`) and
+ * the e2e harness use this instead.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
@@ -49,4 +50,17 @@ export function hubRequest(url: string, init: HubRequestInit = {}): Promise<Resp
     req.on('error', reject)
     req.end(init.body)
   })
+}
+
+/** Requests to the hub at `url` with its admin token, trusting `caPem` (the local start's tools). */
+export function adminCall(center: { url: string; adminToken: string; caPem: string }) {
+  return (
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {}
+  ): Promise<Response> =>
+    hubRequest(`${center.url}${path}`, {
+      ...init,
+      headers: { ...init.headers, authorization: `Bearer ${center.adminToken}` },
+      ca: center.caPem,
+    })
 }

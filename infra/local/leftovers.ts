@@ -2,15 +2,15 @@
  * Cleans up after a start program that died without stopping (SIGKILL, a crash): its stack.json
  * is still there, and the wrangler process group it recorded may still run and hold the port, as
  * may its watch relay (which stops by itself within a second of losing its parent, but may still
- * be saving cursors). Called after the data-folder lock is taken (so that program is known to be
+ * be saving cursors), its simulated edges and their agents. Called after the data-folder lock is taken (so that program is known to be
  * gone); stops each group only if its leader still looks like what it was (a reused pid is left
  * alone), then forgets the stale stack.json.
  */
 import { readFileSync } from 'node:fs'
 import type { Logger } from '../../lib/log.ts'
 import { groupAlive, stopGroup } from './process-group.ts'
-import { RELAY_MAIN } from './relay-process.ts'
 import { readStackInfo, removeStackInfo } from './stack-info.ts'
+import { EDGE_AGENT_MAIN, EDGE_SIM_MAIN, RELAY_MAIN } from './supervise.ts'
 
 function commandLineHas(pid: number, text: string): boolean {
   try {
@@ -28,11 +28,20 @@ export async function reapLeftovers(
   const stale = await readStackInfo(stackInfoPath)
   if (!stale) return undefined
   await removeStackInfo(stackInfoPath)
-  const relay = stale.relay?.pid
-  if (relay !== undefined && groupAlive(relay) && commandLineHas(relay, RELAY_MAIN)) {
-    log.warn('stopping the relay left over by an earlier run', { pid: relay })
-    await stopGroup(relay, 5000)
-  }
+  const children: [number | undefined, string, string][] = [
+    [stale.relay?.pid, RELAY_MAIN, 'the relay'],
+    ...stale.edges.flatMap((e): [number | undefined, string, string][] => [
+      [e.agentPid, EDGE_AGENT_MAIN, `the agent of edge ${e.name}`],
+      [e.pid, EDGE_SIM_MAIN, `simulated edge ${e.name}`],
+    ]),
+  ]
+  await Promise.all(
+    children.map(async ([pid, main, what]) => {
+      if (pid === undefined || !groupAlive(pid) || !commandLineHas(pid, main)) return
+      log.warn(`stopping ${what} left over by an earlier run`, { pid })
+      await stopGroup(pid, 5000)
+    })
+  )
   const pid = stale.wrangler.pid
   if (!groupAlive(pid) || !commandLineHas(pid, 'wrangler')) return undefined
   log.warn('stopping wrangler left over by an earlier run', { pid, previousOwner: stale.pid })

@@ -3,10 +3,13 @@
  * (EDGEPLANE_PORT, default 8787), the data folder (EDGEPLANE_DATA, default `.edgeplane/`, made
  * absolute against the working directory), the DynamoDB table name, the Worker's log level and
  * whether to run the watch relay (EDGEPLANE_RELAY, `on` by default; `off` for tests that drive
- * the steps themselves). Nothing else in infra/local reads `process.env` for these.
+ * the steps themselves), the simulated edge clusters (EDGEPLANE_EDGES, edges-config.ts: unset is
+ * the default two, empty is none) and their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
+ * seconds). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { type EdgeSpec, parseEdges } from './edges-config.ts'
 
 export const LocalEnvSchema = z.object({
   EDGEPLANE_PORT: z.coerce.number().int().min(1).max(65535).default(8787),
@@ -14,6 +17,7 @@ export const LocalEnvSchema = z.object({
   TABLE_NAME: z.string().min(3).max(255).default('edgeplane'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   EDGEPLANE_RELAY: z.enum(['on', 'off']).default('on'),
+  EDGEPLANE_POLL_INTERVAL: z.coerce.number().int().min(1).max(3600).default(2),
 })
 
 export type LocalConfig = {
@@ -25,6 +29,10 @@ export type LocalConfig = {
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   /** Run the watch relay (EDGEPLANE_RELAY=on). */
   relay: boolean
+  /** The simulated edge clusters to run (EDGEPLANE_EDGES). */
+  edges: EdgeSpec[]
+  /** Seconds between the simulated edges' agent polls. */
+  pollIntervalSeconds: number
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -40,11 +48,15 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
       `invalid environment: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
     )
   const c = parsed.data
+  // Unlike the others, EDGEPLANE_EDGES set to '' means something: no edges.
+  const edges = parseEdges(env.EDGEPLANE_EDGES)
   return {
     port: c.EDGEPLANE_PORT,
     dataDir: resolve(cwd, c.EDGEPLANE_DATA),
     tableName: c.TABLE_NAME,
     logLevel: c.LOG_LEVEL,
     relay: c.EDGEPLANE_RELAY === 'on',
+    edges,
+    pollIntervalSeconds: c.EDGEPLANE_POLL_INTERVAL,
   }
 }

@@ -8,24 +8,29 @@
  *      data folder: kubectl sends tokens only over https), waited for until /healthz answers 200
  *   5. the local cron ticker
  *   6. the watch relay (infra/relay/main.ts) as a supervised child, restarted when it dies, its
- *      output in relay.log, unless EDGEPLANE_RELAY=off (next issue: the simulated edge clusters)
- *   7. the kubeconfig and stack.json (rewritten with the relay's new pid on each restart)
+ *      output in relay.log, unless EDGEPLANE_RELAY=off
+ *   7. the simulated edge clusters of EDGEPLANE_EDGES with their agents (local-edges.ts)
+ *   8. the kubeconfig (a context per space and per edge) and stack.json (rewritten with new pids
+ *      whenever a supervised child is restarted)
  * Every started part is a `Part` with a `stop()`; a failure while starting stops what was started.
  */
+import { dirname } from 'node:path'
 import type { Logger } from '../../lib/log.ts'
 import { startCronTicker } from './cron-ticker.ts'
 import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-dir.ts'
 import { startDynalite } from './dynalite-server.ts'
+import { adminCall } from './hub-request.ts'
 import { prepareHub } from './hub-setup.ts'
 import { hubUrlFor, startHubWorker } from './hub-worker.ts'
 import { writeKubeconfig } from './kubeconfig.ts'
 import { reapLeftovers } from './leftovers.ts'
 import type { LocalConfig } from './local-config.ts'
+import { type LocalEdges, startLocalEdges } from './local-edges.ts'
 import { acquireLock } from './lock-file.ts'
 import { withLogTail } from './log-tail.ts'
 import { assertPortFree } from './ports.ts'
-import { superviseRelay } from './relay-process.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
+import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
 
 export type Part = { name: string; stop(): Promise<void> }
 
@@ -146,42 +151,76 @@ export async function startLocalStack(
     })
     parts.push({ name: 'cron', stop: () => ticker.stop() })
 
-    // Rewrites of stack.json (relay restarts) are chained, and end when the stack stops.
-    let info: StackInfo | undefined
+    // stack.json is rewritten (chained) whenever a supervised child gets a new pid.
+    let base: Omit<StackInfo, 'relay' | 'edges'> | undefined
+    let relay: Supervisor | undefined
+    let edges: LocalEdges | undefined
+    const current = (): StackInfo | undefined => {
+      if (!base) return undefined
+      const pid = relay?.pid()
+      return {
+        ...base,
+        ...(relay && pid !== undefined
+          ? { relay: { pid, restarts: relay.restarts(), logFile: paths.relayLog } }
+          : {}),
+        edges: edges?.info() ?? [],
+      }
+    }
     let infoClosed = false
     let writing: Promise<void> = Promise.resolve()
     const rewriteInfo = () => {
       writing = writing
-        .then(() => (info && !infoClosed ? writeStackInfo(paths.stackInfo, info) : undefined))
+        .then(() => {
+          const info = current()
+          return info && !infoClosed ? writeStackInfo(paths.stackInfo, info) : undefined
+        })
         .catch((e: unknown) => log.warn('could not rewrite stack.json', { error: e }))
     }
-    let relayInfo: StackInfo['relay']
     if (cfg.relay) {
-      const relay = superviseRelay({
+      relay = supervise({
+        name: 'relay',
+        main: RELAY_MAIN,
         cwd: opts.repoRoot,
         args: relayArgs(hubUrl, paths.adminToken, db.endpoint, cfg.tableName),
         env: { NODE_EXTRA_CA_CERTS: paths.tlsCert, LOG_LEVEL: cfg.logLevel },
         logFile: paths.relayLog,
         log,
         ...(opts.relayCommand ? { command: opts.relayCommand } : {}),
-        onSpawn: (pid, restarts) => {
-          relayInfo = { pid, restarts, logFile: paths.relayLog }
-          if (info) info = { ...info, relay: relayInfo }
-          rewriteInfo()
-        },
+        onSpawn: rewriteInfo,
       })
-      parts.push({ name: 'relay', stop: () => relay.stop() })
+      const r = relay
+      parts.push({ name: 'relay', stop: () => r.stop() })
       log.info('relay started', { pid: relay.pid(), log: paths.relayLog })
     }
-    // The simulated edge clusters (next issue) start here, as more parts.
+
+    if (cfg.edges.length) {
+      checkAborted()
+      const center = { url: hubUrl, adminToken: admin.token, caPem: tls.certPem }
+      edges = await startLocalEdges({
+        edges: cfg.edges,
+        repoRoot: opts.repoRoot,
+        dataDir: paths.root,
+        center,
+        hub: adminCall(center),
+        ddbEndpoint: db.endpoint,
+        tlsDir: dirname(paths.tlsCert),
+        pollIntervalSeconds: cfg.pollIntervalSeconds,
+        logLevel: cfg.logLevel,
+        log,
+        onChange: rewriteInfo,
+        addPart: (part) => parts.push(part),
+      })
+      log.info('edges started', { edges: edges.info() })
+    }
 
     await writeKubeconfig(paths.kubeconfig, {
       hubUrl,
       adminToken: admin.token,
       caPem: tls.certPem,
       spaces: CONTEXT_SPACES,
+      extra: edges?.contexts ?? [],
     })
-    info = {
+    base = {
       pid: process.pid,
       url: hubUrl,
       port: cfg.port,
@@ -192,10 +231,9 @@ export async function startLocalStack(
       dynalite: { endpoint: db.endpoint, port: db.port, path: paths.dynalite },
       tableName: cfg.tableName,
       wrangler: { pid: wrangler.pid, inspectorPort: hub.inspectorPort, logFile: paths.wranglerLog },
-      ...(relayInfo ? { relay: relayInfo } : {}),
       startedAt: new Date().toISOString(),
     }
-    const first = info
+    const first = current() as StackInfo
     rewriteInfo()
     await writing
     parts.push({

@@ -1,13 +1,28 @@
 /**
  * `stack.json` in the data folder: where the running local stack listens (hub URL, dynalite
  * endpoint, table, ports, pid of the start program) and its files, and the watch relay's pid
- * (absent with EDGEPLANE_RELAY=off; rewritten each time the relay is restarted). Written when the
+ * (absent with EDGEPLANE_RELAY=off; rewritten each time the relay is restarted), and the simulated
+ * edges with their agents (pids rewritten likewise). Written when the
  * stack is ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to
  * reach dynalite directly or to kill the relay.
  */
 import { readFile, rm } from 'node:fs/promises'
 import { z } from 'zod'
 import { writePrivateFile } from './data-dir.ts'
+
+/** One simulated edge cluster: its API, mailbox, folder, and the pids of its server and agent. */
+export const EdgeInfoSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  port: z.number().int(),
+  mailbox: z.string(),
+  /** `<data>/edges/<name>`: kubeconfig, admin-token, credentials/, agent/, edge.log, agent.log. */
+  dir: z.string(),
+  /** Absent while the child waits to be restarted. */
+  pid: z.number().int().optional(),
+  agentPid: z.number().int().optional(),
+})
+export type EdgeInfo = z.infer<typeof EdgeInfoSchema>
 
 export const StackInfoSchema = z.object({
   pid: z.number().int(),
@@ -28,6 +43,7 @@ export const StackInfoSchema = z.object({
   relay: z
     .object({ pid: z.number().int(), restarts: z.number().int(), logFile: z.string() })
     .optional(),
+  edges: z.array(EdgeInfoSchema).default([]),
   startedAt: z.string(),
 })
 

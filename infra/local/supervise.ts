@@ -1,12 +1,13 @@
 /**
- * The watch relay (infra/relay/main.ts) as a supervised child of `npm start`: run under this Node
- * (process.execPath with --experimental-strip-types, as `npm start` itself), in its own process
- * group (so a Ctrl-C in the terminal reaches `npm start` alone, which then stops the relay
- * gracefully), its output appended to a log file. When it exits on its own (a crash, a kill, the
- * hub unreachable at start) it is started again after an exponential backoff with jitter (reset
- * once a run lasted `healthyMs`), and `onSpawn` reports each new pid. `stop()` ends the
- * supervision, then SIGTERMs the relay (it drains pending keys and saves its cursors), escalating
- * to SIGKILL after a grace period.
+ * A Node program of this repository (the watch relay, a simulated edge cluster, an edge agent) as
+ * a supervised child of `npm start`: run under this Node (process.execPath with
+ * --experimental-strip-types, as `npm start` itself), in its own process group (so a Ctrl-C in
+ * the terminal reaches `npm start` alone, which then stops the children gracefully), its output
+ * appended to a log file. When it exits on its own (a crash, a kill, a dependency unreachable at
+ * start) it is started again after an exponential backoff with jitter (reset once a run lasted
+ * `healthyMs`), and `onSpawn` reports each new pid. `stop()` ends the supervision, then SIGTERMs
+ * the child (the relay drains pending keys and saves its cursors; an agent finishes its poll),
+ * escalating to SIGKILL after a grace period.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, openSync, writeSync } from 'node:fs'
@@ -15,27 +16,33 @@ import { type BackoffPolicy, backoffDelay } from '../../lib/relay/backoff.ts'
 import { stopGroup } from './process-group.ts'
 
 export const RELAY_MAIN = 'infra/relay/main.ts'
+export const EDGE_SIM_MAIN = 'infra/edge-sim/main.ts'
+export const EDGE_AGENT_MAIN = 'infra/edge-agent/main.ts'
 
-export type RelayProcessOptions = {
-  /** The repository root (the relay's working directory). */
+export type SuperviseOptions = {
+  /** What the logs call it: `relay`, `edge florin`, `agent florin`. */
+  name: string
+  /** The program, relative to `cwd` (RELAY_MAIN, EDGE_SIM_MAIN, EDGE_AGENT_MAIN). */
+  main: string
+  /** The repository root (the child's working directory). */
   cwd: string
-  /** Relay command-line arguments (see infra/relay/cli-args.ts). */
+  /** The program's command-line arguments. */
   args: string[]
   /** Added to this process's environment. */
   env: Record<string, string>
   logFile: string
   log: Logger
-  /** Program (and its first arguments) run with process.execPath instead of the relay (tests). */
+  /** Program (and its first arguments) run with process.execPath instead of `main` (tests). */
   command?: string[]
   backoff?: BackoffPolicy
   /** A run at least this long resets the backoff (default 30 s). */
   healthyMs?: number
-  /** Called with the pid of every relay started, and how many restarts preceded it. */
+  /** Called with the pid of every child started, and how many restarts preceded it. */
   onSpawn?(pid: number, restarts: number): void
 }
 
-export type RelaySupervisor = {
-  /** The running relay's pid, undefined while waiting to restart. */
+export type Supervisor = {
+  /** The running child's pid, undefined while waiting to restart. */
   pid(): number | undefined
   restarts(): number
   stop(graceMs?: number): Promise<void>
@@ -43,11 +50,11 @@ export type RelaySupervisor = {
 
 const DEFAULT_POLICY: BackoffPolicy = { baseMs: 1000, maxMs: 30_000 }
 
-export function relayArgv(opts: Pick<RelayProcessOptions, 'args' | 'command'>): string[] {
-  return [...(opts.command ?? ['--experimental-strip-types', RELAY_MAIN]), ...opts.args]
+export function childArgv(opts: Pick<SuperviseOptions, 'main' | 'args' | 'command'>): string[] {
+  return [...(opts.command ?? ['--experimental-strip-types', opts.main]), ...opts.args]
 }
 
-export function superviseRelay(opts: RelayProcessOptions): RelaySupervisor {
+export function supervise(opts: SuperviseOptions): Supervisor {
   const policy = opts.backoff ?? DEFAULT_POLICY
   const healthyMs = opts.healthyMs ?? 30_000
   let child: ChildProcess | undefined
@@ -61,9 +68,12 @@ export function superviseRelay(opts: RelayProcessOptions): RelaySupervisor {
     timer = undefined
     if (stopping) return
     const fd = openSync(opts.logFile, 'a')
-    writeSync(fd, `\n--- relay starting at ${new Date().toISOString()} (restart ${restarts}) ---\n`)
+    writeSync(
+      fd,
+      `\n--- ${opts.name} starting at ${new Date().toISOString()} (restart ${restarts}) ---\n`
+    )
     const started = Date.now()
-    const c = spawn(process.execPath, relayArgv(opts), {
+    const c = spawn(process.execPath, childArgv(opts), {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', fd, fd],
@@ -81,11 +91,15 @@ export function superviseRelay(opts: RelayProcessOptions): RelaySupervisor {
         if (stopping) return
         failures = Date.now() - started >= healthyMs ? 1 : failures + 1
         const delay = backoffDelay(failures, policy, Math.random)
-        opts.log.warn('relay exited; restarting', { why, retryInMs: delay, log: opts.logFile })
+        opts.log.warn(`${opts.name} exited; restarting`, {
+          why,
+          retryInMs: delay,
+          log: opts.logFile,
+        })
         restarts += 1
         timer = setTimeout(launch, delay)
       }
-      c.once('error', (e) => onEnd(`relay failed to run: ${e.message}`))
+      c.once('error', (e) => onEnd(`${opts.name} failed to run: ${e.message}`))
       c.once('exit', (code, signal) => onEnd(signal ? `killed by ${signal}` : `exit code ${code}`))
     })
     if (c.pid !== undefined) opts.onSpawn?.(c.pid, restarts)

@@ -6,7 +6,8 @@
  * certificate) and the stack's stack.json. `stop()` signals it (SIGTERM by default) and waits for
  * the exit code; `start()` starts it again on the same data folder and port; `destroy()` also
  * removes the temporary folders. The stack runs the watch relay unless started with
- * `{ relay: false }` (EDGEPLANE_RELAY=off); `relayPid()` reads its pid from stack.json,
+ * `{ relay: false }` (EDGEPLANE_RELAY=off) and no simulated edges unless given `{ edges: '...' }`
+ * (EDGEPLANE_EDGES); `relayPid()` reads its pid from stack.json,
  * `killRelay()` kills it and `relayRestarted(oldPid)` waits until the stack has started a new one
  * (it restarts a dead relay by itself, after a backoff of 1-30 s).
  *
@@ -43,6 +44,8 @@ export type StackOptions = {
   port?: number
   /** Run the watch relay (default true); false sets EDGEPLANE_RELAY=off. */
   relay?: boolean
+  /** EDGEPLANE_EDGES (default '': no simulated edges, which most tests do not need). */
+  edges?: string
   /** More environment for the start program. */
   env?: Record<string, string>
 }
@@ -169,6 +172,7 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
       EDGEPLANE_DATA: dataDir,
       LOG_LEVEL: 'warn',
       ...(opts.relay === false ? { EDGEPLANE_RELAY: 'off' } : {}),
+      EDGEPLANE_EDGES: opts.edges ?? '',
       ...opts.env,
     })
     run = launched.run

@@ -30,6 +30,7 @@ function info(wranglerPid: number): StackInfo {
     dynalite: { endpoint: '', port: 1, path: '' },
     tableName: 'edgeplane',
     wrangler: { pid: wranglerPid, inspectorPort: 1, logFile: '' },
+    edges: [],
     startedAt: '',
   }
 }

@@ -9,6 +9,11 @@ describe('readLocalConfig', () => {
       tableName: 'edgeplane',
       logLevel: 'info',
       relay: true,
+      edges: [
+        { name: 'florin', labels: { env: 'prod' } },
+        { name: 'guilder', labels: { env: 'prod', extended: 'si' } },
+      ],
+      pollIntervalSeconds: 2,
     })
   })
 
@@ -19,6 +24,8 @@ describe('readLocalConfig', () => {
       TABLE_NAME: 'other',
       LOG_LEVEL: 'debug',
       EDGEPLANE_RELAY: 'off',
+      EDGEPLANE_EDGES: 'zloty:env=dev',
+      EDGEPLANE_POLL_INTERVAL: '5',
     }
     expect(readLocalConfig(env, '/repo')).toEqual({
       port: 9000,
@@ -26,8 +33,14 @@ describe('readLocalConfig', () => {
       tableName: 'other',
       logLevel: 'debug',
       relay: false,
+      edges: [{ name: 'zloty', labels: { env: 'dev' } }],
+      pollIntervalSeconds: 5,
     })
     expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
+  })
+
+  it('reads an empty EDGEPLANE_EDGES as no edges, unlike the other variables', () => {
+    expect(readLocalConfig({ EDGEPLANE_EDGES: '' }, '/r').edges).toEqual([])
   })
 
   it('treats empty variables as unset', () => {
@@ -44,6 +57,9 @@ describe('readLocalConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['TABLE_NAME', 'x'],
     ['EDGEPLANE_RELAY', 'maybe'],
+    ['EDGEPLANE_EDGES', 'Florin'],
+    ['EDGEPLANE_POLL_INTERVAL', '0'],
+    ['EDGEPLANE_POLL_INTERVAL', '1.5'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })

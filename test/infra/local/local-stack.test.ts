@@ -24,6 +24,8 @@ beforeEach(async () => {
     tableName: 'edgeplane',
     logLevel: 'error',
     relay: false,
+    edges: [],
+    pollIntervalSeconds: 2,
   }
 })
 afterEach(async () => {

@@ -20,6 +20,7 @@ const info: StackInfo = {
   dynalite: { endpoint: 'http://127.0.0.1:40000', port: 40000, path: '/d/dynalite' },
   tableName: 'edgeplane',
   wrangler: { pid: 43, inspectorPort: 40001, logFile: '/d/wrangler.log' },
+  edges: [],
   startedAt: '2026-01-01T00:00:00.000Z',
 }
 

@@ -1,0 +1,144 @@
+/**
+ * Connects one simulated edge cluster to the center the way a real one is connected: the bootstrap
+ * endpoint issues the mailbox credential and the manifests (infra/edge-bootstrap/call.ts), the
+ * manifests are applied to the edge cluster by server-side apply (Namespace, ServiceAccount, RBAC,
+ * the Secret, the agent Deployment), and the agent's settings are then read back from that Secret,
+ * as a pod mounting it would see them, into `<dir>/credentials/` (token, ca.crt; mode 0600). On a
+ * later start a Secret that names the same mailbox and whose token the center still accepts is
+ * reused, so restarts do not rotate the credential; a new mailbox (the SyncTarget re-created) or
+ * a refused token means a new bootstrap, which rotates it.
+ */
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { KubeConfig } from '@kubernetes/client-node'
+import { parseAllDocuments } from 'yaml'
+import { AGENT_NAME, DEFAULT_AGENT_NAMESPACE } from '../../lib/edge/manifests.ts'
+import { EDGE_API_PREFIX } from '../../lib/edge/protocol.ts'
+import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { requestBootstrap } from '../edge-bootstrap/call.ts'
+import { writePrivateFile } from './data-dir.ts'
+import type { RegisteredEdge } from './edge-inventory.ts'
+import { EDGE_INVENTORY } from './edges-config.ts'
+import { hubRequest } from './hub-request.ts'
+
+export type Center = { url: string; adminToken: string; caPem: string }
+
+export type JoinOptions = {
+  center: Center
+  edge: RegisteredEdge
+  /** A KubeConfig reaching the edge cluster with its admin token. */
+  edgeKube: KubeConfig
+  /** The edge's folder in the data folder (`<data>/edges/<name>`). */
+  dir: string
+  pollIntervalSeconds: number
+  /** How long to wait for the mailbox step to create the mailbox. */
+  waitSeconds?: number
+}
+
+export type JoinedEdge = {
+  mailbox: string
+  centerUrl: string
+  tokenFile: string
+  caFile: string | undefined
+  /** True when a new credential was issued (first start, or the old one was refused). */
+  issued: boolean
+}
+
+const SECRET_REF = {
+  group: '',
+  version: 'v1',
+  resource: 'secrets',
+  namespace: DEFAULT_AGENT_NAMESPACE,
+  name: AGENT_NAME,
+}
+
+const decode = (v: unknown) =>
+  typeof v === 'string' ? Buffer.from(v, 'base64').toString('utf8') : undefined
+
+function secretValues(secret: KubeObject | undefined) {
+  const data = (secret?.data ?? {}) as Record<string, unknown>
+  return {
+    center: decode(data.center),
+    mailbox: decode(data.mailbox),
+    token: decode(data.token),
+    ca: decode(data['ca.crt']),
+  }
+}
+
+async function centerAccepts(center: Center, mailbox: string, token: string): Promise<boolean> {
+  const res = await hubRequest(
+    `${center.url}${EDGE_API_PREFIX}/mailboxes/${encodeURIComponent(mailbox)}/desired`,
+    { headers: { authorization: `Bearer ${token}` }, ca: center.caPem }
+  )
+  await res.arrayBuffer()
+  return res.ok || res.status === 304
+}
+
+/** Applies a multi-document YAML stream, in order, resolving kinds through discovery. */
+async function applyManifests(kube: ReturnType<typeof createKubeRest>, yaml: string) {
+  const served = await kube.discover()
+  for (const doc of parseAllDocuments(yaml)) {
+    const obj = doc.toJS() as KubeObject
+    const [group, version] = obj.apiVersion.includes('/')
+      ? obj.apiVersion.split('/')
+      : ['', obj.apiVersion]
+    const r = served.find((s) => s.group === group && s.version === version && s.kind === obj.kind)
+    if (!r) throw new Error(`the edge cluster does not serve ${obj.apiVersion} ${obj.kind}`)
+    const ref = {
+      group: r.group,
+      version: r.version,
+      resource: r.resource,
+      namespace: r.namespaced ? (obj.metadata?.namespace ?? 'default') : '',
+      name: obj.metadata?.name ?? '',
+    }
+    await kube.apply(ref, obj, { fieldManager: 'kubectl', force: true })
+  }
+}
+
+export async function joinEdge(o: JoinOptions): Promise<JoinedEdge> {
+  const kube = createKubeRest({ kubeConfig: o.edgeKube })
+  let values = secretValues(await kube.get(SECRET_REF))
+  const reusable =
+    values.mailbox === o.edge.mailbox &&
+    values.token !== undefined &&
+    (await centerAccepts(o.center, o.edge.mailbox, values.token))
+  if (!reusable) {
+    const answer = await requestBootstrap(
+      {
+        hubUrl: o.center.url,
+        token: o.center.adminToken,
+        request: {
+          inventory: EDGE_INVENTORY,
+          syncTarget: o.edge.name,
+          centerUrl: o.center.url,
+          caPem: o.center.caPem,
+          pollIntervalSeconds: o.pollIntervalSeconds,
+        },
+        waitSeconds: o.waitSeconds ?? 90,
+        retryMs: 500,
+      },
+      (url, init) => hubRequest(url, { ...init, ca: o.center.caPem })
+    )
+    await applyManifests(kube, answer.manifests)
+    values = secretValues(await kube.get(SECRET_REF))
+  }
+  if (!values.token || !values.mailbox || !values.center)
+    throw new Error(`the edge ${o.edge.name} has no complete ${AGENT_NAME} Secret`)
+  const credentials = join(o.dir, 'credentials')
+  await mkdir(credentials, { recursive: true })
+  const tokenFile = join(credentials, 'token')
+  await writePrivateFile(tokenFile, values.token)
+  let caFile: string | undefined
+  if (values.ca) {
+    caFile = join(credentials, 'ca.crt')
+    await writePrivateFile(caFile, values.ca)
+  }
+  return {
+    mailbox: values.mailbox,
+    centerUrl: values.center,
+    tokenFile,
+    caFile,
+    issued: !reusable,
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The simulated edge clusters of `npm start`, each with its own agent, all started in parallel:
+ *   1. the edges are registered in the center (edge-inventory.ts: `root:imw-1`, a SyncTarget and
+ *      a Location per edge, the mailbox step asked at once);
+ *   2. per edge, a simulated cluster (infra/edge-sim/main.ts) as a supervised child on a port
+ *      picked once per start (so a restarted edge comes back at the same URL), its table `edge-<name>`
+ *      on the stack's dynalite, its admin token in `<data>/edges/<name>/admin-token`, served over
+ *      https with the hub's certificate; a kubeconfig for it in `<data>/edges/<name>/kubeconfig`;
+ *   3. the edge joined through the bootstrap a real edge uses (edge-join.ts);
+ *   4. its agent (infra/edge-agent/main.ts) as a supervised child, configured from the Secret the
+ *      bootstrap put in the edge cluster, state in `<data>/edges/<name>/agent/`.
+ * Logs go to `<data>/edges/<name>/edge.log` and `agent.log`. `info()` describes the running edges for
+ * stack.json (pids change when a child is restarted; `onChange` says so).
+ */
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { KubeConfig } from '@kubernetes/client-node'
+import type { Logger } from '../../lib/log.ts'
+import { loadOrCreateToken, writePrivateFile } from './data-dir.ts'
+import { type HubCall, type RegisteredEdge, registerEdges } from './edge-inventory.ts'
+import type { Center } from './edge-join.ts'
+import { joinEdge } from './edge-join.ts'
+import type { EdgeSpec } from './edges-config.ts'
+import { waitHealthy } from './health.ts'
+import { type KubeconfigContext, renderKubeconfig } from './kubeconfig.ts'
+import type { Part } from './local-stack.ts'
+import { pickFreePort } from './ports.ts'
+import type { EdgeInfo } from './stack-info.ts'
+import { EDGE_AGENT_MAIN, EDGE_SIM_MAIN, type Supervisor, supervise } from './supervise.ts'
+
+export type LocalEdgesOptions = {
+  edges: EdgeSpec[]
+  repoRoot: string
+  dataDir: string
+  center: Center
+  hub: HubCall
+  ddbEndpoint: string
+  /** Folder with the hub's cert.pem and key.pem, which the edges serve too. */
+  tlsDir: string
+  pollIntervalSeconds: number
+  logLevel: string
+  log: Logger
+  /** Called when a child's pid changed (a restart), to rewrite stack.json. */
+  onChange(): void
+  /** Registers a started part at once, so a failure later in the start stops it. */
+  addPart(part: Part): void
+  readyTimeoutMs?: number
+}
+
+export type LocalEdges = {
+  /** A kubeconfig context per edge, named after it. */
+  contexts: KubeconfigContext[]
+  info(): EdgeInfo[]
+}
+
+type Running = Omit<EdgeInfo, 'pid' | 'agentPid'> & {
+  token: string
+  sim: Supervisor
+  agent: Supervisor
+}
+
+async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Promise<Running> {
+  const { spec } = edge
+  const dir = join(o.dataDir, 'edges', spec.name)
+  await mkdir(dir, { recursive: true })
+  const tokenFile = join(dir, 'admin-token')
+  const { token } = await loadOrCreateToken(tokenFile)
+  const port = await pickFreePort()
+  const url = `https://127.0.0.1:${port}`
+  const child = (name: string) => ({
+    cwd: o.repoRoot,
+    env: { LOG_LEVEL: o.logLevel, NODE_EXTRA_CA_CERTS: join(o.tlsDir, 'cert.pem') },
+    log: o.log,
+    onSpawn: () => o.onChange(),
+    logFile: join(dir, `${name}.log`),
+  })
+  const sim = supervise({
+    ...child('edge'),
+    name: `edge ${spec.name}`,
+    main: EDGE_SIM_MAIN,
+    args: [
+      ...['--name', spec.name, '--ddb-endpoint', o.ddbEndpoint, '--token-file', tokenFile],
+      ...['--cert-dir', o.tlsDir, '--port', String(port), '--parent-pid', String(process.pid)],
+    ],
+  })
+  o.addPart({ name: `edge ${spec.name}`, stop: () => sim.stop() })
+  await waitHealthy(`${url}/healthz`, {
+    timeoutMs: o.readyTimeoutMs ?? 60_000,
+    ca: o.center.caPem,
+  })
+  const context: KubeconfigContext = { name: spec.name, server: url, token }
+  const kubeconfigText = renderKubeconfig({
+    hubUrl: o.center.url,
+    adminToken: token,
+    caPem: o.center.caPem,
+    spaces: [],
+    extra: [context],
+  })
+  const kubeconfig = join(dir, 'kubeconfig')
+  await writePrivateFile(kubeconfig, kubeconfigText)
+  const registered = await edge.registered
+  const edgeKube = new KubeConfig()
+  edgeKube.loadFromString(kubeconfigText)
+  const joined = await joinEdge({
+    center: o.center,
+    edge: registered,
+    edgeKube,
+    dir,
+    pollIntervalSeconds: o.pollIntervalSeconds,
+  })
+  o.log.info('edge joined', { edge: spec.name, mailbox: joined.mailbox, issued: joined.issued })
+  const agent = supervise({
+    ...child('agent'),
+    name: `agent ${spec.name}`,
+    main: EDGE_AGENT_MAIN,
+    args: [
+      ...['--center', joined.centerUrl, '--mailbox', joined.mailbox],
+      ...['--token-file', joined.tokenFile, '--kubeconfig', kubeconfig],
+      ...['--state-dir', join(dir, 'agent'), '--poll-interval', String(o.pollIntervalSeconds)],
+      ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
+    ],
+  })
+  o.addPart({ name: `agent ${spec.name}`, stop: () => agent.stop() })
+  return {
+    name: spec.name,
+    url,
+    port,
+    mailbox: joined.mailbox,
+    dir,
+    token,
+    sim,
+    agent,
+  }
+}
+
+type RegisteredEdgePromise = { spec: EdgeSpec; registered: Promise<RegisteredEdge> }
+
+export async function startLocalEdges(o: LocalEdgesOptions): Promise<LocalEdges> {
+  const registering = registerEdges(o.hub, o.edges)
+  // Registration failures surface through each edge's await; this only keeps them handled.
+  registering.catch(() => undefined)
+  const running = await Promise.all(
+    o.edges.map((spec) =>
+      startEdge(o, {
+        spec,
+        registered: registering.then((all) => {
+          const r = all.find((e) => e.name === spec.name)
+          if (!r) throw new Error(`edge ${spec.name} was not registered`)
+          return r
+        }),
+      })
+    )
+  )
+  return {
+    contexts: running.map((r) => ({ name: r.name, server: r.url, token: r.token })),
+    info: () =>
+      running.map(({ sim, agent, token: _token, ...r }) => ({
+        ...r,
+        pid: sim.pid(),
+        agentPid: agent.pid(),
+      })),
+  }
+}
