@@ -9,7 +9,8 @@
  *    request a full one);
  * 2. read the edge's discovery and apply the copy (apply.ts; also on 304, which is how drift is
  *    reverted and failed applies are retried);
- * 3. prune what the agent owns and the desired state dropped (prune.ts);
+ * 3. prune what the agent owns and the desired state dropped (prune.ts) — never on a version-0
+ *    answer, which means the mailbox has no content yet, not that it wants nothing;
  * 4. report changed statuses, upsync changes, problems and the heartbeat (report.ts).
  * Every dependency is injected (center client, edge client, clock, paths), so tests run it
  * against a real in-process edge API and a small fake center.
@@ -158,10 +159,17 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       planned,
       discovery
     )
-    const pruned = await pruneOwned(
-      { kube, owned, builtins: deps.builtins, log },
-      new Set(planned.map((p) => p.key))
-    )
+    // Version 0: the mailbox has no content yet (new, or re-created and not yet translated; a
+    // translated one always holds its SyncerConfig). That is no reason to remove anything.
+    const pruned =
+      copy.version === 0
+        ? { pruned: 0, dropped: 0, problems: [] }
+        : await pruneOwned(
+            { kube, owned, builtins: deps.builtins, log },
+            new Set(planned.map((p) => p.key))
+          )
+    if (copy.version === 0 && owned.size > 0)
+      log.warn('the mailbox has no content yet: keeping what the agent owns', { owned: owned.size })
     if (pruned.pruned + pruned.dropped > 0) await persistOwned()
     for (const key of checked.keys()) if (!owned.has(key)) checked.delete(key)
     const problems: Problem[] = [...applied.problems, ...pruned.problems]

@@ -2,7 +2,8 @@
  * The agent with its center unreachable or failing: nothing at the edge changes (no apply, no
  * prune), the loop backs off exponentially up to 8 × the interval and returns to the interval when
  * the center answers again; a restarted agent (same state folder) still knows what it owns and
- * what it last applied; an incomplete delta makes the agent ask for a full snapshot.
+ * what it last applied; a mailbox without content yet (version 0) is no instruction to remove
+ * anything; an incomplete delta makes the agent ask for a full snapshot.
  */
 import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -116,6 +117,24 @@ describe('restart', () => {
     expect(await edge.get(cmRef('o-restart', 'a'))).toBeUndefined()
     expect(await edge.get(cmRef('o-restart', 'b'))).toBeDefined()
     expect(await edge.get(cmRef('o-restart', 'z'))).toBeDefined()
+  })
+
+  it('a mailbox without content yet (version 0: re-created, not translated) prunes nothing', async () => {
+    const first = await seed('o-recreated')
+    const name = (k: string) => k.split('/').pop()
+    await center.close()
+    center = await startFakeCenter('mb-offline')
+    const second = await newAgent(center, edge, { stateDir: first.stateDir })
+    expect(await second.poll()).toMatchObject({ ok: true, version: 0, pruned: 0 })
+    expect(await second.poll()).toMatchObject({ ok: true, outcome: 'unchanged', pruned: 0 })
+    expect([...second.inspect().owned.keys()].map(name).sort()).toEqual(['a', 'b', 'o-recreated'])
+    expect(await edge.get(cmRef('o-recreated', 'a'))).toBeDefined()
+    // Translated at last, without `a`: now it goes.
+    center.put(nsRef('o-recreated'), namespace('o-recreated'))
+    center.put(cmRef('o-recreated', 'b'), configMap('o-recreated', 'b', { v: '1' }))
+    expect(await second.poll()).toMatchObject({ ok: true, pruned: 1, created: 0 })
+    expect(await edge.get(cmRef('o-recreated', 'a'))).toBeUndefined()
+    expect(await edge.get(cmRef('o-recreated', 'b'))).toBeDefined()
   })
 
   it('a corrupt ownership record deletes nothing: the objects become foreign', async () => {
