@@ -11,7 +11,7 @@
  *    reverted and failed applies are retried);
  * 3. prune what the agent owns and the desired state dropped (prune.ts) — never on a version-0
  *    answer, which means the mailbox has no content yet, not that it wants nothing;
- * 4. report changed statuses, upsync changes, problems and the heartbeat (report.ts).
+ * 4. report changed statuses, upsync changes, problems and the heartbeat (report-send.ts).
  * Every dependency is injected (center client, edge client, clock, paths), so tests run it
  * against a real in-process edge API and a small fake center.
  */
@@ -28,7 +28,7 @@ import type { EdgeKube } from './kube-client.ts'
 import { loadOwned, type Owned, saveOwned } from './ownership.ts'
 import { pruneOwned } from './prune.ts'
 import { refKey } from './refs.ts'
-import { acceptReport, planReport } from './report.ts'
+import { sendReport } from './report-send.ts'
 import { loadReportState, type ReportState, saveReportState } from './report-state.ts'
 import { planEntries } from './selection.ts'
 import { collectStatuses } from './status-collector.ts'
@@ -173,12 +173,12 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     if (pruned.pruned + pruned.dropped > 0) await persistOwned()
     for (const key of checked.keys()) if (!owned.has(key)) checked.delete(key)
     const problems: Problem[] = [...applied.problems, ...pruned.problems]
+    // Never upsynced: what the agent downsynced, and anything the mailbox holds a copy of.
+    const copies = new Set(copy.entries.map(refKey))
     const state = withoutStale(reported, owned, problems)
     const list = memoLister(kube)
     const statuses = await collectStatuses(applied.live, state.statuses, list, log)
     const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)
-    // Never upsynced: what the agent downsynced, and anything the mailbox holds a copy of.
-    const copies = new Set(copy.entries.map(refKey))
     const skip = (k: string) => owned.has(k) || copies.has(k)
     const upsync = await collectUpsync(kube, targets, skip, reported.upsynced, log)
     const base: Partial<PollResult> = {
@@ -192,26 +192,12 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       problems: problems.length,
     }
     const nowMs = now().getTime()
-    const plan = planReport({ statuses, upsync, problems, state, nowMs })
-    if (!plan) {
-      await saveReported(state)
-      return base
-    }
-    if (plan.oversized.length > 0) log.warn('too large to report', { keys: plan.oversized })
-    if (plan.problemsSent) log.warn('problems', { problems: plan.report.problems.slice(0, 20) })
-    try {
-      const result = await deps.center.postReport(plan.report)
-      await saveReported(acceptReport(state, plan, result, nowMs))
-    } catch (e) {
-      return { ...base, ok: false, outcome: 'center-error', error: `report: ${errText(e)}` }
-    }
-    return {
-      ...base,
-      reported: true,
-      statuses: plan.statuses.length,
-      upsyncApply: plan.upsyncApply.length,
-      upsyncDelete: plan.upsyncDelete.length,
-    }
+    const sent = await sendReport(deps, { statuses, upsync, problems, copies, state, nowMs })
+    await saveReported(sent.state)
+    if (sent.error !== undefined)
+      return { ...base, ok: false, outcome: 'center-error', error: sent.error }
+    const { reported: wasSent, statuses: n, upsyncApply, upsyncDelete } = sent
+    return { ...base, reported: wasSent, statuses: n, upsyncApply, upsyncDelete }
   }
 
   async function saveReported(next: ReportState): Promise<void> {

@@ -3,8 +3,9 @@
  * report carries only what changed: the hash of each downsynced object's last accepted status
  * report (status, observedGeneration, associated objects), each upsynced object with the hash of
  * the body last accepted (so a vanished one is sent as a delete), the hash of the problem set
- * last accepted and the keys it named, and when the last heartbeat was accepted. Losing this file is harmless: the
- * agent then reports everything once more.
+ * last accepted and the keys it named, when the last heartbeat was accepted, and what the center
+ * rejected (sent again only when it changes or with the next heartbeat). Losing this file is
+ * harmless: the agent then reports everything once more.
  */
 import { z } from 'zod'
 import { ObjectRefSchema } from '../edge/protocol.ts'
@@ -17,6 +18,11 @@ export const ReportStateSchema = z.object({
   /** Keys of the objects in the problem set last accepted. */
   problemKeys: z.array(z.string()).default([]),
   lastHeartbeatMs: z.number(),
+  /**
+   * Items the center rejected, by `s:`/`u:`/`d:` (status, upsync apply, upsync delete) and key,
+   * with the hash rejected: held back until they change or the next heartbeat.
+   */
+  rejected: z.record(z.string(), z.string()).default({}),
 })
 export type ReportState = z.infer<typeof ReportStateSchema>
 
@@ -26,6 +32,7 @@ export const emptyReportState = (): ReportState => ({
   problems: '',
   problemKeys: [],
   lastHeartbeatMs: 0,
+  rejected: {},
 })
 
 export async function loadReportState(path: string): Promise<ReportState> {

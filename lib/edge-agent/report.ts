@@ -2,12 +2,16 @@
  * One poll's report, batched: the status reports that changed, upsync applies and deletes, the
  * problem set when it changed since the last accepted report (and again with every heartbeat),
  * and a heartbeat at most once a minute. Nothing to say → no report at all. Each list is capped at
- * the protocol's limit and the statuses and upsync bodies together at BODY_BUDGET characters of
- * JSON (the center reads at most a few MiB); what does not fit is not recorded as reported and goes
- * next poll. `acceptReport` records what the center accepted (report-state.ts): a rejected ref
- * (possibly partial: the fields it names must match) leaves its items unrecorded, so they are sent
- * again. The keys with problems are remembered: when one's problem is gone, its status is sent
- * again, which is what clears a problem on the center's copy.
+ * the protocol's limit, and the whole report at BODY_BUDGET characters of JSON (the center reads
+ * at most 3 MiB): problems and deletes are counted first, then statuses and upsync bodies are
+ * taken while they fit; what does not fit is not recorded as reported and goes next poll.
+ * `acceptReport` records what the center accepted (report-state.ts). A rejected item (its ref
+ * possibly partial: the fields it names must match) stays unrecorded and is held back until its
+ * content changes or the next heartbeat, so an item the center will never take (say, a kind the
+ * mailbox does not serve) costs one attempt a minute, not one per poll. The problem set counts as
+ * sent even when some problems were rejected: it goes again with the next heartbeat. The keys
+ * with problems are remembered: when one's problem is gone, its status is sent again, which is
+ * what clears a problem on the center's copy.
  */
 import type { ObjectRef, Problem, Report, ReportResult } from '../edge/protocol.ts'
 import { hashOf, refKey } from './refs.ts'
@@ -61,28 +65,34 @@ function fitting<T>(
   return out
 }
 
+const jsonSize = (v: unknown) => JSON.stringify(v).length
+
 export function planReport(i: ReportInput): ReportPlan | undefined {
   const problems = [...i.problems].sort((a, b) => (problemKey(a) < problemKey(b) ? -1 : 1))
   const problemsHash = problems.length > 0 ? hashOf(problems) : ''
   const heartbeat = i.nowMs - i.state.lastHeartbeatMs >= HEARTBEAT_MS
   const problemsSent = problems.length > 0 && (problemsHash !== i.state.problems || heartbeat)
-  const budget = { left: BODY_BUDGET }
+  const held = (key: string, hash: string) => !heartbeat && i.state.rejected[key] === hash
+  const sentProblems = problemsSent ? problems.slice(0, CAP) : []
+  const upsyncDelete = i.upsync.delete.filter((d) => !held(`d:${d.key}`, '')).slice(0, CAP)
+  const budget = {
+    left: BODY_BUDGET - jsonSize(sentProblems) - jsonSize(upsyncDelete.map((d) => d.ref)),
+  }
   const oversized: string[] = []
   const statuses = fitting(
-    i.statuses,
+    i.statuses.filter((s) => !held(`s:${s.key}`, s.hash)),
     (s) => JSON.stringify(s.report).length,
     budget,
     oversized,
     (s) => s.key
   )
   const upsyncApply = fitting(
-    i.upsync.apply,
+    i.upsync.apply.filter((u) => !held(`u:${u.key}`, u.hash)),
     (u) => JSON.stringify(u.body).length,
     budget,
     oversized,
     (u) => u.key
   )
-  const upsyncDelete = i.upsync.delete.slice(0, CAP)
   const empty = statuses.length + upsyncApply.length + upsyncDelete.length === 0 && !problemsSent
   if (empty && !heartbeat) return undefined
   return {
@@ -90,7 +100,7 @@ export function planReport(i: ReportInput): ReportPlan | undefined {
       kind: 'Report',
       statuses: statuses.map((s) => s.report),
       upsync: { apply: upsyncApply.map((u) => u.body), delete: upsyncDelete.map((d) => d.ref) },
-      problems: problemsSent ? problems.slice(0, CAP) : [],
+      problems: sentProblems,
       heartbeat,
     },
     statuses,
@@ -122,12 +132,26 @@ export function acceptReport(
     problems: state.problems,
     problemKeys: state.problemKeys,
     lastHeartbeatMs: plan.report.heartbeat ? nowMs : state.lastHeartbeatMs,
+    // A heartbeat report carried every held item again: what it rejects is the whole set now.
+    rejected: plan.report.heartbeat ? {} : { ...state.rejected },
   }
-  for (const s of plan.statuses) if (ok(s.report)) next.statuses[s.key] = s.hash
-  for (const u of plan.upsyncApply)
+  const rejected = (key: string, hash: string | undefined) => {
+    if (hash === undefined) delete next.rejected[key]
+    else next.rejected[key] = hash
+  }
+  for (const s of plan.statuses) {
+    if (ok(s.report)) next.statuses[s.key] = s.hash
+    rejected(`s:${s.key}`, ok(s.report) ? undefined : s.hash)
+  }
+  for (const u of plan.upsyncApply) {
     if (ok(u.ref)) next.upsynced[u.key] = { ref: u.ref, hash: u.hash }
-  for (const d of plan.upsyncDelete) if (ok(d.ref)) delete next.upsynced[d.key]
-  if (plan.report.problems.every(ok) && (plan.problemsSent || plan.problemsHash === '')) {
+    rejected(`u:${u.key}`, ok(u.ref) ? undefined : u.hash)
+  }
+  for (const d of plan.upsyncDelete) {
+    if (ok(d.ref)) delete next.upsynced[d.key]
+    rejected(`d:${d.key}`, ok(d.ref) ? undefined : '')
+  }
+  if (plan.problemsSent || plan.problemsHash === '') {
     next.problems = plan.problemsHash
     next.problemKeys = [...new Set(plan.report.problems.map(refKey))].sort()
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Problem, ReportResult } from '../../../lib/edge/protocol.ts'
-import { acceptReport, planReport } from '../../../lib/edge-agent/report.ts'
+import { acceptReport, BODY_BUDGET, planReport } from '../../../lib/edge-agent/report.ts'
 import { emptyReportState, type ReportState } from '../../../lib/edge-agent/report-state.ts'
 import type { StatusItem } from '../../../lib/edge-agent/status-collector.ts'
 import type { UpsyncChanges } from '../../../lib/edge-agent/upsync-collector.ts'
@@ -108,6 +108,7 @@ describe('acceptReport', () => {
       problems: '',
       problemKeys: [],
       lastHeartbeatMs: T,
+      rejected: {},
     })
   })
   it('leaves rejected refs unrecorded, a partial ref matching on the fields it names', () => {
@@ -130,6 +131,52 @@ describe('acceptReport', () => {
   })
 })
 
+describe('rejected items', () => {
+  const upsync: UpsyncChanges = {
+    apply: [
+      {
+        key: '/configmaps/n/a',
+        ref: cm('a'),
+        hash: 'ha',
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } },
+      },
+    ],
+    delete: [{ key: '/configmaps/n/gone', ref: cm('gone') }],
+  }
+  const input = (state: ReportState, nowMs: number, hash = 'h1') => ({
+    statuses: [status('s', hash)],
+    upsync,
+    problems: [],
+    state,
+    nowMs,
+  })
+
+  it('are held back until they change or the next heartbeat', () => {
+    const first = planReport(input(fresh, T))!
+    const everything = ok([
+      { ref: { name: 's' }, message: 'no' },
+      { ref: { name: 'a' }, message: 'not served' },
+      { ref: { name: 'gone' }, message: 'not ours' },
+    ])
+    const state = acceptReport(fresh, first, everything, T)
+    expect(state.rejected).toEqual({
+      's:apps/deployments/n/s': 'h1',
+      'u:/configmaps/n/a': 'ha',
+      'd:/configmaps/n/gone': '',
+    })
+    expect(planReport(input(state, T + 1))).toBeUndefined()
+    expect(planReport(input(state, T + 2, 'h2'))?.statuses.map((s) => s.hash)).toEqual(['h2'])
+    const beat = planReport(input(state, T + 60_000))!
+    expect(beat.report).toMatchObject({
+      heartbeat: true,
+      statuses: [{ name: 's' }],
+      upsync: { apply: [{ metadata: { name: 'a' } }], delete: [{ name: 'gone' }] },
+    })
+    // Taken this time: nothing is held any more.
+    expect(acceptReport(state, beat, ok(), T + 60_000).rejected).toEqual({})
+  })
+})
+
 describe('budget', () => {
   it('leaves out what does not fit for the next poll, and what never fits for good', () => {
     const big = (name: string, n: number): StatusItem => ({
@@ -145,5 +192,28 @@ describe('budget', () => {
     })
     expect(plan?.statuses.map((s) => s.report.name)).toEqual(['a', 'd'])
     expect(plan?.oversized).toEqual(['apps/deployments/n/c'])
+  })
+
+  it('counts problems and deletes first, so a report never outgrows what the center reads', () => {
+    const problems = Array.from({ length: 1000 }, (_, i) => ({
+      ...ref(`p${i}`),
+      reason: 'ApplyFailed' as const,
+      message: 'm'.repeat(1500),
+    }))
+    const deletes = Array.from({ length: 1000 }, (_, i) => ({ key: `d${i}`, ref: cm(`d${i}`) }))
+    const plan = planReport({
+      statuses: [status('a', 'a'), status('b', 'b')].map((s) => ({
+        ...s,
+        report: { ...s.report, status: { pad: 'x'.repeat(200_000) } },
+      })),
+      upsync: { apply: [], delete: deletes },
+      problems,
+      state: fresh,
+      nowMs: T,
+    })!
+    expect(plan.report.problems).toHaveLength(1000)
+    expect(plan.upsyncDelete).toHaveLength(1000)
+    expect(plan.statuses.map((s) => s.report.name)).toEqual(['a'])
+    expect(JSON.stringify(plan.report).length).toBeLessThan(BODY_BUDGET + 10_000)
   })
 })
