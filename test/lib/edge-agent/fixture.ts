@@ -76,7 +76,13 @@ export async function startEdge(): Promise<Edge> {
 
 export const tempStateDir = () => mkdtemp(join(tmpdir(), 'edge-agent-'))
 
-export type AgentOptions = { stateDir?: string; now?: () => Date; token?: string }
+export type AgentOptions = {
+  stateDir?: string
+  now?: () => Date
+  token?: string
+  /** The edge's built-in namespaces (default: kube's four). */
+  builtinNamespaces?: string[]
+}
 
 export async function newAgent(
   center: FakeCenter,
@@ -93,7 +99,7 @@ export async function newAgent(
     }),
     kube: edge.kube,
     stateDir,
-    builtins: builtinsFrom(),
+    builtins: builtinsFrom(o.builtinNamespaces),
     log: silentLogger,
     ...(o.now ? { now: o.now } : {}),
   })
