@@ -17,6 +17,8 @@ export const activePods = (ctx: SimContext, owner: KubeObject) =>
 
 /** Surplus pods in the order kube deletes them: not ready first, then the newest. */
 function victims(pods: KubeObject[], count: number): KubeObject[] {
+  // slice(0, n) with a negative n would take all but the last |n|: no surplus, no victims.
+  if (count <= 0) return []
   const created = (p: KubeObject) => Date.parse(p.metadata.creationTimestamp ?? '') || 0
   return [...pods]
     .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || created(b) - created(a))

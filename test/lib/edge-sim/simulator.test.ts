@@ -104,6 +104,25 @@ describe('Deployments', () => {
     await f.run()
   })
 
+  it('scales 2 → 3 by adding one pod and keeping the two it has (no churn)', async () => {
+    await f.user.create('root', GVR.deployments, deployment('grow', { replicas: 2 }))
+    await f.run()
+    const podNames = async () =>
+      (await f.list(GVR.pods, 'default'))
+        .filter((p) => p.metadata.name?.startsWith('grow-'))
+        .map((p) => p.metadata.name)
+    const before = await podNames()
+    expect(before).toHaveLength(2)
+    await scale('grow', 3)
+    await f.run()
+    const after = await podNames()
+    expect(after).toHaveLength(3)
+    expect(after).toEqual(expect.arrayContaining(before))
+    expect((await f.sim.tick()).writes).toBe(0)
+    await f.user.delete('root', GVR.deployments, 'grow', { namespace: 'default' })
+    await f.run()
+  })
+
   it('a template change (rollout restart) rolls to a new ReplicaSet and retires the old', async () => {
     const before = (await f.get(GVR.deployments, 'web')) as Any
     const template = before.spec.template
