@@ -1,0 +1,89 @@
+/**
+ * Helpers for end-to-end tests of the simulated edges `npm start` runs (EDGEPLANE_EDGES): kubectl
+ * arguments for a workload space and for an edge's mailbox space, a read of an object at an edge
+ * or in a mailbox (undefined when absent), the edge's agent credentials from the data folder, and
+ * a workload (a Namespace, a Deployment, a ConfigMap, a Service) with the EdgePlacement sending it
+ * to the Locations labelled env=prod, upsyncing ConfigMaps named `report` from its namespace.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { ok } from './kubectl.ts'
+import type { E2eStack } from './stack.ts'
+
+export type EdgeStack = {
+  /** kubectl arguments addressing space `root:<name>`. */
+  at(space: string): string[]
+  /** kubectl arguments addressing the mailbox space of edge `edge`. */
+  mailbox(edge: string): Promise<string[]>
+  /** `kubectl get -o json` of `kind/name` in namespace `ns`, or undefined on NotFound. */
+  get(where: string[], kind: string, ns: string, name: string): Promise<KubeObject | undefined>
+  /** The edge agent's token, as the bootstrap put it in the edge's Secret. */
+  edgeToken(edge: string): Promise<string>
+}
+
+export function edgeStack(stack: E2eStack): EdgeStack {
+  const at = (space: string) => ['--server', `${stack.url}/clusters/root:${space}`]
+  return {
+    at,
+    async mailbox(edge) {
+      const info = await stack.readInfo()
+      const e = info.edges.find((x) => x.name === edge)
+      if (!e) throw new Error(`no edge ${edge} in stack.json`)
+      return ['--server', `${stack.url}/clusters/root:espw:${e.mailbox}`]
+    },
+    async get(where, kind, ns, name) {
+      const r = await stack.kubectl([...where, 'get', kind, name, '-n', ns, '-o', 'json'])
+      if (r.code !== 0 && /NotFound|not found/.test(r.stderr)) return undefined
+      return JSON.parse(ok(r)) as KubeObject
+    },
+    async edgeToken(edge) {
+      const info = await stack.readInfo()
+      const e = info.edges.find((x) => x.name === edge)
+      if (!e) throw new Error(`no edge ${edge} in stack.json`)
+      return (await readFile(join(e.dir, 'credentials', 'token'), 'utf8')).trim()
+    },
+  }
+}
+
+export function shopWorkload(ns: string, replicas: number, page: string): string {
+  return `apiVersion: v1
+kind: Namespace
+metadata: {name: ${ns}, labels: {app: ${ns}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ${ns}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: "nginx:1.27"}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: page, namespace: ${ns}}
+data: {index.html: "${page}"}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: ${ns}}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8080}]
+---
+apiVersion: edge.kcp.io/v1alpha1
+kind: EdgePlacement
+metadata: {name: ${ns}}
+spec:
+  locationSelectors: [{matchLabels: {env: prod}}]
+  namespaceSelector: {matchLabels: {app: ${ns}}}
+  upsync:
+  - apiGroup: ""
+    resources: [configmaps]
+    namespaces: [${ns}]
+    names: [report]
+`
+}
