@@ -13,11 +13,17 @@ Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM
   - a cron ticker calling the Worker's scheduled() every minute (change-log sweep, terminations)
   - the watch relay (infra/relay/main.ts): watches the hub and posts reconcile keys to its hooks
     (mailbox, where, translate); restarted with backoff if it dies; EDGEPLANE_RELAY=off leaves it out
-  - (to come) simulated edge clusters
+  - simulated edge clusters (default two: florin env=prod, guilder env=prod extended=si), each a
+    kube-compatible API on https://127.0.0.1:<free port> with a workload simulator, registered as
+    a SyncTarget and a Location in root:imw-1, joined through the edge bootstrap (the manifests
+    are applied to it and its agent reads the token from the Secret they hold), with its own edge
+    agent polling the center; both restarted with backoff if they die
 When ready it prints one line with the hub URL and the kubeconfig path; logs (JSON) go to stderr,
-wrangler's output to $EDGEPLANE_DATA/wrangler.log and the relay's to $EDGEPLANE_DATA/relay.log.
+wrangler's output to $EDGEPLANE_DATA/wrangler.log, the relay's to $EDGEPLANE_DATA/relay.log and
+each edge's to $EDGEPLANE_DATA/edges/<name>/edge.log and agent.log.
 Stopping keeps all data; the next start reuses the table, the admin token, the certificate and
-every object (and the relay resumes from its saved watch cursors).
+every object (the relay resumes from its saved watch cursors, each edge keeps its objects and
+its agent its credential and state).
 
 Environment:
   EDGEPLANE_PORT   hub port on 127.0.0.1 (default 8787); other ports are picked free
@@ -26,17 +32,27 @@ Environment:
   LOG_LEVEL        debug | info | warn | error (default info), for this program, the Worker and
                    the relay
   EDGEPLANE_RELAY  on | off (default on): run the watch relay
+  EDGEPLANE_EDGES  the simulated edges, comma-separated name[:key=value]... (default
+                   florin:env=prod,guilder:env=prod:extended=si; empty: none). Each gets a
+                   SyncTarget (labels loc-name=<name>, id=<name> and the given ones) and a Location
+                   (loc-name=<name> and the given ones, instanceSelector id=<name>) in root:imw-1
+                   and a kubeconfig context named after it
+  EDGEPLANE_POLL_INTERVAL  seconds between the edge agents' polls (default 2)
 
 Files in the data folder:
   admin-token      the admin bearer token (mode 0600), generated on first start
-  kubeconfig       contexts root (current) and root:espw (mode 0600)
+  kubeconfig       contexts root (current), root:espw and one per edge (mode 0600)
   tls/             cert.pem (the hub's certificate, also its CA) and key.pem (mode 0600)
   stack.json       URLs, ports (dynalite endpoint, inspector) and pids of the running stack
-                   (relay.pid is rewritten when the relay restarts: kill it to test a restart)
+                   and of each edge (edges[]: url, mailbox, pid, agentPid); pids are rewritten
+                   when a child restarts: kill the relay or an agent to test a restart
   dynalite/        the stored objects, spaces and tokens
   wrangler/        wrangler dev state (--persist-to)
   wrangler.log     wrangler and Worker output
   relay.log        the watch relay's output
+  edges/<name>/    per edge: kubeconfig and admin-token of its API, credentials/ (token and CA
+                   read from its edgeplane-agent Secret), agent/ (the agent's state), edge.log,
+                   agent.log
   lock             pid of the program owning the folder, while it runs
 
 Examples:
@@ -46,4 +62,6 @@ Examples:
     https://127.0.0.1:8787/clusters/root/api/v1/namespaces
   EDGEPLANE_PORT=8800 EDGEPLANE_DATA=/tmp/second npm start   # a second stack alongside
   EDGEPLANE_RELAY=off npm start                                # no relay: steps run only by cron
+  EDGEPLANE_EDGES='a:env=prod,b:env=dev' npm start              # other edges; '' for none
+  KUBECONFIG=.edgeplane/kubeconfig kubectl --context florin get deploy -A
 `
