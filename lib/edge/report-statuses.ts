@@ -3,7 +3,8 @@
  * (lib/store/projection-state.ts). A status report replaces the copy's state: status, the reported
  * generation (rendered as `status.observedGeneration`), the associated objects (omitted = none),
  * and clears any problem; a problem report sets the problem and keeps the rest. A report naming a
- * copy the mailbox does not hold is rejected. Only states whose content differs from the stored
+ * copy the mailbox does not hold, or a generation newer than the copy's (it is about an earlier
+ * copy of that name, removed and placed again), is rejected. Only states whose content differs from the stored
  * one (canonical JSON) are written, so a repeated report writes nothing; they are written in
  * batches (one resourceVersion each) with the stored state's rv as precondition, and the copies
  * that lost a race are re-read and written once more before being rejected.
@@ -114,6 +115,14 @@ function collect(
     const size = JSON.stringify(st.status).length + JSON.stringify(st.associated ?? []).length
     if (size > STATE_JSON_LIMIT) {
       const message = `the status and associated objects are too large: ${size} JSON characters exceeds ${STATE_JSON_LIMIT}`
+      out.rejected.push({ ref: refOf(st), message })
+      continue
+    }
+    // A generation this copy never had: the report is about an earlier copy of that name (it was
+    // removed and placed again meanwhile); landing it would claim the new copy is observed.
+    const generation = entries.get(entryKey(refOf(st)))?.generation ?? Number.POSITIVE_INFINITY
+    if (st.observedGeneration > generation) {
+      const message = `observedGeneration ${st.observedGeneration} is newer than the copy's generation ${generation}: the report is about an earlier copy of this name`
       out.rejected.push({ ref: refOf(st), message })
       continue
     }

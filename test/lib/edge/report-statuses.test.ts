@@ -1,7 +1,8 @@
 /**
  * Statuses and problems of edge reports landing on the mailbox copies: rendered status with the
  * reported observedGeneration, associated objects and problems as annotations, no writes for a
- * repeated report, states surviving spec changes, retry after a lost race, rejections.
+ * repeated report, states surviving spec changes, retry after a lost race, rejections (unknown
+ * copies, too large states, a generation newer than the copy's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
@@ -100,6 +101,20 @@ describe('statuses', () => {
       [{ ...D, name: 'zz' }, 'the mailbox has no projected copy apps/deployments/ns/zz'],
       [C, 'the status and associated objects are too large'],
     ])
+  })
+
+  it('rejects a status about an earlier copy of the name (a generation the copy never had)', async () => {
+    const before = await f.getCopy(DEPLOY)
+    const generation = before.metadata.generation ?? 0
+    const result = await send({ statuses: [dStatus(generation + 1, 0)] })
+    expect(result.accepted).toBe(0)
+    expect(result.rejected).toEqual([
+      {
+        ref: D,
+        message: `observedGeneration ${generation + 1} is newer than the copy's generation ${generation}: the report is about an earlier copy of this name`,
+      },
+    ])
+    expect((await f.getCopy(DEPLOY)).status).toEqual(before.status)
   })
 })
 
