@@ -4,9 +4,11 @@
  * 1. ask the center for the desired state, naming the version of the copy on disk (304:
  *    unchanged). That copy is always complete and is re-applied every poll, so naming it is safe
  *    even when some entry failed to apply, and an entry that keeps failing costs the center no
- *    more than a 304. Any failure ends the poll here — nothing is applied, pruned or deleted; the
- *    loop backs off. A 200 is merged into the copy on disk (an incomplete delta makes the next
- *    request a full one);
+ *    more than a 304. When the center cannot be reached or fails, the copy on disk is applied
+ *    (holding the line: drift on owned objects is reverted, an owned object deleted at the edge
+ *    comes back) and the poll ends there — nothing is pruned, deleted or reported; the loop backs
+ *    off. A 200 is merged into the copy on disk (an incomplete delta makes the next request a
+ *    full one);
  * 2. read the edge's discovery and apply the copy (apply.ts; also on 304, which is how drift is
  *    reverted and failed applies are retried);
  * 3. prune what the agent owns and the desired state dropped (prune.ts) — never on a version-0
@@ -119,6 +121,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     } catch (e) {
       const code = (e as { code?: number }).code ?? 0
       return done({
+        ...(await holdLine()),
         outcome: code === 0 ? 'offline' : 'center-error',
         ok: false,
         error: errText(e),
@@ -149,7 +152,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     }
   }
 
-  async function reconcile(copy: DesiredCopy, fresh: boolean): Promise<Partial<PollResult>> {
+  async function applyCopy(copy: DesiredCopy) {
     const { kube, log } = deps
     const discover = async () => indexDiscovery(await kube.discover())
     const discovery = await discover()
@@ -159,6 +162,30 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       planned,
       discovery
     )
+    return { planned, applied }
+  }
+
+  /** Without the center: the copy on disk applied again, nothing pruned; never throws. */
+  async function holdLine(): Promise<Partial<PollResult>> {
+    if (!desired) return {}
+    try {
+      const { applied } = await applyCopy(desired)
+      const { created, updated, unchanged } = applied
+      if (created + updated > 0)
+        deps.log.info('center unreachable: reverted drift from the copy on disk', {
+          created,
+          updated,
+        })
+      return { version: desired.version, created, updated, unchanged }
+    } catch (e) {
+      deps.log.warn('center unreachable: could not apply the copy on disk', { error: errText(e) })
+      return {}
+    }
+  }
+
+  async function reconcile(copy: DesiredCopy, fresh: boolean): Promise<Partial<PollResult>> {
+    const { kube, log } = deps
+    const { planned, applied } = await applyCopy(copy)
     // Version 0: the mailbox has no content yet (new, or re-created and not yet translated; a
     // translated one always holds its SyncerConfig). That is no reason to remove anything.
     const pruned =

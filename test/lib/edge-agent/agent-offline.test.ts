@@ -59,6 +59,32 @@ describe('center unreachable or failing', () => {
     expect(await edge.get(cmRef(ns, 'a'))).toBeUndefined()
   })
 
+  it('center down: drift on owned objects is reverted from the copy on disk, nothing pruned', async () => {
+    const ns = 'o-hold'
+    const agent = await seed(ns)
+    center.remove(cmRef(ns, 'a'))
+    center.mode = 'down'
+    const patch = { data: { v: 'edited at the edge' } }
+    const edited = await edge.call('PATCH', `/api/v1/namespaces/${ns}/configmaps/b`, patch, {
+      contentType: 'application/merge-patch+json',
+    })
+    expect(edited.status).toBe(200)
+    expect((await edge.call('DELETE', `/api/v1/namespaces/${ns}/configmaps/a`)).status).toBe(200)
+    expect(await agent.poll()).toMatchObject({
+      ok: false,
+      outcome: 'offline',
+      created: 1,
+      updated: 1,
+    })
+    expect((await edge.get(cmRef(ns, 'b')))?.data).toEqual({ v: '1' })
+    // The copy on disk still holds `a`: without the center there is no reason to drop it.
+    expect((await edge.get(cmRef(ns, 'a')))?.data).toEqual({ v: '1' })
+    expect(await agent.poll()).toMatchObject({ outcome: 'offline', created: 0, updated: 0 })
+    center.mode = 'up'
+    expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1 })
+    expect(await edge.get(cmRef(ns, 'a'))).toBeUndefined()
+  })
+
   it('backs off exponentially with jitter up to 8 × the interval, then resumes', async () => {
     const agent = await seed('o-backoff')
     center.mode = 'down'
