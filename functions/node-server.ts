@@ -10,6 +10,7 @@ import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { mailboxSpaceCheck, noProjections, withProjections } from '../lib/hub/projected-objects.ts'
+import type { HubSite } from '../lib/hub/unavailable-subresources.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../lib/store/types.ts'
@@ -24,6 +25,8 @@ export type NodeHubOptions = {
   log?: Logger
   /** Apply kube's API-server defaults on every write (simulated edge clusters); off for the hub. */
   defaults?: boolean
+  /** What the hub serves (default center spaces; a simulated edge cluster says so in refusals). */
+  site?: HubSite
   port?: number
   host?: string
 }
@@ -53,6 +56,7 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
       pending.add(tracked)
     },
     ...(opts.defaults ? { defaults: apiServerDefaults } : {}),
+    ...(opts.site ? { site: opts.site } : {}),
   }
 }
 

@@ -17,6 +17,11 @@ import { getScale, writeScale } from '../../lib/hub/scale.ts'
 import { registryForSpace } from '../../lib/hub/space-registry.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Target } from '../../lib/hub/target.ts'
+import {
+  needsRuntime,
+  runtimeUnavailable,
+  tokenUnavailable,
+} from '../../lib/hub/unavailable-subresources.ts'
 import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
@@ -132,18 +137,6 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   throw methodNotAllowed(`${method} is not supported on a collection`)
 }
 
-/** Subresources that need a running container or node; a space holds desired state only. */
-const RUNTIME_SUBRESOURCES = new Set([
-  'log',
-  'exec',
-  'attach',
-  'portforward',
-  'proxy',
-  'eviction',
-  'binding',
-  'ephemeralcontainers',
-])
-
 async function scale(r: ResourceRequest, t: Target): Promise<Response> {
   const opts = writeOptions(r, 'unknown')
   switch (r.req.method) {
@@ -163,14 +156,9 @@ async function scale(r: ResourceRequest, t: Target): Promise<Response> {
 async function single(r: ResourceRequest, t: Target): Promise<Response> {
   const sub = r.path.subresource
   if (sub === 'scale' && t.info.subresources.scale) return scale(r, t)
-  if (sub !== undefined && RUNTIME_SUBRESOURCES.has(sub))
-    throw badRequest(
-      `${t.info.resource}/${sub} is not available in an edgeplane workspace: it holds desired state only and runs no containers. Use the edge cluster's own API (kubectl --context <edge>) for ${sub}.`
-    )
-  if (sub === 'token' && t.info.resource === 'serviceaccounts')
-    throw badRequest(
-      'serviceaccounts/token is not available in an edgeplane workspace: it issues no service-account tokens. Ask the hub operator for an edgeplane token scoped to this workspace.'
-    )
+  const site = r.deps.site ?? 'center'
+  if (sub !== undefined && needsRuntime(sub)) throw runtimeUnavailable(site, t.info.resource, sub)
+  if (sub === 'token' && t.info.resource === 'serviceaccounts') throw tokenUnavailable(site)
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
     throw notFound(`${t.info.resource}/${sub}`, {
       group: t.info.group,

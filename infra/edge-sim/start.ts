@@ -75,6 +75,7 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
       kv: store.kv,
       log,
       defaults: true,
+      site: 'simulated-edge',
     })
     // Bootstrapped before it listens, so the first answer (even /healthz) means ready, token included.
     const node = edgeNode(opts.name)

@@ -10,6 +10,7 @@ import type { Logger } from '../log.ts'
 import type { ProjectionStore } from '../store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
 import type { Defaulter } from './defaulting.ts'
+import type { HubSite } from './unavailable-subresources.ts'
 
 export type HubDeps = {
   objects: ObjectStore
@@ -25,6 +26,8 @@ export type HubDeps = {
   background: (work: Promise<unknown>) => void
   /** API-server defaults applied on every write (simulated edge clusters); the hub has none. */
   defaults?: Defaulter
+  /** What this hub serves (default center spaces); it words what cannot be answered here. */
+  site?: HubSite
 }
 
 /** RFC 3339 timestamp at second precision, as kube writes metav1.Time. */

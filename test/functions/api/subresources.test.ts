@@ -1,4 +1,13 @@
+/**
+ * Subresources through the app: scale on workloads, the refusals of runtime subresources and
+ * service-account tokens (worded for a center space, and for a simulated edge cluster's app), and
+ * the self reviews behind `kubectl auth whoami` and `can-i`.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createNodeApp } from '../../../functions/node-server.ts'
+import { bootstrapEdge, edgeNode } from '../../../lib/edge-sim/bootstrap.ts'
+import { silentLogger } from '../../../lib/log.ts'
+import { createTestStore } from '../../helpers/dynalite.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 let hub: TestHub
@@ -84,6 +93,45 @@ describe('runtime subresources', () => {
     expect(token.status).toBe(400)
     expect(token.body.message).toContain('issues no service-account tokens')
     expect((await hub.call('GET', `${sa}/r/bogus`)).status).toBe(404)
+  })
+
+  it('on a simulated edge cluster, says its pods are simulated and it runs no containers', async () => {
+    const store = await createTestStore()
+    try {
+      const edge = createNodeApp({
+        objects: store.objects,
+        kv: store.kv,
+        log: silentLogger,
+        defaults: true,
+        site: 'simulated-edge',
+      })
+      await bootstrapEdge(edge.deps, { node: edgeNode('sub'), adminToken: 'edge-admin' })
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await edge.app.request(`http://edge.test${path}`, {
+          method,
+          headers: { authorization: 'Bearer edge-admin', 'content-type': 'application/json' },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        })
+        return { status: res.status, body: (await res.json()) as { message: string } }
+      }
+      const pods = '/api/v1/namespaces/default/pods'
+      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }
+      const spec = { containers: [{ name: 'c', image: 'x' }] }
+      expect((await call('POST', pods, { ...pod, spec })).status).toBe(201)
+      const log = await call('GET', `${pods}/p/log`)
+      expect(log.status).toBe(400)
+      expect(log.body.message).toMatch(/^pods\/log is not available on a simulated edge cluster/)
+      expect(log.body.message).toContain('runs no containers')
+      expect((await call('POST', `${pods}/p/exec`)).body.message).toContain('pods/exec')
+      const sas = '/api/v1/namespaces/default/serviceaccounts'
+      await call('POST', sas, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'r' } })
+      const token = await call('POST', `${sas}/r/token`, { kind: 'TokenRequest', spec: {} })
+      expect(token.status).toBe(400)
+      expect(token.body.message).toContain('on a simulated edge cluster')
+      await edge.settle()
+    } finally {
+      await store.close()
+    }
   })
 })
 
