@@ -2,7 +2,8 @@
  * An edge running on alone, through `npm start` with one simulated edge: the center is stopped
  * (its wrangler process group frozen with SIGSTOP, so it accepts connections and answers nothing,
  * the harder case for a client), the workload stays at the edge; the agent is killed and restarted
- * by the stack while the center is still down, and still nothing is deleted; the center comes back
+ * by the stack while the center is still down, and still nothing is deleted — an owned ConfigMap
+ * deleted at the edge meanwhile is even put back from the agent's copy on disk; the center comes back
  * (SIGCONT) and is changed at once (a ConfigMap edited, the Deployment deleted, a ConfigMap added),
  * and the edge converges — the restarted agent prunes the Deployment it created before its restart,
  * so it still knew what it owned.
@@ -84,6 +85,8 @@ describe('an edge with the center down', () => {
       expect(now.pid).not.toBe(before.pid)
       restartedAt = now.log.lastIndexOf('--- agent florin starting')
     }, 60_000)
+    // Drift while both are away: the restarted agent puts it back from its copy on disk.
+    ok(await stack.kubectl(['delete', 'configmap', 'page', '-n', 'shop'], { context: 'florin' }))
     await eventually(async () => {
       expect(await outcomesSince(restartedAt)).toContain('offline')
     }, 90_000)
