@@ -150,15 +150,17 @@ export async function updateIn(
   return written
 }
 
-/** Deletes (and forgets) an object of `kind`, guarded by its uid. */
-export async function deleteIn(ctx: SimContext, kind: Kind, obj: KubeObject): Promise<void> {
+/** Deletes (and forgets) an object of `kind`, guarded by its uid; true when it was deleted now. */
+export async function deleteIn(ctx: SimContext, kind: Kind, obj: KubeObject): Promise<boolean> {
   const m = obj.metadata
-  await attempt(ctx, `delete ${kind} ${m.name ?? ''}`, () =>
-    ctx.controller.delete(ctx.space, GVRS[kind], m.name ?? '', {
+  const deleted = await attempt(ctx, `delete ${kind} ${m.name ?? ''}`, async () => {
+    await ctx.controller.delete(ctx.space, GVRS[kind], m.name ?? '', {
       ...(m.namespace ? { namespace: m.namespace } : {}),
       ...(m.uid ? { uid: m.uid } : {}),
       propagationPolicy: 'Background',
     })
-  )
+    return true
+  })
   forget(ctx, kind, m.uid)
+  return deleted === true
 }

@@ -3,7 +3,8 @@
  * controller-revision-hash and pod-template-generation) when the node matches the template's
  * nodeSelector, none otherwise; an outdated pod is replaced on a template change. Status:
  * desiredNumberScheduled, currentNumberScheduled, numberReady, numberAvailable,
- * updatedNumberScheduled, numberMisscheduled, numberUnavailable and observedGeneration.
+ * updatedNumberScheduled, numberMisscheduled, numberUnavailable and observedGeneration. Pods
+ * created or deleted get kube's SuccessfulCreate or SuccessfulDelete Event on the DaemonSet.
  */
 import { jsonEqual } from '../hub/metadata.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -11,8 +12,10 @@ import { isAvailable, isReady, isTerminated } from './conditions.ts'
 import { podTemplateHash } from './hash.ts'
 import { num, type Obj, peek, specOf } from './json.ts'
 import { createIn, deleteIn, ownedBy, type SimContext, updateIn } from './sim-context.ts'
+import { recordEvent, SOURCES } from './sim-events.ts'
 import { podFromTemplate } from './sim-pods.ts'
 
+const DS = SOURCES.daemonSet
 const REVISION_LABEL = 'controller-revision-hash'
 
 const templateOf = (ds: KubeObject) => specOf(ds).template
@@ -32,13 +35,17 @@ async function syncOne(ctx: SimContext, ds: KubeObject): Promise<void> {
   const pods = livePods(ctx, ds)
   const keep =
     desired > 0 ? pods.find((p) => p.metadata.labels?.[REVISION_LABEL] === hash) : undefined
-  for (const pod of pods) if (pod !== keep) await deleteIn(ctx, 'pods', pod)
+  for (const pod of pods)
+    if (pod !== keep && (await deleteIn(ctx, 'pods', pod)))
+      await recordEvent(ctx, ds, DS, 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`)
   if (desired === 0 || keep) return
   const labels = {
     [REVISION_LABEL]: hash,
     'pod-template-generation': String(ds.metadata.generation ?? 1),
   }
-  await createIn(ctx, 'pods', podFromTemplate(ctx, ds, templateOf(ds), { labels }))
+  const pod = await createIn(ctx, 'pods', podFromTemplate(ctx, ds, templateOf(ds), { labels }))
+  if (pod)
+    await recordEvent(ctx, ds, DS, 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`)
 }
 
 export async function syncDaemonSets(ctx: SimContext): Promise<void> {

@@ -5,7 +5,8 @@
  * `spec.replicas`; old ones go to 0 once the new one is fully available (RollingUpdate) or at once
  * (Recreate, where the new one waits for the old pods to be gone). Old ReplicaSets beyond
  * revisionHistoryLimit are deleted; a template that matches an old ReplicaSet again (rollout undo)
- * gives it the next revision. The Deployment carries the revision annotation of its new ReplicaSet.
+ * gives it the next revision. The Deployment carries the revision annotation of its new ReplicaSet,
+ * and a ScalingReplicaSet Event for each ReplicaSet scaled (`Scaled up replica set <rs> from 0 to 2`).
  */
 import { jsonEqual } from '../hub/metadata.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -19,23 +20,35 @@ import {
 import { podTemplateHash } from './hash.ts'
 import { num, specOf, str } from './json.ts'
 import { createIn, deleteIn, ownedBy, type SimContext, updateIn } from './sim-context.ts'
+import { recordEvent, SOURCES } from './sim-events.ts'
 import { activePods } from './sim-replicasets.ts'
 
 const specReplicas = (rs: KubeObject) => num(rs.spec, 'replicas', 1)
 const statusReplicas = (rs: KubeObject) => num(rs.status, 'replicas', 0)
 
+/** The ScalingReplicaSet Event kube's Deployment controller records about `d`. */
+async function scaled(ctx: SimContext, d: KubeObject, rs: KubeObject, from: number, to: number) {
+  if (from === to) return
+  const how = to > from ? 'up' : 'down'
+  const message = `Scaled ${how} replica set ${rs.metadata.name ?? ''} from ${from} to ${to}`
+  await recordEvent(ctx, d, SOURCES.deployment, 'ScalingReplicaSet', message)
+}
+
 async function setReplicas(
   ctx: SimContext,
+  d: KubeObject,
   rs: KubeObject,
   replicas: number,
   annotations?: Record<string, string>
 ) {
   const metadata = annotations ? { ...rs.metadata, annotations } : rs.metadata
-  return updateIn(ctx, 'replicasets', {
+  const written = await updateIn(ctx, 'replicasets', {
     ...rs,
     metadata,
     spec: { ...specOf(rs), replicas } as never,
   })
+  if (written) await scaled(ctx, d, written, specReplicas(rs), replicas)
+  return written
 }
 
 async function pruneHistory(ctx: SimContext, d: KubeObject, olds: KubeObject[]): Promise<void> {
@@ -69,6 +82,7 @@ async function rollout(ctx: SimContext, d: KubeObject): Promise<boolean> {
     newRs = await createIn(ctx, 'replicasets', newReplicaSet(d, hash, maxRevision + 1, initial))
     if (!newRs) return false
     created = true
+    await scaled(ctx, d, newRs, 0, initial)
   }
   const olds = owned.filter(isOld)
   const revision = revisionOf(newRs) < maxRevision ? maxRevision + 1 : revisionOf(newRs)
@@ -76,10 +90,10 @@ async function rollout(ctx: SimContext, d: KubeObject): Promise<boolean> {
   const target = recreate && oldActive ? 0 : desired
   const sameAnnotations = jsonEqual(annotations, newRs.metadata.annotations ?? {})
   if (specReplicas(newRs) !== target || !sameAnnotations)
-    newRs = (await setReplicas(ctx, newRs, target, annotations)) ?? newRs
+    newRs = (await setReplicas(ctx, d, newRs, target, annotations)) ?? newRs
   const newAvailable = num(newRs.status, 'availableReplicas', 0)
   if (recreate || newAvailable >= desired)
-    for (const rs of olds) if (specReplicas(rs) > 0) await setReplicas(ctx, rs, 0)
+    for (const rs of olds) if (specReplicas(rs) > 0) await setReplicas(ctx, d, rs, 0)
   await pruneHistory(ctx, d, olds)
   const rev = String(revisionOf(newRs))
   if (d.metadata.annotations?.[REVISION] !== rev)

@@ -4,7 +4,8 @@
  * `<job>-<index>-…` with the completion-index annotation for Indexed Jobs); its pods succeed on
  * their own (sim-pods.ts). The status follows kube's: startTime, active, ready, succeeded,
  * terminating, uncountedTerminatedPods, and once `completions` pods succeeded the conditions
- * SuccessCriteriaMet and Complete (reason CompletionsReached) with completionTime.
+ * SuccessCriteriaMet and Complete (reason CompletionsReached) with completionTime. Events:
+ * SuccessfulCreate per pod, Completed once.
  */
 import { timestamp } from '../hub/deps.ts'
 import { jsonEqual } from '../hub/metadata.ts'
@@ -19,6 +20,7 @@ import {
 } from './conditions.ts'
 import { num, type Obj, specOf, statusOf, str } from './json.ts'
 import { createIn, ownedBy, type SimContext, updateIn } from './sim-context.ts'
+import { recordEvent, SOURCES } from './sim-events.ts'
 import { podFromTemplate } from './sim-pods.ts'
 
 const INDEX = 'batch.kubernetes.io/job-completion-index'
@@ -65,7 +67,10 @@ export async function syncJobs(ctx: SimContext): Promise<void> {
             }
           : {}
       const pod = await createIn(ctx, 'pods', podFromTemplate(ctx, job, spec.template, extra))
-      if (pod) pods.push(pod)
+      if (!pod) continue
+      pods.push(pod)
+      const message = `Created pod: ${pod.metadata.name ?? ''}`
+      await recordEvent(ctx, job, SOURCES.job, 'SuccessfulCreate', message)
     }
   }
 }
@@ -105,7 +110,14 @@ export async function jobStatuses(ctx: SimContext): Promise<void> {
   for (const job of [...ctx.snap.jobs]) {
     if (job.metadata.deletionTimestamp) continue
     const status = jobStatus(ctx, job)
-    if (!jsonEqual(status, job.status ?? {}))
-      await updateIn(ctx, 'jobs', { ...job, status: status as never }, { status: true })
+    if (jsonEqual(status, job.status ?? {})) continue
+    const written = await updateIn(
+      ctx,
+      'jobs',
+      { ...job, status: status as never },
+      { status: true }
+    )
+    if (written && !finished(job) && finished(written))
+      await recordEvent(ctx, written, SOURCES.job, 'Completed', 'Job completed')
   }
 }

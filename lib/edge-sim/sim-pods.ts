@@ -3,8 +3,9 @@
  * node), and the scheduler's and kubelet's part of a pass. An unbound pod is bound to the node; a
  * pod without a Running status becomes Running with every container ready (conditions
  * PodReadyToStartContainers, Initialized, Ready, ContainersReady and PodScheduled True, pod and
- * host IPs, start time, container ids); a Job's pod succeeds `jobDurationMs` after it started
- * (containers terminated with reason Completed). Pods marked for deletion without finalizers go.
+ * host IPs, start time, container ids), with the Events of a start; a Job's pod succeeds
+ * `jobDurationMs` after it started (containers terminated with reason Completed). Pods marked for
+ * deletion without finalizers go.
  */
 import { timestamp } from '../hub/deps.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -19,6 +20,7 @@ import {
   updateIn,
   wakeAt,
 } from './sim-context.ts'
+import { podStartedEvents } from './sim-events.ts'
 
 type PodOptions = {
   name?: string
@@ -149,6 +151,18 @@ function succeededStatus(status: Obj, at: string): Obj {
   return { ...status, phase: 'Succeeded', conditions, containerStatuses }
 }
 
+/** The kubelet starting a pending pod (and a Job's pod's end being due). */
+async function startPod(ctx: SimContext, pod: KubeObject, at: string, nowMs: number) {
+  const started = await updateIn(
+    ctx,
+    'pods',
+    { ...pod, status: runningStatus(ctx, pod, at) as never },
+    { as: 'kubelet', status: true }
+  )
+  if (started) await podStartedEvents(ctx, started)
+  if (controllerRef(pod)?.kind === 'Job') wakeAt(ctx, nowMs + ctx.jobDurationMs)
+}
+
 /** The scheduler and kubelet: bind, start, finish Job pods, drop deleted ones. */
 export async function runKubelet(ctx: SimContext): Promise<void> {
   const nowMs = ctx.now().getTime()
@@ -165,18 +179,12 @@ export async function runKubelet(ctx: SimContext): Promise<void> {
       current = await updateIn(ctx, 'pods', bound, { as: 'kubelet' })
       if (!current) continue
     }
-    const status = statusOf(current)
     if (phaseOf(current) === 'Pending') {
-      await updateIn(
-        ctx,
-        'pods',
-        { ...current, status: runningStatus(ctx, current, at) as never },
-        { as: 'kubelet', status: true }
-      )
-      if (controllerRef(current)?.kind === 'Job') wakeAt(ctx, nowMs + ctx.jobDurationMs)
+      await startPod(ctx, current, at, nowMs)
       continue
     }
     if (isTerminated(current) || controllerRef(current)?.kind !== 'Job') continue
+    const status = statusOf(current)
     const due = Date.parse(str(status, 'startTime')) + ctx.jobDurationMs
     if (Number.isFinite(due) && due > nowMs) {
       wakeAt(ctx, due)

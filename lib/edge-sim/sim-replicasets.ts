@@ -1,8 +1,9 @@
 /**
  * The ReplicaSet controller: keeps `spec.replicas` live pods (`<rs>-<5 random chars>`, owned by
  * the ReplicaSet) — creating missing ones, deleting surplus ones (not-ready and newest first) — and
- * writes the status: replicas, fullyLabeledReplicas, readyReplicas, availableReplicas (ready for
- * minReadySeconds) and observedGeneration. Zero counts are left out, as kube's omitempty does,
+ * records SuccessfulCreate and SuccessfulDelete Events about them, and writes the status:
+ * replicas, fullyLabeledReplicas, readyReplicas, availableReplicas (ready for minReadySeconds) and
+ * observedGeneration. Zero counts are left out, as kube's omitempty does,
  * except `replicas`.
  */
 import { jsonEqual } from '../hub/metadata.ts'
@@ -10,7 +11,11 @@ import type { KubeObject } from '../kube/types.ts'
 import { isAvailable, isReady, isTerminated, readySince } from './conditions.ts'
 import { num, type Obj, peek, specOf, statusOf } from './json.ts'
 import { createIn, deleteIn, ownedBy, type SimContext, updateIn, wakeAt } from './sim-context.ts'
+import { recordEvent, SOURCES } from './sim-events.ts'
 import { podFromTemplate } from './sim-pods.ts'
+
+const RS = SOURCES.replicaSet
+const nameOf = (o: KubeObject) => o.metadata.name ?? ''
 
 export const activePods = (ctx: SimContext, owner: KubeObject) =>
   ownedBy(ctx, 'pods', owner.metadata.uid).filter((p) => !isTerminated(p))
@@ -31,9 +36,13 @@ export async function scaleReplicaSets(ctx: SimContext): Promise<void> {
     const spec = specOf(rs)
     const desired = num(spec, 'replicas', 1)
     const pods = activePods(ctx, rs)
-    for (let i = pods.length; i < desired; i++)
-      await createIn(ctx, 'pods', podFromTemplate(ctx, rs, spec.template))
-    for (const pod of victims(pods, pods.length - desired)) await deleteIn(ctx, 'pods', pod)
+    for (let i = pods.length; i < desired; i++) {
+      const pod = await createIn(ctx, 'pods', podFromTemplate(ctx, rs, spec.template))
+      if (pod) await recordEvent(ctx, rs, RS, 'SuccessfulCreate', `Created pod: ${nameOf(pod)}`)
+    }
+    for (const pod of victims(pods, pods.length - desired))
+      if (await deleteIn(ctx, 'pods', pod))
+        await recordEvent(ctx, rs, RS, 'SuccessfulDelete', `Deleted pod: ${nameOf(pod)}`)
   }
 }
 

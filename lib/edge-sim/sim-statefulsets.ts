@@ -5,7 +5,8 @@
  * template change (RollingUpdate) one outdated pod at or above the partition is replaced per pass,
  * highest ordinal first, while the others are ready. Status: observedGeneration, replicas,
  * readyReplicas, currentReplicas, updatedReplicas, availableReplicas, currentRevision (moves to
- * updateRevision once every pod is updated), updateRevision and collisionCount.
+ * updateRevision once every pod is updated), updateRevision and collisionCount. Each pod created
+ * or deleted gets kube's SuccessfulCreate or SuccessfulDelete Event on the StatefulSet.
  */
 import { jsonEqual } from '../hub/metadata.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -13,9 +14,26 @@ import { isAvailable, isReady, isTerminated } from './conditions.ts'
 import { podTemplateHash } from './hash.ts'
 import { num, type Obj, peek, specOf, statusOf, str } from './json.ts'
 import { createIn, deleteIn, ownedBy, type SimContext, updateIn } from './sim-context.ts'
+import { recordEvent, SOURCES } from './sim-events.ts'
 import { podFromTemplate } from './sim-pods.ts'
 
 const REVISION_LABEL = 'controller-revision-hash'
+
+/** The SuccessfulCreate/SuccessfulDelete Event kube's StatefulSet controller records. */
+async function podEvent(
+  ctx: SimContext,
+  sts: KubeObject,
+  verb: 'create' | 'delete',
+  pod: KubeObject
+) {
+  const reason = verb === 'create' ? 'SuccessfulCreate' : 'SuccessfulDelete'
+  const message = `${verb} Pod ${pod.metadata.name ?? ''} in StatefulSet ${sts.metadata.name ?? ''} successful`
+  await recordEvent(ctx, sts, SOURCES.statefulSet, reason, message)
+}
+
+async function deletePod(ctx: SimContext, sts: KubeObject, pod: KubeObject) {
+  if (await deleteIn(ctx, 'pods', pod)) await podEvent(ctx, sts, 'delete', pod)
+}
 
 const revisionFor = (sts: KubeObject) =>
   `${sts.metadata.name}-${podTemplateHash(specOf(sts).template)}`
@@ -39,7 +57,7 @@ async function syncOne(ctx: SimContext, sts: KubeObject): Promise<void> {
   const pods = podsByOrdinal(ctx, sts)
   for (const [ordinal, pod] of pods)
     if (ordinal < 0 || ordinal >= desired) {
-      await deleteIn(ctx, 'pods', pod)
+      await deletePod(ctx, sts, pod)
       pods.delete(ordinal)
     }
   const parallel = str(spec, 'podManagementPolicy') === 'Parallel'
@@ -59,7 +77,10 @@ async function syncOne(ctx: SimContext, sts: KubeObject): Promise<void> {
       spec: { hostname: name, ...(serviceName ? { subdomain: serviceName } : {}) },
     })
     const created = await createIn(ctx, 'pods', pod)
-    if (created) pods.set(i, created)
+    if (created) {
+      pods.set(i, created)
+      await podEvent(ctx, sts, 'create', created)
+    }
     if (!parallel) break
   }
   const strategy = peek(spec, 'updateStrategy')
@@ -69,7 +90,7 @@ async function syncOne(ctx: SimContext, sts: KubeObject): Promise<void> {
     .filter(([o, p]) => o >= partition && p.metadata.labels?.[REVISION_LABEL] !== revision)
     .sort(([a], [b]) => b - a)
   const first = outdated[0]
-  if (first && [...pods.values()].every(isReady)) await deleteIn(ctx, 'pods', first[1])
+  if (first && [...pods.values()].every(isReady)) await deletePod(ctx, sts, first[1])
 }
 
 export async function syncStatefulSets(ctx: SimContext): Promise<void> {

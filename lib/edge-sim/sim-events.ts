@@ -1,0 +1,101 @@
+/**
+ * The Events kube's controllers, scheduler and kubelet record about what they just did, as core/v1
+ * Events in the object's namespace whose `involvedObject` names it with its uid (what `kubectl
+ * describe` selects on): ScalingReplicaSet on a Deployment, SuccessfulCreate and SuccessfulDelete
+ * on the owner of a pod it created or deleted, Completed on a Job, and Scheduled, Pulled, Created
+ * and Started on a pod that starts. Each is a first occurrence (count 1) named `<object>.<16 hex>`
+ * as kube's recorder names them; a failed write is logged and dropped, as kube's recorder is best
+ * effort too. Events are written only beside a change the pass made, so an idle edge writes none.
+ */
+import { timestamp } from '../hub/deps.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { randomHex } from './hash.ts'
+import { objects, specOf, str } from './json.ts'
+import { attempt, type SimContext } from './sim-context.ts'
+
+const EVENTS = { group: '', version: 'v1', resource: 'events' }
+
+/** The component that records: a controller by name, the scheduler, or the node's kubelet. */
+export type EventSource = string
+
+export const SOURCES = {
+  deployment: 'deployment-controller',
+  replicaSet: 'replicaset-controller',
+  job: 'job-controller',
+  statefulSet: 'statefulset-controller',
+  daemonSet: 'daemonset-controller',
+  scheduler: 'default-scheduler',
+  kubelet: 'kubelet',
+} as const
+
+type Extra = { fieldPath?: string }
+
+/** Records one Normal Event about `about` from `source`. */
+export async function recordEvent(
+  ctx: SimContext,
+  about: KubeObject,
+  source: EventSource,
+  reason: string,
+  message: string,
+  extra: Extra = {}
+): Promise<void> {
+  const m = about.metadata
+  const name = m.name ?? ''
+  const at = timestamp(ctx.now())
+  const host = source === SOURCES.kubelet ? { host: ctx.node.name } : {}
+  const event = {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${name}.${randomHex(16, ctx.random)}`, namespace: m.namespace ?? 'default' },
+    involvedObject: {
+      apiVersion: about.apiVersion,
+      kind: about.kind,
+      name,
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      ...(m.uid ? { uid: m.uid } : {}),
+      ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
+      ...(extra.fieldPath ? { fieldPath: extra.fieldPath } : {}),
+    },
+    reason,
+    message,
+    type: 'Normal',
+    source: { component: source, ...host },
+    firstTimestamp: at,
+    lastTimestamp: at,
+    count: 1,
+    reportingComponent: source,
+    reportingInstance: host.host ?? '',
+  } as unknown as KubeObject
+  await attempt(ctx, `event ${reason} ${about.kind} ${name}`, () =>
+    ctx.controller.create(ctx.space, EVENTS, event)
+  )
+}
+
+/** What kube records when a pod starts: Scheduled, then per container Pulled, Created, Started. */
+export async function podStartedEvents(ctx: SimContext, pod: KubeObject): Promise<void> {
+  const ns = pod.metadata.namespace ?? 'default'
+  await recordEvent(
+    ctx,
+    pod,
+    SOURCES.scheduler,
+    'Scheduled',
+    `Successfully assigned ${ns}/${pod.metadata.name ?? ''} to ${ctx.node.name}`
+  )
+  const spec = specOf(pod)
+  const containers = [
+    ...objects(spec, 'initContainers').map((c) => ({ c, path: 'initContainers' })),
+    ...objects(spec, 'containers').map((c) => ({ c, path: 'containers' })),
+  ]
+  for (const { c, path } of containers) {
+    const name = str(c, 'name')
+    const fieldPath = `spec.${path}{${name}}`
+    const image = str(c, 'image')
+    const said: [string, string][] = [
+      ['Pulled', `Container image "${image}" already present on machine`],
+      ['Created', `Created container: ${name}`],
+      ['Started', `Started container: ${name}`],
+    ]
+    for (const [reason, message] of said)
+      await recordEvent(ctx, pod, SOURCES.kubelet, reason, message, { fieldPath })
+  }
+}
