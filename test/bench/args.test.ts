@@ -76,6 +76,48 @@ describe('parseArgs', () => {
     expect(USAGE).toContain('--skip-fanout')
   })
 
+  it('reads the edge flags', () => {
+    const o = options([
+      '--edge-agents',
+      '20, 200',
+      '--poll-interval-ms=2000',
+      '--edge-changes',
+      '3',
+      '--edge-idle-polls=500',
+      '--skip-edge-cold',
+    ])
+    expect(o).toMatchObject({
+      edgeAgents: [20, 200],
+      pollIntervalMs: 2000,
+      edgeChanges: 3,
+      edgeIdlePolls: 500,
+      edgeColdCost: false,
+      skipEdge: false,
+    })
+    expect(options(['--skip-edge']).skipEdge).toBe(true)
+    expect(DEFAULT_OPTIONS).toMatchObject({ edgeAgents: [100, 1000], edgeColdCost: true })
+  })
+
+  it('keeps --quick short on the edge phase unless told otherwise', () => {
+    const q = options(['--quick'])
+    expect(Math.max(...q.edgeAgents)).toBeLessThan(100)
+    expect(q.edgeChanges).toBeLessThan(DEFAULT_OPTIONS.edgeChanges)
+    expect(q.edgeColdCost).toBe(false)
+    expect(options(['--edge-agents', '100,1000', '--quick']).edgeAgents).toEqual([100, 1000])
+  })
+
+  it('documents the edge flags', () => {
+    for (const flag of [
+      '--edge-agents',
+      '--poll-interval-ms',
+      '--edge-changes',
+      '--edge-idle-polls',
+      '--skip-edge-cold',
+      '--skip-edge',
+    ])
+      expect(USAGE).toContain(flag)
+  })
+
   it('rejects unknown flags, missing and bad values', () => {
     const errors = [
       ['--nope'],
@@ -93,6 +135,13 @@ describe('parseArgs', () => {
       ['--fanout-calls', '0'],
       ['--skip-fanout=yes'],
       ['--quick=1'],
+      ['--edge-agents'],
+      ['--edge-agents', '0'],
+      ['--edge-agents', '10,x'],
+      ['--poll-interval-ms', '50'],
+      ['--edge-changes', '0'],
+      ['--skip-edge=1'],
+      ['--constructor'],
       ['objects'],
     ]
     for (const argv of errors) expect(parseArgs(argv).kind, argv.join(' ')).toBe('error')

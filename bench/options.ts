@@ -1,0 +1,135 @@
+/**
+ * The benchmark's options: what each flag sizes, the defaults, the `--quick` preset and the
+ * `--help` text. bench/args.ts parses the command line into these. Data only.
+ */
+
+export type BenchOptions = {
+  quick: boolean
+  /** Objects per hub create phase; also the size of the namespace that is listed. */
+  objects: number
+  /** Workers of the concurrent runs. */
+  concurrency: number
+  /** Operations per raw DynamoDB run (PutItem, GetItem; sequential and concurrent each). */
+  rawOps: number
+  /** List requests per list run. */
+  listOps: number
+  /** Page size of the limited list. */
+  listLimit: number
+  /** Approximate JSON size of one item / ConfigMap, in bytes. */
+  itemBytes: number
+  /** Samples averaged per operation when counting DynamoDB requests. */
+  costSamples: number
+  /** Changes made while a watch is open. */
+  watchChanges: number
+  /** Time between two of those changes. */
+  watchIntervalMs: number
+  /** Change-log settle times to measure watch latency with, one hub each. */
+  watchSettleMs: number[]
+  /** Fan-out phase: SyncTargets (destinations) the EdgePlacement reaches. */
+  fanoutTargets: number
+  /** Fan-out phase: ConfigMaps the EdgePlacement selects. */
+  fanoutObjects: number
+  /** Fan-out phase: mailbox keys per translate hook call (the hook takes at most 500). */
+  fanoutBatch: number
+  /** Fan-out phase: translate hook calls in flight at once. */
+  fanoutCalls: number
+  /** Leaves the fan-out phase out. */
+  skipFanout: boolean
+  /** Edge phase: agent counts, one propagation run each. */
+  edgeAgents: number[]
+  /** Edge phase: the agents' poll interval. */
+  pollIntervalMs: number
+  /** Edge phase: timed source writes per propagation run. */
+  edgeChanges: number
+  /** Edge phase: polls per side and round of the idle throughput run. */
+  edgeIdlePolls: number
+  /** Edge phase: also count idle polls after the 10 s caches expired. */
+  edgeColdCost: boolean
+  /** Leaves the edge phase out. */
+  skipEdge: boolean
+  /** Hard limit for the whole run; it fails past this. */
+  maxSeconds: number
+}
+
+export const DEFAULT_OPTIONS: BenchOptions = {
+  quick: false,
+  objects: 200,
+  concurrency: 16,
+  rawOps: 500,
+  listOps: 10,
+  listLimit: 50,
+  itemBytes: 1024,
+  costSamples: 10,
+  watchChanges: 60,
+  watchIntervalMs: 20,
+  watchSettleMs: [250, 0],
+  fanoutTargets: 1000,
+  fanoutObjects: 100,
+  fanoutBatch: 500,
+  fanoutCalls: 2,
+  skipFanout: false,
+  edgeAgents: [100, 1000],
+  pollIntervalMs: 5000,
+  edgeChanges: 5,
+  edgeIdlePolls: 2000,
+  edgeColdCost: true,
+  skipEdge: false,
+  maxSeconds: 1200,
+}
+
+export const QUICK_OPTIONS: Partial<BenchOptions> = {
+  quick: true,
+  objects: 80,
+  rawOps: 150,
+  listOps: 4,
+  costSamples: 3,
+  watchChanges: 15,
+  fanoutTargets: 100,
+  fanoutObjects: 20,
+  edgeAgents: [10, 50],
+  pollIntervalMs: 1000,
+  edgeChanges: 2,
+  edgeIdlePolls: 300,
+  edgeColdCost: false,
+}
+
+export const USAGE = `Usage: npm run bench -- [flags]
+
+Benchmarks the edgeplane hub against one in-process, in-memory dynalite on 127.0.0.1:
+raw DynamoDB PutItem/GetItem/Query throughput, hub create/get/list over HTTP (ratios to raw),
+DynamoDB requests per hub operation, watch delivery latency, and the fan-out of one
+EdgePlacement's objects to many SyncTargets' mailboxes (time to complete, DynamoDB requests and
+bodies written per (object, destination), translate throughput as a ratio of raw PutItem), and
+the edge API: DynamoDB requests per unchanged desired-state poll, idle polls per second against a
+bare 304 endpoint, and propagation latency from a source write to applied-at-edge with many real
+agents (each over a small in-memory edge cluster) polling in this process.
+Progress goes to stderr; stdout gets a report and, last, one JSON line with every figure.
+
+Flags:
+  --help                  show this text
+  --quick                 a short run (fewer objects and samples)
+  --objects N             objects per hub create run; size of the listed namespace (${DEFAULT_OPTIONS.objects})
+  --concurrency N         workers of the concurrent runs (${DEFAULT_OPTIONS.concurrency})
+  --raw-ops N             operations per raw DynamoDB run (${DEFAULT_OPTIONS.rawOps})
+  --list-ops N            list requests per list run (${DEFAULT_OPTIONS.listOps})
+  --list-limit N          page size of the limited list (${DEFAULT_OPTIONS.listLimit})
+  --item-bytes N          approximate size of one item / ConfigMap (${DEFAULT_OPTIONS.itemBytes})
+  --cost-samples N        operations averaged when counting DynamoDB requests (${DEFAULT_OPTIONS.costSamples})
+  --watch-changes N       changes made while a watch is open (${DEFAULT_OPTIONS.watchChanges})
+  --watch-interval-ms N   time between those changes (${DEFAULT_OPTIONS.watchIntervalMs})
+  --settle-ms LIST        change-log settle times for the watch runs, comma-separated
+                          (${DEFAULT_OPTIONS.watchSettleMs.join(',')}; 1000 is the store's production default)
+  --fanout-targets N      SyncTargets the fan-out EdgePlacement reaches (${DEFAULT_OPTIONS.fanoutTargets}; --quick: ${QUICK_OPTIONS.fanoutTargets})
+  --fanout-objects N      ConfigMaps it selects (${DEFAULT_OPTIONS.fanoutObjects}; --quick: ${QUICK_OPTIONS.fanoutObjects})
+  --fanout-batch N        mailbox keys per translate hook call, at most 500 (${DEFAULT_OPTIONS.fanoutBatch})
+  --fanout-calls N        translate hook calls in flight at once (${DEFAULT_OPTIONS.fanoutCalls})
+  --skip-fanout           leave the fan-out phase out
+  --edge-agents LIST      agent counts of the propagation runs, comma-separated
+                          (${DEFAULT_OPTIONS.edgeAgents.join(',')}; --quick: ${QUICK_OPTIONS.edgeAgents?.join(',')})
+  --poll-interval-ms N    the agents' poll interval (${DEFAULT_OPTIONS.pollIntervalMs}; --quick: ${QUICK_OPTIONS.pollIntervalMs})
+  --edge-changes N        timed source writes per propagation run (${DEFAULT_OPTIONS.edgeChanges}; --quick: ${QUICK_OPTIONS.edgeChanges})
+  --edge-idle-polls N     polls per side and round of the idle throughput run (${DEFAULT_OPTIONS.edgeIdlePolls})
+  --skip-edge-cold        do not wait ~10 s to count idle polls with expired caches (--quick skips it)
+  --skip-edge             leave the edge phase out
+  --max-seconds N         abort the run after this long (${DEFAULT_OPTIONS.maxSeconds})
+`
