@@ -35,11 +35,12 @@ export function syncTarget(name: string): KubeObject {
   return { apiVersion: EDGE, kind: 'SyncTarget', metadata: { name, labels: { id: name } } }
 }
 
-export function location(name: string): KubeObject {
+/** A Location selecting exactly SyncTarget `name`, labelled `env=<env>` (default `bench`). */
+export function location(name: string, env = 'bench'): KubeObject {
   return {
     apiVersion: EDGE,
     kind: 'Location',
-    metadata: { name, labels: { env: 'bench', id: name } },
+    metadata: { name, labels: { env, id: name } },
     spec: {
       resource: { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' },
       instanceSelector: { matchLabels: { id: name } },

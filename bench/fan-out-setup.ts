@@ -3,7 +3,8 @@
  * SyncTargets and N Locations over HTTP (bounded concurrency), runs the mailbox step for every
  * mailbox key through `POST /hooks/mailbox`, finds each mailbox's space id (the Workspace's
  * `spec.cluster`) and runs one translate pass, so every mailbox already holds its empty SyncerConfig
- * `the-one` and the timed part measures only the workload's fan-out. Progress every ~10%.
+ * `the-one` and the timed part measures only the workload's fan-out. Progress every ~10%. The
+ * edge benchmark reuses it with its own inventory name and Location label.
  */
 import { mailboxName } from '../lib/reconcile/keys.ts'
 import {
@@ -38,7 +39,16 @@ export type Inventory = {
   translateMs: number
 }
 
-export type SetupOptions = { targets: number; concurrency: number; batch: number; calls: number }
+export type SetupOptions = {
+  targets: number
+  concurrency: number
+  batch: number
+  calls: number
+  /** Inventory Workspace name under root (default INVENTORY_WS). */
+  inventory?: string
+  /** The Locations' `env` label (default `bench`). */
+  env?: string
+}
 
 /** A progress callback that speaks at every tenth of `total`. */
 export function tenths(say: (message: string) => void, label: string, total: number) {
@@ -70,15 +80,18 @@ async function mailboxSpaces(hub: HubClient): Promise<Map<string, string>> {
 const pending = (o: HookOutcome) =>
   o.outcome === 'no mailbox yet' || o.outcome.startsWith('waiting')
 
-export async function setUpInventory(deps: FanOutDeps, opts: SetupOptions): Promise<Inventory> {
+export async function setUpInventory(
+  deps: Pick<FanOutDeps, 'hub' | 'inspect' | 'progress'>,
+  opts: SetupOptions
+): Promise<Inventory> {
   const { hub, progress } = deps
   const n = opts.targets
   const inv = await hub.call('POST', workspacesPath('root'), {
-    body: workspace(INVENTORY_WS),
+    body: workspace(opts.inventory ?? INVENTORY_WS),
     expect: 201,
   })
   const spaceId = specCluster(inv)
-  const invPath = `root:${INVENTORY_WS}`
+  const invPath = `root:${opts.inventory ?? INVENTORY_WS}`
   const uids: string[] = new Array(n)
   let made = 0
   const madeTick = tenths(progress, 'fan-out setup: SyncTargets and Locations', n)
@@ -86,7 +99,10 @@ export async function setUpInventory(deps: FanOutDeps, opts: SetupOptions): Prom
     const name = targetName(i, n)
     const body = { body: syncTarget(name), expect: 201 }
     uids[i] = uidOf(await hub.call('POST', edgePath(invPath, 'synctargets'), body))
-    await hub.call('POST', edgePath(invPath, 'locations'), { body: location(name), expect: 201 })
+    await hub.call('POST', edgePath(invPath, 'locations'), {
+      body: location(name, opts.env),
+      expect: 201,
+    })
     madeTick(++made)
   })
   const keys = uids.map((uid) => mailboxName(spaceId, uid))

@@ -4,7 +4,7 @@
  * PATCH, delete, get, and list (a small and a big namespace, and a first page). Each operation is run
  * `samples` times one after another with the counter reset before and read after the hub's
  * background work settled; the figures are averages per HTTP request (auth and registry reads
- * included).
+ * included). `measure` is also how the edge phase counts its idle polls.
  */
 import { configMapPath, type HubClient } from './hub-client.ts'
 import { createNamespace } from './hub-crud.ts'
@@ -36,8 +36,12 @@ export type CostOptions = {
   listSize: number
 }
 
-async function measure(
-  deps: CostDeps,
+/**
+ * Runs `op(0) .. op(samples - 1)` one after another between two settles of the hub's background
+ * work, and averages the hub's DynamoDB requests per op (the edge phase counts its polls with it).
+ */
+export async function measure(
+  deps: Pick<CostDeps, 'counter' | 'settle' | 'progress'>,
   operation: string,
   samples: number,
   op: (i: number) => Promise<unknown>
