@@ -1,0 +1,98 @@
+/**
+ * A fleet of real edge agents in this process: for each mailbox, the agent of
+ * lib/edge-agent/agent.ts (createAgent) with its real center client (createCenterClient: Node's
+ * fetch to the hub's edge API over HTTP, with that mailbox's own token), its own state folder, and
+ * — instead of a real edge cluster — an in-memory EdgeKube (edge-memory-kube.ts). Each agent runs
+ * the real poll loop (lib/edge-agent/poll-loop.ts: the interval with ±10% jitter, backoff after
+ * failures), first waiting a random part of one interval so the fleet's polls spread across it as
+ * agents started at different times do. `stop()` aborts every loop and waits for it.
+ */
+import { join } from 'node:path'
+import { builtinsFrom } from '../lib/apis/builtins.ts'
+import type { ObjectRef } from '../lib/edge/protocol.ts'
+import { createAgent, type PollResult } from '../lib/edge-agent/agent.ts'
+import { createCenterClient } from '../lib/edge-agent/center-client.ts'
+import { defaultSleep, runPollLoop } from '../lib/edge-agent/poll-loop.ts'
+import type { KubeObject } from '../lib/kube/types.ts'
+import { silentLogger } from '../lib/log.ts'
+import { createMemoryKube } from './edge-memory-kube.ts'
+import type { PollStats } from './edge-types.ts'
+
+export type FleetMember = { mailbox: string; token: string }
+
+export type FleetOptions = {
+  baseUrl: string
+  members: readonly FleetMember[]
+  intervalMs: number
+  /** A folder for the agents' state folders (one subfolder each). */
+  stateRoot: string
+  /** Every object an agent's edge cluster stores, with the agent's index. */
+  onWrite: (agent: number, ref: ObjectRef, obj: KubeObject) => void
+  random?: () => number
+}
+
+export type Fleet = {
+  stats(): PollStats
+  /** Successful polls of each agent so far. */
+  okPolls(): number[]
+  /** The first failures seen (at most 5), for the report of a broken run. */
+  errors(): string[]
+  stop(): Promise<void>
+}
+
+export async function startFleet(o: FleetOptions): Promise<Fleet> {
+  const random = o.random ?? Math.random
+  const builtins = builtinsFrom()
+  const stats: PollStats = { polls: 0, unchanged: 0, applied: 0, failed: 0 }
+  const ok = o.members.map(() => 0)
+  const errors: string[] = []
+  const record = (i: number, r: PollResult): PollResult => {
+    stats.polls++
+    if (!r.ok) {
+      stats.failed++
+      if (errors.length < 5) errors.push(`${o.members[i]?.mailbox}: ${r.outcome}: ${r.error}`)
+      return r
+    }
+    ok[i] = (ok[i] ?? 0) + 1
+    if (r.outcome === 'applied') stats.applied++
+    else stats.unchanged++
+    return r
+  }
+  const agents = await Promise.all(
+    o.members.map((m, i) =>
+      createAgent({
+        mailbox: m.mailbox,
+        center: createCenterClient({
+          baseUrl: o.baseUrl,
+          mailbox: m.mailbox,
+          token: async () => m.token,
+        }),
+        kube: createMemoryKube({ onWrite: (ref, obj) => o.onWrite(i, ref, obj) }),
+        stateDir: join(o.stateRoot, String(i)),
+        builtins,
+        log: silentLogger,
+      })
+    )
+  )
+  const stop = new AbortController()
+  const loops = agents.map(async (agent, i) => {
+    await defaultSleep(random() * o.intervalMs, stop.signal)
+    if (stop.signal.aborted) return
+    await runPollLoop({
+      poll: async () => record(i, await agent.poll()),
+      intervalMs: o.intervalMs,
+      random,
+      signal: stop.signal,
+      log: silentLogger,
+    })
+  })
+  return {
+    stats: () => ({ ...stats }),
+    okPolls: () => [...ok],
+    errors: () => [...errors],
+    async stop() {
+      stop.abort()
+      await Promise.all(loops)
+    },
+  }
+}
