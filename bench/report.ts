@@ -1,9 +1,12 @@
 /**
  * Turns the benchmark's results into a human-readable report (one table per phase, with the
- * hub/raw ratios, and the fan-out figures from fan-out-report.ts) and into one JSON object for
- * machines, printed as the last line of stdout.
+ * hub/raw ratios, the fan-out figures from fan-out-report.ts and the edge figures from
+ * edge-report.ts) and into one JSON object for machines, printed as the last line of stdout.
  */
 import type { BenchOptions } from './args.ts'
+import { renderEdge } from './edge-report.ts'
+import { edgeJson } from './edge-report-json.ts'
+import type { EdgeResults } from './edge-types.ts'
 import { fanOutJson, renderFanOut } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { HubCrudResults } from './hub-crud.ts'
@@ -23,6 +26,8 @@ export type BenchResults = {
   watch: WatchLatency[]
   /** null when the run skipped it (`--skip-fanout`). */
   fanOut: FanOutResults | null
+  /** null when the run skipped it (`--skip-edge`). */
+  edge: EdgeResults | null
   durationMs: number
 }
 
@@ -146,6 +151,8 @@ export function renderReport(r: BenchResults): string {
     '',
     r.fanOut ? renderFanOut(r.fanOut, r.config.concurrency) : '5. Fan-out: skipped (--skip-fanout)',
     '',
+    r.edge ? renderEdge(r.edge) : '6. Edge API and agents: skipped (--skip-edge)',
+    '',
     `finished in ${(r.durationMs / 1000).toFixed(1)} s`,
   ]
   return out.join('\n')
@@ -202,6 +209,7 @@ export function jsonSummary(r: BenchResults): Record<string, unknown> {
       byType: mapValues(w.byType, summaryJson),
     })),
     fanOut: r.fanOut ? fanOutJson(r.fanOut) : null,
+    edge: r.edge ? edgeJson(r.edge) : null,
     durationMs: Math.round(r.durationMs),
   }
 }

@@ -1,13 +1,16 @@
 /**
  * `npm run bench`: the hub benchmark. Starts one in-memory dynalite and the hub in this process
- * (bench/stack.ts), then runs five phases against them: the raw DynamoDB baseline, hub CRUD over
- * HTTP, DynamoDB requests per hub operation, watch delivery latency, and the fan-out of one
- * EdgePlacement to many mailboxes (unless `--skip-fanout`). Progress lines go to
- * stderr; the report and a final JSON line go to stdout. `--help` lists the flags. The whole run
- * is bounded by `--max-seconds`; past it the process exits 1.
+ * (bench/stack.ts), then runs six phases against them: the raw DynamoDB baseline, hub CRUD over
+ * HTTP, DynamoDB requests per hub operation, watch delivery latency, the fan-out of one
+ * EdgePlacement to many mailboxes (unless `--skip-fanout`), and the edge API's idle polls and
+ * propagation to many in-process agents (unless `--skip-edge`). Progress lines go to stderr; the
+ * report and a final JSON line go to stdout. `--help` lists the flags. The whole run is bounded
+ * by `--max-seconds`; past it the process exits 1.
  */
 import { cpus, platform } from 'node:os'
 import { parseArgs, USAGE } from './args.ts'
+import { runEdge } from './edge.ts'
+import type { EdgeResults } from './edge-types.ts'
 import { runFanOut } from './fan-out.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
@@ -109,6 +112,32 @@ async function main(): Promise<number> {
         }
       )
     }
+    let edge: EdgeResults | null = null
+    if (!o.skipEdge) {
+      edge = await runEdge(
+        {
+          hub,
+          kv: stack.hub.deps.kv,
+          counter: stack.counter,
+          settle: () => stack.hub.settle(),
+          inspect: stack.inspect,
+          progress,
+        },
+        {
+          agents: o.edgeAgents,
+          pollIntervalMs: o.pollIntervalMs,
+          changes: o.edgeChanges,
+          idlePolls: o.edgeIdlePolls,
+          costSamples: o.costSamples,
+          coldCost: o.edgeColdCost,
+          itemBytes: o.itemBytes,
+          concurrency: o.concurrency,
+          batch: o.fanoutBatch,
+          calls: o.fanoutCalls,
+          rawGetPerSec: raw.getConcurrent.opsPerSec,
+        }
+      )
+    }
     const cpuList = cpus()
     const results: BenchResults = {
       config: { ...o },
@@ -123,6 +152,7 @@ async function main(): Promise<number> {
       requests,
       watch,
       fanOut,
+      edge,
       durationMs: performance.now() - t0,
     }
     progress('done')

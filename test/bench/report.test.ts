@@ -3,6 +3,7 @@ import { DEFAULT_OPTIONS } from '../../bench/args.ts'
 import type { LoadResult } from '../../bench/load.ts'
 import { type BenchResults, jsonSummary, ratios, renderReport } from '../../bench/report.ts'
 import { summarize } from '../../bench/stats.ts'
+import { edge } from './edge-fixture.ts'
 import { fanOut } from './fan-out-fixture.ts'
 
 function load(opsPerSec: number, concurrency = 1): LoadResult {
@@ -59,6 +60,7 @@ function results(): BenchResults {
       },
     ],
     fanOut: null,
+    edge: null,
     durationMs: 12_345,
   }
 }
@@ -87,6 +89,7 @@ describe('renderReport', () => {
     expect(text).toMatch(/get\s+1\.00\s+1\.00\s+0\.00/)
     expect(text).toContain('all (1 missing)')
     expect(text).toContain('5. Fan-out: skipped (--skip-fanout)')
+    expect(text).toContain('6. Edge API and agents: skipped (--skip-edge)')
     expect(text).toContain('finished in 12.3 s')
   })
 
@@ -94,7 +97,13 @@ describe('renderReport', () => {
     const text = renderReport({ ...results(), fanOut: fanOut() })
     expect(text).toContain('5. Fan-out: one EdgePlacement selecting 100 ConfigMaps')
     expect(text).toContain('(target < 10 s: met)')
-    expect(text).not.toContain('skipped')
+    expect(text).not.toContain('Fan-out: skipped')
+  })
+
+  it('has the edge section when the run made one', () => {
+    const text = renderReport({ ...results(), edge: edge() })
+    expect(text).toContain('6. Edge API and agents (poll interval 5000 ms)')
+    expect(text).not.toContain('--skip-edge)')
   })
 })
 
@@ -115,6 +124,7 @@ describe('jsonSummary', () => {
     expect(parsed.watch[0].latencyMs.p50).toBe(100)
     expect(parsed.watch[0].byType.DELETED.max).toBe(200)
     expect(parsed.fanOut).toBeNull()
+    expect(parsed.edge).toBeNull()
     expect(parsed.durationMs).toBe(12345)
   })
 
@@ -122,5 +132,11 @@ describe('jsonSummary', () => {
     const parsed = JSON.parse(JSON.stringify(jsonSummary({ ...results(), fanOut: fanOut() })))
     expect(parsed.fanOut.pairs).toBe(100_000)
     expect(parsed.fanOut.initial.requestsPerPair).toBe(0.06102)
+  })
+
+  it('has the edge section when the run made one', () => {
+    const parsed = JSON.parse(JSON.stringify(jsonSummary({ ...results(), edge: edge() })))
+    expect(parsed.edge.idle.throughput.ratio).toBe(0.2)
+    expect(parsed.edge.propagation.map((p: { agents: number }) => p.agents)).toEqual([100, 1000])
   })
 })

@@ -1,0 +1,76 @@
+/**
+ * Edge-phase results for the report tests: figures shaped like a default run (100 and 1000
+ * agents polling every 5 s), with any part overridable.
+ */
+import type { EdgeResults, PropagationRun } from '../../bench/edge-types.ts'
+import type { RequestCost } from '../../bench/request-costs.ts'
+import { summarize } from '../../bench/stats.ts'
+
+export function cost(perOperation: Record<string, number>, samples = 10): RequestCost {
+  const total = Object.values(perOperation).reduce((s, x) => s + x, 0)
+  return { operation: 'desired, unchanged (304)', samples, perOperation, total }
+}
+
+export function run(agents: number, over: Partial<PropagationRun> = {}): PropagationRun {
+  return {
+    agents,
+    intervalMs: 5000,
+    setupMs: { inventory: 20_000, tokens: 800, placement: 2000, agentsReady: 11_000 },
+    idleWindow: {
+      ms: 5000,
+      polls: agents,
+      requests: { GetItem: agents * 2 },
+      requestsTotal: agents * 2,
+    },
+    changes: [
+      {
+        kind: 'create',
+        writeMs: 20,
+        translateMs: 1500,
+        latencyMs: summarize([1000, 3000, 5000]),
+        missing: 0,
+      },
+      {
+        kind: 'update',
+        writeMs: 10,
+        translateMs: 1200,
+        latencyMs: summarize([800, 2500, 5800]),
+        missing: 0,
+      },
+    ],
+    latencyMs: summarize([1000, 3000, 5000, 800, 2500, 5800]),
+    missing: 0,
+    polls: { polls: 900, unchanged: 700, applied: 200, failed: 0 },
+    loopDelayMs: { p50: 11, p99: 40, max: 120 },
+    ...over,
+  }
+}
+
+export function edge(over: Partial<EdgeResults> = {}): EdgeResults {
+  const rate = (opsPerSec: number) => ({
+    ops: 6000,
+    elapsedMs: 6_000_000 / opsPerSec,
+    opsPerSec,
+    p50Ms: 10,
+    p99Ms: 30,
+  })
+  return {
+    intervalMs: 5000,
+    itemBytes: 1024,
+    rawGetPerSec: 1000,
+    idle: {
+      mailboxes: 100,
+      warm: cost({ GetItem: 1 }),
+      cold: cost({ GetItem: 3 }),
+      throughput: {
+        rounds: 3,
+        concurrency: 16,
+        real: rate(800),
+        bare: rate(4000),
+        roundRatios: [0.2, 0.19, 0.21],
+      },
+    },
+    propagation: [run(100), run(1000, { latencyMs: summarize([3000, 9000]), missing: 1 })],
+    ...over,
+  }
+}
