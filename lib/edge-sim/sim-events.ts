@@ -3,13 +3,12 @@
  * Events in the object's namespace whose `involvedObject` names it with its uid (what `kubectl
  * describe` selects on): ScalingReplicaSet on a Deployment, SuccessfulCreate and SuccessfulDelete
  * on the owner of a pod it created or deleted, Completed on a Job, and Scheduled, Pulled, Created
- * and Started on a pod that starts. Each is a first occurrence (count 1) named `<object>.<16 hex>`
- * as kube's recorder names them; a failed write is logged and dropped, as kube's recorder is best
- * effort too. Events are written only beside a change the pass made, so an idle edge writes none.
+ * and Started on a pod that starts. Each is a first occurrence (count 1) named as kube's recorder
+ * names them, `<object>.<hex nanoseconds>`, so a list (ordered by name) is in recording order; a
+ * failed write is logged and dropped, as kube's recorder is best effort too. Events are written only beside a change the pass made, so an idle edge writes none.
  */
 import { timestamp } from '../hub/deps.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { randomHex } from './hash.ts'
 import { objects, specOf, str } from './json.ts'
 import { attempt, type SimContext } from './sim-context.ts'
 
@@ -43,10 +42,13 @@ export async function recordEvent(
   const name = m.name ?? ''
   const at = timestamp(ctx.now())
   const host = source === SOURCES.kubelet ? { host: ctx.node.name } : {}
+  // Nanoseconds from the clock's milliseconds plus the pass's write count: increasing within a
+  // pass (every event is a write), and passes are milliseconds apart.
+  const nanos = BigInt(ctx.now().getTime()) * 1_000_000n + BigInt(ctx.writes % 1_000_000)
   const event = {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${name}.${randomHex(16, ctx.random)}`, namespace: m.namespace ?? 'default' },
+    metadata: { name: `${name}.${nanos.toString(16)}`, namespace: m.namespace ?? 'default' },
     involvedObject: {
       apiVersion: about.apiVersion,
       kind: about.kind,

@@ -27,13 +27,16 @@ type Event = KubeObject & {
   source: { component: string; host?: string }
 }
 
-/** The events about `obj` (by uid), as `reason: message`, in the order they were recorded. */
+/**
+ * The events about `obj` (by uid), as `reason: message`, in list order (by name), which must be
+ * the order they were recorded in (resourceVersion order).
+ */
 async function eventsAbout(obj: KubeObject): Promise<string[]> {
   const all = (await f.list(EVENTS, obj.metadata.namespace ?? 'default')) as Event[]
-  return all
-    .filter((e) => e.involvedObject.uid === obj.metadata.uid)
-    .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
-    .map((e) => `${e.reason}: ${e.message}`)
+  const about = all.filter((e) => e.involvedObject.uid === obj.metadata.uid)
+  const rv = (e: Event) => Number(e.metadata.resourceVersion)
+  expect(about.map(rv)).toEqual(about.map(rv).sort((a, b) => a - b))
+  return about.map((e) => `${e.reason}: ${e.message}`)
 }
 
 const podsOf = async (owner: KubeObject, gvr = GVR.pods) =>
