@@ -7,7 +7,9 @@
  * KUBECONFIG default. Returns a help request, an error message, or the settings; USAGE is the
  * `--help` text.
  */
+
 import { parseBuiltinNamespaces } from '../../lib/apis/builtins.ts'
+import { readFlags } from '../cli-flags.ts'
 
 export type AgentConfig = {
   centerUrl: string
@@ -20,6 +22,8 @@ export type AgentConfig = {
   builtinNamespaces: string[]
   once: boolean
   centerCa?: string
+  /** A supervisor's pid: the agent stops when it is no longer its parent. */
+  parentPid?: number
 }
 
 export type AgentCliRequest =
@@ -54,6 +58,8 @@ Options (environment variable in brackets):
                            (default default,kube-system,kube-public,kube-node-lease)
   --center-ca PATH         PEM CA to trust for the center [EDGEPLANE_CENTER_CA]
                            (NODE_EXTRA_CA_CERTS works too)
+  --parent-pid N           stop when process N is no longer this process's parent
+                           (supervisors)
   --once                   poll once and exit (0 when the poll succeeded, 1 otherwise)
   -h, --help               this text
 
@@ -70,32 +76,9 @@ const VALUE_FLAGS = [
   '--state-dir',
   '--builtin-namespaces',
   '--center-ca',
+  '--parent-pid',
 ]
 const BOOL_FLAGS = ['--once']
-
-type Flags = { values: Map<string, string>; bools: Set<string> }
-
-/** The flags given, or an error message. */
-function readFlags(argv: string[]): Flags | string {
-  const values = new Map<string, string>()
-  const bools = new Set<string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? ''
-    if (arg === '--') continue
-    if (BOOL_FLAGS.includes(arg)) {
-      bools.add(arg)
-      continue
-    }
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!VALUE_FLAGS.includes(name)) return `unknown argument: ${arg}`
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined || (value === '' && name !== '--builtin-namespaces'))
-      return `${name} needs a value`
-    values.set(name, value)
-  }
-  return { values, bools }
-}
 
 const MAILBOX = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/
 
@@ -104,7 +87,11 @@ export function parseAgentArgs(
   env: Record<string, string | undefined>
 ): AgentCliRequest {
   if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
-  const flags = readFlags(argv)
+  const flags = readFlags(argv, {
+    values: VALUE_FLAGS,
+    bools: BOOL_FLAGS,
+    emptyOk: ['--builtin-namespaces'],
+  })
   if (typeof flags === 'string') return { kind: 'error', message: flags }
   const v = (flag: string, name?: string) =>
     flags.values.get(flag) ?? (name ? env[name] : undefined)
@@ -135,6 +122,9 @@ export function parseAgentArgs(
   const kubeconfig = v('--kubeconfig')
   const context = v('--context')
   const centerCa = v('--center-ca', 'EDGEPLANE_CENTER_CA')
+  const parentText = v('--parent-pid')
+  if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
+    return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
   return {
     kind: 'run',
     config: {
@@ -148,6 +138,7 @@ export function parseAgentArgs(
       builtinNamespaces,
       once: flags.bools.has('--once'),
       ...(centerCa ? { centerCa } : {}),
+      ...(parentText ? { parentPid: Number(parentText) } : {}),
     },
   }
 }

@@ -2,10 +2,12 @@
  * The edge agent's process entry: parses flags (cli-args.ts), checks the token file, loads the
  * edge cluster's KubeConfig (kube-config.ts), creates the agent over its state folder
  * (lib/edge-agent/agent.ts) and runs the poll loop (lib/edge-agent/poll-loop.ts) until SIGTERM or
- * SIGINT, which stop it after the current poll (exit 0). `--once` polls once: exit 0 when the
+ * SIGINT (or, with `--parent-pid`, its supervisor's end), which stop it after the current poll
+ * (exit 0). `--once` polls once: exit 0 when the
  * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
  * token file, no usable kubeconfig, an unreadable CA file), so a supervisor restarts it.
  */
+
 import { readFile } from 'node:fs/promises'
 import { builtinsFrom } from '../../lib/apis/builtins.ts'
 import { createAgent } from '../../lib/edge-agent/agent.ts'
@@ -13,11 +15,10 @@ import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
 import { fetchWithCa } from '../../lib/edge-agent/https-fetch.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import { logPoll, runPollLoop } from '../../lib/edge-agent/poll-loop.ts'
-import { createLogger, type LogLevel } from '../../lib/log.ts'
+import { createLogger } from '../../lib/log.ts'
+import { logLevelFrom, untilStopped } from '../process-life.ts'
 import { type AgentConfig, parseAgentArgs, USAGE } from './cli-args.ts'
 import { loadKubeConfig } from './kube-config.ts'
-
-const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
 
 async function readToken(path: string): Promise<string> {
   const token = (await readFile(path, 'utf8')).trim()
@@ -36,7 +37,7 @@ async function main(): Promise<number> {
     return 2
   }
   const cfg = req.config
-  const level = LEVELS.find((l) => l === process.env.LOG_LEVEL) ?? 'info'
+  const level = logLevelFrom(process.env)
   const log = createLogger({ level, bindings: { component: 'edge-agent', mailbox: cfg.mailbox } })
   let setup: Awaited<ReturnType<typeof prepare>>
   try {
@@ -65,8 +66,9 @@ async function main(): Promise<number> {
     return r.ok ? 0 : 1
   }
   const stop = new AbortController()
-  process.once('SIGTERM', () => stop.abort())
-  process.once('SIGINT', () => stop.abort())
+  void untilStopped({ ...(cfg.parentPid ? { parentPid: cfg.parentPid } : {}), log }).then(() =>
+    stop.abort()
+  )
   await runPollLoop({ poll: agent.poll, intervalMs: cfg.pollIntervalMs, signal: stop.signal, log })
   log.info('edge agent stopped')
   return 0

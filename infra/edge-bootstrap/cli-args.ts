@@ -5,7 +5,9 @@
  * pure (a help request, an error message, or the flags given); `withStackDefaults` fills the gaps
  * from a stack.json and says what is still missing. USAGE is the `--help` text.
  */
+
 import { resolve } from 'node:path'
+import { readFlags } from '../cli-flags.ts'
 import type { StackInfo } from '../local/stack-info.ts'
 
 export type BootstrapFlags = {
@@ -74,21 +76,6 @@ const FLAGS = [
   '--wait',
 ]
 
-function readFlags(argv: string[]): Map<string, string> | string {
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? ''
-    if (arg === '--') continue
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!FLAGS.includes(name)) return `unknown argument: ${arg}`
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined || value === '') return `${name} needs a value`
-    flags.set(name, value)
-  }
-  return flags
-}
-
 const isHttpUrl = (u: string) => /^https?:\/\/[^/]/.test(u)
 
 function integer(text: string | undefined, name: string, min: number): number | string | undefined {
@@ -104,8 +91,9 @@ export function parseBootstrapArgs(
   cwd: string
 ): BootstrapCliRequest {
   if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
-  const f = readFlags(argv)
-  if (typeof f === 'string') return { kind: 'error', message: f }
+  const read = readFlags(argv, { values: FLAGS })
+  if (typeof read === 'string') return { kind: 'error', message: read }
+  const f = read.values
   const inventory = f.get('--inventory')
   const syncTarget = f.get('--sync-target')
   if (!inventory) return { kind: 'error', message: 'missing --inventory' }

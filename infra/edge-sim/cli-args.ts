@@ -5,6 +5,7 @@
  * it is no longer its parent). Returns a help request, an error message or the settings; USAGE is
  * the `--help` text.
  */
+import { readFlags } from '../cli-flags.ts'
 
 export type EdgeSimConfig = {
   name: string
@@ -66,21 +67,6 @@ const FLAGS = [
   '--parent-pid',
 ]
 
-function readFlags(argv: string[]): Map<string, string> | string {
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? ''
-    if (arg === '--') continue
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!FLAGS.includes(name)) return `unknown argument: ${arg}`
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined || value === '') return `${name} needs a value`
-    flags.set(name, value)
-  }
-  return flags
-}
-
 const NAME_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
 
 export function parseEdgeSimArgs(
@@ -88,8 +74,9 @@ export function parseEdgeSimArgs(
   env: Record<string, string | undefined>
 ): EdgeSimCliRequest {
   if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
-  const flags = readFlags(argv)
-  if (typeof flags === 'string') return { kind: 'error', message: flags }
+  const read = readFlags(argv, { values: FLAGS })
+  if (typeof read === 'string') return { kind: 'error', message: read }
+  const flags = read.values
   const get = (flag: string, envName?: string) =>
     flags.get(flag) ?? (envName ? env[envName] || undefined : undefined)
   const name = get('--name', 'EDGE_NAME')

@@ -5,15 +5,15 @@
  * `--parent-pid`, until that process is no longer its parent — then stops cleanly and exits 0.
  * Exits 2 on bad arguments and 1 when it cannot start.
  */
+
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createLogger, type LogLevel } from '../../lib/log.ts'
+import { createLogger } from '../../lib/log.ts'
 import { loadOrCreateToken } from '../local/data-dir.ts'
+import { logLevelFrom, untilStopped } from '../process-life.ts'
 import { parseEdgeSimArgs, USAGE } from './cli-args.ts'
 import { formatReadyLine } from './ready-line.ts'
 import { type SimulatedEdge, startSimulatedEdge } from './start.ts'
-
-const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
 
 async function main(): Promise<number> {
   const req = parseEdgeSimArgs(process.argv.slice(2), process.env)
@@ -26,7 +26,7 @@ async function main(): Promise<number> {
     return 2
   }
   const cfg = req.config
-  const level = LEVELS.find((l) => l === process.env.LOG_LEVEL) ?? 'info'
+  const level = logLevelFrom(process.env)
   const log = createLogger({
     level,
     bindings: { component: 'edge-sim' },
@@ -60,19 +60,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     formatReadyLine({ name: edge.name, url: edge.url, table: edge.tableName, pid: process.pid })
   )
-  let parentTimer: ReturnType<typeof setInterval> | undefined
-  await new Promise<void>((resolve) => {
-    process.once('SIGTERM', () => resolve())
-    process.once('SIGINT', () => resolve())
-    const parent = cfg.parentPid
-    if (parent === undefined) return
-    parentTimer = setInterval(() => {
-      if (process.ppid === parent) return
-      log.warn('simulated edge parent is gone', { parentPid: parent })
-      resolve()
-    }, 1000)
-  })
-  clearInterval(parentTimer)
+  await untilStopped({ ...(cfg.parentPid ? { parentPid: cfg.parentPid } : {}), log })
   log.info('simulated edge stopping')
   await edge.close()
   return 0

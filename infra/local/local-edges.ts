@@ -117,6 +117,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
       ...['--center', joined.centerUrl, '--mailbox', joined.mailbox],
       ...['--token-file', joined.tokenFile, '--kubeconfig', kubeconfig],
       ...['--state-dir', join(dir, 'agent'), '--poll-interval', String(o.pollIntervalSeconds)],
+      ...['--parent-pid', String(process.pid)],
       ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
     ],
   })

@@ -5,6 +5,7 @@
  * parent). Returns a help request, an error message, or the settings to run with; USAGE is the
  * `--help` text.
  */
+import { readFlags } from '../cli-flags.ts'
 
 export type RelayConfig = {
   hubUrl: string
@@ -57,29 +58,14 @@ const FLAGS = [
   '--parent-pid',
 ]
 
-/** The flags given, by name, or an error message. */
-function readFlags(argv: string[]): Map<string, string> | string {
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? ''
-    if (arg === '--') continue
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!FLAGS.includes(name)) return `unknown argument: ${arg}`
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined || value === '') return `${name} needs a value`
-    flags.set(name, value)
-  }
-  return flags
-}
-
 export function parseRelayArgs(
   argv: string[],
   env: Record<string, string | undefined>
 ): RelayCliRequest {
   if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help' }
-  const flags = readFlags(argv)
-  if (typeof flags === 'string') return { kind: 'error', message: flags }
+  const read = readFlags(argv, { values: FLAGS })
+  if (typeof read === 'string') return { kind: 'error', message: read }
+  const flags = read.values
   const hubUrl = flags.get('--hub') ?? env.EDGEPLANE_HUB
   const tokenFile = flags.get('--token-file') ?? env.EDGEPLANE_TOKEN_FILE
   if (!hubUrl) return { kind: 'error', message: 'missing --hub (or EDGEPLANE_HUB)' }

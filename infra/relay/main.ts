@@ -6,14 +6,14 @@
  * crash stops by itself). Exits 2 on bad arguments and 1 when it cannot start (e.g. the hub is
  * unreachable), so a supervisor restarts it.
  */
+
 import { readFile } from 'node:fs/promises'
-import { createLogger, type LogLevel } from '../../lib/log.ts'
+import { createLogger } from '../../lib/log.ts'
 import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
+import { logLevelFrom, untilStopped } from '../process-life.ts'
 import { parseRelayArgs, USAGE } from './cli-args.ts'
 import { startRelay } from './relay.ts'
-
-const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error']
 
 async function main(): Promise<number> {
   const req = parseRelayArgs(process.argv.slice(2), process.env)
@@ -26,7 +26,7 @@ async function main(): Promise<number> {
     return 2
   }
   const cfg = req.config
-  const level = LEVELS.find((l) => l === process.env.LOG_LEVEL) ?? 'info'
+  const level = logLevelFrom(process.env)
   const log = createLogger({ level, bindings: { component: 'relay' } })
   const token = (await readFile(cfg.tokenFile, 'utf8')).trim()
   if (!token) {
@@ -56,19 +56,7 @@ async function main(): Promise<number> {
     client.destroy()
     return 1
   }
-  let parentTimer: ReturnType<typeof setInterval> | undefined
-  await new Promise<void>((resolve) => {
-    process.once('SIGTERM', () => resolve())
-    process.once('SIGINT', () => resolve())
-    const parent = cfg.parentPid
-    if (parent === undefined) return
-    parentTimer = setInterval(() => {
-      if (process.ppid === parent) return
-      log.warn('relay parent is gone', { parentPid: parent })
-      resolve()
-    }, 1000)
-  })
-  clearInterval(parentTimer)
+  await untilStopped({ ...(cfg.parentPid ? { parentPid: cfg.parentPid } : {}), log })
   log.info('relay stopping')
   await relay.stop()
   client.destroy()

@@ -48,6 +48,8 @@ describe('parseAgentArgs', () => {
         centerCa: '/ca.pem',
       },
     })
+    const supervised = parseAgentArgs([...required, '--parent-pid', '42'], {})
+    expect(supervised.kind === 'run' && supervised.config.parentPid).toBe(42)
     const none = parseAgentArgs([...required, '--builtin-namespaces', ''], {})
     expect(none.kind === 'run' && none.config.builtinNamespaces).toEqual([])
   })
@@ -63,6 +65,7 @@ describe('parseAgentArgs', () => {
     [[...required, '--builtin-namespaces', 'Not_A_Name'], /not a valid namespace name/],
     [[...required, '--state-dir'], /needs a value/],
     [[...required, '--frobnicate'], /unknown argument/],
+    [[...required, '--parent-pid', '0'], /positive integer/],
   ])('rejects %j', (argv, message) => {
     const r = parseAgentArgs(argv, {})
     expect(r.kind).toBe('error')
