@@ -5,7 +5,9 @@
  * on the owner of a pod it created or deleted, Completed on a Job, and Scheduled, Pulled, Created
  * and Started on a pod that starts. Each is a first occurrence (count 1) named as kube's recorder
  * names them, `<object>.<hex nanoseconds>`, so a list (ordered by name) is in recording order; a
- * failed write is logged and dropped, as kube's recorder is best effort too. Events are written only beside a change the pass made, so an idle edge writes none.
+ * failed write is logged and dropped, as kube's recorder is best effort too. Events are written
+ * only beside a change the pass made, so an idle edge writes none; they expire an hour after they
+ * were last seen, as with kube-apiserver's default --event-ttl.
  */
 import { timestamp } from '../hub/deps.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -99,5 +101,22 @@ export async function podStartedEvents(ctx: SimContext, pod: KubeObject): Promis
     ]
     for (const [reason, message] of said)
       await recordEvent(ctx, pod, SOURCES.kubelet, reason, message, { fieldPath })
+  }
+}
+
+/** Deletes the Events last seen more than `ttlMs` ago. */
+export async function expireEvents(ctx: SimContext, ttlMs: number): Promise<void> {
+  const cutoff = ctx.now().getTime() - ttlMs
+  for (const e of await ctx.controller.list(ctx.space, EVENTS)) {
+    const seen = e as KubeObject & { lastTimestamp?: string }
+    const last = Date.parse(seen.lastTimestamp ?? e.metadata.creationTimestamp ?? '')
+    if (!Number.isFinite(last) || last >= cutoff) continue
+    const m = e.metadata
+    await attempt(ctx, `expire event ${m.name ?? ''}`, () =>
+      ctx.controller.delete(ctx.space, EVENTS, m.name ?? '', {
+        ...(m.namespace ? { namespace: m.namespace } : {}),
+        ...(m.uid ? { uid: m.uid } : {}),
+      })
+    )
   }
 }

@@ -3,7 +3,8 @@
  * kubelet would do, run as level-based, idempotent passes over the edge hub's store through the
  * in-process hub client. A pass reads every workload object once, then: collects orphans, rolls
  * Deployments, scales ReplicaSets, Jobs, StatefulSets and DaemonSets, binds/starts/finishes pods,
- * and writes the statuses that changed. `start()` runs a pass every `periodMs` (300 ms) when the
+ * and writes the statuses that changed, with the Events kube records; now and then it removes
+ * expired Events. `start()` runs a pass every `periodMs` (300 ms) when the
  * store's resourceVersion moved, when something is due (a Job pod ending) or every `resyncMs`;
  * an idle edge costs one read per period. Tests call `tick()` directly.
  */
@@ -14,6 +15,7 @@ import { loadSnapshot, type NodeInfo, type SimContext } from './sim-context.ts'
 import { daemonSetStatuses, syncDaemonSets } from './sim-daemonsets.ts'
 import { deploymentStatuses } from './sim-deployment-status.ts'
 import { syncDeployments } from './sim-deployments.ts'
+import { expireEvents } from './sim-events.ts'
 import { collectOrphans } from './sim-gc.ts'
 import { jobStatuses, syncJobs } from './sim-jobs.ts'
 import { runKubelet } from './sim-pods.ts'
@@ -28,6 +30,8 @@ export type SimulatorOptions = {
   periodMs?: number
   resyncMs?: number
   jobDurationMs?: number
+  /** How long an Event is kept after it was last seen (default an hour, as kube's --event-ttl). */
+  eventTtlMs?: number
   now?: () => Date
   random?: () => number
   log?: Logger
@@ -52,6 +56,8 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
   const space = opts.space ?? 'root'
   const periodMs = opts.periodMs ?? 300
   const resyncMs = opts.resyncMs ?? 10_000
+  const eventTtlMs = opts.eventTtlMs ?? 3_600_000
+  let lastEventSweep = Number.NEGATIVE_INFINITY
 
   const tick = async (): Promise<TickResult> => {
     const ctx: SimContext = {
@@ -78,6 +84,11 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     await jobStatuses(ctx)
     await statefulSetStatuses(ctx)
     await daemonSetStatuses(ctx)
+    // Expired Events are looked for at most every twelfth of their lifetime (5 minutes by default).
+    if (now().getTime() - lastEventSweep >= eventTtlMs / 12) {
+      lastEventSweep = now().getTime()
+      await expireEvents(ctx, eventTtlMs)
+    }
     return { writes: ctx.writes, ...(ctx.wakeAt !== undefined ? { wakeAt: ctx.wakeAt } : {}) }
   }
 

@@ -3,11 +3,13 @@
  * Deployment (ScalingReplicaSet up from 0, up and down on scale), its ReplicaSet (SuccessfulCreate,
  * SuccessfulDelete), each pod that starts (Scheduled, then Pulled, Created and Started per
  * container) and a Job (SuccessfulCreate, Completed once), StatefulSet and DaemonSet pods; each
- * names its object with the uid `kubectl describe` selects on, and a pass that changes nothing
- * records nothing.
+ * names its object with the uid `kubectl describe` selects on, a pass that changes nothing
+ * records nothing, and Events go an hour after they were last seen.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSimulator } from '../../../lib/edge-sim/simulator.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
+import { silentLogger } from '../../../lib/log.ts'
 import { createSimFixture, deployment, GVR, NODE, type SimFixture } from './sim-fixture.ts'
 
 let f: SimFixture
@@ -171,5 +173,22 @@ describe('Events recorded by the simulator', () => {
     expect(await eventsAbout(ds)).toEqual([
       `SuccessfulCreate: Created pod: ${dsPod?.metadata.name}`,
     ])
+  })
+
+  it('expires Events an hour after they were last seen, not before', async () => {
+    const at = (offsetMs: number) =>
+      createSimulator({
+        deps: f.deps,
+        node: NODE,
+        log: silentLogger,
+        now: () => new Date(Date.now() + offsetMs),
+      })
+    const count = async () => (await f.list(EVENTS)).length
+    const before = await count()
+    expect(before).toBeGreaterThan(0)
+    await at(30 * 60_000).tick()
+    expect(await count()).toBe(before)
+    await at(61 * 60_000).tick()
+    expect(await count()).toBe(0)
   })
 })

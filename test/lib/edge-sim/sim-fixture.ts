@@ -8,6 +8,7 @@ import { createNodeApp } from '../../../functions/node-server.ts'
 import { bootstrapEdge, edgeNode } from '../../../lib/edge-sim/bootstrap.ts'
 import { createSimulator, type Simulator } from '../../../lib/edge-sim/simulator.ts'
 import { createHubClient, type Gvr, type HubClient } from '../../../lib/hub/client.ts'
+import type { HubDeps } from '../../../lib/hub/deps.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
@@ -24,6 +25,7 @@ export const GVR = {
 
 export type SimFixture = {
   store: TestStore
+  deps: HubDeps
   user: HubClient
   sim: Simulator
   /** Ticks until a pass makes no write (at most `max` passes); returns the passes run. */
@@ -56,6 +58,7 @@ export async function createSimFixture(): Promise<SimFixture> {
   }
   return {
     store,
+    deps,
     user,
     sim,
     run,
