@@ -4,9 +4,8 @@
  * edge then holds: the `kubectl create` generators (sent as protobuf) with the edge's API-server
  * defaults and the simulator's work visible (a Deployment's ReplicaSet and Running pods, a Service's
  * clusterIP and nodePorts, a Job completing); the columns `kubectl get` prints with the simulator's
- * real values (also `-o wide` and `get -w`); `--dry-run=server` on create, apply, patch and delete
- * and `kubectl diff`; `describe` of a Deployment and a Pod with the Events the simulator records;
- * `api-resources`, `api-versions` and `explain`. Waiting, rollouts, identity and the
+ * real values (also `-o wide` and `get -w`); `describe` of a Deployment and a Pod with the Events
+ * the simulator records. Dry runs, diff, waiting, rollouts, identity, discovery and the
  * container-runtime commands are in kubectl-habits-edge-rollouts.test.ts.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
