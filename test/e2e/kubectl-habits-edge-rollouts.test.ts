@@ -171,7 +171,7 @@ type Rs = {
   status?: { readyReplicas?: number }
 }
 
-/** The ReplicaSets of app `app` as `name: spec.replicas`, and the images its pods run. */
+/** The ReplicaSets of the Deployment labelled app=`app`, in NS. */
 async function replicaSets(app: string): Promise<Rs[]> {
   return (await edge.json<{ items: Rs[] }>(['get', 'rs', '-n', NS, '-l', `app=${app}`])).items
 }
