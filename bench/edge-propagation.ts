@@ -98,6 +98,7 @@ export async function runPropagation(
       const marker = changeMarker(n, k)
       const kind = k === 0 ? 'create' : 'update'
       progress(`edge: change ${k + 1}/${opts.changes} (${kind}) -> ${n} agents (timed)`)
+      counter.reset()
       const start = performance.now()
       tracker.begin(marker, start)
       if (kind === 'create')
@@ -116,7 +117,15 @@ export async function runPropagation(
       progress(
         `edge: change ${k + 1}: p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, ${out.missing} missing`
       )
-      changes.push({ kind, writeMs, translateMs, latencyMs: latency, missing: out.missing })
+      changes.push({
+        kind,
+        writeMs,
+        translateMs,
+        latencyMs: latency,
+        missing: out.missing,
+        requests: counter.snapshot(),
+        requestsTotal: counter.total(),
+      })
       await sleep(500)
     }
     loop.disable()

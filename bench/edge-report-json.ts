@@ -64,6 +64,8 @@ export function edgeJson(e: EdgeResults): Record<string, unknown> {
         translateMs: round(c.translateMs),
         latencyMs: summaryJson(c.latencyMs),
         missing: c.missing,
+        requests: c.requests,
+        requestsTotal: c.requestsTotal,
       })),
       idleWindow: {
         ...r.idleWindow,

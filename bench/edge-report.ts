@@ -97,6 +97,7 @@ function changeRows(r: PropagationRun): Cell[][] {
     fmt(c.latencyMs.p99, 0),
     fmt(c.latencyMs.max, 0),
     c.missing,
+    fmt(c.requestsTotal / r.agents, 1),
   ])
 }
 
@@ -122,9 +123,9 @@ export function renderEdge(e: EdgeResults): string {
       ['agents', 'changes', 'samples', 'missing', 'p50', 'p90', 'p99', 'max', 'p99 target'],
       e.propagation.map((r, i) => runRow(r, q.runs[i]?.p99Met ?? false))
     ),
-    '  per change (translate = write sent -> every manifest written)',
+    '  per change (translate = write sent -> every manifest written; requests = the hub DynamoDB requests until every agent applied it, per agent)',
     formatTable(
-      ['agents', 'change', 'write ms', 'translate ms', 'p50', 'p99', 'max', 'missing'],
+      ['agents', 'change', 'write ms', 'translate ms', 'p50', 'p99', 'max', 'missing', 'requests'],
       e.propagation.flatMap(changeRows)
     ),
     '  idle window (one interval, every agent idle): hub DynamoDB requests per agent poll',

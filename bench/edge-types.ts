@@ -79,6 +79,12 @@ export type ChangeRun = {
   /** Per agent: from sending the write until the object with the new content existed at the edge. */
   latencyMs: Summary
   missing: number
+  /**
+   * The hub's DynamoDB requests from the write until every agent applied it: the write, translate,
+   * the agents' polls and their status reports.
+   */
+  requests: Record<string, number>
+  requestsTotal: number
 }
 
 export type PropagationRun = {

@@ -69,12 +69,12 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   fanoutCalls: 2,
   skipFanout: false,
   edgeAgents: [100, 1000],
-  pollIntervalMs: 5000,
-  edgeChanges: 5,
+  pollIntervalMs: 15_000,
+  edgeChanges: 3,
   edgeIdlePolls: 2000,
   edgeColdCost: true,
   skipEdge: false,
-  maxSeconds: 1200,
+  maxSeconds: 1800,
 }
 
 export const QUICK_OPTIONS: Partial<BenchOptions> = {
@@ -126,7 +126,8 @@ Flags:
   --skip-fanout           leave the fan-out phase out
   --edge-agents LIST      agent counts of the propagation runs, comma-separated
                           (${DEFAULT_OPTIONS.edgeAgents.join(',')}; --quick: ${QUICK_OPTIONS.edgeAgents?.join(',')})
-  --poll-interval-ms N    the agents' poll interval (${DEFAULT_OPTIONS.pollIntervalMs}; --quick: ${QUICK_OPTIONS.pollIntervalMs})
+  --poll-interval-ms N    the agents' poll interval, ms (${DEFAULT_OPTIONS.pollIntervalMs}: the agent's default;
+                          --quick: ${QUICK_OPTIONS.pollIntervalMs})
   --edge-changes N        timed source writes per propagation run (${DEFAULT_OPTIONS.edgeChanges}; --quick: ${QUICK_OPTIONS.edgeChanges})
   --edge-idle-polls N     polls per side and round of the idle throughput run (${DEFAULT_OPTIONS.edgeIdlePolls})
   --skip-edge-cold        do not wait ~10 s to count idle polls with expired caches (--quick skips it)

@@ -29,6 +29,8 @@ export function run(agents: number, over: Partial<PropagationRun> = {}): Propaga
         translateMs: 1500,
         latencyMs: summarize([1000, 3000, 5000]),
         missing: 0,
+        requests: { GetItem: agents * 6, PutItem: agents * 2 },
+        requestsTotal: agents * 8,
       },
       {
         kind: 'update',
@@ -36,6 +38,8 @@ export function run(agents: number, over: Partial<PropagationRun> = {}): Propaga
         translateMs: 1200,
         latencyMs: summarize([800, 2500, 5800]),
         missing: 0,
+        requests: { GetItem: agents * 6, PutItem: agents * 2 },
+        requestsTotal: agents * 8,
       },
     ],
     latencyMs: summarize([1000, 3000, 5000, 800, 2500, 5800]),

@@ -57,7 +57,7 @@ describe('renderEdge', () => {
     const text = renderEdge(edge())
     expect(text).toMatch(/^\s+100\s+2\s+6\s+0\s+2500\s+5800\s+5800\s+5800\s+met$/m)
     expect(text).toMatch(/^\s+1000\s+2\s+2\s+1\s+3000\s+9000\s+9000\s+9000\s+MISSED$/m)
-    expect(text).toMatch(/^\s+100\s+1 create\s+20\s+1500\s+3000\s+5000\s+5000\s+0$/m)
+    expect(text).toMatch(/^\s+100\s+1 create\s+20\s+1500\s+3000\s+5000\s+5000\s+0\s+8\.0$/m)
     expect(text).toContain(
       '100 agents: 100 polls in 5.0 s (100 expected at the interval), 2.00 requests per poll'
     )
