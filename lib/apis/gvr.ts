@@ -24,6 +24,11 @@ export const PLACEMENT_SLICES: Gvr = {
   version: 'v1alpha1',
   resource: 'singleplacementslices',
 }
+export const CUSTOMIZERS: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'customizers',
+}
 export const SYNCER_CONFIGS: Gvr = {
   group: 'edge.kcp.io',
   version: 'v1alpha1',
