@@ -5,7 +5,7 @@
  * its Namespace to exist and not be terminating. generateName collisions are retried.
  */
 import { badRequest, forbidden, isApiError, notFound } from '../errors.ts'
-import { generateObjectName } from '../kube/names.ts'
+import { generateObjectName, isDnsLabel } from '../kube/names.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
@@ -17,7 +17,13 @@ import { objectKey, servedAt, storedAt, type Target } from './target.ts'
 import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
 import { storeCreate } from './write.ts'
 
+/**
+ * NotFound unless the Namespace exists, Forbidden while it terminates. A namespace that is not a
+ * DNS label cannot exist and is not looked up: validation reports it as 422 on
+ * `metadata.namespace`, as kube's validation does before its namespace lifecycle admission.
+ */
 async function requireLiveNamespace(deps: HubDeps, t: Target, ns: string): Promise<void> {
+  if (!isDnsLabel(ns)) return
   const key = { cluster: t.space.id, group: '', resource: 'namespaces', namespace: '', name: ns }
   const namespace = await deps.objects.get(key)
   if (!namespace) throw notFound('namespaces', { kind: 'namespaces', name: ns })

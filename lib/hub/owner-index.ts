@@ -6,14 +6,21 @@
  * ownerReferences before acting, so a stale entry never deletes anything wrongly.
  */
 import type { KubeObject } from '../kube/types.ts'
+import { kvKeyFits } from '../store/key-size.ts'
 import type { KvStore, ObjectKey } from '../store/types.ts'
 
 const ns = (cluster: string) => `owners:${cluster}`
 const entryKey = (ownerUid: string, k: ObjectKey) =>
   `${ownerUid}|${k.group}|${k.resource}|${k.namespace}|${k.name}`
 
-function ownerUids(obj: KubeObject | undefined): Set<string> {
-  return new Set((obj?.metadata.ownerReferences ?? []).map((r) => r.uid))
+/**
+ * The owner uids of `obj` the index can hold. An ownerReference's uid is client input; one too long
+ * for a key names no object (uids are 36 characters), so it has no owner to be collected with and
+ * is left out rather than failing the write.
+ */
+function ownerUids(key: ObjectKey, obj: KubeObject | undefined): Set<string> {
+  const uids = (obj?.metadata.ownerReferences ?? []).map((r) => r.uid)
+  return new Set(uids.filter((uid) => kvKeyFits(ns(key.cluster), entryKey(uid, key))))
 }
 
 /** Brings the index in line with a write of `key` from `before` to `after` (undefined = deleted). */
@@ -23,8 +30,8 @@ export async function updateOwnerIndex(
   before: KubeObject | undefined,
   after: KubeObject | undefined
 ): Promise<void> {
-  const was = ownerUids(before)
-  const now = ownerUids(after)
+  const was = ownerUids(key, before)
+  const now = ownerUids(key, after)
   for (const uid of now) if (!was.has(uid)) await kv.put(ns(key.cluster), entryKey(uid, key), key)
   for (const uid of was)
     if (!now.has(uid)) await kv.delete(ns(key.cluster), entryKey(uid, key)).catch(() => undefined)

@@ -2,8 +2,10 @@
  * The kube URL grammar, in one place. Parses the part of a request path after the optional
  * `/clusters/<space>` prefix into what it addresses: a discovery document, an OpenAPI document,
  * the version endpoint, or a resource (collection, object or subresource) with its group, version,
- * namespace and name. `formatResourcePath` is the inverse used for selfLinks and messages.
+ * namespace and name. `formatResourcePath` is the inverse used for selfLinks and messages. A
+ * segment whose percent-encoding is malformed is 400 BadRequest.
  */
+import { badRequest } from '../errors.ts'
 
 export type ResourcePath = {
   kind: 'resource'
@@ -27,11 +29,22 @@ export type RequestPath =
   | ResourcePath
   | { kind: 'unknown' }
 
+/** Percent-decodes one path segment; BadRequest when its encoding is malformed. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw badRequest(
+      `the request path segment "${segment.slice(0, 256)}" is not valid percent-encoding`
+    )
+  }
+}
+
 /** Splits `/clusters/<space>/rest` into the space (undefined when absent) and the rest. */
 export function splitClusterPrefix(pathname: string): { space?: string; rest: string } {
   const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(pathname)
   if (!m) return { rest: pathname }
-  return { space: decodeURIComponent(m[1] ?? ''), rest: m[2] ?? '/' }
+  return { space: decodeSegment(m[1] ?? ''), rest: m[2] ?? '/' }
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize'])
@@ -62,7 +75,7 @@ export function parseRequestPath(rest: string): RequestPath {
   const segs = rest
     .split('/')
     .filter((s) => s !== '')
-    .map((s) => decodeURIComponent(s))
+    .map(decodeSegment)
   const [head, a, b] = segs
   if (head === 'version' && segs.length === 1) return { kind: 'version' }
   if (head === 'openapi') {

@@ -4,6 +4,8 @@
  * grows by one per write). Every put is one request: unconditional (`ADD version`), only-if-absent
  * (AlreadyExists otherwise) or only-if-version-matches (Conflict otherwise, also when absent).
  * Deleting an absent entry without an expected version is a no-op, so deletes can be repeated.
+ * A key too long to be stored (key-size.ts) holds nothing: get answers absent and list nothing
+ * without a request, delete is that of an absent entry, and put is 400.
  */
 import {
   DeleteItemCommand,
@@ -15,6 +17,7 @@ import {
 import { alreadyExists, badRequest, conflict, tooLarge } from '../errors.ts'
 import { type Item, isConditionalFailure, n, readNumber, readString, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
+import { kvKeyFits } from './key-size.ts'
 import { kvPk } from './keys.ts'
 import type { KvEntry, KvStore } from './types.ts'
 
@@ -27,6 +30,10 @@ const NAMES = { '#v': 'value' }
 function keyOf(ns: string, key: string): Item {
   if (key === '') throw badRequest('a key-value key must not be empty')
   return { pk: s(kvPk(ns)), sk: s(key) }
+}
+
+function tooLong(ns: string, key: string) {
+  return badRequest(`key-value key ${ns}/${key.slice(0, 64)}… is too long to be stored`)
 }
 
 function encodeValue(ns: string, key: string, value: unknown): string {
@@ -93,6 +100,7 @@ async function putValue(
 export function createKvStore(ctx: StoreContext): KvStore {
   return {
     async get<T = unknown>(ns: string, key: string): Promise<KvEntry<T> | undefined> {
+      if (!kvKeyFits(ns, key)) return undefined
       const out = await ctx.client.send(
         new GetItemCommand({ TableName: ctx.table, Key: keyOf(ns, key), ConsistentRead: true })
       )
@@ -108,10 +116,17 @@ export function createKvStore(ctx: StoreContext): KvStore {
       if (expectedVersion != null && !Number.isSafeInteger(expectedVersion)) {
         throw badRequest(`invalid expected version ${expectedVersion}`)
       }
+      if (!kvKeyFits(ns, key)) throw tooLong(ns, key)
       return putValue(ctx, { ns, key }, encodeValue(ns, key, value), expectedVersion)
     },
 
     async delete(ns: string, key: string, expectedVersion?: number): Promise<void> {
+      if (!kvKeyFits(ns, key)) {
+        // Absent: a no-op, or Conflict when a version was expected (as for any absent entry).
+        if (expectedVersion === undefined) return
+        const target = { kind: RESOURCE, name: `${ns}/${key}` }
+        throw conflict(RESOURCE, target, `the stored version is not ${expectedVersion}`)
+      }
       const condition =
         expectedVersion === undefined
           ? {}
@@ -132,6 +147,7 @@ export function createKvStore(ctx: StoreContext): KvStore {
 
     async list<T = unknown>(ns: string, prefix = ''): Promise<KvEntry<T>[]> {
       const entries: KvEntry<T>[] = []
+      if (!kvKeyFits(ns, prefix)) return entries
       const values: Item = { ':pk': s(kvPk(ns)) }
       if (prefix) values[':prefix'] = s(prefix)
       let start: Item | undefined

@@ -6,6 +6,8 @@
  * page stops early the `continue` token carries the list rv and the last key. A continued list
  * keeps the first page's rv, and one whose rv is below the change-log watermark is 410 Expired,
  * as kube does after compaction. Pages after the first are read live, not from a snapshot.
+ * A key or namespace too long to be stored (key-size.ts) names nothing: get answers absent and list
+ * empty without a request; a continue token naming a key outside its list is 400.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
 import { GSI_NAME } from '../../infra/table.ts'
@@ -14,6 +16,7 @@ import type { KubeObject } from '../kube/types.ts'
 import { type Item, readString, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { type ContinueToken, decodeContinue, encodeContinue } from './continue-token.ts'
+import { keyFits, namespaceFits, objectKeyFits } from './key-size.ts'
 import { checkCollection, checkObjectKey, objectGsiPk, objectPk } from './keys.ts'
 import { readCurrentRv, readWatermark } from './meta-items.ts'
 import { getHead, headObject } from './object-items.ts'
@@ -29,6 +32,7 @@ export async function getObject(
   key: ObjectKey
 ): Promise<KubeObject | undefined> {
   checkObjectKey(key)
+  if (!objectKeyFits(key)) return undefined
   const head = await getHead(ctx, key)
   return head && headObject(ctx, head)
 }
@@ -83,13 +87,26 @@ function tokenFor(opts: ListOptions, rv: number, item: Item): string {
   return encodeContinue(token)
 }
 
-/** The ExclusiveStartKey a token stands for; BadRequest when it belongs to another list. */
+const INVALID_FOR_LIST = 'continue key is not valid for this list'
+
+/**
+ * The ExclusiveStartKey a token stands for; BadRequest when it belongs to another list, or names a
+ * key outside the collection's partition (and namespace) or longer than any stored key.
+ */
 function startKey(token: ContinueToken, opts: ListOptions): Item {
-  if (token.q !== scopeOf(opts)) throw badRequest('continue key is not valid for this list')
+  if (token.q !== scopeOf(opts)) throw badRequest(INVALID_FOR_LIST)
+  if (!keyFits(token.pk, token.sk)) throw badRequest(INVALID_FOR_LIST)
   const key: Item = { pk: s(token.pk), sk: s(token.sk) }
-  if (opts.cluster !== '*') return key
-  if (!token.gpk || !token.gsk) throw badRequest('continue key is not valid for this list')
-  return { ...key, g1pk: s(token.gpk), g1sk: s(token.gsk) }
+  if (opts.cluster !== '*') {
+    const inNamespace = opts.namespace === undefined || token.sk.startsWith(`${opts.namespace}/`)
+    if (token.pk !== objectPk(opts.cluster, opts.group, opts.resource) || !inNamespace)
+      throw badRequest(INVALID_FOR_LIST)
+    return key
+  }
+  const { gpk, gsk } = token
+  if (gpk !== objectGsiPk(opts.group, opts.resource) || !gsk || !keyFits(gpk, gsk))
+    throw badRequest(INVALID_FOR_LIST)
+  return { ...key, g1pk: s(gpk), g1sk: s(gsk) }
 }
 
 async function listRv(ctx: StoreContext, token: ContinueToken | undefined): Promise<number> {
@@ -133,9 +150,12 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
   const token = opts.continue ? decodeContinue(opts.continue) : undefined
   let start = token && startKey(token, opts)
   const rv = await listRv(ctx, token)
-  const query = baseQuery(ctx, opts)
   const items: KubeObject[] = []
   const resourceVersion = String(rv)
+  // No object is stored under a namespace too long for a key: nothing to query.
+  if (opts.namespace !== undefined && !namespaceFits(opts.namespace))
+    return { items, resourceVersion }
+  const query = baseQuery(ctx, opts)
   for (;;) {
     const pageLimit =
       limit === undefined || opts.predicate ? PAGE : Math.min(PAGE, limit - items.length + 1)

@@ -7,6 +7,8 @@
  * Retries are safe: if the head already holds exactly the body being written (same JSON, and for
  * create the same uid), the earlier attempt landed, so the write succeeds with the stored
  * resourceVersion and (re)puts its log entry, which also repairs a log entry lost to a crash.
+ * A key too long to be stored (key-size.ts) is refused before any request: NotFound for update and
+ * delete (nothing can be stored there), 422 Invalid for create.
  */
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
 import {
@@ -22,6 +24,7 @@ import { type Item, isConditionalFailure, n, readNumber } from './attrs.ts'
 import { BLOB_WRITE_DEADLINE_MS, deleteBlob, markDeleteRef } from './blobs.ts'
 import { encodeBody, parseBody } from './body-codec.ts'
 import type { StoreContext } from './context.ts'
+import { objectKeyFits, tooLongToStore } from './key-size.ts'
 import { checkObjectKey, headKey } from './keys.ts'
 import { allocateRv } from './meta-items.ts'
 import {
@@ -100,6 +103,11 @@ async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item;
 
 async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject> {
   checkObjectKey(w.key)
+  if (!objectKeyFits(w.key)) {
+    // Nothing is stored under a key this long: an update finds nothing, a create cannot be kept.
+    if (w.expectedRv === undefined) throw tooLongToStore(w.key)
+    throw notFound(w.key.resource, target(w.key))
+  }
   const { head, text } = await writeHead(ctx, w)
   const rv = readNumber(head, 'rv')
   const type = w.expectedRv === undefined ? 'ADDED' : 'MODIFIED'
@@ -133,6 +141,7 @@ export async function deleteObject(
   expectedRv?: string
 ): Promise<KubeObject> {
   checkObjectKey(key)
+  if (!objectKeyFits(key)) throw notFound(key.resource, target(key))
   const expected = expectedRv === undefined ? undefined : parseRv(expectedRv)
   const rv = await allocateRv(ctx)
   const ts = ctx.now()

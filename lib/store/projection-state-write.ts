@@ -22,7 +22,7 @@ import { encodeState, type ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { projectionLogItems } from './projection-log.ts'
 import { checkMailbox, readManifest } from './projection-manifest.ts'
-import { stateKey } from './projection-state.ts'
+import { stateKey, stateKeyFits } from './projection-state.ts'
 import type { CopyStateWrite, CopyStateWriteResult, ManifestEntry } from './projection-types.ts'
 
 type Live = { write: CopyStateWrite; entry: ManifestEntry; data: Uint8Array }
@@ -32,6 +32,8 @@ function checkWrites(mailbox: string, writes: readonly CopyStateWrite[]): void {
   for (const { key } of writes) {
     checkObjectKey({ cluster: mailbox, ...key })
     const k = entryKey(key)
+    if (!stateKeyFits(mailbox, key))
+      throw badRequest(`the state of ${k.slice(0, 300)}… is too long a key to be stored`)
     if (seen.has(k)) throw badRequest(`the state of ${k} is written twice in one call`)
     seen.add(k)
   }

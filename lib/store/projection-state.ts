@@ -6,13 +6,15 @@
  * `ts` (when written, for the sweep) and the encoded content in `body` (projection-codec.ts). They
  * live outside the manifest so that status writes never contend with the translator's manifest
  * writes, and the desired-state endpoint, which reads only the manifest, never pays for them.
- * Reads here; writes in projection-state-write.ts.
+ * A copy whose key is too long for a sort key (key-size.ts) has no state. Reads here; writes in
+ * projection-state-write.ts.
  */
 import { BatchGetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
 import { internalError } from '../errors.ts'
 import { canonicalJson } from '../patch/json-values.ts'
 import { type Item, optBytes, readNumber, readString, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
+import { keyFits } from './key-size.ts'
 import { decodeState } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import type { CopyKey, CopyState, StoredCopyState } from './projection-types.ts'
@@ -22,6 +24,10 @@ const MAX_ROUNDS = 8
 
 export const STATE_PK_PREFIX = 'ps#'
 export const statePk = (mailbox: string) => `${STATE_PK_PREFIX}${mailbox}`
+
+/** Whether a state can be stored for the copy `key` (key-size.ts); none is under a longer key. */
+export const stateKeyFits = (mailbox: string, key: CopyKey): boolean =>
+  keyFits(statePk(mailbox), entryKey(key))
 
 export const stateKey = (mailbox: string, key: CopyKey): Item => ({
   pk: s(statePk(mailbox)),
@@ -60,7 +66,8 @@ export async function getCopyStates(
   mailbox: string,
   keys: readonly CopyKey[]
 ): Promise<Map<string, StoredCopyState>> {
-  const unique = [...new Map(keys.map((k) => [entryKey(k), stateKey(mailbox, k)])).values()]
+  const storable = keys.filter((k) => stateKeyFits(mailbox, k))
+  const unique = [...new Map(storable.map((k) => [entryKey(k), stateKey(mailbox, k)])).values()]
   const batches: Promise<[string, StoredCopyState][]>[] = []
   for (let at = 0; at < unique.length; at += GET_BATCH) {
     batches.push(getBatch(ctx, unique.slice(at, at + GET_BATCH)))
@@ -77,6 +84,7 @@ export async function listCopyStates(
   const { group, resource, namespace } = scope
   const prefix = `${group}/${resource}/${namespace === undefined ? '' : `${namespace}/`}`
   const out = new Map<string, StoredCopyState>()
+  if (!keyFits(statePk(mailbox), prefix)) return out
   let start: Item | undefined
   do {
     const page = await ctx.client.send(
