@@ -2,12 +2,14 @@
  * The translate controller: keys are mailbox names. `listKeys` pages through the mailbox
  * Workspaces of root:espw in name order after the cursor, so the resync revisits every mailbox.
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
- * the slices, placements and workload spaces, eight mailboxes at a time.
+ * the slices, placements and workload spaces (and the customization inputs and outcomes), eight
+ * mailboxes at a time.
  */
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
+import { createCustomizations } from './customization.ts'
 import { isMailboxName } from './names.ts'
-import { reconcileTranslate, type TranslateDeps } from './reconcile.ts'
+import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
 import { createSnapshot, type SnapshotDeps } from './snapshot.ts'
 
 export const TRANSLATE_STEP = 'translate'
@@ -15,9 +17,10 @@ export const TRANSLATE_STEP = 'translate'
 export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry'>
 
 export function translateController(deps: TranslateControllerDeps): Controller {
-  const session = () => ({
+  const session = (): TranslateSession => ({
     snapshot: createSnapshot({ client: deps.client, registry: deps.registry }),
     reported: new Set<string>(),
+    customizations: createCustomizations(),
   })
   return {
     name: TRANSLATE_STEP,

@@ -4,7 +4,9 @@
  * select, each object once: the same object selected by two placements of one space is one copy;
  * the same group/resource/namespace/name from two workload spaces is a conflict, resolved for now
  * by taking the source with the highest resourceVersion (the most recently written) and reported.
- * Copies are projected over their previous body (seed 001's update rules); every selected
+ * A copy may first be customized for this destination (`customize`, see customization.ts; the
+ * Location is the one the selecting placements' slices name for it, the first by name); then it is
+ * projected over its previous body (seed 001's update rules); every selected
  * namespace and every namespace of a selected object gets a Namespace (the placement's own
  * Namespace object when it selects it, else a bare implied one), except the built-in namespaces
  * every edge already has; Namespaces projected earlier stay (the translator never deletes one).
@@ -16,12 +18,29 @@ import { categoryOf } from '../../lib/apis/categories.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { DesiredEntry, ManifestEntry } from '../../lib/store/projection-types.ts'
+import type { LocationRef } from './customization.ts'
 import { impliedNamespace, projectBody } from './project.ts'
 import type { PlacementRef } from './snapshot.ts'
 import { buildSyncerConfig, type ResourceRef, SYNCER_CONFIG_NAME } from './syncer-config.ts'
 import type { Selection, SourceObject } from './types.ts'
 
-export type PlacementSelection = { ref: PlacementRef; selection: Selection; registry: Registry }
+export type PlacementSelection = {
+  ref: PlacementRef
+  selection: Selection
+  registry: Registry
+  /** The Location its slice names for this mailbox's SyncTarget. */
+  location?: LocationRef | undefined
+}
+
+/**
+ * The customized fresh projection of a selected object for this destination, or undefined to send
+ * it as it is (it asks for nothing, or its customization failed).
+ */
+export type Customize = (
+  spaceId: string,
+  source: SourceObject,
+  location: LocationRef | undefined
+) => KubeObject | undefined
 
 /** The same object key offered by several workload spaces. */
 export type Conflict = {
@@ -34,7 +53,15 @@ export type Previous = { entry: ManifestEntry; body: KubeObject | undefined }
 
 export type DesiredContent = { entries: DesiredEntry[]; conflicts: Conflict[] }
 
-type Picked = { source: SourceObject; spaceId: string; others: Map<string, string> }
+type Picked = {
+  source: SourceObject
+  spaceId: string
+  others: Map<string, string>
+  location: LocationRef | undefined
+}
+
+const firstLocation = (a: LocationRef | undefined, b: LocationRef | undefined) =>
+  !a || (b && b.name < a.name) ? b : a
 
 const keyOf = (group: string, resource: string, namespace: string, name: string) =>
   `${group}/${resource}/${namespace}/${name}`
@@ -43,18 +70,19 @@ const rvOf = (o: KubeObject) => Number(o.metadata.resourceVersion ?? 0)
 
 function pick(selections: readonly PlacementSelection[]): Map<string, Picked> {
   const picked = new Map<string, Picked>()
-  for (const { ref, selection } of selections) {
+  for (const { ref, selection, location } of selections) {
     for (const source of selection.objects) {
       const m = source.object.metadata
       const key = keyOf(source.group, source.resource, m.namespace ?? '', m.name ?? '')
       const had = picked.get(key)
+      const mine = { source, spaceId: ref.spaceId, location }
       if (!had) {
-        picked.set(key, { source, spaceId: ref.spaceId, others: new Map() })
-      } else if (had.spaceId !== ref.spaceId) {
+        picked.set(key, { ...mine, others: new Map() })
+      } else if (had.spaceId === ref.spaceId) {
+        had.location = firstLocation(had.location, location)
+      } else {
         const [win, lose] =
-          rvOf(source.object) > rvOf(had.source.object)
-            ? [{ source, spaceId: ref.spaceId }, had]
-            : [had, { source, spaceId: ref.spaceId }]
+          rvOf(source.object) > rvOf(had.source.object) ? [mine, had] : [had, mine]
         const others = new Map(had.others)
         others.set(lose.spaceId, lose.source.object.metadata.resourceVersion ?? '')
         others.delete(win.spaceId)
@@ -79,22 +107,25 @@ function namespacedResources(selections: readonly PlacementSelection[]): Resourc
   return refs
 }
 
-function entry(source: SourceObject, previous: Previous | undefined): DesiredEntry {
+function entry(p: Picked, previous: Previous | undefined, customize?: Customize): DesiredEntry {
+  const { source } = p
   const m = source.object.metadata
+  const customized = customize?.(p.spaceId, source, p.location)
   return {
     group: source.group,
     version: source.version,
     resource: source.resource,
     namespace: source.namespaced ? (m.namespace ?? '') : '',
     name: m.name ?? '',
-    body: projectBody(source.object, previous?.body),
+    body: projectBody(customized ?? source.object, previous?.body),
   }
 }
 
 export function desiredContent(
   selections: readonly PlacementSelection[],
   previous: readonly Previous[],
-  builtins: Builtins
+  builtins: Builtins,
+  customize?: Customize
 ): DesiredContent {
   const prev = new Map(
     previous.map((p) => [
@@ -107,7 +138,7 @@ export function desiredContent(
   const clusterObjects = new Map<string, { ref: ResourceRef; names: string[] }>()
   const namespaces = new Set(selections.flatMap((s) => s.selection.namespaces))
   for (const [key, p] of picked) {
-    const e = entry(p.source, prev.get(key))
+    const e = entry(p, prev.get(key), customize)
     entries.set(key, e)
     if (p.source.namespaced) namespaces.add(e.namespace)
     else if (categoryOf(e.group, e.resource) !== 'mailbox-only') {

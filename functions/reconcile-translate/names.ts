@@ -16,15 +16,21 @@ function fnv1a(text: string): string {
   return h.toString(16).padStart(8, '0')
 }
 
-/** `<placement>.<digest of reason and object>`: one Event per (placement, object, reason). */
+/**
+ * `<placement>.<digest of reason, object and subject>`: one Event per (placement, object, reason,
+ * subject); without a subject the digest is the one of (placement, object, reason).
+ */
 export function eventName(
   placementName: string,
   p: {
     reason: string
+    subject?: string
     object: { apiVersion: string; kind: string; namespace: string; name: string }
   }
 ): string {
   const o = p.object
-  const digest = fnv1a([p.reason, o.apiVersion, o.kind, o.namespace, o.name].join('\u0000'))
+  const parts = [p.reason, o.apiVersion, o.kind, o.namespace, o.name]
+  if (p.subject !== undefined) parts.push(p.subject)
+  const digest = fnv1a(parts.join('\u0000'))
   return `${placementName.slice(0, 240)}.${digest}`
 }

@@ -5,20 +5,24 @@
  * snapshot, the slices, placements and workload objects; computes the desired content
  * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
  * (a concurrent writer makes it fail with Conflict and the key is retried). An unchanged result
- * writes nothing. A mailbox that does not exist yet (or is terminating) is left alone: the mailbox
- * step creates it and its creation wakes this key again. Reports (condition, Events) follow the
- * commit, once per placement per batch.
+ * writes nothing. Objects asking for customization are customized for this destination first
+ * (customization.ts; inputs read only when some object asks). A mailbox that does not exist yet (or
+ * is terminating) is left alone: the mailbox step creates it and its creation wakes this key
+ * again. Reports (condition, Events) follow the commit, once per placement per batch
+ * (report-placements.ts).
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import { asksForCustomization } from '../../lib/customize/annotations.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
-import { type Conflict, desiredContent, type PlacementSelection } from './desired.ts'
+import { loadInputs } from './customization.ts'
+import { type Customize, desiredContent, type PlacementSelection } from './desired.ts'
+import { locationFor } from './destinations.ts'
 import { parseMailboxName } from './names.ts'
-import { ensureEvent, type Problem, translatedCondition, writeCondition } from './report.ts'
+import { type ReportSession, reportPlacements } from './report-placements.ts'
 import { selectForPlacement } from './select.ts'
-import type { Snapshot } from './snapshot.ts'
 
 export type TranslateDeps = {
   client: HubClient
@@ -28,8 +32,8 @@ export type TranslateDeps = {
   log: Logger
 }
 
-/** State of one batch: its snapshot and the placements already reported in it. */
-export type TranslateSession = { snapshot: Snapshot; reported: Set<string> }
+/** State of one batch: its snapshot, customization memo and the placements reported in it. */
+export type TranslateSession = ReportSession
 
 async function selections(
   deps: TranslateDeps,
@@ -47,65 +51,26 @@ async function selections(
         deps.builtins
       ),
       registry: await session.snapshot.registry(ref.spaceId),
+      location: locationFor(ref.slice, inventorySpaceId, syncTargetUid),
     }))
   )
 }
 
-/** The involvedObject of an Event about an object of a workload space. */
-async function involved(
-  session: TranslateSession,
-  spaceId: string,
-  ref: { group: string; resource: string; namespace: string; name: string }
-): Promise<Problem['object']> {
-  const found = (await session.snapshot.space(spaceId)).objects.find(
-    (o) =>
-      o.group === ref.group &&
-      o.resource === ref.resource &&
-      (o.namespaced ? (o.object.metadata.namespace ?? '') : '') === ref.namespace &&
-      o.object.metadata.name === ref.name
-  )
-  const apiVersion = found?.object.apiVersion ?? (ref.group ? `${ref.group}/v1` : 'v1')
-  const kind = found?.object.kind ?? ref.resource
-  const uid = found?.object.metadata.uid
-  return { apiVersion, kind, namespace: ref.namespace, name: ref.name, ...(uid ? { uid } : {}) }
-}
-
-async function report(
-  deps: TranslateDeps,
+/** The customization of this mailbox's copies, or undefined when no selected object asks. */
+async function customizer(
   session: TranslateSession,
   chosen: readonly PlacementSelection[],
-  conflicts: readonly Conflict[]
-): Promise<void> {
-  for (const { ref, selection } of chosen) {
-    const id = `${ref.spaceId}/${ref.placement.metadata.uid}`
-    if (session.reported.has(id)) continue
-    session.reported.add(id)
-    const name = ref.placement.metadata.name ?? ''
-    try {
-      await writeCondition(deps, ref.spaceId, ref.placement, translatedCondition(selection))
-    } catch (e) {
-      deps.log.warn('could not set Translated condition', { spaceId: ref.spaceId, name, error: e })
-    }
-    for (const s of selection.skipped.filter((x) => x.reason === 'Unsupported')) {
-      await ensureEvent(deps, ref.spaceId, name, {
-        reason: 'UnsupportedObject',
-        message: s.message,
-        object: await involved(session, ref.spaceId, s),
-      })
-    }
-  }
-  for (const c of conflicts) {
-    const [group = '', resource = '', namespace = '', objName = ''] = c.key.split('/')
-    const spaces = [c.chosen, ...c.others].map((x) => x.spaceId)
-    deps.log.warn('projection conflict', { key: c.key, chosen: c.chosen, others: c.others })
-    for (const spaceId of spaces) {
-      const ep = chosen.find((s) => s.ref.spaceId === spaceId)?.ref.placement.metadata.name
-      await ensureEvent(deps, spaceId, ep ?? 'translate', {
-        reason: 'ProjectionConflict',
-        message: `${resource}${group ? `.${group}` : ''} ${namespace ? `${namespace}/` : ''}${objName} is also sent to the same destination from space(s) ${spaces.filter((x) => x !== spaceId).join(', ')}; the copy with resourceVersion ${c.chosen.resourceVersion} from space ${c.chosen.spaceId} is used`,
-        object: await involved(session, spaceId, { group, resource, namespace, name: objName }),
-      })
-    }
+  inventorySpaceId: string
+): Promise<Customize | undefined> {
+  const asking = chosen
+    .filter((s) => s.selection.objects.some((o) => asksForCustomization(o.object)))
+    .map((s) => s.ref.spaceId)
+  if (asking.length === 0) return undefined
+  const inputs = await loadInputs(session.snapshot, asking, [inventorySpaceId])
+  return (spaceId, source, location) => {
+    if (!asksForCustomization(source.object)) return undefined
+    const out = session.customizations.outcome(inputs, spaceId, source.object, location)
+    return 'body' in out ? out.body : undefined
   }
 }
 
@@ -128,14 +93,15 @@ export async function reconcileTranslate(
     entry,
     body: bodies.get(entry.hash),
   }))
-  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins)
+  const customize = await customizer(session, chosen, dest.inventorySpaceId)
+  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins, customize)
   const res = await deps.projections.writeManifest(
     mailbox.id,
     entries,
     current ? current.version : null,
     deps.now()
   )
-  await report(deps, session, chosen, conflicts)
+  await reportPlacements(deps, session, chosen, conflicts)
   const outcome = res.written
     ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`
     : `placements ${chosen.length}: unchanged`

@@ -1,13 +1,16 @@
 /**
  * What the translator tells the people who wrote the placements: a `Translated` condition on each
- * EdgePlacement (True when everything it selects can be projected; False naming the unsupported
- * objects or invalid selectors), and a Warning Event in the source space per reported problem
- * (an unsupported object it selects, an object that two workload spaces both send to one
- * destination). Both are level-based and written only when they differ: the condition keeps its
+ * EdgePlacement (True when everything it selects can be projected as asked; False naming invalid
+ * selectors, unsupported objects, or objects sent uncustomized to some destinations), and a
+ * Warning Event in the source space per reported problem (an unsupported object it selects, an
+ * object that two workload spaces both send to one destination, a customization that failed).
+ * Both are level-based and written only when they differ: the condition keeps its
  * lastTransitionTime while its status holds, and an Event has a deterministic name per (placement,
- * object, reason), so running again (or for each of a thousand mailboxes) creates nothing new.
- * Per batch each placement is reported once. Failures to report are logged, never fatal: the
- * mailbox content matters more than the message about it.
+ * object, reason, subject), so running again (or for each of a thousand mailboxes) creates nothing
+ * new; when its message changed (say, the destinations a customization fails for), the Event is
+ * updated with the new message, a higher count and a new lastTimestamp. Per batch each placement is
+ * reported once. Failures to report are logged, never fatal: the mailbox content matters more
+ * than the message about it.
  */
 import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
@@ -15,6 +18,11 @@ import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
 import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
+import {
+  type CustomizationReport,
+  describeSource,
+  listDestinations,
+} from './customization-report.ts'
 import { eventName } from './names.ts'
 import type { Selection } from './types.ts'
 
@@ -25,24 +33,44 @@ const EVENTS = { group: '', version: 'v1', resource: 'events' }
 export type Problem = {
   reason: string
   message: string
+  /** What distinguishes problems of one reason about one object (a Customizer, parameters). */
+  subject?: string
   /** The object the problem is about (an Event's involvedObject). */
   object: { apiVersion: string; kind: string; namespace: string; name: string; uid?: string }
 }
 
 export type ReportDeps = { client: HubClient; now: () => Date; log: Logger }
 
-/** The condition a placement should carry, from its selection's problems. */
-export function translatedCondition(selection: Selection): {
+/** How a customization problem reads in the condition and its Event. */
+export function customizationMessage(c: CustomizationReport): string {
+  const n = c.destinations.length
+  return `${describeSource(c.source)}: ${c.problem.detail}; sent uncustomized to ${n} destination${n === 1 ? '' : 's'}: ${listDestinations(c.destinations)}`
+}
+
+/** The condition a placement should carry, from its selection's and customizations' problems. */
+export function translatedCondition(
+  selection: Selection,
+  customization: readonly CustomizationReport[] = []
+): {
   status: 'True' | 'False'
   reason: string
   message: string
 } {
   const unsupported = selection.skipped.filter((s) => s.reason === 'Unsupported')
   const problems = selection.problems
-  if (unsupported.length === 0 && problems.length === 0)
+  if (unsupported.length === 0 && problems.length === 0 && customization.length === 0)
     return { status: 'True', reason: 'Projected', message: 'every selected object is projected' }
-  const parts = [...problems, ...unsupported.map((s) => s.message)]
-  const reason = problems.length > 0 ? 'InvalidSelector' : 'UnsupportedObjects'
+  const parts = [
+    ...problems,
+    ...unsupported.map((s) => s.message),
+    ...customization.map(customizationMessage),
+  ]
+  const reason =
+    problems.length > 0
+      ? 'InvalidSelector'
+      : unsupported.length > 0
+        ? 'UnsupportedObjects'
+        : 'CustomizationFailed'
   const shown = parts.slice(0, 10).join('; ')
   const more = parts.length > 10 ? ` (and ${parts.length - 10} more)` : ''
   return { status: 'False', reason, message: `${shown}${more}` }
@@ -85,7 +113,26 @@ export async function writeCondition(
   return true
 }
 
-/** Ensures the Warning Event for a problem exists in the source space. */
+/** An existing Event whose message is stale gets the new one; true when it wrote. */
+async function refreshEvent(
+  deps: ReportDeps,
+  spaceId: string,
+  event: KubeObject
+): Promise<boolean> {
+  const name = event.metadata.name ?? ''
+  const old = await deps.client.get(spaceId, EVENTS, name, event.metadata.namespace)
+  if (!old || old.message === event.message) return false
+  const count = typeof old.count === 'number' ? old.count + 1 : 2
+  await deps.client.update(spaceId, EVENTS, {
+    ...old,
+    message: event.message ?? '',
+    count,
+    lastTimestamp: event.lastTimestamp ?? null,
+  })
+  return true
+}
+
+/** Ensures the Warning Event for a problem exists in the source space, with this message. */
 export async function ensureEvent(
   deps: ReportDeps,
   spaceId: string,
@@ -112,8 +159,12 @@ export async function ensureEvent(
     await deps.client.create(spaceId, EVENTS, event)
     return true
   } catch (e) {
-    if (isApiError(e) && e.code === 409) return false
-    deps.log.warn('could not record event', { spaceId, placement: placementName, error: e })
-    return false
+    try {
+      if (isApiError(e) && e.code === 409) return await refreshEvent(deps, spaceId, event)
+      throw e
+    } catch (err) {
+      deps.log.warn('could not record event', { spaceId, placement: placementName, error: err })
+      return false
+    }
   }
 }

@@ -6,12 +6,20 @@
  * workload space's snapshot is every object of every resource a placement could select there
  * (built-ins and CRD-defined, all but the kinds that never leave the center), at the preferred
  * version of that space. A failed read rejects the memo, so every key that needed it fails and is
- * retried; nothing is computed from a partial read.
+ * retried; nothing is computed from a partial read. Customization inputs are read only when some
+ * selected object asks for customization: a space's Customizers and an inventory space's Locations,
+ * each with one list per batch (a thousand destinations in one inventory space cost one list).
  */
 import { categoryOf } from '../../lib/apis/categories.ts'
-import { EDGE_PLACEMENTS, ESPW, PLACEMENT_SLICES } from '../../lib/apis/gvr.ts'
+import {
+  CUSTOMIZERS,
+  EDGE_PLACEMENTS,
+  ESPW,
+  LOCATIONS,
+  PLACEMENT_SLICES,
+} from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
-import type { HubClient } from '../../lib/hub/client.ts'
+import type { Gvr, HubClient } from '../../lib/hub/client.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../../lib/kube/types.ts'
@@ -34,6 +42,10 @@ export type Snapshot = {
   space(spaceId: string): Promise<SpaceSnapshot>
   /** The registry of a workload space (resources, preferred versions). */
   registry(spaceId: string): Promise<Registry>
+  /** The live Customizers of a workload space, by `namespace/name`. */
+  customizers(spaceId: string): Promise<Map<string, KubeObject>>
+  /** The live Locations of an inventory space, by name. */
+  locations(spaceId: string): Promise<Map<string, KubeObject>>
 }
 
 const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
@@ -49,6 +61,12 @@ function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
     return hit
   }
 }
+
+/** `namespace/name` of a namespaced object, `name` of a cluster-scoped one. */
+const qualifiedName = (o: KubeObject) =>
+  o.metadata.namespace
+    ? `${o.metadata.namespace}/${o.metadata.name ?? ''}`
+    : (o.metadata.name ?? '')
 
 const spaceOf = (o: KubeObject) => o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
@@ -90,6 +108,19 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const placements = memo<KubeObject | undefined>()
   const workloads = memo<SpaceSnapshot>()
   const registries = memo<Registry>()
+  const byName = memo<Map<string, KubeObject>>()
+  const listByName = (spaceId: string, gvr: Gvr) =>
+    byName(`${gvr.resource}\u0000${spaceId}`, async () => {
+      try {
+        const live = (await deps.client.list(spaceId, gvr)).filter(
+          (o) => !o.metadata.deletionTimestamp
+        )
+        return new Map(live.map((o) => [qualifiedName(o), o]))
+      } catch (e) {
+        if (isNotFound(e)) return new Map()
+        throw e
+      }
+    })
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
   const allSlices = () => slices('*', () => deps.client.list('*', PLACEMENT_SLICES))
   const placement = (spaceId: string, name: string) =>
@@ -129,5 +160,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     },
     space: (spaceId) => workloads(spaceId, () => readSpace({ ...deps, registry }, spaceId)),
     registry,
+    customizers: (spaceId) => listByName(spaceId, CUSTOMIZERS),
+    locations: (spaceId) => listByName(spaceId, LOCATIONS),
   }
 }
