@@ -4,7 +4,9 @@
  * provider space (espw) wakes itself. where: SyncTargets and Locations wake every where-key (a
  * relabel can change any placement's selection); EdgePlacements and SinglePlacementSlices wake
  * their own. translate (keys are mailbox names): a slice wakes the mailboxes it names now and those
- * it named before (from the slice index, which the event also updates), an EdgePlacement the
+ * it named before (from the slice index, which the event also updates), a Location the mailboxes
+ * slices reach through it (their copies take customization parameters from its labels and
+ * annotations; a change of selection follows through the slices anyway), an EdgePlacement the
  * mailboxes of its slice, a mailbox Workspace itself (a new mailbox needs its content), and any
  * other object in space S the mailboxes of every slice in S; objects in espw wake nothing (nor do
  * mailbox spaces, which hold no slices), and neither do the objects every cluster makes for itself.
@@ -13,7 +15,7 @@
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
-import { mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
+import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 
 export { isMailboxName, mailboxOf, whereKeyOf }
 
@@ -64,7 +66,9 @@ function sliceKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[
   if (!space || !name || space === deps.espwSpaceId) return []
   const now = mailboxesOfSlice(obj)
   const before =
-    type === 'DELETED' ? deps.index.remove(space, name) : deps.index.set(space, name, now)
+    type === 'DELETED'
+      ? deps.index.remove(space, name)
+      : deps.index.set(space, name, now, destinationsOfSlice(obj))
   return translate([...now, ...before])
 }
 
@@ -91,8 +95,12 @@ export async function keysForEvent(
         const own = mailbox ? [{ step: MAILBOX_STEP, key: mailbox }] : []
         return [...own, ...(await allWhereKeys(deps)), ...spaceKeys(ref, obj, deps)]
       }
-      case 'locations':
-        return [...(await allWhereKeys(deps)), ...spaceKeys(ref, obj, deps)]
+      case 'locations': {
+        const space = spaceOf(obj)
+        const name = obj.metadata.name
+        const through = space && name ? translate(deps.index.ofLocation(space, name)) : []
+        return [...(await allWhereKeys(deps)), ...through, ...spaceKeys(ref, obj, deps)]
+      }
       case 'edgeplacements': {
         const space = spaceOf(obj)
         const name = obj.metadata.name
