@@ -7,8 +7,8 @@
  * made fails the whole customization, with a message that names the replacement and never the
  * destination (the caller adds that, so one message fits every destination with the same
  * problem); the caller then sends the object uncustomized. A result that changes the object's
- * apiVersion, kind, name or namespace fails too: a copy keeps the identity of its source. The input
- * is never changed.
+ * apiVersion, kind, name or namespace fails too (a copy keeps the identity of its source), and so
+ * does one whose labels or annotations are no longer maps of strings. The input is never changed.
  */
 import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
@@ -115,5 +115,11 @@ export function customizeObject(object: KubeObject, opts: CustomizeOptions): Cus
   }
   if (!isJsonObject(target.metadata) || identity(target) !== before)
     return fail('the result changes the apiVersion, kind, name or namespace, which a copy keeps')
+  for (const field of ['labels', 'annotations'] as const) {
+    const map = target.metadata[field]
+    if (map === undefined) continue
+    if (!isJsonObject(map) || Object.values(map).some((v) => typeof v !== 'string'))
+      return fail(`the result's metadata.${field} is not a map of strings`)
+  }
   return { ok: true, object: target as unknown as KubeObject }
 }

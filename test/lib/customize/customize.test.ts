@@ -100,6 +100,11 @@ describe('customizeObject', () => {
     [{ path: '$.kind', value: '"Secret"' }, 'changes the apiVersion, kind, name or namespace'],
     [{ path: '$.metadata', value: '1' }, 'changes the apiVersion, kind, name or namespace'],
     [{ path: '$', value: '{}' }, 'the whole object cannot be replaced'],
+    [{ path: '$.metadata.labels.n', value: '3' }, 'metadata.labels is not a map of strings'],
+    [
+      { path: '$.metadata.annotations', value: '[]' },
+      'metadata.annotations is not a map of strings',
+    ],
   ])('fails the whole customization on %j', (r, what) => {
     const res = customizeObject(
       cm(),
