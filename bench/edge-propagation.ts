@@ -67,6 +67,9 @@ export async function runPropagation(
       else if (ref.resource === 'configmaps' && ref.name === PROP_CONFIGMAP)
         tracker.observe(i, markerOf(obj), performance.now())
     },
+  }).catch(async (e: unknown) => {
+    await rm(stateRoot, { recursive: true, force: true })
+    throw e
   })
   try {
     progress(`edge: ${n} agents polling every ${interval} ms; waiting until all settled`)
