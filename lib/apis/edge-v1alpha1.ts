@@ -2,11 +2,13 @@
  * zod schemas and types of the edge API `edge.kcp.io/v1alpha1` (KubeStellar 2023 PoC, v0.5):
  * SyncTarget and Location (inventory), EdgePlacement (what goes where), SinglePlacementSlice
  * (resolved destinations, top-level `destinations`), SyncerConfig (what a mailbox's syncer syncs)
- * and Customizer (top-level `replacements`). Field names follow
- * shared/reference/kubestellar-api.md §2. Objects are not strict here: unknown fields are found by
- * the validator from the JSON schema derived from these, so that Strict/Warn/Ignore can differ.
+ * and Customizer (top-level `replacements`); Summarizer, StatusSummary and the EdgePlacement's
+ * `status.summary` are in edge-summary.ts. Field names follow shared/reference/kubestellar-api.md
+ * §2. Objects are not strict here: unknown fields are found by the validator from the JSON schema
+ * derived from these, so that Strict/Warn/Ignore can differ.
  */
 import { z } from 'zod'
+import { PlacementSummarySchema, StatusSummarySchema, SummarizerSchema } from './edge-summary.ts'
 import {
   ConditionSchema,
   GroupVersionResourceSchema,
@@ -115,6 +117,7 @@ export const EdgePlacementStatusSchema = z.object({
   specGeneration: int32().optional(),
   matchingLocationCount: int32().optional(),
   conditions: z.array(ConditionSchema).optional(),
+  summary: PlacementSummarySchema.optional().describe('Written by the summarize step.'),
 })
 export const EdgePlacementSchema = objectOf('EdgePlacement', {
   spec: EdgePlacementSpecSchema.optional(),
@@ -209,4 +212,6 @@ export const EDGE_SCHEMAS = {
   SinglePlacementSlice: SinglePlacementSliceSchema,
   SyncerConfig: SyncerConfigSchema,
   Customizer: CustomizerSchema,
+  Summarizer: SummarizerSchema,
+  StatusSummary: StatusSummarySchema,
 } as const

@@ -29,6 +29,16 @@ export const CUSTOMIZERS: Gvr = {
   version: 'v1alpha1',
   resource: 'customizers',
 }
+export const SUMMARIZERS: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'summarizers',
+}
+export const STATUS_SUMMARIES: Gvr = {
+  group: 'edge.kcp.io',
+  version: 'v1alpha1',
+  resource: 'statussummaries',
+}
 export const SYNCER_CONFIGS: Gvr = {
   group: 'edge.kcp.io',
   version: 'v1alpha1',

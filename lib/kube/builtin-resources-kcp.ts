@@ -2,7 +2,9 @@
  * Resources every space has beyond Kubernetes' own: kcp's `tenancy.kcp.io` (Workspaces, which
  * create child spaces, and WorkspaceTypes) and `apis.kcp.io` (APIBindings, APIExports), and the
  * edge API `edge.kcp.io/v1alpha1` of KubeStellar's 2023 PoC. All are cluster-scoped except
- * Customizer. SinglePlacementSlice and Customizer have no status subresource (no status at all).
+ * Customizer, Summarizer and StatusSummary. SinglePlacementSlice, Customizer, Summarizer and
+ * StatusSummary have no status subresource (no status at all: a StatusSummary's results are its
+ * top-level `summary`, written by the summarize step).
  */
 import { type BuiltinSpec, builtinResource, type ResourceInfo } from './resource-info.ts'
 
@@ -27,4 +29,6 @@ export const KCP_RESOURCES: ResourceInfo[] = [
   edge({ resource: 'singleplacementslices', kind: 'SinglePlacementSlice', shortNames: ['sps'] }),
   edge({ resource: 'syncerconfigs', kind: 'SyncerConfig', shortNames: ['escfg'], status: true }),
   edge({ resource: 'customizers', kind: 'Customizer', namespaced: true }),
+  edge({ resource: 'summarizers', kind: 'Summarizer', namespaced: true }),
+  edge({ resource: 'statussummaries', kind: 'StatusSummary', namespaced: true }),
 ]

@@ -15,6 +15,7 @@ import {
   customColumnsPrinter,
 } from './custom-columns.ts'
 import { edgePrinters } from './edge.ts'
+import { summaryPrinters } from './edge-summary.ts'
 import { EVENT_PRINTER } from './event.ts'
 import { POD_PRINTER } from './pod.ts'
 import type { Printer } from './types.ts'
@@ -39,6 +40,7 @@ const BY_KIND: Record<string, Printer> = {
   ...batchPrinters,
   ...clusterPrinters,
   ...edgePrinters,
+  ...summaryPrinters,
 }
 
 /** The printer for `info` served at `version`. */

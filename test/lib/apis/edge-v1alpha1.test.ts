@@ -96,6 +96,33 @@ metadata:
 replacements:
 - path: "$.spec.template.spec.containers.0.env.0.value"
   value: '"env is %(env)"'
+---
+# edgeplane's status summarization kinds (not in KubeStellar's example1)
+apiVersion: edge.kcp.io/v1alpha1
+kind: Summarizer
+metadata: {namespace: commonstuff, name: ready-by-env}
+spec:
+  subject: {group: apps, resource: deployments}
+  groupBy: [{name: env, locationLabel: env}]
+  aggregations:
+  - {name: copies, type: Count}
+  - {name: ready, type: Sum, jsonPath: $.status.readyReplicas}
+---
+apiVersion: edge.kcp.io/v1alpha1
+kind: StatusSummary
+metadata: {namespace: commonstuff, name: ready-by-env}
+summary:
+  summarizerGeneration: 1
+  objects: 1
+  copies: 2
+  reported: 2
+  pending: 0
+  failed: 0
+  stale: 0
+  groups:
+  - groupedBy: [{name: env, value: prod}]
+    count: 2
+    aggregates: [{name: copies, value: 2}, {name: ready, value: 4}]
 `
 
 const examples = parseAllDocuments(EXAMPLE1).map((d) => d.toJS() as KubeObject)

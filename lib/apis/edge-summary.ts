@@ -1,0 +1,200 @@
+/**
+ * zod schemas of status summarization (reference §5.4): the summary the summarize step keeps in an
+ * EdgePlacement's `status.summary` (destinations matched and reporting, per selected object the
+ * destinations where it is pending, applied, ready, failed, removing or stale, a bounded list of
+ * broken copies, the upsynced objects), and the two namespaced kinds of user-specified summaries —
+ * `Summarizer` (which placed objects, what to group by: a JSONPath over the reported object or a
+ * label of the destination's Location, what to aggregate: count, sum, min, max over a JSONPath,
+ * a staleness threshold) and `StatusSummary` (its results, same name and namespace, written by the
+ * step). Group keys and aggregates are lists of {name, value} as in the draft API of KubeStellar
+ * PR #567; a value is absent when there is none (a path selecting nothing, a min of no values).
+ */
+import { z } from 'zod'
+import { JsonPathError, parseJsonPath } from '../customize/jsonpath.ts'
+import { qualifiedNameErrors } from '../kube/names.ts'
+import { LabelSelectorSchema, ObjectMetaSchema } from './meta.ts'
+
+export const MAX_BROKEN = 20
+export const MAX_SUMMARY_OBJECTS = 200
+export const MAX_UPSYNC_LISTED = 20
+export const MAX_GROUPS = 100
+
+const count = () => z.int32().min(0)
+const objectOf = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
+  z.object({ apiVersion: z.string(), kind: z.literal(kind), metadata: ObjectMetaSchema, ...shape })
+
+const ObjectKeySchema = z.object({
+  group: z.string().describe("API group; '' is the core group."),
+  resource: z.string(),
+  namespace: z.string().optional(),
+  name: z.string(),
+})
+
+export const CopyCountsSchema = z.object({
+  pending: count().describe(
+    'Not in the mailbox yet, not reported, or reported for an older generation.'
+  ),
+  applied: count().describe('Reported for the current generation, not ready yet.'),
+  ready: count().describe('Reported for the current generation and ready for its kind.'),
+  failed: count().describe('A problem reported (or a failed state of the kind).'),
+  removing: count().describe('Leaving the destination, not confirmed gone yet.'),
+  stale: count().describe('At destinations whose agent has not sent a heartbeat recently.'),
+})
+export type CopyCounts = z.infer<typeof CopyCountsSchema>
+
+export const PlacementSummarySchema = z.object({
+  destinations: count().describe('Destinations the placement matches.'),
+  reportingDestinations: count().describe('Destinations whose agent sent a heartbeat recently.'),
+  staleDestinations: count().describe('Destinations whose agent did not (or never did).'),
+  objectCount: count().describe('Objects the placement selects.'),
+  totals: CopyCountsSchema.describe('Per state, the (object, destination) pairs.'),
+  objects: z.array(ObjectKeySchema.extend(CopyCountsSchema.shape)).max(MAX_SUMMARY_OBJECTS),
+  brokenCount: count(),
+  broken: z
+    .array(
+      ObjectKeySchema.extend({
+        cluster: z.string(),
+        location: z.string(),
+        syncTarget: z.string(),
+        reason: z.string(),
+        message: z.string().optional(),
+      })
+    )
+    .max(MAX_BROKEN),
+  upsync: z
+    .object({
+      count: count().describe('Upsynced objects the placement selects, over its destinations.'),
+      destinations: count().describe('Destinations that upsynced at least one.'),
+      objects: z
+        .array(ObjectKeySchema.extend({ cluster: z.string(), syncTarget: z.string() }))
+        .max(MAX_UPSYNC_LISTED),
+    })
+    .optional(),
+})
+export type PlacementSummary = z.infer<typeof PlacementSummarySchema>
+
+const JsonPathSchema = z.string().superRefine((text, ctx) => {
+  try {
+    parseJsonPath(text)
+  } catch (e) {
+    if (!(e instanceof JsonPathError)) throw e
+    ctx.addIssue({ code: 'custom', message: e.message })
+  }
+})
+
+const EntryName = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/,
+    'must be a letter or "_" then up to 62 of [A-Za-z0-9_.-]'
+  )
+
+function uniqueNames(list: readonly { name: string }[] | undefined, ctx: z.RefinementCtx) {
+  const seen = new Set<string>()
+  list?.forEach((e, i) => {
+    if (seen.has(e.name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'name'],
+        message: `Duplicate value: ${JSON.stringify(e.name)}`,
+        params: { reason: 'FieldValueDuplicate' },
+      })
+    }
+    seen.add(e.name)
+  })
+}
+
+export const GroupBySchema = z
+  .object({
+    name: EntryName,
+    jsonPath: JsonPathSchema.optional().describe('JSONPath over the reported object.'),
+    locationLabel: z.string().optional().describe("A label of the destination's Location."),
+  })
+  .superRefine((g, ctx) => {
+    if ((g.jsonPath === undefined) === (g.locationLabel === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['jsonPath'],
+        message: 'Invalid value: exactly one of jsonPath and locationLabel must be given',
+      })
+    }
+    for (const m of g.locationLabel === undefined ? [] : qualifiedNameErrors(g.locationLabel)) {
+      ctx.addIssue({ code: 'custom', path: ['locationLabel'], message: m })
+    }
+  })
+
+export const AGGREGATION_TYPES = ['Count', 'Sum', 'Min', 'Max'] as const
+
+export const AggregationSchema = z
+  .object({
+    name: EntryName,
+    type: z.enum(AGGREGATION_TYPES),
+    jsonPath: JsonPathSchema.optional().describe(
+      'JSONPath over the reported object; required for Sum, Min, Max; for Count, counts only copies where it selects a value.'
+    ),
+  })
+  .superRefine((a, ctx) => {
+    if (a.type !== 'Count' && a.jsonPath === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['jsonPath'],
+        message: `Required value: must be specified for type ${a.type}`,
+        params: { reason: 'FieldValueRequired' },
+      })
+    }
+  })
+
+export const SummarizerSpecSchema = z.object({
+  subject: z
+    .object({
+      group: z.string().optional().describe("API group; '' is the core group; absent: any."),
+      resource: z.string().optional().describe('Lowercase plural resource; absent: any.'),
+      namespace: z.string().optional(),
+      name: z.string().optional(),
+      labelSelector: LabelSelectorSchema.optional(),
+    })
+    .optional()
+    .describe('Which placed objects of this space to summarize; absent: all of them.'),
+  groupBy: z.array(GroupBySchema).max(8).optional().superRefine(uniqueNames),
+  aggregations: z.array(AggregationSchema).min(1).max(16).superRefine(uniqueNames),
+  stalenessThresholdSeconds: z
+    .int32()
+    .min(1)
+    .optional()
+    .describe(
+      'Reports whose agent sent no heartbeat for this long are counted apart (default 180).'
+    ),
+})
+export type SummarizerSpec = z.infer<typeof SummarizerSpecSchema>
+
+export const SummarizerSchema = objectOf('Summarizer', { spec: SummarizerSpecSchema })
+export type Summarizer = z.infer<typeof SummarizerSchema>
+
+const NamedValue = <T extends z.ZodType>(value: T) =>
+  z.object({ name: z.string(), value: value.optional() })
+
+export const SummaryResultSchema = z.object({
+  summarizerGeneration: z.int().min(0),
+  objects: count().describe('Placed objects the Summarizer selects.'),
+  copies: count().describe('Their (object, destination) pairs.'),
+  reported: count().describe('Pairs with a current report from a live agent: the grouped ones.'),
+  pending: count(),
+  failed: count(),
+  stale: count().describe('Pairs left out: no heartbeat within the staleness threshold.'),
+  groups: z
+    .array(
+      z.object({
+        groupedBy: z.array(NamedValue(z.string())),
+        count: count(),
+        aggregates: z.array(NamedValue(z.number())),
+      })
+    )
+    .max(MAX_GROUPS),
+  groupsOmitted: count().optional(),
+})
+export type SummaryResult = z.infer<typeof SummaryResultSchema>
+
+export const StatusSummarySchema = objectOf('StatusSummary', {
+  summary: SummaryResultSchema.optional(),
+})
+export type StatusSummary = z.infer<typeof StatusSummarySchema>
