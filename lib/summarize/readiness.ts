@@ -1,0 +1,91 @@
+/**
+ * Kind-specific readiness of a copy from what its edge reported, given the copy's body (for the
+ * desired replica count, which a customization may change per destination) and the reported
+ * `.status`. Deployment: `availableReplicas` and `updatedReplicas` equal `spec.replicas` (default
+ * 1; absent counts as 0), failed when its Progressing condition says ProgressDeadlineExceeded.
+ * ReplicaSet and StatefulSet: `readyReplicas` equals `spec.replicas`. DaemonSet: `numberReady`
+ * equals `desiredNumberScheduled`. Job: a Complete condition True is ready, a Failed condition
+ * True is failed. Pod: a Ready condition True is ready, phase Failed is failed. Every other kind
+ * is ready once applied (a ConfigMap has nothing more to become). Pure.
+ */
+import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
+import { isJsonObject } from '../patch/json-values.ts'
+
+export type Readiness =
+  | { kind: 'ready' }
+  | { kind: 'not-ready'; message: string }
+  | { kind: 'failed'; reason: string; message: string }
+
+const READY: Readiness = { kind: 'ready' }
+
+const obj = (v: JsonValue | undefined): JsonObject => (isJsonObject(v) ? v : {})
+const num = (v: JsonValue | undefined, fallback = 0): number =>
+  typeof v === 'number' && Number.isFinite(v) ? v : fallback
+
+function condition(status: JsonObject, type: string): JsonObject | undefined {
+  const list = Array.isArray(status.conditions) ? status.conditions : []
+  return list.filter(isJsonObject).find((c) => c.type === type)
+}
+
+const isTrue = (status: JsonObject, type: string) => condition(status, type)?.status === 'True'
+
+function replicas(want: number, have: number, what: string): Readiness {
+  return have === want ? READY : { kind: 'not-ready', message: `${what} ${have}/${want}` }
+}
+
+function deployment(spec: JsonObject, status: JsonObject): Readiness {
+  const progressing = condition(status, 'Progressing')
+  if (progressing?.status === 'False' && progressing.reason === 'ProgressDeadlineExceeded') {
+    const message = typeof progressing.message === 'string' ? progressing.message : ''
+    return { kind: 'failed', reason: 'ProgressDeadlineExceeded', message }
+  }
+  const want = num(spec.replicas, 1)
+  const updated = replicas(want, num(status.updatedReplicas), 'updated replicas')
+  if (updated.kind !== 'ready') return updated
+  return replicas(want, num(status.availableReplicas), 'available replicas')
+}
+
+function job(status: JsonObject): Readiness {
+  if (isTrue(status, 'Failed')) {
+    const message = condition(status, 'Failed')?.message
+    return {
+      kind: 'failed',
+      reason: 'JobFailed',
+      message: typeof message === 'string' ? message : '',
+    }
+  }
+  return isTrue(status, 'Complete') ? READY : { kind: 'not-ready', message: 'not complete' }
+}
+
+function pod(status: JsonObject): Readiness {
+  if (status.phase === 'Failed') {
+    const message = typeof status.message === 'string' ? status.message : 'pod failed'
+    return { kind: 'failed', reason: 'PodFailed', message }
+  }
+  return isTrue(status, 'Ready') ? READY : { kind: 'not-ready', message: 'pod not ready' }
+}
+
+/** Readiness of a copy of `kind` with `body` (its spec) and the reported `status`. */
+export function readinessOf(
+  kind: string,
+  body: KubeObject | undefined,
+  reported: JsonValue | undefined
+): Readiness {
+  const spec = obj(body?.spec as JsonValue | undefined)
+  const status = obj(reported)
+  switch (kind) {
+    case 'Deployment':
+      return deployment(spec, status)
+    case 'ReplicaSet':
+    case 'StatefulSet':
+      return replicas(num(spec.replicas, 1), num(status.readyReplicas), 'ready replicas')
+    case 'DaemonSet':
+      return replicas(num(status.desiredNumberScheduled), num(status.numberReady), 'ready pods')
+    case 'Job':
+      return job(status)
+    case 'Pod':
+      return pod(status)
+    default:
+      return READY
+  }
+}
