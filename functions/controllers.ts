@@ -1,7 +1,8 @@
 /**
  * The reconcile steps the Worker runs, built over one in-process hub client: the webhook route
- * (`/hooks/<step>`) and the resync timer both look steps up here by name. The translate step also
- * gets the projection store (mailbox manifests) and what every edge cluster has built in.
+ * (`/hooks/<step>`) and the resync timer both look steps up here by name. The translate and
+ * summarize steps also get the projection store (mailbox manifests and copy states) and what every
+ * edge cluster has built in.
  */
 import { type Builtins, builtinsFrom } from '../lib/apis/builtins.ts'
 import { createHubClient } from '../lib/hub/client.ts'
@@ -9,6 +10,7 @@ import type { HubDeps } from '../lib/hub/deps.ts'
 import { registryForSpace } from '../lib/hub/space-registry.ts'
 import type { Controller } from '../lib/reconcile/types.ts'
 import { mailboxController } from './reconcile-mailbox/controller.ts'
+import { summarizeController } from './reconcile-summarize/controller.ts'
 import { translateController } from './reconcile-translate/controller.ts'
 import { whereController } from './reconcile-where/controller.ts'
 
@@ -22,6 +24,14 @@ export function buildControllers(
     mailboxController(client),
     whereController(client),
     translateController({
+      client,
+      projections: deps.projections,
+      builtins,
+      now: deps.now,
+      log: deps.log,
+      registry: (spaceId) => registryForSpace(deps, spaceId),
+    }),
+    summarizeController({
       client,
       projections: deps.projections,
       builtins,

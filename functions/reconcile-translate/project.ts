@@ -16,10 +16,12 @@
  * the workload (say `data` of a ConfigMap emptied to nothing) would live on at the edge forever.
  * Labels and annotations merge key by key as the seed says: the copy's keys the source lacks stay,
  * source values overwrite, system keys stay as in the copy and are never taken from the source.
+ * The summarize step's `kubestellar.io/executing-count` annotation stays in the center.
  */
 
 import type { JsonValue, KubeObject, ObjectMeta } from '../../lib/kube/types.ts'
 import { cloneJson } from '../../lib/patch/json-values.ts'
+import { EXECUTING_COUNT_ANNOTATION } from '../reconcile-summarize/names.ts'
 
 export const PROJECTED_LABEL = 'edge.kcp.io/projected'
 const PROJECTED_VALUE = 'yes'
@@ -29,6 +31,13 @@ export function isSystemKey(key: string): boolean {
   if (key.startsWith('edge.kcp.io/')) return false
   return key.startsWith('kcp.io/') || key.includes('.kcp.io/')
 }
+
+/**
+ * Keys the center keeps on workload objects for their readers there, never sent to the edge: the
+ * summarize step's executing count changes as edges report, and copying it would rewrite every
+ * mailbox of the object at each change.
+ */
+const CENTER_ONLY_KEYS: ReadonlySet<string> = new Set([EXECUTING_COUNT_ANNOTATION])
 
 /** Sections that are not copied as content: identity, metadata and the edge-owned status. */
 const NOT_CONTENT: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata', 'status'])
@@ -51,7 +60,7 @@ function mergeMap(
 ): Map<string, string> {
   const out = new Map<string, string>(Object.entries(previous ?? {}))
   for (const [k, v] of Object.entries(source ?? {})) {
-    if (!isSystemKey(k)) out.set(k, v)
+    if (!isSystemKey(k) && !CENTER_ONLY_KEYS.has(k)) out.set(k, v)
   }
   return out
 }

@@ -1,0 +1,23 @@
+/**
+ * Whether a copy carries the current spec of its workload object, for the singleton status
+ * return: a copy reported for its own current generation may still hold an older spec of the
+ * object when the translator has not run since the object changed, and its status would then be
+ * returned as if the new spec were observed. An uncustomized copy is current when its spec hash
+ * (the manifest entry's, the body without metadata) is the hash of the object's projection now;
+ * a customized copy differs per destination by design, so it is taken as current (the window
+ * until the translator runs, normally a second, is accepted there).
+ */
+import { asksForCustomization } from '../../lib/customize/annotations.ts'
+import { specHash } from '../../lib/store/projection-hash.ts'
+import type { ManifestEntry } from '../../lib/store/projection-types.ts'
+import { projectBody } from '../reconcile-translate/project.ts'
+import type { SourceObject } from '../reconcile-translate/types.ts'
+
+export async function carriesCurrentSpec(
+  source: SourceObject,
+  entry: ManifestEntry | undefined
+): Promise<boolean> {
+  if (!entry) return false
+  if (asksForCustomization(source.object)) return true
+  return (await specHash(projectBody(source.object))) === entry.specHash
+}

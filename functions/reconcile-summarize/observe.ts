@@ -1,0 +1,125 @@
+/**
+ * What the mailboxes say about a set of (object, destinations) pairs: per destination — a
+ * SyncTarget, i.e. one mailbox; two Locations selecting one SyncTarget are one destination — its
+ * agent's last heartbeat and its Location's labels (one list each per inventory space), and per
+ * pair the copy's manifest entry, its state and its body. Each mailbox is read once (the manifest,
+ * then the states of the copies asked for in one batch), sixteen at a time; bodies are
+ * content-addressed, so a thousand copies of one object cost one body read. Only the mailboxes of
+ * the destinations asked for are read.
+ */
+import { mapLimit } from '../../lib/edge-agent/refs.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { mailboxName } from '../../lib/reconcile/keys.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import type { CopyKey, ProjectionStore, StoredCopyState } from '../../lib/store/projection-types.ts'
+import type { CopyFacts } from '../../lib/summarize/copy-condition.ts'
+import { heartbeatAt } from '../../lib/summarize/liveness.ts'
+import type { SourceObject } from '../reconcile-translate/types.ts'
+import type { Destination } from '../reconcile-where/resolve.ts'
+import type { MailboxView, Reads } from './reads.ts'
+
+export type Pair = { object: SourceObject; destinations: readonly Destination[] }
+
+/** One destination as the summaries see it. */
+export type Seen = {
+  destination: Destination
+  mailbox: string
+  beatAt?: number
+  locationLabels: Record<string, string>
+}
+
+export type Observations = {
+  destination(d: Destination): Seen
+  /** What the mailbox of `d` holds about `object` (no entry: not in the mailbox). */
+  facts(object: SourceObject, d: Destination): Omit<CopyFacts, 'live'>
+}
+
+export const mailboxOfDestination = (d: Destination) => mailboxName(d.cluster, d.syncTargetUID)
+
+export function copyKeyOf(o: SourceObject): CopyKey {
+  const m = o.object.metadata
+  const namespace = o.namespaced ? (m.namespace ?? '') : ''
+  return { group: o.group, resource: o.resource, namespace, name: m.name ?? '' }
+}
+
+type Read = { view: MailboxView; states: Map<string, StoredCopyState> }
+
+/** `destinations`: more destinations whose heartbeat and Location are wanted (no copies). */
+export async function observe(
+  reads: Reads,
+  projections: ProjectionStore,
+  pairs: readonly Pair[],
+  destinations: readonly Destination[] = []
+): Promise<Observations> {
+  const wanted = new Map<string, Map<string, CopyKey>>()
+  const clusters = new Set<string>(destinations.map((d) => d.cluster))
+  for (const p of pairs) {
+    const key = copyKeyOf(p.object)
+    for (const d of p.destinations) {
+      clusters.add(d.cluster)
+      const mb = mailboxOfDestination(d)
+      const keys = wanted.get(mb) ?? new Map<string, CopyKey>()
+      keys.set(entryKey(key), key)
+      wanted.set(mb, keys)
+    }
+  }
+  const inventories = new Map(
+    await mapLimit([...clusters], 8, async (c) => [c, await reads.inventory(c)] as const)
+  )
+  const mailboxes = new Map(
+    await mapLimit([...wanted], 16, async ([mb, keys]): Promise<[string, Read | undefined]> => {
+      const view = await reads.mailbox(mb)
+      if (!view) return [mb, undefined]
+      const held = [...keys.values()].filter((k) => view.entries.has(entryKey(k)))
+      return [mb, { view, states: held.length > 0 ? await reads.states(view, held) : new Map() }]
+    })
+  )
+  const hashes = new Set<string>()
+  for (const [mb, keys] of wanted) {
+    const read = mailboxes.get(mb)
+    for (const k of keys.keys()) {
+      const hash = read?.view.entries.get(k)?.hash
+      if (hash) hashes.add(hash)
+    }
+  }
+  const bodies: Map<string, KubeObject> = await projections.getBodies([...hashes])
+  return {
+    destination(d) {
+      const inv = inventories.get(d.cluster)
+      const beatAt = heartbeatAt(inv?.syncTargets.get(d.syncTargetUID))
+      const labels = inv?.locations.get(d.locationName)?.metadata.labels ?? {}
+      const seen: Seen = {
+        destination: d,
+        mailbox: mailboxOfDestination(d),
+        locationLabels: labels,
+      }
+      if (beatAt !== undefined) seen.beatAt = beatAt
+      return seen
+    },
+    facts(object, d) {
+      const inv = inventories.get(d.cluster)
+      const beatAt = heartbeatAt(inv?.syncTargets.get(d.syncTargetUID))
+      const read = mailboxes.get(mailboxOfDestination(d))
+      const k = entryKey(copyKeyOf(object))
+      const entry = read?.view.entries.get(k)
+      const state = read?.states.get(k)
+      const body = entry ? bodies.get(entry.hash) : undefined
+      return {
+        ...(beatAt !== undefined ? { beatAt } : {}),
+        ...(entry ? { entry } : {}),
+        ...(state ? { state } : {}),
+        ...(body ? { body } : {}),
+      }
+    },
+  }
+}
+
+/** Destinations unique per SyncTarget (mailbox), first (Location order) wins. */
+export function uniqueDestinations(list: Iterable<Destination>): Destination[] {
+  const out = new Map<string, Destination>()
+  for (const d of list) {
+    const mb = mailboxOfDestination(d)
+    if (!out.has(mb)) out.set(mb, d)
+  }
+  return [...out.values()]
+}

@@ -1,0 +1,84 @@
+/**
+ * An EdgePlacement's `status.summary` from where each selected object stands at each of its
+ * destinations (lib/summarize/copy-condition.ts): destinations matched (one per SyncTarget),
+ * reporting (heartbeat within STALE_AFTER_MS) and stale; per object, and in total, how many
+ * destinations are in each state — every (object, destination) pair counts in exactly one; the
+ * first MAX_SUMMARY_OBJECTS objects are listed (in group, resource, namespace, name order), all
+ * are totalled. Broken pairs — failed first, then stale, each in object then destination order —
+ * are counted, and the first MAX_BROKEN listed with the reason. The same inputs give the same
+ * summary (no times), so an unchanged world writes nothing. Pure.
+ */
+import {
+  type CopyCounts,
+  MAX_BROKEN,
+  MAX_SUMMARY_OBJECTS,
+  type PlacementSummary,
+} from '../../lib/apis/edge-summary.ts'
+import type { CopyCondition } from '../../lib/summarize/copy-condition.ts'
+import type { SourceObject } from '../reconcile-translate/types.ts'
+import type { Destination } from '../reconcile-where/resolve.ts'
+import { copyKeyOf } from './observe.ts'
+
+export type SummaryInput = {
+  objects: readonly SourceObject[]
+  destinations: readonly Destination[]
+  live(d: Destination): boolean
+  condition(object: SourceObject, d: Destination): CopyCondition
+  upsync?: PlacementSummary['upsync']
+}
+
+const zero = (): CopyCounts => ({
+  pending: 0,
+  applied: 0,
+  ready: 0,
+  failed: 0,
+  removing: 0,
+  stale: 0,
+})
+
+type Broken = PlacementSummary['broken'][number]
+
+const keyFields = (o: SourceObject) => {
+  const { group, resource, namespace, name } = copyKeyOf(o)
+  return namespace ? { group, resource, namespace, name } : { group, resource, name }
+}
+
+export function placementSummary(input: SummaryInput): PlacementSummary {
+  const live = input.destinations.filter((d) => input.live(d)).length
+  const totals = zero()
+  const objects: PlacementSummary['objects'] = []
+  const failed: Broken[] = []
+  const stale: Broken[] = []
+  for (const object of input.objects) {
+    const counts = zero()
+    for (const d of input.destinations) {
+      const c = input.condition(object, d)
+      counts[c.state]++
+      totals[c.state]++
+      if (c.state !== 'failed' && c.state !== 'stale') continue
+      const entry: Broken = {
+        ...keyFields(object),
+        cluster: d.cluster,
+        location: d.locationName,
+        syncTarget: d.syncTargetName,
+        reason: c.reason ?? (c.state === 'failed' ? 'Failed' : 'StaleDestination'),
+        ...(c.message ? { message: c.message.slice(0, 500) } : {}),
+      }
+      const list = c.state === 'failed' ? failed : stale
+      if (list.length < MAX_BROKEN) list.push(entry)
+    }
+    if (objects.length < MAX_SUMMARY_OBJECTS) objects.push({ ...keyFields(object), ...counts })
+  }
+  const summary: PlacementSummary = {
+    destinations: input.destinations.length,
+    reportingDestinations: live,
+    staleDestinations: input.destinations.length - live,
+    objectCount: input.objects.length,
+    totals,
+    objects,
+    brokenCount: totals.failed + totals.stale,
+    broken: [...failed, ...stale].slice(0, MAX_BROKEN),
+  }
+  if (input.upsync) summary.upsync = input.upsync
+  return summary
+}

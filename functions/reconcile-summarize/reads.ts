@@ -1,0 +1,149 @@
+/**
+ * The reads of one summarize batch, shared by its keys and dropped with it (memoized promises, so
+ * safe under the batch's concurrency; each new batch re-reads the world, so the step stays
+ * level-based). The workload spaces, their registries and the mailbox spaces come from the
+ * translate step's snapshot, so a placement selects here exactly what the translator sends. Added:
+ * a space's live EdgePlacements with the destinations of the slices they own; an inventory space's
+ * SyncTargets (by uid, for heartbeats) and Locations (by name, for their labels), one list each;
+ * a mailbox's manifest (one GetItem) and the states of the copies asked for (one BatchGetItem per
+ * 100 copies not read yet in the batch); a space's Summarizers. A failed read rejects its memo, so
+ * every key that needed it fails and is retried; nothing is computed from a partial read.
+ */
+import {
+  EDGE_PLACEMENTS,
+  LOCATIONS,
+  PLACEMENT_SLICES,
+  SUMMARIZERS,
+  SYNC_TARGETS,
+} from '../../lib/apis/gvr.ts'
+import { isApiError } from '../../lib/errors.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { Space } from '../../lib/hub/spaces.ts'
+import type { Registry } from '../../lib/kube/registry.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import type {
+  CopyKey,
+  ManifestEntry,
+  ProjectionStore,
+  StoredCopyState,
+} from '../../lib/store/projection-types.ts'
+import { createSnapshot, type Snapshot } from '../reconcile-translate/snapshot.ts'
+import { canonicalDestinations, type Destination } from '../reconcile-where/resolve.ts'
+
+export type ReadsDeps = {
+  client: HubClient
+  projections: ProjectionStore
+  registry(spaceId: string): Promise<Registry>
+}
+
+/** A live EdgePlacement and the destinations of the slice it owns (none without one). */
+export type PlacementInfo = { placement: KubeObject; destinations: Destination[] }
+
+export type Inventory = { syncTargets: Map<string, KubeObject>; locations: Map<string, KubeObject> }
+
+export type MailboxView = { space: Space; version: number; entries: Map<string, ManifestEntry> }
+
+export type Reads = {
+  snapshot: Snapshot
+  placementsIn(spaceId: string): Promise<PlacementInfo[]>
+  inventory(spaceId: string): Promise<Inventory>
+  /** A ready mailbox's manifest entries by entryKey; undefined when it does not exist (yet). */
+  mailbox(name: string): Promise<MailboxView | undefined>
+  states(mailbox: MailboxView, keys: readonly CopyKey[]): Promise<Map<string, StoredCopyState>>
+  summarizers(spaceId: string): Promise<KubeObject[]>
+}
+
+const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
+
+function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
+  const cache = new Map<string, Promise<T>>()
+  return (key, load) => {
+    let hit = cache.get(key)
+    if (!hit) {
+      hit = load()
+      cache.set(key, hit)
+    }
+    return hit
+  }
+}
+
+const live = (o: KubeObject) => !o.metadata.deletionTimestamp
+
+const ownedBy = (slice: KubeObject, ep: KubeObject) =>
+  (slice.metadata.ownerReferences ?? []).some(
+    (r) => r.kind === 'EdgePlacement' && r.uid === ep.metadata.uid
+  )
+
+export function createReads(deps: ReadsDeps): Reads {
+  const snapshot = createSnapshot({ client: deps.client, registry: deps.registry })
+  const placements = memo<PlacementInfo[]>()
+  const inventories = memo<Inventory>()
+  const mailboxes = memo<MailboxView | undefined>()
+  const summarizers = memo<KubeObject[]>()
+  const states = new Map<string, Promise<StoredCopyState | undefined>>()
+  const listOrNone = async (spaceId: string, gvr: typeof SYNC_TARGETS) => {
+    try {
+      return (await deps.client.list(spaceId, gvr)).filter(live)
+    } catch (e) {
+      if (isNotFound(e)) return []
+      throw e
+    }
+  }
+  return {
+    snapshot,
+    placementsIn: (spaceId) =>
+      placements(spaceId, async () => {
+        const [eps, slices] = await Promise.all([
+          listOrNone(spaceId, EDGE_PLACEMENTS),
+          deps.client.list(spaceId, PLACEMENT_SLICES).catch((e) => {
+            if (isNotFound(e)) return []
+            throw e
+          }),
+        ])
+        return eps.map((placement) => {
+          const slice = slices.find((s) => s.metadata.name === placement.metadata.name)
+          const owned = slice && live(slice) && ownedBy(slice, placement)
+          return { placement, destinations: owned ? canonicalDestinations(slice.destinations) : [] }
+        })
+      }),
+    inventory: (spaceId) =>
+      inventories(spaceId, async () => {
+        const [sts, locs] = await Promise.all([
+          listOrNone(spaceId, SYNC_TARGETS),
+          listOrNone(spaceId, LOCATIONS),
+        ])
+        return {
+          syncTargets: new Map(sts.map((o) => [o.metadata.uid ?? '', o])),
+          locations: new Map(locs.map((o) => [o.metadata.name ?? '', o])),
+        }
+      }),
+    mailbox: (name) =>
+      mailboxes(name, async () => {
+        const space = await snapshot.mailboxSpace(name)
+        if (space?.phase !== 'Ready') return undefined
+        const manifest = await deps.projections.getManifest(space.id)
+        const entries = new Map((manifest?.entries ?? []).map((e) => [entryKey(e), e]))
+        return { space, version: manifest?.version ?? 0, entries }
+      }),
+    async states(mailbox, keys) {
+      const id = (k: CopyKey) => `${mailbox.space.id}\u0000${entryKey(k)}`
+      const missing = keys.filter((k) => !states.has(id(k)))
+      if (missing.length > 0) {
+        const read = deps.projections.getCopyStates(mailbox.space.id, missing)
+        for (const k of missing)
+          states.set(
+            id(k),
+            read.then((m) => m.get(entryKey(k)))
+          )
+      }
+      const out = new Map<string, StoredCopyState>()
+      for (const k of keys) {
+        const state = await states.get(id(k))
+        if (state) out.set(entryKey(k), state)
+      }
+      return out
+    },
+    summarizers: (spaceId) => summarizers(spaceId, () => listOrNone(spaceId, SUMMARIZERS)),
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The summarize step for one key, `<workload-space-id>/<edgeplacement-name>`: make the world match
+ * "the EdgePlacement's status.summary says where its objects stand at its destinations, each
+ * selected object carries its executing count (and, run by exactly one destination, that copy's
+ * status), and the Summarizers this key handles have current StatusSummaries". It re-reads, through
+ * the batch's reads, the space's placements and objects (scope.ts) and the mailboxes of the
+ * destinations of the objects in scope (observe.ts) — never any other mailbox — classifies every
+ * (object, destination) pair once, then writes only differences, each with a resourceVersion
+ * precondition, so running twice or concurrently is safe. Annotations left on objects no placement
+ * selects any more are removed. Staleness arrives without any event, so the result asks to run
+ * again when the next live destination would turn stale (at least MIN_RECHECK_MS later).
+ */
+import type { Builtins } from '../../lib/apis/builtins.ts'
+import { mapLimit } from '../../lib/edge-agent/refs.ts'
+import { isApiError } from '../../lib/errors.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { Registry } from '../../lib/kube/registry.ts'
+import type { Logger } from '../../lib/log.ts'
+import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
+import type { ProjectionStore } from '../../lib/store/projection-types.ts'
+import type { SummarizedCopy } from '../../lib/summarize/aggregate.ts'
+import {
+  type CopyCondition,
+  copyCondition,
+  isExecuting,
+} from '../../lib/summarize/copy-condition.ts'
+import { isLive, nextStaleIn, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import type { SourceObject, SpaceSnapshot } from '../reconcile-translate/types.ts'
+import type { Destination } from '../reconcile-where/resolve.ts'
+import { carriesCurrentSpec } from './current-spec.ts'
+import { parseWhereKey } from './names.ts'
+import { mailboxOfDestination, type Observations, observe, uniqueDestinations } from './observe.ts'
+import { writePlacementSummary } from './placement-status.ts'
+import { placementSummary } from './placement-summary.ts'
+import type { Reads } from './reads.ts'
+import { objectKey, type Scope, scopeOf } from './scope.ts'
+import { resultsOf, skipInvalid, writeStatusSummary } from './status-summaries.ts'
+import { upsyncSummary } from './upsync-summary.ts'
+import {
+  hasExecutingCount,
+  returnedStatus,
+  type WorkloadWant,
+  writeWorkload,
+} from './workload-writes.ts'
+
+/** The soonest a key asks to be run again for staleness. */
+export const MIN_RECHECK_MS = 30_000
+
+export type SummarizeDeps = {
+  client: HubClient
+  projections: ProjectionStore
+  builtins: Builtins
+  now: () => Date
+  log: Logger
+  registry(spaceId: string): Promise<Registry>
+}
+
+const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
+
+async function spaceOrNone(reads: Reads, spaceId: string): Promise<SpaceSnapshot | undefined> {
+  try {
+    return await reads.snapshot.space(spaceId)
+  } catch (e) {
+    if (isNotFound(e)) return undefined
+    throw e
+  }
+}
+
+/** Every (object, destination) pair of the scope, classified once. */
+function conditions(seen: Observations, nowMs: number) {
+  const cache = new Map<string, CopyCondition>()
+  return (o: SourceObject, d: Destination): CopyCondition => {
+    const k = `${objectKey(o)}\u0000${mailboxOfDestination(d)}`
+    let c = cache.get(k)
+    if (!c) {
+      const facts = seen.facts(o, d)
+      c = copyCondition({ ...facts, live: isLive(facts.beatAt, nowMs, STALE_AFTER_MS) })
+      cache.set(k, c)
+    }
+    return c
+  }
+}
+
+async function writeWorkloads(
+  deps: SummarizeDeps,
+  spaceId: string,
+  scope: Scope,
+  space: SpaceSnapshot,
+  seen: Observations,
+  condition: ReturnType<typeof conditions>
+): Promise<number> {
+  const registry = await deps.registry(spaceId)
+  const want = async (o: SourceObject): Promise<{ o: SourceObject; want: WorkloadWant }> => {
+    const running = scope.destinationsOf(o).filter((d) => isExecuting(condition(o, d)))
+    const only = running.length === 1 ? running[0] : undefined
+    const hasStatus = registry.byResource(o.group, o.resource)?.subresources.status ?? false
+    const single = only && hasStatus ? condition(o, only).reported : undefined
+    const current = !!single && !!only && (await carriesCurrentSpec(o, seen.facts(o, only).entry))
+    const status =
+      single && current ? returnedStatus(single, o.object.metadata.generation) : undefined
+    return { o, want: { count: running.length, ...(status ? { status } : {}) } }
+  }
+  const wants = await Promise.all((scope.mine?.objects ?? []).map(want))
+  for (const o of space.objects) {
+    if (hasExecutingCount(o.object) && !scope.placed.has(objectKey(o))) wants.push({ o, want: {} })
+  }
+  const done = await mapLimit(wants, 4, ({ o, want }) => writeWorkload(deps, spaceId, o, want))
+  return done.filter((d) => d.length > 0).length
+}
+
+async function writeSummaries(
+  deps: SummarizeDeps,
+  spaceId: string,
+  scope: Scope,
+  seen: Observations,
+  nowMs: number
+): Promise<number> {
+  let written = 0
+  for (const h of scope.summarizers) {
+    const copies: SummarizedCopy[] = h.matched.flatMap((o) =>
+      scope.destinationsOf(o).map((d) => ({
+        ...seen.facts(o, d),
+        locationLabels: seen.destination(d).locationLabels,
+      }))
+    )
+    const results = resultsOf(h.summarizer, h.matched.length, copies, nowMs)
+    if (!results) skipInvalid(deps, spaceId, h.summarizer)
+    else if (await writeStatusSummary(deps, spaceId, h.summarizer, results)) written++
+  }
+  return written
+}
+
+function recheckIn(scope: Scope, seen: Observations, dests: Destination[], nowMs: number) {
+  const beats = dests.map((d) => seen.destination(d).beatAt)
+  const thresholds = [
+    STALE_AFTER_MS,
+    ...scope.summarizers.map((h) => (h.spec?.stalenessThresholdSeconds ?? 0) * 1000),
+  ].filter((t) => t > 0)
+  const due = thresholds
+    .map((t) => nextStaleIn(beats, nowMs, t))
+    .filter((n): n is number => n !== undefined)
+  return due.length > 0 ? Math.max(Math.min(...due) + 1000, MIN_RECHECK_MS) : undefined
+}
+
+export async function reconcileSummarize(
+  deps: SummarizeDeps,
+  reads: Reads,
+  key: string
+): Promise<ReconcileResult> {
+  const parsed = parseWhereKey(key)
+  if (!parsed) throw new TerminalError(`"${key}" is not a summarize key (<space-id>/<name>)`)
+  const { spaceId, name } = parsed
+  const space = await spaceOrNone(reads, spaceId)
+  if (!space) return { outcome: 'no such space' }
+  const [placements, summarizers] = await Promise.all([
+    reads.placementsIn(spaceId),
+    reads.summarizers(spaceId),
+  ])
+  const scope = scopeOf(name, space, placements, summarizers, deps.builtins)
+  const pairs = [
+    ...(scope.mine?.objects ?? []),
+    ...scope.summarizers.flatMap((h) => h.matched),
+  ].map((object) => ({ object, destinations: scope.destinationsOf(object) }))
+  const mine = scope.mine
+  const own = uniqueDestinations(mine?.destinations ?? [])
+  const seen = await observe(reads, deps.projections, pairs, own)
+  const nowMs = deps.now().getTime()
+  const condition = conditions(seen, nowMs)
+  const done: string[] = []
+  if (mine) {
+    const summary = placementSummary({
+      objects: mine.objects,
+      destinations: own,
+      live: (d) => isLive(seen.destination(d).beatAt, nowMs, STALE_AFTER_MS),
+      condition,
+      upsync: await upsyncSummary(deps, reads, mine.placement, own),
+    })
+    if (await writePlacementSummary(deps.client, spaceId, mine.placement, summary))
+      done.push('status updated')
+  }
+  const objects = await writeWorkloads(deps, spaceId, scope, space, seen, condition)
+  if (objects > 0) done.push(`objects ${objects}`)
+  const summaries = await writeSummaries(deps, spaceId, scope, seen, nowMs)
+  if (summaries > 0) done.push(`summaries ${summaries}`)
+  const outcome = `${mine ? '' : 'no placement: '}${done.length > 0 ? done.join(', ') : 'unchanged'}`
+  const recheck = recheckIn(scope, seen, [...own, ...pairs.flatMap((p) => p.destinations)], nowMs)
+  return recheck === undefined ? { outcome } : { outcome, requeueAfterMs: recheck }
+}

@@ -1,0 +1,99 @@
+/**
+ * The upsynced objects of one EdgePlacement: in the mailbox of each of its destinations, the
+ * objects marked `edge.kcp.io/upsynced: "true"` that the placement's own `spec.upsync` sets select
+ * (lib/edge/upsync-match.ts). Per mailbox, one list per resource its registry serves that a set
+ * names (group or "*", resource or "*"), at the preferred version; nothing is read for a placement
+ * without upsync sets (the summary then has no `upsync` part). The result counts the objects and
+ * the destinations that upsynced any, and lists the first MAX_UPSYNC_LISTED in (group, resource,
+ * namespace, name, destination) order.
+ */
+import { MAX_UPSYNC_LISTED, type PlacementSummary } from '../../lib/apis/edge-summary.ts'
+import { type UpsyncSet, UpsyncSetSchema } from '../../lib/apis/edge-v1alpha1.ts'
+import { UPSYNCED_ANNOTATION } from '../../lib/edge/protocol.ts'
+import { isUpsyncable } from '../../lib/edge/upsync-match.ts'
+import { mapLimit } from '../../lib/edge-agent/refs.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { Registry } from '../../lib/kube/registry.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import type { Destination } from '../reconcile-where/resolve.ts'
+import { mailboxOfDestination } from './observe.ts'
+import type { Reads } from './reads.ts'
+
+export type UpsyncDeps = {
+  client: HubClient
+  registry(spaceId: string): Promise<Registry>
+}
+
+type Listed = NonNullable<PlacementSummary['upsync']>['objects'][number]
+type Found = { group: string; resource: string; namespace: string; name: string }
+
+/** The placement's valid UpsyncSets. */
+export function upsyncSetsOfPlacement(placement: KubeObject): UpsyncSet[] {
+  const raw = (placement.spec as { upsync?: unknown } | undefined)?.upsync
+  return (Array.isArray(raw) ? raw : []).flatMap((s) => {
+    const parsed = UpsyncSetSchema.safeParse(s)
+    return parsed.success ? [parsed.data] : []
+  })
+}
+
+const holds = (list: readonly string[] | undefined, v: string) =>
+  (list ?? []).some((x) => x === '*' || x === v)
+
+async function upsyncedIn(
+  deps: UpsyncDeps,
+  spaceId: string,
+  sets: readonly UpsyncSet[]
+): Promise<Found[]> {
+  const registry = await deps.registry(spaceId)
+  const infos = registry
+    .all()
+    .filter((i) => i.verbs.includes('list'))
+    .filter((i) => sets.some((s) => (s.apiGroup ?? '') === '*' || (s.apiGroup ?? '') === i.group))
+    .filter((i) => sets.some((s) => holds(s.resources, i.resource)))
+  const lists = await mapLimit(infos, 4, async (info) => {
+    const version = registry.group(info.group)?.preferredVersion ?? info.versions[0] ?? ''
+    const gvr = { group: info.group, version, resource: info.resource }
+    const items = await deps.client.list(spaceId, gvr)
+    return items
+      .filter((o) => o.metadata.annotations?.[UPSYNCED_ANNOTATION] === 'true')
+      .map((o) => ({
+        group: info.group,
+        resource: info.resource,
+        namespace: info.namespaced ? (o.metadata.namespace ?? '') : '',
+        name: o.metadata.name ?? '',
+      }))
+      .filter((f) => isUpsyncable(sets, { ...f, namespaced: info.namespaced }))
+  })
+  return lists.flat()
+}
+
+const sortKey = (o: Listed) =>
+  [o.group, o.resource, o.namespace ?? '', o.name, o.cluster, o.syncTarget].join('\u0000')
+
+export async function upsyncSummary(
+  deps: UpsyncDeps,
+  reads: Reads,
+  placement: KubeObject,
+  destinations: readonly Destination[]
+): Promise<PlacementSummary['upsync']> {
+  const sets = upsyncSetsOfPlacement(placement)
+  if (sets.length === 0) return undefined
+  const perDestination = await mapLimit(destinations, 8, async (d) => {
+    const view = await reads.mailbox(mailboxOfDestination(d))
+    if (!view) return []
+    return (await upsyncedIn(deps, view.space.id, sets)).map(
+      ({ namespace, ...f }): Listed => ({
+        ...f,
+        ...(namespace ? { namespace } : {}),
+        cluster: d.cluster,
+        syncTarget: d.syncTargetName,
+      })
+    )
+  })
+  const all = perDestination.flat().sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1))
+  return {
+    count: all.length,
+    destinations: perDestination.filter((l) => l.length > 0).length,
+    objects: all.slice(0, MAX_UPSYNC_LISTED),
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * What the summarize step writes on a workload object: the annotation
+ * `kubestellar.io/executing-count` (how many destinations run it: copy applied or ready, counted
+ * over every placement of the space that selects it, so two placements sharing an object agree),
+ * removed from objects no placement selects any more; and, when exactly one destination runs it,
+ * that copy's reported `.status` (the singleton return of KubeStellar v0.8), through the status
+ * subresource of kinds that have one, its `observedGeneration` (the edge's own generation) replaced
+ * by the workload object's, since the report is for the copy of the current spec. When the count
+ * is not one the status is left as it was: a status picked from one of several copies would
+ * misdescribe the others, and clearing it would throw away the last truth known while the count
+ * says how many run it now (with the count back at one the status follows again). Writes happen
+ * only on a difference, on a freshly read object, with its resourceVersion as precondition; a
+ * status the hub refuses (422: a field its schema does not know) is logged and left, so it does
+ * not block the count.
+ */
+import { isApiError } from '../../lib/errors.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
+import type { Logger } from '../../lib/log.ts'
+import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
+import type { SourceObject } from '../reconcile-translate/types.ts'
+import { EXECUTING_COUNT_ANNOTATION } from './names.ts'
+
+export type WorkloadWant = {
+  /** undefined: the annotation should be absent (no placement selects the object). */
+  count?: number
+  /** The status to return (singleton), when the kind has a status subresource. */
+  status?: JsonObject
+}
+
+export type WorkloadDeps = { client: HubClient; log: Logger }
+
+/** The reported status as the workload object should carry it. */
+export function returnedStatus(reported: KubeObject, generation: number | undefined): JsonObject {
+  const raw = reported.status as JsonValue | undefined
+  const status: JsonObject = isJsonObject(raw) ? { ...raw } : {}
+  if ('observedGeneration' in status && generation !== undefined) {
+    status.observedGeneration = generation
+  }
+  return status
+}
+
+const annotationOf = (o: KubeObject) => o.metadata.annotations?.[EXECUTING_COUNT_ANNOTATION]
+
+function annotationNeeded(o: KubeObject, want: WorkloadWant): boolean {
+  return annotationOf(o) !== (want.count === undefined ? undefined : String(want.count))
+}
+
+function statusNeeded(o: KubeObject, want: WorkloadWant): boolean {
+  return want.status !== undefined && canonicalJson(o.status ?? {}) !== canonicalJson(want.status)
+}
+
+function withAnnotation(o: KubeObject, count: number | undefined): KubeObject {
+  const annotations = { ...(o.metadata.annotations ?? {}) }
+  if (count === undefined) delete annotations[EXECUTING_COUNT_ANNOTATION]
+  else annotations[EXECUTING_COUNT_ANNOTATION] = String(count)
+  const { annotations: _, ...rest } = o.metadata
+  const metadata = Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest
+  return { ...o, metadata }
+}
+
+/** Brings one workload object to `want`; returns what it wrote ([] when nothing). */
+export async function writeWorkload(
+  deps: WorkloadDeps,
+  spaceId: string,
+  source: SourceObject,
+  want: WorkloadWant
+): Promise<string[]> {
+  if (!annotationNeeded(source.object, want) && !statusNeeded(source.object, want)) return []
+  const gvr = { group: source.group, version: source.version, resource: source.resource }
+  const m = source.object.metadata
+  const namespace = source.namespaced ? m.namespace : undefined
+  let current = await deps.client.get(spaceId, gvr, m.name ?? '', namespace)
+  if (!current || current.metadata.deletionTimestamp || current.metadata.uid !== m.uid) return []
+  const done: string[] = []
+  if (annotationNeeded(current, want)) {
+    current = await deps.client.update(spaceId, gvr, withAnnotation(current, want.count))
+    done.push('count')
+  }
+  if (want.status && statusNeeded(current, want)) {
+    try {
+      await deps.client.updateStatus(spaceId, gvr, { ...current, status: want.status })
+      done.push('status')
+    } catch (e) {
+      if (!isApiError(e) || e.code !== 422) throw e
+      deps.log.warn('singleton status not returned', { spaceId, name: m.name, error: e })
+    }
+  }
+  return done
+}
+
+/** Whether an object carries the annotation (so a deselected one can be cleaned). */
+export const hasExecutingCount = (o: KubeObject) => annotationOf(o) !== undefined
