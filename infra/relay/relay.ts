@@ -19,6 +19,7 @@ import {
   type ResourcePipeline,
 } from '../../lib/relay/pipeline.ts'
 import { createSliceIndex } from '../../lib/relay/slice-index.ts'
+import { createSummarizeKeysState } from '../../lib/relay/summarize-keys.ts'
 import { runWatchLoop } from '../../lib/relay/watch-loop.ts'
 import { createWatchSet, desiredTargets, type RunningWatch } from '../../lib/relay/watch-set.ts'
 import {
@@ -109,6 +110,8 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     espwSpaceId,
     listEdgePlacements: http.listEdgePlacements,
     index,
+    summarize: createSummarizeKeysState(),
+    specs: new Map(),
   }
   const pipelines = new Map<string, ResourcePipeline>()
   const refresh = () => watchSet.update(desiredTargets(targets, index, crds))

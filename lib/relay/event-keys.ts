@@ -7,17 +7,21 @@
  * it named before (from the slice index, which the event also updates), a Location the mailboxes
  * slices reach through it (their copies take customization parameters from its labels and
  * annotations; a change of selection follows through the slices anyway), an EdgePlacement the
- * mailboxes of its slice, a mailbox Workspace itself (a new mailbox needs its content), and any
- * other object in space S the mailboxes of every slice in S; objects in espw wake nothing (nor do
- * mailbox spaces, which hold no slices), and neither do the objects every cluster makes for itself.
+ * mailboxes of its slice (when the relay keeps `specs`, only for a new uid or generation: status
+ * writes change nothing translate reads), a mailbox Workspace itself (a new mailbox needs its
+ * content), and any other object in space S the mailboxes of every slice in S; objects in espw wake
+ * nothing (nor do mailbox spaces, which hold no slices), and neither do the objects every cluster
+ * makes for itself.
+ * summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements).
  * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
+import { SUMMARIZE_STEP, type SummarizeKeysState, summarizeKeys } from './summarize-keys.ts'
 
-export { isMailboxName, mailboxOf, whereKeyOf }
+export { isMailboxName, mailboxOf, SUMMARIZE_STEP, whereKeyOf }
 
 export const MAILBOX_STEP = 'mailbox'
 export const WHERE_STEP = 'where'
@@ -34,6 +38,10 @@ export type EventKeysDeps = {
   listEdgePlacements(): Promise<KubeObject[]>
   /** Slice -> mailboxes; slice events update it. */
   index: SliceIndex
+  /** What the summarize keys need (mailbox spaces, heartbeats seen); without it, none. */
+  summarize?: SummarizeKeysState
+  /** EdgePlacement key -> `<uid>/<generation>` last seen; without it, every event translates. */
+  specs?: Map<string, string>
 }
 
 const EDGE = 'edge.kcp.io'
@@ -72,14 +80,33 @@ function sliceKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[
   return translate([...now, ...before])
 }
 
+/**
+ * Whether an EdgePlacement event may change what translate computes: not when the relay has seen
+ * this placement at this uid and generation already (a status write by the where, translate or
+ * summarize step), which would otherwise re-translate every mailbox of the placement.
+ */
+function specMoved(type: string, obj: KubeObject, deps: EventKeysDeps): boolean {
+  const key = whereKeyOf(obj)
+  if (!deps.specs || !key) return true
+  if (type === 'DELETED') {
+    deps.specs.delete(key)
+    return true
+  }
+  const seen = `${obj.metadata.uid ?? ''}/${obj.metadata.generation ?? ''}`
+  const before = deps.specs.get(key)
+  deps.specs.set(key, seen)
+  return before !== seen
+}
+
 function ownWhereKey(obj: KubeObject): StepKey[] {
   const key = whereKeyOf(obj)
   return key ? [{ step: WHERE_STEP, key }] : []
 }
 
 /**
- * The keys an event wakes. Events that carry no object change (BOOKMARK, ERROR) and objects missing
- * the fields a key needs yield no keys.
+ * The keys an event wakes: the mailbox, where and translate keys here, then the summarize keys
+ * (summarize-keys.ts) when the relay keeps their state. Events that carry no object change
+ * (BOOKMARK, ERROR) and objects missing the fields a key needs yield no keys.
  */
 export async function keysForEvent(
   ref: ResourceRef,
@@ -87,6 +114,17 @@ export async function keysForEvent(
   deps: EventKeysDeps
 ): Promise<StepKey[]> {
   if (!CHANGES.includes(event.type) || !event.object?.metadata) return []
+  const keys = await stepKeys(ref, event, deps)
+  const summarize = deps.summarize
+  if (!summarize) return keys
+  return [...keys, ...summarizeKeys(ref, event.type, event.object, { ...deps, summarize })]
+}
+
+async function stepKeys(
+  ref: ResourceRef,
+  event: WatchEvent,
+  deps: EventKeysDeps
+): Promise<StepKey[]> {
   const obj = event.object
   if (ref.group === EDGE) {
     switch (ref.resource) {
@@ -104,7 +142,8 @@ export async function keysForEvent(
       case 'edgeplacements': {
         const space = spaceOf(obj)
         const name = obj.metadata.name
-        const slice = space && name ? deps.index.ofSlice(space, name) : []
+        const moved = specMoved(event.type, obj, deps)
+        const slice = space && name && moved ? deps.index.ofSlice(space, name) : []
         return [...ownWhereKey(obj), ...translate(slice)]
       }
       case 'singleplacementslices':

@@ -38,6 +38,8 @@ export type SliceIndex = {
   /** The mailboxes that some slice reaches through this Location, sorted. */
   ofLocation(cluster: string, locationName: string): string[]
   slices(): SliceRef[]
+  /** The slices naming a mailbox, in no particular order. */
+  slicesNaming(mailbox: string): SliceRef[]
   /** Spaces holding at least one slice with at least one mailbox, sorted. */
   spaces(): string[]
 }
@@ -124,6 +126,12 @@ export function createSliceIndex(): SliceIndex {
       const out: SliceRef[] = []
       for (const [space, names] of bySpace)
         for (const name of names.keys()) out.push({ space, name })
+      return out
+    },
+    slicesNaming(mailbox) {
+      const out: SliceRef[] = []
+      for (const [space, names] of bySpace)
+        for (const [name, mbs] of names) if (mbs.has(mailbox)) out.push({ space, name })
       return out
     },
     spaces() {

@@ -62,10 +62,14 @@ const LIST_ON_START = new Set([
   gr(CRDS.group, CRDS.resource),
 ])
 
-/** 'not-for-edge' kinds watched anyway: the core ones, and Customizers (translation input). */
+/**
+ * 'not-for-edge' kinds watched anyway: the core ones, Customizers (translation input) and
+ * Summarizers (summarize input; their StatusSummaries, the step's output, are not watched).
+ */
 const WATCHED_ANYWAY = new Set([
   ...CORE_TARGETS.map((t) => gr(t.group, t.resource)),
   gr('edge.kcp.io', 'customizers'),
+  gr('edge.kcp.io', 'summarizers'),
 ])
 
 /** Whether objects of this resource can matter to a step (the one skip list of the relay). */

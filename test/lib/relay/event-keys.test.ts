@@ -289,3 +289,27 @@ describe('keysForRelist', () => {
     expect(d.index.ofSpace('ws1')).toEqual([mb(1)])
   })
 })
+
+describe('keysForEvent: EdgePlacement status writes', () => {
+  it('translate only for a new uid or generation when the relay keeps specs', async () => {
+    const d = { ...deps(), specs: new Map<string, string>() }
+    d.index.set('ws1', 'p', [mb(1)])
+    const ep = (generation: number, uid = 'u1') => ({
+      ...obj('EdgePlacement', 'p', 'ws1', uid),
+      metadata: { ...obj('EdgePlacement', 'p', 'ws1', uid).metadata, generation },
+    })
+    const translated = async (type: string, o: KubeObject) =>
+      show(
+        (await keysForEvent(PLACEMENTS, { type, object: o }, d)).filter(
+          (k) => k.step === TRANSLATE_STEP
+        )
+      )
+    const wake = [`${TRANSLATE_STEP} ${mb(1)}`]
+    expect(await translated('ADDED', ep(1))).toEqual(wake)
+    expect(await translated('MODIFIED', ep(1))).toEqual([])
+    expect(await translated('MODIFIED', ep(2))).toEqual(wake)
+    expect(await translated('MODIFIED', ep(2, 'u2'))).toEqual(wake)
+    expect(await translated('DELETED', ep(2, 'u2'))).toEqual(wake)
+    expect(await translated('ADDED', ep(2, 'u2'))).toEqual(wake)
+  })
+})

@@ -1,0 +1,103 @@
+/**
+ * The summarize step's keys for a hub event (keys are the where step's, one per EdgePlacement:
+ * `<space-id>/<name>`, a slice's name being its placement's). What an edge reports lands in its
+ * mailbox space: a copy-state write logs the copy as MODIFIED there (and a manifest write its
+ * copies as ADDED/MODIFIED/DELETED; an upsync a stored object), and cross-space watches see those
+ * events with the mailbox space's id as `kcp.io/cluster`. So an event in a mailbox space wakes
+ * the placements whose slices name that mailbox (slice index); the space id → mailbox name map
+ * comes from the mailbox Workspaces in espw (`spec.cluster`), listed at every start. A SyncTarget
+ * wakes the placements naming its mailbox only when its heartbeat brings it back to life — first
+ * seen by this relay, or after a gap of STALE_AFTER_MS — not at each heartbeat write (once a minute
+ * per edge); turning stale has no event, the step asks to be run again for that. EdgePlacements and
+ * slices wake their own key, a Location every placement (its labels group Summarizers), a
+ * Summarizer the placements of its space. Events missed meanwhile are healed by the resync.
+ */
+
+import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/types.ts'
+import { isJsonObject } from '../patch/json-values.ts'
+import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
+import { heartbeatAt, STALE_AFTER_MS } from '../summarize/liveness.ts'
+import type { SliceIndex, SliceRef } from './slice-index.ts'
+
+export const SUMMARIZE_STEP = 'summarize'
+
+export type SummarizeKeysState = {
+  /** Mailbox space id -> mailbox name. */
+  mailboxSpaces: Map<string, string>
+  /** Mailbox name -> the last heartbeat seen on its SyncTarget (epoch ms; undefined: none). */
+  beats: Map<string, number | undefined>
+}
+
+export function createSummarizeKeysState(): SummarizeKeysState {
+  return { mailboxSpaces: new Map(), beats: new Map() }
+}
+
+type Ref = { group: string; resource: string }
+type Key = { step: string; key: string }
+
+const spaceOf = (obj: KubeObject) => obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
+
+const keysOf = (slices: Iterable<SliceRef>): Key[] =>
+  [...new Set([...slices].map((s) => whereKey(s.space, s.name)))]
+    .sort()
+    .map((key) => ({ step: SUMMARIZE_STEP, key }))
+
+function own(obj: KubeObject): Key[] {
+  const key = whereKeyOf(obj)
+  return key ? [{ step: SUMMARIZE_STEP, key }] : []
+}
+
+/** Whether this heartbeat makes the SyncTarget live again (first sight, or after a gap). */
+function revived(state: SummarizeKeysState, mailbox: string, obj: KubeObject): boolean {
+  const beat = heartbeatAt(obj)
+  const known = state.beats.has(mailbox)
+  const before = state.beats.get(mailbox)
+  state.beats.set(mailbox, beat)
+  if (beat === undefined || beat === before) return false
+  return !known || before === undefined || beat - before >= STALE_AFTER_MS
+}
+
+function workspace(type: string, obj: KubeObject, espw: string, state: SummarizeKeysState): void {
+  const name = obj.metadata.name
+  const spec = obj.spec as JsonValue | undefined
+  const id = isJsonObject(spec) && typeof spec.cluster === 'string' ? spec.cluster : undefined
+  if (spaceOf(obj) !== espw || !name || !isMailboxName(name) || !id) return
+  if (type === 'DELETED') state.mailboxSpaces.delete(id)
+  else state.mailboxSpaces.set(id, name)
+}
+
+export function summarizeKeys(
+  ref: Ref,
+  type: string,
+  obj: KubeObject,
+  deps: { espwSpaceId: string; index: SliceIndex; summarize: SummarizeKeysState }
+): Key[] {
+  const { index, summarize: state } = deps
+  if (ref.group === 'edge.kcp.io') {
+    switch (ref.resource) {
+      case 'edgeplacements':
+      case 'singleplacementslices':
+        return own(obj)
+      case 'locations':
+        return keysOf(index.slices())
+      case 'summarizers': {
+        const space = spaceOf(obj)
+        return keysOf(index.slices().filter((s) => s.space === space))
+      }
+      case 'synctargets': {
+        const mailbox = mailboxOf(obj)
+        if (!mailbox) return []
+        if (type === 'DELETED') {
+          state.beats.delete(mailbox)
+          return []
+        }
+        return revived(state, mailbox, obj) ? keysOf(index.slicesNaming(mailbox)) : []
+      }
+    }
+  }
+  if (ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces')
+    workspace(type, obj, deps.espwSpaceId, state)
+  const space = spaceOf(obj)
+  const mailbox = space ? state.mailboxSpaces.get(space) : undefined
+  return mailbox ? keysOf(index.slicesNaming(mailbox)) : []
+}
