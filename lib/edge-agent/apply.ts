@@ -9,7 +9,7 @@
  *   uid the agent did not get to record before a crash, adopted);
  * - present with another uid than recorded → ours is gone and this one is foreign;
  * - ours → re-applied when the desired body changed or its owned fields drifted
- *   (apply-config.ts), else left as it is.
+ *   (apply-config.ts), else left as it is; a create-only entry's (create-only.ts) never is.
  * A create that lands on an object someone else made in the meantime (other field managers on
  * it) is not recorded as ours. The record is saved after each phase that changed it.
  */
@@ -17,6 +17,7 @@ import { DOWNSYNCED_ANNOTATION, type Problem } from '../edge/protocol.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
 import { applyConfigOf, viewHash } from './apply-config.ts'
+import { heldRecord, isCreateOnly } from './create-only.ts'
 import type { DiscoveryIndex } from './discovery.ts'
 import type { EdgeKube } from './kube-client.ts'
 import { type Owned, type OwnedRecord, withGeneration } from './ownership.ts'
@@ -138,6 +139,17 @@ function decide(deps: ApplyDeps, r: Read, out: ApplyResult, changed: { v: boolea
     }
     return { p, config, create: true, drift: rec?.uid !== undefined }
   }
+  const held = isCreateOnly(p.body) ? heldRecord(p, live, rec, adoptable(live)) : undefined
+  if (held) {
+    if (held !== rec) {
+      deps.owned.set(p.key, held)
+      changed.v = true
+    }
+    deps.checked.set(p.key, live.metadata.resourceVersion ?? '')
+    out.unchanged += 1
+    out.live.push({ planned: p, obj: live, record: held })
+    return undefined
+  }
   const adopt = rec !== undefined && rec.uid === undefined && adoptable(live)
   if (
     !rec ||
@@ -231,6 +243,7 @@ async function applyOne(deps: ApplyDeps, a: Action, out: ApplyResult): Promise<v
   }
   const crdGroup = crdGroupOf(p)
   if (crdGroup !== undefined) record.crdGroup = crdGroup
+  if (isCreateOnly(p.body)) record.createOnly = true
   deps.owned.set(p.key, record)
   deps.checked.set(p.key, obj.metadata.resourceVersion ?? '')
   if (a.create) out.created += 1

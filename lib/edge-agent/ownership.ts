@@ -27,6 +27,8 @@ export const OwnedRecordSchema = ObjectRefSchema.extend({
   generations: z.array(z.object({ edge: z.number().int(), center: z.number().int() })),
   /** For CRDs: the group they define (prune never deletes a built-in group's definition). */
   crdGroup: z.string().optional(),
+  /** Created in create-only mode (create-only.ts): never updated, forgotten rather than deleted. */
+  createOnly: z.boolean().optional(),
 })
 export type OwnedRecord = z.infer<typeof OwnedRecordSchema>
 export type Owned = Map<string, OwnedRecord>

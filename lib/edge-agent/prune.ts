@@ -4,10 +4,10 @@
  * may copy `edge.kcp.io/downsynced` onto objects it makes (KubeStellar's ReplicaSet-deletion loop,
  * #900), and those are not in the record. Each delete carries a uid precondition, so an object
  * someone recreated under the same name is not touched. Order: everything else, then CRDs, then
- * Namespaces. A built-in namespace or a CRD of a built-in group is never deleted (its record is
- * just dropped). A pending record without a uid is dropped without a delete. 404 and 409 (the
- * object is gone, or it is not ours any more) drop the record; other failures keep it and report
- * a DeleteFailed problem, retried next poll. Only called after a successful read of the desired
+ * Namespaces. A built-in namespace, a CRD of a built-in group and a create-only object
+ * (create-only.ts) are never deleted (their record is just dropped). A pending record without a
+ * uid is dropped without a delete. 404 and 409 (the object is gone, or it is not ours any more)
+ * drop the record; other failures keep it and report a DeleteFailed problem, retried next poll. Only called after a successful read of the desired
  * state: an unreachable center never leads here.
  */
 import type { Builtins } from '../apis/builtins.ts'
@@ -38,10 +38,15 @@ export async function pruneOwned(
         phaseOf(b.group, b.resource) - phaseOf(a.group, a.resource) || (ka < kb ? -1 : 1)
     )
   for (const [key, rec] of gone) {
-    if (rec.uid === undefined || isBuiltinRecord(rec, deps.builtins)) {
+    if (rec.uid === undefined || rec.createOnly || isBuiltinRecord(rec, deps.builtins)) {
       deps.owned.delete(key)
       out.dropped += 1
-      deps.log.warn('ownership dropped without delete', { key, pending: rec.uid === undefined })
+      const pending = rec.uid === undefined
+      deps.log.warn('ownership dropped without delete', {
+        key,
+        pending,
+        createOnly: !!rec.createOnly,
+      })
       continue
     }
     try {
