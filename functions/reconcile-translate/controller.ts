@@ -21,6 +21,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     snapshot: createSnapshot({ client: deps.client, registry: deps.registry }),
     reported: new Set<string>(),
     customizations: createCustomizations(),
+    overlaps: new Map(),
   })
   return {
     name: TRANSLATE_STEP,

@@ -5,24 +5,30 @@
  * snapshot, the slices, placements and workload objects; computes the desired content
  * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
  * (a concurrent writer makes it fail with Conflict and the key is retried). An unchanged result
- * writes nothing. Objects asking for customization are customized for this destination first
+ * writes nothing. Before that, each API group's version is chosen with the version-choice memory
+ * (version-memory.ts: skipped without a read when nothing can depend on it), and the conflicts of
+ * overlapping workloads are logged and kept in the batch for the reports. Objects asking for customization are customized for this destination first
  * (customization.ts; inputs read only when some object asks). A mailbox that does not exist yet (or
  * is terminating) is left alone: the mailbox step creates it and its creation wakes this key
  * again. Reports (condition, Events) follow the commit, once per placement per batch
  * (report-placements.ts).
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
-import { asksForCustomization } from '../../lib/customize/annotations.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
-import { loadInputs } from './customization.ts'
-import { type Customize, desiredContent, type PlacementSelection } from './desired.ts'
-import { locationFor } from './destinations.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import { desiredContent } from './desired.ts'
+import {
+  destinationCustomizer,
+  destinationKey,
+  destinationSelections,
+} from './destination-inputs.ts'
 import { parseMailboxName } from './names.ts'
-import { type ReportSession, reportPlacements } from './report-placements.ts'
-import { selectForPlacement } from './select.ts'
+import { gather } from './overlap.ts'
+import { logConflicts, type ReportSession, reportPlacements } from './report-placements.ts'
+import { chooseVersions, manifestVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
   client: HubClient
@@ -30,49 +36,12 @@ export type TranslateDeps = {
   builtins: Builtins
   now: () => Date
   log: Logger
+  /** The version-choice memory (version-memory.ts). */
+  kv: KvStore
 }
 
 /** State of one batch: its snapshot, customization memo and the placements reported in it. */
 export type TranslateSession = ReportSession
-
-async function selections(
-  deps: TranslateDeps,
-  session: TranslateSession,
-  inventorySpaceId: string,
-  syncTargetUid: string
-): Promise<PlacementSelection[]> {
-  const refs = await session.snapshot.placementsFor(inventorySpaceId, syncTargetUid)
-  return Promise.all(
-    refs.map(async (ref) => ({
-      ref,
-      selection: selectForPlacement(
-        ref.placement,
-        await session.snapshot.space(ref.spaceId),
-        deps.builtins
-      ),
-      registry: await session.snapshot.registry(ref.spaceId),
-      location: locationFor(ref.slice, inventorySpaceId, syncTargetUid),
-    }))
-  )
-}
-
-/** The customization of this mailbox's copies, or undefined when no selected object asks. */
-async function customizer(
-  session: TranslateSession,
-  chosen: readonly PlacementSelection[],
-  inventorySpaceId: string
-): Promise<Customize | undefined> {
-  const asking = chosen
-    .filter((s) => s.selection.objects.some((o) => asksForCustomization(o.object)))
-    .map((s) => s.ref.spaceId)
-  if (asking.length === 0) return undefined
-  const inputs = await loadInputs(session.snapshot, asking, [inventorySpaceId])
-  return (spaceId, source, location) => {
-    if (!asksForCustomization(source.object)) return undefined
-    const out = session.customizations.outcome(inputs, spaceId, source.object, location)
-    return 'body' in out ? out.body : undefined
-  }
-}
 
 export async function reconcileTranslate(
   deps: TranslateDeps,
@@ -84,7 +53,12 @@ export async function reconcileTranslate(
   const mailbox = await session.snapshot.mailboxSpace(key)
   if (!mailbox) return { outcome: 'no mailbox yet' }
   if (mailbox.phase !== 'Ready') return { outcome: 'mailbox terminating' }
-  const chosen = await selections(deps, session, dest.inventorySpaceId, dest.syncTargetUid)
+  const chosen = await destinationSelections(
+    deps.builtins,
+    session,
+    dest.inventorySpaceId,
+    dest.syncTargetUid
+  )
   const current = await deps.projections.getManifest(mailbox.id)
   const bodies = current
     ? await deps.projections.getBodies(current.entries.map((e) => e.hash))
@@ -93,15 +67,26 @@ export async function reconcileTranslate(
     entry,
     body: bodies.get(entry.hash),
   }))
-  const customize = await customizer(session, chosen, dest.inventorySpaceId)
-  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins, customize)
+  const customize = await destinationCustomizer(session, chosen, dest.inventorySpaceId)
+  const gathered = gather(chosen)
+  const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
+  const versions = await chooseVersions(deps.kv, mailbox.id, candidates, manifestVersions(current))
+  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins, customize, {
+    gathered,
+    versions,
+  })
+  session.overlaps.set(
+    destinationKey(dest.inventorySpaceId, dest.syncTargetUid),
+    Promise.resolve(conflicts)
+  )
+  logConflicts(deps.log, key, conflicts)
   const res = await deps.projections.writeManifest(
     mailbox.id,
     entries,
     current ? current.version : null,
     deps.now()
   )
-  await reportPlacements(deps, session, chosen, conflicts)
+  await reportPlacements(deps, session, chosen)
   const outcome = res.written
     ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`
     : `placements ${chosen.length}: unchanged`

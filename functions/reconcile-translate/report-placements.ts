@@ -1,27 +1,51 @@
 /**
  * Reporting after a mailbox's commit (report.ts says how each report is written): per placement
- * once per batch, its `Translated` condition from its selection's problems and its customization
- * problems over all its destinations (customization-report.ts), an `UnsupportedObject` Event per
- * unsupported object and an Event per customization problem (reason `CustomizerNotFound`,
- * `UndefinedParameter` or `CustomizationFailed`, involvedObject the source object, the message
- * naming the Customizer or parameters and the destinations); then a `ProjectionConflict` Event in
- * each space of a conflict. A placement whose customization inputs cannot be read is not reported
- * in this batch (a later one does), rather than reported wrongly.
+ * once per batch, its `Translated` condition from its selection's problems, its overlap conflicts
+ * (conflict-report.ts) and its customization problems (customization-report.ts), both over all
+ * its destinations; an `UnsupportedObject` Event per unsupported object, an Event per customization
+ * problem (reason `CustomizerNotFound`, `UndefinedParameter` or `CustomizationFailed`, involvedObject
+ * the source object, the message naming the Customizer or parameters and the destinations), and an
+ * Event per overlap conflict (reason `MergeConflict` or `APIVersionConflict`, involvedObject this
+ * space's object, the message naming the other workload spaces, the fields and the destinations).
+ * Every space of a conflict gets its Events through its own placements, which the batch reports as
+ * their destinations are translated. A placement whose customization inputs or overlaps cannot be
+ * read is not reported in this batch (a later one does), rather than reported wrongly. Each
+ * mailbox's conflicts are also logged, one JSON line per conflicting field (`logConflicts`).
  */
 
-import type { Customizations } from './customization.ts'
+import type { Builtins } from '../../lib/apis/builtins.ts'
+import type { Logger } from '../../lib/log.ts'
+import { conflictMessage, placementConflicts } from './conflict-report.ts'
 import { placementCustomization } from './customization-report.ts'
-import type { Conflict, PlacementSelection } from './desired.ts'
+import type { PlacementSelection } from './desired.ts'
+import type { DestinationSession } from './destination-inputs.ts'
+import type { Conflict } from './overlap.ts'
 import type { Problem, ReportDeps } from './report.ts'
 import { customizationMessage, ensureEvent, translatedCondition, writeCondition } from './report.ts'
-import type { Snapshot } from './snapshot.ts'
 import type { SourceObject } from './types.ts'
 
-export type ReportSession = {
-  snapshot: Snapshot
+export type ReportSession = DestinationSession & {
   /** Placements already reported in this batch (`<space id>/<uid>`). */
   reported: Set<string>
-  customizations: Customizations
+}
+
+type Deps = ReportDeps & { builtins: Builtins }
+
+/** One warning line per conflicting field of a mailbox's overlapping workloads. */
+export function logConflicts(log: Logger, mailbox: string, conflicts: readonly Conflict[]): void {
+  for (const c of conflicts) {
+    for (const f of c.fields) {
+      log.warn('overlap conflict', {
+        step: 'translate',
+        mailbox,
+        reason: c.reason,
+        object: c.key,
+        field: f.field,
+        sources: c.sources.map((s) => ({ space: s.spaceId, resourceVersion: s.resourceVersion })),
+        ...(c.left ? { notSent: c.left } : {}),
+      })
+    }
+  }
 }
 
 const involvedOf = (o: SourceObject): Problem['object'] => {
@@ -54,7 +78,7 @@ async function involved(
 }
 
 async function reportPlacement(
-  deps: ReportDeps,
+  deps: Deps,
   session: ReportSession,
   { ref, selection }: PlacementSelection
 ): Promise<void> {
@@ -62,6 +86,7 @@ async function reportPlacement(
   const id = `${ref.spaceId}/${ref.placement.metadata.uid}`
   session.reported.add(id)
   let customization: Awaited<ReturnType<typeof placementCustomization>>
+  let conflicts: Awaited<ReturnType<typeof placementConflicts>>
   try {
     customization = await placementCustomization(
       session.snapshot,
@@ -69,13 +94,18 @@ async function reportPlacement(
       ref,
       selection
     )
+    conflicts = await placementConflicts(deps.builtins, session, ref)
   } catch (e) {
-    deps.log.warn('could not read customization inputs', { spaceId: ref.spaceId, name, error: e })
+    deps.log.warn('could not read customization inputs or overlaps', {
+      spaceId: ref.spaceId,
+      name,
+      error: e,
+    })
     session.reported.delete(id)
     return
   }
   try {
-    const want = translatedCondition(selection, customization)
+    const want = translatedCondition(selection, customization, conflicts)
     await writeCondition(deps, ref.spaceId, ref.placement, want)
   } catch (e) {
     deps.log.warn('could not set Translated condition', { spaceId: ref.spaceId, name, error: e })
@@ -95,29 +125,23 @@ async function reportPlacement(
       object: involvedOf(c.source),
     })
   }
+  for (const c of conflicts) {
+    const [group = '', resource = '', namespace = '', objName = ''] = c.key.split('/')
+    await ensureEvent(deps, ref.spaceId, name, {
+      reason: c.reason,
+      message: conflictMessage(c),
+      object: await involved(session, ref.spaceId, { group, resource, namespace, name: objName }),
+    })
+  }
 }
 
 export async function reportPlacements(
-  deps: ReportDeps,
+  deps: Deps,
   session: ReportSession,
-  chosen: readonly PlacementSelection[],
-  conflicts: readonly Conflict[]
+  chosen: readonly PlacementSelection[]
 ): Promise<void> {
   for (const ps of chosen) {
     if (session.reported.has(`${ps.ref.spaceId}/${ps.ref.placement.metadata.uid}`)) continue
     await reportPlacement(deps, session, ps)
-  }
-  for (const c of conflicts) {
-    const [group = '', resource = '', namespace = '', objName = ''] = c.key.split('/')
-    const spaces = [c.chosen, ...c.others].map((x) => x.spaceId)
-    deps.log.warn('projection conflict', { key: c.key, chosen: c.chosen, others: c.others })
-    for (const spaceId of spaces) {
-      const ep = chosen.find((s) => s.ref.spaceId === spaceId)?.ref.placement.metadata.name
-      await ensureEvent(deps, spaceId, ep ?? 'translate', {
-        reason: 'ProjectionConflict',
-        message: `${resource}${group ? `.${group}` : ''} ${namespace ? `${namespace}/` : ''}${objName} is also sent to the same destination from space(s) ${spaces.filter((x) => x !== spaceId).join(', ')}; the copy with resourceVersion ${c.chosen.resourceVersion} from space ${c.chosen.spaceId} is used`,
-        object: await involved(session, spaceId, { group, resource, namespace, name: objName }),
-      })
-    }
   }
 }

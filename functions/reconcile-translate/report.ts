@@ -1,9 +1,11 @@
 /**
  * What the translator tells the people who wrote the placements: a `Translated` condition on each
  * EdgePlacement (True when everything it selects can be projected as asked; False naming invalid
- * selectors, unsupported objects, or objects sent uncustomized to some destinations), and a
- * Warning Event in the source space per reported problem (an unsupported object it selects, an
- * object that two workload spaces both send to one destination, a customization that failed).
+ * selectors, unsupported objects, objects not sent or merged with another workload space's at some
+ * destinations, or objects sent uncustomized to some destinations — the reason the first of these
+ * kinds present: InvalidSelector, UnsupportedObjects, APIVersionConflict, MergeConflict,
+ * CustomizationFailed), and a Warning Event in the source space per reported problem (an
+ * unsupported object it selects, an overlap conflict, a customization that failed).
  * Both are level-based and written only when they differ: the condition keeps its
  * lastTransitionTime while its status holds, and an Event has a deterministic name per (placement,
  * object, reason, subject), so running again (or for each of a thousand mailboxes) creates nothing
@@ -18,6 +20,7 @@ import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
 import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
+import { type ConflictReport, conflictMessage } from './conflict-report.ts'
 import {
   type CustomizationReport,
   describeSource,
@@ -47,10 +50,11 @@ export function customizationMessage(c: CustomizationReport): string {
   return `${describeSource(c.source)}: ${c.problem.detail}; sent uncustomized to ${n} destination${n === 1 ? '' : 's'}: ${listDestinations(c.destinations)}`
 }
 
-/** The condition a placement should carry, from its selection's and customizations' problems. */
+/** The condition a placement should carry, from all its problems (selection, overlaps, customization). */
 export function translatedCondition(
   selection: Selection,
-  customization: readonly CustomizationReport[] = []
+  customization: readonly CustomizationReport[] = [],
+  conflicts: readonly ConflictReport[] = []
 ): {
   status: 'True' | 'False'
   reason: string
@@ -58,19 +62,19 @@ export function translatedCondition(
 } {
   const unsupported = selection.skipped.filter((s) => s.reason === 'Unsupported')
   const problems = selection.problems
-  if (unsupported.length === 0 && problems.length === 0 && customization.length === 0)
-    return { status: 'True', reason: 'Projected', message: 'every selected object is projected' }
-  const parts = [
-    ...problems,
-    ...unsupported.map((s) => s.message),
-    ...customization.map(customizationMessage),
+  const versions = conflicts.filter((c) => c.reason === 'APIVersionConflict')
+  const merges = conflicts.filter((c) => c.reason === 'MergeConflict')
+  const kinds: [string, string[]][] = [
+    ['InvalidSelector', problems],
+    ['UnsupportedObjects', unsupported.map((s) => s.message)],
+    ['APIVersionConflict', versions.map(conflictMessage)],
+    ['MergeConflict', merges.map(conflictMessage)],
+    ['CustomizationFailed', customization.map(customizationMessage)],
   ]
-  const reason =
-    problems.length > 0
-      ? 'InvalidSelector'
-      : unsupported.length > 0
-        ? 'UnsupportedObjects'
-        : 'CustomizationFailed'
+  const parts = kinds.flatMap(([, list]) => list)
+  if (parts.length === 0)
+    return { status: 'True', reason: 'Projected', message: 'every selected object is projected' }
+  const reason = kinds.find(([, list]) => list.length > 0)?.[0] ?? 'CustomizationFailed'
   const shown = parts.slice(0, 10).join('; ')
   const more = parts.length > 10 ? ` (and ${parts.length - 10} more)` : ''
   return { status: 'False', reason, message: `${shown}${more}` }
@@ -79,8 +83,35 @@ export function translatedCondition(
 const isObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Sets the Translated condition when it differs; true when it wrote. */
+/**
+ * Sets the Translated condition when it differs; true when it wrote. `ep` comes from the batch's
+ * snapshot, so the where and summarize steps may have written the status since: on a conflict the
+ * placement is read again and the condition computed over it (a few times), since the relay does
+ * not wake translation for status writes and the condition would otherwise wait for the resync.
+ */
 export async function writeCondition(
+  deps: ReportDeps,
+  spaceId: string,
+  ep: KubeObject,
+  want: ReturnType<typeof translatedCondition>
+): Promise<boolean> {
+  let current = ep
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeConditionOnce(deps, spaceId, current, want)
+    } catch (e) {
+      if (!isApiError(e) || e.code !== 409 || attempt >= CONDITION_ATTEMPTS) throw e
+      const fresh = await deps.client.get(spaceId, EDGE_PLACEMENTS, ep.metadata.name ?? '')
+      if (!fresh || fresh.metadata.uid !== ep.metadata.uid || fresh.metadata.deletionTimestamp)
+        return false
+      current = fresh
+    }
+  }
+}
+
+const CONDITION_ATTEMPTS = 5
+
+async function writeConditionOnce(
   deps: ReportDeps,
   spaceId: string,
   ep: KubeObject,

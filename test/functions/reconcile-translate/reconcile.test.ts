@@ -299,7 +299,7 @@ describe('translate', () => {
     expect(await content('guilder')).toEqual(['configmaps/common/cm1', 'namespaces//common'])
   })
 
-  it('reports an object two workload spaces send to one destination, newest wins', async () => {
+  it('merges an object two workload spaces send to one destination, newest value wins, and reports it', async () => {
     await client.create(WB, NS, namespace('common', { app: 'common' }))
     await client.create(WB, CM, configMap('common', 'cm1', { a: 'from-b' }))
     await client.create(
@@ -314,10 +314,16 @@ describe('translate', () => {
     const mb = await mailboxOf('zloty')
     const copy = await hub.call('GET', `/clusters/${mb}/api/v1/namespaces/common/configmaps/cm1`)
     expect(copy.body.data).toEqual({ a: 'from-b' })
-    for (const space of [WA, WB]) {
+    const ids = { [WA]: (await client.space(WA)).id, [WB]: (await client.space(WB)).id }
+    for (const [space, other] of [
+      [WA, WB],
+      [WB, WA],
+    ] as const) {
       const events = await hub.call('GET', `/clusters/${space}/api/v1/namespaces/common/events`)
-      const reasons = (events.body.items as KubeObject[]).map((e) => e.reason)
-      expect(reasons).toContain('ProjectionConflict')
+      const merge = (events.body.items as KubeObject[]).filter((e) => e.reason === 'MergeConflict')
+      expect(merge).toHaveLength(1)
+      expect(merge[0]?.message).toContain(ids[other])
+      expect(merge[0]?.message).toContain('data[a]')
     }
   })
 
