@@ -11,9 +11,11 @@
  *    full one);
  * 2. read the edge's discovery and apply the copy (apply.ts; also on 304, which is how drift is
  *    reverted and failed applies are retried);
- * 3. prune what the agent owns and the desired state dropped (prune.ts) — never on a version-0
- *    answer, which means the mailbox has no content yet, not that it wants nothing;
- * 4. report changed statuses, upsync changes, problems and the heartbeat (report-send.ts).
+ * 3. prune what the agent owns and the desired state dropped or marks `removing` (prune.ts) —
+ *    never on a version-0 answer, which means the mailbox has no content yet, not that it wants
+ *    nothing;
+ * 4. report changed statuses, upsync changes, problems, the tombstones the edge no longer has
+ *    (removals.ts) and the heartbeat (report-send.ts).
  * Every dependency is injected (center client, edge client, clock, paths), so tests run it
  * against a real in-process edge API and a small fake center.
  */
@@ -30,6 +32,7 @@ import type { EdgeKube } from './kube-client.ts'
 import { loadOwned, type Owned, saveOwned } from './ownership.ts'
 import { pruneOwned } from './prune.ts'
 import { refKey } from './refs.ts'
+import { keepCurrentRemovals, removalsToConfirm } from './removals.ts'
 import { sendReport } from './report-send.ts'
 import { loadReportState, type ReportState, saveReportState } from './report-state.ts'
 import { planEntries } from './selection.ts'
@@ -61,6 +64,8 @@ export type PollResult = {
   statuses: number
   upsyncApply: number
   upsyncDelete: number
+  /** Removal confirmations sent (tombstones the edge no longer has). */
+  removed?: number
   reported: boolean
   durationMs: number
   error?: string
@@ -202,7 +207,8 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     const problems: Problem[] = [...applied.problems, ...pruned.problems]
     // Never upsynced: what the agent downsynced, and anything the mailbox holds a copy of.
     const copies = new Set(copy.entries.map(refKey))
-    const state = withoutStale(reported, owned, problems)
+    const state = keepCurrentRemovals(withoutStale(reported, owned, problems), copy)
+    const removed = copy.version === 0 ? [] : removalsToConfirm(copy, owned, state)
     const list = memoLister(kube)
     const statuses = await collectStatuses(applied.live, state.statuses, list, log)
     const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)
@@ -219,12 +225,14 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       problems: problems.length,
     }
     const nowMs = now().getTime()
-    const sent = await sendReport(deps, { statuses, upsync, problems, copies, state, nowMs })
+    const input = { statuses, upsync, problems, copies, removed, state, nowMs }
+    const sent = await sendReport(deps, input)
     await saveReported(sent.state)
     if (sent.error !== undefined)
       return { ...base, ok: false, outcome: 'center-error', error: sent.error }
     const { reported: wasSent, statuses: n, upsyncApply, upsyncDelete } = sent
-    return { ...base, reported: wasSent, statuses: n, upsyncApply, upsyncDelete }
+    const confirmed = sent.removed ? { removed: sent.removed } : {}
+    return { ...base, reported: wasSent, statuses: n, upsyncApply, upsyncDelete, ...confirmed }
   }
 
   async function saveReported(next: ReportState): Promise<void> {

@@ -3,7 +3,8 @@
  * manifest version, the full entry index and the body of every entry, keyed by content hash. A
  * DesiredState answer from the center is merged into it: the entries are replaced by the answer's
  * (absent keys are removed objects), each body comes from the answer or, when the answer left it
- * out as unchanged, from the previous copy; bodies nobody references are dropped. An answer that
+ * out as unchanged, from the previous copy; bodies nobody references are dropped. Tombstones
+ * (`removing`) need no body: they are never applied. An answer that
  * leaves some body unaccounted for cannot be merged (the agent then asks for a full snapshot). The
  * copy on disk is always complete, so the agent can name its version in If-None-Match and reapply
  * it after a restart.
@@ -30,7 +31,7 @@ export function mergeDesired(previous: DesiredCopy | undefined, answer: DesiredS
   for (const e of answer.entries) {
     const body = answer.bodies[e.hash] ?? previous?.bodies[e.hash]
     if (body) bodies[e.hash] = body
-    else missing.push(e.hash)
+    else if (!e.removing) missing.push(e.hash)
   }
   if (missing.length > 0) return { kind: 'incomplete', missing }
   return {

@@ -10,6 +10,7 @@ import type { Problem } from '../edge/protocol.ts'
 import type { Logger } from '../log.ts'
 import type { CenterClient } from './center-client.ts'
 import { refKey } from './refs.ts'
+import type { RemovedItem } from './removals.ts'
 import { acceptReport, planReport } from './report.ts'
 import type { ReportState } from './report-state.ts'
 import type { StatusItem } from './status-collector.ts'
@@ -21,6 +22,8 @@ export type SendInput = {
   problems: readonly Problem[]
   /** Keys of the mailbox's copies (refs.ts refKey). */
   copies: ReadonlySet<string>
+  /** Tombstones the edge no longer has (removals.ts). */
+  removed?: readonly RemovedItem[]
   state: ReportState
   nowMs: number
 }
@@ -30,6 +33,8 @@ export type SendResult = {
   state: ReportState
   reported: boolean
   statuses: number
+  /** Removal confirmations sent. */
+  removed?: number
   upsyncApply: number
   upsyncDelete: number
   error?: string
@@ -69,6 +74,7 @@ export async function sendReport(
       state: acceptReport(i.state, plan, result, i.nowMs),
       reported: true,
       statuses: plan.statuses.length,
+      removed: plan.removed.length,
       upsyncApply: plan.upsyncApply.length,
       upsyncDelete: plan.upsyncDelete.length,
     }

@@ -3,8 +3,8 @@
  * report carries only what changed: the hash of each downsynced object's last accepted status
  * report (status, observedGeneration, associated objects), each upsynced object with the hash of
  * the body last accepted (so a vanished one is sent as a delete), the hash of the problem set
- * last accepted and the keys it named, when the last heartbeat was accepted, and what the center
- * rejected (sent again only when it changes or with the next heartbeat). Losing this file is
+ * last accepted and the keys it named, when the last heartbeat was accepted, the removal
+ * confirmations accepted (removals.ts), and what the center rejected (sent again only when it changes or with the next heartbeat). Losing this file is
  * harmless: the agent then reports everything once more.
  */
 import { z } from 'zod'
@@ -23,6 +23,8 @@ export const ReportStateSchema = z.object({
    * with the hash rejected: held back until they change or the next heartbeat.
    */
   rejected: z.record(z.string(), z.string()).default({}),
+  /** Removal confirmations the center accepted, as `<key>#<tombstone rv>` (removals.ts). */
+  removed: z.array(z.string()).optional(),
 })
 export type ReportState = z.infer<typeof ReportStateSchema>
 

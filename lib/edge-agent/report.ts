@@ -1,6 +1,6 @@
 /**
  * One poll's report, batched: the status reports that changed, upsync applies and deletes, the
- * problem set when it changed since the last accepted report (and again with every heartbeat),
+ * removal confirmations not accepted yet (removals.ts), the problem set when it changed since the last accepted report (and again with every heartbeat),
  * and a heartbeat at most once a minute. Nothing to say → no report at all. Each list is capped at
  * the protocol's limit, and the whole report at BODY_BUDGET characters of JSON (the center reads
  * at most 3 MiB): problems and deletes are counted first, then statuses and upsync bodies are
@@ -15,6 +15,7 @@
  */
 import type { ObjectRef, Problem, Report, ReportResult } from '../edge/protocol.ts'
 import { hashOf, refKey } from './refs.ts'
+import type { RemovedItem } from './removals.ts'
 import type { ReportState } from './report-state.ts'
 import type { StatusItem } from './status-collector.ts'
 import type { UpsyncChanges, UpsyncItem } from './upsync-collector.ts'
@@ -28,6 +29,7 @@ export type ReportPlan = {
   statuses: StatusItem[]
   upsyncApply: UpsyncItem[]
   upsyncDelete: UpsyncChanges['delete']
+  removed: RemovedItem[]
   problemsHash: string
   problemsSent: boolean
   /** Items left out because they alone exceed the budget. */
@@ -38,6 +40,8 @@ export type ReportInput = {
   statuses: readonly StatusItem[]
   upsync: UpsyncChanges
   problems: readonly Problem[]
+  /** Tombstones the edge no longer has (removals.ts). */
+  removed?: readonly RemovedItem[]
   state: ReportState
   nowMs: number
 }
@@ -75,8 +79,13 @@ export function planReport(i: ReportInput): ReportPlan | undefined {
   const held = (key: string, hash: string) => !heartbeat && i.state.rejected[key] === hash
   const sentProblems = problemsSent ? problems.slice(0, CAP) : []
   const upsyncDelete = i.upsync.delete.filter((d) => !held(`d:${d.key}`, '')).slice(0, CAP)
+  const removed = (i.removed ?? []).filter((r) => !held(`r:${r.key}`, r.id)).slice(0, CAP)
   const budget = {
-    left: BODY_BUDGET - jsonSize(sentProblems) - jsonSize(upsyncDelete.map((d) => d.ref)),
+    left:
+      BODY_BUDGET -
+      jsonSize(sentProblems) -
+      jsonSize(upsyncDelete.map((d) => d.ref)) -
+      jsonSize(removed.map((r) => r.ref)),
   }
   const oversized: string[] = []
   const statuses = fitting(
@@ -93,7 +102,8 @@ export function planReport(i: ReportInput): ReportPlan | undefined {
     oversized,
     (u) => u.key
   )
-  const empty = statuses.length + upsyncApply.length + upsyncDelete.length === 0 && !problemsSent
+  const items = statuses.length + upsyncApply.length + upsyncDelete.length + removed.length
+  const empty = items === 0 && !problemsSent
   if (empty && !heartbeat) return undefined
   return {
     report: {
@@ -101,11 +111,13 @@ export function planReport(i: ReportInput): ReportPlan | undefined {
       statuses: statuses.map((s) => s.report),
       upsync: { apply: upsyncApply.map((u) => u.body), delete: upsyncDelete.map((d) => d.ref) },
       problems: sentProblems,
+      ...(removed.length > 0 ? { removed: removed.map((r) => r.ref) } : {}),
       heartbeat,
     },
     statuses,
     upsyncApply,
     upsyncDelete,
+    removed,
     problemsHash,
     problemsSent,
     oversized,
@@ -117,6 +129,21 @@ type Rejected = ReportResult['rejected'][number]['ref']
 /** True when a rejected (possibly partial) ref names this object. */
 const names = (r: Rejected, ref: ObjectRef) =>
   (Object.keys(r) as (keyof ObjectRef)[]).every((k) => r[k] === undefined || r[k] === ref[k])
+
+/** The accepted removal confirmations after this report; rejected ones are held back. */
+function acceptRemovals(
+  state: ReportState,
+  plan: ReportPlan,
+  ok: (ref: ObjectRef) => boolean,
+  rejected: (key: string, hash: string | undefined) => void
+): string[] {
+  const removed = new Set(state.removed ?? [])
+  for (const r of plan.removed) {
+    if (ok(r.ref)) removed.add(r.id)
+    rejected(`r:${r.key}`, ok(r.ref) ? undefined : r.id)
+  }
+  return [...removed].sort()
+}
 
 export function acceptReport(
   state: ReportState,
@@ -151,6 +178,8 @@ export function acceptReport(
     if (ok(d.ref)) delete next.upsynced[d.key]
     rejected(`d:${d.key}`, ok(d.ref) ? undefined : '')
   }
+  const removed = acceptRemovals(state, plan, ok, rejected)
+  if (removed.length > 0) next.removed = removed
   if (plan.problemsSent || plan.problemsHash === '') {
     next.problems = plan.problemsHash
     next.problemKeys = [...new Set(plan.report.problems.map(refKey))].sort()

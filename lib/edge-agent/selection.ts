@@ -1,5 +1,6 @@
 /**
- * Which desired entries the agent applies, and in what order. Applied: the categories that go to
+ * Which desired entries the agent applies, and in what order. Never tombstones (`removing`: the
+ * center wants them gone, so prune.ts treats them as absent). Applied: the categories that go to
  * the edge (lib/apis/categories.ts: 'to-edge' and 'natured-both'), in three phases — Namespaces,
  * then CRDs, then everything else (so what defines a scope or a type exists before what uses it);
  * pruning runs the phases backwards. Skipped: SyncerConfigs and the rest of the edge API, kinds
@@ -49,7 +50,7 @@ export function planEntries(copy: DesiredCopy, builtins: Builtins): Planned[] {
   const out: Planned[] = []
   for (const entry of copy.entries) {
     const body = copy.bodies[entry.hash]
-    if (!body || skipReason(entry, body, builtins) !== undefined) continue
+    if (entry.removing || !body || skipReason(entry, body, builtins) !== undefined) continue
     out.push({ entry, key: refKey(entry), phase: phaseOf(entry.group, entry.resource), body })
   }
   return out.sort((a, b) => a.phase - b.phase || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))

@@ -1,6 +1,7 @@
 /**
  * A report from an edge agent (lib/edge/protocol.ts), landed in its mailbox: statuses and problems
- * on the projected copies (report-statuses.ts), upsynced objects as real mailbox objects
+ * on the projected copies (report-statuses.ts), removal confirmations of tombstones
+ * (report-removals.ts), upsynced objects as real mailbox objects
  * (upsync.ts), liveness on the SyncTarget (heartbeat.ts). The caller has authorized the agent for
  * the mailbox and resolved its space. Everything is idempotent, so the agent may resend a report
  * whose answer it lost; items that cannot be taken are listed in the result with the reason, and
@@ -15,6 +16,7 @@ import { causesFromZod } from '../kube/validate-zod.ts'
 import type { Manifest } from '../store/projection-types.ts'
 import { type HeartbeatMemo, processHeartbeats, recordHeartbeat } from './heartbeat.ts'
 import { type Report, type ReportResult, ReportSchema } from './protocol.ts'
+import { applyRemovals } from './report-removals.ts'
 import { applyStatuses } from './report-statuses.ts'
 import { applyUpsync } from './upsync.ts'
 import { upsyncSetsOf } from './upsync-match.ts'
@@ -68,14 +70,15 @@ export async function applyReport(
     const body = entry && (await deps.projections.getBodies([entry.hash])).get(entry.hash)
     return upsyncSetsOf(body)
   }
-  const [statuses, upsync] = await Promise.all([
+  const [statuses, upsync, removed] = await Promise.all([
     applyStatuses(deps.projections, mailbox.space.id, report.statuses, report.problems, manifest),
     applyUpsync(env, mailbox.space, report.upsync, sets),
+    applyRemovals(deps.projections, mailbox.space.id, report.removed ?? [], manifest),
     report.heartbeat ? recordHeartbeat(deps, mailbox.name, env.heartbeats ?? processHeartbeats) : 0,
   ])
   return {
     kind: 'ReportResult',
-    accepted: statuses.accepted + upsync.accepted,
-    rejected: [...statuses.rejected, ...upsync.rejected],
+    accepted: statuses.accepted + upsync.accepted + removed.accepted,
+    rejected: [...statuses.rejected, ...upsync.rejected, ...removed.rejected],
   }
 }

@@ -5,7 +5,8 @@
  * is the ETag (`"<version>"`); a mailbox without a manifest is version 0 with no entries. A delta
  * carries the bodies of entries whose `rv` is newer than the version the agent named; a version
  * the center cannot relate (absent, garbage, 0, or not older than the current one) gets every
- * body. The index (`entries`) is always complete, so removals need no tombstones.
+ * body. The index (`entries`) is always complete; a manifest tombstone is listed with
+ * `removing: true` and without its body (the edge deletes it, it never applies it).
  */
 import type { KubeObject } from '../kube/types.ts'
 import type { Manifest } from '../store/projection-types.ts'
@@ -48,7 +49,7 @@ export function deltaBase(named: readonly number[], version: number): number | u
 export function bodiesToSend(manifest: Manifest | undefined, since: number | undefined): string[] {
   const hashes = new Set<string>()
   for (const e of manifest?.entries ?? [])
-    if (since === undefined || e.rv > since) hashes.add(e.hash)
+    if (!e.removing && (since === undefined || e.rv > since)) hashes.add(e.hash)
   return [...hashes]
 }
 
@@ -68,6 +69,7 @@ export function buildDesiredState(
     hash: e.hash,
     generation: e.generation,
     rv: e.rv,
+    ...(e.removing ? { removing: true } : {}),
   }))
   const out: DesiredState['bodies'] = {}
   for (const hash of bodiesToSend(manifest, since)) {

@@ -10,13 +10,16 @@
  * one read. Otherwise the answer holds the complete index of the mailbox's projected copies
  * (`entries`, small) and the bodies of the entries changed since the version the agent named (all
  * bodies when it named none or one the center cannot relate): the agent keeps the bodies it has,
- * replaces changed ones, and treats keys absent from `entries` as removed. Bodies are keyed by
- * content hash, so identical copies travel once.
+ * replaces changed ones, and treats keys absent from `entries` as removed. An entry marked
+ * `removing` is a tombstone: the center wants the copy gone from the edge and waits for the agent
+ * to say so (its body is not sent). Bodies are keyed by content hash, so identical copies travel
+ * once.
  *
  * Reports — `POST /edge/v1/mailboxes/<mailbox-name>/reports`: statuses of downsynced objects (only
  * those that changed since the last accepted report), the state of their associated objects,
  * upsynced objects to create/update or delete in the mailbox, problems the agent met (a foreign
- * object in the way), and a liveness heartbeat. The answer lists what was rejected and why.
+ * object in the way), the removing entries the edge no longer has (`removed`), and a liveness
+ * heartbeat. The answer lists what was rejected and why.
  */
 import { z } from 'zod'
 
@@ -44,6 +47,11 @@ export const DesiredEntrySchema = ObjectRefSchema.extend({
   generation: z.number().int().min(1),
   /** resourceVersion of the manifest write that last changed this copy. */
   rv: z.number().int().min(1),
+  /**
+   * A tombstone: the copy is leaving this edge. The agent removes what it owns under that key and
+   * reports the key in `removed` once it has nothing there (the center then drops the entry).
+   */
+  removing: z.boolean().optional(),
 })
 export type DesiredEntry = z.infer<typeof DesiredEntrySchema>
 
@@ -56,7 +64,7 @@ export const DesiredStateSchema = z.object({
   full: z.boolean(),
   /** Every projected copy of the mailbox, SyncerConfig `the-one` included. */
   entries: z.array(DesiredEntrySchema),
-  /** Bodies by hash, for the entries that changed since the named version (or all). */
+  /** Bodies by hash, for the live entries that changed since the named version (or all). */
   bodies: z.record(z.string(), z.record(z.string(), z.unknown())),
 })
 export type DesiredState = z.infer<typeof DesiredStateSchema>
@@ -102,6 +110,11 @@ export const ReportSchema = z.object({
     })
     .default({ apply: [], delete: [] }),
   problems: z.array(ProblemSchema).max(1000).default([]),
+  /**
+   * Entries marked `removing` the edge no longer has (deleted, never created, or forgotten): the
+   * center records them as gone. Repeating one is harmless.
+   */
+  removed: z.array(ObjectRefSchema).max(1000).optional(),
   /** The agent is alive; the center records it coarsely (SyncTarget lastSyncerHeartbeatTime). */
   heartbeat: z.boolean().default(false),
 })

@@ -34,6 +34,8 @@ const EntrySchema = z.object({
   uid: z.string(),
   created: z.string(),
   generation: z.number(),
+  removing: z.string().optional(),
+  sources: z.array(z.object({ space: z.string(), placements: z.array(z.string()) })).optional(),
 })
 const EntriesSchema = z.array(EntrySchema)
 /** A copy state without uid and rv, which its item keeps as attributes. */
@@ -53,6 +55,7 @@ const StateBodySchema = z.object({
     )
     .optional(),
   problem: z.object({ reason: z.string(), message: z.string() }).optional(),
+  gone: z.boolean().optional(),
 })
 const ChangesSchema = z.array(
   z.object({

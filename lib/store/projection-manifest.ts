@@ -7,7 +7,9 @@
  * the manifest with a condition on `ver` (Conflict when it moved meanwhile; then nothing is logged)
  * and puts one change-log item per touched group/resource with BatchWriteItem. Copy states of
  * removed entries stay until the sweep (projection-sweep.ts); a re-added copy gets a new uid, so an
- * old state never shows on it. Known limit, as for objects: a
+ * old state never shows on it. Tombstones (`removing`) are ordinary entries here: setting or
+ * clearing `removing` is a change (new rv, MODIFIED), a change of `sources` alone is written
+ * without an event, and dropping a tombstone is a removal (DELETED). Known limit, as for objects: a
  * crash between the manifest put and its log items loses those watch events (a relist heals it).
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
@@ -69,6 +71,8 @@ function checkDesired(mailbox: string, desired: readonly DesiredEntry[]): void {
     const { group, resource, namespace, name } = d
     checkObjectKey({ cluster: mailbox, group, resource, namespace, name })
     if (!d.version) throw badRequest(`${resource} "${name}": version must not be empty`)
+    if (d.removing !== undefined && Number.isNaN(Date.parse(d.removing)))
+      throw badRequest(`${resource} "${name}": removing must be an RFC 3339 time`)
   }
 }
 
@@ -94,14 +98,16 @@ export async function writeManifest(
     throw manifestConflict(mailbox, `the manifest version is ${stored}, not ${expected}`)
   }
   const wanted = desired.map(
-    ({ group, version, resource, namespace, name }, i): WantedEntry => ({
+    ({ group, version, resource, namespace, name, removing, sources }, i): WantedEntry => ({
       ...{ group, version, resource, namespace, name },
       ...{ hash: hashes[i]!, specHash: specs[i]! },
+      ...(removing ? { removing } : {}),
+      ...(sources?.length ? { sources } : {}),
     })
   )
   const plan = planManifest(current?.entries ?? [], wanted)
   const counts = { added: plan.added, changed: plan.changed, removed: plan.removed.length }
-  if (planChanges(plan) === 0) {
+  if (planChanges(plan) + plan.resourced === 0) {
     const manifest = current ?? { mailbox, version: 0, entries: [] }
     return { manifest, ...counts, written: false }
   }

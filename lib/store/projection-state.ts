@@ -107,6 +107,6 @@ export async function listCopyStates(
 /** A state's content (rv aside) as canonical JSON, to tell whether a write would change it. */
 export function copyStateContent(state: CopyState | undefined): string {
   if (!state) return ''
-  const { uid, status, observedGeneration, associated, problem } = state
-  return canonicalJson({ uid, status, observedGeneration, associated, problem })
+  const { uid, status, observedGeneration, associated, problem, gone } = state
+  return canonicalJson({ uid, status, observedGeneration, associated, problem, gone })
 }

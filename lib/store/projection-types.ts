@@ -28,7 +28,21 @@ export type DesiredEntry = {
    * generation, managedFields, ownerReferences, `kcp.io/cluster` annotation or status.
    */
   body: KubeObject
+  /**
+   * Set on a tombstone: the copy is leaving the mailbox (RFC 3339 time the center recorded it)
+   * and stays listed until the edge reports it gone.
+   */
+  removing?: string
+  /** The workload spaces and placements that selected the object here (see EntrySource). */
+  sources?: EntrySource[]
 }
+
+/**
+ * Where a copy comes from: a workload space id and the EdgePlacements of that space that selected
+ * the object for this destination (sorted). Bookkeeping for the source finalizer and the
+ * per-placement summary; a change of sources alone is no change of the copy (no rv, no event).
+ */
+export type EntrySource = { space: string; placements: string[] }
 
 /** One projected object as the manifest records it. */
 export type ManifestEntry = {
@@ -49,6 +63,13 @@ export type ManifestEntry = {
   created: string
   /** metadata.generation of the copy: 1 when added, +1 whenever specHash changes. */
   generation: number
+  /**
+   * A tombstone: when the center recorded the copy as leaving (RFC 3339). The copy is rendered
+   * terminating and the edge removes it; the translator drops the entry once the edge confirms.
+   */
+  removing?: string
+  /** Where the copy comes from (DesiredEntry.sources); absent when unknown. */
+  sources?: EntrySource[]
 }
 
 export type Manifest = {
@@ -69,6 +90,7 @@ export type Manifest = {
 export type ManifestWriteResult = {
   manifest: Manifest
   added: number
+  /** Entries whose copy changed (body, version or removing). */
   changed: number
   removed: number
   /** False when the desired entries equalled the stored ones: nothing was written. */
@@ -91,9 +113,10 @@ export interface ProjectionStore {
   /** undefined when the mailbox has no manifest. One consistent GetItem. */
   getManifest(mailbox: string): Promise<Manifest | undefined>
   /**
-   * Makes the manifest hold exactly `desired` (bodies are stored first). Entries whose body hash is
-   * unchanged keep their rv, uid, creation time and generation; when nothing differs nothing is
-   * written. Otherwise one resourceVersion is taken for the write, the manifest item is put with a
+   * Makes the manifest hold exactly `desired` (bodies are stored first). Entries whose body hash,
+   * version and `removing` are unchanged keep their rv, uid, creation time and generation (a change
+   * of `sources` alone is written without touching them and logs nothing); when nothing differs
+   * nothing is written. Otherwise one resourceVersion is taken for the write, the manifest item is put with a
    * precondition (`expectedVersion`: null = only if absent, a number = only if the stored version
    * equals it; Conflict otherwise), then one change-log entry per touched group/resource lists the
    * ADDED / MODIFIED / DELETED copies, so watches of the mailbox space see them. Conflict is also
@@ -160,6 +183,8 @@ export type CopyState = {
   associated?: AssociatedObject[]
   /** What keeps the edge from applying the copy (a foreign object in the way). */
   problem?: { reason: string; message: string }
+  /** The edge reported the copy gone (it was removing and the edge no longer has it). */
+  gone?: boolean
 }
 
 /** A state as stored: `rv` is the resourceVersion of its last write. */

@@ -55,6 +55,15 @@ describe('mergeDesired', () => {
       kind: 'incomplete',
     })
   })
+  it('needs no body for a tombstone, and keeps one it already holds', () => {
+    const gone = { ...entry('d', 'hd', 7), removing: true }
+    const held = { ...entry('b', 'hb', 7), removing: true }
+    const r = mergeDesired(previous, answer(7, [gone, held], {}))
+    expect(r).toEqual({
+      kind: 'ok',
+      copy: { mailbox: 'mb', version: 7, entries: [gone, held], bodies: { hb: { data: 'b' } } },
+    })
+  })
 })
 
 describe('loadDesired / saveDesired', () => {

@@ -37,6 +37,8 @@ export type FakeCenter = {
   /** Puts (or replaces) an object; bumps the version, and the generation when the body changed. */
   put(ref: ObjectRef, body: Record<string, unknown>): void
   remove(ref: ObjectRef): void
+  /** Marks an object `removing` (a tombstone: sent without its body); bumps the version. */
+  tombstone(ref: ObjectRef): void
   close(): Promise<void>
 }
 
@@ -70,7 +72,8 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     const full = named === undefined || Number.isNaN(named) || named > center.version
     const entries = [...objects.values()]
     const bodies: Record<string, Record<string, unknown>> = {}
-    for (const e of entries) if (full || e.rv > (named ?? 0)) bodies[e.hash] = e.body
+    for (const e of entries)
+      if (!e.removing && (full || e.rv > (named ?? 0))) bodies[e.hash] = e.body
     if (center.omitBodiesOnce) {
       center.omitBodiesOnce = false
       for (const k of Object.keys(bodies)) delete bodies[k]
@@ -107,7 +110,10 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
       center.reports.push(report)
       const rejected = center.rejectNext.shift() ?? []
       const total =
-        report.statuses.length + report.upsync.apply.length + report.upsync.delete.length
+        report.statuses.length +
+        report.upsync.apply.length +
+        report.upsync.delete.length +
+        (report.removed?.length ?? 0)
       return json(res, 200, { kind: 'ReportResult', accepted: total - rejected.length, rejected })
     }
     json(res, 403, { kind: 'Status', message: 'forbidden' })
@@ -148,6 +154,12 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     },
     remove(ref) {
       if (objects.delete(keyOf(ref))) center.version += 1
+    },
+    tombstone(ref) {
+      const prev = objects.get(keyOf(ref))
+      if (!prev || prev.removing) return
+      center.version += 1
+      objects.set(keyOf(ref), { ...prev, removing: true, rv: center.version })
     },
     async close() {
       for (const s of sockets) s.destroy()

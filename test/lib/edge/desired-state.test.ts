@@ -84,6 +84,22 @@ describe('buildDesiredState', () => {
     expect(Object.keys(s.bodies).sort()).toEqual(['h1', 'h3'])
     expect(bodiesToSend(manifest, 30)).toEqual([])
   })
+  it('marks tombstones removing and sends no body for them', () => {
+    const tombstoned: Manifest = {
+      ...manifest,
+      entries: [
+        entry('a', 'h1', 10),
+        { ...entry('e', 'h2', 30), removing: '2025-01-02T00:00:00Z' },
+      ],
+    }
+    expect(bodiesToSend(tombstoned, undefined)).toEqual(['h1'])
+    const s = DesiredStateSchema.parse(buildDesiredState('mb', tombstoned, undefined, bodies))
+    expect(s.entries.map((e) => [e.name, e.removing])).toEqual([
+      ['a', undefined],
+      ['e', true],
+    ])
+    expect(Object.keys(s.bodies)).toEqual(['h1'])
+  })
   it('answers version 0, nothing, full for a mailbox without a manifest', () => {
     const s = DesiredStateSchema.parse(buildDesiredState('mb', undefined, undefined, new Map()))
     expect(s).toEqual({

@@ -1,0 +1,121 @@
+/**
+ * Tombstones (desired entries marked `removing`) against a real edge API: the agent deletes what
+ * it owns under the key and only then confirms the removal in the report's `removed` list, once
+ * (not every poll); a delete that fails is not confirmed; a foreign object under the key is never
+ * deleted but its removal is confirmed; a tombstone the edge never had is confirmed too.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { builtinsFrom } from '../../../lib/apis/builtins.ts'
+import { createAgent } from '../../../lib/edge-agent/agent.ts'
+import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
+import { KubeError } from '../../../lib/edge-agent/kube-client.ts'
+import { silentLogger } from '../../../lib/log.ts'
+import { CENTER_TOKEN, type FakeCenter, startFakeCenter } from './fake-center.ts'
+import {
+  cmRef,
+  configMap,
+  type Edge,
+  namespace,
+  newAgent,
+  nsRef,
+  startEdge,
+  tempStateDir,
+} from './fixture.ts'
+
+let edge: Edge
+let center: FakeCenter
+beforeAll(async () => {
+  edge = await startEdge()
+})
+afterAll(async () => {
+  await edge?.close()
+})
+beforeEach(async () => {
+  center = await startFakeCenter('mb-removal')
+})
+afterEach(async () => {
+  await center?.close()
+})
+
+const removedIn = (c: FakeCenter) => c.reports.flatMap((r) => (r.removed ?? []).map((x) => x.name))
+
+describe('removal confirmations', () => {
+  it('deletes an owned object, then confirms it once', async () => {
+    center.put(nsRef('r1'), namespace('r1'))
+    center.put(cmRef('r1', 'a'), configMap('r1', 'a', { v: '1' }))
+    const agent = await newAgent(center, edge)
+    expect((await agent.poll()).created).toBe(2)
+    expect(removedIn(center)).toEqual([])
+    center.tombstone(cmRef('r1', 'a'))
+    const r = await agent.poll()
+    expect(r).toMatchObject({ ok: true, pruned: 1, removed: 1 })
+    expect(await edge.get(cmRef('r1', 'a'))).toBeUndefined()
+    expect(center.reports.at(-1)?.removed).toEqual([cmRef('r1', 'a')])
+    // Accepted: not sent again while the tombstone stays, and never re-created.
+    await agent.poll()
+    await agent.poll()
+    expect(removedIn(center)).toEqual(['a'])
+    expect(await edge.get(cmRef('r1', 'a'))).toBeUndefined()
+    expect(agent.inspect().reported.removed).toHaveLength(1)
+    // The tombstone goes: the accepted confirmation is forgotten.
+    center.remove(cmRef('r1', 'a'))
+    await agent.poll()
+    expect(agent.inspect().reported.removed).toBeUndefined()
+  })
+
+  it('does not confirm while the delete fails, and does once it succeeds', async () => {
+    center.put(nsRef('r2'), namespace('r2'))
+    center.put(cmRef('r2', 'b'), configMap('r2', 'b', {}))
+    let failing = true
+    const kube = {
+      ...edge.kube,
+      delete: async (...args: Parameters<typeof edge.kube.delete>) => {
+        if (failing) throw new KubeError(500, 'etcd is sad')
+        return edge.kube.delete(...args)
+      },
+    }
+    const agent = await createAgent({
+      mailbox: center.mailbox,
+      center: createCenterClient({
+        baseUrl: center.url,
+        mailbox: center.mailbox,
+        token: async () => CENTER_TOKEN,
+      }),
+      kube,
+      stateDir: await tempStateDir(),
+      builtins: builtinsFrom(),
+      log: silentLogger,
+    })
+    await agent.poll()
+    center.tombstone(cmRef('r2', 'b'))
+    expect(await agent.poll()).toMatchObject({ pruned: 0, problems: 1 })
+    expect(await edge.get(cmRef('r2', 'b'))).toBeDefined()
+    expect(removedIn(center)).toEqual([])
+    failing = false
+    expect(await agent.poll()).toMatchObject({ pruned: 1, removed: 1 })
+    expect(removedIn(center)).toEqual(['b'])
+  })
+
+  it('leaves a foreign object alone and confirms; confirms what it never had', async () => {
+    center.put(nsRef('r3'), namespace('r3'))
+    const agent = await newAgent(center, edge)
+    await agent.poll()
+    const made = await edge.call(
+      'POST',
+      '/api/v1/namespaces/r3/configmaps',
+      configMap('r3', 'x', { mine: 'yes' })
+    )
+    expect(made.status).toBe(201)
+    center.put(cmRef('r3', 'x'), configMap('r3', 'x', { center: 'yes' }))
+    expect((await agent.poll()).problems).toBe(1)
+    center.tombstone(cmRef('r3', 'x'))
+    center.put(cmRef('r3', 'never'), configMap('r3', 'never', {}))
+    center.tombstone(cmRef('r3', 'never'))
+    expect(await agent.poll()).toMatchObject({ pruned: 0, removed: 2 })
+    const x = await edge.get(cmRef('r3', 'x'))
+    expect(x?.metadata.uid).toBe(made.body.metadata.uid)
+    expect(x?.data).toEqual({ mine: 'yes' })
+    expect(await edge.get(cmRef('r3', 'never'))).toBeUndefined()
+    expect(removedIn(center).sort()).toEqual(['never', 'x'])
+  })
+})
