@@ -17,8 +17,9 @@ export type ConflictReport = {
   /** `<group>/<resource>/<namespace>/<name>` of the object. */
   key: string
   /**
-   * The other workload spaces sending the object to those destinations (for an APIVersionConflict
-   * where this placement's object is sent: those whose object is not), sorted.
+   * The other workload spaces involved, sorted. MergeConflict: those sending the object too.
+   * APIVersionConflict: when this placement's object is not sent, the spaces whose objects of the
+   * group are (the reason it is not); else the spaces whose same-named object is not sent.
    */
   others: string[]
   /** MergeConflict: the fields that differ; APIVersionConflict: the group's field. Sorted. */
@@ -52,9 +53,11 @@ export async function placementConflicts(
       }
       const left = c.left ?? []
       const named =
-        c.reason === 'APIVersionConflict' && !left.includes(ref.spaceId)
-          ? left
-          : c.sources.map((s) => s.spaceId)
+        c.reason === 'MergeConflict'
+          ? c.sources.map((s) => s.spaceId)
+          : left.includes(ref.spaceId)
+            ? (c.kept ?? [])
+            : left
       const others = named.filter((s) => s !== ref.spaceId)
       at.others = [...new Set([...at.others, ...others])].sort()
       at.fields = [...new Set([...at.fields, ...c.fields.map((f) => f.field)])].sort()

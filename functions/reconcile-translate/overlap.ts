@@ -62,6 +62,8 @@ export type Conflict = {
   fields: FieldConflict[]
   /** APIVersionConflict: the spaces whose object is not sent. */
   left?: string[]
+  /** APIVersionConflict: the spaces whose objects of the group are sent (why the others are not). */
+  kept?: string[]
 }
 
 export type Combined = {
@@ -182,8 +184,9 @@ export function combine(
         reason: 'APIVersionConflict',
         key,
         sources: all.map(describe),
-        fields: [{ field: `apiVersion (group "${group}")`, sources: candidates?.kept ?? [] }],
+        fields: [{ field: `apiVersion (group "${group}")`, sources: all.map((c) => c.spaceId) }],
         left: all.filter((c) => thrown.has(c.spaceId)).map((c) => c.spaceId),
+        kept: candidates?.kept ?? [],
       })
     }
     const first = kept[0]

@@ -42,7 +42,7 @@ export function logConflicts(log: Logger, mailbox: string, conflicts: readonly C
         object: c.key,
         field: f.field,
         sources: c.sources.map((s) => ({ space: s.spaceId, resourceVersion: s.resourceVersion })),
-        ...(c.left ? { notSent: c.left } : {}),
+        ...(c.left ? { notSent: c.left, sent: c.kept ?? [] } : {}),
       })
     }
   }
