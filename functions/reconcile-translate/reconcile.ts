@@ -4,7 +4,8 @@
  * plus its SyncerConfig `the-one`. It re-reads the mailbox's manifest and, through the batch's
  * snapshot, the slices, placements and workload objects; computes the desired content
  * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
- * (a concurrent writer makes it fail with Conflict and the key is retried). An unchanged result
+ * (a concurrent writer makes it fail with Conflict and the key is retried); a copy that leaves
+ * becomes a tombstone until the edge confirms it gone (removals.ts). An unchanged result
  * writes nothing. Before that, each API group's version is chosen with the version-choice memory
  * (version-memory.ts: skipped without a read when nothing can depend on it), and the conflicts of
  * overlapping workloads are logged and kept in the batch for the reports. Objects asking for customization are customized for this destination first
@@ -27,6 +28,7 @@ import {
 } from './destination-inputs.ts'
 import { parseMailboxName } from './names.ts'
 import { gather } from './overlap.ts'
+import { planRemovals } from './removal-plan.ts'
 import { logConflicts, type ReportSession, reportPlacements } from './report-placements.ts'
 import { chooseVersions, manifestVersions } from './version-memory.ts'
 
@@ -80,12 +82,22 @@ export async function reconcileTranslate(
     Promise.resolve(conflicts)
   )
   logConflicts(deps.log, key, conflicts)
+  // Copies leaving the mailbox stay as tombstones until the edge confirms (removal-plan.ts).
+  const removal = await planRemovals(
+    deps,
+    { id: mailbox.id, name: key },
+    chosen,
+    current,
+    bodies,
+    entries
+  )
   const res = await deps.projections.writeManifest(
     mailbox.id,
-    entries,
+    removal.entries,
     current ? current.version : null,
     deps.now()
   )
+  await removal.settle()
   await reportPlacements(deps, session, chosen)
   const outcome = res.written
     ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`

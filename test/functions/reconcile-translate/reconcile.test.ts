@@ -2,7 +2,9 @@
  * The translate step through the in-process hub: an inventory space with three SyncTargets and
  * Locations, workload spaces with namespaces, ConfigMaps and EdgePlacements; after each change the
  * mailbox, where and translate steps run over all their keys (as the resync would) and each
- * mailbox's content is read back through the hub API, as kubectl would see it.
+ * mailbox's content is read back through the hub API, as kubectl would see it. A copy that
+ * leaves stays as a terminating tombstone (`removing`) until the edge confirms it gone, which
+ * these tests do as an agent's report would (`confirm`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildControllers } from '../../../functions/controllers.ts'
@@ -13,6 +15,7 @@ import {
   SYNC_TARGETS,
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
+import { applyRemovals } from '../../../lib/edge/report-removals.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
@@ -90,19 +93,38 @@ async function mailboxOf(target: string): Promise<string> {
   return `${ESPW}:${imw.id}-mb-${st?.metadata.uid}`
 }
 
-/** A mailbox's content as `resource/namespace/name` strings, read through the HTTP API. */
-async function content(target: string): Promise<string[]> {
+/** Projected copies of a mailbox as `resource/namespace/name`, read through the HTTP API. */
+async function copies(target: string): Promise<{ live: string[]; removing: string[] }> {
   const mb = await mailboxOf(target)
-  const out: string[] = []
+  const out = { live: [] as string[], removing: [] as string[] }
   for (const path of ['api/v1/configmaps', 'api/v1/namespaces']) {
     const res = await hub.call('GET', `/clusters/${mb}/${path}`)
     expect(res.status).toBe(200)
     for (const o of res.body.items as KubeObject[]) {
       if (o.metadata.labels?.['edge.kcp.io/projected'] !== 'yes') continue
-      out.push(`${path.split('/').pop()}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)
+      const name = `${path.split('/').pop()}/${o.metadata.namespace ?? ''}/${o.metadata.name}`
+      if (o.metadata.deletionTimestamp) {
+        expect(o.metadata.finalizers).toContain('edge.kcp.io/edge-removal')
+        out.removing.push(name)
+      } else out.live.push(name)
     }
   }
-  return out.sort()
+  return { live: out.live.sort(), removing: out.removing.sort() }
+}
+
+/** A mailbox's live content (tombstones left out). */
+const content = async (target: string) => (await copies(target)).live
+/** A mailbox's tombstones: copies leaving, waiting for the edge. */
+const removing = async (target: string) => (await copies(target)).removing
+
+/** What the edge's agent reports once it removed every tombstone of the mailbox. */
+async function confirm(target: string): Promise<void> {
+  const mbId = (await client.space(await mailboxOf(target))).id
+  const p = hub.deps.projections
+  const manifest = await p.getManifest(mbId)
+  const refs = (manifest?.entries ?? []).filter((e) => e.removing)
+  const out = await applyRemovals(p, mbId, refs, () => p.getManifest(mbId))
+  expect(out.rejected).toEqual([])
 }
 
 async function syncerConfig(target: string): Promise<any> {
@@ -244,6 +266,12 @@ describe('translate', () => {
     })
     await converge()
     expect(await content('guilder')).toEqual(['namespaces//common'])
+    expect(await removing('guilder')).toEqual(['configmaps/common/cm1', 'configmaps/common/cm2'])
+    const mb = await mailboxOf('guilder')
+    const uidOf = async () =>
+      (await hub.call('GET', `/clusters/${mb}/api/v1/namespaces/common/configmaps/cm1`)).body
+        .metadata.uid
+    const before = await uidOf()
     const back = (await client.get(IMW, LOCATIONS, 'guilder'))!
     await client.update(IMW, LOCATIONS, {
       ...back,
@@ -255,6 +283,9 @@ describe('translate', () => {
       'configmaps/common/cm2',
       'namespaces//common',
     ])
+    // Revived, not re-created: the copy keeps its uid.
+    expect(await removing('guilder')).toEqual([])
+    expect(await uidOf()).toBe(before)
   })
 
   it('follows edits, namespace relabels and deletions at the source', async () => {
@@ -272,6 +303,15 @@ describe('translate', () => {
       'namespaces//common',
       'namespaces//special',
     ])
+    // Leaving florin: cm2 (deleted at the source), cm3 (its namespace unselected).
+    expect(await removing('florin')).toEqual(['configmaps/common/cm2', 'configmaps/special/cm3'])
+    // Until the edge confirms, nothing moves; then the tombstones go.
+    await converge()
+    expect(await removing('florin')).toHaveLength(2)
+    for (const t of ['florin', 'guilder', 'zloty']) await confirm(t)
+    await converge()
+    expect(await removing('florin')).toEqual([])
+    expect(await removing('guilder')).toEqual([])
   })
 
   it('treats an object with a deletionTimestamp as gone', async () => {
@@ -286,6 +326,7 @@ describe('translate', () => {
     expect((await client.get(WA, CM, 'held', 'common'))?.metadata.deletionTimestamp).toBeTruthy()
     await converge()
     expect(await content('florin')).not.toContain('configmaps/common/held')
+    expect(await removing('florin')).toContain('configmaps/common/held')
   })
 
   it('gives a SyncTarget re-created with a new uid a new, complete mailbox', async () => {
@@ -371,6 +412,11 @@ describe('translate', () => {
     await converge()
     await converge()
     expect(await content('zloty')).toEqual(['namespaces//common', 'namespaces//special'])
+    // cm1 leaves now; held has been leaving since its deletion (never confirmed until now).
+    expect(await removing('zloty')).toEqual(['configmaps/common/cm1', 'configmaps/common/held'])
     expect((await syncerConfig('zloty')).spec.namespaceScope).toEqual({})
+    await confirm('zloty')
+    await converge()
+    expect(await removing('zloty')).toEqual([])
   })
 })

@@ -1,0 +1,64 @@
+/**
+ * The I/O around removals.ts for one mailbox: reads the copy states of the previous tombstones
+ * (one BatchGetItem per 100; none without tombstones), computes the entries to write, and keeps
+ * the departures records (lib/reconcile/departures.ts) in step — a workload space that gets its
+ * first tombstone here has this mailbox listed BEFORE the manifest write (so a summarize run never
+ * sees a tombstone its record misses), one whose last tombstone goes is unlisted by `settle()`,
+ * called only AFTER the write succeeded.
+ */
+
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { addDeparture, removeDeparture } from '../../lib/reconcile/departures.ts'
+import type {
+  DesiredEntry,
+  Manifest,
+  ProjectionStore,
+  StoredCopyState,
+} from '../../lib/store/projection-types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import type { PlacementSelection } from './desired.ts'
+import { departedSpaces, sourcesOf, withRemovals } from './removals.ts'
+
+export type RemovalDeps = { projections: ProjectionStore; kv: KvStore; now: () => Date }
+
+export type RemovalPlan = { entries: DesiredEntry[]; settle(): Promise<void> }
+
+export async function planRemovals(
+  deps: RemovalDeps,
+  mailbox: { id: string; name: string },
+  chosen: readonly PlacementSelection[],
+  current: Manifest | undefined,
+  bodies: ReadonlyMap<string, KubeObject>,
+  desired: readonly DesiredEntry[]
+): Promise<RemovalPlan> {
+  const previous = current?.entries ?? []
+  const tombstones = previous.filter((e) => e.removing)
+  const states =
+    tombstones.length > 0
+      ? await deps.projections.getCopyStates(mailbox.id, tombstones)
+      : new Map<string, StoredCopyState>()
+  const entries = withRemovals({
+    desired,
+    previous,
+    bodies,
+    states,
+    sources: sourcesOf(chosen),
+    now: deps.now(),
+  })
+  const before = departedSpaces(previous)
+  const after = departedSpaces(entries)
+  await addDeparture(
+    deps.kv,
+    [...after].filter((s) => !before.has(s)),
+    mailbox.name
+  )
+  return {
+    entries,
+    settle: () =>
+      removeDeparture(
+        deps.kv,
+        [...before].filter((s) => !after.has(s)),
+        mailbox.name
+      ),
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The deletion lifecycle in the translate step (seed 002): a copy that leaves a mailbox does not
+ * vanish from its manifest; it becomes a tombstone (`removing`: when the center recorded it) and
+ * stays until the edge reports it gone (its copy state, same uid, says `gone`). Applied to the
+ * live content desired.ts computed, with the previous manifest:
+ * - every live entry gets its `sources` (the workload spaces and EdgePlacements selecting it for
+ *   this destination; bookkeeping, no change of the copy);
+ * - a previous entry no longer desired turns into a tombstone with the same body, uid, generation
+ *   and sources (Namespaces never leave, desired.ts keeps them; the SyncerConfig is always live);
+ * - a tombstone whose state says gone is dropped (DELETED in the mailbox), any other stays as it
+ *   was (its removal time does not move);
+ * - a tombstone desired again is revived: the live entry replaces it, same uid.
+ * An entry whose previous body cannot be read cannot be kept and is dropped at once (bodies are
+ * immutable and kept while referenced, so this does not happen in practice). Pure.
+ */
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import type {
+  DesiredEntry,
+  EntrySource,
+  ManifestEntry,
+  StoredCopyState,
+} from '../../lib/store/projection-types.ts'
+import type { PlacementSelection } from './desired.ts'
+
+/** The time a removal is recorded: RFC 3339 in seconds, as kube writes deletionTimestamp. */
+export const removalTime = (d: Date) => `${d.toISOString().slice(0, 19)}Z`
+
+/** Per object key, the spaces and placements selecting it (spaces and placements sorted). */
+export function sourcesOf(selections: readonly PlacementSelection[]): Map<string, EntrySource[]> {
+  const by = new Map<string, Map<string, Set<string>>>()
+  for (const { ref, selection } of selections) {
+    const placement = ref.placement.metadata.name ?? ''
+    for (const o of selection.objects) {
+      const m = o.object.metadata
+      const key = entryKey({
+        group: o.group,
+        resource: o.resource,
+        namespace: o.namespaced ? (m.namespace ?? '') : '',
+        name: m.name ?? '',
+      })
+      const spaces = by.get(key) ?? new Map<string, Set<string>>()
+      spaces.set(ref.spaceId, (spaces.get(ref.spaceId) ?? new Set()).add(placement))
+      by.set(key, spaces)
+    }
+  }
+  return new Map(
+    [...by].map(([key, spaces]) => [
+      key,
+      [...spaces]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([space, names]) => ({ space, placements: [...names].sort() })),
+    ])
+  )
+}
+
+export type RemovalInput = {
+  /** The live content desired.ts computed. */
+  desired: readonly DesiredEntry[]
+  previous: readonly ManifestEntry[]
+  bodies: ReadonlyMap<string, KubeObject>
+  /** Copy states of the previous tombstones, by entryKey. */
+  states: ReadonlyMap<string, StoredCopyState>
+  sources: ReadonlyMap<string, EntrySource[]>
+  now: Date
+}
+
+const isGone = (e: ManifestEntry, s: StoredCopyState | undefined) => s?.uid === e.uid && !!s.gone
+
+/** The entries to write: live ones with sources, then the tombstones kept or made. */
+export function withRemovals(input: RemovalInput): DesiredEntry[] {
+  const out: DesiredEntry[] = input.desired.map((d) => {
+    const sources = input.sources.get(entryKey(d))
+    return sources ? { ...d, sources } : d
+  })
+  const live = new Set(out.map(entryKey))
+  for (const prev of input.previous) {
+    const key = entryKey(prev)
+    if (live.has(key)) continue
+    if (prev.removing && isGone(prev, input.states.get(key))) continue
+    const body = input.bodies.get(prev.hash)
+    if (!body) continue
+    const { group, version, resource, namespace, name, sources } = prev
+    out.push({
+      ...{ group, version, resource, namespace, name, body },
+      removing: prev.removing ?? removalTime(input.now),
+      ...(sources?.length ? { sources } : {}),
+    })
+  }
+  return out
+}
+
+/** The workload spaces some tombstone of `entries` is sourced from. */
+export function departedSpaces(
+  entries: readonly Pick<ManifestEntry, 'removing' | 'sources'>[]
+): Set<string> {
+  const out = new Set<string>()
+  for (const e of entries) {
+    if (!e.removing) continue
+    for (const s of e.sources ?? []) out.add(s.space)
+  }
+  return out
+}

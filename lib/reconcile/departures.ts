@@ -1,0 +1,67 @@
+/**
+ * The departures record of a workload space: key-value ns `departures`, key the workload space id,
+ * value `{mailboxes: [...]}` — the names of the mailboxes holding tombstones (copies leaving an
+ * edge, not confirmed gone yet) sourced from that space. The translate step adds a mailbox before
+ * it writes a manifest with a new such tombstone and removes it after the write that drops the
+ * last one, so the record never misses a tombstone (it may briefly name a mailbox that holds none,
+ * which costs a read). The summarize step reads it to find removals that are no longer at any
+ * current destination of the space's placements (a placement deleted, a Location unselected), for
+ * the source finalizer and the per-placement removing counts. Writes are conditional on the
+ * record's version and retried on conflict; an emptied record is deleted.
+ */
+import { isApiError } from '../errors.ts'
+import type { KvStore } from '../store/types.ts'
+
+export const DEPARTURES_NS = 'departures'
+const ATTEMPTS = 5
+
+type Value = { mailboxes: string[] }
+
+const isConflict = (e: unknown) => isApiError(e) && e.code === 409
+
+/** The mailbox names listed for `spaceId` (sorted; empty when none). */
+export async function readDepartures(kv: KvStore, spaceId: string): Promise<string[]> {
+  const entry = await kv.get<Value>(DEPARTURES_NS, spaceId)
+  return Array.isArray(entry?.value?.mailboxes) ? entry.value.mailboxes : []
+}
+
+async function change(
+  kv: KvStore,
+  spaceId: string,
+  edit: (list: Set<string>) => boolean
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const entry = await kv.get<Value>(DEPARTURES_NS, spaceId)
+    const list = new Set(Array.isArray(entry?.value?.mailboxes) ? entry.value.mailboxes : [])
+    if (!edit(list)) return
+    try {
+      if (list.size > 0) {
+        const value: Value = { mailboxes: [...list].sort() }
+        await kv.put(DEPARTURES_NS, spaceId, value, entry ? entry.version : null)
+      } else if (entry) await kv.delete(DEPARTURES_NS, spaceId, entry.version)
+      return
+    } catch (e) {
+      if (!isConflict(e) || attempt + 1 >= ATTEMPTS) throw e
+    }
+  }
+}
+
+/** Lists `mailbox` for each of `spaceIds` (no write where it is listed already). */
+export async function addDeparture(
+  kv: KvStore,
+  spaceIds: Iterable<string>,
+  mailbox: string
+): Promise<void> {
+  for (const spaceId of spaceIds) {
+    await change(kv, spaceId, (list) => !list.has(mailbox) && !!list.add(mailbox))
+  }
+}
+
+/** Unlists `mailbox` for each of `spaceIds` (no write where it is not listed). */
+export async function removeDeparture(
+  kv: KvStore,
+  spaceIds: Iterable<string>,
+  mailbox: string
+): Promise<void> {
+  for (const spaceId of spaceIds) await change(kv, spaceId, (list) => list.delete(mailbox))
+}

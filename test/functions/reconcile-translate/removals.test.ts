@@ -1,0 +1,155 @@
+/**
+ * The deletion lifecycle's pure part (removals.ts: tombstones made, kept, dropped and revived;
+ * sources per key) and the departures record it keeps in step (lib/reconcile/departures.ts).
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import type { PlacementSelection } from '../../../functions/reconcile-translate/desired.ts'
+import {
+  departedSpaces,
+  sourcesOf,
+  withRemovals,
+} from '../../../functions/reconcile-translate/removals.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import {
+  addDeparture,
+  DEPARTURES_NS,
+  readDepartures,
+  removeDeparture,
+} from '../../../lib/reconcile/departures.ts'
+import type {
+  DesiredEntry,
+  ManifestEntry,
+  StoredCopyState,
+} from '../../../lib/store/projection-types.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+
+const NOW = new Date('2030-05-06T07:08:09.123Z')
+const body = (name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns' },
+})
+const want = (name: string): DesiredEntry => ({
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespace: 'ns',
+  name,
+  body: body(name),
+})
+const had = (name: string, extra: Partial<ManifestEntry> = {}): ManifestEntry => ({
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespace: 'ns',
+  name,
+  hash: `h-${name}`,
+  specHash: `s-${name}`,
+  rv: 5,
+  uid: `uid-${name}`,
+  created: '2030-01-01T00:00:00Z',
+  generation: 1,
+  ...extra,
+})
+const bodies = new Map(['a', 'b', 'c'].map((n) => [`h-${n}`, body(n)]))
+const src = [{ space: 'ws1', placements: ['ep1'] }]
+const gone = (name: string, uid = `uid-${name}`): [string, StoredCopyState] => [
+  `/configmaps/ns/${name}`,
+  { uid, status: {}, gone: true, rv: 9 },
+]
+const none = new Map()
+
+describe('withRemovals', () => {
+  it('turns an entry no longer desired into a tombstone with its body and sources', () => {
+    const out = withRemovals({
+      desired: [want('a')],
+      previous: [had('a'), had('b', { sources: src })],
+      bodies,
+      states: none,
+      sources: new Map([['/configmaps/ns/a', src]]),
+      now: NOW,
+    })
+    expect(out).toEqual([
+      { ...want('a'), sources: src },
+      { ...want('b'), removing: '2030-05-06T07:08:09Z', sources: src },
+    ])
+  })
+
+  it('keeps a tombstone (same time) until a gone state of its own uid drops it', () => {
+    const tomb = had('b', { removing: '2030-01-02T00:00:00Z' })
+    const input = { desired: [], previous: [tomb], bodies, sources: none, now: NOW }
+    expect(withRemovals({ ...input, states: none })).toEqual([
+      { ...want('b'), removing: '2030-01-02T00:00:00Z' },
+    ])
+    const other = new Map([gone('b', 'uid-of-an-earlier-copy')])
+    expect(withRemovals({ ...input, states: other })).toHaveLength(1)
+    expect(withRemovals({ ...input, states: new Map([gone('b')]) })).toEqual([])
+  })
+
+  it('revives a tombstone desired again, and drops what has no body', () => {
+    const out = withRemovals({
+      desired: [want('b')],
+      previous: [had('b', { removing: '2030-01-02T00:00:00Z' }), had('lost')],
+      bodies,
+      states: new Map([gone('b')]),
+      sources: none,
+      now: NOW,
+    })
+    expect(out).toEqual([want('b')])
+  })
+})
+
+describe('sourcesOf / departedSpaces', () => {
+  it('lists per key the spaces and placements selecting it, sorted', () => {
+    const sel = (space: string, placement: string, names: string[]) =>
+      ({
+        ref: { spaceId: space, placement: { metadata: { name: placement } } },
+        selection: {
+          objects: names.map((n) => ({
+            group: '',
+            version: 'v1',
+            resource: 'configmaps',
+            namespaced: true,
+            object: body(n),
+          })),
+        },
+      }) as unknown as PlacementSelection
+    const out = sourcesOf([
+      sel('ws2', 'p', ['a']),
+      sel('ws1', 'q', ['a', 'b']),
+      sel('ws1', 'p', ['a']),
+    ])
+    expect(out.get('/configmaps/ns/a')).toEqual([
+      { space: 'ws1', placements: ['p', 'q'] },
+      { space: 'ws2', placements: ['p'] },
+    ])
+    expect(out.get('/configmaps/ns/b')).toEqual([{ space: 'ws1', placements: ['q'] }])
+    expect(
+      departedSpaces([
+        { removing: 'x', sources: [{ space: 'ws1', placements: [] }] },
+        { sources: [{ space: 'ws2', placements: [] }] },
+      ])
+    ).toEqual(new Set(['ws1']))
+  })
+})
+
+describe('departures record', () => {
+  let t: TestStore | undefined
+  afterEach(async () => {
+    await t?.close()
+    t = undefined
+  })
+
+  it('adds and removes mailboxes per space, deleting an emptied record', async () => {
+    t = await createTestStore()
+    await addDeparture(t.kv, ['ws1', 'ws2'], 'mb-b')
+    await addDeparture(t.kv, ['ws1'], 'mb-a')
+    await addDeparture(t.kv, ['ws1'], 'mb-a')
+    expect(await readDepartures(t.kv, 'ws1')).toEqual(['mb-a', 'mb-b'])
+    expect((await t.kv.get(DEPARTURES_NS, 'ws1'))?.version).toBe(2)
+    await removeDeparture(t.kv, ['ws1', 'ws2'], 'mb-b')
+    expect(await readDepartures(t.kv, 'ws1')).toEqual(['mb-a'])
+    expect(await t.kv.get(DEPARTURES_NS, 'ws2')).toBeUndefined()
+    expect(await readDepartures(t.kv, 'ws3')).toEqual([])
+  })
+})
