@@ -1,0 +1,138 @@
+/**
+ * The pure part of overlapping workloads at one destination (overlap.ts): what counts as a source
+ * (a workload space, not a placement), which spaces are left out for their group, what a merge
+ * ignores (kcp's system keys) and that customization happens before the merge.
+ */
+import { describe, expect, it } from 'vitest'
+import { combine, gather } from '../../../functions/reconcile-translate/overlap.ts'
+import type { PlacementRef } from '../../../functions/reconcile-translate/snapshot.ts'
+import type { Selection, SourceObject } from '../../../functions/reconcile-translate/types.ts'
+import { createRegistry } from '../../../lib/kube/registry.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+
+const crd = (versions: string[]): KubeObject => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.io' },
+  spec: {
+    group: 'example.io',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: versions.map((name, i) => ({
+      name,
+      served: true,
+      storage: i === 0,
+      schema: { openAPIV3Schema: { type: 'object' } },
+    })),
+  },
+})
+
+const cm = (space: string, rv: string, data: Record<string, string>): SourceObject => ({
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespaced: true,
+  object: {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'shared',
+      namespace: 'ns',
+      resourceVersion: rv,
+      annotations: { 'kcp.io/cluster': space },
+    },
+    data,
+  },
+})
+
+const widget = (version: string, name: string): SourceObject => ({
+  group: 'example.io',
+  version,
+  resource: 'widgets',
+  namespaced: true,
+  object: {
+    apiVersion: `example.io/${version}`,
+    kind: 'Widget',
+    metadata: { name, namespace: 'ns', resourceVersion: '1' },
+  },
+})
+
+const sel = (spaceId: string, name: string, objects: SourceObject[], crds: KubeObject[] = []) => ({
+  ref: {
+    spaceId,
+    placement: { apiVersion: 'edge.kcp.io/v1alpha1', kind: 'EdgePlacement', metadata: { name } },
+    slice: { apiVersion: 'edge.kcp.io/v1alpha1', kind: 'SinglePlacementSlice', metadata: {} },
+  } as PlacementRef,
+  selection: { namespaces: ['ns'], objects, skipped: [], problems: [] } as Selection,
+  registry: createRegistry(crds),
+})
+
+const highest = (g: ReturnType<typeof gather>) => (group: string) =>
+  g.groups.get(group)?.candidates[0] ?? ''
+
+describe('gather and combine', () => {
+  it('counts two placements of one space as one source: no conflict', () => {
+    const same = cm('a', '5', { k: 'v' })
+    const g = gather([sel('a', 'ep1', [same]), sel('a', 'ep2', [same])])
+    expect(g.byKey.get('/configmaps/ns/shared')?.map((c) => c.placements)).toEqual([['ep1', 'ep2']])
+    expect(combine(g, highest(g)).conflicts).toEqual([])
+  })
+
+  it('ignores the spaces own kcp.io/cluster annotations when merging', () => {
+    const g = gather([
+      sel('a', 'ep', [cm('a', '5', { k: 'v' })]),
+      sel('b', 'ep', [cm('b', '6', { k: 'v' })]),
+    ])
+    const out = combine(g, highest(g))
+    expect(out.conflicts).toEqual([])
+    expect(out.objects.get('/configmaps/ns/shared')?.object.data).toEqual({ k: 'v' })
+  })
+
+  it('reports a merge conflict with the sources and their placements', () => {
+    const g = gather([
+      sel('a', 'ep-a', [cm('a', '5', { k: '1' })]),
+      sel('b', 'ep-b', [cm('b', '6', { k: '2' })]),
+    ])
+    const [c, ...more] = combine(g, highest(g)).conflicts
+    expect(more).toEqual([])
+    expect(c?.reason).toBe('MergeConflict')
+    expect(c?.fields).toEqual([{ field: 'data[k]', sources: ['a', 'b'] }])
+    expect(c?.sources.map((s) => [s.spaceId, s.placements])).toEqual([
+      ['a', ['ep-a']],
+      ['b', ['ep-b']],
+    ])
+  })
+
+  it('customizes each source before merging', () => {
+    const g = gather([
+      sel('a', 'ep', [cm('a', '5', { k: '1' })]),
+      sel('b', 'ep', [cm('b', '6', { k: '2' })]),
+    ])
+    const customize = (_space: string, s: SourceObject) => ({ ...s.object, data: { k: 'same' } })
+    const out = combine(g, highest(g), customize)
+    expect(out.conflicts).toEqual([])
+    expect(out.objects.get('/configmaps/ns/shared')?.object.data).toEqual({ k: 'same' })
+  })
+
+  it('leaves out the objects of a space thrown out for their group and reads the rest at the choice', () => {
+    const g = gather([
+      sel('a', 'ep-a', [widget('v1', 'w')], [crd(['v1'])]),
+      sel('b', 'ep-b', [widget('v3', 'w'), widget('v3', 'only-b')], [crd(['v3', 'v2'])]),
+      sel('c', 'ep-c', [widget('v2', 'only-c')], [crd(['v2', 'v1'])]),
+    ])
+    expect(g.groups.get('example.io')).toEqual({
+      candidates: ['v2'],
+      kept: ['b', 'c'],
+      thrownOut: ['a'],
+    })
+    const out = combine(g, highest(g))
+    const w = out.objects.get('example.io/widgets/ns/w')
+    expect(w?.spaceId).toBe('b')
+    expect(w?.object.apiVersion).toBe('example.io/v2')
+    expect(w?.source.version).toBe('v2')
+    expect(out.objects.get('example.io/widgets/ns/only-c')?.object.apiVersion).toBe('example.io/v2')
+    expect(out.conflicts.map((c) => [c.reason, c.key, c.left, c.kept])).toEqual([
+      ['APIVersionConflict', 'example.io/widgets/ns/w', ['a'], ['b', 'c']],
+    ])
+  })
+})
