@@ -11,7 +11,9 @@
  * version. Every translation that committed copies of a group at version v first made the memory
  * say v (or skipped because it already did), so the manifest is a faithful witness of the memory
  * for the groups it holds; a group the manifest lacks is read and, if needed, written. So a
- * steady mailbox fed by one workspace (the fan-out case) costs nothing here.
+ * steady mailbox fed by one workspace (the fan-out case) costs nothing here. For the same reason a
+ * group the memory lacks (a manifest written before the memory existed) is remembered at the
+ * version the manifest holds its copies at.
  */
 import type { Manifest } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
@@ -34,6 +36,10 @@ export function manifestVersions(manifest: Manifest | undefined): ManifestVersio
   }
   return out
 }
+
+/** The single version a group's copies are at, if they are all at one. */
+const onlyVersion = (at: ReadonlySet<string> | undefined) =>
+  at && at.size === 1 ? [...at][0] : undefined
 
 function canSkip(candidates: ReadonlyMap<string, readonly string[]>, seen: ManifestVersions) {
   for (const [group, list] of candidates) {
@@ -59,7 +65,7 @@ export async function chooseVersions(
   const memory: Memory = { ...(stored?.value ?? {}) }
   let changed = false
   for (const [group, list] of candidates) {
-    const version = chooseVersion(list, memory[group])
+    const version = chooseVersion(list, memory[group] ?? onlyVersion(seen.get(group)))
     choices.set(group, version)
     if (memory[group] !== version) {
       memory[group] = version

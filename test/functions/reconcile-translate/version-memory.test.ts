@@ -103,6 +103,13 @@ describe('chooseVersions', () => {
     expect(later.get('y.test')).toBe('v1')
   })
 
+  it('takes the manifest as the memory of a group the item lacks', async () => {
+    const held = new Map([['z.test', new Set(['v1'])]])
+    const out = await chooseVersions(t.kv, 'mb-6', g([['z.test', ['v2', 'v1']]]), held)
+    expect(out.get('z.test')).toBe('v1')
+    expect((await t.kv.get(VERSION_MEMORY_NS, 'mb-6'))?.value).toEqual({ 'z.test': 'v1' })
+  })
+
   it('reads the versions a manifest holds per group', () => {
     const entry = (group: string, version: string) => ({ group, version }) as never
     const entries = [entry('', 'v1'), entry('a', 'v1'), entry('a', 'v2')]
