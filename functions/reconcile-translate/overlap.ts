@@ -175,7 +175,7 @@ export function combine(
   })
   for (const [key, all] of gathered.byKey) {
     const group = all[0]?.source.group ?? ''
-    const version = versionOf(group)
+    const version = versionOf(group) || (all[0]?.source.version ?? '')
     const thrown = new Set(gathered.groups.get(group)?.thrownOut ?? [])
     const kept = all.filter((c) => !thrown.has(c.spaceId))
     if (kept.length < all.length) {
@@ -201,7 +201,8 @@ export function combine(
     const merged = mergeObjects(
       kept.map((c, i) => ({ id: c.spaceId, object: mergeInput(c, customized[i], version) }))
     )
-    const newest = kept.reduce((a, b) => (rvNumber(b) > rvNumber(a) ? b : a))
+    // as merge.ts orders them: highest resourceVersion, then the greater space id
+    const newest = kept.reduce((a, b) => (rvNumber(b) >= rvNumber(a) ? b : a))
     objects.set(key, {
       source: { ...newest.source, version },
       object: merged.object,
