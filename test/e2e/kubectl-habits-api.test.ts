@@ -52,6 +52,8 @@ describe.each([
       'edgeplacements',
       'locations',
       'singleplacementslices',
+      'statussummaries',
+      'summarizers',
       'syncerconfigs',
       'synctargets',
     ])
@@ -66,6 +68,8 @@ describe.each([
     expect(row('syncerconfigs')).toMatchObject({ SHORTNAMES: 'escfg', NAMESPACED: 'false' })
     expect(row('synctargets').NAMESPACED).toBe('false')
     expect(row('customizers').NAMESPACED).toBe('true')
+    expect(row('summarizers')).toMatchObject({ KIND: 'Summarizer', NAMESPACED: 'true' })
+    expect(row('statussummaries')).toMatchObject({ KIND: 'StatusSummary', NAMESPACED: 'true' })
     const all = ok(await run(['api-resources']))
     expect(printedRow(all, 'deployments')).toMatchObject({
       SHORTNAMES: 'deploy',
