@@ -38,6 +38,7 @@ export function buildControllers(
       builtins,
       now: deps.now,
       log: deps.log,
+      kv: deps.kv,
       registry: (spaceId) => registryForSpace(deps, spaceId),
     }),
   ]

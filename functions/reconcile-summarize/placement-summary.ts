@@ -5,7 +5,11 @@
  * destinations are in each state — every (object, destination) pair counts in exactly one; the
  * first MAX_SUMMARY_OBJECTS objects are listed (in group, resource, namespace, name order), all
  * are totalled. Broken pairs — failed first, then stale, each in object then destination order —
- * are counted, and the first MAX_BROKEN listed with the reason. The same inputs give the same
+ * are counted, and the first MAX_BROKEN listed with the reason. Copies of the placement still
+ * leaving destinations it no longer has, or objects it no longer selects (`departing`, counted per
+ * object), are `removing` pairs beyond those: added to the object's row, or listed in a row of
+ * their own after the selected objects (so an object deleted at the source shows while its copies
+ * go), and to the totals; `objectCount` stays the selected objects. The same inputs give the same
  * summary (no times), so an unchanged world writes nothing. Pure.
  */
 import {
@@ -14,6 +18,8 @@ import {
   MAX_SUMMARY_OBJECTS,
   type PlacementSummary,
 } from '../../lib/apis/edge-summary.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import type { CopyKey } from '../../lib/store/projection-types.ts'
 import type { CopyCondition } from '../../lib/summarize/copy-condition.ts'
 import type { SourceObject } from '../reconcile-translate/types.ts'
 import type { Destination } from '../reconcile-where/resolve.ts'
@@ -25,6 +31,8 @@ export type SummaryInput = {
   live(d: Destination): boolean
   condition(object: SourceObject, d: Destination): CopyCondition
   upsync?: PlacementSummary['upsync']
+  /** Removing pairs beyond objects × destinations, per object (removals.ts departingCounts). */
+  departing?: readonly { key: CopyKey; count: number }[]
 }
 
 const zero = (): CopyCounts => ({
@@ -38,9 +46,28 @@ const zero = (): CopyCounts => ({
 
 type Broken = PlacementSummary['broken'][number]
 
-const keyFields = (o: SourceObject) => {
-  const { group, resource, namespace, name } = copyKeyOf(o)
-  return namespace ? { group, resource, namespace, name } : { group, resource, name }
+const fieldsOf = ({ group, resource, namespace, name }: CopyKey) =>
+  namespace ? { group, resource, namespace, name } : { group, resource, name }
+const keyFields = (o: SourceObject) => fieldsOf(copyKeyOf(o))
+
+type Row = PlacementSummary['objects'][number]
+
+/** Adds the departing removing pairs to the rows and totals. */
+function addDeparting(
+  rows: Row[],
+  totals: CopyCounts,
+  departing: readonly { key: CopyKey; count: number }[]
+): void {
+  const byKey = new Map(
+    rows.map((r) => [entryKey({ ...r, namespace: r.namespace ?? '' }), r] as const)
+  )
+  for (const { key, count } of departing) {
+    totals.removing += count
+    const row = byKey.get(entryKey(key))
+    if (row) row.removing += count
+    else if (rows.length < MAX_SUMMARY_OBJECTS)
+      rows.push({ ...fieldsOf(key), ...zero(), removing: count })
+  }
 }
 
 export function placementSummary(input: SummaryInput): PlacementSummary {
@@ -69,6 +96,7 @@ export function placementSummary(input: SummaryInput): PlacementSummary {
     }
     if (objects.length < MAX_SUMMARY_OBJECTS) objects.push({ ...keyFields(object), ...counts })
   }
+  addDeparting(objects, totals, input.departing ?? [])
   const summary: PlacementSummary = {
     destinations: input.destinations.length,
     reportingDestinations: live,

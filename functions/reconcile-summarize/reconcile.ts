@@ -7,8 +7,12 @@
  * destinations of the objects in scope (observe.ts) — never any other mailbox — classifies every
  * (object, destination) pair once, then writes only differences, each with a resourceVersion
  * precondition, so running twice or concurrently is safe. Annotations left on objects no placement
- * selects any more are removed. Staleness arrives without any event, so the result asks to run
- * again when the next live destination would turn stale (at least MIN_RECHECK_MS later).
+ * selects any more are removed. The deletion lifecycle (removals.ts): a selected object with a copy
+ * in some mailbox gets the edge-removal finalizer; a terminating or unplaced object carrying it
+ * loses it once no mailbox holds a copy sourced from the space; removals pending at live
+ * destinations count in the summary and ask for a run again in REMOVAL_RECHECK_MS. Staleness
+ * arrives without any event, so the result asks to run again when the next live destination would
+ * turn stale (at least MIN_RECHECK_MS later).
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import { mapLimit } from '../../lib/edge-agent/refs.ts'
@@ -18,6 +22,7 @@ import type { Registry } from '../../lib/kube/registry.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
 import type { SummarizedCopy } from '../../lib/summarize/aggregate.ts'
 import {
   type CopyCondition,
@@ -33,6 +38,13 @@ import { mailboxOfDestination, type Observations, observe, uniqueDestinations } 
 import { writePlacementSummary } from './placement-status.ts'
 import { placementSummary } from './placement-summary.ts'
 import type { Reads } from './reads.ts'
+import {
+  departingCounts,
+  observeRemovals,
+  REMOVAL_RECHECK_MS,
+  type Removals,
+  releaseDeparted,
+} from './removals.ts'
 import { objectKey, type Scope, scopeOf } from './scope.ts'
 import { resultsOf, skipInvalid, writeStatusSummary } from './status-summaries.ts'
 import { upsyncSummary } from './upsync-summary.ts'
@@ -53,6 +65,8 @@ export type SummarizeDeps = {
   now: () => Date
   log: Logger
   registry(spaceId: string): Promise<Registry>
+  /** The departures records (lib/reconcile/departures.ts). */
+  kv: KvStore
 }
 
 const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
@@ -98,8 +112,16 @@ async function writeWorkloads(
     const current = !!single && !!only && (await carriesCurrentSpec(o, seen.facts(o, only).entry))
     const status =
       single && current ? returnedStatus(single, o.object.metadata.generation) : undefined
-    return { o, want: { count: running.length, ...(status ? { status } : {}) } }
+    const finalizer = hasCopy(o) ? { finalizer: true } : {}
+    return { o, want: { count: running.length, ...(status ? { status } : {}), ...finalizer } }
   }
+  // A copy sourced from this space in some mailbox: the object's deletion will wait for it.
+  const hasCopy = (o: SourceObject) =>
+    !(o.group === '' && o.resource === 'namespaces') &&
+    scope.destinationsOf(o).some((d) => {
+      const e = seen.facts(o, d).entry
+      return !!e && !e.removing && (!e.sources || e.sources.some((s) => s.space === spaceId))
+    })
   const wants = await Promise.all((scope.mine?.objects ?? []).map(want))
   for (const o of space.objects) {
     if (hasExecutingCount(o.object) && !scope.placed.has(objectKey(o))) wants.push({ o, want: {} })
@@ -128,6 +150,11 @@ async function writeSummaries(
     else if (await writeStatusSummary(deps, spaceId, h.summarizer, results)) written++
   }
   return written
+}
+
+function departing(removals: Removals, name: string, objects: SourceObject[], own: Destination[]) {
+  const selected = new Set(objects.map(objectKey))
+  return departingCounts(removals, name, selected, new Set(own.map(mailboxOfDestination)))
 }
 
 function recheckIn(scope: Scope, seen: Observations, dests: Destination[], nowMs: number) {
@@ -166,6 +193,14 @@ export async function reconcileSummarize(
   const seen = await observe(reads, deps.projections, pairs, own)
   const nowMs = deps.now().getTime()
   const condition = conditions(seen, nowMs)
+  const everywhere = uniqueDestinations(placements.flatMap((p) => p.destinations))
+  const removals = await observeRemovals(
+    deps,
+    reads,
+    spaceId,
+    everywhere.map(mailboxOfDestination),
+    nowMs
+  )
   const done: string[] = []
   if (mine) {
     const summary = placementSummary({
@@ -174,15 +209,21 @@ export async function reconcileSummarize(
       live: (d) => isLive(seen.destination(d).beatAt, nowMs, STALE_AFTER_MS),
       condition,
       upsync: await upsyncSummary(deps, reads, mine.placement, own),
+      departing: departing(removals, mine.placement.metadata.name ?? '', mine.objects, own),
     })
     if (await writePlacementSummary(deps.client, spaceId, mine.placement, summary))
       done.push('status updated')
   }
   const objects = await writeWorkloads(deps, spaceId, scope, space, seen, condition)
   if (objects > 0) done.push(`objects ${objects}`)
+  const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
+  const left = await releaseDeparted(deps.client, spaceId, space.objects, placed, removals)
+  if (left.released > 0) done.push(`finalizers released ${left.released}`)
   const summaries = await writeSummaries(deps, spaceId, scope, seen, nowMs)
   if (summaries > 0) done.push(`summaries ${summaries}`)
   const outcome = `${mine ? '' : 'no placement: '}${done.length > 0 ? done.join(', ') : 'unchanged'}`
-  const recheck = recheckIn(scope, seen, [...own, ...pairs.flatMap((p) => p.destinations)], nowMs)
-  return recheck === undefined ? { outcome } : { outcome, requeueAfterMs: recheck }
+  const stale = recheckIn(scope, seen, [...own, ...pairs.flatMap((p) => p.destinations)], nowMs)
+  const waits = removals.pendingLive ? REMOVAL_RECHECK_MS : left.waiting > 0 ? MIN_RECHECK_MS : 0
+  const recheck = Math.min(stale ?? Number.POSITIVE_INFINITY, waits || Number.POSITIVE_INFINITY)
+  return Number.isFinite(recheck) ? { outcome, requeueAfterMs: recheck } : { outcome }
 }

@@ -2,7 +2,9 @@
  * What the summarize step writes on a workload object: the annotation
  * `kubestellar.io/executing-count` (how many destinations run it: copy applied or ready, counted
  * over every placement of the space that selects it, so two placements sharing an object agree),
- * removed from objects no placement selects any more; and, when exactly one destination runs it,
+ * removed from objects no placement selects any more; the finalizer `edge.kcp.io/edge-removal`
+ * (EDGE_REMOVAL_FINALIZER) once the object has a copy in some mailbox (so its deletion waits for
+ * the edges: removals.ts lifts it); and, when exactly one destination runs it,
  * that copy's reported `.status` (the singleton return of KubeStellar v0.8), through the status
  * subresource of kinds that have one, its `observedGeneration` (the edge's own generation) replaced
  * by the workload object's, since the report is for the copy of the current spec. When the count
@@ -18,6 +20,7 @@ import type { HubClient } from '../../lib/hub/client.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
+import { EDGE_REMOVAL_FINALIZER } from '../../lib/store/projection-render.ts'
 import type { SourceObject } from '../reconcile-translate/types.ts'
 import { EXECUTING_COUNT_ANNOTATION } from './names.ts'
 
@@ -26,6 +29,8 @@ export type WorkloadWant = {
   count?: number
   /** The status to return (singleton), when the kind has a status subresource. */
   status?: JsonObject
+  /** Add the edge-removal finalizer (the object has a copy in some mailbox). */
+  finalizer?: boolean
 }
 
 export type WorkloadDeps = { client: HubClient; log: Logger }
@@ -43,19 +48,28 @@ export function returnedStatus(reported: KubeObject, generation: number | undefi
 const annotationOf = (o: KubeObject) => o.metadata.annotations?.[EXECUTING_COUNT_ANNOTATION]
 
 function annotationNeeded(o: KubeObject, want: WorkloadWant): boolean {
-  return annotationOf(o) !== (want.count === undefined ? undefined : String(want.count))
+  const finalizerMissing =
+    want.finalizer === true && !(o.metadata.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)
+  return (
+    finalizerMissing ||
+    annotationOf(o) !== (want.count === undefined ? undefined : String(want.count))
+  )
 }
 
 function statusNeeded(o: KubeObject, want: WorkloadWant): boolean {
   return want.status !== undefined && canonicalJson(o.status ?? {}) !== canonicalJson(want.status)
 }
 
-function withAnnotation(o: KubeObject, count: number | undefined): KubeObject {
+function withAnnotation(o: KubeObject, want: WorkloadWant): KubeObject {
+  const { count } = want
   const annotations = { ...(o.metadata.annotations ?? {}) }
   if (count === undefined) delete annotations[EXECUTING_COUNT_ANNOTATION]
   else annotations[EXECUTING_COUNT_ANNOTATION] = String(count)
   const { annotations: _, ...rest } = o.metadata
   const metadata = Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest
+  const finalizers = o.metadata.finalizers ?? []
+  if (want.finalizer && !finalizers.includes(EDGE_REMOVAL_FINALIZER))
+    metadata.finalizers = [...finalizers, EDGE_REMOVAL_FINALIZER]
   return { ...o, metadata }
 }
 
@@ -74,7 +88,7 @@ export async function writeWorkload(
   if (!current || current.metadata.deletionTimestamp || current.metadata.uid !== m.uid) return []
   const done: string[] = []
   if (annotationNeeded(current, want)) {
-    current = await deps.client.update(spaceId, gvr, withAnnotation(current, want.count))
+    current = await deps.client.update(spaceId, gvr, withAnnotation(current, want))
     done.push('count')
   }
   if (want.status && statusNeeded(current, want)) {

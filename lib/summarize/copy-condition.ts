@@ -6,8 +6,9 @@
  * the mailbox yet, one without a state of its own (same uid) or whose report reflects an older
  * generation of the copy is `pending`; a reported problem is `failed`; a report for the current
  * generation is `ready` or `applied` by the kind's readiness (readiness.ts, which may also say
- * `failed`). `removing` (a copy leaving the destination, waiting for the edge to confirm) needs the
- * deletion lifecycle, which does not exist yet. The `reported` object (the copy's body with the
+ * `failed`). A copy whose manifest entry is a tombstone (`removing`: leaving the destination,
+ * waiting for the edge to confirm it gone) is `removing`, once the destination is live (a silent
+ * edge will not confirm anything, so it stays `stale`). The `reported` object (the copy's body with the
  * reported status) is given for current reports, for Summarizers and the singleton status return.
  */
 import type { KubeObject } from '../kube/types.ts'
@@ -43,14 +44,13 @@ function staleMessage(beatAt: number | undefined): string {
 }
 
 export function copyCondition(f: CopyFacts): CopyCondition {
-  // TODO(deletion lifecycle): a copy being removed from the destination (recorded by the center,
-  // not yet reported gone by the edge) is `removing`; that record does not exist yet, so the
-  // state is never produced and the count stays 0.
   if (!f.live)
     return { state: 'stale', reason: 'StaleDestination', message: staleMessage(f.beatAt) }
   const { entry, state } = f
   if (!entry) return { state: 'pending', reason: 'NotInMailbox' }
-  if (!state || state.uid !== entry.uid) return { state: 'pending', reason: 'NotReported' }
+  if (entry.removing) return { state: 'removing', reason: 'Removing' }
+  if (!state || state.uid !== entry.uid || state.gone)
+    return { state: 'pending', reason: 'NotReported' }
   if (state.problem) {
     return { state: 'failed', reason: state.problem.reason, message: state.problem.message }
   }

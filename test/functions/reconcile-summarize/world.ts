@@ -163,6 +163,7 @@ export async function createWorld() {
       problems: r.problems ?? [],
       upsync: r.upsync ?? { apply: [], delete: [] },
       heartbeat: r.heartbeat ?? false,
+      ...(r.removed ? { removed: r.removed } : {}),
     }
     const res = await applyReport(env, await mailbox(edge), full)
     if (res.rejected.length > 0) throw new Error(JSON.stringify(res.rejected))

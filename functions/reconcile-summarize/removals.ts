@@ -1,0 +1,183 @@
+/**
+ * The deletion lifecycle as the summarize step sees it, for one workload space: the mailboxes
+ * that may hold copies sourced from the space — the current destinations of all its placements
+ * and those its departures record names (lib/reconcile/departures.ts: tombstones at mailboxes
+ * that are no longer destinations) — read through the batch's reads (a mailbox that no longer
+ * exists holds nothing: that is the "SyncTarget gone" exception; it is unlisted from the record).
+ * From their manifests: per placement the tombstones sourced from it (its `removing` pairs,
+ * wherever they are), whether some mailbox still holds an entry, live or tombstone, sourced from
+ * the space for a key (what the source finalizer waits for; an entry without recorded sources
+ * counts, to be safe), and whether removals are pending at a live destination (the run then asks
+ * to be run again soon: an edge's confirmation wakes translate, whose DELETED event may reach no
+ * placement once the destination left). `releaseFinalizer` lifts the finalizer from one object.
+ */
+import { mapLimit } from '../../lib/edge-agent/refs.ts'
+import { isApiError } from '../../lib/errors.ts'
+import type { HubClient } from '../../lib/hub/client.ts'
+import { readDepartures, removeDeparture } from '../../lib/reconcile/departures.ts'
+import { parseMailboxName } from '../../lib/reconcile/keys.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import { EDGE_REMOVAL_FINALIZER } from '../../lib/store/projection-render.ts'
+import type { CopyKey, ManifestEntry } from '../../lib/store/projection-types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import { heartbeatAt, isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import type { SourceObject } from '../reconcile-translate/types.ts'
+import type { MailboxView, Reads } from './reads.ts'
+
+/** How soon a run with removals pending at a live destination asks to run again. */
+export const REMOVAL_RECHECK_MS = 5_000
+
+export type RemovingPair = { key: CopyKey; mailbox: string }
+
+export type Removals = {
+  /** Tombstones sourced from this space whose sources name `placement`. */
+  removingOf(placement: string): RemovingPair[]
+  /** Whether some mailbox holds an entry (live or tombstone) sourced from the space for `key`. */
+  holds(key: string): boolean
+  /** Some tombstone sourced from the space waits at a live destination. */
+  pendingLive: boolean
+}
+
+const fromSpace = (e: ManifestEntry, spaceId: string) =>
+  !e.sources || e.sources.some((s) => s.space === spaceId)
+
+type Scanned = {
+  held: Set<string>
+  byPlacement: Map<string, RemovingPair[]>
+  /** Mailboxes holding a tombstone sourced from the space. */
+  waiting: Set<string>
+}
+
+/** What the mailboxes hold sourced from the space. */
+function scan(
+  views: readonly { name: string; view: MailboxView | undefined }[],
+  spaceId: string
+): Scanned {
+  const out: Scanned = { held: new Set(), byPlacement: new Map(), waiting: new Set() }
+  for (const { name, view } of views) {
+    for (const e of view?.entries.values() ?? []) {
+      if (!fromSpace(e, spaceId)) continue
+      out.held.add(entryKey(e))
+      if (!e.removing) continue
+      out.waiting.add(name)
+      const key = { group: e.group, resource: e.resource, namespace: e.namespace, name: e.name }
+      const placements = (e.sources ?? []).flatMap((s) => (s.space === spaceId ? s.placements : []))
+      for (const p of placements) {
+        out.byPlacement.set(p, [...(out.byPlacement.get(p) ?? []), { key, mailbox: name }])
+      }
+    }
+  }
+  return out
+}
+
+export async function observeRemovals(
+  deps: { kv: KvStore },
+  reads: Reads,
+  spaceId: string,
+  destinations: readonly string[],
+  nowMs: number
+): Promise<Removals> {
+  const departed = await readDepartures(deps.kv, spaceId)
+  const names = [...new Set([...destinations, ...departed])].sort()
+  const views = await mapLimit(names, 16, async (name) => ({
+    name,
+    view: await reads.mailbox(name),
+  }))
+  const vanished = departed.filter((n) => !views.find((v) => v.name === n)?.view)
+  if (vanished.length > 0) {
+    for (const name of vanished) await removeDeparture(deps.kv, [spaceId], name)
+  }
+  const { held, byPlacement, waiting } = scan(views, spaceId)
+  const live = await mapLimit([...waiting], 8, async (name) => {
+    const dest = parseMailboxName(name)
+    if (!dest) return false
+    const inv = await reads.inventory(dest.inventorySpaceId)
+    return isLive(heartbeatAt(inv.syncTargets.get(dest.syncTargetUid)), nowMs, STALE_AFTER_MS)
+  })
+  return {
+    removingOf: (placement) => byPlacement.get(placement) ?? [],
+    holds: (key) => held.has(key),
+    pendingLive: live.some((l) => l),
+  }
+}
+
+export const hasRemovalFinalizer = (o: SourceObject) =>
+  (o.object.metadata.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)
+
+/** Lifts the edge-removal finalizer from the object (fresh read, same uid); true when written. */
+export async function releaseFinalizer(
+  client: HubClient,
+  spaceId: string,
+  source: SourceObject
+): Promise<boolean> {
+  const gvr = { group: source.group, version: source.version, resource: source.resource }
+  const m = source.object.metadata
+  const namespace = source.namespaced ? m.namespace : undefined
+  let current: Awaited<ReturnType<HubClient['get']>>
+  try {
+    current = await client.get(spaceId, gvr, m.name ?? '', namespace)
+  } catch (e) {
+    if (isApiError(e) && e.code === 404) return false
+    throw e
+  }
+  const finalizers = current?.metadata.finalizers ?? []
+  if (!current || current.metadata.uid !== m.uid || !finalizers.includes(EDGE_REMOVAL_FINALIZER))
+    return false
+  const rest = finalizers.filter((f) => f !== EDGE_REMOVAL_FINALIZER)
+  const { finalizers: _, ...meta } = current.metadata
+  await client.update(spaceId, gvr, {
+    ...current,
+    metadata: rest.length > 0 ? { ...meta, finalizers: rest } : meta,
+  })
+  return true
+}
+
+/**
+ * The removing pairs of `placement` not already among its (object, destination) pairs, counted per
+ * object key: tombstones at mailboxes that are no longer its destinations, or of objects it no
+ * longer selects (deleted at the source, unselected).
+ */
+export function departingCounts(
+  removals: Removals,
+  placement: string,
+  selected: ReadonlySet<string>,
+  destinations: ReadonlySet<string>
+): { key: CopyKey; count: number }[] {
+  const out = new Map<string, { key: CopyKey; count: number }>()
+  for (const p of removals.removingOf(placement)) {
+    const k = entryKey(p.key)
+    if (selected.has(k) && destinations.has(p.mailbox)) continue
+    const row = out.get(k) ?? { key: p.key, count: 0 }
+    row.count++
+    out.set(k, row)
+  }
+  return [...out.values()].sort((a, b) => (entryKey(a.key) < entryKey(b.key) ? -1 : 1))
+}
+
+/**
+ * Lifts the finalizer from the space's objects that carry it and are terminating or placed
+ * nowhere, once no mailbox holds a copy sourced from the space; the others keep waiting.
+ */
+export async function releaseDeparted(
+  client: HubClient,
+  spaceId: string,
+  objects: readonly SourceObject[],
+  placed: (o: SourceObject) => boolean,
+  removals: Removals
+): Promise<{ released: number; waiting: number }> {
+  const out = { released: 0, waiting: 0 }
+  for (const o of objects) {
+    if (!hasRemovalFinalizer(o)) continue
+    if (!o.object.metadata.deletionTimestamp && placed(o)) continue
+    const m = o.object.metadata
+    const key = entryKey({
+      group: o.group,
+      resource: o.resource,
+      namespace: o.namespaced ? (m.namespace ?? '') : '',
+      name: m.name ?? '',
+    })
+    if (removals.holds(key)) out.waiting++
+    else if (await releaseFinalizer(client, spaceId, o)) out.released++
+  }
+  return out
+}
