@@ -13,11 +13,14 @@
  * nothing (nor do mailbox spaces, which hold no slices), and neither do the objects every cluster
  * makes for itself.
  * summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements).
+ * The deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key,
+ * a terminating workload object holding the edge-removal finalizer its space's summarize keys.
  * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
+import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 import { SUMMARIZE_STEP, type SummarizeKeysState, summarizeKeys } from './summarize-keys.ts'
 
@@ -117,7 +120,11 @@ export async function keysForEvent(
   const keys = await stepKeys(ref, event, deps)
   const summarize = deps.summarize
   if (!summarize) return keys
-  return [...keys, ...summarizeKeys(ref, event.type, event.object, { ...deps, summarize })]
+  return [
+    ...keys,
+    ...summarizeKeys(ref, event.type, event.object, { ...deps, summarize }),
+    ...removalKeys(event.object, { index: deps.index, summarize }),
+  ]
 }
 
 async function stepKeys(
