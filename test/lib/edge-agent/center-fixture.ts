@@ -121,6 +121,8 @@ export async function startCenterAndEdge() {
     counter,
     mailbox,
     spaceId,
+    /** The center's projection store (manifests, copy states). */
+    projections: center.deps.projections,
     call,
     edgeCall,
     simulate,
