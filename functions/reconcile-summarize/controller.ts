@@ -2,16 +2,23 @@
  * The summarize controller: keys are the where step's, one per EdgePlacement
  * (`<workload-space-id>/<edgeplacement-name>`). `listKeys` pages through every EdgePlacement of
  * every space in key order after the cursor, so the resync revisits each (and notices destinations
- * that went stale without any event). Each batch of keys (a hook call or a resync page) runs in
- * one session sharing its reads (reads.ts), four keys at a time.
+ * that went stale without any event), plus one key `<space-id>/edge-removal` per workload space
+ * that has no EdgePlacement left but a departures record (lib/reconcile/departures.ts): its
+ * removals still wait for edges, and lifting the source finalizers needs some key of the space to
+ * run. Each batch of keys (a hook call or a resync page) runs in one session sharing its reads
+ * (reads.ts), four keys at a time.
  */
 import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
+import { DEPARTURES_NS } from '../../lib/reconcile/departures.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
-import { SUMMARIZE_STEP, whereKeyOf } from './names.ts'
+import { SUMMARIZE_STEP, whereKey, whereKeyOf } from './names.ts'
 import { createReads } from './reads.ts'
 import { reconcileSummarize, type SummarizeDeps } from './reconcile.ts'
 
 export { SUMMARIZE_STEP }
+
+/** The key name of a workload space with departures but no EdgePlacement. */
+export const DEPARTURES_KEY_NAME = 'edge-removal'
 
 export function summarizeController(deps: SummarizeDeps): Controller {
   const reads = () => createReads(deps)
@@ -24,7 +31,12 @@ export function summarizeController(deps: SummarizeDeps): Controller {
       return { reconcile: (key: string) => reconcileSummarize(deps, shared, key) }
     },
     async listKeys(cursor, limit) {
-      const all = [...new Set((await deps.client.list('*', EDGE_PLACEMENTS)).map(whereKeyOf))]
+      const placed = (await deps.client.list('*', EDGE_PLACEMENTS)).map(whereKeyOf)
+      const spaces = new Set(placed.map((k) => k?.split('/')[0]))
+      const departed = (await deps.kv.list(DEPARTURES_NS))
+        .filter((e) => !spaces.has(e.key))
+        .map((e) => whereKey(e.key, DEPARTURES_KEY_NAME))
+      const all = [...new Set([...placed, ...departed])]
         .filter((k): k is string => !!k && (cursor === undefined || k > cursor))
         .sort()
       const keys = all.slice(0, limit)

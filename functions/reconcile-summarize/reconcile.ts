@@ -20,6 +20,7 @@ import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { Logger } from '../../lib/log.ts'
+import { clearDepartures } from '../../lib/reconcile/departures.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
@@ -219,6 +220,9 @@ export async function reconcileSummarize(
   const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
   const left = await releaseDeparted(deps.client, spaceId, space.objects, placed, removals)
   if (left.released > 0) done.push(`finalizers released ${left.released}`)
+  // Nothing waits in the space any more: its departures record (kept for the resync) can go.
+  if (removals.recorded && left.waiting === 0 && removals.departed.length === 0)
+    await clearDepartures(deps.kv, spaceId)
   const summaries = await writeSummaries(deps, spaceId, scope, seen, nowMs)
   if (summaries > 0) done.push(`summaries ${summaries}`)
   const outcome = `${mine ? '' : 'no placement: '}${done.length > 0 ? done.join(', ') : 'unchanged'}`

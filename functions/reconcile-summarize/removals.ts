@@ -1,9 +1,10 @@
 /**
  * The deletion lifecycle as the summarize step sees it, for one workload space: the mailboxes
  * that may hold copies sourced from the space — the current destinations of all its placements
- * and those its departures record names (lib/reconcile/departures.ts: tombstones at mailboxes
- * that are no longer destinations) — read through the batch's reads (a mailbox that no longer
- * exists holds nothing: that is the "SyncTarget gone" exception; it is unlisted from the record).
+ * and those its departures record names (lib/reconcile/departures.ts: every mailbox holding
+ * tombstones sourced from the space, including those that are no longer destinations) — read
+ * through the batch's reads. A mailbox whose SyncTarget is gone (or that no longer exists) holds
+ * nothing: that is the "SyncTarget gone" exception; it is unlisted from the record.
  * From their manifests: per placement the tombstones sourced from it (its `removing` pairs,
  * wherever they are), whether some mailbox still holds an entry, live or tombstone, sourced from
  * the space for a key (what the source finalizer waits for; an entry without recorded sources
@@ -36,6 +37,10 @@ export type Removals = {
   holds(key: string): boolean
   /** Some tombstone sourced from the space waits at a live destination. */
   pendingLive: boolean
+  /** The mailboxes the departures record lists (those that still exist). */
+  departed: string[]
+  /** The space has a departures record (possibly listing none). */
+  recorded: boolean
 }
 
 const fromSpace = (e: ManifestEntry, spaceId: string) =>
@@ -70,6 +75,13 @@ function scan(
   return out
 }
 
+/** A mailbox whose SyncTarget is gone is going too: it holds nothing to wait for. */
+async function syncTargetExists(reads: Reads, mailbox: string): Promise<boolean> {
+  const dest = parseMailboxName(mailbox)
+  if (!dest) return false
+  return (await reads.inventory(dest.inventorySpaceId)).syncTargets.has(dest.syncTargetUid)
+}
+
 export async function observeRemovals(
   deps: { kv: KvStore },
   reads: Reads,
@@ -77,11 +89,12 @@ export async function observeRemovals(
   destinations: readonly string[],
   nowMs: number
 ): Promise<Removals> {
-  const departed = await readDepartures(deps.kv, spaceId)
+  const record = await readDepartures(deps.kv, spaceId)
+  const departed = record.mailboxes
   const names = [...new Set([...destinations, ...departed])].sort()
   const views = await mapLimit(names, 16, async (name) => ({
     name,
-    view: await reads.mailbox(name),
+    view: (await syncTargetExists(reads, name)) ? await reads.mailbox(name) : undefined,
   }))
   const vanished = departed.filter((n) => !views.find((v) => v.name === n)?.view)
   if (vanished.length > 0) {
@@ -98,6 +111,8 @@ export async function observeRemovals(
     removingOf: (placement) => byPlacement.get(placement) ?? [],
     holds: (key) => held.has(key),
     pendingLive: live.some((l) => l),
+    departed: departed.filter((n) => !vanished.includes(n)),
+    recorded: record.recorded,
   }
 }
 

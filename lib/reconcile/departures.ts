@@ -6,8 +6,11 @@
  * last one, so the record never misses a tombstone (it may briefly name a mailbox that holds none,
  * which costs a read). The summarize step reads it to find removals that are no longer at any
  * current destination of the space's placements (a placement deleted, a Location unselected), for
- * the source finalizer and the per-placement removing counts. Writes are conditional on the
- * record's version and retried on conflict; an emptied record is deleted.
+ * the source finalizer and the per-placement removing counts. An emptied record stays, with no
+ * mailboxes, until the summarize step finds nothing left waiting in the space and deletes it
+ * (`clearDepartures`): until then the summarize controller lists a key for the space even when it
+ * has no EdgePlacement left, so the last source finalizers are lifted by the resync even if every
+ * event was missed. Writes are conditional on the record's version and retried on conflict.
  */
 import { isApiError } from '../errors.ts'
 import type { KvStore } from '../store/types.ts'
@@ -19,10 +22,14 @@ type Value = { mailboxes: string[] }
 
 const isConflict = (e: unknown) => isApiError(e) && e.code === 409
 
-/** The mailbox names listed for `spaceId` (sorted; empty when none). */
-export async function readDepartures(kv: KvStore, spaceId: string): Promise<string[]> {
+/** The mailbox names listed for `spaceId` (sorted; empty when none) and whether a record exists. */
+export async function readDepartures(
+  kv: KvStore,
+  spaceId: string
+): Promise<{ mailboxes: string[]; recorded: boolean }> {
   const entry = await kv.get<Value>(DEPARTURES_NS, spaceId)
-  return Array.isArray(entry?.value?.mailboxes) ? entry.value.mailboxes : []
+  const mailboxes = Array.isArray(entry?.value?.mailboxes) ? entry.value.mailboxes : []
+  return { mailboxes, recorded: entry !== undefined }
 }
 
 async function change(
@@ -35,10 +42,8 @@ async function change(
     const list = new Set(Array.isArray(entry?.value?.mailboxes) ? entry.value.mailboxes : [])
     if (!edit(list)) return
     try {
-      if (list.size > 0) {
-        const value: Value = { mailboxes: [...list].sort() }
-        await kv.put(DEPARTURES_NS, spaceId, value, entry ? entry.version : null)
-      } else if (entry) await kv.delete(DEPARTURES_NS, spaceId, entry.version)
+      const value: Value = { mailboxes: [...list].sort() }
+      await kv.put(DEPARTURES_NS, spaceId, value, entry ? entry.version : null)
       return
     } catch (e) {
       if (!isConflict(e) || attempt + 1 >= ATTEMPTS) throw e
@@ -64,4 +69,21 @@ export async function removeDeparture(
   mailbox: string
 ): Promise<void> {
   for (const spaceId of spaceIds) await change(kv, spaceId, (list) => list.delete(mailbox))
+}
+
+/**
+ * Deletes the record of `spaceId` if it lists no mailbox (at the version read: a concurrent add
+ * wins, and the record stays). True when deleted or absent.
+ */
+export async function clearDepartures(kv: KvStore, spaceId: string): Promise<boolean> {
+  const entry = await kv.get<Value>(DEPARTURES_NS, spaceId)
+  if (!entry) return true
+  if (entry.value?.mailboxes?.length) return false
+  try {
+    await kv.delete(DEPARTURES_NS, spaceId, entry.version)
+    return true
+  } catch (e) {
+    if (isConflict(e)) return false
+    throw e
+  }
 }

@@ -3,10 +3,11 @@
  * placed object with copies gets the edge-removal finalizer; deleted at the source it stays
  * terminating while its tombstones wait, counted `removing` in the placement's summary (also in a
  * row of its own, and at a destination the placement no longer has), and goes once every edge
- * confirmed; a destination whose SyncTarget is deleted is not waited for.
+ * confirmed; a destination whose SyncTarget is deleted is not waited for; a space whose last
+ * placement went keeps a resync key while its removals wait, so the finalizers are lifted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCATIONS, SYNC_TARGETS } from '../../../lib/apis/gvr.ts'
+import { EDGE_PLACEMENTS, LOCATIONS, SYNC_TARGETS } from '../../../lib/apis/gvr.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { DEPARTURES_NS } from '../../../lib/reconcile/departures.ts'
 import { whereKey } from '../../../lib/reconcile/keys.ts'
@@ -57,7 +58,7 @@ beforeAll(async () => {
   for (const n of ['c1', 'c2']) await w.client.create(WS, CM, configMap('rm', n))
   await w.client.create(
     WS,
-    { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'edgeplacements' },
+    EDGE_PLACEMENTS,
     placement('rp', {
       locationSelectors: [{ matchLabels: { env: 'prod' } }],
       namespaceSelector: { matchLabels: { team: 'rm' } },
@@ -144,5 +145,28 @@ describe('deletion lifecycle', () => {
     await settle()
     await settle()
     expect(await w.client.get(WS, CM, 'c2', 'rm')).toBeUndefined()
+  })
+
+  it('lifts the finalizer of an object whose placement went, through the resync alone', async () => {
+    const loc = (await w.client.get(IMW, LOCATIONS, 'e2')) as KubeObject
+    await w.client.update(IMW, LOCATIONS, {
+      ...loc,
+      metadata: { ...loc.metadata, labels: { env: 'prod', loc: 'e2' } },
+    })
+    await w.client.create(WS, CM, configMap('rm', 'c3'))
+    await settle()
+    expect(await finalizersOf('c3')).toEqual([FINALIZER])
+    await w.client.delete(WS, EDGE_PLACEMENTS, 'rp')
+    await settle()
+    const spaceKey = `${key.split('/')[0]}/edge-removal`
+    const listed = async () => (await w.step('summarize').listKeys(undefined, 1000)).keys
+    expect(await listed()).toEqual([spaceKey])
+    expect(await finalizersOf('c3')).toEqual([FINALIZER])
+    await w.report('e2', { removed: [cmRef('c3')] })
+    await settle()
+    const c3 = await w.client.get(WS, CM, 'c3', 'rm')
+    expect(c3?.metadata.deletionTimestamp).toBeUndefined()
+    expect(c3?.metadata.finalizers ?? []).toEqual([])
+    expect(await listed()).toEqual([])
   })
 })
