@@ -119,7 +119,10 @@ export async function observeRemovals(
 export const hasRemovalFinalizer = (o: SourceObject) =>
   (o.object.metadata.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)
 
-/** Lifts the edge-removal finalizer from the object (fresh read, same uid); true when written. */
+/**
+ * Lifts the edge-removal finalizer from the object (fresh read, same uid, its resourceVersion as
+ * precondition); true when written, false when there was nothing to lift or the object moved.
+ */
 export async function releaseFinalizer(
   client: HubClient,
   spaceId: string,
@@ -140,10 +143,17 @@ export async function releaseFinalizer(
     return false
   const rest = finalizers.filter((f) => f !== EDGE_REMOVAL_FINALIZER)
   const { finalizers: _, ...meta } = current.metadata
-  await client.update(spaceId, gvr, {
-    ...current,
-    metadata: rest.length > 0 ? { ...meta, finalizers: rest } : meta,
-  })
+  try {
+    await client.update(spaceId, gvr, {
+      ...current,
+      metadata: rest.length > 0 ? { ...meta, finalizers: rest } : meta,
+    })
+  } catch (e) {
+    // Gone or changed meanwhile (another key of the space released it first): nothing to do now;
+    // what still waits is seen again by the next run.
+    if (isApiError(e) && (e.code === 404 || e.code === 409)) return false
+    throw e
+  }
   return true
 }
 

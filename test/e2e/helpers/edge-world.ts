@@ -14,7 +14,10 @@ import type { E2eStack } from './stack.ts'
 export type World = {
   /** kubectl arguments that address a space `root:<name>`. */
   at(name: string): string[]
-  /** The projected copies in a SyncTarget's mailbox as `resource/namespace/name`, sorted. */
+  /**
+   * The live projected copies in a SyncTarget's mailbox as `resource/namespace/name`, sorted;
+   * tombstones (terminating until their edge confirms the removal) are left out.
+   */
   content(syncTarget: string): Promise<string[]>
   syncerConfig(syncTarget: string): Promise<any>
   copy(
@@ -162,6 +165,7 @@ export async function setupWorld(stack: E2eStack): Promise<World> {
       ])
       const items = okJson<{ items: KubeObject[] }>(r).items
       return items
+        .filter((o) => !o.metadata.deletionTimestamp)
         .map(
           (o) => `${RESOURCE_OF[o.kind] ?? o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`
         )
