@@ -32,7 +32,7 @@ import type { EdgeKube } from './kube-client.ts'
 import { loadOwned, type Owned, saveOwned } from './ownership.ts'
 import { pruneOwned } from './prune.ts'
 import { refKey } from './refs.ts'
-import { keepCurrentRemovals, removalsToConfirm } from './removals.ts'
+import { goneAtEdge, keepCurrentRemovals, removalsToConfirm } from './removals.ts'
 import { sendReport } from './report-send.ts'
 import { loadReportState, type ReportState, saveReportState } from './report-state.ts'
 import { planEntries } from './selection.ts'
@@ -208,7 +208,8 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     // Never upsynced: what the agent downsynced, and anything the mailbox holds a copy of.
     const copies = new Set(copy.entries.map(refKey))
     const state = keepCurrentRemovals(withoutStale(reported, owned, problems), copy)
-    const removed = copy.version === 0 ? [] : removalsToConfirm(copy, owned, state)
+    const removed =
+      copy.version === 0 ? [] : await goneAtEdge(kube, removalsToConfirm(copy, owned, state))
     const list = memoLister(kube)
     const statuses = await collectStatuses(applied.live, state.statuses, list, log)
     const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)

@@ -6,13 +6,16 @@
  * never created, or forgotten (built-in namespaces, create-only objects) — the key goes in the
  * report's `removed` list. An object the agent does not own (a foreign one in the way) is never
  * touched, and its removal is confirmed all the same: the copy is no longer the edge's business.
- * A delete the edge accepted counts as done even when edge finalizers keep the object a while.
+ * An object the agent deleted that edge finalizers still hold (deletionTimestamp set, the agent's
+ * `edge.kcp.io/downsynced` marker on it) is not confirmed until it is really gone: one GET per
+ * such candidate per poll (`stillTerminating`); a failed GET holds the confirmation too.
  * Each confirmation is identified by key and the tombstone's rv (`<key>#<rv>`); the ids the center
  * accepted are remembered in the report state (report-state.ts `removed`) and forgotten once the
  * tombstone leaves the desired state, so a confirmation goes once per tombstone, not every poll.
  */
-import type { ObjectRef } from '../edge/protocol.ts'
+import { DOWNSYNCED_ANNOTATION, type ObjectRef } from '../edge/protocol.ts'
 import type { DesiredCopy } from './desired-store.ts'
+import type { EdgeKube } from './kube-client.ts'
 import type { Owned } from './ownership.ts'
 import { refKey, refOf } from './refs.ts'
 import type { ReportState } from './report-state.ts'
@@ -40,4 +43,23 @@ export function keepCurrentRemovals(state: ReportState, copy: DesiredCopy): Repo
   const removed = state.removed.filter((id) => current.has(id))
   const { removed: _, ...rest } = state
   return removed.length > 0 ? { ...rest, removed } : rest
+}
+
+/** The candidates whose edge object is not terminating under the agent's marker (checked by GET). */
+export async function goneAtEdge(
+  kube: Pick<EdgeKube, 'get'>,
+  items: readonly RemovedItem[]
+): Promise<RemovedItem[]> {
+  const out: RemovedItem[] = []
+  for (const item of items) {
+    try {
+      const obj = await kube.get(item.ref)
+      const m = obj?.metadata
+      if (m?.deletionTimestamp && m.annotations?.[DOWNSYNCED_ANNOTATION] !== undefined) continue
+      out.push(item)
+    } catch {
+      // Unknown: not confirmed this poll.
+    }
+  }
+  return out
 }

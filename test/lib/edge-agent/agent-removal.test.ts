@@ -1,7 +1,8 @@
 /**
  * Tombstones (desired entries marked `removing`) against a real edge API: the agent deletes what
  * it owns under the key and only then confirms the removal in the report's `removed` list, once
- * (not every poll); a delete that fails is not confirmed; a foreign object under the key is never
+ * (not every poll); a delete that fails, or that edge finalizers still hold, is not confirmed; a
+ * foreign object under the key is never
  * deleted but its removal is confirmed; a tombstone the edge never had is confirmed too.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -94,6 +95,28 @@ describe('removal confirmations', () => {
     failing = false
     expect(await agent.poll()).toMatchObject({ pruned: 1, removed: 1 })
     expect(removedIn(center)).toEqual(['b'])
+  })
+
+  it('waits while edge finalizers hold the object it deleted', async () => {
+    center.put(nsRef('r4'), namespace('r4'))
+    center.put(cmRef('r4', 'held'), configMap('r4', 'held', {}))
+    const agent = await newAgent(center, edge)
+    await agent.poll()
+    const hold = { metadata: { finalizers: ['example.com/hold'] } }
+    const patch = (body: unknown) =>
+      edge.call('PATCH', '/api/v1/namespaces/r4/configmaps/held', body, {
+        contentType: 'application/merge-patch+json',
+      })
+    expect((await patch(hold)).status).toBe(200)
+    center.tombstone(cmRef('r4', 'held'))
+    expect(await agent.poll()).toMatchObject({ pruned: 1 })
+    expect((await edge.get(cmRef('r4', 'held')))?.metadata.deletionTimestamp).toBeTruthy()
+    await agent.poll()
+    expect(removedIn(center)).toEqual([])
+    expect((await patch({ metadata: { finalizers: null } })).status).toBe(200)
+    expect(await edge.get(cmRef('r4', 'held'))).toBeUndefined()
+    expect(await agent.poll()).toMatchObject({ removed: 1 })
+    expect(removedIn(center)).toEqual(['held'])
   })
 
   it('leaves a foreign object alone and confirms; confirms what it never had', async () => {
