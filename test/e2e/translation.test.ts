@@ -7,8 +7,8 @@
  * a scale at the source; a singleton Deployment gets its edge's status back and the executing
  * count says how many edges run each object; an EdgePlacement's status.summary counts its
  * copies per state. The workload is in helpers/translation-workload.ts; the tests run in order on
- * one stack. The last block holds the scenarios the overlap merge, the version choice and the
- * deletion lifecycle will make testable.
+ * one stack. The last block holds a scenario the deletion lifecycle will make testable; the
+ * overlap merge and the version choice are in translation-overlap.test.ts (two workload spaces).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -255,13 +255,7 @@ describe('status back at the center', () => {
   })
 })
 
-describe('scenarios the overlap merge, the version choice and the deletion lifecycle enable', () => {
-  it.todo(
-    'two workload spaces placing the same object with a conflict: MergeConflict Events in both spaces via kubectl get events and the Translated condition'
-  )
-  it.todo(
-    'a CRD at v1 in one space and v1+v2 in another going to one edge: the edge gets the chosen version'
-  )
+describe('scenarios the deletion lifecycle enables', () => {
   it.todo(
     'an object unplaced from one edge shows "removing" in status.summary until that edge reports it gone'
   )
