@@ -41,6 +41,7 @@ import { placementSummary } from './placement-summary.ts'
 import type { Reads } from './reads.ts'
 import {
   departingCounts,
+  hasRemovalFinalizer,
   observeRemovals,
   REMOVAL_RECHECK_MS,
   type Removals,
@@ -194,12 +195,17 @@ export async function reconcileSummarize(
   const seen = await observe(reads, deps.projections, pairs, own)
   const nowMs = deps.now().getTime()
   const condition = conditions(seen, nowMs)
-  const everywhere = uniqueDestinations(placements.flatMap((p) => p.destinations))
+  const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
+  // Every destination of the space only when some finalizer may be lifted; else its own.
+  const lifting = space.objects.some(
+    (o) => hasRemovalFinalizer(o) && (!!o.object.metadata.deletionTimestamp || !placed(o))
+  )
+  const reach = lifting ? uniqueDestinations(placements.flatMap((p) => p.destinations)) : own
   const removals = await observeRemovals(
     deps,
     reads,
     spaceId,
-    everywhere.map(mailboxOfDestination),
+    reach.map(mailboxOfDestination),
     nowMs
   )
   const done: string[] = []
@@ -217,7 +223,6 @@ export async function reconcileSummarize(
   }
   const objects = await writeWorkloads(deps, spaceId, scope, space, seen, condition)
   if (objects > 0) done.push(`objects ${objects}`)
-  const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
   const left = await releaseDeparted(deps.client, spaceId, space.objects, placed, removals)
   if (left.released > 0) done.push(`finalizers released ${left.released}`)
   // Nothing waits in the space any more: its departures record (kept for the resync) can go.

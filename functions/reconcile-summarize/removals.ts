@@ -1,7 +1,8 @@
 /**
  * The deletion lifecycle as the summarize step sees it, for one workload space: the mailboxes
  * that may hold copies sourced from the space — the current destinations of all its placements
- * and those its departures record names (lib/reconcile/departures.ts: every mailbox holding
+ * (the caller passes only its own placement's when no finalizer can be lifted, which is all the
+ * counts need) and those its departures record names (lib/reconcile/departures.ts: every mailbox holding
  * tombstones sourced from the space, including those that are no longer destinations) — read
  * through the batch's reads. A mailbox whose SyncTarget is gone (or that no longer exists) holds
  * nothing: that is the "SyncTarget gone" exception; it is unlisted from the record.

@@ -84,13 +84,25 @@ export async function writeWorkload(
   const gvr = { group: source.group, version: source.version, resource: source.resource }
   const m = source.object.metadata
   const namespace = source.namespaced ? m.namespace : undefined
-  let current = await deps.client.get(spaceId, gvr, m.name ?? '', namespace)
-  if (!current || current.metadata.deletionTimestamp || current.metadata.uid !== m.uid) return []
-  const done: string[] = []
-  if (annotationNeeded(current, want)) {
-    current = await deps.client.update(spaceId, gvr, withAnnotation(current, want))
-    done.push('count')
+  const fresh = async () => {
+    const o = await deps.client.get(spaceId, gvr, m.name ?? '', namespace)
+    return o && !o.metadata.deletionTimestamp && o.metadata.uid === m.uid ? o : undefined
   }
+  let current = await fresh()
+  if (!current) return []
+  const done: string[] = []
+  // Other keys of the space write the same object (the count is the same for all): a conflict is
+  // read again and retried once, instead of failing the key.
+  for (let attempt = 0; current && annotationNeeded(current, want); attempt++) {
+    try {
+      current = await deps.client.update(spaceId, gvr, withAnnotation(current, want))
+      done.push('count')
+    } catch (e) {
+      if (!isApiError(e) || e.code !== 409 || attempt > 0) throw e
+      current = await fresh()
+    }
+  }
+  if (!current) return done
   if (want.status && statusNeeded(current, want)) {
     try {
       await deps.client.updateStatus(spaceId, gvr, { ...current, status: want.status })
