@@ -21,6 +21,9 @@ import {
 } from './spaces.ts'
 import { finishTermination } from './terminate.ts'
 
+/** How often a space deletion deletes a manifest a racing translator wrote again. */
+const MANIFEST_RACE_ATTEMPTS = 3
+
 class ContentRemains extends Error {
   override name = 'ContentRemains'
 }
@@ -115,16 +118,22 @@ export async function deleteSpace(ctx: HookContext, space: Space): Promise<void>
     if (marked !== ws) await ctx.deps.objects.update(key, marked, ws.metadata.resourceVersion ?? '')
     await finishTermination(ctx.deps, space, key, { baseUrl: ctx.baseUrl })
   }
-  // Projected copies (mailbox spaces) go first, so removing the stored content does not meet them.
-  await ctx.deps.projections.deleteManifest(space.id)
   const registry = await registryForSpace(ctx.deps, space.id)
   const all = registry.all()
   const ordered = [
     ...all.filter((r) => r.source === 'crd'),
     ...all.filter((r) => r.source !== 'crd'),
   ]
-  if (!(await removeContent(inner.deps, ordered, { cluster: space.id })))
-    throw new ContentRemains(`space ${space.path} still has content with finalizers`)
+  // Projected copies (mailbox spaces) go first, so removing the stored content does not meet them.
+  // A translator that read the space just before it turned Terminating may still write one more
+  // manifest: then the copies are met again, so the manifest goes again (a few times at most).
+  for (let attempt = 1; ; attempt++) {
+    await ctx.deps.projections.deleteManifest(space.id)
+    if (await removeContent(inner.deps, ordered, { cluster: space.id })) break
+    const again = await ctx.deps.projections.getManifest(space.id)
+    if (!again || attempt >= MANIFEST_RACE_ATTEMPTS)
+      throw new ContentRemains(`space ${space.path} still has content with finalizers`)
+  }
   await forgetSpace(ctx.deps.kv, space)
 }
 
