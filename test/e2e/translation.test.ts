@@ -7,8 +7,9 @@
  * a scale at the source; a singleton Deployment gets its edge's status back and the executing
  * count says how many edges run each object; an EdgePlacement's status.summary counts its
  * copies per state. The workload is in helpers/translation-workload.ts; the tests run in order on
- * one stack. The last block holds a scenario the deletion lifecycle will make testable; the
- * overlap merge and the version choice are in translation-overlap.test.ts (two workload spaces).
+ * one stack. The overlap merge and the version choice are in translation-overlap.test.ts (two
+ * workload spaces); copies shown "removing" until their edge confirms, in
+ * translation-removal.test.ts (edge agents held).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -253,12 +254,6 @@ describe('status back at the center', () => {
       )
     }, WAIT)
   })
-})
-
-describe('scenarios the deletion lifecycle enables', () => {
-  it.todo(
-    'an object unplaced from one edge shows "removing" in status.summary until that edge reports it gone'
-  )
 })
 
 /** Polls `read` until it resolves without failing an assertion; its last value. */
