@@ -8,7 +8,7 @@ import { type Builtins, builtinsFrom } from '../lib/apis/builtins.ts'
 import { createHubClient } from '../lib/hub/client.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { registryForSpace } from '../lib/hub/space-registry.ts'
-import type { Controller } from '../lib/reconcile/types.ts'
+import { CONTROLLER_MANAGER, type Controller } from '../lib/reconcile/types.ts'
 import { mailboxController } from './reconcile-mailbox/controller.ts'
 import { summarizeController } from './reconcile-summarize/controller.ts'
 import { translateController } from './reconcile-translate/controller.ts'
@@ -19,7 +19,7 @@ export function buildControllers(
   baseUrl = '',
   builtins: Builtins = deps.builtins ?? builtinsFrom()
 ): Controller[] {
-  const client = createHubClient(deps, { fieldManager: 'edgeplane-controller', baseUrl })
+  const client = createHubClient(deps, { fieldManager: CONTROLLER_MANAGER, baseUrl })
   return [
     mailboxController(client),
     whereController(client),

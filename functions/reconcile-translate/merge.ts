@@ -1,9 +1,15 @@
 /**
  * Merging the objects several workload spaces send under one key (group, resource, namespace,
  * name) to one destination, read at one API version (seed 003, "EdgePlacement objects"). The
- * sources are ordered by resourceVersion parsed as an integer (the "most recently updated" is the
- * highest; equal or unparsable ones fall back to the source id, so the result never depends on
- * input order). Labels and annotations merge key by key: distinct keys never conflict, one key
+ * sources are ordered by when they were last updated by their authors, then by resourceVersion
+ * parsed as an integer, then by source id (so the result never depends on input order). The seed
+ * uses the resourceVersion alone, but here the control plane itself writes workload objects (the
+ * edge-removal finalizer, the executing count, a singleton's status): going by resourceVersion
+ * would let those writes choose the winner, and since they follow the edges' state, the winner
+ * (and so the copy) could flip back and forth. So the authored time is the newest `managedFields`
+ * time of any manager other than the steps' own (`CONTROLLER_MANAGER`; seconds, as kube records
+ * it), which is what the seed hoped managedFields would one day allow; equal or absent times fall
+ * back to the resourceVersion. Labels and annotations merge key by key: distinct keys never conflict, one key
  * with different values is a conflict on `metadata.labels[<key>]` and the most recent value wins.
  * ownerReferences likewise, keyed by (apiVersion, kind, name), the field named
  * `metadata.ownerReferences[<apiVersion>/<kind>/<name>]`. Finalizers are the union (sorted).
@@ -19,13 +25,15 @@
  */
 import type { JsonObject, JsonValue, KubeObject, ObjectMeta } from '../../lib/kube/types.ts'
 import { canonicalJson, cloneJson } from '../../lib/patch/json-values.ts'
+import { CONTROLLER_MANAGER } from '../../lib/reconcile/types.ts'
 
 export type MergeSource = { id: string; object: KubeObject }
 
 /** One field on which sources disagree, with the ids of the sources that have it, sorted. */
 export type FieldConflict = { field: string; sources: string[] }
 
-export type Merged = { object: KubeObject; conflicts: FieldConflict[] }
+/** The merged object, its conflicts, and the id of the source that counted as the newest. */
+export type Merged = { object: KubeObject; conflicts: FieldConflict[]; newest: string }
 
 type Keyed = { id: string; value: JsonValue }
 
@@ -40,13 +48,36 @@ function rv(o: KubeObject): bigint {
   }
 }
 
+/** The newest managedFields time of the object's authors (any manager but the steps'); '' if none. */
+function authoredAt(o: KubeObject): string {
+  let newest = ''
+  for (const m of o.metadata.managedFields ?? []) {
+    if (m.manager === CONTROLLER_MANAGER || typeof m.time !== 'string') continue
+    const t = normalizedTime(m.time)
+    if (t > newest) newest = t
+  }
+  return newest
+}
+
+/** RFC 3339 times compare as strings once in UTC with whole seconds (kube's format). */
+function normalizedTime(t: string): string {
+  const ms = Date.parse(t)
+  return Number.isNaN(ms) ? '' : new Date(Math.floor(ms / 1000) * 1000).toISOString()
+}
+
+/** Negative when `a` was updated before `b` (authored time, resourceVersion, then id). */
+export function compareRecency(a: MergeSource, b: MergeSource): number {
+  const ta = authoredAt(a.object)
+  const tb = authoredAt(b.object)
+  if (ta !== tb) return ta < tb ? -1 : 1
+  const ra = rv(a.object)
+  const rb = rv(b.object)
+  if (ra !== rb) return ra < rb ? -1 : 1
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
 function oldestFirst(sources: readonly MergeSource[]): MergeSource[] {
-  return [...sources].sort((a, b) => {
-    const ra = rv(a.object)
-    const rb = rv(b.object)
-    if (ra !== rb) return ra < rb ? -1 : 1
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-  })
+  return [...sources].sort(compareRecency)
 }
 
 /** The newest value, and a conflict when the values are not all equal JSON. */
@@ -144,7 +175,7 @@ export function mergeObjects(sources: readonly MergeSource[]): Merged {
         )
       : cloneJson(monolith(field, present, conflicts))
   }
-  return { object, conflicts }
+  return { object, conflicts, newest: newest.id }
 }
 
 const SPECIAL: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status'])

@@ -153,14 +153,6 @@ function mergeInput(
 
 const rvOf = (c: Contribution) => c.source.object.metadata.resourceVersion ?? ''
 
-function rvNumber(c: Contribution): bigint {
-  try {
-    return BigInt(rvOf(c) || '0')
-  } catch {
-    return 0n
-  }
-}
-
 export function combine(
   gathered: Gathered,
   versionOf: (group: string) => string,
@@ -201,8 +193,7 @@ export function combine(
     const merged = mergeObjects(
       kept.map((c, i) => ({ id: c.spaceId, object: mergeInput(c, customized[i], version) }))
     )
-    // as merge.ts orders them: highest resourceVersion, then the greater space id
-    const newest = kept.reduce((a, b) => (rvNumber(b) >= rvNumber(a) ? b : a))
+    const newest = kept.find((c) => c.spaceId === merged.newest) ?? first
     objects.set(key, {
       source: { ...newest.source, version },
       object: merged.object,

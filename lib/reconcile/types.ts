@@ -5,6 +5,13 @@
  * owns, so the resync timer can run it over the whole world in bounded pages. A step may offer a
  * `session` so that one batch of keys shares the reads every key would repeat.
  */
+/**
+ * The field manager the reconcile steps write with. Their writes to workload objects (the
+ * edge-removal finalizer, the executing count, a singleton's status) are bookkeeping, not changes by
+ * the objects' authors, and the merge of overlapping sources does not count them as updates.
+ */
+export const CONTROLLER_MANAGER = 'edgeplane-controller'
+
 export type ReconcileResult = {
   /** What the step changed, for the log line (e.g. "created", "unchanged"). */
   outcome: string

@@ -10,10 +10,11 @@
  * outline says (the preferred-version union, then the remembered choice); the CRDs themselves,
  * placed too, are one merged object. The workloads are in helpers/overlap-workload.ts, the
  * version readers in helpers/version-choice-view.ts; the tests run in order on one stack. "Most
- * recently updated" is decided by reading both sources' resourceVersions while waiting, since the
- * summarize step annotates placed sources (executing count) after they are written.
+ * recently updated" is decided as the merge decides it (compareRecency: the authors' last write in
+ * managedFields, then resourceVersion), reading both sources while waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compareRecency } from '../../functions/reconcile-translate/merge.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
@@ -43,9 +44,23 @@ type Obj = KubeObject & { data?: Record<string, string>; spec?: any; status?: an
 
 const kubectlIn = async (space: string, args: string[], input?: string) =>
   ok(await stack.kubectl([...edges.at(space), ...args], input === undefined ? {} : { input }))
+/** A source object with its managedFields (the merge's notion of "most recent" reads them). */
 const source = async (space: string, kind: string, name: string, ns = 'common') =>
-  (await edges.get(edges.at(space), kind, ns, name)) as Obj
-const rv = (o: Obj) => BigInt(o.metadata.resourceVersion ?? '0')
+  okJson<Obj>(
+    await stack.kubectl([
+      ...edges.at(space),
+      'get',
+      kind,
+      name,
+      ...(ns ? ['-n', ns] : []),
+      '-o',
+      'json',
+      '--show-managed-fields',
+    ])
+  )
+/** The newer of the two sources as the merge orders them (authored time, then resourceVersion). */
+const newer = (a: Obj, b: Obj) =>
+  compareRecency({ id: ids[B] ?? '', object: b }, { id: ids[A] ?? '', object: a }) > 0 ? B : A
 const translated = async (space: string, placement: string) =>
   okJson<Obj>(
     await stack.kubectl([...edges.at(space), 'get', 'edgeplacement', placement, '-o', 'json'])
@@ -87,7 +102,7 @@ describe('one object sent from two workload spaces', () => {
         await source(A, 'configmap', 'shared'),
         await source(B, 'configmap', 'shared'),
       ]
-      const newest = rv(b) > rv(a) ? b : a
+      const newest = newer(a, b) === B ? b : a
       for (const edge of EDGES) {
         const copies = okJson<{ items: Obj[] }>(
           await stack.kubectl(['--context', edge, 'get', 'cm', '-n', 'common', '-o', 'json'])
@@ -180,7 +195,7 @@ describe('a CRD served at different versions in the two spaces', () => {
   const newestCrdAtEdges = async () => {
     await eventually(async () => {
       const [a, b] = [await source(A, 'crd', CRD_NAME, ''), await source(B, 'crd', CRD_NAME, '')]
-      const want = await view().served(edges.at(rv(b) > rv(a) ? B : A))
+      const want = await view().served(edges.at(newer(a, b)))
       for (const edge of EDGES) expect(await view().served(['--context', edge])).toEqual(want)
     }, WAIT)
   }

@@ -2,11 +2,13 @@
  * Merging one object key from several workload spaces, field class by field class as seed 003
  * states it: labels, annotations and ownerReferences key by key, finalizers united, managedFields
  * dropped, spec and status monoliths (missing = null), other fields key by key when all are maps
- * and monoliths otherwise; "most recent" by resourceVersion as an integer.
+ * and monoliths otherwise; "most recent" by the authors' last write (managedFields times of
+ * managers other than the steps'), then by resourceVersion as an integer.
  */
 import { describe, expect, it } from 'vitest'
 import { mergeObjects } from '../../../functions/reconcile-translate/merge.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
+import { CONTROLLER_MANAGER } from '../../../lib/reconcile/types.ts'
 
 const obj = (rv: string, extra: Partial<KubeObject> = {}, meta = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -35,6 +37,49 @@ describe('mergeObjects', () => {
     expect(r.object.metadata.labels).toEqual({ app: 'x', only: 'a', other: 'b' })
     expect(r.object.metadata.annotations).toEqual({ note: 'same' })
     expect(r.conflicts).toEqual([{ field: 'metadata.labels[app]', sources: ['A', 'B'] }])
+  })
+
+  it("goes by the authors' last write: the steps' own later writes do not make a source newer", () => {
+    const wrote = (manager: string, time: string) => ({ manager, operation: 'Update', time })
+    // A was written by its author first; the control plane then wrote it (a finalizer, a count),
+    // which gave it the higher resourceVersion. B's author wrote later: B is the newer source.
+    const a = obj(
+      '300',
+      { data: { k: 'a' } },
+      {
+        managedFields: [
+          wrote('kubectl-client-side-apply', '2026-11-25T10:00:00Z'),
+          wrote(CONTROLLER_MANAGER, '2026-11-25T10:05:00Z'),
+        ],
+      }
+    )
+    const b = obj(
+      '200',
+      { data: { k: 'b' } },
+      { managedFields: [wrote('kubectl-create', '2026-11-25T10:01:00Z')] }
+    )
+    const r = mergeObjects([
+      { id: 'A', object: a },
+      { id: 'B', object: b },
+    ])
+    expect(r.object.data).toEqual({ k: 'b' })
+    expect(r.newest).toBe('B')
+    expect(r.conflicts).toEqual([{ field: 'data[k]', sources: ['A', 'B'] }])
+  })
+
+  it('falls back to the resourceVersion when the authored times are equal or absent', () => {
+    const at = [{ manager: 'kubectl', operation: 'Update', time: '2026-11-25T10:00:00Z' }]
+    const same = mergeObjects([
+      { id: 'A', object: obj('12', { data: { k: 'a' } }, { managedFields: at }) },
+      { id: 'B', object: obj('11', { data: { k: 'b' } }, { managedFields: at }) },
+    ])
+    expect(same.newest).toBe('A')
+    const none = mergeObjects([
+      { id: 'A', object: obj('11', { data: { k: 'a' } }) },
+      { id: 'B', object: obj('12', { data: { k: 'b' } }) },
+    ])
+    expect(none.newest).toBe('B')
+    expect(none.object.data).toEqual({ k: 'b' })
   })
 
   it('orders by resourceVersion as an integer, not as text', () => {
