@@ -37,7 +37,14 @@ beforeAll(async () => {
   ok(await stack.kubectl([...ws(), 'apply', '-f', '-'], { input: shopWorkload('shop', 1, 'v1') }))
 }, 180_000)
 afterAll(async () => {
-  for (const pid of held) process.kill(pid, 'SIGCONT')
+  // A failed test may leave an agent frozen: let it run, so the stack can stop it.
+  for (const pid of held) {
+    try {
+      process.kill(pid, 'SIGCONT')
+    } catch {
+      // Already gone.
+    }
+  }
   await stack?.destroy()
 })
 
