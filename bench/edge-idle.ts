@@ -2,7 +2,8 @@
  * The edge phase's idle figures, over mailboxes that hold a manifest and nothing running against
  * them. Cost: DynamoDB requests per unchanged poll (304), counted by request-costs.ts `measure`
  * after one warm-up poll per mailbox (token and mailbox-space caches warm), and optionally again
- * once those 10 s caches have expired (one poll per mailbox, each cold). Throughput: the same
+ * once the 10 s token cache has expired (one poll per mailbox; the mailbox-space cache lasts ten
+ * minutes, longer than any poll interval, so it stays warm). Throughput: the same
  * polls, `concurrency` at a time, against the real endpoint and against a bare hono endpoint
  * answering 304 (edge-bare.ts) over the same HTTP stack, after one uncounted warm-up run each
  * (the JIT), alternated over a few rounds so that noise from other work on the machine hits both

@@ -112,7 +112,10 @@ export function renderEdge(e: EdgeResults): string {
     costLine('caches warm', e.idle.warm) +
       ` (target ${TARGET_IDLE_READS} read, 0 writes: ${verdict(q.warm.met)})`,
     e.idle.cold
-      ? costLine('caches cold (10 s token and mailbox-space caches expired)', e.idle.cold)
+      ? costLine(
+          'token cache cold (10 s token cache expired; mailbox-space cache 10 min)',
+          e.idle.cold
+        )
       : '    caches cold: skipped (--skip-edge-cold, --quick)',
     `    polls/s, ${t.concurrency} workers, ${t.rounds} alternating rounds of ${t.real.ops / t.rounds}: real ${fmt(t.real.opsPerSec)} vs bare hono 304 ${fmt(t.bare.opsPerSec)} = ${fmt(q.pollRatio, 2)}x (target ≥ ${TARGET_IDLE_RATIO}x: ${verdict(q.pollRatioMet)}); rounds ${t.roundRatios.map((x) => `${fmt(x, 2)}x`).join(' ')}`,
     `    a 304 poll reads the manifest (1 GetItem): real polls/s = ${fmt(q.vsRawGetItem, 2)}x raw GetItem/s (${fmt(e.rawGetPerSec)}/s through the SDK to the in-process dynalite, phase 1)`,

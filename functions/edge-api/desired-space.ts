@@ -1,20 +1,23 @@
 /**
  * The mailbox space behind `/edge/v1/mailboxes/<name>`: `root:espw:<name>`, resolved through the
- * space registry and remembered per process (per store) for TOKEN_CACHE_MS, so a warm poll reads
- * nothing but the manifest. Only Ready spaces are remembered. A remembered id may be stale for that
- * long after the mailbox was deleted (and perhaps re-created under a new id); the desired handler
- * therefore asks again with `fresh` whenever the remembered space shows no manifest and the agent
- * does not already hold the empty state. Absent, or not a mailbox name at all (which is never
+ * space registry and remembered per process (per store) for MAILBOX_SPACE_CACHE_MS, ten minutes:
+ * far longer than an agent's poll interval (15 s by default), so a poll does not pay this read
+ * again each time the short token cache expires. That is safe because a mailbox name never maps to
+ * another space while it exists (the name carries the SyncTarget's uid), and a deleted mailbox is
+ * noticed anyway: its manifest goes first, and the desired handler asks again with `fresh`
+ * whenever the remembered space shows no manifest and the agent does not already hold the empty
+ * state. Only Ready spaces are remembered. Absent, or not a mailbox name at all (which is never
  * looked up) → 404; Terminating → 503 (the agent keeps what it
  * runs: a mailbox being deleted is not an instruction to remove everything).
  */
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
-import { TOKEN_CACHE_MS } from '../../lib/auth/tokens.ts'
 import { ApiError, notFound } from '../../lib/errors.ts'
 import { getSpaceByPath, type Space } from '../../lib/hub/spaces.ts'
 import { isMailboxName } from '../../lib/reconcile/keys.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 
+/** How long a resolved mailbox space is remembered. */
+export const MAILBOX_SPACE_CACHE_MS = 10 * 60_000
 const LIMIT = 20_000
 const caches = new WeakMap<KvStore, Map<string, { at: number; space: Space }>>()
 
@@ -35,7 +38,7 @@ export async function mailboxSpace(
 ): Promise<{ space: Space; cached: boolean }> {
   const cache = cacheOf(kv)
   const hit = cache.get(name)
-  if (!opts.fresh && hit && Date.now() - hit.at < TOKEN_CACHE_MS)
+  if (!opts.fresh && hit && Date.now() - hit.at < MAILBOX_SPACE_CACHE_MS)
     return { space: hit.space, cached: true }
   cache.delete(name)
   const path = `${ESPW}:${name}`
