@@ -95,7 +95,8 @@ export async function reconcileTranslate(
     mailbox.id,
     removal.entries,
     current ? current.version : null,
-    deps.now()
+    deps.now(),
+    current ?? null
   )
   await removal.settle()
   await reportPlacements(deps, session, chosen)

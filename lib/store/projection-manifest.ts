@@ -82,7 +82,8 @@ export async function writeManifest(
   mailbox: string,
   desired: readonly DesiredEntry[],
   expectedVersion: number | null,
-  now: Date
+  now: Date,
+  known?: Manifest | null
 ): Promise<ManifestWriteResult> {
   checkMailbox(mailbox)
   checkDesired(mailbox, desired)
@@ -90,7 +91,7 @@ export async function writeManifest(
   const [hashes, specs, current] = await Promise.all([
     putBodies(ctx, cache, bodies),
     Promise.all(bodies.map(specHash)),
-    readManifest(ctx, mailbox),
+    known === undefined ? readManifest(ctx, mailbox) : (known ?? undefined),
   ])
   const expected = expectedVersion || null
   const stored = current?.version ?? null

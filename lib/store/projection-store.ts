@@ -23,8 +23,8 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     putBodies: (bodies) => putBodies(ctx, cache, bodies),
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
     getManifest: (mailbox) => readManifest(ctx, mailbox),
-    writeManifest: (mailbox, desired, expectedVersion, now) =>
-      writeManifest(ctx, cache, mailbox, desired, expectedVersion, now),
+    writeManifest: (mailbox, desired, expectedVersion, now, known) =>
+      writeManifest(ctx, cache, mailbox, desired, expectedVersion, now, known),
     deleteManifest: (mailbox) => deleteManifest(ctx, mailbox),
     getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
     listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),

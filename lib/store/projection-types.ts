@@ -123,12 +123,16 @@ export interface ProjectionStore {
    * returned when the manifest moved between this call's read and its write (nothing is logged
    * then). BadRequest for an invalid key or a key named twice; 413 when the manifest, or one
    * group/resource's change list of this write (over 350 kB compressed), is too large.
+   * `known`, when given, is the manifest as the caller just read it (null: none), with the version
+   * `expectedVersion` names: the write then plans from it instead of reading the manifest again
+   * (one GetItem less), the precondition still guarding against a change since that read.
    */
   writeManifest(
     mailbox: string,
     desired: readonly DesiredEntry[],
     expectedVersion: number | null,
-    now: Date
+    now: Date,
+    known?: Manifest | null
   ): Promise<ManifestWriteResult>
   /** Removes the manifest (the mailbox went away); its copies get DELETED events. No-op if absent. */
   deleteManifest(mailbox: string): Promise<void>

@@ -190,6 +190,36 @@ describe('manifests', () => {
     expect(new Set(events.map((ev) => ev.rv)).size).toBe(1)
   })
 
+  it('plans from a manifest the caller read (no second read); a stale one is a Conflict', async () => {
+    const counter = createRequestCounter()
+    t = await createTestStore({ counter })
+    const v1 = await t.projections.writeManifest('mb1', [cmEntry('a')], null, NOW)
+    counter.reset()
+    const v2 = await t.projections.writeManifest(
+      'mb1',
+      [cmEntry('a'), cmEntry('b')],
+      v1.manifest.version,
+      NOW,
+      v1.manifest
+    )
+    expect(v2).toMatchObject({ added: 1, changed: 0, removed: 0, written: true })
+    expect(counter.snapshot().GetItem ?? 0).toBe(0)
+    expect(await t.projections.getManifest('mb1')).toEqual(v2.manifest)
+    // A caller whose read is older than the stored manifest loses on the precondition.
+    const e = await apiError(
+      t.projections.writeManifest('mb1', [cmEntry('c')], v1.manifest.version, NOW, v1.manifest)
+    )
+    expect([e.code, e.reason]).toEqual([409, 'Conflict'])
+    expect(keys(await t.projections.getManifest('mb1'))).toEqual(['ns1/a', 'ns1/b'])
+    // null: the caller saw none; creating succeeds once, then it is a Conflict.
+    const fresh = await t.projections.writeManifest('mb2', [cmEntry('a')], null, NOW, null)
+    expect(fresh.written).toBe(true)
+    const again = await apiError(
+      t.projections.writeManifest('mb2', [cmEntry('b')], null, NOW, null)
+    )
+    expect(again.code).toBe(409)
+  })
+
   it('refuses invalid and duplicate keys with 400', async () => {
     t = await createTestStore()
     const cases: [string, () => Promise<unknown>][] = [
