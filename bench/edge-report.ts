@@ -116,7 +116,7 @@ export function renderEdge(e: EdgeResults): string {
           'token cache cold (10 s token cache expired; mailbox-space cache 10 min)',
           e.idle.cold
         )
-      : '    caches cold: skipped (--skip-edge-cold, --quick)',
+      : '    token cache cold: skipped (--skip-edge-cold, --quick)',
     `    polls/s, ${t.concurrency} workers, ${t.rounds} alternating rounds of ${t.real.ops / t.rounds}: real ${fmt(t.real.opsPerSec)} vs bare hono 304 ${fmt(t.bare.opsPerSec)} = ${fmt(q.pollRatio, 2)}x (target ≥ ${TARGET_IDLE_RATIO}x: ${verdict(q.pollRatioMet)}); rounds ${t.roundRatios.map((x) => `${fmt(x, 2)}x`).join(' ')}`,
     `    a 304 poll reads the manifest (1 GetItem): real polls/s = ${fmt(q.vsRawGetItem, 2)}x raw GetItem/s (${fmt(e.rawGetPerSec)}/s through the SDK to the in-process dynalite, phase 1)`,
     `    latency p50/p99 (median round): real ${fmt(t.real.p50Ms, 2)}/${fmt(t.real.p99Ms, 2)} ms, bare ${fmt(t.bare.p50Ms, 2)}/${fmt(t.bare.p99Ms, 2)} ms`,

@@ -47,7 +47,9 @@ describe('renderEdge', () => {
     expect(text).toContain('6. Edge API and agents (poll interval 5000 ms)')
     expect(text).toContain('caches warm: 1.00 requests per poll (GetItem 1.00')
     expect(text).toContain('target 1 read, 0 writes: met')
-    expect(text).toContain('caches cold')
+    expect(text).toContain(
+      'token cache cold (10 s token cache expired; mailbox-space cache 10 min): 3.00 requests per poll'
+    )
     expect(text).toContain('real 800.0 vs bare hono 304 4000 = 0.20x')
     expect(text).toContain('MISSED')
     expect(text).toContain('0.80x raw GetItem/s')
@@ -66,7 +68,7 @@ describe('renderEdge', () => {
 
   it('says when the cold count was skipped', () => {
     expect(renderEdge(edge({ idle: { ...edge().idle, cold: null } }))).toContain(
-      'caches cold: skipped'
+      'token cache cold: skipped'
     )
   })
 })
