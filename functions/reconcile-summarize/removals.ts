@@ -25,6 +25,7 @@ import type { KvStore } from '../../lib/store/types.ts'
 import { heartbeatAt, isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
 import type { SourceObject } from '../reconcile-translate/types.ts'
 import type { MailboxView, Reads } from './reads.ts'
+import { objectKey } from './scope.ts'
 
 /** How soon a run with removals pending at a live destination asks to run again. */
 export const REMOVAL_RECHECK_MS = 5_000
@@ -195,14 +196,7 @@ export async function releaseDeparted(
   for (const o of objects) {
     if (!hasRemovalFinalizer(o)) continue
     if (!o.object.metadata.deletionTimestamp && placed(o)) continue
-    const m = o.object.metadata
-    const key = entryKey({
-      group: o.group,
-      resource: o.resource,
-      namespace: o.namespaced ? (m.namespace ?? '') : '',
-      name: m.name ?? '',
-    })
-    if (removals.holds(key)) out.waiting++
+    if (removals.holds(objectKey(o))) out.waiting++
     else if (await releaseFinalizer(client, spaceId, o)) out.released++
   }
   return out

@@ -17,13 +17,7 @@ import type {
 } from '../store/projection-types.ts'
 import type { ObjectRef } from './protocol.ts'
 import type { Outcome } from './report-outcome.ts'
-
-const keyOf = (r: ObjectRef): CopyKey => ({
-  group: r.group,
-  resource: r.resource,
-  namespace: r.namespace,
-  name: r.name,
-})
+import { keyOf } from './report-statuses.ts'
 
 export async function applyRemovals(
   projections: ProjectionStore,

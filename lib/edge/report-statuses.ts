@@ -43,7 +43,8 @@ type Target = {
 const refOf = ({ group, version, resource, namespace, name }: ObjectRef): ObjectRef => ({
   ...{ group, version, resource, namespace, name },
 })
-const keyOf = (ref: ObjectRef): CopyKey => ({
+/** The copy an ObjectRef names (the version is not part of a copy's key). */
+export const keyOf = (ref: ObjectRef): CopyKey => ({
   group: ref.group,
   resource: ref.resource,
   namespace: ref.namespace,
