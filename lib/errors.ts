@@ -129,6 +129,26 @@ export const internalError = (message: string, cause?: unknown) =>
 export const serviceUnavailable = (message: string) =>
   new ApiError(503, 'ServiceUnavailable', message)
 
+/** 504 with reason Timeout: kube's answer when a write's outcome is unknown (it may have landed). */
+export const outcomeUnknown = (message: string) => new ApiError(504, 'Timeout', message)
+
+/**
+ * The Conflict the store raises when a conditional write lost to a concurrent writer (the stored
+ * resourceVersion moved between the read and the write). Callers that did not ask for a
+ * precondition read again and retry (as kube's GuaranteedUpdate does); others answer it as 409.
+ */
+export class StaleWriteError extends ApiError {
+  constructor(resource: string, target: Target, why: string) {
+    const base = conflict(resource, target, why)
+    super(base.code, base.reason, base.message, base.details)
+    this.name = 'StaleWriteError'
+  }
+}
+
+export function isStaleWrite(e: unknown): e is StaleWriteError {
+  return e instanceof StaleWriteError
+}
+
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError
 }

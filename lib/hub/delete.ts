@@ -4,12 +4,15 @@
  * removal deletes the object. Kinds that own content (Namespaces, Workspaces, CRDs) go through a
  * terminating phase: the deletionTimestamp is set, their content is removed in the background, then
  * they go. Otherwise the object is removed now and its dependents are collected per the
- * propagation policy.
+ * propagation policy. A delete that lost a race to a concurrent writer reads again and decides
+ * again (retry-stale.ts): a plain delete never fails because something else wrote the object, and
+ * DeleteOptions preconditions are checked against each fresh read.
  */
 import { badRequest, conflict } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { hooksFor } from './kind-hooks.ts'
+import { retryStale } from './retry-stale.ts'
 import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
 import { finishTermination } from './terminate.ts'
 import { readCurrent } from './update.ts'
@@ -82,11 +85,11 @@ function marked(obj: KubeObject, now: string, terminating: boolean): KubeObject 
   return out
 }
 
-export async function deleteObject(
-  deps: HubDeps,
-  t: Target,
-  opts: DeleteOptions
-): Promise<KubeObject> {
+export function deleteObject(deps: HubDeps, t: Target, opts: DeleteOptions): Promise<KubeObject> {
+  return retryStale(() => deleteOnce(deps, t, opts))
+}
+
+async function deleteOnce(deps: HubDeps, t: Target, opts: DeleteOptions): Promise<KubeObject> {
   const current = await readCurrent(deps, t, t.name ?? '')
   checkPreconditions(t, current, opts.preconditions)
   const key = objectKey(t, current.metadata.name ?? '')

@@ -2,10 +2,12 @@
  * PATCH of an object or its status: JSON patch (RFC 6902), JSON merge patch (RFC 7386),
  * strategic merge patch (built-in kinds only; custom resources get 415 as in kube) and server-side
  * apply (`application/apply-patch+yaml`: create-or-update with field ownership). The patched object
- * goes through the same commit as an update. A patch without a resourceVersion is retried on
- * conflict against the newest object, as kube does.
+ * goes through the same commit as an update. A write that lost the race to a concurrent writer is
+ * patched again against the newest object (retry-stale.ts), as kube does; a resourceVersion the
+ * patch itself sets stays a precondition and fails once the object moved. An apply that found
+ * nothing and lost a create race applies again, now as an update.
  */
-import { badRequest, isApiError, unsupportedMediaType } from '../errors.ts'
+import { badRequest, isApiError, StaleWriteError, unsupportedMediaType } from '../errors.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { applyJsonPatch } from '../patch/json-patch.ts'
 import { applyMergePatch } from '../patch/merge-patch.ts'
@@ -13,7 +15,9 @@ import { serverSideApply } from '../patch/server-side-apply.ts'
 import { applyStrategicMergePatch, supportsStrategicMerge } from '../patch/strategic-merge.ts'
 import { createObject } from './create.ts'
 import { type HubDeps, timestamp } from './deps.ts'
+import { checkIdentity } from './identity.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
+import { retryStale } from './retry-stale.ts'
 import type { Target } from './target.ts'
 import { commitUpdate, readCurrent, type Subresource } from './update.ts'
 
@@ -64,6 +68,17 @@ function patched(t: Target, current: KubeObject, type: PatchType, patch: unknown
   return out as unknown as KubeObject
 }
 
+/** An apply configuration names its object: its kind, apiVersion, name and namespace are the URL's. */
+function checkAppliedIdentity(t: Target, applied: KubeObject): void {
+  const meta = isObject(applied.metadata) ? applied.metadata : {}
+  const current = {
+    apiVersion: applied.apiVersion,
+    kind: applied.kind,
+    metadata: { name: t.name ?? '', namespace: t.namespace },
+  }
+  checkIdentity(t, current as KubeObject, { ...applied, metadata: meta } as KubeObject, 'status')
+}
+
 async function apply(
   deps: HubDeps,
   t: Target,
@@ -75,6 +90,7 @@ async function apply(
   if (!opts.fieldManager || opts.fieldManager === 'unknown')
     throw badRequest('fieldManager is required for apply requests')
   const applied = { ...(patch as unknown as KubeObject) }
+  checkAppliedIdentity(t, applied)
   // Main-resource applies may not own status where a status subresource exists.
   if (sub === undefined && t.info.subresources.status) delete applied.status
   const now = timestamp(deps.now())
@@ -85,7 +101,12 @@ async function apply(
   })
   if (!current) {
     const obj = serverSideApply({ ...base, applied })
-    return createObject(deps, { ...t, name: undefined }, obj, opts, true)
+    return createObject(deps, { ...t, name: undefined }, obj, opts, true).catch((e: unknown) => {
+      // Created by someone else since the read: apply again, as an update of theirs.
+      if (isApiError(e) && e.reason === 'AlreadyExists')
+        throw new StaleWriteError(t.info.resource, { name: t.name ?? '' }, 'created concurrently')
+      throw e
+    })
   }
   const next = serverSideApply({
     ...base,
@@ -93,7 +114,10 @@ async function apply(
     applied,
     ...(sub ? { subresource: sub } : {}),
   })
-  next.metadata.resourceVersion = current.metadata.resourceVersion
+  // A resourceVersion in the configuration is the client's precondition (commitUpdate checks it).
+  const pinned = isObject(applied.metadata) ? applied.metadata.resourceVersion : undefined
+  next.metadata.resourceVersion =
+    typeof pinned === 'string' && pinned !== '' ? pinned : current.metadata.resourceVersion
   return commitUpdate(deps, t, current, next, opts, sub, true)
 }
 
@@ -105,17 +129,12 @@ export async function patchObject(
   opts: WriteOptions,
   sub: Subresource
 ): Promise<WriteResult> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if (type === 'application/apply-patch+yaml') return await apply(deps, t, patch, opts, sub)
-      const current = await readCurrent(deps, t, t.name ?? '')
-      const next = patched(t, current, type, patch)
-      if (!next.metadata.resourceVersion)
-        next.metadata.resourceVersion = current.metadata.resourceVersion
-      return await commitUpdate(deps, t, current, next, opts, sub)
-    } catch (e) {
-      const pinned = isObject(patch) && isObject(patch.metadata) && patch.metadata.resourceVersion
-      if (!(isApiError(e) && e.reason === 'Conflict' && !pinned && attempt < 4)) throw e
-    }
-  }
+  return retryStale(async () => {
+    if (type === 'application/apply-patch+yaml') return apply(deps, t, patch, opts, sub)
+    const current = await readCurrent(deps, t, t.name ?? '')
+    const next = patched(t, current, type, patch)
+    if (!next.metadata.resourceVersion)
+      next.metadata.resourceVersion = current.metadata.resourceVersion
+    return commitUpdate(deps, t, current, next, opts, sub)
+  })
 }

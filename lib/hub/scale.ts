@@ -1,7 +1,8 @@
 /**
  * The scale subresource (`kubectl scale`, HPAs): an autoscaling/v1 Scale view of a workload's
  * spec.replicas, status.replicas and label selector. Writes go through to spec.replicas of the
- * object with the usual resourceVersion precondition.
+ * object with the usual resourceVersion precondition (the Scale's, when it carries one; without
+ * one a concurrent writer makes it read again, retry-stale.ts).
  */
 import { badRequest } from '../errors.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
@@ -10,6 +11,7 @@ import { applyMergePatch } from '../patch/merge-patch.ts'
 import type { HubDeps } from './deps.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import type { PatchType } from './patch.ts'
+import { retryStale } from './retry-stale.ts'
 import type { Target } from './target.ts'
 import { commitUpdate, readCurrent } from './update.ts'
 
@@ -54,6 +56,16 @@ function replicasOf(scale: unknown): number {
 
 /** Writes a new Scale (`body`, PUT) or a patch of the current one (PATCH). */
 export async function writeScale(
+  deps: HubDeps,
+  t: Target,
+  body: unknown,
+  opts: WriteOptions,
+  patchType?: PatchType
+): Promise<WriteResult> {
+  return retryStale(() => writeScaleOnce(deps, t, body, opts, patchType))
+}
+
+async function writeScaleOnce(
   deps: HubDeps,
   t: Target,
   body: unknown,

@@ -3,15 +3,21 @@
  * A main-resource write keeps the stored status when the resource has a status subresource; a
  * status write changes nothing but status. Server-owned metadata is carried over, generation moves
  * only on spec changes, and a write that changes nothing is answered without touching the store.
- * The precondition is the body's resourceVersion when given, else the one just read.
+ * The precondition is the body's resourceVersion when given; without one the update is
+ * unconditional where kube allows that (built-in kinds) and 422 where it does not (custom and kcp
+ * kinds, CRDs, admission and API registrations), and a concurrent writer makes it read again
+ * (retry-stale.ts), never a 409. The identity of the object (kind, apiVersion group, name,
+ * namespace, uid) cannot change (identity.ts).
  */
-import { badRequest, conflict, notFound } from '../errors.ts'
+import { badRequest, conflict, invalid, notFound } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
 import { type HubDeps, timestamp } from './deps.ts'
+import { checkIdentity } from './identity.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
+import { retryStale } from './retry-stale.ts'
 import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
 import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
 import { storeUpdate } from './write.ts'
@@ -43,6 +49,7 @@ export async function commitUpdate(
   fieldsPreset = false
 ): Promise<WriteResult> {
   const name = current.metadata.name ?? ''
+  checkIdentity(t, current, next, sub)
   const expectedRv = next.metadata.resourceVersion || current.metadata.resourceVersion || ''
   if (expectedRv !== current.metadata.resourceVersion)
     throw conflict(
@@ -83,6 +90,21 @@ export async function commitUpdate(
   return { object: servedAt(t, stored), warnings, created: false }
 }
 
+/**
+ * Whether kube updates this resource without a resourceVersion (its strategy's
+ * AllowUnconditionalUpdate): true for the built-in kinds, false for custom resources, CRDs and the
+ * registration kinds — and for the kcp and edge kinds, which kcp serves as custom resources.
+ */
+export function allowsUnconditionalUpdate(t: Target): boolean {
+  const g = t.info.group
+  if (t.info.source === 'crd' || g.endsWith('.kcp.io')) return false
+  return ![
+    'apiextensions.k8s.io',
+    'admissionregistration.k8s.io',
+    'apiregistration.k8s.io',
+  ].includes(g)
+}
+
 export async function updateObject(
   deps: HubDeps,
   t: Target,
@@ -96,7 +118,18 @@ export async function updateObject(
     throw badRequest(
       `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`
     )
-  const current = await readCurrent(deps, t, name)
-  const next = { ...obj, metadata: { ...obj.metadata, name } }
-  return commitUpdate(deps, t, current, next, opts, sub)
+  const pinned = obj.metadata.resourceVersion
+  return retryStale(async () => {
+    const current = await readCurrent(deps, t, name)
+    if (!pinned && !allowsUnconditionalUpdate(t))
+      throw invalid(t.info.resource, targetDetails(t, name), [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'metadata.resourceVersion',
+          message: 'Invalid value: 0x0: must be specified for an update',
+        },
+      ])
+    const next = { ...obj, metadata: { ...obj.metadata, name } }
+    return commitUpdate(deps, t, current, next, opts, sub)
+  })
 }

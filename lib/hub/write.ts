@@ -4,7 +4,7 @@
  * collection of dependents runs in the background after a hard delete, as kube's Background
  * propagation does; Foreground deletes dependents first; Orphan only drops the owner references.
  */
-import { isApiError } from '../errors.ts'
+import { isApiError, isStaleWrite } from '../errors.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
@@ -48,8 +48,31 @@ export async function storeUpdate(
     updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
   // Kinds that own content are removed by their termination, once the content is gone.
   if (decided && !hooksFor(key.group, key.resource).terminates)
-    return storeRemove(deps, key, updated, 'Background')
+    return removeDecided(deps, key, updated)
   return updated
+}
+
+/**
+ * Removes an object whose deletion the write just decided. The write has landed, so a concurrent
+ * writer in between must not turn it into a failure: read again and remove it if it is still
+ * decided (a finalizer added since keeps it); gone already is done.
+ */
+async function removeDecided(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promise<KubeObject> {
+  let current = obj
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      return await storeRemove(deps, key, current, 'Background')
+    } catch (e) {
+      if (!(isStaleWrite(e) || (isApiError(e) && e.code === 404))) throw e
+      const fresh = await deps.objects.get(key)
+      if (!fresh) return current
+      const stillDecided =
+        fresh.metadata.deletionTimestamp && (fresh.metadata.finalizers ?? []).length === 0
+      if (!stillDecided) return fresh
+      current = fresh
+    }
+  }
+  return current
 }
 
 /** Deletes the stored object now and collects its dependents as `policy` says. */

@@ -17,6 +17,7 @@ import {
   qualifiedNameErrors,
 } from './names.ts'
 import type { ResourceInfo } from './resource-info.ts'
+import { metadataTypeCauses } from './validate-meta-types.ts'
 import {
   asArray,
   asRecord,
@@ -142,6 +143,8 @@ function validateOwnerReferences(refs: unknown, out: StatusCause[]): void {
 export function validateObjectMeta(info: ResourceInfo, metadata: unknown): StatusCause[] {
   const meta = asRecord(metadata)
   if (!meta) return [requiredCause('metadata')]
+  const typeErrors = metadataTypeCauses(meta)
+  if (typeErrors.length > 0) return typeErrors
   const out: StatusCause[] = []
   validateName(info, meta, out)
   validateNamespace(info, meta, out)

@@ -3,10 +3,15 @@
  * is written), take a resourceVersion from the counter, write chunks if the body is big, write the
  * head with ONE conditional request (absent for create, `rv = expected` for update, present and
  * optionally `rv = expected` for delete), then put the change-log entry. A failed condition is
- * turned into AlreadyExists / Conflict / NotFound here, after deleting the chunks just written.
- * Retries are safe: if the head already holds exactly the body being written (same JSON, and for
- * create the same uid), the earlier attempt landed, so the write succeeds with the stored
- * resourceVersion and (re)puts its log entry, which also repairs a log entry lost to a crash.
+ * turned into AlreadyExists / Conflict (a StaleWriteError, so callers without preconditions can
+ * read again and retry) / NotFound here, after deleting the chunks just written.
+ * Retry safety comes from the identity of the attempt, never from comparing content: the rv taken
+ * for a write is unique to it, so when a head put whose outcome was unknown (a lost response, a
+ * timeout) is sent again and its condition fails, the head holding exactly that rv is this
+ * attempt's own write, and the write succeeds; any other head means someone else wrote, and the
+ * answer is a conflict — or, when this attempt may also have landed before being overwritten,
+ * 504 Timeout (outcome unknown), as kube answers when etcd's response is lost. A repeated call is
+ * a new attempt with a new rv: a stale precondition is a conflict even if the bodies agree.
  * A key too long to be stored (key-size.ts) is refused before any request: NotFound for update and
  * delete (nothing can be stored there), 422 Invalid for create.
  */
@@ -14,9 +19,10 @@ import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
 import {
   alreadyExists,
   badRequest,
-  conflict,
   describeTarget,
   notFound,
+  outcomeUnknown,
+  StaleWriteError,
   serviceUnavailable,
 } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -32,7 +38,6 @@ import {
   getHead,
   headItem,
   headObject,
-  itemText,
   logItemFor,
   putItem,
   storeBody,
@@ -60,7 +65,44 @@ type HeadWrite = {
   expectedRv: number | undefined
 }
 
-/** Writes the head; on a failed condition returns the stored head when it already holds our body. */
+/** Attempts of one head put whose outcome is unknown (the SDK retries inside each, too). */
+const HEAD_ATTEMPTS = 3
+
+/**
+ * A DynamoDB error that says the request was refused as sent (validation, a missing table, ...),
+ * so it cannot have landed and sending it again cannot help. Anything else — no HTTP status (a
+ * lost connection), a 5xx, throttling — may or may not have landed.
+ */
+function refusedAsSent(e: unknown): boolean {
+  const status = (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode
+  const name = e instanceof Error ? e.name : ''
+  if (/Throttl|ProvisionedThroughput|RequestLimit|LimitExceeded/.test(name)) return false
+  return status !== undefined && status >= 400 && status < 500
+}
+
+/**
+ * Puts `head` under `condition`, sending it again while its outcome is unknown. Returns whether
+ * the condition failed and whether an earlier send may have landed.
+ */
+async function putHead(
+  ctx: StoreContext,
+  head: Item,
+  condition: Record<string, unknown>
+): Promise<{ refused: boolean; uncertain: boolean }> {
+  let uncertain = false
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.client.send(new PutItemCommand({ TableName: ctx.table, Item: head, ...condition }))
+      return { refused: false, uncertain }
+    } catch (e) {
+      if (isConditionalFailure(e)) return { refused: true, uncertain }
+      if (refusedAsSent(e) || attempt >= HEAD_ATTEMPTS) throw e
+      uncertain = true
+    }
+  }
+}
+
+/** Writes the head; on a failed condition succeeds only when the stored head is this attempt's. */
 async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item; text: string }> {
   const { key, obj, expectedRv } = w
   const { text, data } = await encodeBody(obj, describeTarget(key.resource, key.group, key.name))
@@ -81,24 +123,35 @@ async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item;
           ConditionExpression: 'rv = :expected',
           ExpressionAttributeValues: { ':expected': n(expectedRv) },
         }
-  try {
-    await ctx.client.send(new PutItemCommand({ TableName: ctx.table, Item: head, ...condition }))
-    return { head, text }
-  } catch (e) {
-    // Any other failure may have landed the head (lost response): its chunks must stay; if
-    // nothing references them, the sweep removes them later.
-    if (!isConditionalFailure(e)) throw e
-    await dropBlob()
-  }
+  // A put that failed in transit may have landed: its chunks stay (the sweep removes them later
+  // if nothing references them).
+  const { refused, uncertain } = await putHead(ctx, head, condition)
+  if (!refused) return { head, text }
   const current = await getHead(ctx, key)
+  // The rv is this attempt's alone: a head holding it is this write, landed by an earlier send.
+  if (current && readNumber(current, 'rv') === rv) return { head: current, text }
+  if (uncertain)
+    throw outcomeUnknown(
+      `the write of ${describeTarget(key.resource, key.group, key.name)} may or may not have been applied (its response was lost and the object changed since); read it and try again`
+    )
+  await dropBlob()
   if (!current) {
     if (expectedRv === undefined) throw alreadyExists(key.resource, target(key))
     throw notFound(key.resource, target(key))
   }
-  const mayBeOurs = expectedRv !== undefined || obj.metadata?.uid !== undefined
-  if (mayBeOurs && (await itemText(ctx, current)) === text) return { head: current, text }
   if (expectedRv === undefined) throw alreadyExists(key.resource, target(key))
-  throw conflict(key.resource, target(key), MODIFIED_MESSAGE)
+  throw new StaleWriteError(key.resource, target(key), MODIFIED_MESSAGE)
+}
+
+/** Puts a change-log item (keyed by its rv, so sending it again is harmless) until it lands. */
+async function putLog(ctx: StoreContext, item: Item): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await putItem(ctx, item)
+    } catch (e) {
+      if (refusedAsSent(e) || attempt >= HEAD_ATTEMPTS) throw e
+    }
+  }
 }
 
 async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject> {
@@ -111,7 +164,7 @@ async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject>
   const { head, text } = await writeHead(ctx, w)
   const rv = readNumber(head, 'rv')
   const type = w.expectedRv === undefined ? 'ADDED' : 'MODIFIED'
-  await putItem(ctx, logItemFor(ctx, head, { type, rv, ts: readNumber(head, 'ts') }))
+  await putLog(ctx, logItemFor(ctx, head, { type, rv, ts: readNumber(head, 'ts') }))
   return parseBody(text, rv)
 }
 
@@ -168,14 +221,14 @@ export async function deleteObject(
     const current = await getHead(ctx, key)
     if (!current) throw notFound(key.resource, target(key))
     const why = `Precondition failed: ResourceVersion in precondition: ${expected}, ResourceVersion in object meta: ${readNumber(current, 'rv')}`
-    throw conflict(key.resource, target(key), why)
+    throw new StaleWriteError(key.resource, target(key), why)
   }
   if (!old) throw notFound(key.resource, target(key))
   const blob = blobOf(old)
   if (blob) await markDeleteRef(ctx, blob.blobRv, rv)
   const [obj] = await Promise.all([
     headObject(ctx, old),
-    putItem(ctx, logItemFor(ctx, old, { type: 'DELETED', rv, ts })),
+    putLog(ctx, logItemFor(ctx, old, { type: 'DELETED', rv, ts })),
   ])
   obj.metadata = { ...obj.metadata, resourceVersion: String(rv) }
   return obj

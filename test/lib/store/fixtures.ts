@@ -76,6 +76,15 @@ export function faultHook() {
         },
       })
     },
+    /** Run `action` on the next matching command (throwing from it fails the command). */
+    on(
+      op: string,
+      phase: FaultCall['phase'],
+      action: () => void | Promise<void>,
+      match?: Rule['match']
+    ) {
+      rules.push({ op, phase, match, action })
+    },
     /** Hold the next matching command until the returned function is called. */
     hold(op: string, match?: Rule['match']): () => void {
       let release = () => {}

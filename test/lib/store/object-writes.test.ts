@@ -101,41 +101,84 @@ describe('large objects', () => {
 })
 
 describe('retrying writes', () => {
-  it('a create whose response was lost succeeds when repeated, with one ADDED event', async () => {
+  it('a create whose response was lost is sent again and recognized as its own, with one ADDED event', async () => {
     const faults = faultHook()
     t = await createTestStore({ fault: faults.hook })
     faults.fail('PutItem', 'after', putsInto('o#'))
-    await expect(t.objects.create(cmKey('a'), configMap('a'))).rejects.toThrow('injected')
-    const again = await t.objects.create(cmKey('a'), configMap('a'))
-    expect(again.metadata.resourceVersion).toBe('1')
-    expect(await t.objects.get(cmKey('a'))).toEqual(again)
+    const created = await t.objects.create(cmKey('a'), configMap('a'))
+    expect(created.metadata.resourceVersion).toBe('1')
+    expect(await t.objects.get(cmKey('a'))).toEqual(created)
     const { events } = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
     expect(events.map((e) => `${e.type}@${e.rv}`)).toEqual(['ADDED@1'])
+    // Calling create again is another attempt, not a retry: the name is taken.
+    expect((await apiError(t.objects.create(cmKey('a'), configMap('a')))).reason).toBe(
+      'AlreadyExists'
+    )
   })
 
-  it('an update that died before logging is completed, and logged, by the retry', async () => {
+  it('an update whose response was lost is recognized as its own by its rv, not by its body', async () => {
     const faults = faultHook()
     t = await createTestStore({ fault: faults.hook })
     const v1 = await t.objects.create(cmKey('a'), configMap('a', 'default', { v: '1' }))
-    const next = { ...v1, data: { v: '2' } }
-    faults.fail('PutItem', 'before', putsInto('l#'))
-    await expect(t.objects.update(cmKey('a'), next, v1.metadata.resourceVersion!)).rejects.toThrow()
-    expect((await t.objects.get(cmKey('a')))?.data).toEqual({ v: '2' })
-    const retried = await t.objects.update(cmKey('a'), next, v1.metadata.resourceVersion!)
-    expect(retried.metadata.resourceVersion).toBe('2')
+    faults.fail('PutItem', 'after', putsInto('o#'))
+    const v2 = await t.objects.update(cmKey('a'), { ...v1, data: { v: '2' } }, '1')
+    expect(v2.metadata.resourceVersion).toBe('2')
     const { events } = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
     expect(events.map((e) => `${e.type}@${e.rv}`)).toEqual(['ADDED@1', 'MODIFIED@2'])
-    // A different body with the same stale rv is still a conflict.
-    const stale = await apiError(
-      t.objects.update(cmKey('a'), { ...v1, data: { v: '3' } }, v1.metadata.resourceVersion!)
+  })
+
+  it('a stale update whose body equals the stored one is a conflict, not an acknowledgement', async () => {
+    t = await createTestStore()
+    const v1 = await t.objects.create(cmKey('a'), configMap('a', 'default', { n: '0' }))
+    const same = { ...v1, data: { n: '1' } }
+    await t.objects.update(cmKey('a'), same, '1')
+    const stale = await apiError(t.objects.update(cmKey('a'), same, '1'))
+    expect(stale.code).toBe(409)
+    expect(stale.reason).toBe('Conflict')
+    const { events } = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED'])
+  })
+
+  it('a lost response followed by another writer is 504 Timeout (outcome unknown), not a success', async () => {
+    const faults = faultHook()
+    t = await createTestStore({ fault: faults.hook })
+    const store = t
+    const v1 = await store.objects.create(cmKey('a'), configMap('a', 'default', { v: '1' }))
+    faults.on(
+      'PutItem',
+      'after',
+      async () => {
+        // Our put landed (rv 2); another writer replaces it before we learn the outcome.
+        await store.objects.update(cmKey('a'), { ...v1, data: { v: 'other' } }, '2')
+        throw new Error('injected lost response')
+      },
+      putsInto('o#')
     )
+    const err = await apiError(store.objects.update(cmKey('a'), { ...v1, data: { v: '2' } }, '1'))
+    expect(err.code).toBe(504)
+    expect(err.reason).toBe('Timeout')
+    expect((await store.objects.get(cmKey('a')))?.data).toEqual({ v: 'other' })
+  })
+
+  it('a change-log put that failed is sent again: the update succeeds and is logged once', async () => {
+    const faults = faultHook()
+    t = await createTestStore({ fault: faults.hook })
+    const v1 = await t.objects.create(cmKey('a'), configMap('a', 'default', { v: '1' }))
+    faults.fail('PutItem', 'before', putsInto('l#'))
+    const v2 = await t.objects.update(cmKey('a'), { ...v1, data: { v: '2' } }, '1')
+    expect(v2.metadata.resourceVersion).toBe('2')
+    const { events } = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
+    expect(events.map((e) => `${e.type}@${e.rv}`)).toEqual(['ADDED@1', 'MODIFIED@2'])
+    // A repeated call with the old rv is a new attempt and a conflict.
+    const stale = await apiError(t.objects.update(cmKey('a'), { ...v1, data: { v: '2' } }, '1'))
     expect(stale.reason).toBe('Conflict')
   })
 
   it('a create that failed before reaching the table succeeds when repeated', async () => {
     const faults = faultHook()
     t = await createTestStore({ fault: faults.hook })
-    faults.fail('PutItem', 'before', putsInto('o#'))
+    // Three failed sends: the store gives up and the caller sees the error.
+    for (let i = 0; i < 3; i++) faults.fail('PutItem', 'before', putsInto('o#'))
     await expect(t.objects.create(cmKey('a'), configMap('a'))).rejects.toThrow()
     expect(await t.objects.get(cmKey('a'))).toBeUndefined()
     const created = await t.objects.create(cmKey('a'), configMap('a'))
@@ -158,7 +201,7 @@ describe('retrying writes', () => {
     const faults = faultHook()
     const clock = manualClock()
     t = await createTestStore({ fault: faults.hook, now: clock.now })
-    faults.fail('PutItem', 'before', putsInto('o#'))
+    for (let i = 0; i < 3; i++) faults.fail('PutItem', 'before', putsInto('o#'))
     await expect(t.objects.create(cmKey('big'), bigConfigMap('big', 500_000))).rejects.toThrow()
     const v1 = await t.objects.create(cmKey('big'), bigConfigMap('big', 500_000))
     // Not yet: unreferenced chunks are kept for a grace period.
@@ -168,13 +211,12 @@ describe('retrying writes', () => {
     expect(await t.objects.get(cmKey('big'))).toEqual(v1)
   })
 
-  it('a large create whose response was lost keeps its chunks and succeeds when repeated', async () => {
+  it('a large create whose response was lost keeps its chunks and is recognized as its own', async () => {
     const faults = faultHook()
     const clock = manualClock()
     t = await createTestStore({ fault: faults.hook, now: clock.now })
     const obj = bigConfigMap('big', 800_000)
     faults.fail('PutItem', 'after', putsInto('o#'))
-    await expect(t.objects.create(cmKey('big'), obj)).rejects.toThrow('injected')
     const again = await t.objects.create(cmKey('big'), obj)
     expect(again.metadata.resourceVersion).toBe('1')
     expect((await t.objects.get(cmKey('big')))?.data).toEqual(obj.data)
@@ -187,7 +229,7 @@ describe('retrying writes', () => {
     const faults = faultHook()
     t = await createTestStore({ fault: faults.hook })
     await t.objects.create(cmKey('a'), configMap('a'))
-    faults.fail('PutItem', 'before', putsInto('l#'))
+    for (let i = 0; i < 3; i++) faults.fail('PutItem', 'before', putsInto('l#'))
     await expect(t.objects.delete(cmKey('a'))).rejects.toThrow()
     expect(await t.objects.get(cmKey('a'))).toBeUndefined()
     expect((await apiError(t.objects.delete(cmKey('a')))).code).toBe(404)
