@@ -3,11 +3,13 @@
  * ObjectStore (object-writes, object-reads, change-log), a KvStore, the ProjectionStore of mailbox
  * manifests and bodies (projection-store.ts, projection-types.ts) and the change-log sweep (which
  * also removes unreferenced projection bodies) over one table whose layout is described in
- * `keys.ts`. Only single-item conditional writes are used (dynalite has no transactions), every
- * write is safe to retry, and watch is served by polling the change log, whose entries are handed
+ * `keys.ts`. Only single-item conditional writes are used (dynalite has no transactions), a write
+ * recognizes its own resent attempt by its rv (object-writes.ts), and watch is served by polling the change log, whose entries are handed
  * out `settleMs` after their rv was issued (change-log.ts).
  * Known limits: the resourceVersion counter is one hot item; a crash between an object write and
- * its log entry loses that watch event unless the write is retried; a list's later pages are read
+ * its log entry loses that watch event (the log put itself is sent again on failure); a delete
+ * whose response was lost and that the SDK sends again answers NotFound and logs no DELETED
+ * event (the removed item cannot be told from one removed by someone else); a list's later pages are read
  * live, not from a snapshot; a write whose rv was issued before a list's counter read but that
  * lands after the list's Query is in neither the list nor a watch from the list's rv.
  */
