@@ -1,8 +1,10 @@
 /**
  * The JSON types of ObjectMeta's fields. kube decodes metadata into a typed struct, so a label map
  * that is a string or a finalizer that is a number never gets past decoding; the hub keeps objects
- * as JSON, so it checks the types here, before any rule that assumes them (validate-meta.ts).
- * Each wrong type is one FieldValueInvalid cause naming the field.
+ * as JSON, so the types are checked here.
+ * Each wrong type is one FieldValueInvalid cause naming the field. The hub checks them before it
+ * merges server-owned metadata into a write (identity.ts); on create, the schema walk of
+ * validate.ts reports them.
  */
 import type { StatusCause } from '../errors.ts'
 import { invalidCause, isRecord } from './validate-util.ts'

@@ -17,7 +17,6 @@ import {
   qualifiedNameErrors,
 } from './names.ts'
 import type { ResourceInfo } from './resource-info.ts'
-import { metadataTypeCauses } from './validate-meta-types.ts'
 import {
   asArray,
   asRecord,
@@ -143,8 +142,6 @@ function validateOwnerReferences(refs: unknown, out: StatusCause[]): void {
 export function validateObjectMeta(info: ResourceInfo, metadata: unknown): StatusCause[] {
   const meta = asRecord(metadata)
   if (!meta) return [requiredCause('metadata')]
-  const typeErrors = metadataTypeCauses(meta)
-  if (typeErrors.length > 0) return typeErrors
   const out: StatusCause[] = []
   validateName(info, meta, out)
   validateNamespace(info, meta, out)

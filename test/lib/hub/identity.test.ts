@@ -119,6 +119,16 @@ describe('identity-changing patches', () => {
 })
 
 describe('server-owned metadata', () => {
+  it('a create whose annotations are not a map is refused and stores nothing', async () => {
+    const res = await hub.call('POST', CMS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'badmeta', annotations: 'notamap' },
+    })
+    expect(res.status).toBe(422)
+    expect((await hub.call('GET', `${CMS}/badmeta`)).status).toBe(404)
+  })
+
   it('a creationTimestamp sent in a patch is ignored', async () => {
     const res = await hub.call(
       'PATCH',
