@@ -1,16 +1,31 @@
 /**
  * Watch: a newline-delimited JSON stream of {type, object} events, served by polling the store's
- * change log. Starting without a resourceVersion (or with "0") first sends the current objects as
- * ADDED. Bookmarks are sent when asked for; the stream ends after timeoutSeconds; a too-old
- * resourceVersion ends it with an ERROR event carrying a 410 Expired Status. Because writers take a
- * resourceVersion before they commit, a change with a lower version can land just after a higher
- * one: the loop re-reads a short window behind its cursor and skips what it already sent. A quiet
- * watch polls less often (the interval doubles per empty poll, up to `idlePollMs`), so many idle
- * watches cost little; the first change after a quiet spell waits at most that long.
+ * change log. The options are kube's (lib/hub/list-options.ts: a watch from "" or "0" defaults to
+ * sendInitialEvents=true): with sendInitialEvents the current objects are sent first as ADDED,
+ * followed, when bookmarks are allowed, by a BOOKMARK annotated `k8s.io/initial-events-end`;
+ * sendInitialEvents=false from "" or "0" starts at the store's current version. Bookmarks are
+ * sent when asked for; the stream ends after timeoutSeconds (0 or absent: 30 minutes; negative: at
+ * once, as kube's expired context does); a too-old resourceVersion ends it with an ERROR event
+ * carrying a 410 Expired Status. A resourceVersion the store has not reached yet is waited for
+ * up to 3 s and then ends the stream with an ERROR event carrying kube's TooLarge 504 Status
+ * (resource-version.ts), on which client-go relists. kube sends that event for a watch with
+ * sendInitialEvents; for a plain watch from the future its watch cache stays silent until the
+ * version comes, which here (a store can be recreated while clients hold its old versions) could
+ * be forever, so every watch gets the event. Because writers take a resourceVersion before they
+ * commit, a change with a lower version can land just after a higher one: the loop re-reads a
+ * short window behind its cursor and skips what it already sent. A quiet watch polls less often
+ * (the interval doubles per empty poll, up to `idlePollMs`), so many idle watches cost little;
+ * the first change after a quiet spell waits at most that long.
  * `Content-Encoding: identity` keeps wrangler dev from buffering the stream through gzip.
  */
 import { isApiError } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
+import { checkListOptions } from '../../lib/hub/list-options.ts'
+import {
+  FRESHNESS_WAIT_MS,
+  parseResourceVersion,
+  waitForResourceVersion,
+} from '../../lib/hub/resource-version.ts'
 import { servedAt, type Target } from '../../lib/hub/target.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -19,6 +34,10 @@ export type WatchParams = {
   target: Target
   allSpaces: boolean
   resourceVersion?: string
+  resourceVersionMatch?: string
+  sendInitialEvents?: boolean
+  /** Only to refuse it with resourceVersionMatch, as kube does; a watch does not page. */
+  continue?: string
   predicate: (obj: KubeObject) => boolean
   bookmarks: boolean
   timeoutSeconds?: number
@@ -28,6 +47,8 @@ export type WatchParams = {
   idlePollMs?: number
   /** How far behind the cursor to look for late commits. */
   settleMs?: number
+  /** How long to wait for the store to reach `resourceVersion` (default 3 s, kube's). */
+  freshWaitMs?: number
   /** Rewrites each event before it is sent (e.g. as a Table for kubectl). */
   transform?: (event: unknown) => unknown
 }
@@ -90,12 +111,42 @@ async function pollOnce(
   return { more: res.more, events: res.events.length }
 }
 
-function bookmark(t: Target, rv: number): unknown {
+function bookmark(t: Target, rv: number, initialEventsEnd = false): unknown {
   const apiVersion = apiVersionOf(t.info.group, t.version)
-  return {
-    type: 'BOOKMARK',
-    object: { kind: t.info.kind, apiVersion, metadata: { resourceVersion: String(rv) } },
+  const metadata = {
+    resourceVersion: String(rv),
+    ...(initialEventsEnd ? { annotations: { 'k8s.io/initial-events-end': 'true' } } : {}),
   }
+  return { type: 'BOOKMARK', object: { kind: t.info.kind, apiVersion, metadata } }
+}
+
+/** kube's watch timeout: timeoutSeconds when positive, none left when negative, else 30 min. */
+function deadlineOf(timeoutSeconds: number | undefined): number {
+  const s = timeoutSeconds ?? 0
+  return Date.now() + (s === 0 ? 1800 : Math.min(s, 3600)) * 1000
+}
+
+/**
+ * Where the stream starts: after the initial events when they are asked for, else at the
+ * requested version (once the store has reached it) or the current one.
+ */
+async function startCursor(
+  deps: HubDeps,
+  p: WatchParams,
+  deadline: number,
+  emit: (v: unknown) => void
+): Promise<number> {
+  const rv = parseResourceVersion(p.resourceVersion)
+  const wait = Math.max(0, Math.min(p.freshWaitMs ?? FRESHNESS_WAIT_MS, deadline - Date.now()))
+  const current = rv > 0n ? await waitForResourceVersion(deps.objects, rv, wait) : undefined
+  if (p.sendInitialEvents) {
+    const init = await initialEvents(deps, p)
+    for (const e of init.events) emit(e)
+    if (p.bookmarks) emit(bookmark(p.target, init.rv, true))
+    return init.rv
+  }
+  if (rv > 0n) return Number(rv)
+  return current ?? (await deps.objects.currentRv())
 }
 
 /** The watch loop: initial events when asked, then poll until closed or past the deadline. */
@@ -105,14 +156,10 @@ async function streamEvents(
   emit: (v: unknown) => void,
   isOpen: () => boolean
 ): Promise<void> {
-  const deadline = Date.now() + Math.min(p.timeoutSeconds ?? 1800, 3600) * 1000
-  const cur: Cursor = { low: Number(p.resourceVersion ?? '0'), highest: 0, sent: new Map() }
-  if (!p.resourceVersion || p.resourceVersion === '0') {
-    const init = await initialEvents(deps, p)
-    for (const e of init.events) emit(e)
-    cur.low = init.rv
-  }
-  cur.highest = cur.low
+  const deadline = deadlineOf(p.timeoutSeconds)
+  if (Date.now() >= deadline) return
+  const low = await startCursor(deps, p, deadline, emit)
+  const cur: Cursor = { low, highest: low, sent: new Map() }
   let lastBookmark = Date.now()
   const base = p.pollMs ?? 200
   const idle = Math.max(base, p.idlePollMs ?? 1000)
@@ -129,7 +176,10 @@ async function streamEvents(
   }
 }
 
-export function watchResponse(deps: HubDeps, p: WatchParams): Response {
+/** Validates the options (400/422 before any byte is sent) and opens the stream. */
+export function watchResponse(deps: HubDeps, params: WatchParams): Response {
+  const p = checkListOptions({ ...params, watch: true })
+  parseResourceVersion(p.resourceVersion)
   let closed = false
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {

@@ -3,10 +3,11 @@
  * rules (validate-meta.ts); a walk over the kind's OpenAPI v3 schema for types and unknown fields
  * (the CRD's openAPIV3Schema, the schema derived from the zod schemas of the edge and kcp kinds,
  * or the hand-written schemas of the built-in kinds); the zod schema of the edge and kcp kinds;
- * the value rules of common built-in kinds (when the object is well typed). Unknown fields are
- * causes with `strict` (kube's fieldValidation=Strict) and warnings otherwise (Warn); for Ignore
- * the caller drops the warnings. kube reports strict unknown fields as 400 BadRequest with
- * `strictDecodingMessage`, other causes as 422 Invalid; the caller chooses.
+ * the value rules of common built-in kinds (when the object is well typed); the paths and values
+ * of a Customizer (validate-customizer.ts). Unknown fields are causes with `strict` (kube's
+ * fieldValidation=Strict) and warnings otherwise (Warn); for Ignore the caller drops the warnings.
+ * kube reports strict unknown fields as 400 BadRequest with `strictDecodingMessage`, other causes
+ * as 422 Invalid; the caller chooses.
  */
 import { openApiSchemaFor, zodSchemaFor } from '../apis/by-kind.ts'
 import type { StatusCause } from '../errors.ts'
@@ -15,6 +16,7 @@ import type { JsonObject, KubeObject } from './types.ts'
 import { OBJECT_META, str } from './validate-builtin-dsl.ts'
 import { builtinRuleCauses } from './validate-builtin-rules.ts'
 import { builtinSchemaFor } from './validate-builtin-schemas.ts'
+import { customizerCauses } from './validate-customizer.ts'
 import { validateObjectMeta } from './validate-meta.ts'
 import { checkAgainstSchema } from './validate-schema.ts'
 import { isRecord } from './validate-util.ts'
@@ -78,8 +80,14 @@ export function validateObject(
       ...(zod ? check.causes.filter((c) => c.field?.startsWith('metadata')) : check.causes)
     )
   }
-  if (zod) causes.push(...causesFromZod(zod, obj, ['apiVersion', 'kind', 'metadata']))
-  else if (info.source === 'builtin' && !causes.some((c) => c.reason === 'FieldValueTypeInvalid')) {
+  if (zod) {
+    causes.push(...causesFromZod(zod, obj, ['apiVersion', 'kind', 'metadata']))
+    if (info.group === 'edge.kcp.io' && info.kind === 'Customizer')
+      causes.push(...customizerCauses(obj))
+  } else if (
+    info.source === 'builtin' &&
+    !causes.some((c) => c.reason === 'FieldValueTypeInvalid')
+  ) {
     // Value rules assume well-typed input; with type errors they would only add noise.
     causes.push(...builtinRuleCauses(info.group, info.kind, obj))
   }
