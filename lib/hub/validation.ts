@@ -1,6 +1,7 @@
 /**
  * Validation of an object about to be written: the request body must be a kube object of the
- * addressed kind, in the addressed namespace, and pass the resource's schema. fieldValidation
+ * addressed kind (a built-in type's missing apiVersion/kind taken from the URL, as kube does), in
+ * the addressed namespace, and pass the resource's schema. fieldValidation
  * decides what unknown fields do: Strict rejects them (400, kube's strict decoding error), Warn reports them as warnings, Ignore
  * drops the warnings.
  */
@@ -12,26 +13,57 @@ import { MAX_OBJECT_BYTES } from '../store/body-codec.ts'
 import type { FieldValidation } from './options.ts'
 import { type Target, targetDetails } from './target.ts'
 
-/** Checks the body's shape and identity against the target; returns it typed. */
+/**
+ * Checks the body's shape and identity against the target; returns it typed. As kube's decoder
+ * does for its built-in types, a missing `kind`, or a missing version (with no group or the
+ * URL's group), is taken from the URL, so typed clients that send neither (the Python client's
+ * models) are served. Custom resources decode as unstructured objects in kube, where `kind` is
+ * required and a missing apiVersion cannot match the URL's. A body that names another group,
+ * version or kind is refused (400), as kube refuses it.
+ */
 export function asKubeObject(t: Target, body: unknown): KubeObject {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw badRequest('the request body must be a JSON or YAML object')
-  const obj = body as KubeObject
+  const given = body as Record<string, unknown>
+  const builtin = t.info.source === 'builtin'
+  const kind = typeOrEmpty(given.kind, 'kind')
+  if (kind === '' && !builtin) throw badRequest("Object 'Kind' is missing in the request body")
+  const apiVersion = typeOrEmpty(given.apiVersion, 'apiVersion')
   const expected = apiVersionOf(t.info.group, t.version)
-  if (typeof obj.kind !== 'string' || obj.kind === '')
-    throw badRequest("Object 'Kind' is missing in the request body")
-  if (obj.apiVersion !== expected)
+  const actual = builtin ? withDefaultVersion(apiVersion, t) : apiVersion
+  if (actual !== expected)
     throw badRequest(
-      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`
+      `the API version in the data (${apiVersion}) does not match the expected API version (${expected})`
     )
-  if (obj.kind !== t.info.kind)
+  if (kind !== '' && kind !== t.info.kind)
     throw badRequest(
-      `the kind in the data (${obj.kind}) does not match the expected kind (${t.info.kind})`
+      `the kind in the data (${kind}) does not match the expected kind (${t.info.kind})`
     )
-  if (obj.metadata === undefined) return { ...obj, metadata: {} }
-  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata) || obj.metadata === null)
+  const { apiVersion: _v, kind: _k, ...rest } = given
+  const obj = { apiVersion: expected, kind: t.info.kind, ...rest } as KubeObject
+  if (obj.metadata === undefined || obj.metadata === null) return { ...obj, metadata: {} }
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
     throw badRequest('metadata must be an object')
   return obj
+}
+
+/** A string type field, '' when absent or null (as Go decodes them); anything else is a 400. */
+function typeOrEmpty(value: unknown, field: 'kind' | 'apiVersion'): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value !== 'string') {
+    const found = Array.isArray(value) ? 'an array' : `a ${typeof value}`
+    throw badRequest(`${field} must be a string, not ${found}`)
+  }
+  return value
+}
+
+/** kube's defaulting of a decoded group/version: an empty version takes the URL's. */
+function withDefaultVersion(apiVersion: string, t: Target): string {
+  if (apiVersion === '') return apiVersionOf(t.info.group, t.version)
+  const slash = apiVersion.indexOf('/')
+  if (slash >= 0 && slash === apiVersion.length - 1 && apiVersion.slice(0, slash) === t.info.group)
+    return apiVersionOf(t.info.group, t.version)
+  return apiVersion
 }
 
 /** Puts the object in the request's namespace; a different namespace in the body is a 400. */
