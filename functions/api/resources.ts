@@ -2,7 +2,8 @@
  * Dispatches a request for a resource path to the hub verbs: GET (get, list, watch), POST
  * (create), PUT (update), PATCH, DELETE (one object or a collection), on the object or its status
  * subresource. It resolves the resource in the space's registry first: an unknown resource is a
- * 404 naming the group and version the client used.
+ * 404 naming the group and version the client used. Bodies are read by media type as kube
+ * negotiates them (body.ts): object bodies as JSON, YAML or protobuf, patches by patch type.
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -26,8 +27,8 @@ import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { readBody } from './body.ts'
-import type { ApiQuery } from './query.ts'
+import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
+import { type ApiQuery, listParams } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
@@ -86,9 +87,7 @@ async function readCollection(
       ...(table ? { transform: tableWatchEvents(t, table, r.deps.now) } : {}),
       target: t,
       allSpaces: r.allSpaces,
-      ...(r.query.resourceVersion !== undefined
-        ? { resourceVersion: r.query.resourceVersion }
-        : {}),
+      ...listParams(r.query),
       predicate: predicate ?? (() => true),
       bookmarks: r.query.allowWatchBookmarks,
       ...(r.query.timeoutSeconds !== undefined ? { timeoutSeconds: r.query.timeoutSeconds } : {}),
@@ -98,6 +97,7 @@ async function readCollection(
     t,
     {
       ...(predicate ? { predicate } : {}),
+      ...listParams(r.query),
       ...(r.query.limit ? { limit: r.query.limit } : {}),
       ...(r.query.continue ? { continue: r.query.continue } : {}),
     },
@@ -113,11 +113,16 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   if (method === 'GET') return readCollection(r, t, predicate)
   if (r.allSpaces) throw methodNotAllowed('the cross-workspace view only supports list and watch')
   if (method === 'POST') {
-    const res = await createObject(r.deps, t, await readBody(r.req), writeOptions(r, 'unknown'))
+    const res = await createObject(
+      r.deps,
+      t,
+      await readObjectBody(r.req),
+      writeOptions(r, 'unknown')
+    )
     return json(res.object, 201, res.warnings)
   }
   if (method === 'DELETE') {
-    const body = await readBody(r.req)
+    const body = await readDeleteBody(r.req)
     const list = await listObjects(r.deps, t, predicate ? { predicate } : {})
     const opts = parseDeleteOptions(body, {
       propagationPolicy: r.query.propagationPolicy,
@@ -143,10 +148,12 @@ async function scale(r: ResourceRequest, t: Target): Promise<Response> {
     case 'GET':
       return json(await getScale(r.deps, t))
     case 'PUT':
-      return json((await writeScale(r.deps, t, await readBody(r.req), opts)).object)
+      return json((await writeScale(r.deps, t, await readObjectBody(r.req), opts)).object)
     case 'PATCH': {
       const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
-      return json((await writeScale(r.deps, t, await readBody(r.req), opts, type)).object)
+      return json(
+        (await writeScale(r.deps, t, await readPatchBody(r.req, type), opts, type)).object
+      )
     }
     default:
       throw methodNotAllowed(`${r.req.method} is not supported on the scale subresource`)
@@ -169,14 +176,14 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
   switch (r.req.method) {
     case 'GET': {
       const table = status ? undefined : negotiateTable(r.req)
-      const obj = await getObject(r.deps, t)
+      const obj = await getObject(r.deps, t, r.query.resourceVersion)
       return json(table ? objectTable(t, obj, table, r.deps.now()) : obj)
     }
     case 'PUT': {
       const res = await updateObject(
         r.deps,
         t,
-        await readBody(r.req),
+        await readObjectBody(r.req),
         writeOptions(r, 'unknown'),
         status
       )
@@ -187,7 +194,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
       const res = await patchObject(
         r.deps,
         t,
-        await readBody(r.req),
+        await readPatchBody(r.req, type),
         type,
         writeOptions(r, 'unknown'),
         status
@@ -196,7 +203,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
     }
     case 'DELETE': {
       if (status) throw methodNotAllowed('the status subresource cannot be deleted')
-      const opts = parseDeleteOptions(await readBody(r.req), {
+      const opts = parseDeleteOptions(await readDeleteBody(r.req), {
         propagationPolicy: r.query.propagationPolicy,
         dryRun: r.query.dryRun,
         baseUrl: r.baseUrl,
@@ -210,7 +217,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
 
 function review(r: ResourceRequest, t: Target): Promise<Response> {
   if (r.req.method !== 'POST') throw methodNotAllowed(`${t.info.kind} only supports create`)
-  return readBody(r.req).then((body) =>
+  return readObjectBody(r.req).then((body) =>
     json(answerReview(t.info.kind, body, r.principal, r.space.path), 201)
   )
 }

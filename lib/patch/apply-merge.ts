@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../kube/types.ts'
 import { type FieldPath, formatPath, pathKey } from './field-path.ts'
 import type { FieldSet } from './field-set.ts'
 import { listEntries } from './field-walk.ts'
+import { guardDepth } from './json-limits.ts'
 import { cloneJson, isJsonObject, ownMember, setMember } from './json-values.ts'
 import { fieldSchema, type ListSchema, listKeys, type NodeSchema } from './patch-schema.ts'
 
@@ -28,6 +29,7 @@ export function validateApplied(
   schema: NodeSchema | undefined,
   path: string[] = []
 ): void {
+  guardDepth(path.length)
   if (isJsonObject(value)) {
     for (const [k, v] of Object.entries(value))
       validateApplied(v, fieldSchema(schema, k), [...path, `f:${k}`])

@@ -8,6 +8,7 @@
 import { badRequest } from '../errors.ts'
 import type { JsonObject, JsonValue } from '../kube/types.ts'
 import { type FieldPath, formatPath, pathFromKey, pathKey } from './field-path.ts'
+import { guardDepth } from './json-limits.ts'
 import { isJsonObject, setMember } from './json-values.ts'
 
 export type FieldSet = ReadonlySet<string>
@@ -20,6 +21,7 @@ const ELEMENT = /^[fkvi]:/
 export function fieldSetFromFieldsV1(fields: JsonValue | undefined): FieldSet {
   const out = new Set<string>()
   const walk = (node: JsonValue, path: string[]) => {
+    guardDepth(path.length)
     if (!isJsonObject(node))
       throw badRequest(`invalid managedFields: ${formatPath(path) || 'fieldsV1'} is not an object`)
     for (const [element, child] of Object.entries(node)) {

@@ -9,6 +9,7 @@
 import type { JsonObject, JsonValue } from '../kube/types.ts'
 import { fieldElement, keyElement, pathKey, valueElement } from './field-path.ts'
 import { type FieldSet, union } from './field-set.ts'
+import { guardDepth } from './json-limits.ts'
 import { canonicalJson, isJsonObject, isPrimitive } from './json-values.ts'
 import { fieldSchema, itemKey, type ListSchema, listKeys, type NodeSchema } from './patch-schema.ts'
 
@@ -78,6 +79,7 @@ export function objectFields(obj: JsonObject, schema: NodeSchema, mode: WalkMode
 type Walk = { out: Map<string, string>; mode: WalkMode }
 
 function walk(value: JsonValue, schema: NodeSchema | undefined, path: string[], w: Walk): void {
+  guardDepth(path.length)
   if (isJsonObject(value)) {
     if (w.mode === 'compare' || Object.keys(value).length === 0) w.out.set(pathKey(path), OBJECT)
     walkMembers(value, schema, path, w)

@@ -4,13 +4,16 @@
  * to a copy of the target (the input is never mutated). A patch that is not a well-formed array of
  * operations is 400 BadRequest; a well-formed operation that cannot be applied (missing path,
  * index out of range, failed `test`) is 422 Invalid, as kube answers. Messages name the operation
- * index and its path. Like kube, at most 10000 operations are accepted.
+ * index and its path. Like kube, at most 10000 operations are accepted (413 past that). What the
+ * operations may do to the object's size and depth is tracked as they run (json-patch-budget.ts).
  */
 import { badRequest, tooLarge } from '../errors.ts'
 import type { JsonValue } from '../kube/types.ts'
+import { PatchBudget } from './json-patch-budget.ts'
 import { arrayIndex, parsePointer, valueAt } from './json-pointer.ts'
 import { canonicalJson, cloneJson, deepEqual, isJsonObject, setMember } from './json-values.ts'
 import { unprocessable } from './patch-errors.ts'
+import { checkPatched } from './patched-result.ts'
 
 export const MAX_JSON_PATCH_OPERATIONS = 10_000
 
@@ -28,11 +31,17 @@ export type JsonPatchOperation = {
 /** Applies a JSON patch document to a copy of `target` and returns the result. */
 export function applyJsonPatch(target: JsonValue, patch: JsonValue): JsonValue {
   const ops = decodeJsonPatch(patch)
+  const budget = new PatchBudget(target)
   let doc = cloneJson(target)
   ops.forEach((op, index) => {
-    doc = applyOperation(doc, op, (why) => unprocessable(describe(index, op, why)))
+    const where = `json patch operation ${index} (${op.op} ${JSON.stringify(op.path)})`
+    doc = applyOperation(doc, op, {
+      fail: (why) => unprocessable(`${where} failed: ${why}`),
+      budget,
+      where,
+    })
   })
-  return doc
+  return checkPatched(doc, 'json patch')
 }
 
 /** Validates the shape of a JSON patch document and decodes its pointers. */
@@ -70,26 +79,41 @@ function decodeOperation(raw: JsonValue, index: number): JsonPatchOperation {
   return decoded
 }
 
-function describe(index: number, op: JsonPatchOperation, why: string): string {
-  return `json patch operation ${index} (${op.op} ${JSON.stringify(op.path)}) failed: ${why}`
-}
-
 type Fail = (why: string) => Error
+type OpContext = { fail: Fail; budget: PatchBudget; where: string }
 
-function applyOperation(doc: JsonValue, op: JsonPatchOperation, fail: Fail): JsonValue {
+function applyOperation(doc: JsonValue, op: JsonPatchOperation, c: OpContext): JsonValue {
+  const { fail, budget } = c
   switch (op.op) {
-    case 'add':
-      return addAt(doc, op.tokens, cloneJson(op.value ?? null), fail)
-    case 'remove':
-      return removeAt(doc, op.tokens, fail).doc
-    case 'replace':
-      return replaceAt(doc, op.tokens, cloneJson(op.value ?? null), fail)
+    case 'add': {
+      const value = op.value ?? null
+      const replaced = replacedByAdd(doc, op.tokens)
+      if (replaced !== undefined) budget.remove(replaced)
+      budget.insert(value, op.tokens.length, c.where)
+      return addAt(doc, op.tokens, cloneJson(value), fail)
+    }
+    case 'remove': {
+      const removed = removeAt(doc, op.tokens, fail)
+      budget.remove(removed.value)
+      return removed.doc
+    }
+    case 'replace': {
+      const old = valueAt(doc, op.tokens)
+      if (old === undefined) throw fail('the path does not exist')
+      const value = op.value ?? null
+      budget.remove(old)
+      budget.insert(value, op.tokens.length, c.where)
+      return replaceAt(doc, op.tokens, cloneJson(value), fail)
+    }
     case 'test':
       if (!deepEqual(valueAt(doc, op.tokens), op.value)) throw fail('the test did not match')
       return doc
     case 'copy': {
       const value = valueAt(doc, op.from ?? [])
       if (value === undefined) throw fail('the "from" location does not exist')
+      const replaced = replacedByAdd(doc, op.tokens)
+      if (replaced !== undefined) budget.remove(replaced)
+      budget.insert(value, op.tokens.length, c.where, true)
       return addAt(doc, op.tokens, cloneJson(value), fail)
     }
     case 'move': {
@@ -97,10 +121,19 @@ function applyOperation(doc: JsonValue, op: JsonPatchOperation, fail: Fail): Jso
       if (from.length < op.tokens.length && from.every((t, i) => op.tokens[i] === t)) {
         throw fail('cannot move a value into one of its own children')
       }
+      budget.move(from.length, op.tokens.length, c.where)
       const removed = removeAt(doc, from, fail)
       return addAt(removed.doc, op.tokens, removed.value, fail)
     }
   }
+}
+
+/** The value an add at `tokens` would overwrite: the whole document or an object member. */
+function replacedByAdd(doc: JsonValue, tokens: string[]): JsonValue | undefined {
+  const last = tokens.at(-1)
+  if (last === undefined) return doc
+  const parent = valueAt(doc, tokens.slice(0, -1))
+  return isJsonObject(parent) && Object.hasOwn(parent, last) ? parent[last] : undefined
 }
 
 /** Inserts `value` at `tokens`: appends or inserts in arrays, sets object members. */

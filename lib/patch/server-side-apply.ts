@@ -26,6 +26,7 @@ import {
   managerIdentity,
   withManagedFields,
 } from './managed-fields.ts'
+import { checkPatched } from './patched-result.ts'
 
 export { type RecordUpdateOptions, recordUpdate } from './record-update.ts'
 
@@ -70,14 +71,17 @@ export function serverSideApply(opts: ApplyOptions): KubeObject {
     fields: new Set(objectFields(config, schema, 'apply').keys()),
     ...(opts.subresource ? { subresource: opts.subresource } : {}),
   }
-  if (!live) return withManagedFields(asKube(config), [{ ...self, time: opts.now }])
+  if (!live) {
+    checkPatched(config, 'apply')
+    return withManagedFields(asKube(config), [{ ...self, time: opts.now }])
+  }
 
   const stored = decodeManagedFields(live.metadata.managedFields)
   const managers = stored.length > 0 ? stored : [beforeFirstApply(live, opts.now)]
   const previous = managers.find((m) => managerIdentity(m) === managerIdentity(self))
   const others = managers.filter((m) => m !== previous)
 
-  const merged = mergeApplied(asJson(live), config, schema) as JsonObject
+  const merged = checkPatched(mergeApplied(asJson(live), config, schema) as JsonObject, 'apply')
   const keep = union(self.fields, ...others.map((m) => m.fields))
   const dropped = difference(previous?.fields ?? new Set(), keep)
   removeFields(merged, schema, [...dropped].map(pathFromKey), keep)

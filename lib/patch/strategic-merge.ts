@@ -6,7 +6,8 @@
  * of the live map not listed are dropped), `$deleteFromPrimitiveList/<field>` and
  * `$setElementOrder/<field>` (the order of the merged list). Deviation from kube: `$patch: delete`
  * on a map removes the member instead of leaving an empty map. Custom resources do not support
- * strategic merge; `supportsStrategicMerge` tells the API to answer 415 for them.
+ * strategic merge; `supportsStrategicMerge` tells the API to answer 415 for them. The recursion
+ * follows the patch, which the decoder bounded; the result is checked against json-limits.ts.
  */
 import { badRequest, unsupportedMediaType } from '../errors.ts'
 import type { GroupVersionKind, JsonObject, JsonValue } from '../kube/types.ts'
@@ -14,6 +15,7 @@ import { isBuiltinGroup, schemaForKind } from './builtin-schemas.ts'
 import { cloneJson, isJsonObject, ownMember, setMember } from './json-values.ts'
 import { normalizeListOrder } from './list-order.ts'
 import { fieldSchema, type NodeSchema } from './patch-schema.ts'
+import { checkPatched } from './patched-result.ts'
 import { deleteFromList, listIdentity, mergeList } from './strategic-list.ts'
 
 const DELETE_FROM = '$deleteFromPrimitiveList/'
@@ -42,7 +44,8 @@ export function applyStrategicMergePatch(
   }
   if (!isJsonObject(patch)) throw badRequest('a strategic merge patch must be a JSON object')
   const live = isJsonObject(target) ? cloneJson(target) : {}
-  return mergeMap(live, patch, schemaForKind(gvk.group, gvk.kind), '') ?? {}
+  const merged = mergeMap(live, patch, schemaForKind(gvk.group, gvk.kind), '') ?? {}
+  return checkPatched(merged, 'strategic merge patch')
 }
 
 function isDirectiveKey(key: string): boolean {
