@@ -7,7 +7,7 @@
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
-import { badRequest, methodNotAllowed, notFound } from '../../lib/errors.ts'
+import { badRequest, isApiError, methodNotAllowed, notFound } from '../../lib/errors.ts'
 import { createObject } from '../../lib/hub/create.ts'
 import { deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
@@ -32,6 +32,7 @@ import { type ApiQuery, listParams } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
+import { managerFromUserAgent } from './user-agent.ts'
 import { watchResponse } from './watch.ts'
 
 export type ResourceRequest = {
@@ -68,7 +69,8 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
   const q = r.query
   return {
     dryRun: q.dryRun,
-    fieldManager: q.fieldManager ?? defaultManager,
+    fieldManager:
+      q.fieldManager ?? managerFromUserAgent(r.req.headers.get('user-agent')) ?? defaultManager,
     fieldValidation: q.fieldValidation,
     force: q.force,
     baseUrl: r.baseUrl,
@@ -130,8 +132,17 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
       baseUrl: r.baseUrl,
     })
     const items = []
-    for (const o of list.items)
-      items.push(await deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts))
+    for (const o of list.items) {
+      // Gone since the list (someone else deleted it): nothing left to do, as kube's
+      // DeleteCollection ignores NotFound.
+      const gone = await deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts).catch(
+        (e: unknown) => {
+          if (isApiError(e) && e.code === 404) return undefined
+          throw e
+        }
+      )
+      if (gone) items.push(gone)
+    }
     return json(
       listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, {
         items,
@@ -191,6 +202,9 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
     }
     case 'PATCH': {
       const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      // Apply names its manager itself: the User-Agent default is for the other verbs only.
+      if (type === 'application/apply-patch+yaml' && !r.query.fieldManager)
+        throw badRequest('fieldManager is required for apply requests')
       const res = await patchObject(
         r.deps,
         t,

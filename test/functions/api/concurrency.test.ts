@@ -178,3 +178,15 @@ describe('writes without preconditions while a reconcile step writes the same ob
     expect((await hub.call('GET', `${CMS}/pinned`)).body.data).toEqual({ n: '1' })
   })
 })
+
+describe('deleting a collection while another client deletes its members', () => {
+  it('skips members already gone instead of failing', async () => {
+    for (let i = 0; i < 12; i++) await createCounter(`c${i}`)
+    const [all] = await Promise.all([
+      hub.call('DELETE', CMS),
+      ...Array.from({ length: 12 }, (_, i) => hub.call('DELETE', `${CMS}/c${11 - i}`)),
+    ])
+    expect(all.status).toBe(200)
+    expect((await hub.call('GET', CMS)).body.items).toEqual([])
+  })
+})
