@@ -2,14 +2,20 @@
  * The center Worker's entry: `fetch` serves the hub API (and, as later steps land, the edge API and
  * the reconcile hooks) from one hono app; `scheduled` runs the periodic maintenance — change-log
  * retention and finishing interrupted terminations — on the cron in wrangler.toml. The store and
- * configuration are created once per isolate.
+ * configuration are created once per isolate. Before anything parses it, the request's method and
+ * URL string go through the raw-target checks (lib/kube/raw-target.ts): a runtime that passes the
+ * URL through unnormalized must not let `configmaps/%2e%2e` reach the Namespace. workerd and
+ * Cloudflare's edge normalize dot segments before the Worker runs, so there the check cannot see
+ * them (see docs/ARCHITECTURE.md, "Raw request paths"); the local stack checks in front of workerd.
  */
 import type { Context } from 'hono'
 import { registerToken } from '../lib/auth/tokens.ts'
 import { type Env, readConfig } from '../lib/env.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
+import { checkRawRequest, targetOfUrl } from '../lib/kube/raw-target.ts'
 import { createApp } from './api/app.ts'
+import { json } from './api/respond.ts'
 import { runMaintenance } from './maintenance.ts'
 
 registerBuiltinHooks()
@@ -30,6 +36,8 @@ const app = createApp((c: Context) => {
 
 export default {
   async fetch(req, env, ctx) {
+    const refused = checkRawRequest(req.method, targetOfUrl(req.url))
+    if (refused) return json(refused.toStatus(), refused.code)
     const h = storeFor(env)
     if (!adminRegistered && env.ADMIN_TOKEN) {
       await registerToken(h.store.kv, env.ADMIN_TOKEN, {

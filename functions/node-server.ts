@@ -2,10 +2,13 @@
  * The hub app in plain Node (tests, benchmarks and simulated edge clusters): the same hono app as
  * the Worker, over a given store, served by @hono/node-server. Background work is tracked so
  * `close()` can wait for it. `defaults: true` (simulated edges) adds kube's API-server defaults.
+ * The server checks each raw request-target before hono sees it (raw-request-guard.ts): building
+ * the WHATWG `Request` would resolve `..` segments, turning `configmaps/%2e%2e` into its Namespace.
  */
 
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { getRequestListener } from '@hono/node-server'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
@@ -15,6 +18,7 @@ import { createLogger, type Logger } from '../lib/log.ts'
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../lib/store/types.ts'
 import { createApp } from './api/app.ts'
+import { GUARDED_SERVER_OPTIONS, guardListener, guardServer } from './raw-request-guard.ts'
 
 export type NodeHubOptions = {
   /** The store's plain objects; wrapped here to serve projected copies when `projections` is given. */
@@ -74,15 +78,19 @@ export function createNodeApp(opts: NodeHubOptions) {
 
 export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
   const { app, deps, settle } = createNodeApp(opts)
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, port: opts.port ?? 0, hostname: opts.host ?? '127.0.0.1' },
-      () => resolve(s)
-    )
+  const host = opts.host ?? '127.0.0.1'
+  const listener = getRequestListener(app.fetch, { hostname: host })
+  const server = guardServer(createServer(GUARDED_SERVER_OPTIONS, guardListener(listener)))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
   })
   const port = (server.address() as AddressInfo).port
   return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    url: `http://${host}:${port}`,
     port,
     deps,
     settle,

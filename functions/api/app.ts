@@ -5,9 +5,10 @@
  * reconcile hooks, and for every other path the space (from `/clusters/<path-or-id>`, `root` when
  * absent, `*` for the admin-only cross-space view; the token must reach it, except for the self
  * reviews, which answer for any token in any space), and a dispatch on what the path addresses —
- * discovery, OpenAPI, version, or a resource. The same app runs in the Worker and in plain Node;
- * its dependencies come from `getDeps`, called once per request. Every error renders as a kube
- * Status.
+ * discovery, OpenAPI, version, or a resource (a legacy `/watch/` path becomes its collection's
+ * watch: named-watch.ts). The same app runs in the Worker and in
+ * plain Node; its dependencies come from `getDeps`, called once per request. Every error renders
+ * as a kube Status.
  */
 import { type Context, Hono } from 'hono'
 import { authorizeRoute } from '../../lib/auth/edge-scope.ts'
@@ -29,6 +30,7 @@ import { createLogger } from '../../lib/log.ts'
 import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
 import { handleDiscovery } from './discovery-routes.ts'
+import { resolveNamedWatch } from './named-watch.ts'
 import { parseQuery } from './query.ts'
 import { handleResource } from './resources.ts'
 import { errorResponse, json } from './respond.ts'
@@ -74,12 +76,13 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   const prefix = ref === undefined ? '' : `/clusters/${ref}`
   if (path.kind !== 'resource')
     return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })
+  const served = resolveNamedWatch(c.req.method, path, parseQuery(url))
   return handleResource({
     deps,
     space,
     allSpaces,
-    path,
-    query: parseQuery(url),
+    path: served.path,
+    query: served.query,
     req: c.req.raw,
     baseUrl: url.origin,
     principal: c.get('principal'),

@@ -7,10 +7,13 @@
  * kubeconfig names it like any other cluster. `close()` stops the simulator, waits for background
  * work, closes the server (open watches included) and the DynamoDB client.
  */
+
+import type { Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { createNodeApp } from '../../functions/node-server.ts'
+import { guardBuiltServer } from '../../functions/raw-request-guard.ts'
 import { bootstrapEdge, edgeNode } from '../../lib/edge-sim/bootstrap.ts'
 import { createSimulator, type Simulator } from '../../lib/edge-sim/simulator.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
@@ -95,6 +98,7 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
           )
         : serve(base, () => resolve(s))
     })
+    guardBuiltServer(server as Server)
     const port = (server.address() as AddressInfo).port
     const url = `${tls ? 'https' : 'http'}://${host}:${port}`
     const sim = createSimulator({ deps, node, log, ...(opts.simulator ?? {}) })

@@ -1,29 +1,38 @@
 /**
- * The hub Worker under `wrangler dev`, started and waited for: picks a free inspector port, runs
- * wrangler on https://127.0.0.1:<port> against the given dynalite, and resolves once /healthz
- * answers 200 (trusting the hub's certificate). Gives up — stopping wrangler — when wrangler exits,
- * its build fails, the start is aborted or the deadline passes, with the tail of its log.
+ * The hub Worker under `wrangler dev` behind its front, started and waited for: picks a free
+ * loopback port for wrangler (plain http) and one for its inspector, starts the front
+ * (hub-front.ts: https on the given port with the stack's certificate, where the raw request
+ * checks run) and wrangler, telling wrangler that its public origin is the front's https URL (so
+ * URLs the Worker builds from its request — a Workspace's status.URL — name the front), and
+ * resolves once /healthz answers 200 through the front (trusting the hub's certificate). Gives up —
+ * stopping wrangler and the front — when wrangler exits, its build fails, the start is aborted or
+ * the deadline passes, with the tail of its log.
  */
 import { waitHealthy } from './health.ts'
+import { type HubFront, startHubFront } from './hub-front.ts'
 import { withLogTail } from './log-tail.ts'
 import { pickFreePort } from './ports.ts'
 import { startWrangler, type WranglerProcess } from './wrangler-process.ts'
 
 export type HubWorkerOptions = {
   repoRoot: string
+  /** Where the front listens (EDGEPLANE_PORT). */
   port: number
   ddbEndpoint: string
   tableName: string
   logLevel: string
   persistTo: string
   logFile: string
-  tls: { certPath: string; keyPath: string; certPem: string }
+  tls: { certPem: string; keyPem: string }
   readyTimeoutMs: number
   signal?: AbortSignal
-  /** A Node program and arguments to run instead of wrangler dev (tests). */
+  /**
+   * A Node program and arguments to run instead of wrangler dev (tests); it finds the port to
+   * serve plain http on in EDGEPLANE_WORKER_PORT.
+   */
   command?: string[]
-  /** Called as soon as wrangler runs, before it is healthy. */
-  onSpawn?: (w: WranglerProcess) => void
+  /** Called as soon as the front listens and wrangler runs, before it is healthy. */
+  onSpawn?: (w: WranglerProcess, front: HubFront) => void
 }
 
 /** The hub's URL for a port (always https on loopback). */
@@ -31,7 +40,14 @@ export function hubUrlFor(port: number): string {
   return `https://127.0.0.1:${port}`
 }
 
-export type HubWorker = { url: string; inspectorPort: number; wrangler: WranglerProcess }
+export type HubWorker = {
+  url: string
+  inspectorPort: number
+  /** wrangler's own port (plain http on loopback, behind the front). */
+  workerPort: number
+  wrangler: WranglerProcess
+  front: HubFront
+}
 
 function abortReason(signal: AbortSignal | undefined): string | undefined {
   if (!signal?.aborted) return undefined
@@ -40,18 +56,34 @@ function abortReason(signal: AbortSignal | undefined): string | undefined {
 
 export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker> {
   const url = hubUrlFor(opts.port)
+  const workerPort = await pickFreePort()
   const inspectorPort = await pickFreePort()
-  const wrangler = startWrangler({
-    cwd: opts.repoRoot,
+  const front = await startHubFront({
     port: opts.port,
-    inspectorPort,
-    persistTo: opts.persistTo,
-    logFile: opts.logFile,
-    tls: { certPath: opts.tls.certPath, keyPath: opts.tls.keyPath },
-    vars: { DDB_ENDPOINT: opts.ddbEndpoint, TABLE_NAME: opts.tableName, LOG_LEVEL: opts.logLevel },
-    ...(opts.command ? { command: opts.command } : {}),
+    tls: opts.tls,
+    upstream: { host: '127.0.0.1', port: workerPort },
   })
-  opts.onSpawn?.(wrangler)
+  let wrangler: WranglerProcess
+  try {
+    wrangler = startWrangler({
+      cwd: opts.repoRoot,
+      port: workerPort,
+      inspectorPort,
+      origin: url,
+      persistTo: opts.persistTo,
+      logFile: opts.logFile,
+      vars: {
+        DDB_ENDPOINT: opts.ddbEndpoint,
+        TABLE_NAME: opts.tableName,
+        LOG_LEVEL: opts.logLevel,
+      },
+      ...(opts.command ? { command: opts.command } : {}),
+    })
+  } catch (e) {
+    await front.close()
+    throw e
+  }
+  opts.onSpawn?.(wrangler, front)
   try {
     await waitHealthy(`${url}/healthz`, {
       timeoutMs: opts.readyTimeoutMs,
@@ -60,7 +92,8 @@ export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker>
     })
   } catch (e) {
     await wrangler.stop()
+    await front.close()
     throw new Error(await withLogTail((e as Error).message, opts.logFile))
   }
-  return { url, inspectorPort, wrangler }
+  return { url, inspectorPort, workerPort, wrangler, front }
 }

@@ -4,8 +4,10 @@
  *      token, the TLS certificate
  *   2. dynalite on a free port, persisted under the data folder
  *   3. the table (if missing) and the hub bootstrap (root, root:espw, admin token)
- *   4. `wrangler dev` on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
- *      data folder: kubectl sends tokens only over https), waited for until /healthz answers 200
+ *   4. the hub's front on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
+ *      data folder: kubectl sends tokens only over https; it refuses dot-segment and other raw
+ *      request-targets workerd would normalize) and `wrangler dev` behind it on a loopback http
+ *      port, waited for until /healthz answers 200 through the front
  *   5. the local cron ticker
  *   6. the watch relay (infra/relay/main.ts) as a supervised child, restarted when it dies, its
  *      output in relay.log, unless EDGEPLANE_RELAY=off
@@ -131,11 +133,12 @@ export async function startLocalStack(
       logLevel: cfg.logLevel,
       persistTo: paths.wrangler,
       logFile: paths.wranglerLog,
-      tls: { certPath: paths.tlsCert, keyPath: paths.tlsKey, certPem: tls.certPem },
+      tls: { certPem: tls.certPem, keyPem: tls.keyPem },
       readyTimeoutMs: opts.readyTimeoutMs ?? 120_000,
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.wranglerCommand ? { command: opts.wranglerCommand } : {}),
-      onSpawn: (w) => {
+      onSpawn: (w, front) => {
+        parts.push({ name: 'front', stop: () => front.close() })
         parts.push({ name: 'wrangler', stop: () => w.stop() })
         log.info('wrangler dev starting', { pid: w.pid, port: cfg.port, log: paths.wranglerLog })
       },
@@ -230,7 +233,12 @@ export async function startLocalStack(
       caFile: paths.tlsCert,
       dynalite: { endpoint: db.endpoint, port: db.port, path: paths.dynalite },
       tableName: cfg.tableName,
-      wrangler: { pid: wrangler.pid, inspectorPort: hub.inspectorPort, logFile: paths.wranglerLog },
+      wrangler: {
+        pid: wrangler.pid,
+        port: hub.workerPort,
+        inspectorPort: hub.inspectorPort,
+        logFile: paths.wranglerLog,
+      },
       startedAt: new Date().toISOString(),
     }
     const first = current() as StackInfo

@@ -37,6 +37,8 @@ export const StackInfoSchema = z.object({
   tableName: z.string(),
   wrangler: z.object({
     pid: z.number().int(),
+    /** wrangler dev's own plain-http loopback port, behind the https front on `port`. */
+    port: z.number().int().optional(),
     inspectorPort: z.number().int(),
     logFile: z.string(),
   }),

@@ -8,8 +8,10 @@ export const USAGE = `Usage: npm start [-- --help]
 Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM:
   - dynalite (local DynamoDB) on a free loopback port, data kept in $EDGEPLANE_DATA/dynalite
   - the table (created if missing) and the hub bootstrap: spaces root and root:espw, admin token
-  - wrangler dev running the Worker (functions/index.ts) on https://127.0.0.1:$EDGEPLANE_PORT,
-    with a self-signed certificate the kubeconfig trusts (kubectl sends tokens only over https)
+  - the hub on https://127.0.0.1:$EDGEPLANE_PORT, with a self-signed certificate the kubeconfig
+    trusts (kubectl sends tokens only over https): a front in this process that refuses
+    dot-segment paths and other raw request-targets, and behind it wrangler dev running the
+    Worker (functions/index.ts) on a free loopback http port
   - a cron ticker calling the Worker's scheduled() every minute (change-log sweep, terminations)
   - the watch relay (infra/relay/main.ts): watches the hub and posts reconcile keys to its hooks
     (mailbox, where, translate); restarted with backoff if it dies; EDGEPLANE_RELAY=off leaves it out

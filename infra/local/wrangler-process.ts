@@ -1,7 +1,8 @@
 /**
- * `wrangler dev` as a child process: the Worker (functions/index.ts, per wrangler.toml) on
- * 127.0.0.1:<port>, bound to the local dynalite through `--var`, its state persisted in the data
- * folder and its output appended to a log file. It runs under this Node (process.execPath, so
+ * `wrangler dev` as a child process: the Worker (functions/index.ts, per wrangler.toml) on plain
+ * http at 127.0.0.1:<port> (behind the local stack's https front, hub-front.ts; `origin` tells it
+ * the public URL its requests arrive at), bound to the local dynalite through `--var`, its state
+ * persisted in the data folder and its output appended to a log file. It runs under this Node (process.execPath, so
  * Node 22) in its own process group (detached), so `stop()` signals wrangler and the workerd it
  * starts together — SIGTERM, then SIGKILL after a grace period — and waits until the whole group
  * is gone: no orphan workerd.
@@ -19,8 +20,8 @@ export type WranglerOptions = {
   inspectorPort: number
   persistTo: string
   logFile: string
-  /** Serve https with this certificate and key (files). */
-  tls?: { certPath: string; keyPath: string }
+  /** The public origin (`https://host:port`) request URLs are rewritten to (`--local-upstream`). */
+  origin?: string
   /** Worker variables (`--var KEY:VALUE`). */
   vars: Record<string, string>
   /** Program and arguments run with process.execPath instead of wrangler (tests). */
@@ -54,15 +55,10 @@ export function wranglerArgs(opts: WranglerOptions): string[] {
     '--persist-to',
     opts.persistTo
   )
-  if (opts.tls)
-    args.push(
-      '--local-protocol',
-      'https',
-      '--https-key-path',
-      opts.tls.keyPath,
-      '--https-cert-path',
-      opts.tls.certPath
-    )
+  if (opts.origin) {
+    const origin = new URL(opts.origin)
+    args.push('--local-upstream', origin.host, '--upstream-protocol', origin.protocol.slice(0, -1))
+  }
   for (const [k, v] of Object.entries(opts.vars)) args.push('--var', `${k}:${v}`)
   return args
 }
@@ -101,7 +97,7 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
   const argv = opts.command ?? [wranglerBin(), ...wranglerArgs(opts)]
   const child = spawn(process.execPath, argv, {
     cwd: opts.cwd,
-    env: { ...process.env, ...WRANGLER_ENV },
+    env: { ...process.env, ...WRANGLER_ENV, EDGEPLANE_WORKER_PORT: String(opts.port) },
     stdio: ['ignore', fd, fd],
     detached: true,
   })

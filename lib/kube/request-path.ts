@@ -3,7 +3,11 @@
  * `/clusters/<space>` prefix into what it addresses: a discovery document, an OpenAPI document,
  * the version endpoint, or a resource (collection, object or subresource) with its group, version,
  * namespace and name. `formatResourcePath` is the inverse used for selfLinks and messages. A
- * segment whose percent-encoding is malformed is 400 BadRequest.
+ * segment whose percent-encoding is malformed is 400 BadRequest, and so is a name, namespace or
+ * space that is `.` or `..` or holds `/` or `%` once decoded (kube's ValidatePathSegmentName): such
+ * a path never addresses a parent. The legacy watch paths kube still serves
+ * (`/api/v1/watch/namespaces/<ns>/<resource>[/<name>]`, `/apis/<g>/<v>/watch/...`) parse as the
+ * resource with `watch: true`.
  */
 import { badRequest } from '../errors.ts'
 
@@ -15,6 +19,8 @@ export type ResourcePath = {
   namespace?: string
   name?: string
   subresource?: string
+  /** Reached through a legacy `/watch/` path: a watch (of the one named object, if named). */
+  watch?: true
 }
 
 export type RequestPath =
@@ -40,17 +46,36 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** Why a decoded name cannot be a path segment (kube's IsValidPathSegmentName), if it cannot. */
+export function pathSegmentNameProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`]
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`)
+}
+
+/** 400 BadRequest when `value` (a decoded name, namespace or space) cannot be a path segment. */
+export function assertPathSegmentName(what: 'Name' | 'Namespace' | 'Workspace', value: string) {
+  const problems = pathSegmentNameProblems(value)
+  if (problems.length > 0)
+    throw badRequest(
+      `${what} parameter invalid: ${JSON.stringify(value.slice(0, 256))}: ${problems.join(';')}`
+    )
+}
+
 /** Splits `/clusters/<space>/rest` into the space (undefined when absent) and the rest. */
 export function splitClusterPrefix(pathname: string): { space?: string; rest: string } {
   const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(pathname)
   if (!m) return { rest: pathname }
-  return { space: decodeSegment(m[1] ?? ''), rest: m[2] ?? '/' }
+  const space = decodeSegment(m[1] ?? '')
+  assertPathSegmentName('Workspace', space)
+  return { space, rest: m[2] ?? '/' }
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize'])
 
-function parseResourceSegments(group: string, version: string, segs: string[]): RequestPath {
-  if (segs.length === 0) return { kind: 'group-version', group, version }
+function parseResourceSegments(group: string, version: string, all: string[]): RequestPath {
+  if (all.length === 0) return { kind: 'group-version', group, version }
+  const watch = all[0] === 'watch'
+  const segs = watch ? all.slice(1) : all
   let namespace: string | undefined
   let rest = segs
   // namespaces/<ns>/<resource>... addresses a namespaced resource; namespaces/<ns> alone is the
@@ -62,11 +87,19 @@ function parseResourceSegments(group: string, version: string, segs: string[]): 
     rest = segs.slice(2)
   }
   const [resource, name, subresource, ...extra] = rest
-  if (!resource || extra.length > 0) return { kind: 'unknown' }
+  if (!resource || extra.length > 0 || (watch && subresource !== undefined))
+    return { kind: 'unknown' }
   const out: ResourcePath = { kind: 'resource', group, version, resource }
-  if (namespace !== undefined) out.namespace = namespace
-  if (name !== undefined) out.name = name
+  if (namespace !== undefined) {
+    assertPathSegmentName('Namespace', namespace)
+    out.namespace = namespace
+  }
+  if (name !== undefined) {
+    assertPathSegmentName('Name', name)
+    out.name = name
+  }
   if (subresource !== undefined) out.subresource = subresource
+  if (watch) out.watch = true
   return out
 }
 

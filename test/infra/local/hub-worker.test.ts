@@ -30,11 +30,7 @@ async function options(command: string[]): Promise<HubWorkerOptions> {
     logLevel: 'info',
     persistTo: join(dir, 'state'),
     logFile: join(dir, 'wrangler.log'),
-    tls: {
-      certPath: join(dir, 'c.pem'),
-      keyPath: join(dir, 'k.pem'),
-      certPem: createLocalHubCert().certPem,
-    },
+    tls: createLocalHubCert(),
     readyTimeoutMs: 20_000,
     command,
   }

@@ -32,15 +32,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** Stands in for wrangler dev: an https server with the stack's certificate, 200 for everything. */
-function fakeHub(port: number): string[] {
-  const p = dataPaths(dir)
+/** Stands in for wrangler dev: plain http on the port it is given (behind the front), 200 always. */
+function fakeHub(): string[] {
   const script = [
-    "const fs = require('node:fs')",
-    `const opts = { cert: fs.readFileSync(${JSON.stringify(p.tlsCert)}), key: fs.readFileSync(${JSON.stringify(p.tlsKey)}) }`,
-    "require('node:https').createServer(opts, (q, s) => s.end('ok')).listen(" +
-      port +
-      ", '127.0.0.1')",
+    "require('node:http').createServer((q, s) => s.end('ok'))",
+    "  .listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
     "console.log('fake hub listening')",
   ].join('\n')
   return ['-e', script]
@@ -50,7 +46,7 @@ const base = () => ({ repoRoot: dir, log: silentLogger, readyTimeoutMs: 20_000 }
 
 describe('startLocalStack (with a stand-in for wrangler)', () => {
   it('starts, writes kubeconfig and stack.json, answers over https, and stops cleanly', async () => {
-    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub() })
     const p = dataPaths(dir)
     try {
       expect(stack.info.url).toBe(`https://127.0.0.1:${cfg.port}`)
@@ -73,7 +69,7 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
   })
 
   it('reports a hub that dies after start through `failed`, with the log tail', async () => {
-    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub() })
     try {
       process.kill(stack.info.wrangler.pid, 'SIGKILL')
       const reason = await stack.failed
@@ -90,7 +86,7 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
     await expect(started).rejects.toThrow(/wrangler dev exited with code 1[\s\S]*boom: bad config/)
     expect(existsSync(join(dir, 'lock'))).toBe(false)
     expect(existsSync(dataPaths(dir).stackInfo)).toBe(false)
-    const again = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    const again = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub() })
     await again.stop()
   })
 
@@ -108,11 +104,11 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
   })
 
   it('refuses a second stack on the same data folder', async () => {
-    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub() })
     try {
       const other = { ...cfg, port: await pickFreePort() }
       await expect(
-        startLocalStack(other, { ...base(), wranglerCommand: fakeHub(other.port) })
+        startLocalStack(other, { ...base(), wranglerCommand: fakeHub() })
       ).rejects.toThrow('already uses the data folder')
       expect(existsSync(join(dir, 'lock'))).toBe(true)
     } finally {
@@ -129,7 +125,7 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
     ]
     const stack = await startLocalStack(
       { ...cfg, relay: true },
-      { ...base(), wranglerCommand: fakeHub(cfg.port), relayCommand: fakeRelay }
+      { ...base(), wranglerCommand: fakeHub(), relayCommand: fakeRelay }
     )
     const p = dataPaths(dir)
     let pids: number[] = []
@@ -166,7 +162,7 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
   })
 
   it('leaves the relay out with EDGEPLANE_RELAY=off', async () => {
-    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub(cfg.port) })
+    const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub() })
     try {
       expect(stack.info.relay).toBeUndefined()
       expect((await readStackInfo(dataPaths(dir).stackInfo))?.relay).toBeUndefined()

@@ -67,6 +67,12 @@ describe('wrangler dev process', () => {
     expect(WRANGLER_ENV.WRANGLER_SEND_METRICS).toBe('false')
   })
 
+  it('serves plain http and names the front as the public origin', () => {
+    const args = wranglerArgs({ ...base(), origin: 'https://127.0.0.1:8787' }).join(' ')
+    expect(args).toContain('--local-upstream 127.0.0.1:8787 --upstream-protocol https')
+    expect(args).not.toContain('--local-protocol')
+  })
+
   it('stop() ends the child and its own children (no orphans) and logs to the file', async () => {
     const pidFile = join(dir, 'grandchild')
     const w = startWrangler({ ...base(), command: fakeWrangler(pidFile, false) })

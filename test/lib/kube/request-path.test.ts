@@ -117,3 +117,102 @@ describe('formatResourcePath and apiVersion helpers', () => {
     })
   })
 })
+
+describe('dot-segment and unsafe names (kube ValidatePathSegmentName)', () => {
+  it.each([
+    ['/api/v1/namespaces/x/configmaps/%2e%2e', 'Name parameter invalid: "..": may not be \'..\''],
+    ['/api/v1/namespaces/x/configmaps/%2E', 'Name parameter invalid: ".": may not be \'.\''],
+    ['/api/v1/namespaces/x/configmaps/.%2e', "may not be '..'"],
+    ['/api/v1/namespaces/x/configmaps/..', "may not be '..'"],
+    ['/api/v1/namespaces/x/configmaps/.', "may not be '.'"],
+    [
+      '/api/v1/namespaces/%2e%2e/configmaps',
+      'Namespace parameter invalid: "..": may not be \'..\'',
+    ],
+    ['/api/v1/namespaces/./configmaps/c', 'Namespace parameter invalid: ".": may not be \'.\''],
+    ['/api/v1/namespaces/..', 'Name parameter invalid: "..": may not be \'..\''],
+    ['/api/v1/namespaces/%2e%2e/status', "may not be '..'"],
+    ['/apis/apps/v1/namespaces/x/deployments/%2e%2e/status', "may not be '..'"],
+    ['/api/v1/namespaces/x/configmaps/a%2Fb', "may not contain '/'"],
+    ['/api/v1/namespaces/x/configmaps/a%25b', "may not contain '%'"],
+    ['/api/v1/watch/namespaces/x/configmaps/..', "may not be '..'"],
+  ])('%s is 400 BadRequest', (path, message) => {
+    expect(() => parseRequestPath(path)).toThrow(
+      expect.objectContaining({
+        code: 400,
+        reason: 'BadRequest',
+        message: expect.stringContaining(message),
+      })
+    )
+  })
+
+  it.each([
+    '/clusters/%2e%2e/api/v1/namespaces',
+    '/clusters/../api/v1/namespaces',
+    '/clusters/./api',
+    '/clusters/root%2Fx/api',
+  ])('space %s is 400 BadRequest, never root', (path) => {
+    expect(() => splitClusterPrefix(path)).toThrow(
+      expect.objectContaining({
+        code: 400,
+        message: expect.stringContaining('Workspace parameter invalid'),
+      })
+    )
+  })
+
+  it('keeps names that merely contain dots', () => {
+    expect(parseRequestPath('/api/v1/namespaces/x/configmaps/a..b')).toMatchObject({ name: 'a..b' })
+    expect(parseRequestPath('/api/v1/namespaces/x/configmaps/...')).toMatchObject({ name: '...' })
+  })
+})
+
+describe('legacy watch paths', () => {
+  const cm = { kind: 'resource', group: '', version: 'v1', resource: 'configmaps', watch: true }
+  it.each([
+    ['/api/v1/watch/configmaps', cm],
+    ['/api/v1/watch/namespaces/x/configmaps', { ...cm, namespace: 'x' }],
+    ['/api/v1/watch/namespaces/x/configmaps/c', { ...cm, namespace: 'x', name: 'c' }],
+    [
+      '/api/v1/watch/namespaces',
+      { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', watch: true },
+    ],
+    [
+      '/api/v1/watch/namespaces/x',
+      {
+        kind: 'resource',
+        group: '',
+        version: 'v1',
+        resource: 'namespaces',
+        name: 'x',
+        watch: true,
+      },
+    ],
+    [
+      '/apis/apps/v1/watch/namespaces/x/deployments/d',
+      {
+        kind: 'resource',
+        group: 'apps',
+        version: 'v1',
+        resource: 'deployments',
+        namespace: 'x',
+        name: 'd',
+        watch: true,
+      },
+    ],
+    [
+      '/apis/edge.kcp.io/v1alpha1/watch/edgeplacements',
+      {
+        kind: 'resource',
+        group: 'edge.kcp.io',
+        version: 'v1alpha1',
+        resource: 'edgeplacements',
+        watch: true,
+      },
+    ],
+    ['/api/v1/watch', { kind: 'unknown' }],
+    ['/api/v1/watch/namespaces/x/configmaps/c/status', { kind: 'unknown' }],
+    ['/apis/apps/v1/watch/namespaces/x/deployments/d/scale', { kind: 'unknown' }],
+  ])('%s', (path, want) => {
+    expect(parseRequestPath(path)).toEqual(want)
+  })
+})

@@ -1,0 +1,138 @@
+/**
+ * The local hub's front door, inside the `npm start` process: serves https on EDGEPLANE_PORT with
+ * the stack's self-signed certificate and forwards each request to `wrangler dev`, which listens
+ * on plain http on a loopback port of its own. It exists because workerd parses the request URL
+ * (resolving `..` and `%2e%2e`, reading `\` as `/`) before the Worker runs, so only here is the raw
+ * request-target still visible: a refused method or target (functions/raw-request-guard.ts — dot
+ * segments, malformed percent-encoding, a target over 16 KiB, an unknown method) is answered with a
+ * kube Status and never forwarded. Everything else is passed through as it came — method, raw
+ * target, headers and Host, minus hop-by-hop headers — over keep-alive connections, and the answer
+ * is streamed back unbuffered (watches flow event by event). A client that goes away aborts its
+ * upstream request, so the Worker sees the watch end. If wrangler is not answering, 503.
+ */
+import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http'
+import { createServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import {
+  GUARDED_SERVER_OPTIONS,
+  guardListener,
+  guardServer,
+  writeStatus,
+} from '../../functions/raw-request-guard.ts'
+import { serviceUnavailable } from '../../lib/errors.ts'
+
+export type HubFrontOptions = {
+  port: number
+  host?: string
+  tls: { certPem: string; keyPem: string }
+  /** Where wrangler dev listens (plain http on loopback). */
+  upstream: { host: string; port: number }
+}
+
+export type HubFront = { url: string; port: number; close(): Promise<void> }
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+])
+
+/** Headers of `raw` (Node's rawHeaders) without hop-by-hop ones and those `Connection` names. */
+export function endToEndHeaders(raw: string[]): Record<string, string | string[]> {
+  const named = new Set<string>()
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]?.toLowerCase() === 'connection')
+      for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase())
+  const out: Record<string, string | string[]> = {}
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase()
+    const value = raw[i + 1] ?? ''
+    if (HOP_BY_HOP.has(name) || named.has(name)) continue
+    const prev = out[name]
+    out[name] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value]
+  }
+  return out
+}
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+
+function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent) {
+  const forward = (req: IncomingMessage, res: ServerResponse, retried: boolean): void => {
+    const up = request({
+      host: upstream.host,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      headers: endToEndHeaders(req.rawHeaders),
+      agent,
+    })
+    let answered = false
+    up.on('response', (upRes) => {
+      answered = true
+      res.writeHead(upRes.statusCode ?? 502, endToEndHeaders(upRes.rawHeaders))
+      // A streamed answer (a watch: no length) shows its headers at once; others go in one write.
+      if (upRes.headers['content-length'] === undefined) res.flushHeaders()
+      upRes.pipe(res)
+      upRes.on('error', () => res.destroy())
+      upRes.on('close', () => {
+        if (!upRes.complete) res.destroy()
+      })
+    })
+    up.on('error', (e: NodeJS.ErrnoException) => {
+      if (answered || res.headersSent || res.destroyed) return void res.destroy()
+      // A kept-alive connection the Worker closed meanwhile: retried once when nothing was sent.
+      if (up.reusedSocket && !retried && !hasBody(req)) return forward(req, res, true)
+      writeStatus(
+        res,
+        serviceUnavailable(`the hub Worker is not answering: ${e.code ?? e.message}`)
+      )
+    })
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy()
+    })
+    if (retried || !hasBody(req)) up.end()
+    else req.pipe(up)
+  }
+  return (req: IncomingMessage, res: ServerResponse) => forward(req, res, false)
+}
+
+export async function startHubFront(opts: HubFrontOptions): Promise<HubFront> {
+  const host = opts.host ?? '127.0.0.1'
+  const agent = new Agent({ keepAlive: true, maxFreeSockets: 64, timeout: 30_000 })
+  const server = guardServer(
+    createServer(
+      { ...GUARDED_SERVER_OPTIONS, cert: opts.tls.certPem, key: opts.tls.keyPem },
+      guardListener(forwarder(opts.upstream, agent))
+    )
+  )
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  let closing: Promise<void> | undefined
+  return {
+    url: `https://${host}:${port}`,
+    port,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+        agent.destroy()
+      })
+      return closing
+    },
+  }
+}

@@ -1,0 +1,113 @@
+import { connect } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type NodeHub, startNodeHub } from '../../functions/node-server.ts'
+import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
+import { createTestStore, type TestStore } from '../helpers/dynalite.ts'
+import { rawRequest } from '../helpers/raw-request.ts'
+
+const TOKEN = 'node-server-test-token'
+const auth = { authorization: `Bearer ${TOKEN}` }
+const NS = '/api/v1/namespaces'
+const CMS = `${NS}/x/configmaps`
+
+let store: TestStore
+let hub: NodeHub
+
+const call = (method: string, target: string, body?: unknown) =>
+  rawRequest(hub.url, method, target, {
+    headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  })
+
+beforeAll(async () => {
+  store = await createTestStore()
+  hub = await startNodeHub({ objects: store.objects, kv: store.kv })
+  await bootstrapHub(hub.deps, { adminToken: TOKEN, baseUrl: hub.url })
+  await call('POST', NS, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } })
+  for (const name of ['a', 'b'])
+    await call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } })
+})
+afterAll(async () => {
+  await hub.close()
+  await store.close()
+})
+
+/** Writes raw bytes on a connection and reads what comes back until the server closes it. */
+function rawExchange(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(hub.port, '127.0.0.1', () => sock.write(bytes))
+    let got = ''
+    sock.on('data', (d) => {
+      got += d.toString('utf8')
+    })
+    sock.on('close', () => resolve(got))
+    sock.on('error', reject)
+  })
+}
+
+describe('the plain-Node hub checks the raw request-target before the app', () => {
+  it.each(['%2e%2e', '%2E%2E', '.%2e', '..'])(
+    'DELETE .../configmaps/%s is 400 and the Namespace stays',
+    async (seg) => {
+      const res = await call('DELETE', `${CMS}/${seg}`)
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 })
+      expect(res.body.message).toContain("may not be '..'")
+      expect((await call('GET', `${NS}/x`)).status).toBe(200)
+    }
+  )
+
+  it('DELETE .../configmaps/. and %2e are 400 and no ConfigMap is deleted', async () => {
+    for (const seg of ['.', '%2e']) {
+      const res = await call('DELETE', `${CMS}/${seg}`)
+      expect(res.status).toBe(400)
+      expect(res.body.message).toContain("may not be '.'")
+    }
+    const list = await call('GET', CMS)
+    expect(list.body.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b'])
+  })
+
+  it('a patch through .. does not reach the Namespace', async () => {
+    const res = await rawRequest(hub.url, 'PATCH', `${CMS}/%2e%2e`, {
+      headers: { ...auth, 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { hit: 'yes' } } }),
+    })
+    expect(res.status).toBe(400)
+    expect((await call('GET', `${NS}/x`)).body.metadata.labels?.hit).toBeUndefined()
+  })
+
+  it('/clusters/%2e%2e/... and /clusters/../... are 400, never root', async () => {
+    for (const target of ['/clusters/%2e%2e/api/v1/namespaces', '/clusters/../api/v1/namespaces'])
+      expect(await call('GET', target)).toMatchObject({ status: 400, body: { code: 400 } })
+  })
+
+  it('a 20 KB target is 414 with a Status body', async () => {
+    const res = await call('GET', `${CMS}?labelSelector=${'a'.repeat(20_000)}`)
+    expect(res.status).toBe(414)
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'RequestURITooLong', code: 414 })
+  })
+
+  it('an unknown method is 405 with a Status body, whether the parser or the check refuses it', async () => {
+    const trace = await call('TRACE', CMS)
+    expect(trace.status).toBe(405)
+    expect(trace.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed' })
+    const foo = await rawExchange(`FOO ${CMS} HTTP/1.1\r\nHost: x\r\n\r\n`)
+    expect(foo).toMatch(/^HTTP\/1\.1 405 /)
+    expect(JSON.parse(foo.slice(foo.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      kind: 'Status',
+      code: 405,
+      reason: 'MethodNotAllowed',
+    })
+  })
+
+  it('a request the parser cannot read is 400 with a Status body', async () => {
+    const bad = await rawExchange(`GET ${CMS}/a\u0001b HTTP/1.1\r\nHost: x\r\n\r\n`)
+    expect(bad).toMatch(/^HTTP\/1\.1 400 /)
+    expect(bad).toContain('"kind":"Status"')
+  })
+
+  it('ordinary requests still reach the app', async () => {
+    expect((await call('GET', `${CMS}/a`)).body.metadata.name).toBe('a')
+    expect((await call('GET', '/healthz')).status).toBe(200)
+  })
+})
