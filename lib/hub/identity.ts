@@ -57,14 +57,14 @@ export function checkIdentity(
     throw badRequest(
       'the namespace of the provided object does not match the namespace sent on the request'
     )
-  if (sub === 'status') return
   const causes: StatusCause[] = []
   if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== current.metadata.uid)
     causes.push(immutable('metadata.uid', meta.uid))
   const deleting = current.metadata.deletionTimestamp
   if (!deleting && meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null)
     causes.push(immutable('metadata.deletionTimestamp', meta.deletionTimestamp))
-  if (deleting) {
+  // A status write keeps the stored metadata otherwise (metadata.ts takeStatus).
+  if (deleting && sub !== 'status') {
     const had = new Set(current.metadata.finalizers ?? [])
     const added = (Array.isArray(meta.finalizers) ? meta.finalizers : []).filter((f) => !had.has(f))
     if (added.length > 0)
@@ -75,4 +75,27 @@ export function checkIdentity(
       })
   }
   if (causes.length > 0) throw invalid(t.info.resource, targetDetails(t, name), causes)
+}
+
+/**
+ * An apply configuration names its object: its kind, apiVersion, name and namespace are the
+ * URL's, its metadata has the right types, and a uid it sets is the live object's (`live`
+ * undefined when there is none yet).
+ */
+export function checkAppliedIdentity(
+  t: Target,
+  applied: KubeObject,
+  live: KubeObject | undefined
+): void {
+  const named: KubeObject = {
+    apiVersion: apiVersionOf(t.info.group, t.version),
+    kind: t.info.kind,
+    metadata: {
+      name: t.name ?? '',
+      ...(t.namespace !== undefined ? { namespace: t.namespace } : {}),
+      ...(live?.metadata.uid ? { uid: live.metadata.uid } : {}),
+    },
+  }
+  const meta = applied.metadata && typeof applied.metadata === 'object' ? applied.metadata : {}
+  checkIdentity(t, named, { ...applied, metadata: meta }, 'status')
 }

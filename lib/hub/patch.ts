@@ -15,7 +15,7 @@ import { serverSideApply } from '../patch/server-side-apply.ts'
 import { applyStrategicMergePatch, supportsStrategicMerge } from '../patch/strategic-merge.ts'
 import { createObject } from './create.ts'
 import { type HubDeps, timestamp } from './deps.ts'
-import { checkIdentity } from './identity.ts'
+import { checkAppliedIdentity } from './identity.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { retryStale } from './retry-stale.ts'
 import type { Target } from './target.ts'
@@ -68,17 +68,6 @@ function patched(t: Target, current: KubeObject, type: PatchType, patch: unknown
   return out as unknown as KubeObject
 }
 
-/** An apply configuration names its object: its kind, apiVersion, name and namespace are the URL's. */
-function checkAppliedIdentity(t: Target, applied: KubeObject): void {
-  const meta = isObject(applied.metadata) ? applied.metadata : {}
-  const current = {
-    apiVersion: applied.apiVersion,
-    kind: applied.kind,
-    metadata: { name: t.name ?? '', namespace: t.namespace },
-  }
-  checkIdentity(t, current as KubeObject, { ...applied, metadata: meta } as KubeObject, 'status')
-}
-
 async function apply(
   deps: HubDeps,
   t: Target,
@@ -90,7 +79,6 @@ async function apply(
   if (!opts.fieldManager || opts.fieldManager === 'unknown')
     throw badRequest('fieldManager is required for apply requests')
   const applied = { ...(patch as unknown as KubeObject) }
-  checkAppliedIdentity(t, applied)
   // Main-resource applies may not own status where a status subresource exists.
   if (sub === undefined && t.info.subresources.status) delete applied.status
   const now = timestamp(deps.now())
@@ -99,6 +87,7 @@ async function apply(
     if (isApiError(e) && e.code === 404 && sub === undefined) return undefined
     throw e
   })
+  checkAppliedIdentity(t, applied, current)
   if (!current) {
     const obj = serverSideApply({ ...base, applied })
     return createObject(deps, { ...t, name: undefined }, obj, opts, true).catch((e: unknown) => {

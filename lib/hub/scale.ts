@@ -2,9 +2,11 @@
  * The scale subresource (`kubectl scale`, HPAs): an autoscaling/v1 Scale view of a workload's
  * spec.replicas, status.replicas and label selector. Writes go through to spec.replicas of the
  * object with the usual resourceVersion precondition (the Scale's, when it carries one; without
- * one a concurrent writer makes it read again, retry-stale.ts).
+ * one a concurrent writer makes it read again, retry-stale.ts). A written Scale must be a Scale of
+ * this object: kind and apiVersion autoscaling/v1 Scale, the URL's name and namespace (400), a uid
+ * it carries the object's (409, as kube's scale storage checks it), replicas an int32 (422).
  */
-import { badRequest } from '../errors.ts'
+import { badRequest, conflict, invalid } from '../errors.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { applyJsonPatch } from '../patch/json-patch.ts'
 import { applyMergePatch } from '../patch/merge-patch.ts'
@@ -12,7 +14,7 @@ import type { HubDeps } from './deps.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import type { PatchType } from './patch.ts'
 import { retryStale } from './retry-stale.ts'
-import type { Target } from './target.ts'
+import { type Target, targetDetails } from './target.ts'
 import { commitUpdate, readCurrent } from './update.ts'
 
 type Obj = Record<string, unknown>
@@ -47,11 +49,59 @@ export async function getScale(deps: HubDeps, t: Target): Promise<KubeObject> {
   return scaleOf(await readCurrent(deps, t, t.name ?? ''))
 }
 
-function replicasOf(scale: unknown): number {
-  const r = ((scale as Obj | undefined)?.spec as Obj | undefined)?.replicas
+const INT32_MAX = 2 ** 31 - 1
+
+function replicasOf(t: Target, scale: Obj): number {
+  const r = (scale.spec as Obj | undefined)?.replicas
   if (typeof r !== 'number' || !Number.isInteger(r) || r < 0)
     throw badRequest('spec.replicas of a Scale must be a non-negative integer')
+  if (r > INT32_MAX)
+    throw invalid(`${t.info.resource}/scale`, targetDetails(t), [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        message: `Invalid value: ${r}: must be at most ${INT32_MAX}`,
+      },
+    ])
   return r
+}
+
+/** The written Scale names this object's scale, or the write is refused. */
+function checkScale(t: Target, current: KubeObject, next: unknown, named: boolean): Obj {
+  if (!next || typeof next !== 'object' || Array.isArray(next))
+    throw badRequest('a Scale must be a JSON object')
+  const scale = next as Obj
+  if (scale.kind !== undefined && scale.kind !== 'Scale')
+    throw badRequest(
+      `the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`
+    )
+  if (scale.apiVersion !== undefined && scale.apiVersion !== 'autoscaling/v1')
+    throw badRequest(
+      `the API version in the data (${String(scale.apiVersion)}) does not match the expected API version (autoscaling/v1)`
+    )
+  const meta = (scale.metadata ?? {}) as Obj
+  if (typeof meta !== 'object' || Array.isArray(meta))
+    throw badRequest('metadata must be an object')
+  const name = current.metadata.name ?? ''
+  if ((named || meta.name !== undefined) && meta.name !== name)
+    throw badRequest(
+      `the name of the object (${String(meta.name ?? '')}) does not match the name on the URL (${name})`
+    )
+  if (
+    t.info.namespaced &&
+    meta.namespace !== undefined &&
+    meta.namespace !== current.metadata.namespace
+  )
+    throw badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request'
+    )
+  if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== current.metadata.uid)
+    throw conflict(
+      `${t.info.resource}/scale`,
+      targetDetails(t, name),
+      `Precondition failed: UID in precondition: ${String(meta.uid)}, UID in object meta: ${current.metadata.uid ?? ''}`
+    )
+  return scale
 }
 
 /** Writes a new Scale (`body`, PUT) or a patch of the current one (PATCH). */
@@ -77,8 +127,9 @@ async function writeScaleOnce(
   let next: unknown = body
   if (patchType === 'application/json-patch+json') next = applyJsonPatch(scale, body as JsonValue)
   else if (patchType) next = applyMergePatch(scale, body as JsonValue)
-  const replicas = replicasOf(next)
-  const rv = ((next as Obj).metadata as Obj | undefined)?.resourceVersion
+  const checked = checkScale(t, current, next, patchType === undefined)
+  const replicas = replicasOf(t, checked)
+  const rv = (checked.metadata as Obj | undefined)?.resourceVersion
   const updated: KubeObject = {
     ...current,
     metadata: {

@@ -49,14 +49,15 @@ export async function commitUpdate(
   fieldsPreset = false
 ): Promise<WriteResult> {
   const name = current.metadata.name ?? ''
-  checkIdentity(t, current, next, sub)
   const expectedRv = next.metadata.resourceVersion || current.metadata.resourceVersion || ''
+  // As kube's store: a stale resourceVersion is a Conflict before any validation.
   if (expectedRv !== current.metadata.resourceVersion)
     throw conflict(
       t.info.resource,
       targetDetails(t, name),
       'the object has been modified; please apply your changes to the latest version and try again'
     )
+  checkIdentity(t, current, next, sub)
   let draft =
     sub === 'status'
       ? takeStatus(current, next)
@@ -114,9 +115,10 @@ export async function updateObject(
 ): Promise<WriteResult> {
   const obj = placeInNamespace(t, asKubeObject(t, body))
   const name = t.name ?? ''
-  if (obj.metadata.name && obj.metadata.name !== name)
+  // kube's checkName: the body must name the object the URL names (an absent name too is 400).
+  if (obj.metadata.name !== name)
     throw badRequest(
-      `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`
+      `the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`
     )
   const pinned = obj.metadata.resourceVersion
   return retryStale(async () => {

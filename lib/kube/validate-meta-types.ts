@@ -20,6 +20,19 @@ function stringMap(meta: Record<string, unknown>, key: string, out: StatusCause[
     out.push(invalidCause(`metadata.${key}`, v, 'must be a map of string keys to string values'))
 }
 
+function ownerReferenceTypes(ref: Record<string, unknown>, i: number, out: StatusCause[]): void {
+  for (const key of ['apiVersion', 'kind', 'name', 'uid']) {
+    const v = ref[key]
+    if (v !== undefined && v !== null && typeof v !== 'string')
+      out.push(invalidCause(`metadata.ownerReferences[${i}].${key}`, v, 'must be a string'))
+  }
+  for (const key of ['controller', 'blockOwnerDeletion']) {
+    const v = ref[key]
+    if (v !== undefined && v !== null && typeof v !== 'boolean')
+      out.push(invalidCause(`metadata.ownerReferences[${i}].${key}`, v, 'must be a boolean'))
+  }
+}
+
 /** Causes for metadata fields whose JSON type is wrong (empty when all are right). */
 export function metadataTypeCauses(meta: Record<string, unknown>): StatusCause[] {
   const out: StatusCause[] = []
@@ -50,5 +63,16 @@ export function metadataTypeCauses(meta: Record<string, unknown>): StatusCause[]
     !(Array.isArray(ownerReferences) && ownerReferences.every(isRecord))
   )
     out.push(invalidCause('metadata.ownerReferences', ownerReferences, 'must be a list of objects'))
+  else if (Array.isArray(ownerReferences))
+    ownerReferences.forEach((ref, i) => {
+      ownerReferenceTypes(ref as Record<string, unknown>, i, out)
+    })
+  const { managedFields } = meta
+  if (
+    managedFields !== undefined &&
+    managedFields !== null &&
+    !(Array.isArray(managedFields) && managedFields.every(isRecord))
+  )
+    out.push(invalidCause('metadata.managedFields', managedFields, 'must be a list of objects'))
   return out
 }

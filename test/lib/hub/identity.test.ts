@@ -194,3 +194,98 @@ describe('server-owned metadata', () => {
     expect((await hub.call('GET', `${CMS}/fin`)).status).toBe(404)
   })
 })
+
+describe('subresources and apply', () => {
+  const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments'
+  let deploy: KubeObject
+  beforeAll(async () => {
+    const res = await hub.call('POST', DEPLOYS, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        },
+      },
+    })
+    expect(res.status).toBe(201)
+    deploy = res.body
+  })
+  const scalePath = `${DEPLOYS}/web/scale`
+  const scale = (over: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name: 'web', namespace: 'default', ...meta },
+    spec: { replicas: 2 },
+    ...over,
+  })
+
+  it.each([
+    ['another kind', scale({ kind: 'Deployment' }), 400],
+    ['another apiVersion', scale({ apiVersion: 'apps/v1' }), 400],
+    ['another name', scale({}, { name: 'other' }), 400],
+    ['no name', scale({ metadata: {} }), 400],
+    ['another namespace', scale({}, { namespace: 'other' }), 400],
+    ['another uid', scale({}, { uid: 'not-its-uid' }), 409],
+    ['replicas past int32', scale({ spec: { replicas: 2 ** 63 } }), 422],
+  ])('a Scale PUT with %s is refused', async (_n, body, code) => {
+    const res = await hub.call('PUT', scalePath, body)
+    expect(res.status).toBe(code)
+    expect((await hub.call('GET', `${DEPLOYS}/web`)).body.spec.replicas).toBe(1)
+  })
+
+  it('Scale patches cannot change its kind or the uid, and a good one scales', async () => {
+    expect((await hub.call('PATCH', scalePath, { kind: 'Secret' }, MERGE)).status).toBe(400)
+    const uid = await hub.call(
+      'PATCH',
+      scalePath,
+      [{ op: 'replace', path: '/metadata/uid', value: 'x' }],
+      JSONP
+    )
+    expect(uid.status).toBe(409)
+    const ok = await hub.call('PATCH', scalePath, { spec: { replicas: 3 } }, MERGE)
+    expect(ok.status).toBe(200)
+    expect((await hub.call('GET', `${DEPLOYS}/web`)).body.spec.replicas).toBe(3)
+  })
+
+  it('a status write cannot change the uid or hold malformed metadata', async () => {
+    const current = (await hub.call('GET', `${DEPLOYS}/web`)).body as KubeObject
+    const uid = await hub.call('PUT', `${DEPLOYS}/web/status`, {
+      ...current,
+      metadata: { ...current.metadata, uid: 'x' },
+    })
+    expect(uid.status).toBe(422)
+    const refs = await hub.call('PUT', `${DEPLOYS}/web/status`, {
+      ...current,
+      metadata: { ...current.metadata, ownerReferences: [{ uid: 5 }] },
+    })
+    expect(refs.status).toBe(422)
+    const fields = await hub.call('PUT', `${DEPLOYS}/web/status`, {
+      ...current,
+      metadata: { ...current.metadata, managedFields: 'x' },
+    })
+    expect(fields.status).toBe(422)
+    expect((await hub.call('GET', `${DEPLOYS}/web`)).body.metadata.uid).toBe(deploy.metadata.uid)
+  })
+
+  it('an apply naming another uid is refused; a PUT with null metadata too', async () => {
+    const res = await hub.call(
+      'PATCH',
+      `${CM}?fieldManager=t`,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'id', uid: 'other-uid' } },
+      APPLY
+    )
+    expect(res.status).toBe(422)
+    const nullMeta = await hub.call('PUT', CM, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: null,
+    })
+    expect(nullMeta.status).toBe(400)
+    expect((await hub.call('GET', CM)).body).toEqual(before)
+  })
+})
