@@ -4,12 +4,15 @@
  * `close()` can wait for it. `defaults: true` (simulated edges) adds kube's API-server defaults.
  * The server checks each raw request-target before hono sees it (raw-request-guard.ts): building
  * the WHATWG `Request` would resolve `..` segments, turning `configmaps/%2e%2e` into its Namespace.
+ * A request @hono/node-server cannot turn into a `Request` at all (a Host it cannot build a URL
+ * from) is a 400 Status rather than its empty 400.
  */
 
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
+import { getRequestListener, RequestError } from '@hono/node-server'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
+import { badRequest, internalError } from '../lib/errors.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { mailboxSpaceCheck, noProjections, withProjections } from '../lib/hub/projected-objects.ts'
@@ -18,6 +21,7 @@ import { createLogger, type Logger } from '../lib/log.ts'
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../lib/store/types.ts'
 import { createApp } from './api/app.ts'
+import { json } from './api/respond.ts'
 import { GUARDED_SERVER_OPTIONS, guardListener, guardServer } from './raw-request-guard.ts'
 
 export type NodeHubOptions = {
@@ -76,10 +80,19 @@ export function createNodeApp(opts: NodeHubOptions) {
   return { app, deps, settle }
 }
 
+/** The answer to a request the listener could not build (the app never saw it). */
+function listenerError(e: unknown): Response {
+  const err =
+    e instanceof RequestError
+      ? badRequest(`malformed request: ${e.message}`)
+      : internalError('an internal error occurred; see the server log')
+  return json(err.toStatus(), err.code)
+}
+
 export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
   const { app, deps, settle } = createNodeApp(opts)
   const host = opts.host ?? '127.0.0.1'
-  const listener = getRequestListener(app.fetch, { hostname: host })
+  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: listenerError })
   const server = guardServer(createServer(GUARDED_SERVER_OPTIONS, guardListener(listener)))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

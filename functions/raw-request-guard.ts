@@ -5,10 +5,15 @@
  * would resolve `..` segments); `guardServer` answers what Node's HTTP parser itself refuses — an
  * unknown method (405), an oversized request line and header block (431), a malformed
  * request (400), a request that took too long (408) — with a Status body too, instead of Node's
- * bare status line. `GUARDED_SERVER_OPTIONS` raises the header limit so that a too-long URL gets
- * to our 414 rather than the parser's 431.
+ * bare status line, and a CONNECT (which Node hands to a `connect` listener, or drops the socket
+ * without one) with 405. An HTTP/1.1 request without a Host header is a 400 Status here rather
+ * than Node's empty 400 (`requireHostHeader` is turned off for that). A request answered before
+ * its body was read has the body drained before the connection closes (early-answer-drain.ts).
+ * `GUARDED_SERVER_OPTIONS` raises the header limit so that a too-long URL gets to our 414 rather
+ * than the parser's 431.
  */
 import {
+  type IncomingMessage,
   type RequestListener,
   type Server,
   type ServerOptions,
@@ -18,6 +23,7 @@ import {
 import type { Duplex } from 'node:stream'
 import { ApiError, badRequest, methodNotAllowed } from '../lib/errors.ts'
 import { checkRawRequest } from '../lib/kube/raw-target.ts'
+import { drainBeforeEnd } from './early-answer-drain.ts'
 
 /**
  * Request line and headers together; above it the parser refuses the request (431). Well above
@@ -25,7 +31,10 @@ import { checkRawRequest } from '../lib/kube/raw-target.ts'
  */
 export const MAX_HEADER_BYTES = 256 * 1024
 
-export const GUARDED_SERVER_OPTIONS: ServerOptions = { maxHeaderSize: MAX_HEADER_BYTES }
+export const GUARDED_SERVER_OPTIONS: ServerOptions = {
+  maxHeaderSize: MAX_HEADER_BYTES,
+  requireHostHeader: false,
+}
 
 function statusBody(err: ApiError): string {
   return JSON.stringify(err.toStatus())
@@ -52,9 +61,20 @@ export function refuseRawRequest(
   return true
 }
 
-/** `listener`, reached only by requests whose method and raw target pass the checks. */
+/** An HTTP/1.1 request must name its Host (RFC 9112 §3.2; Go's server refuses it too). */
+function missingHost(req: IncomingMessage): boolean {
+  const http11 = req.httpVersionMajor === 1 && req.httpVersionMinor >= 1
+  return http11 && req.headers.host === undefined
+}
+
+/**
+ * `listener`, reached only by requests whose method, raw target and Host pass the checks; every
+ * answer, refusals included, drains an unread body before the connection closes.
+ */
 export function guardListener(listener: RequestListener): RequestListener {
   return (req, res) => {
+    drainBeforeEnd(req, res)
+    if (missingHost(req)) return writeStatus(res, badRequest('missing required Host header'))
     if (!refuseRawRequest(req, res)) listener(req, res)
   }
 }
@@ -85,12 +105,8 @@ function responseStarted(socket: Duplex): boolean {
   return inFlight?.headersSent === true
 }
 
-function answerClientError(err: ParserError, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
-    socket.destroy()
-    return
-  }
-  const status = parserErrorStatus(err)
+/** Writes `status` straight onto a socket no response is under way on, and closes it. */
+function endSocketWith(socket: Duplex, status: ApiError): void {
   const body = statusBody(status)
   socket.end(
     `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? 'Error'}\r\n` +
@@ -101,9 +117,28 @@ function answerClientError(err: ParserError, socket: Duplex): void {
   )
 }
 
+function answerClientError(err: ParserError, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
+    socket.destroy()
+    return
+  }
+  endSocketWith(socket, parserErrorStatus(err))
+}
+
+/** CONNECT: the API tunnels nothing, so 405 like any other method it does not serve. */
+function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy())
+  endSocketWith(
+    socket,
+    methodNotAllowed('the server does not allow the method "CONNECT" on the requested resource')
+  )
+}
+
 /** Answers the parser's refusals on `server` with a Status body. */
 export function guardServer<S extends Server>(server: S): S {
   server.on('clientError', answerClientError)
+  server.on('connect', answerConnect)
+  ;(server as { requireHostHeader?: boolean }).requireHostHeader = false
   return server
 }
 

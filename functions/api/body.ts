@@ -3,11 +3,14 @@
  * configurations, which are YAML or JSON), and Kubernetes protobuf (what `kubectl create
  * <generator>` sends) for the kinds lib/protobuf describes; other protobuf is refused with 415
  * and a hint to use `kubectl apply -f`. Kube endpoints negotiate the type first (media-type.ts:
- * 415 for text/plain, XML, forms, patch types on POST/PUT...); `readBody` (hooks, edge API) reads
- * any type as JSON or YAML. Every decoded document is measured before anything recurses over it:
- * nested more than MAX_NESTING_DEPTH levels is a 400 (see "Request limits" in
- * docs/ARCHITECTURE.md). Anything undecodable is a 400 that says where it failed; nothing is
- * stored.
+ * 415 for text/plain, XML, forms, patch types on POST/PUT...); `readBody` (hooks, edge API) takes
+ * JSON and YAML only (a missing Content-Type is JSON), anything else is 415. Text must be UTF-8:
+ * invalid bytes are a 400 (goyaml refuses them in YAML; Go's JSON decoder would silently turn them
+ * into U+FFFD, which we refuse instead — no client built on Go's encoder can send them). A JSON
+ * body may not start with a byte-order mark (encoding/json: "invalid character"); YAML may, as
+ * goyaml skips it. Every decoded document is measured before anything recurses over it: nested
+ * more than MAX_NESTING_DEPTH levels is a 400 (see "Request limits" in docs/ARCHITECTURE.md).
+ * Anything undecodable is a 400 that says where it failed; nothing is stored.
  */
 import { badRequest, tooLarge, unsupportedMediaType } from '../../lib/errors.ts'
 import type { PatchType } from '../../lib/hub/patch.ts'
@@ -38,7 +41,25 @@ function checkDepth(value: unknown, format: string): unknown {
   return value
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The body as text; invalid UTF-8 is a 400. A byte-order mark is kept for the decoder to judge. */
+function utf8Text(bytes: Uint8Array, format: string): string {
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    throw badRequest(`error decoding ${format} request body: the body is not valid UTF-8`)
+  }
+}
+
+/** JSON's insignificant whitespace only (String.trim would also drop a byte-order mark). */
+const JSON_BLANK = /^[ \t\r\n]*$/
+
 function decodeJson(text: string): unknown {
+  if (text.startsWith('\ufeff'))
+    throw badRequest(
+      'error decoding JSON request body: invalid character U+FEFF (a byte-order mark) looking for beginning of value'
+    )
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -55,9 +76,12 @@ function decodeAs(bytes: Uint8Array, format: BodyFormat): unknown {
     const value = decodeProtobufBody(bytes)
     return value === undefined ? undefined : checkDepth(value, 'protobuf')
   }
-  const text = new TextDecoder().decode(bytes)
-  if (text.trim() === '') return undefined
-  return format === 'yaml' ? decodeYaml(text, MAX_BODY_BYTES) : decodeJson(text)
+  if (format === 'yaml') {
+    const text = utf8Text(bytes, 'YAML')
+    return text.trim() === '' ? undefined : decodeYaml(text, MAX_BODY_BYTES)
+  }
+  const text = utf8Text(bytes, 'JSON')
+  return JSON_BLANK.test(text) ? undefined : decodeJson(text)
 }
 
 /** The body of a create or update (also of a review): JSON, YAML or protobuf, else 415. */
@@ -78,22 +102,29 @@ export async function readPatchBody(req: Request, type: PatchType): Promise<unkn
   return decodeAs(await readBytes(req), type === 'application/apply-patch+yaml' ? 'yaml' : 'json')
 }
 
-/**
- * A body for the non-kube endpoints (hooks, edge API): YAML when the media type says so, refused
- * protobuf, JSON otherwise.
- */
-export async function readBody(req: Request): Promise<unknown> {
-  const bytes = await readBytes(req)
-  return decodeBody(new TextDecoder().decode(bytes), req.headers.get('content-type') ?? undefined)
+/** The media types `readBody` takes. */
+const PLAIN_TYPES = new Map<string, BodyFormat>([
+  ['application/json', 'json'],
+  ['application/yaml', 'yaml'],
+])
+
+/** The format of a hook or edge API body: JSON (also when no type is given) or YAML, else 415. */
+export function plainBodyFormat(contentType: string | null | undefined): BodyFormat {
+  if (contentType === null || contentType === undefined || contentType.trim() === '') return 'json'
+  const type = mediaTypeOf(contentType)
+  const format = type === undefined ? undefined : PLAIN_TYPES.get(type)
+  if (!format)
+    throw unsupportedMediaType(
+      `the body of the request was in an unknown format - accepted media types include: ${[...PLAIN_TYPES.keys()].join(', ')}`
+    )
+  return format
 }
 
-/** Decodes body text by a lenient reading of its Content-Type (see `readBody`). */
-export function decodeBody(text: string, contentType: string | undefined): unknown {
-  const type = mediaTypeOf(contentType ?? '') ?? ''
-  if (type.includes('protobuf'))
-    throw unsupportedMediaType(
-      'protobuf request bodies are not supported by this server; send JSON (for example with `kubectl apply -f`)'
-    )
-  if (text.trim() === '') return undefined
-  return type.includes('yaml') ? decodeYaml(text, MAX_BODY_BYTES) : decodeJson(text)
+/**
+ * A body for the non-kube endpoints (hooks, edge API): JSON, or YAML when the media type says so;
+ * a missing Content-Type is JSON; any other type is 415, judged before the body is read.
+ */
+export async function readBody(req: Request): Promise<unknown> {
+  const format = plainBodyFormat(req.headers.get('content-type'))
+  return decodeAs(await readBytes(req), format)
 }

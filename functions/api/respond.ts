@@ -1,16 +1,18 @@
 /**
  * Response helpers: JSON bodies with kube's content type, `Warning` headers for validation
- * warnings, list envelopes, and the rendering of any error as a kube Status (internal errors are
- * logged with their stack and answered as a 500 Status without it).
+ * warnings (warning-header.ts: quoted and byte-safe, so no warning text can make a 500), list
+ * envelopes, and the rendering of any error as a kube Status (internal errors are logged with
+ * their stack and answered as a 500 Status without it).
  */
 import { type ApiError, internalError, isApiError } from '../../lib/errors.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { ListResult } from '../../lib/store/types.ts'
+import { warningHeaders } from './warning-header.ts'
 
 export function json(body: unknown, status = 200, warnings: string[] = []): Response {
   const headers = new Headers({ 'Content-Type': 'application/json' })
-  for (const w of warnings) headers.append('Warning', `299 - ${JSON.stringify(w)}`)
+  for (const h of warningHeaders(warnings)) headers.append('Warning', h)
   return new Response(JSON.stringify(body), { status, headers })
 }
 

@@ -8,7 +8,11 @@
  * kube Status and never forwarded. Everything else is passed through as it came — method, raw
  * target, headers and Host, minus hop-by-hop headers — over keep-alive connections, and the answer
  * is streamed back unbuffered (watches flow event by event). A client that goes away aborts its
- * upstream request, so the Worker sees the watch end. If wrangler is not answering, 503.
+ * upstream request, so the Worker sees the watch end. If wrangler is not answering, 503. An answer
+ * (the front's or the Worker's) given before the client finished sending its body is delivered
+ * whole: the rest of the body is drained before the connection closes (guardListener), and an
+ * upstream that hangs up on the unread remainder after answering in full does not cut the client
+ * off.
  */
 import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http'
 import { createServer } from 'node:https'
@@ -76,8 +80,14 @@ function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent) {
       agent,
     })
     let answered = false
+    let whole = false
     up.on('response', (upRes) => {
       answered = true
+      upRes.on('end', () => {
+        // answered in full: the Worker wants no more of the body (the client's rest is drained)
+        whole = true
+        req.unpipe(up)
+      })
       res.writeHead(upRes.statusCode ?? 502, endToEndHeaders(upRes.rawHeaders))
       // A streamed answer (a watch: no length) shows its headers at once; others go in one write.
       if (upRes.headers['content-length'] === undefined) res.flushHeaders()
@@ -88,6 +98,7 @@ function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent) {
       })
     })
     up.on('error', (e: NodeJS.ErrnoException) => {
+      if (whole) return
       if (answered || res.headersSent || res.destroyed) return void res.destroy()
       // A kept-alive connection the Worker closed meanwhile: retried once when nothing was sent.
       if (up.reusedSocket && !retried && !hasBody(req)) return forward(req, res, true)

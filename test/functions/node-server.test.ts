@@ -111,3 +111,40 @@ describe('the plain-Node hub checks the raw request-target before the app', () =
     expect((await call('GET', '/healthz')).status).toBe(200)
   })
 })
+
+describe('requests Node itself would answer bare', () => {
+  it('CONNECT is 405 with a Status body, not a dropped connection', async () => {
+    const res = await rawExchange('CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n')
+    expect(res).toMatch(/^HTTP\/1\.1 405 /)
+    expect(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      kind: 'Status',
+      reason: 'MethodNotAllowed',
+      code: 405,
+    })
+  })
+
+  it('an HTTP/1.1 request without Host is 400 with a Status body; HTTP/1.0 needs none', async () => {
+    const res = await rawExchange(
+      `GET ${CMS} HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`
+    )
+    expect(res).toMatch(/^HTTP\/1\.1 400 /)
+    expect(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      kind: 'Status',
+      reason: 'BadRequest',
+      message: 'missing required Host header',
+    })
+    const old = await rawExchange(`GET ${CMS}/a HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`)
+    expect(old).toMatch(/^HTTP\/1\.1 200 /)
+  })
+
+  it('a 4 MiB upload refused at once (no token) still gets its 401 Status', async () => {
+    const body = `{"kind":"ConfigMap","pad":"${'p'.repeat(4 * 1024 * 1024)}"}`
+    for (let i = 0; i < 3; i++) {
+      const res = await rawExchange(
+        `POST ${CMS} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+      )
+      expect(res).toMatch(/^HTTP\/1\.1 401 /)
+      expect(res).toContain('"kind":"Status"')
+    }
+  })
+})

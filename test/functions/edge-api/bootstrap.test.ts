@@ -91,6 +91,20 @@ describe('POST /edge/v1/bootstrap', () => {
     expect(early.body.details.retryAfterSeconds).toBeGreaterThan(0)
   })
 
+  it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])(
+    'refuses a %s request with a 415 Status',
+    async (type) => {
+      const res = await hub.call(
+        'POST',
+        BOOT,
+        { inventory: 'root:imw-1', syncTarget: 'florin' },
+        { contentType: type }
+      )
+      expect(res.status).toBe(415)
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType' })
+    }
+  )
+
   it('is for admins only', async () => {
     await hub.mintToken('boot-user', ['root', 'root:*'])
     const res = await hub.call(

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { edgePrincipal } from '../../../lib/auth/edge-scope.ts'
 import { registerToken } from '../../../lib/auth/tokens.ts'
 import { ReportResultSchema } from '../../../lib/edge/protocol.ts'
+import { BASE } from '../../helpers/hub.ts'
 import { createEdgeFixture, type EdgeFixture } from '../../lib/edge/edge-fixture.ts'
 
 let f: EdgeFixture
@@ -106,6 +107,26 @@ describe('POST reports', () => {
       'metadata.name: must be 1 to 253 characters, not 300',
       expect.stringMatching(/^metadata\.namespace: a lowercase RFC 1123 label/),
     ])
+  })
+
+  it.each([
+    'text/plain',
+    'application/xml',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/merge-patch+json',
+  ])('refuses a %s report with a 415 Status and lands nothing', async (type) => {
+    const report = { kind: 'Report', statuses: [{ ...D, observedGeneration: 7, status: {} }] }
+    const res = await f.app.request(`${BASE}${reports()}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type },
+      body: new TextEncoder().encode(JSON.stringify(report)),
+    })
+    expect(res.status).toBe(415)
+    expect(await res.json()).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType' })
+    expect(
+      ((await f.getCopy('apps/v1/namespaces/ns/deployments/d')).status as any)?.observedGeneration
+    ).not.toBe(7)
   })
 
   it('is 404 for a mailbox that does not exist', async () => {

@@ -17,6 +17,8 @@ let front: HubFront
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
+    // answers before reading the body, as the Worker does for a bad token
+    if (req.url?.startsWith('/early')) return void handler(req, res)
     let body = ''
     req.on('data', (c) => {
       body += c
@@ -205,6 +207,36 @@ describe('the local hub front', () => {
 })
 
 describe('endToEndHeaders', () => {
+  it('CONNECT is 405 and a request without Host is 400, each with a Status body', async () => {
+    const connect = await rawTls('CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n')
+    expect(connect).toMatch(/^HTTP\/1\.1 405 /)
+    expect(connect).toContain('"reason":"MethodNotAllowed"')
+    const hostless = await rawTls('GET /api HTTP/1.1\r\nConnection: close\r\n\r\n')
+    expect(hostless).toMatch(/^HTTP\/1\.1 400 /)
+    expect(hostless).toContain('missing required Host header')
+    expect(seen).toEqual([])
+  })
+
+  it.each([
+    ['the front refuses', '/api/v1/namespaces/x/configmaps/%2e%2e', 400],
+    ['the Worker refuses (then hangs up)', '/early', 401],
+  ])('a 4 MiB upload %s at once still gets its whole Status', async (_, target, code) => {
+    // the Worker answers in full, then hangs up on the body it never read
+    handler = (req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' })
+      res.end('{"kind":"Status","code":401}')
+      setTimeout(() => req.socket.destroy(), 20)
+    }
+    const size = 4 * 1024 * 1024
+    for (let i = 0; i < 3; i++) {
+      const res = await rawTls(
+        `POST ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${size}\r\n\r\n${' '.repeat(size)}`
+      )
+      expect(res).toMatch(new RegExp(`^HTTP/1\\.1 ${code} `))
+      expect(res).toContain('"kind":"Status"')
+    }
+  })
+
   it('drops hop-by-hop headers and those Connection names, keeps repeated ones', () => {
     expect(
       endToEndHeaders([

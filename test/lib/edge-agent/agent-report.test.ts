@@ -61,7 +61,7 @@ async function owned(
     'POST',
     path,
     { ...body, metadata: { ...metadata, ownerReferences: [ownerRef] } },
-    merge('kube-controller-manager')
+    { manager: 'kube-controller-manager' }
   )
   expect(res.status).toBe(201)
   return res.body as { metadata: { uid: string } }
