@@ -3,7 +3,8 @@
  * asks for it, legacy documents otherwise), /apis/<group>, /api/v1 and /apis/<group>/<version>
  * resource lists, /openapi/v3 (index and per group-version documents, with serverRelativeURLs
  * under the request's /clusters prefix), /openapi/v2 (a document without models, see
- * lib/kube/openapi-v2.ts), and /version.
+ * lib/kube/openapi-v2.ts), and /version. These are read-only: any method but GET and HEAD is
+ * kube's 405 MethodNotAllowed Status (verbs.ts), before anything is built.
  */
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
@@ -27,6 +28,7 @@ import {
 } from '../../lib/kube/openapi-v2.ts'
 import type { RequestPath } from '../../lib/kube/request-path.ts'
 import { json } from './respond.ts'
+import { assertReadOnly } from './verbs.ts'
 
 export type DiscoveryRequest = {
   deps: HubDeps
@@ -76,6 +78,7 @@ function openApiV2(accept: string): Response {
 
 export async function handleDiscovery(r: DiscoveryRequest): Promise<Response> {
   const { path } = r
+  assertReadOnly(r.req.method)
   if (path.kind === 'version') return json(SERVER_VERSION)
   if (path.kind === 'openapi-v2') return openApiV2(r.req.headers.get('accept') ?? '')
   const registry = await registryForSpace(r.deps, r.space.id)

@@ -4,13 +4,16 @@
  * counts; a boolean (watch, allowWatchBookmarks, force, sendInitialEvents) is false only when
  * absent, "0" or "false" in any letter case, and true for anything else, "" and "True" included
  * (the official Python client sends `watch=True`); an integer (limit, timeoutSeconds) is a signed
- * 64-bit decimal (strconv.ParseInt), else 400 with Go's message. The other checks are zod's:
- * invalid values are 400 BadRequest naming the parameter. resourceVersion and the list options
- * are checked where they are used (lib/hub/list-options.ts, lib/hub/resource-version.ts), since
- * kube checks them only for reads.
+ * 64-bit decimal (strconv.ParseInt), else 400 with Go's message. `dryRun` is a list: every value
+ * counts. The options of one verb are checked only for that verb, as kube decodes and validates
+ * each verb's options struct on its own: the write options (dryRun, fieldManager, fieldValidation,
+ * force) in write-options.ts, the DeleteOptions (`deleteQuery` here, then lib/hub/delete.ts's
+ * parseDeleteOptions), resourceVersion and the list options where they are used
+ * (lib/hub/list-options.ts, lib/hub/resource-version.ts).
  */
 import { z } from 'zod'
 import { badRequest } from '../../lib/errors.ts'
+import type { DeleteQuery } from '../../lib/hub/delete.ts'
 import type { ListOptions } from '../../lib/hub/list-options.ts'
 import type { FieldValidation } from '../../lib/hub/options.ts'
 
@@ -60,7 +63,10 @@ const kubeInt64 = z
     return Number(n)
   })
 
-const INT_PARAMS = new Set(['limit', 'timeoutSeconds'])
+const INT_PARAMS = new Set(['limit', 'timeoutSeconds', 'gracePeriodSeconds'])
+
+/** fieldValidation values, in any letter case; '' is kube's default (Warn). */
+const FIELD_VALIDATIONS = new Set(['', 'strict', 'warn', 'ignore'])
 
 const QuerySchema = z.object({
   watch: kubeBool,
@@ -74,36 +80,83 @@ const QuerySchema = z.object({
   resourceVersion: z.string().optional(),
   resourceVersionMatch: z.string().optional(),
   timeoutSeconds: kubeInt64,
-  dryRun: z.string().optional(),
-  fieldManager: z.string().max(128).optional(),
-  fieldValidation: z.enum(['Strict', 'Warn', 'Ignore', 'strict', 'warn', 'ignore']).optional(),
+  fieldManager: z.string().optional(),
+  fieldValidation: z.string().optional(),
   propagationPolicy: z.string().optional(),
+  gracePeriodSeconds: z.string().optional(),
+  orphanDependents: z.string().optional(),
 })
 
-export type ApiQuery = Omit<z.infer<typeof QuerySchema>, 'dryRun' | 'fieldValidation'> & {
+type Parsed = z.infer<typeof QuerySchema>
+
+export type ApiQuery = Omit<Parsed, 'fieldValidation'> & {
+  /** Whether `dryRun=All` was given (the values are checked per verb: `dryRunValues`). */
   dryRun: boolean
+  /** Every `dryRun` value, in order. */
+  dryRunValues: string[]
+  /** The fieldValidation directive; `Warn` when absent or not one kube knows. */
   fieldValidation: FieldValidation
+  /** The fieldValidation value as given, checked per verb. */
+  fieldValidationValue: string | undefined
+  /** Whether `force` was given at all (kube forbids it on patches other than apply). */
+  forceGiven: boolean
+}
+
+/** Decodes `schema` from the first value of each parameter, with kube's 400 for a bad one. */
+function decodeFirst<S extends z.ZodType>(schema: S, raw: Record<string, string>): z.infer<S> {
+  const parsed = schema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const name = String(issue?.path[0] ?? '')
+  // kube answers a parameter that does not decode with the decoder's own error text
+  if (INT_PARAMS.has(name)) throw badRequest(issue?.message ?? '')
+  throw badRequest(`invalid query parameter ${name}: ${issue?.message ?? ''}`)
 }
 
 export function parseQuery(url: URL): ApiQuery {
   const raw: Record<string, string> = Object.create(null)
   for (const [k, v] of url.searchParams) if (!Object.hasOwn(raw, k)) raw[k] = v
-  const parsed = QuerySchema.safeParse(raw)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const name = String(issue?.path[0] ?? '')
-    // kube answers a parameter that does not decode with the decoder's own error text
-    if (INT_PARAMS.has(name)) throw badRequest(issue?.message ?? '')
-    throw badRequest(`invalid query parameter ${name}: ${issue?.message ?? ''}`)
-  }
-  const q = parsed.data
-  if (q.dryRun !== undefined && q.dryRun !== 'All')
-    throw badRequest(`invalid dry run value "${q.dryRun}": the only supported value is "All"`)
+  const q = decodeFirst(QuerySchema, raw)
+  const dryRunValues = url.searchParams.getAll('dryRun')
   const fv = q.fieldValidation
+  const known = fv !== undefined && FIELD_VALIDATIONS.has(fv.toLowerCase())
   const fieldValidation = (
-    fv ? fv[0]?.toUpperCase() + fv.slice(1).toLowerCase() : 'Warn'
+    known && fv !== '' ? fv[0]?.toUpperCase() + fv.slice(1).toLowerCase() : 'Warn'
   ) as FieldValidation
-  return { ...q, dryRun: q.dryRun === 'All', fieldValidation }
+  return {
+    ...q,
+    dryRun: dryRunValues.includes('All'),
+    dryRunValues,
+    fieldValidation,
+    fieldValidationValue: fv,
+    forceGiven: raw.force !== undefined,
+  }
+}
+
+const DeleteQuerySchema = z.object({
+  gracePeriodSeconds: kubeInt64,
+  orphanDependents: kubeOptionalBool,
+  propagationPolicy: z.string().optional(),
+})
+
+/**
+ * The DeleteOptions a DELETE without a body carries in its query, decoded as kube's parameter
+ * codec does (first value, except dryRun: all of them); a gracePeriodSeconds that is no int64 is
+ * 400 BadRequest. Only the decoding: parseDeleteOptions validates.
+ */
+export function deleteQuery(q: ApiQuery): DeleteQuery {
+  const raw: Record<string, string> = Object.create(null)
+  for (const k of ['gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'] as const) {
+    const v = q[k]
+    if (v !== undefined) raw[k] = v
+  }
+  const d = decodeFirst(DeleteQuerySchema, raw)
+  const out: DeleteQuery = {}
+  if (d.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = d.gracePeriodSeconds
+  if (d.orphanDependents !== undefined) out.orphanDependents = d.orphanDependents
+  if (d.propagationPolicy !== undefined) out.propagationPolicy = d.propagationPolicy
+  if (q.dryRunValues.length > 0) out.dryRun = q.dryRunValues
+  return out
 }
 
 /** The list options of a read (for list, watch and their validation), only those given. */

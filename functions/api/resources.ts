@@ -2,14 +2,17 @@
  * Dispatches a request for a resource path to the hub verbs: GET (get, list, watch), POST
  * (create), PUT (update), PATCH, DELETE (one object or a collection), on the object or its status
  * subresource. It resolves the resource in the space's registry first: an unknown resource is a
- * 404 naming the group and version the client used. Bodies are read by media type as kube
- * negotiates them (body.ts): object bodies as JSON, YAML or protobuf, patches by patch type.
+ * 404 naming the group and version the client used; a verb the resource does not list is kube's
+ * 405 (verbs.ts). A write's options are checked before its body is decoded (write-options.ts),
+ * a delete's before anything is listed or deleted (lib/hub/delete-options.ts). Bodies are read
+ * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
+ * patches by patch type.
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
 import { badRequest, isApiError, methodNotAllowed, notFound } from '../../lib/errors.ts'
 import { createObject } from '../../lib/hub/create.ts'
-import { deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
+import { type DeleteOptions, deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import type { WriteOptions } from '../../lib/hub/options.ts'
 import { asPatchType, patchObject } from '../../lib/hub/patch.ts'
@@ -28,12 +31,14 @@ import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
-import { type ApiQuery, listParams } from './query.ts'
+import { type ApiQuery, deleteQuery, listParams } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
 import { managerFromUserAgent } from './user-agent.ts'
+import { assertServedVerb, methodNotAllowedStatus } from './verbs.ts'
 import { watchResponse } from './watch.ts'
+import { assertWriteOptions } from './write-options.ts'
 
 export type ResourceRequest = {
   deps: HubDeps
@@ -77,6 +82,15 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
   }
 }
 
+/**
+ * The DeleteOptions of a DELETE, as kube reads them: the body's when there is one, else the
+ * query's; checked (400, 422) before anything is listed or deleted.
+ */
+async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
+  const body = await readDeleteBody(r.req)
+  return parseDeleteOptions(body, body === undefined ? deleteQuery(r.query) : {}, r.baseUrl)
+}
+
 /** GET on a collection: a watch, or a list (as a Table when the client asks for one). */
 async function readCollection(
   r: ResourceRequest,
@@ -115,6 +129,7 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   if (method === 'GET') return readCollection(r, t, predicate)
   if (r.allSpaces) throw methodNotAllowed('the cross-workspace view only supports list and watch')
   if (method === 'POST') {
+    assertWriteOptions('Create', r.query)
     const res = await createObject(
       r.deps,
       t,
@@ -124,13 +139,8 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
     return json(res.object, 201, res.warnings)
   }
   if (method === 'DELETE') {
-    const body = await readDeleteBody(r.req)
+    const opts = await deleteOptions(r)
     const list = await listObjects(r.deps, t, predicate ? { predicate } : {})
-    const opts = parseDeleteOptions(body, {
-      propagationPolicy: r.query.propagationPolicy,
-      dryRun: r.query.dryRun,
-      baseUrl: r.baseUrl,
-    })
     const items = []
     for (const o of list.items) {
       // Gone since the list (someone else deleted it): nothing left to do, as kube's
@@ -150,7 +160,7 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
       })
     )
   }
-  throw methodNotAllowed(`${method} is not supported on a collection`)
+  throw methodNotAllowedStatus()
 }
 
 async function scale(r: ResourceRequest, t: Target): Promise<Response> {
@@ -159,15 +169,17 @@ async function scale(r: ResourceRequest, t: Target): Promise<Response> {
     case 'GET':
       return json(await getScale(r.deps, t))
     case 'PUT':
+      assertWriteOptions('Update', r.query)
       return json((await writeScale(r.deps, t, await readObjectBody(r.req), opts)).object)
     case 'PATCH': {
       const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      assertWriteOptions('Patch', r.query, type)
       return json(
         (await writeScale(r.deps, t, await readPatchBody(r.req, type), opts, type)).object
       )
     }
     default:
-      throw methodNotAllowed(`${r.req.method} is not supported on the scale subresource`)
+      throw methodNotAllowedStatus()
   }
 }
 
@@ -191,6 +203,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
       return json(table ? objectTable(t, obj, table, r.deps.now()) : obj)
     }
     case 'PUT': {
+      assertWriteOptions('Update', r.query)
       const res = await updateObject(
         r.deps,
         t,
@@ -202,6 +215,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
     }
     case 'PATCH': {
       const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      assertWriteOptions('Patch', r.query, type)
       // Apply names its manager itself: the User-Agent default is for the other verbs only.
       if (type === 'application/apply-patch+yaml' && !r.query.fieldManager)
         throw badRequest('fieldManager is required for apply requests')
@@ -216,21 +230,18 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
       return json(res.object, res.created ? 201 : 200, res.warnings)
     }
     case 'DELETE': {
-      if (status) throw methodNotAllowed('the status subresource cannot be deleted')
-      const opts = parseDeleteOptions(await readDeleteBody(r.req), {
-        propagationPolicy: r.query.propagationPolicy,
-        dryRun: r.query.dryRun,
-        baseUrl: r.baseUrl,
-      })
-      return json(await deleteObject(r.deps, t, opts))
+      if (status) throw methodNotAllowedStatus()
+      return json(await deleteObject(r.deps, t, await deleteOptions(r)))
     }
     default:
-      throw methodNotAllowed(`${r.req.method} is not supported on an object`)
+      throw methodNotAllowedStatus()
   }
 }
 
 function review(r: ResourceRequest, t: Target): Promise<Response> {
-  if (r.req.method !== 'POST') throw methodNotAllowed(`${t.info.kind} only supports create`)
+  // only the collection's create is served (a named path may still carry a subresource here)
+  if (t.name !== undefined) throw methodNotAllowedStatus()
+  assertWriteOptions('Create', r.query)
   return readObjectBody(r.req).then((body) =>
     json(answerReview(t.info.kind, body, r.principal, r.space.path), 201)
   )
@@ -238,6 +249,8 @@ function review(r: ResourceRequest, t: Target): Promise<Response> {
 
 export async function handleResource(r: ResourceRequest): Promise<Response> {
   const t = await resolveTarget(r)
+  if (r.path.subresource === undefined)
+    assertServedVerb(t.info, r.req.method, t.name !== undefined, r.query.watch)
   if (t.info.verbs.length === 1 && t.info.verbs[0] === 'create' && t.info.kind.endsWith('Review'))
     return review(r, t)
   if (t.name === undefined) return collection(r, t)

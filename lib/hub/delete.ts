@@ -8,7 +8,7 @@
  * again (retry-stale.ts): a plain delete never fails because something else wrote the object, and
  * DeleteOptions preconditions are checked against each fresh read.
  */
-import { badRequest, conflict } from '../errors.ts'
+import { conflict } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { hooksFor } from './kind-hooks.ts'
@@ -25,39 +25,8 @@ export type DeleteOptions = {
   baseUrl: string
 }
 
-/**
- * DeleteOptions `dryRun` (what `kubectl delete --dry-run=server` sends, in the body rather than
- * the query): a list whose only allowed value is "All"; any "All" makes the delete a dry run.
- */
-function bodyDryRun(value: unknown): boolean {
-  if (value === undefined || value === null) return false
-  if (!Array.isArray(value)) throw badRequest('dryRun: Invalid value: must be a list of strings')
-  for (const v of value)
-    if (v !== 'All')
-      throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`)
-  return value.length > 0
-}
-
-/** Reads kube DeleteOptions from a request body (may be empty) and query values. */
-export function parseDeleteOptions(
-  body: unknown,
-  query: { propagationPolicy?: string; dryRun: boolean; baseUrl: string }
-): DeleteOptions {
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
-  const dryRun = query.dryRun || bodyDryRun(b.dryRun)
-  const policy = (b.propagationPolicy as string | undefined) ?? query.propagationPolicy
-  if (b.orphanDependents === true && policy === undefined)
-    return { propagationPolicy: 'Orphan', dryRun, baseUrl: query.baseUrl }
-  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy))
-    throw badRequest(
-      `propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`
-    )
-  const out: DeleteOptions = { dryRun, baseUrl: query.baseUrl }
-  if (policy) out.propagationPolicy = policy as Propagation
-  if (b.preconditions && typeof b.preconditions === 'object')
-    out.preconditions = b.preconditions as { uid?: string; resourceVersion?: string }
-  return out
-}
+/** Reading DeleteOptions from a request lives in delete-options.ts. */
+export { type DeleteQuery, parseDeleteOptions } from './delete-options.ts'
 
 function checkPreconditions(t: Target, obj: KubeObject, p: DeleteOptions['preconditions']): void {
   const name = obj.metadata.name ?? ''

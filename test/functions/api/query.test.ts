@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { listParams, parseQuery } from '../../../functions/api/query.ts'
+import { deleteQuery, listParams, parseQuery } from '../../../functions/api/query.ts'
 import { isApiError } from '../../../lib/errors.ts'
 
 const q = (search: string) => parseQuery(new URL(`http://hub.test/api/v1/configmaps?${search}`))
@@ -90,5 +90,36 @@ describe('listParams', () => {
       sendInitialEvents: true,
       continue: 't',
     })
+  })
+})
+
+describe('per-verb options, decoded but not judged here', () => {
+  it('keeps every dryRun value, in order, and ignores other repeats', () => {
+    const parsed = q('dryRun=All&dryRun=bogus&fieldManager=a&fieldManager=%00')
+    expect(parsed.dryRunValues).toEqual(['All', 'bogus'])
+    expect(parsed.dryRun).toBe(true)
+    expect(parsed.fieldManager).toBe('a')
+    expect(q('').dryRunValues).toEqual([])
+    expect(q('dryRun=bogus').dryRun).toBe(false)
+  })
+
+  it('decodes the DeleteOptions of the query only when asked, with kube 400s', () => {
+    const parsed = q('gracePeriodSeconds=x&orphanDependents=1')
+    expect(
+      deleteQuery(q('gracePeriodSeconds=30&gracePeriodSeconds=x&orphanDependents=False'))
+    ).toEqual({ gracePeriodSeconds: 30, orphanDependents: false })
+    expect(deleteQuery(q('dryRun=All&propagationPolicy=Orphan'))).toEqual({
+      dryRun: ['All'],
+      propagationPolicy: 'Orphan',
+    })
+    try {
+      deleteQuery(parsed)
+      expect.unreachable()
+    } catch (e) {
+      expect(isApiError(e) && [e.code, e.message]).toEqual([
+        400,
+        'strconv.ParseInt: parsing "x": invalid syntax',
+      ])
+    }
   })
 })

@@ -1,0 +1,134 @@
+/**
+ * kube's DeleteOptions of a delete or a collection delete, read as kube-apiserver's delete
+ * handlers read them (apiserver pkg/endpoints/handlers/delete.go): from the body when there is
+ * one (the query then counts for nothing), else from the query (decoded by the caller), and then
+ * validated as apimachinery's ValidateDeleteOptions does: a propagationPolicy other than
+ * Foreground, Background or Orphan, both orphanDependents and propagationPolicy, or a dryRun value
+ * other than "All" is 422 Invalid (`DeleteOptions.meta.k8s.io "" is invalid: ...`). A body field
+ * of the wrong JSON type is 400 (kube's decoder fails there). The caller checks all of this
+ * before anything is deleted.
+ */
+import { ApiError, badRequest, type StatusCause } from '../errors.ts'
+import { goQuote } from '../kube/go-quote.ts'
+import type { DeleteOptions } from './delete.ts'
+import type { Propagation } from './write.ts'
+
+/** The DeleteOptions of a query, decoded (first value of each parameter; every dryRun value). */
+export type DeleteQuery = {
+  gracePeriodSeconds?: number
+  orphanDependents?: boolean
+  propagationPolicy?: string
+  dryRun?: string[]
+}
+
+type Raw = DeleteQuery & { preconditions?: { uid?: string; resourceVersion?: string } }
+
+const POLICIES: readonly string[] = ['Foreground', 'Background', 'Orphan']
+
+const typeError = (field: string, expected: string) =>
+  badRequest(`error decoding DeleteOptions: ${field} must be ${expected}`)
+
+function optional<T>(
+  b: Record<string, unknown>,
+  field: string,
+  ok: (v: unknown) => v is T,
+  expected: string
+): T | undefined {
+  const v = b[field]
+  if (v === undefined || v === null) return undefined
+  if (!ok(v)) throw typeError(field, expected)
+  return v
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string'
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean'
+const isInt64 = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString)
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The fields of a DeleteOptions body, each of its JSON type or a 400. */
+function fromBody(body: unknown): Raw {
+  if (!isRecord(body)) {
+    if (body === null) return {}
+    throw badRequest('error decoding DeleteOptions: the body must be a JSON object')
+  }
+  const out: Raw = {}
+  const grace = optional(body, 'gracePeriodSeconds', isInt64, 'an integer')
+  if (grace !== undefined) out.gracePeriodSeconds = grace
+  const orphan = optional(body, 'orphanDependents', isBool, 'a boolean')
+  if (orphan !== undefined) out.orphanDependents = orphan
+  const policy = optional(body, 'propagationPolicy', isString, 'a string')
+  if (policy !== undefined) out.propagationPolicy = policy
+  const dryRun = optional(body, 'dryRun', isStrings, 'a list of strings')
+  if (dryRun !== undefined) out.dryRun = dryRun
+  const pre = optional(body, 'preconditions', isRecord, 'an object')
+  if (pre !== undefined) {
+    const uid = optional(pre, 'uid', isString, 'a string')
+    const rv = optional(pre, 'resourceVersion', isString, 'a string')
+    out.preconditions = {
+      ...(uid !== undefined ? { uid } : {}),
+      ...(rv !== undefined ? { resourceVersion: rv } : {}),
+    }
+  }
+  return out
+}
+
+/** Go's %#v of a []string: `[]string{"All", "x"}`. */
+const goStrings = (values: string[]) => `[]string{${values.map(goQuote).join(', ')}}`
+
+/** apimachinery's ValidateDeleteOptions, as StatusCauses. */
+function validate(o: Raw): StatusCause[] {
+  const causes: StatusCause[] = []
+  const policy = o.propagationPolicy
+  if (o.orphanDependents !== undefined && policy !== undefined)
+    causes.push({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${goQuote(policy)}: orphanDependents and deletionPropagation cannot be both set`,
+      field: 'propagationPolicy',
+    })
+  if (policy !== undefined && !POLICIES.includes(policy))
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${goQuote(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+      field: 'propagationPolicy',
+    })
+  if ((o.dryRun ?? []).some((v) => v !== 'All'))
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${goStrings(o.dryRun ?? [])}: supported values: "All"`,
+      field: 'dryRun',
+    })
+  return causes
+}
+
+/** kube's NewInvalid for the meta.k8s.io DeleteOptions kind. */
+function invalidDeleteOptions(causes: StatusCause[]): ApiError {
+  const errors = causes.map((c) => `${c.field}: ${c.message}`)
+  const joined = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`
+  return new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: ${joined}`, {
+    group: 'meta.k8s.io',
+    kind: 'DeleteOptions',
+    causes,
+  })
+}
+
+/**
+ * The DeleteOptions of a request: from `body` when the request had one (not undefined), else from
+ * `query`; 400 or 422 as kube answers an undecodable or invalid one.
+ */
+export function parseDeleteOptions(
+  body: unknown,
+  query: DeleteQuery,
+  baseUrl: string
+): DeleteOptions {
+  const o: Raw = body === undefined ? query : fromBody(body)
+  const causes = validate(o)
+  if (causes.length > 0) throw invalidDeleteOptions(causes)
+  const out: DeleteOptions = { dryRun: (o.dryRun ?? []).length > 0, baseUrl }
+  if (o.propagationPolicy !== undefined) out.propagationPolicy = o.propagationPolicy as Propagation
+  else if (o.orphanDependents === true) out.propagationPolicy = 'Orphan'
+  if (o.preconditions) out.preconditions = o.preconditions
+  return out
+}
