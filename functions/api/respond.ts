@@ -1,13 +1,15 @@
 /**
  * Response helpers: JSON bodies with kube's content type, `Warning` headers for validation
  * warnings (warning-header.ts: quoted and byte-safe, so no warning text can make a 500), list
- * envelopes, and the rendering of any error as a kube Status (internal errors are logged with
- * their stack and answered as a 500 Status without it).
+ * envelopes, and the rendering of any error as a kube Status (a store that could not answer is
+ * a 503 with a retry hint; other internal errors are logged with their stack and answered as a
+ * 500 Status without it).
  */
 import { type ApiError, internalError, isApiError } from '../../lib/errors.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { ListResult } from '../../lib/store/types.ts'
+import { isStoreUnavailable, storeUnavailable } from '../../lib/store/unavailable.ts'
 import { warningHeaders } from './warning-header.ts'
 
 export function json(body: unknown, status = 200, warnings: string[] = []): Response {
@@ -26,7 +28,10 @@ export function listBody(apiVersion: string, listKind: string, res: ListResult):
 export function errorResponse(e: unknown, log: Logger, where: string): Response {
   let err: ApiError
   if (isApiError(e)) err = e
-  else {
+  else if (isStoreUnavailable(e)) {
+    log.warn('store unavailable', { where, error: e })
+    err = storeUnavailable()
+  } else {
     log.error('internal error', {
       where,
       error: e,

@@ -30,13 +30,17 @@ export { type DeleteQuery, parseDeleteOptions } from './delete-options.ts'
 
 function checkPreconditions(t: Target, obj: KubeObject, p: DeleteOptions['preconditions']): void {
   const name = obj.metadata.name ?? ''
-  if (p?.uid && p.uid !== obj.metadata.uid)
+  if (p?.uid !== undefined && p.uid !== null && p.uid !== obj.metadata.uid)
     throw conflict(
       t.info.resource,
       targetDetails(t, name),
       `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid}`
     )
-  if (p?.resourceVersion && p.resourceVersion !== obj.metadata.resourceVersion)
+  if (
+    p?.resourceVersion !== undefined &&
+    p.resourceVersion !== null &&
+    p.resourceVersion !== obj.metadata.resourceVersion
+  )
     throw conflict(
       t.info.resource,
       targetDetails(t, name),

@@ -87,3 +87,23 @@ describe('decodeYaml', () => {
     expect(code(() => decodeYaml('a: *missing\n', 1000))).toBe(400)
   })
 })
+
+describe('large mappings', () => {
+  it('decodes 30,000 keys, block or JSON, without quadratic work, and still refuses duplicate keys', () => {
+    const keys = Array.from({ length: 30_000 }, (_, i) => `k${i}`)
+    const block = `metadata:\n  labels:\n${keys.map((k) => `    ${k}: v`).join('\n')}\n`
+    const json = JSON.stringify({
+      metadata: { labels: Object.fromEntries(keys.map((k) => [k, 'v'])) },
+    })
+    for (const text of [block, json]) {
+      const out = decodeYaml(text, 3 * 1024 * 1024) as {
+        metadata: { labels: Record<string, string> }
+      }
+      expect(Object.keys(out.metadata.labels)).toHaveLength(30_000)
+    }
+    expect(() => decodeYaml('a: 1\nb:\n  c: 1\n  c: 2\n', 1024)).toThrow(
+      'mapping key "c" already defined'
+    )
+    expect(() => decodeYaml('{a: 1, a: 2}', 1024)).toThrow('already defined')
+  })
+})
