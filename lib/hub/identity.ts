@@ -24,6 +24,31 @@ function immutable(field: string, value: unknown): StatusCause {
   }
 }
 
+/**
+ * kube's checkName: the name and namespace a body gives are those of the object the URL names
+ * (`required`: the body must give the name).
+ */
+export function checkNaming(
+  t: Target,
+  current: KubeObject,
+  meta: { name?: unknown; namespace?: unknown },
+  required: boolean
+): void {
+  const name = current.metadata.name ?? ''
+  if ((required || meta.name !== undefined) && meta.name !== name)
+    throw badRequest(
+      `the name of the object (${show(meta.name ?? '')}) does not match the name on the URL (${name})`
+    )
+  if (
+    t.info.namespaced &&
+    meta.namespace !== undefined &&
+    meta.namespace !== current.metadata.namespace
+  )
+    throw badRequest(
+      'the namespace of the provided object does not match the namespace sent on the request'
+    )
+}
+
 /** Throws when `next` (what the client's write produced) differs from `current` in identity. */
 export function checkIdentity(
   t: Target,
@@ -45,18 +70,7 @@ export function checkIdentity(
   // Types first: the server-owned fields are merged into these maps next (metadata.ts).
   const typeErrors = metadataTypeCauses(meta as Record<string, unknown>)
   if (typeErrors.length > 0) throw invalid(t.info.resource, targetDetails(t, name), typeErrors)
-  if (meta.name !== undefined && meta.name !== name)
-    throw badRequest(
-      `the name of the object (${show(meta.name)}) does not match the name on the URL (${name})`
-    )
-  if (
-    t.info.namespaced &&
-    meta.namespace !== undefined &&
-    meta.namespace !== current.metadata.namespace
-  )
-    throw badRequest(
-      'the namespace of the provided object does not match the namespace sent on the request'
-    )
+  checkNaming(t, current, meta, false)
   const causes: StatusCause[] = []
   if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== current.metadata.uid)
     causes.push(immutable('metadata.uid', meta.uid))

@@ -11,6 +11,7 @@ import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { applyJsonPatch } from '../patch/json-patch.ts'
 import { applyMergePatch } from '../patch/merge-patch.ts'
 import type { HubDeps } from './deps.ts'
+import { checkNaming } from './identity.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import type { PatchType } from './patch.ts'
 import { retryStale } from './retry-stale.ts'
@@ -83,18 +84,7 @@ function checkScale(t: Target, current: KubeObject, next: unknown, named: boolea
   if (typeof meta !== 'object' || Array.isArray(meta))
     throw badRequest('metadata must be an object')
   const name = current.metadata.name ?? ''
-  if ((named || meta.name !== undefined) && meta.name !== name)
-    throw badRequest(
-      `the name of the object (${String(meta.name ?? '')}) does not match the name on the URL (${name})`
-    )
-  if (
-    t.info.namespaced &&
-    meta.namespace !== undefined &&
-    meta.namespace !== current.metadata.namespace
-  )
-    throw badRequest(
-      'the namespace of the provided object does not match the namespace sent on the request'
-    )
+  checkNaming(t, current, meta, named)
   if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== current.metadata.uid)
     throw conflict(
       `${t.info.resource}/scale`,
