@@ -7,15 +7,10 @@
  * not a watch: kube's item route is the get handler, which ignores the parameter.
  */
 import { badRequest, methodNotAllowed } from '../../lib/errors.ts'
-import { parseFieldRequirements } from '../../lib/kube/field-selector.ts'
+import { escapeFieldValue, parseFieldRequirements } from '../../lib/kube/field-selector.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 
 type WatchQuery = { watch?: boolean | undefined; fieldSelector?: string | undefined }
-
-/** A field selector value with kube's escapes for `\`, `,` and `=`. */
-function escapeFieldValue(value: string): string {
-  return value.replace(/[\\,=]/g, (c) => `\\${c}`)
-}
 
 function nameSelector(name: string, given: string | undefined): string {
   if (given === undefined || given.trim() === '') return `metadata.name=${escapeFieldValue(name)}`

@@ -22,6 +22,8 @@ const FIELD_VALIDATIONS = ['', 'Ignore', 'Strict', 'Warn']
 
 /** apimachinery's ValidateFieldManager. */
 function fieldManagerCauses(manager: string): StatusCause[] {
+  // What every client sends: printable ASCII within the limit.
+  if (/^[\x20-\x7e]{0,128}$/.test(manager)) return []
   const causes: StatusCause[] = []
   if (utf8Length(manager) > FIELD_MANAGER_MAX)
     causes.push({

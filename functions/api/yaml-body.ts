@@ -127,18 +127,9 @@ export function yamlDepthBound(text: string, limit = Number.POSITIVE_INFINITY): 
 /**
  * Composes the document. The library's own duplicate-key check compares every key with every
  * earlier one (30,000 keys took 4 s of CPU), so it is off and duplicates are found here with one
- * set per mapping; they stay an error, as in kube's YAML decoder. A body that is JSON (as most
- * apply configurations are) is read by JSON.parse first, which is linear too.
+ * set per mapping; they stay an error, as in kube's YAML decoder.
  */
 function composeYaml(text: string): unknown {
-  const start = text.trimStart()[0]
-  if (start === '{' || start === '[') {
-    try {
-      return JSON.parse(text)
-    } catch {
-      // Flow-style YAML that is not JSON: compose it as YAML.
-    }
-  }
   const doc = parseDocument(text, { merge: true, uniqueKeys: false })
   const [error] = doc.errors
   if (error) throw error
@@ -161,7 +152,25 @@ function composeYaml(text: string): unknown {
  * Decodes a YAML body into plain JSON values (no shared members), or fails with 400 (malformed,
  * nested too deep) or 413 (aliases expand it past `maxBytes`).
  */
+/** A body that is JSON (as most apply configurations are), read by JSON.parse; else undefined. */
+function asJson(text: string): { value: unknown } | undefined {
+  const start = text.trimStart()[0]
+  if (start !== '{' && start !== '[') return undefined
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined // flow-style YAML that is not JSON: composed as YAML
+  }
+}
+
 export function decodeYaml(text: string, maxBytes: number): unknown {
+  // JSON first: JSON.parse is linear and does not recurse, has no aliases to expand past the body
+  // size, and shares no members, so only the depth is left to check.
+  const json = asJson(text)
+  if (json) {
+    if (nestedTooDeep(json.value)) throw bodyTooDeep('YAML')
+    return json.value
+  }
   const bound = MAX_NESTING_DEPTH + MANAGED_FIELDS_EXTRA_DEPTH + 1
   if (yamlDepthBound(text, bound) > bound) throw bodyTooDeep('YAML')
   let value: unknown
@@ -172,11 +181,9 @@ export function decodeYaml(text: string, maxBytes: number): unknown {
     const why = e instanceof Error ? e.message.split('\n')[0] : String(e)
     throw badRequest(`error decoding YAML request body: ${why}`)
   }
-  const m = measureJson(value, {
-    maxDepth: MAX_NESTING_DEPTH + MANAGED_FIELDS_EXTRA_DEPTH,
-    maxBytes,
-  })
-  if (m.exceeded === 'depth' || nestedTooDeep(value)) throw bodyTooDeep('YAML')
+  // The lexer bounded the depth; nestedTooDeep makes it exact.
+  if (nestedTooDeep(value)) throw bodyTooDeep('YAML')
+  const m = measureJson(value, { maxBytes })
   if (m.exceeded === 'bytes')
     throw tooLarge(
       `the YAML request body expands (through its aliases) to more than ${maxBytes} bytes of JSON`

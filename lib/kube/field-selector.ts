@@ -96,6 +96,11 @@ function splitTerm(term: string, selector: string): [string, FieldOperator, stri
   throw badRequest(`invalid selector: '${selector}'; can't understand '${term}'`)
 }
 
+/** A value with kube's escapes for `\`, `,` and `=` (the inverse of unescapeValue). */
+export function escapeFieldValue(value: string): string {
+  return value.replace(/[\\,=]/g, (c) => `\\${c}`)
+}
+
 function unescapeValue(raw: string, selector: string): string {
   let out = ''
   for (let i = 0; i < raw.length; i++) {

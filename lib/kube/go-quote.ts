@@ -47,7 +47,12 @@ export function goQuote(s: string): string {
   return `${out}"`
 }
 
-/** The UTF-8 length of a string, in bytes (Go's len). */
+/** The UTF-8 length of a string, in bytes (Go's len); a lone surrogate counts as U+FFFD's 3. */
 export function utf8Length(s: string): number {
-  return new TextEncoder().encode(s).length
+  let bytes = 0
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
+  }
+  return bytes
 }

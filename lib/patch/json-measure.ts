@@ -5,7 +5,6 @@
  * adversarially deep value costs no more than the limits allow. Values with shared members (YAML
  * aliases) are measured as they would serialize, so a bound on the size also bounds the walk.
  */
-import type { JsonValue } from '../kube/types.ts'
 
 export type JsonMeasure = {
   depth: number
@@ -56,9 +55,4 @@ export function measureJson(value: unknown, limits: MeasureLimits = {}): JsonMea
     if (bytes > maxBytes) return { depth, bytes, exceeded: 'bytes' }
   }
   return { depth, bytes }
-}
-
-/** The nesting depth of a JSON value (0 for a scalar). */
-export function jsonDepth(value: JsonValue): number {
-  return measureJson(value).depth
 }

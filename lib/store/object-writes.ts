@@ -43,6 +43,7 @@ import {
   storeBody,
 } from './object-items.ts'
 import type { ObjectKey } from './types.ts'
+import { refusedAsSent } from './unavailable.ts'
 
 const MODIFIED_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again'
@@ -65,38 +66,25 @@ type HeadWrite = {
   expectedRv: number | undefined
 }
 
-/** Attempts of one head put whose outcome is unknown (the SDK retries inside each, too). */
-const HEAD_ATTEMPTS = 3
+/** Sends of one put whose outcome is unknown (the SDK retries inside each, too). */
+const SEND_ATTEMPTS = 3
 
 /**
- * A DynamoDB error that says the request was refused as sent (validation, a missing table, ...),
- * so it cannot have landed and sending it again cannot help. Anything else — no HTTP status (a
- * lost connection), a 5xx, throttling — may or may not have landed.
+ * Sends a put again while its outcome is unknown (a lost connection, a timeout, a 5xx: errors the
+ * table did not refuse as sent). Returns whether its condition failed and whether an earlier send
+ * may have landed.
  */
-function refusedAsSent(e: unknown): boolean {
-  const status = (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode
-  const name = e instanceof Error ? e.name : ''
-  if (/Throttl|ProvisionedThroughput|RequestLimit|LimitExceeded/.test(name)) return false
-  return status !== undefined && status >= 400 && status < 500
-}
-
-/**
- * Puts `head` under `condition`, sending it again while its outcome is unknown. Returns whether
- * the condition failed and whether an earlier send may have landed.
- */
-async function putHead(
-  ctx: StoreContext,
-  head: Item,
-  condition: Record<string, unknown>
+async function sendUntilKnown(
+  send: () => Promise<unknown>
 ): Promise<{ refused: boolean; uncertain: boolean }> {
   let uncertain = false
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.client.send(new PutItemCommand({ TableName: ctx.table, Item: head, ...condition }))
+      await send()
       return { refused: false, uncertain }
     } catch (e) {
       if (isConditionalFailure(e)) return { refused: true, uncertain }
-      if (refusedAsSent(e) || attempt >= HEAD_ATTEMPTS) throw e
+      if (refusedAsSent(e) || attempt >= SEND_ATTEMPTS) throw e
       uncertain = true
     }
   }
@@ -125,7 +113,9 @@ async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item;
         }
   // A put that failed in transit may have landed: its chunks stay (the sweep removes them later
   // if nothing references them).
-  const { refused, uncertain } = await putHead(ctx, head, condition)
+  const { refused, uncertain } = await sendUntilKnown(() =>
+    ctx.client.send(new PutItemCommand({ TableName: ctx.table, Item: head, ...condition }))
+  )
   if (!refused) return { head, text }
   const current = await getHead(ctx, key)
   // The rv is this attempt's alone: a head holding it is this write, landed by an earlier send.
@@ -145,13 +135,7 @@ async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item;
 
 /** Puts a change-log item (keyed by its rv, so sending it again is harmless) until it lands. */
 async function putLog(ctx: StoreContext, item: Item): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await putItem(ctx, item)
-    } catch (e) {
-      if (refusedAsSent(e) || attempt >= HEAD_ATTEMPTS) throw e
-    }
-  }
+  await sendUntilKnown(() => putItem(ctx, item))
 }
 
 async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject> {

@@ -2,18 +2,33 @@
  * Whether an error from the store's client means DynamoDB could not be reached or could not answer
  * (a dropped connection, a timeout, throttling, a 5xx) rather than a bug: such a request is worth
  * retrying, so the API answers it as kube answers an unavailable etcd — 503 ServiceUnavailable with
- * a retry hint — instead of an internal error. Errors the table refused as sent (4xx) are not.
+ * a retry hint — instead of an internal error. Errors the table refused as sent (4xx, but for
+ * throttling) are not: `refusedAsSent` tells the store's writes which sends are worth repeating.
  */
 import { ApiError } from '../errors.ts'
+
+const THROTTLED = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|LimitExceeded/
+
+const statusOf = (e: unknown) =>
+  (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode
+
+/**
+ * An error that says the request was refused as sent (validation, a missing table, ...): it cannot
+ * have landed and sending it again cannot help. Anything else may or may not have landed.
+ */
+export function refusedAsSent(e: unknown): boolean {
+  const status = statusOf(e)
+  if (e instanceof Error && THROTTLED.test(e.name)) return false
+  return status !== undefined && status >= 400 && status < 500
+}
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'])
 
 export function isStoreUnavailable(e: unknown): boolean {
   if (!(e instanceof Error) || e instanceof ApiError) return false
-  const meta = (e as { $metadata?: { httpStatusCode?: number } }).$metadata
-  const status = meta?.httpStatusCode
+  const status = statusOf(e)
   if (status !== undefined && status >= 500) return true
-  if (/Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(e.name)) return true
+  if (THROTTLED.test(e.name)) return true
   const code = (e as { code?: string }).code
   if (code && NETWORK_CODES.has(code)) return true
   return /TimeoutError|socket hang up/i.test(`${e.name} ${e.message}`)
