@@ -69,6 +69,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
         }),
         kube: createMemoryKube({ onWrite: (ref, obj) => o.onWrite(i, ref, obj) }),
         stateDir: join(o.stateRoot, String(i)),
+        record: { namespace: 'kube-system' },
         builtins,
         log: silentLogger,
       })

@@ -7,8 +7,9 @@
  * the agent relies on: server-side apply as one field manager (create or replace the content,
  * keep status, uid, a resourceVersion per write, generation bumped when the content changes,
  * managedFields naming the manager), 404 for a namespaced object whose namespace is absent, and
- * deletes with a uid precondition (409). `onWrite` sees every stored object: the benchmark's
- * "applied at edge" clock.
+ * deletes with a uid precondition (409); plain create (409 when taken) and update (409 on a stale
+ * resourceVersion), which the agent's ownership record uses. `onWrite` sees every object stored
+ * by apply: the benchmark's "applied at edge" clock.
  */
 import { BUILTIN_KUBE_GROUPS, DEFAULT_BUILTIN_NAMESPACES } from '../lib/apis/builtins.ts'
 import type { ObjectRef } from '../lib/edge/protocol.ts'
@@ -114,6 +115,26 @@ export function createMemoryKube(opts: MemoryKubeOptions = {}): MemoryKube {
       if (live?.status !== undefined) stored.status = live.status
       objects.set(key, stored)
       opts.onWrite?.(ref, structuredClone(stored))
+      return structuredClone(stored)
+    },
+    async create(ref, body) {
+      if (ref.namespace && !objects.has(nsKey(ref.namespace)))
+        throw notFound(ref, `namespaces "${ref.namespace}"`)
+      if (objects.has(keyOf(ref)))
+        throw new KubeError(409, `${ref.resource} "${ref.name}" already exists`, 'AlreadyExists')
+      const meta = { uid: uid(), resourceVersion: String(++rv), creationTimestamp: stamp() }
+      const stored = { ...structuredClone(body), metadata: { ...body.metadata, ...meta } }
+      objects.set(keyOf(ref), stored)
+      return structuredClone(stored)
+    },
+    async update(ref, body) {
+      const live = objects.get(keyOf(ref))
+      if (!live) throw notFound(ref)
+      if (body.metadata.resourceVersion !== live.metadata.resourceVersion)
+        throw new KubeError(409, `${ref.resource} "${ref.name}" was modified`, 'Conflict')
+      const meta = { ...body.metadata, uid: live.metadata.uid, resourceVersion: String(++rv) }
+      const stored = { ...structuredClone(body), metadata: meta }
+      objects.set(keyOf(ref), stored)
       return structuredClone(stored)
     },
     async delete(ref, o) {

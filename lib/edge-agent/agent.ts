@@ -1,6 +1,9 @@
 /**
- * One edge agent: its state folder (desired.json, owned.json, reported.json) loaded at creation,
- * and `poll()`, one round of the loop:
+ * One edge agent: its state folder (desired.json, reported.json) loaded at creation, its
+ * ownership record in the edge cluster (owned-keeper.ts) read at the first poll, and `poll()`,
+ * one round of the loop:
+ * 0. read the ownership record if it has not been read (or a write found it changed): when it
+ *    cannot be read, the poll fails and does nothing else;
  * 1. ask the center for the desired state, naming the version of the copy on disk (304:
  *    unchanged). That copy is always complete and is re-applied every poll, so naming it is safe
  *    even when some entry failed to apply, and an entry that keeps failing costs the center no
@@ -29,7 +32,8 @@ import type { CenterClient, DesiredAnswer } from './center-client.ts'
 import { type DesiredCopy, loadDesired, mergeDesired, saveDesired } from './desired-store.ts'
 import { indexDiscovery } from './discovery.ts'
 import type { EdgeKube } from './kube-client.ts'
-import { loadOwned, type Owned, saveOwned } from './ownership.ts'
+import { createOwnedKeeper, OWNED_RECORD_NAME } from './owned-keeper.ts'
+import type { Owned } from './ownership.ts'
 import { pruneOwned } from './prune.ts'
 import { refKey } from './refs.ts'
 import { goneAtEdge, keepCurrentRemovals, removalsToConfirm } from './removals.ts'
@@ -45,6 +49,8 @@ export type AgentDeps = {
   center: CenterClient
   kube: EdgeKube
   stateDir: string
+  /** Where the ownership record lives: the agent's namespace; name default OWNED_RECORD_NAME. */
+  record: { namespace: string; name?: string }
   builtins: Builtins
   log: Logger
   now?: () => Date
@@ -79,6 +85,7 @@ export type Agent = {
 
 export const statePaths = (dir: string) => ({
   desired: join(dir, 'desired.json'),
+  /** An earlier version's ownership record, imported into the cluster once (owned-keeper.ts). */
   owned: join(dir, 'owned.json'),
   reported: join(dir, 'reported.json'),
 })
@@ -90,14 +97,20 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
   const now = deps.now ?? (() => new Date())
   const loadedDesired = await loadDesired(paths.desired, deps.mailbox)
   if (loadedDesired.problem) deps.log.warn(loadedDesired.problem, { path: paths.desired })
-  const loadedOwned = await loadOwned(paths.owned, now().getTime())
-  if (loadedOwned.problem) deps.log.error(loadedOwned.problem, { path: paths.owned })
+  const keeper = createOwnedKeeper({
+    kube: deps.kube,
+    namespace: deps.record.namespace,
+    name: deps.record.name ?? OWNED_RECORD_NAME,
+    log: deps.log,
+    importFrom: paths.owned,
+    now,
+  })
   let desired = loadedDesired.copy
-  const owned = loadedOwned.owned
+  const { owned, identity } = keeper
   let reported = await loadReportState(paths.reported)
   let needFull = false
   const checked = new Map<string, string>()
-  const persistOwned = () => saveOwned(paths.owned, owned)
+  const persistOwned = () => keeper.save()
 
   async function poll(): Promise<PollResult> {
     const started = Date.now()
@@ -120,6 +133,12 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       ...patch,
       durationMs: Date.now() - started,
     })
+    try {
+      if (await keeper.ready()) checked.clear()
+    } catch (e) {
+      const error = `ownership record unreadable, nothing done: ${errText(e)}`
+      return done({ outcome: 'failed', ok: false, error })
+    }
     let answer: DesiredAnswer
     try {
       answer = await deps.center.getDesired(needFull ? undefined : desired?.version)
@@ -163,7 +182,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     const discovery = await discover()
     const planned = planEntries(copy, deps.builtins)
     const applied = await applyPlanned(
-      { kube, owned, saveOwned: persistOwned, discover, checked, now, log },
+      { kube, owned, saveOwned: persistOwned, identity, discover, checked, now, log },
       planned,
       discovery
     )
@@ -197,7 +216,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       copy.version === 0
         ? { pruned: 0, dropped: 0, problems: [] }
         : await pruneOwned(
-            { kube, owned, builtins: deps.builtins, log },
+            { kube, owned, builtins: deps.builtins, log, identity },
             new Set(planned.map((p) => p.key))
           )
     if (copy.version === 0 && owned.size > 0)
@@ -205,7 +224,8 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     if (pruned.pruned + pruned.dropped > 0) await persistOwned()
     for (const key of checked.keys()) if (!owned.has(key)) checked.delete(key)
     const problems: Problem[] = [...applied.problems, ...pruned.problems]
-    // Never upsynced: what the agent downsynced, and anything the mailbox holds a copy of.
+    // Never upsynced: what the agent downsynced, anything the mailbox holds a copy of, and the
+    // ConfigMaps of the agent's own ownership record.
     const copies = new Set(copy.entries.map(refKey))
     const state = keepCurrentRemovals(withoutStale(reported, owned, problems), copy)
     const removed =
@@ -213,7 +233,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     const list = memoLister(kube)
     const statuses = await collectStatuses(applied.live, state.statuses, list, log)
     const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)
-    const skip = (k: string) => owned.has(k) || copies.has(k)
+    const skip = (k: string) => owned.has(k) || copies.has(k) || keeper.holds(k)
     const upsync = await collectUpsync(kube, targets, skip, reported.upsynced, log)
     const base: Partial<PollResult> = {
       outcome:

@@ -3,7 +3,8 @@
  *
  * The apply configuration is the mailbox body with only what the agent means to own: apiVersion
  * (the entry's group/version), kind, metadata name/namespace/labels/annotations (kcp's system
- * keys dropped, the `edge.kcp.io/downsynced` marker added) and the content sections; never
+ * keys dropped, the marker added: `edge.kcp.io/downsynced` and the agent's name in
+ * `edge.kcp.io/agent`, see marker.ts) and the content sections; never
  * status (the edge's) nor server-owned metadata. It is sent by server-side apply (field manager
  * `edgeplane-agent`, force), so fields other managers own (a Service's clusterIP, defaults,
  * status) survive and fields the agent stops applying are removed.
@@ -17,15 +18,18 @@
  */
 import { DOWNSYNCED_ANNOTATION } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
+import { AGENT_ANNOTATION } from './marker.ts'
 import { apiVersionOf, hashOf, isRecord, isSystemKey } from './refs.ts'
 
 const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status'])
+/** Annotations only the agent writes: a desired body's values for them are dropped. */
+const MARKER_KEYS = new Set([DOWNSYNCED_ANNOTATION, AGENT_ANNOTATION])
 
 function stringMap(v: unknown, extra?: Record<string, string>): Record<string, string> | undefined {
   const out: Record<string, string> = {}
   if (isRecord(v))
     for (const [k, val] of Object.entries(v))
-      if (typeof val === 'string' && !isSystemKey(k) && k !== DOWNSYNCED_ANNOTATION) out[k] = val
+      if (typeof val === 'string' && !isSystemKey(k) && !MARKER_KEYS.has(k)) out[k] = val
   Object.assign(out, extra)
   return Object.keys(out).length > 0 ? out : undefined
 }
@@ -38,13 +42,22 @@ export type ConfigTarget = {
   kind: string
 }
 
-export function applyConfigOf(body: Record<string, unknown>, t: ConfigTarget): KubeObject {
+/** `identity`: the agent's name for its marker (marker.ts); none in tests of the shape alone. */
+export function applyConfigOf(
+  body: Record<string, unknown>,
+  t: ConfigTarget,
+  identity?: string
+): KubeObject {
   const meta = isRecord(body.metadata) ? body.metadata : {}
   const metadata: ObjectMeta = { name: t.name }
   if (t.namespace) metadata.namespace = t.namespace
   const labels = stringMap(meta.labels)
   if (labels) metadata.labels = labels
-  metadata.annotations = stringMap(meta.annotations, { [DOWNSYNCED_ANNOTATION]: 'true' })
+  const marker = {
+    [DOWNSYNCED_ANNOTATION]: 'true',
+    ...(identity ? { [AGENT_ANNOTATION]: identity } : {}),
+  }
+  metadata.annotations = stringMap(meta.annotations, marker)
   const kind = typeof body.kind === 'string' && body.kind ? body.kind : t.kind
   const config: KubeObject = { apiVersion: apiVersionOf(t.group, t.version), kind, metadata }
   for (const [k, v] of Object.entries(body))

@@ -3,34 +3,40 @@
  * CRDs — then discovery is read again if any CRD changed — and the rest). Per entry: the resource
  * must be served at the edge at the entry's version and scope, else an ApplyFailed problem. Then,
  * by the live object and the ownership record (ownership.ts):
- * - absent → created by server-side apply (after a pending record is saved);
+ * - absent → created by server-side apply after a pending entry is saved (also when the record
+ *   held it: an owned object deleted at the edge is created again, and a crash before its new uid
+ *   is recorded must not make it foreign);
  * - present but not in the record → a ForeignObject problem, left alone (unless the record has a
- *   pending create for it and it carries the agent's marker and field manager: a create whose
- *   uid the agent did not get to record before a crash, adopted);
+ *   pending create for it and it carries this agent's marker, marker.ts: a create whose uid the
+ *   agent did not get to record before a crash, adopted);
  * - present with another uid than recorded → ours is gone and this one is foreign;
  * - ours → re-applied when the desired body changed or its owned fields drifted
  *   (apply-config.ts), else left as it is; a create-only entry's (create-only.ts) never is.
  * A create that lands on an object someone else made in the meantime (other field managers on
  * it) is not recorded as ours. The record is saved after each phase that changed it.
  */
-import { DOWNSYNCED_ANNOTATION, type Problem } from '../edge/protocol.ts'
+import type { Problem } from '../edge/protocol.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
 import { applyConfigOf, viewHash } from './apply-config.ts'
 import { heldRecord, isCreateOnly } from './create-only.ts'
 import type { DiscoveryIndex } from './discovery.ts'
 import type { EdgeKube } from './kube-client.ts'
+import { FIELD_MANAGER, markedBy, ownershipOf } from './marker.ts'
 import { type Owned, type OwnedRecord, withGeneration } from './ownership.ts'
 import { isRecord, mapLimit, refOf } from './refs.ts'
 import type { Planned } from './selection.ts'
 
-export const FIELD_MANAGER = 'edgeplane-agent'
+export { FIELD_MANAGER }
+
 const CONCURRENCY = 8
 
 export type ApplyDeps = {
   kube: EdgeKube
   owned: Owned
   saveOwned: () => Promise<void>
+  /** The agent's name in its marker (marker.ts). */
+  identity: string
   discover: () => Promise<DiscoveryIndex>
   /** resourceVersion at which each owned object was last found in line (memory only). */
   checked: Map<string, string>
@@ -59,14 +65,6 @@ export const problemOf = (p: Planned, reason: Problem['reason'], message: string
 })
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))
-
-function adoptable(live: KubeObject): boolean {
-  const m = live.metadata
-  return (
-    m.annotations?.[DOWNSYNCED_ANNOTATION] === 'true' &&
-    (m.managedFields ?? []).some((f) => f.manager === FIELD_MANAGER && f.operation === 'Apply')
-  )
-}
 
 const crdGroupOf = (p: Planned): string | undefined =>
   p.phase === 1 && isRecord(p.body.spec) && typeof p.body.spec.group === 'string'
@@ -97,14 +95,14 @@ export async function applyPlanned(
 
 type Read = { p: Planned; config?: KubeObject; live?: KubeObject; error?: string }
 
-async function readLive(kube: EdgeKube, p: Planned, discovery: DiscoveryIndex): Promise<Read> {
+async function readLive(deps: ApplyDeps, p: Planned, discovery: DiscoveryIndex): Promise<Read> {
   const served = discovery.find(p.entry.group, p.entry.version, p.entry.resource)
   if (!served) return { p, error: 'the resource is not served by the edge cluster' }
   if (served.namespaced !== (p.entry.namespace !== ''))
     return { p, error: `the edge cluster serves ${p.entry.resource} with another scope` }
   try {
-    const config = applyConfigOf(p.body, { ...p.entry, kind: served.kind })
-    const live = await kube.get(refOf(p.entry))
+    const config = applyConfigOf(p.body, { ...p.entry, kind: served.kind }, deps.identity)
+    const live = await deps.kube.get(refOf(p.entry))
     return live ? { p, config, live } : { p, config }
   } catch (e) {
     return { p, error: errText(e) }
@@ -126,20 +124,15 @@ function decide(deps: ApplyDeps, r: Read, out: ApplyResult, changed: { v: boolea
   }
   const rec = deps.owned.get(p.key)
   if (!live) {
-    if (!rec) {
-      const pendingSince = deps.now().toISOString()
-      deps.owned.set(p.key, {
-        ...refOf(p.entry),
-        pendingSince,
-        hash: '',
-        view: '',
-        generations: [],
-      })
+    if (!rec || rec.uid !== undefined) {
+      const { uid: _gone, ...kept } = rec ?? { hash: '', view: '', generations: [] }
+      deps.owned.set(p.key, { ...kept, ...refOf(p.entry), pendingSince: deps.now().toISOString() })
       changed.v = true
     }
     return { p, config, create: true, drift: rec?.uid !== undefined }
   }
-  const held = isCreateOnly(p.body) ? heldRecord(p, live, rec, adoptable(live)) : undefined
+  const marked = isCreateOnly(p.body) && markedBy(live, deps.identity)
+  const held = isCreateOnly(p.body) ? heldRecord(p, live, rec, marked) : undefined
   if (held) {
     if (held !== rec) {
       deps.owned.set(p.key, held)
@@ -150,12 +143,9 @@ function decide(deps: ApplyDeps, r: Read, out: ApplyResult, changed: { v: boolea
     out.live.push({ planned: p, obj: live, record: held })
     return undefined
   }
-  const adopt = rec !== undefined && rec.uid === undefined && adoptable(live)
-  if (
-    !rec ||
-    (rec.uid === undefined && !adopt) ||
-    (rec.uid !== undefined && rec.uid !== live.metadata.uid)
-  ) {
+  const whose = ownershipOf(rec, live, deps.identity)
+  const adopt = whose === 'adopt'
+  if (!rec || whose === 'foreign') {
     if (rec) {
       deps.owned.delete(p.key)
       changed.v = true
@@ -196,7 +186,7 @@ async function applyPhase(
   discovery: DiscoveryIndex,
   out: ApplyResult
 ): Promise<boolean> {
-  const reads = await mapLimit(items, CONCURRENCY, (p) => readLive(deps.kube, p, discovery))
+  const reads = await mapLimit(items, CONCURRENCY, (p) => readLive(deps, p, discovery))
   const changed = { v: false }
   const actions: Action[] = []
   for (const r of reads) {

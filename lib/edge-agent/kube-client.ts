@@ -27,6 +27,13 @@ export type EdgeKube = {
   get(ref: ObjectRef): Promise<KubeObject | undefined>
   /** Every object of a resource, in one namespace or (namespace undefined) in all. */
   list(gvr: GroupVersionResource, namespace?: string): Promise<KubeObject[]>
+  /** Creates `body` at `ref` (POST): 409 AlreadyExists when the name is taken. */
+  create(ref: ObjectRef, body: KubeObject): Promise<KubeObject>
+  /**
+   * Replaces the object at `ref` (PUT); `body.metadata.resourceVersion` is the precondition: 409
+   * Conflict when the object changed since, 404 when it is gone.
+   */
+  update(ref: ObjectRef, body: KubeObject): Promise<KubeObject>
   /** Server-side apply (create or update) of `body` at `ref`. */
   apply(ref: ObjectRef, body: KubeObject, opts: ApplyOptions): Promise<KubeObject>
   /** Deletes with a uid precondition: 404 and 409 (precondition failed) reject as KubeErrors. */

@@ -6,7 +6,8 @@
  * keep bodies as plain JSON: KubernetesObjectApi would deserialize built-in kinds into typed
  * classes (timestamps become Dates, unknown fields are dropped), which would change the hashes and
  * statuses the agent records and reports. Updates are server-side apply
- * (`application/apply-patch+yaml`, whose JSON form is valid YAML).
+ * (`application/apply-patch+yaml`, whose JSON form is valid YAML); plain create and update (with
+ * the body's resourceVersion as precondition) serve the agent's own ownership record.
  */
 import {
   HttpMethod,
@@ -145,6 +146,14 @@ export function createKubeRest(opts: KubeRestOptions): EdgeKube {
         next = page.metadata?.continue || undefined
       } while (next)
       return items
+    },
+    async create(ref, body) {
+      return (await call(HttpMethod.POST, collectionPath(ref, ref.namespace), {
+        body,
+      })) as KubeObject
+    },
+    async update(ref, body) {
+      return (await call(HttpMethod.PUT, objectPath(ref), { body })) as KubeObject
     },
     async apply(ref, body, o) {
       const query: Query = { fieldManager: o.fieldManager, ...(o.force ? { force: 'true' } : {}) }

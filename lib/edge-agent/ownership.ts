@@ -1,18 +1,20 @@
 /**
- * The agent's ownership record (`owned.json` in the state folder): the objects it created at the
- * edge, by key, with the uid the edge gave them. This record — never an annotation, which an
- * edge controller may copy onto objects it makes (KubeStellar's ReplicaSet-deletion loop, #900) —
- * is what makes an object the agent's to update and to delete. Per object it also keeps what the
- * drift check and the status report need: the hash of the desired body last applied, the hash of
- * the live object's view of the applied fields right after that apply (see apply-config.ts), and
- * the last few (edge generation → center generation) pairs of its applies. A record marked
- * `pendingSince` has no uid yet: it is written before a create, so a crash between the create and
- * the write cannot make the agent's own object look foreign forever.
+ * The agent's ownership record: the objects it created at the edge, by key, with the uid the
+ * edge gave them. This record — never an annotation, which an edge controller may copy onto
+ * objects it makes (KubeStellar's ReplicaSet-deletion loop, #900) — is what makes an object the
+ * agent's to update and to delete. It lives in the edge cluster (owned-keeper.ts), so it outlives
+ * the agent's pod and state folder. Per object it also keeps what the drift check and the status
+ * report need: the hash of the desired body last applied, the hash of the live object's view of
+ * the applied fields right after that apply (see apply-config.ts), and the last few (edge
+ * generation → center generation) pairs of its applies. An entry marked `pendingSince` has no
+ * uid: it is written before a create, so a crash between the create and the write cannot make the
+ * agent's own object look foreign forever (marker.ts). `loadOwned` reads the `owned.json` an
+ * earlier version kept in the state folder, which the keeper imports once.
  */
 import { rename } from 'node:fs/promises'
 import { z } from 'zod'
 import { ObjectRefSchema } from '../edge/protocol.ts'
-import { readJsonFile, writeJsonAtomic } from './state-files.ts'
+import { readJsonFile } from './state-files.ts'
 
 export const MAX_GENERATIONS = 8
 
@@ -38,7 +40,7 @@ const OwnedFileSchema = z.object({ objects: z.record(z.string(), OwnedRecordSche
 export type OwnedLoad = { owned: Owned; problem?: string }
 
 /**
- * The record on disk. A corrupt file is moved aside (`owned.json.corrupt-<ms>`, for a human to
+ * The record of an earlier version's state folder. A corrupt file is moved aside (`owned.json.corrupt-<ms>`, for a human to
  * look at) and yields an empty record — forgetting ownership only ever makes objects foreign,
  * never deleted — and a problem for the caller to log loudly.
  */
@@ -53,11 +55,6 @@ export async function loadOwned(path: string, nowMs = Date.now()): Promise<Owned
     problem: `unreadable ownership record (moved to ${aside}): ${r.error}`,
   }
 }
-
-export const saveOwned = (path: string, owned: Owned) =>
-  writeJsonAtomic(path, {
-    objects: Object.fromEntries([...owned].sort(([a], [b]) => (a < b ? -1 : 1))),
-  })
 
 /** Appends an (edge → center) generation pair, keeping the newest MAX_GENERATIONS. */
 export function withGeneration(

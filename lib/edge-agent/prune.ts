@@ -5,8 +5,9 @@
  * #900), and those are not in the record. Each delete carries a uid precondition, so an object
  * someone recreated under the same name is not touched. Order: everything else, then CRDs, then
  * Namespaces. A built-in namespace, a CRD of a built-in group and a create-only object
- * (create-only.ts) are never deleted (their record is just dropped). A pending record without a
- * uid is dropped without a delete. 404 and 409 (the object is gone, or it is not ours any more)
+ * (create-only.ts) are never deleted (their record is just dropped). A pending entry (no uid: a
+ * create whose uid was never recorded) is deleted only when its object carries this agent's
+ * marker (marker.ts), with that object's uid as precondition; otherwise it is dropped. 404 and 409 (the object is gone, or it is not ours any more)
  * drop the record; other failures keep it and report a DeleteFailed problem, retried next poll. Only called after a successful read of the desired
  * state: an unreachable center never leads here.
  */
@@ -14,11 +15,19 @@ import type { Builtins } from '../apis/builtins.ts'
 import type { Problem } from '../edge/protocol.ts'
 import type { Logger } from '../log.ts'
 import { type EdgeKube, isKubeError } from './kube-client.ts'
+import { markedBy } from './marker.ts'
 import type { Owned, OwnedRecord } from './ownership.ts'
 import { refOf } from './refs.ts'
 import { phaseOf } from './selection.ts'
 
-export type PruneDeps = { kube: EdgeKube; owned: Owned; builtins: Builtins; log: Logger }
+export type PruneDeps = {
+  kube: EdgeKube
+  owned: Owned
+  builtins: Builtins
+  log: Logger
+  /** The agent's name in its marker (marker.ts). */
+  identity: string
+}
 export type PruneResult = { pruned: number; dropped: number; problems: Problem[] }
 
 function isBuiltinRecord(r: OwnedRecord, b: Builtins): boolean {
@@ -38,7 +47,14 @@ export async function pruneOwned(
         phaseOf(b.group, b.resource) - phaseOf(a.group, a.resource) || (ka < kb ? -1 : 1)
     )
   for (const [key, rec] of gone) {
-    if (rec.uid === undefined || rec.createOnly || isBuiltinRecord(rec, deps.builtins)) {
+    let uid = rec.uid
+    try {
+      if (uid === undefined && !rec.createOnly) uid = await pendingUid(deps, rec)
+    } catch (e) {
+      out.problems.push(deleteFailed(rec, e))
+      continue
+    }
+    if (uid === undefined || rec.createOnly || isBuiltinRecord(rec, deps.builtins)) {
       deps.owned.delete(key)
       out.dropped += 1
       const pending = rec.uid === undefined
@@ -50,7 +66,7 @@ export async function pruneOwned(
       continue
     }
     try {
-      await deps.kube.delete(refOf(rec), { uid: rec.uid })
+      await deps.kube.delete(refOf(rec), { uid })
       deps.owned.delete(key)
       out.pruned += 1
     } catch (e) {
@@ -59,9 +75,19 @@ export async function pruneOwned(
         out.dropped += 1
         continue
       }
-      const message = e instanceof Error ? e.message : String(e)
-      out.problems.push({ ...refOf(rec), reason: 'DeleteFailed', message: message.slice(0, 2000) })
+      out.problems.push(deleteFailed(rec, e))
     }
   }
   return out
+}
+
+/** The uid of a pending entry's object when it carries this agent's marker (a GET). */
+async function pendingUid(deps: PruneDeps, rec: OwnedRecord): Promise<string | undefined> {
+  const live = await deps.kube.get(refOf(rec))
+  return live && markedBy(live, deps.identity) ? live.metadata.uid : undefined
+}
+
+function deleteFailed(rec: OwnedRecord, e: unknown): Problem {
+  const message = e instanceof Error ? e.message : String(e)
+  return { ...refOf(rec), reason: 'DeleteFailed', message: message.slice(0, 2000) }
 }

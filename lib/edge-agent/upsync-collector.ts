@@ -3,7 +3,7 @@
  * leaves out the ones the agent downsynced or the mailbox has a copy of, and the per-cluster system
  * objects, and turns each into the body the mailbox gets — at the edge's preferred version, with
  * metadata reduced to name, namespace, labels and annotations (no uid, resourceVersion,
- * managedFields, ownerReferences, finalizers, kcp system keys or the downsynced marker) and its
+ * managedFields, ownerReferences, finalizers, kcp system keys or the agent's marker) and its
  * status kept, so the mailbox copy shows it. Compared with what the center last accepted
  * (report-state.ts): new or changed objects go in `apply`, vanished ones in `delete`. A resource
  * whose list fails sends no deletes this poll (a failed read never deletes anything).
@@ -13,6 +13,7 @@ import { DOWNSYNCED_ANNOTATION, type ObjectRef } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
 import type { EdgeKube, ServedResource } from './kube-client.ts'
+import { AGENT_ANNOTATION } from './marker.ts'
 import { apiVersionOf, hashOf, isSystemKey, refKey } from './refs.ts'
 import type { ReportState } from './report-state.ts'
 import { selects, type UpsyncTarget } from './upsync-sets.ts'
@@ -22,7 +23,7 @@ export type UpsyncChanges = { apply: UpsyncItem[]; delete: { key: string; ref: O
 
 function cleanMap(m: Record<string, string> | undefined): Record<string, string> | undefined {
   const out = Object.entries(m ?? {}).filter(
-    ([k]) => !isSystemKey(k) && k !== DOWNSYNCED_ANNOTATION
+    ([k]) => !isSystemKey(k) && k !== DOWNSYNCED_ANNOTATION && k !== AGENT_ANNOTATION
   )
   return out.length > 0 ? Object.fromEntries(out) : undefined
 }

@@ -11,7 +11,8 @@
  * `approve`/`sign` on certificate requests, `use`. Note that `*` on resources includes
  * subresources, so `create` covers e.g. `pods/exec` and `serviceaccounts/token`: whoever controls
  * the workload placements is trusted with the edge cluster, as in KubeStellar. In its own namespace
- * the Role states what the agent needs for itself (its state ConfigMap/Secret, events), so the
+ * the Role states what the agent needs for itself (the ConfigMaps of its ownership record, which
+ * it lists, creates and updates — lib/edge-agent/owned-keeper.ts; Secrets; events), so the
  * agent keeps working when an operator narrows the ClusterRole to the kinds they actually place.
  */
 import type { KubeObject } from '../kube/types.ts'

@@ -142,6 +142,7 @@ describe('the real agent over the memory kube', () => {
       center,
       kube,
       stateDir: dir,
+      record: { namespace: 'kube-system' },
       builtins: builtinsFrom(),
       log: silentLogger,
     })

@@ -2,14 +2,17 @@
  * The agent applying desired state to a real edge API (an in-process hub) from a fake center
  * (fake-center.ts, the protocol boundary): first full apply with Namespaces first, skipped kinds
  * and built-ins, the 304 path, updates by server-side apply that keep edge-owned fields and
- * remove dropped ones, drift reverted without re-applying for status changes.
+ * remove dropped ones, drift reverted without re-applying for status changes; the ownership record
+ * written in the edge cluster.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DOWNSYNCED_ANNOTATION } from '../../../lib/edge/protocol.ts'
+import { AGENT_ANNOTATION } from '../../../lib/edge-agent/marker.ts'
 import { type FakeCenter, startFakeCenter } from './fake-center.ts'
 import {
+  AGENT_NS,
   cmRef,
   configMap,
   deployment,
@@ -17,9 +20,11 @@ import {
   namespace,
   newAgent,
   nsRef,
+  recordNameOf,
   ref,
   startEdge,
 } from './fixture.ts'
+import { recordEntries } from './record-fixture.ts'
 
 let edge: Edge
 let center: FakeCenter
@@ -83,14 +88,17 @@ describe('first apply', () => {
     expect(center.reports[0]?.problems).toEqual([
       expect.objectContaining({ resource: 'widgets', reason: 'ApplyFailed' }),
     ])
-    // The record and the desired copy are on disk.
-    const owned = JSON.parse(await readFile(join(agent.stateDir, 'owned.json'), 'utf8'))
-    expect(Object.keys(owned.objects).sort()).toEqual([
+    // The record is in the edge cluster, naming the agent in its marker; the desired copy on disk.
+    const owned = await recordEntries(edge, recordNameOf(agent.stateDir))
+    expect(Object.keys(owned).sort()).toEqual([
       '/configmaps/a1/conf',
       '/namespaces//a1',
       'apps/deployments/a1/web',
     ])
-    expect(owned.objects['/configmaps/a1/conf'].uid).toBe(cm?.metadata.uid)
+    expect(owned['/configmaps/a1/conf']?.uid).toBe(cm?.metadata.uid)
+    expect(cm?.metadata.annotations?.[AGENT_ANNOTATION]).toBe(
+      `${AGENT_NS}/${recordNameOf(agent.stateDir)}`
+    )
     const desired = JSON.parse(await readFile(join(agent.stateDir, 'desired.json'), 'utf8'))
     expect(desired.version).toBe(center.version)
 

@@ -13,6 +13,7 @@ import { KubeError } from '../../../lib/edge-agent/kube-client.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { CENTER_TOKEN, type FakeCenter, startFakeCenter } from './fake-center.ts'
 import {
+  AGENT_NS,
   cmRef,
   configMap,
   type Edge,
@@ -84,6 +85,7 @@ describe('removal confirmations', () => {
       }),
       kube,
       stateDir: await tempStateDir(),
+      record: { namespace: AGENT_NS, name: 'removal-flaky-delete' },
       builtins: builtinsFrom(),
       log: silentLogger,
     })

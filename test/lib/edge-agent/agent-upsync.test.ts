@@ -2,17 +2,20 @@
  * Upsync against a real edge API: the SyncerConfig `the-one` names upsync sets; edge-born objects
  * they select go up once (stripped of server metadata, at the edge's preferred version, status
  * kept), again when they change, and as a delete when they vanish. Objects the agent downsynced
- * and the cluster's own system objects are never upsynced.
+ * and the cluster's own system objects are never upsynced, nor the agent's ownership record, nor
+ * its marker on objects edge controllers copied it onto.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeCenter, startFakeCenter } from './fake-center.ts'
 import {
+  AGENT_NS,
   cmRef,
   configMap,
   type Edge,
   namespace,
   newAgent,
   nsRef,
+  recordNameOf,
   ref,
   startEdge,
 } from './fixture.ts'
@@ -141,5 +144,36 @@ describe('upsync', () => {
     center.put(THE_ONE, syncerConfig([]))
     await agent.poll()
     expect(center.reports.slice(n).flatMap((r) => r.upsync.delete)).toEqual([cmRef('up2', 'keep')])
+  })
+
+  it('never upsyncs its own ownership record, nor its marker on what edge controllers copy', async () => {
+    center.put(nsRef('up3'), namespace('up3'))
+    center.put(cmRef('up3', 'placed'), configMap('up3', 'placed', {}))
+    center.put(
+      THE_ONE,
+      syncerConfig([{ apiGroup: '', resources: ['configmaps'], namespaces: ['*'], names: ['*'] }])
+    )
+    const agent = await newAgent(center, edge)
+    await agent.poll()
+    const record = `${recordNameOf(agent.stateDir)}-0`
+    expect(await edge.get(cmRef(AGENT_NS, record))).toBeDefined()
+    // A controller's copy of a placed object's metadata, marker included.
+    const placed = await edge.get(cmRef('up3', 'placed'))
+    await edge.call('POST', '/api/v1/namespaces/up3/configmaps', {
+      ...configMap('up3', 'copied', {}),
+      metadata: { name: 'copied', namespace: 'up3', annotations: placed?.metadata.annotations },
+    })
+    await agent.poll()
+    const names = center.reports.flatMap((r) =>
+      r.upsync.apply.map((o) => (o.metadata as { name: string }).name)
+    )
+    expect(names).toContain('copied')
+    expect(names).not.toContain(record)
+    expect(names).not.toContain('placed')
+    const copied = center.reports
+      .flatMap((r) => r.upsync.apply)
+      .find((o) => (o.metadata as { name: string }).name === 'copied')
+    expect(copied?.metadata).toBeDefined()
+    expect((copied?.metadata as { annotations?: unknown } | undefined)?.annotations).toBeUndefined()
   })
 })

@@ -90,6 +90,7 @@ export async function startCenterAndEdge() {
     }),
     kube,
     stateDir: await tempStateDir(),
+    record: { namespace: 'kube-system', name: 'edgeplane-agent-owned' },
     builtins: builtinsFrom(),
     log: silentLogger,
     now: () => new Date(clock.ms),

@@ -1,10 +1,13 @@
 /**
  * The edge agent's test bench: a real edge cluster API (the hub in plain Node, startNodeHub, over
  * its own dynalite table; client-node talks to it over http with skipTLSVerify, as it requires
- * for a plain-http server), a fake center (fake-center.ts), and helpers to make agents with a
- * fresh (or given) state folder, to call the edge API directly as "someone else" (another field
+ * for a plain-http server) with the agent's namespace `edgeplane-system`, a fake center
+ * (fake-center.ts), and helpers to make agents with a fresh (or given) state folder and an
+ * ownership record of their own in the edge (named after the state folder unless given, so a
+ * test's agents do not share one record, and an agent made again on a folder finds its record), to call the edge API directly as "someone else" (another field
  * manager: a controller, an operator), and to build ObjectRefs and bodies.
  */
+import { createHash } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +26,8 @@ import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { CENTER_TOKEN, type FakeCenter } from './fake-center.ts'
 
 export const EDGE_TOKEN = 'edge-cluster-admin'
+/** The namespace of the agents' ownership records. */
+export const AGENT_NS = 'edgeplane-system'
 
 export type Edge = {
   hub: NodeHub
@@ -49,6 +54,7 @@ export async function startEdge(): Promise<Edge> {
     { name: 'agent', token: EDGE_TOKEN }
   )
   const kube = createKubeRest({ kubeConfig })
+  await kube.create(nsRef(AGENT_NS), namespace(AGENT_NS))
   return {
     hub,
     kube,
@@ -82,7 +88,13 @@ export type AgentOptions = {
   token?: string
   /** The edge's built-in namespaces (default: kube's four). */
   builtinNamespaces?: string[]
+  /** The ownership record's name (default: one per state folder, recordNameOf). */
+  record?: string
 }
+
+/** The ownership record of the agents made on state folder `dir` (unless told otherwise). */
+export const recordNameOf = (dir: string) =>
+  `owned-${createHash('sha256').update(dir).digest('hex').slice(0, 10)}`
 
 export async function newAgent(
   center: FakeCenter,
@@ -99,6 +111,7 @@ export async function newAgent(
     }),
     kube: edge.kube,
     stateDir,
+    record: { namespace: AGENT_NS, name: o.record ?? recordNameOf(stateDir) },
     builtins: builtinsFrom(o.builtinNamespaces),
     log: silentLogger,
     ...(o.now ? { now: o.now } : {}),
