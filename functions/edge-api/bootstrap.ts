@@ -1,7 +1,8 @@
 /**
  * `POST /edge/v1/bootstrap` (admin only): for one SyncTarget, issue its mailbox's edge credential
  * (revoking every earlier one: re-running rotates) and answer with the manifests that run the
- * agent on the edge cluster (lib/edge/manifests.ts). 400 names the bad field; 404 when the
+ * agent on the edge cluster (lib/edge/manifests.ts; the agent image is the request's `image`, else
+ * lib/edge/manifests-image.ts's, and is echoed in the answer). 400 names the bad field; 404 when the
  * inventory space or the SyncTarget is absent; 409 while the SyncTarget is being deleted or when a
  * concurrent bootstrap of the same mailbox won; 503 (retry) while the mailbox Workspace does not
  * exist yet — the mailbox step creates it shortly after the SyncTarget appears.
@@ -10,7 +11,11 @@ import type { Context } from 'hono'
 import { ESPW, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { authorizeAdmin } from '../../lib/auth/tokens.ts'
 import { issueEdgeCredential } from '../../lib/edge/credentials.ts'
-import { DEFAULT_AGENT_NAMESPACE, renderEdgeManifestsYaml } from '../../lib/edge/manifests.ts'
+import {
+  DEFAULT_AGENT_IMAGE,
+  DEFAULT_AGENT_NAMESPACE,
+  renderEdgeManifestsYaml,
+} from '../../lib/edge/manifests.ts'
 import {
   BootstrapRequestSchema,
   type BootstrapResponse,
@@ -64,6 +69,7 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
     )
   const centerUrl = (req.centerUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '')
   const namespace = req.namespace ?? DEFAULT_AGENT_NAMESPACE
+  const image = req.image ?? DEFAULT_AGENT_IMAGE
   const issued = await issueEdgeCredential(deps.kv, mailbox, deps.now())
   const manifests = renderEdgeManifestsYaml({
     mailbox,
@@ -72,7 +78,7 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
     centerUrl,
     namespace,
     ...(req.caPem ? { caPem: req.caPem } : {}),
-    ...(req.image ? { image: req.image } : {}),
+    image,
     ...(req.pollIntervalSeconds ? { pollIntervalSeconds: req.pollIntervalSeconds } : {}),
   })
   deps.log.info('edge credential issued', { mailbox, syncTarget: req.syncTarget })
@@ -82,6 +88,7 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
     syncTarget: req.syncTarget,
     namespace,
     centerUrl,
+    image,
     token: issued.token,
     issuedAt: issued.issuedAt,
     manifests,

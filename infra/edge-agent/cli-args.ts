@@ -4,12 +4,14 @@
  * number of seconds (default 15); the state folder defaults to ./.edgeplane-agent; the built-in
  * namespaces follow lib/apis/builtins.ts (`EDGE_BUILTIN_NAMESPACES`, kube's four by default).
  * Without `--kubeconfig` the agent uses the in-cluster config when it runs in a pod, else the
- * KUBECONFIG default. Returns a help request, an error message, or the settings; USAGE is the
- * `--help` text.
+ * KUBECONFIG default. Outside `--once` it serves /healthz, /readyz and /metrics on the health
+ * port (infra/health-flags.ts). Returns a help request, an error message, or the settings; USAGE
+ * is the `--help` text.
  */
 
 import { parseBuiltinNamespaces } from '../../lib/apis/builtins.ts'
 import { readFlags } from '../cli-flags.ts'
+import { HEALTH_FLAGS, type HealthSettings, healthUsage, readHealth } from '../health-flags.ts'
 
 export type AgentConfig = {
   centerUrl: string
@@ -24,6 +26,10 @@ export type AgentConfig = {
   centerCa?: string
   /** A supervisor's pid: the agent stops when it is no longer its parent. */
   parentPid?: number
+  /** The namespace of the ownership record (record-namespace.ts resolves the default). */
+  namespace?: string
+  /** Where /healthz, /readyz and /metrics are served (none with `--health-port off`). */
+  health?: HealthSettings
 }
 
 export type AgentCliRequest =
@@ -31,16 +37,18 @@ export type AgentCliRequest =
   | { kind: 'error'; message: string }
   | { kind: 'run'; config: AgentConfig }
 
-export const USAGE = `Usage: node --experimental-strip-types infra/edge-agent/main.ts [options]
+export const USAGE = `Usage: npm run edge-agent -- [options]
+       node main.mjs [options]   (the bundle \`npm run build\` makes, as the image runs it)
 
 The edgeplane edge agent, one per edge cluster. Every poll it pulls its mailbox's desired state
 from the center (GET /edge/v1/mailboxes/<mailbox>/desired, 304 when unchanged), applies it to the
 edge cluster by server-side apply (Namespaces and CRDs first), prunes only the objects it created
-itself (its record in the state folder) that left the desired state, and reports changed
+itself (its record in the edge cluster) that left the desired state, and reports changed
 statuses, upsynced objects, problems and a heartbeat (POST .../reports). When the center is
 unreachable or answers an error it changes nothing and retries with exponential backoff and
 jitter (up to 8 x the poll interval). Logs are JSON lines. SIGTERM or SIGINT stops it after the
-current poll.
+current poll. While it runs (not with --once) it serves /healthz (the poll loop moves),
+/readyz (the last poll succeeded) and /metrics (Prometheus text) over HTTP.
 
 Options (environment variable in brackets):
   --center URL             center base URL [EDGEPLANE_CENTER] (required)
@@ -51,8 +59,11 @@ Options (environment variable in brackets):
                            else $KUBECONFIG or ~/.kube/config)
   --context NAME           kubeconfig context (default: the current one)
   --poll-interval SECONDS  seconds between polls [EDGEPLANE_POLL_INTERVAL] (default 15)
-  --state-dir PATH         state folder: desired copy, ownership record, report state
+  --state-dir PATH         state folder: desired copy, report state
                            [EDGEPLANE_STATE] (default ./.edgeplane-agent)
+  --namespace NS           namespace of the ownership record (ConfigMaps
+                           edgeplane-agent-owned-<i>) [EDGEPLANE_NAMESPACE] (default: the
+                           pod's namespace in-cluster, else edgeplane-system)
   --builtin-namespaces L   comma-separated namespaces the edge cluster owns and the agent never
                            creates, changes or deletes [EDGE_BUILTIN_NAMESPACES]
                            (default default,kube-system,kube-public,kube-node-lease)
@@ -60,7 +71,7 @@ Options (environment variable in brackets):
                            (NODE_EXTRA_CA_CERTS works too)
   --parent-pid N           stop when process N is no longer this process's parent
                            (supervisors)
-  --once                   poll once and exit (0 when the poll succeeded, 1 otherwise)
+${healthUsage(27)}  --once                   poll once and exit (0 when the poll succeeded, 1 otherwise)
   -h, --help               this text
 
 LOG_LEVEL sets debug | info | warn | error (default info; idle polls log at debug).
@@ -77,6 +88,8 @@ const VALUE_FLAGS = [
   '--builtin-namespaces',
   '--center-ca',
   '--parent-pid',
+  '--namespace',
+  ...HEALTH_FLAGS,
 ]
 const BOOL_FLAGS = ['--once']
 
@@ -125,6 +138,14 @@ export function parseAgentArgs(
   const parentText = v('--parent-pid')
   if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
     return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
+  const namespace = v('--namespace', 'EDGEPLANE_NAMESPACE') || undefined
+  if (namespace !== undefined && !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(namespace))
+    return { kind: 'error', message: `--namespace is not a valid namespace name: ${namespace}` }
+  const health = readHealth(
+    v('--health-port', 'EDGEPLANE_HEALTH_PORT'),
+    v('--health-host', 'EDGEPLANE_HEALTH_HOST')
+  )
+  if (typeof health === 'string') return { kind: 'error', message: health }
   return {
     kind: 'run',
     config: {
@@ -139,6 +160,8 @@ export function parseAgentArgs(
       once: flags.bools.has('--once'),
       ...(centerCa ? { centerCa } : {}),
       ...(parentText ? { parentPid: Number(parentText) } : {}),
+      ...(namespace ? { namespace } : {}),
+      ...health,
     },
   }
 }

@@ -3,22 +3,32 @@
  * edge cluster's KubeConfig (kube-config.ts), creates the agent over its state folder
  * (lib/edge-agent/agent.ts) and runs the poll loop (lib/edge-agent/poll-loop.ts) until SIGTERM or
  * SIGINT (or, with `--parent-pid`, its supervisor's end), which stop it after the current poll
- * (exit 0). `--once` polls once: exit 0 when the
+ * (exit 0). While the loop runs it serves /healthz, /readyz and /metrics (infra/serve-health.ts;
+ * the loop's health and counts come from lib/edge-agent/agent-health.ts and agent-metrics.ts,
+ * wrapped around the center client and the poll). `--once` polls once: exit 0 when the
  * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
- * token file, no usable kubeconfig, an unreadable CA file), so a supervisor restarts it.
+ * token file, no usable kubeconfig, an unreadable CA file, a health port it cannot bind), so a
+ * supervisor restarts it. `npm run build` bundles this file into dist/edge-agent/main.mjs, which
+ * the image runs.
  */
 
 import { readFile } from 'node:fs/promises'
 import { builtinsFrom } from '../../lib/apis/builtins.ts'
 import { createAgent } from '../../lib/edge-agent/agent.ts'
+import { createPollHealth } from '../../lib/edge-agent/agent-health.ts'
+import { createAgentMetrics } from '../../lib/edge-agent/agent-metrics.ts'
 import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
 import { fetchWithCa } from '../../lib/edge-agent/https-fetch.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import { logPoll, runPollLoop } from '../../lib/edge-agent/poll-loop.ts'
 import { createLogger } from '../../lib/log.ts'
+import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
+import { MetricsRegistry } from '../../lib/metrics/registry.ts'
 import { logLevelFrom, untilStopped } from '../process-life.ts'
+import { serveHealth } from '../serve-health.ts'
 import { type AgentConfig, parseAgentArgs, USAGE } from './cli-args.ts'
 import { loadKubeConfig } from './kube-config.ts'
+import { recordNamespace } from './record-namespace.ts'
 
 async function readToken(path: string): Promise<string> {
   const token = (await readFile(path, 'utf8')).trim()
@@ -46,11 +56,16 @@ async function main(): Promise<number> {
     log.error('edge agent could not start', { err })
     return 1
   }
+  const registry = new MetricsRegistry()
+  const health = createPollHealth({ intervalMs: cfg.pollIntervalMs })
+  let ownedCount = () => 0
+  const metrics = createAgentMetrics({ registry, health, ownedCount: () => ownedCount() })
   const agent = await createAgent({
     mailbox: cfg.mailbox,
-    center: setup.center,
+    center: cfg.once ? setup.center : metrics.center(setup.center),
     kube: setup.kube,
     stateDir: cfg.stateDir,
+    record: { namespace: await recordNamespace(cfg.namespace, setup.source === 'in-cluster') },
     builtins: builtinsFrom(cfg.builtinNamespaces),
     log,
   })
@@ -65,11 +80,27 @@ async function main(): Promise<number> {
     logPoll(log, r)
     return r.ok ? 0 : 1
   }
+  ownedCount = () => agent.inspect().owned.size
+  let server: Awaited<ReturnType<typeof serveHealth>> | undefined
+  if (cfg.health) {
+    try {
+      server = await serveHealth(
+        cfg.health,
+        { ...health, metrics: () => renderPrometheus(registry.families.values()) },
+        log
+      )
+    } catch (err) {
+      log.error('edge agent could not start', { err })
+      return 1
+    }
+  }
   const stop = new AbortController()
   void untilStopped({ ...(cfg.parentPid ? { parentPid: cfg.parentPid } : {}), log }).then(() =>
     stop.abort()
   )
-  await runPollLoop({ poll: agent.poll, intervalMs: cfg.pollIntervalMs, signal: stop.signal, log })
+  const poll = metrics.poll(agent.poll)
+  await runPollLoop({ poll, intervalMs: cfg.pollIntervalMs, signal: stop.signal, log })
+  await server?.close()
   log.info('edge agent stopped')
   return 0
 }

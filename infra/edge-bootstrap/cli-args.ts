@@ -7,6 +7,7 @@
  */
 
 import { resolve } from 'node:path'
+import { EDGE_AGENT_IMAGE } from '../../lib/edge/manifests-image.ts'
 import { readFlags } from '../cli-flags.ts'
 import type { StackInfo } from '../local/stack-info.ts'
 
@@ -40,7 +41,8 @@ Issues the edge credential of one SyncTarget's mailbox (POST <hub>/edge/v1/boots
 token) and prints the manifests that run the edge agent on that edge cluster: Namespace,
 ServiceAccount, ClusterRole(Binding), Role(Binding), the Secret with the center URL, mailbox and
 token, and the agent Deployment. Apply them with \`kubectl apply -f\`. Running it again rotates
-the credential: the previous token stops working. The mailbox name goes to stderr.
+the credential: the previous token stops working. The mailbox name and the agent image go to
+stderr.
 
 Options (environment variable in brackets):
   --inventory PATH      inventory space of the SyncTarget, e.g. root:imw-1 (required)
@@ -51,7 +53,8 @@ Options (environment variable in brackets):
                         (default: the local stack's certificate when --hub is the local stack)
   --out FILE            write the manifests there, mode 0600 (default: stdout)
   --center-url URL      the center as the edge cluster reaches it (default: the hub URL)
-  --image REF           agent image (default edgeplane/edge-agent:dev)
+  --image REF           agent image (default ${EDGE_AGENT_IMAGE};
+                        build it with npm run build and infra/edge-agent/Dockerfile)
   --namespace NAME      namespace of the agent (default edgeplane-system)
   --poll-interval N     seconds between the agent's polls (default 15)
   --wait N              retry for up to N seconds while the mailbox is not created yet (default 30)

@@ -3,8 +3,8 @@
  * endpoint and writes the manifests for its edge cluster (see cli-args.ts for the flags). The
  * request goes over infra/local/hub-request.ts, which trusts `--ca-file` (or the local stack's
  * certificate); without one, Node's default CAs plus NODE_EXTRA_CA_CERTS apply. Exits 0 with the
- * YAML on stdout (or in `--out`, mode 0600) and `mailbox <name>` on stderr; 2 on bad arguments;
- * 1 when the hub refuses or cannot be reached.
+ * YAML on stdout (or in `--out`, mode 0600) and `mailbox <name>` and `image <ref>` on stderr; 2
+ * on bad arguments; 1 when the hub refuses or cannot be reached.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -57,6 +57,7 @@ async function main(): Promise<number> {
   if (cfg.out) await writePrivateFile(cfg.out, answer.manifests)
   else process.stdout.write(answer.manifests)
   process.stderr.write(`mailbox ${answer.mailbox}\n`)
+  if (answer.image) process.stderr.write(`image ${answer.image}\n`)
   return 0
 }
 

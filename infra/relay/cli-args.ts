@@ -2,10 +2,11 @@
  * The relay's command line and environment: flags win over their environment variables, the hub
  * URL and token file are required, `--delay-ms` is a non-negative integer (default 200),
  * `--parent-pid` a positive one (a supervisor's pid: the relay stops when it is no longer its
- * parent). Returns a help request, an error message, or the settings to run with; USAGE is the
- * `--help` text.
+ * parent), and the health server's flags are infra/health-flags.ts's. Returns a help request, an
+ * error message, or the settings to run with; USAGE is the `--help` text.
  */
 import { readFlags } from '../cli-flags.ts'
+import { HEALTH_FLAGS, type HealthSettings, healthUsage, readHealth } from '../health-flags.ts'
 
 export type RelayConfig = {
   hubUrl: string
@@ -15,6 +16,8 @@ export type RelayConfig = {
   region: string
   delayMs: number
   parentPid?: number
+  /** Where /healthz, /readyz and /metrics are served (none with `--health-port off`). */
+  health?: HealthSettings
 }
 
 export type RelayCliRequest =
@@ -23,6 +26,7 @@ export type RelayCliRequest =
   | { kind: 'run'; config: RelayConfig }
 
 export const USAGE = `Usage: node --experimental-strip-types infra/relay/main.ts [options]
+       node main.mjs [options]   (the bundle \`npm run build\` makes, as the image runs it)
 
 Watches the hub across all spaces and POSTs the reconcile keys the changes wake to
 <hub>/hooks/<step> (mailbox, where, translate), batched; keys a hook reports failed are sent again
@@ -31,7 +35,8 @@ EdgePlacements, SinglePlacementSlices, Workspaces and CRDs; while some space hol
 every resource the hub's discovery lists that a placement can select, and each CRD's resource in
 the spaces holding slices. Watch cursors are kept in the DynamoDB table (namespace
 relay-cursors). Logs are JSON lines. SIGTERM or SIGINT stops the watches, flushes what is
-pending, saves cursors and exits 0.
+pending, saves cursors and exits 0. It serves /healthz (its watch loops run), /readyz (its last
+hook call was answered) and /metrics (Prometheus text) over HTTP.
 
 Options (environment variable in brackets):
   --hub URL            hub base URL [EDGEPLANE_HUB] (required)
@@ -41,7 +46,7 @@ Options (environment variable in brackets):
   --region NAME        DynamoDB region [DDB_REGION, AWS_REGION] (default us-east-1)
   --delay-ms N         how long keys are collected before a flush (default 200)
   --parent-pid N       stop when process N is no longer this process's parent (supervisors)
-  -h, --help           this text
+${healthUsage(23)}  -h, --help           this text
 
 An https hub with a private CA: set NODE_EXTRA_CA_CERTS=<ca.pem> (Node's fetch takes no CA option).
 AWS credentials come from the usual AWS environment; with --ddb-endpoint and none set, local ones.
@@ -56,6 +61,7 @@ const FLAGS = [
   '--region',
   '--delay-ms',
   '--parent-pid',
+  ...HEALTH_FLAGS,
 ]
 
 export function parseRelayArgs(
@@ -80,6 +86,11 @@ export function parseRelayArgs(
   if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
     return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
   const ddbEndpoint = flags.get('--ddb-endpoint') ?? env.DDB_ENDPOINT
+  const health = readHealth(
+    flags.get('--health-port') ?? env.EDGEPLANE_HEALTH_PORT,
+    flags.get('--health-host') ?? env.EDGEPLANE_HEALTH_HOST
+  )
+  if (typeof health === 'string') return { kind: 'error', message: health }
   return {
     kind: 'run',
     config: {
@@ -90,6 +101,7 @@ export function parseRelayArgs(
       region: flags.get('--region') ?? env.DDB_REGION ?? env.AWS_REGION ?? 'us-east-1',
       delayMs: Number(delayText),
       ...(parentText ? { parentPid: Number(parentText) } : {}),
+      ...health,
     },
   }
 }

@@ -3,14 +3,15 @@
  * (root's aggregated discovery: every served resource with its verbs, preferred version first),
  * paged `list` and streaming `openWatch` (newline-delimited JSON parsed into an AsyncIterable) of
  * a watch target (cross-space or one space), `flush` of reconcile keys to `POST /hooks/<step>`
- * (answering each key's result), every EdgePlacement for the event-key mapping, and the espw space
- * id. A non-2xx answer rejects with an error carrying the HTTP `code` (410 means the
- * resourceVersion expired). For an https hub with a private CA, start the process with
+ * (answering each key's result, the keys the hook deferred marked as such: hook-answer.ts), every
+ * EdgePlacement for the event-key mapping, and the espw space id. A non-2xx answer rejects with
+ * an error carrying the HTTP `code` (410 means the resourceVersion expired). For an https hub with a private CA, start the process with
  * `NODE_EXTRA_CA_CERTS=<ca.pem>`: Node's fetch takes no per-request CA.
  */
 import { z } from 'zod'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { KeyResult } from '../../lib/relay/batcher.ts'
+import { hookKeyResults } from '../../lib/relay/hook-answer.ts'
 import type { RawWatchEvent } from '../../lib/relay/watch-loop.ts'
 import {
   type DiscoveredResource,
@@ -76,16 +77,6 @@ const DiscoverySchema = z.looseObject({
             .default([]),
         })
       ),
-    })
-  ),
-})
-const HookAnswerSchema = z.looseObject({
-  results: z.array(
-    z.looseObject({
-      key: z.string(),
-      ok: z.boolean(),
-      outcome: z.string().optional(),
-      requeueAfterMs: z.number().optional(),
     })
   ),
 })
@@ -226,8 +217,7 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
         body: JSON.stringify({ keys }),
       })
       if (!res.ok) throw await failure(res, `POST ${path}`)
-      const answer = HookAnswerSchema.safeParse(await res.json().catch(() => undefined))
-      return answer.success ? answer.data.results : undefined
+      return hookKeyResults(await res.json().catch(() => undefined))
     },
     listEdgePlacements: async () => (await list(EDGE_PLACEMENTS)).items,
     async espwSpaceId() {

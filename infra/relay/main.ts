@@ -3,15 +3,20 @@
  * DynamoDB table for watch cursors and runs the relay (relay.ts) until SIGTERM or SIGINT, then
  * drains pending keys, waits for cursor saves and exits 0 (also when `--parent-pid` is given and
  * that process is no longer its parent: `npm start` runs it so, and a relay it left behind after a
- * crash stops by itself). Exits 2 on bad arguments and 1 when it cannot start (e.g. the hub is
- * unreachable), so a supervisor restarts it.
+ * crash stops by itself). Once started it serves /healthz, /readyz and /metrics
+ * (infra/serve-health.ts, the relay's own checks and counts). Exits 2 on bad arguments and 1 when
+ * it cannot start (e.g. the hub is unreachable, or the health port cannot be bound), so a
+ * supervisor restarts it. `npm run build` bundles this file into dist/relay/main.mjs, which the
+ * image runs.
  */
 
 import { readFile } from 'node:fs/promises'
 import { createLogger } from '../../lib/log.ts'
+import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
 import { logLevelFrom, untilStopped } from '../process-life.ts'
+import { serveHealth } from '../serve-health.ts'
 import { parseRelayArgs, USAGE } from './cli-args.ts'
 import { startRelay } from './relay.ts'
 
@@ -56,9 +61,25 @@ async function main(): Promise<number> {
     client.destroy()
     return 1
   }
+  let server: Awaited<ReturnType<typeof serveHealth>> | undefined
+  if (cfg.health) {
+    const metrics = () => {
+      relay.collectMetrics()
+      return renderPrometheus(relay.registry.families.values())
+    }
+    try {
+      server = await serveHealth(cfg.health, { live: relay.live, ready: relay.ready, metrics }, log)
+    } catch (err) {
+      log.error('relay could not start', { err })
+      await relay.stop()
+      client.destroy()
+      return 1
+    }
+  }
   await untilStopped({ ...(cfg.parentPid ? { parentPid: cfg.parentPid } : {}), log })
   log.info('relay stopping')
   await relay.stop()
+  await server?.close()
   client.destroy()
   return 0
 }

@@ -6,9 +6,14 @@
  * space while that space does. All loops feed one batcher that flushes reconcile keys to the hub's
  * hooks (retrying keys the hook reports failed, honouring requeueAfterMs), with a cursor per
  * target in a KvStore. `stop()` aborts the watches, drains the batcher (one last flush attempt)
- * and waits for the cursors of delivered events to be saved. main.ts and the tests start it here.
+ * and waits for the cursors of delivered events to be saved. Events, hook calls, reconnections and
+ * relists are counted into `registry` (lib/relay/relay-metrics.ts); `collectMetrics()` sets the
+ * gauges before a scrape, and `live()` / `ready()` answer the probes (main.ts serves them). main.ts
+ * and the tests start it here.
  */
 import type { Logger } from '../../lib/log.ts'
+import type { Check } from '../../lib/metrics/health-server.ts'
+import { MetricsRegistry } from '../../lib/metrics/registry.ts'
 import { createBatcher } from '../../lib/relay/batcher.ts'
 import { createCrdTargets } from '../../lib/relay/crd-targets.ts'
 import { createKvCursorStore } from '../../lib/relay/cursor.ts'
@@ -18,6 +23,7 @@ import {
   type Observed,
   type ResourcePipeline,
 } from '../../lib/relay/pipeline.ts'
+import { createRelayMetrics } from '../../lib/relay/relay-metrics.ts'
 import { createSliceIndex } from '../../lib/relay/slice-index.ts'
 import { createSummarizeKeysState } from '../../lib/relay/summarize-keys.ts'
 import { runWatchLoop } from '../../lib/relay/watch-loop.ts'
@@ -49,6 +55,8 @@ export type RelayOptions = {
   lingerMs?: number
   fetch?: FetchFn
   watchTimeoutSeconds?: number
+  /** Where the relay's metrics are counted (default: a registry of its own). */
+  registry?: MetricsRegistry
 }
 
 export type Relay = {
@@ -58,6 +66,12 @@ export type Relay = {
   watches(): string[]
   /** Aborts the watches, drains pending keys and waits for cursor saves. */
   stop(): Promise<void>
+  /** The registry the relay counts into. */
+  registry: MetricsRegistry
+  /** Sets the gauges (watches, keys waiting, cursor lag) from the current state. */
+  collectMetrics(): void
+  live(): Check
+  ready(): Check
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -93,9 +107,11 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   const targets = selectWatchTargets(discovered)
   const builtins = new Set(discovered.map((r) => `${r.group}/${r.resource}`))
   const log = opts.log
+  const registry = opts.registry ?? new MetricsRegistry()
+  const metrics = createRelayMetrics(registry)
   const controller = new AbortController()
   const batcher = createBatcher({
-    flush: http.flush,
+    flush: (step, keys) => metrics.flush(step, keys, () => http.flush(step, keys)),
     delayMs: opts.delayMs ?? 200,
     maxKeys: opts.maxKeys ?? 500,
     ...(opts.maxKeyAttempts ? { maxKeyAttempts: opts.maxKeyAttempts } : {}),
@@ -114,6 +130,8 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     specs: new Map(),
   }
   const pipelines = new Map<string, ResourcePipeline>()
+  /** The last resourceVersion each watch received (for the cursor lag). */
+  const received = new Map<string, { target: WatchTarget; rv: string }>()
   const refresh = () => watchSet.update(desiredTargets(targets, index, crds))
   const observe = (target: WatchTarget, seen: Observed) => {
     if (isTarget(target, CRDS)) {
@@ -133,20 +151,47 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   }
   const start = (target: WatchTarget): RunningWatch => {
     const pipeline = pipelineFor(target)
+    const id = targetId(target)
     const own = new AbortController()
+    const signal = AbortSignal.any([controller.signal, own.signal])
+    let opens = 0
+    let lists = 0
     const done = runWatchLoop({
-      resource: targetId(target),
-      openWatch: (rv, signal) => http.openWatch(target, rv, signal),
-      list: () => http.list(target),
-      onEvent: pipeline.onEvent,
+      resource: id,
+      openWatch: (rv, s) => {
+        metrics.opened(target, opens++ === 0)
+        return http.openWatch(target, rv, s)
+      },
+      list: () => {
+        metrics.listed(target, lists++ === 0)
+        return http.list(target)
+      },
+      onEvent: (event) => {
+        metrics.event(target, event.type)
+        return pipeline.onEvent(event)
+      },
       ...(pipeline.onListed ? { onListed: pipeline.onListed } : {}),
-      cursor: pipeline.cursor,
+      cursor: {
+        load: pipeline.cursor.load,
+        commit: (rv, delivered) => {
+          received.set(id, { target, rv })
+          pipeline.cursor.commit(rv, delivered)
+        },
+      },
       listOnStart: listsOnStart(target),
       log,
       sleep,
       random: Math.random,
-      signal: AbortSignal.any([controller.signal, own.signal]),
-    }).catch((err: unknown) => log.error('relay watch loop stopped', { target, err }))
+      signal,
+    }).then(
+      () => {
+        if (!signal.aborted) metrics.loopEnded(target)
+      },
+      (err: unknown) => {
+        log.error('relay watch loop stopped', { target, err })
+        metrics.loopEnded(target)
+      }
+    )
     return {
       stop: async () => {
         own.abort()
@@ -164,11 +209,26 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   })
 
   let stopping: Promise<void> | undefined
+  const collectMetrics = () => {
+    const pendingKeys: Record<string, number> = { ...batcher.pending() }
+    for (const [step, n] of Object.entries(batcher.delayed()))
+      pendingKeys[step] = (pendingKeys[step] ?? 0) + n
+    const cursors = [...received].map(([id, c]) => {
+      const saved = pipelines.get(id)?.tracker.saved()
+      return { target: c.target, received: c.rv, ...(saved ? { saved } : {}) }
+    })
+    metrics.collect({ watches: watchSet.running().length, pendingKeys, cursors })
+  }
   return {
     espwSpaceId,
     watches: () => watchSet.running().map(targetPath),
+    registry,
+    collectMetrics,
+    live: metrics.live,
+    ready: metrics.ready,
     stop() {
       stopping ??= (async () => {
+        metrics.stopping()
         controller.abort()
         await watchSet.stopAll()
         await batcher.drain()

@@ -18,6 +18,7 @@ export const BootstrapRequestSchema = z.strictObject({
   centerUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** PEM of a private CA the center's certificate chains to. */
   caPem: z.string().max(65_536).includes('-----BEGIN CERTIFICATE-----').optional(),
+  /** The agent's image; default EDGE_AGENT_IMAGE (manifests-image.ts). */
   image: z
     .string()
     .min(1)
@@ -35,6 +36,8 @@ export const BootstrapResponseSchema = z.object({
   syncTarget: z.string().min(1),
   namespace: z.string().min(1),
   centerUrl: z.string().min(1),
+  /** The agent image the manifests run (absent from hubs older than this field). */
+  image: z.string().min(1).optional(),
   /** The edge token: also inside `manifests` (in the Secret). */
   token: z.string().min(1),
   issuedAt: z.string(),

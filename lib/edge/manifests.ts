@@ -4,14 +4,17 @@
  * runs as (it reaches its own cluster with in-cluster config, so no kubeconfig Secret and no
  * long-lived ServiceAccount token Secret are needed); a ClusterRole + ClusterRoleBinding and a
  * Role + RoleBinding (manifests-rbac.ts); a Secret holding the center URL, the mailbox name, the edge
- * token (and the center's CA when it has a private one); and the agent Deployment. Pure: the same
- * options give the same documents, and the token appears in the Secret only.
+ * token (and the center's CA when it has a private one); and the agent Deployment, whose container
+ * (image: manifests-image.ts, unless given) serves /healthz, /readyz and /metrics on its health
+ * port, used as its liveness and readiness probes. Pure: the same options give the same
+ * documents, and the token appears in the Secret only.
  */
 import { stringify } from 'yaml'
 import type { KubeObject } from '../kube/types.ts'
+import { EDGE_AGENT_IMAGE, HEALTH_PORT } from './manifests-image.ts'
 import { agentRbac } from './manifests-rbac.ts'
 
-export const DEFAULT_AGENT_IMAGE = 'edgeplane/edge-agent:dev'
+export const DEFAULT_AGENT_IMAGE = EDGE_AGENT_IMAGE
 export const DEFAULT_AGENT_NAMESPACE = 'edgeplane-system'
 export const DEFAULT_POLL_INTERVAL_SECONDS = 15
 /** Name of the ServiceAccount, Secret, Deployment and RBAC objects. */
@@ -96,7 +99,24 @@ function deployment(o: EdgeManifestOptions, namespace: string): KubeObject {
       `--token-file=${AGENT_SECRET_DIR}/token`,
       `--poll-interval=${poll}`,
       '--state-dir=$(EDGEPLANE_STATE)',
+      `--health-port=${HEALTH_PORT}`,
     ],
+    ports: [{ name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' }],
+    // Liveness: the poll loop moves (a hung poll restarts the container); readiness: the last
+    // poll reached the center and applied (0/1 READY for an edge cut off from its center).
+    livenessProbe: {
+      httpGet: { path: '/healthz', port: 'health' },
+      initialDelaySeconds: 10,
+      periodSeconds: 20,
+      timeoutSeconds: 5,
+      failureThreshold: 3,
+    },
+    readinessProbe: {
+      httpGet: { path: '/readyz', port: 'health' },
+      periodSeconds: 10,
+      timeoutSeconds: 5,
+      failureThreshold: 3,
+    },
     env,
     volumeMounts: [
       { name: 'credentials', mountPath: AGENT_SECRET_DIR, readOnly: true },
@@ -128,7 +148,15 @@ function deployment(o: EdgeManifestOptions, namespace: string): KubeObject {
       strategy: { type: 'Recreate' },
       selector: { matchLabels: selector },
       template: {
-        metadata: { labels: { ...labels(o.syncTarget), ...selector } },
+        metadata: {
+          labels: { ...labels(o.syncTarget), ...selector },
+          // The usual scrape hints; the port is also named `health` for a PodMonitor.
+          annotations: {
+            'prometheus.io/scrape': 'true',
+            'prometheus.io/port': String(HEALTH_PORT),
+            'prometheus.io/path': '/metrics',
+          },
+        },
         spec: {
           serviceAccountName: AGENT_NAME,
           automountServiceAccountToken: true,

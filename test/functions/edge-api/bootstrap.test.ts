@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { requestBootstrap } from '../../../infra/edge-bootstrap/call.ts'
 import { BootstrapResponseSchema } from '../../../lib/edge/manifests-bootstrap.ts'
+import { EDGE_AGENT_IMAGE } from '../../../lib/edge/manifests-image.ts'
 import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 import { createInventory, createSyncTarget } from './edge-setup.ts'
 
@@ -27,8 +28,11 @@ describe('POST /edge/v1/bootstrap', () => {
       syncTarget: 'florin',
       namespace: 'edgeplane-system',
       centerUrl: BASE,
+      image: EDGE_AGENT_IMAGE,
     })
     const docs = parseAllDocuments(first.manifests).map((d) => d.toJS())
+    const deployment = docs.find((d) => d.kind === 'Deployment')
+    expect(deployment.spec.template.spec.containers[0].image).toBe(EDGE_AGENT_IMAGE)
     const secret = docs.find((d) => d.kind === 'Secret')
     expect(Buffer.from(secret.data.token, 'base64').toString()).toBe(first.token)
     expect(Buffer.from(secret.data.mailbox, 'base64').toString()).toBe(florin)
@@ -51,7 +55,9 @@ describe('POST /edge/v1/bootstrap', () => {
     )
     expect(again.token).not.toBe(first.token)
     expect(again.centerUrl).toBe('https://center.example')
-    expect(again.manifests).toContain('reg.example/agent:2')
+    expect(again.manifests).toContain('image: reg.example/agent:2')
+    expect(again.manifests).not.toContain(EDGE_AGENT_IMAGE)
+    expect(again.image).toBe('reg.example/agent:2')
     expect(again.manifests).toContain('namespace: agents')
     expect((await hub.call('GET', desired(florin), undefined, { token: first.token })).status).toBe(
       401
@@ -71,6 +77,8 @@ describe('POST /edge/v1/bootstrap', () => {
       'pollIntervalSeconds',
     ],
     [{ inventory: 'root:imw-1', syncTarget: 'florin', bogus: 1 }, 'body'],
+    [{ inventory: 'root:imw-1', syncTarget: 'florin', image: 'a b' }, 'image'],
+    [{ inventory: 'root:imw-1', syncTarget: 'florin', image: '' }, 'image'],
   ])('400 naming the field for %o', async (body, field) => {
     const res = await hub.call('POST', BOOT, body)
     expect(res.status).toBe(400)

@@ -15,8 +15,24 @@ describe('parseAgentArgs', () => {
         stateDir: './.edgeplane-agent',
         builtinNamespaces: ['default', 'kube-system', 'kube-public', 'kube-node-lease'],
         once: false,
+        health: { port: 9464 },
       },
     })
+  })
+
+  it('reads the health server settings, flags over environment', () => {
+    const health = (argv: string[], env: Record<string, string> = {}) => {
+      const r = parseAgentArgs([...required, ...argv], env)
+      return r.kind === 'run' ? r.config.health : r.kind === 'error' ? r.message : 'help'
+    }
+    const env = { EDGEPLANE_HEALTH_PORT: '9000', EDGEPLANE_HEALTH_HOST: '0.0.0.0' }
+    expect(health([], env)).toEqual({ port: 9000, host: '0.0.0.0' })
+    expect(health(['--health-port', '0', '--health-host=::1'], env)).toEqual({
+      port: 0,
+      host: '::1',
+    })
+    expect(health(['--health-port=off'])).toBeUndefined()
+    expect(health(['--health-port', 'http'])).toMatch(/--health-port must be a port number/)
   })
 
   it('takes the environment, flags winning', () => {
@@ -46,6 +62,7 @@ describe('parseAgentArgs', () => {
         builtinNamespaces: ['kube-system', 'default'],
         once: true,
         centerCa: '/ca.pem',
+        health: { port: 9464 },
       },
     })
     const supervised = parseAgentArgs([...required, '--parent-pid', '42'], {})

@@ -16,6 +16,7 @@ describe('parseRelayArgs', () => {
         table: 'tbl',
         region: 'us-east-1',
         delayMs: 50,
+        health: { port: 9464 },
       },
     })
     const r = parseRelayArgs(['--ddb-endpoint', 'http://d:8000', '--table', 'x'], env)
@@ -24,6 +25,26 @@ describe('parseRelayArgs', () => {
       config: { hubUrl: 'https://env:1', ddbEndpoint: 'http://d:8000', table: 'x', delayMs: 200 },
     })
     expect(parseRelayArgs(['--parent-pid=42'], env)).toMatchObject({ config: { parentPid: 42 } })
+  })
+  it('reads the health server settings: a port, 0 for a free one, off for none', () => {
+    const env = { EDGEPLANE_HUB: 'https://h', EDGEPLANE_TOKEN_FILE: '/t' }
+    const health = (argv: string[], more: Record<string, string> = {}) => {
+      const r = parseRelayArgs(argv, { ...env, ...more })
+      return r.kind === 'run' ? r.config.health : r.kind === 'error' ? r.message : 'help'
+    }
+    expect(health(['--health-port', '0', '--health-host', '127.0.0.1'])).toEqual({
+      port: 0,
+      host: '127.0.0.1',
+    })
+    expect(health([], { EDGEPLANE_HEALTH_PORT: '9000' })).toEqual({ port: 9000 })
+    expect(health(['--health-port=8080'], { EDGEPLANE_HEALTH_PORT: '9000' })).toEqual({
+      port: 8080,
+    })
+    expect(health(['--health-port', 'off'])).toBeUndefined()
+    expect(health(['--health-port', '65536'])).toMatch(/port number/)
+    expect(health(['--health-port', '-1'])).toMatch(/port number/)
+    expect(health(['--health-host', 'a b'])).toMatch(/--health-host/)
+    expect(USAGE).toContain('--health-port')
   })
   it('rejects bad input', () => {
     const ok = { EDGEPLANE_HUB: 'http://h', EDGEPLANE_TOKEN_FILE: '/t' }

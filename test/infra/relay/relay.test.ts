@@ -4,10 +4,16 @@ import { createHubHttp, HubHttpError } from '../../../infra/relay/hub-http.ts'
 import { startRelay } from '../../../infra/relay/relay.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { createLogger } from '../../../lib/log.ts'
+import { renderPrometheus } from '../../../lib/metrics/prometheus-text.ts'
 import { CURSOR_NS } from '../../../lib/relay/cursor.ts'
 import { mailboxOf } from '../../../lib/relay/event-keys.ts'
+import { RELAY_METRIC } from '../../../lib/relay/relay-metrics.ts'
 import { CORE_TARGETS, type WatchTarget, WORKSPACES } from '../../../lib/relay/watch-targets.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { parseExposition } from '../../helpers/exposition.ts'
+
+const sample = (text: string, name: string, labels?: Record<string, string>) =>
+  parseExposition(text).value(name, labels)
 
 const TOKEN = 'relay-test-admin'
 let store: TestStore
@@ -82,9 +88,20 @@ describe('startRelay against a real hub', () => {
         return r.status === 200 ? r.body : undefined
       })
       expect((found.metadata as { name: string }).name).toBe(mailbox)
+      // What it did shows in its metrics and health.
+      relay.collectMetrics()
+      const page = renderPrometheus(relay.registry.families.values())
+      const stEvents = { resource: 'synctargets.edge.kcp.io', type: 'ADDED' }
+      expect(sample(page, RELAY_METRIC.events, stEvents)).toBeGreaterThanOrEqual(1)
+      const mailboxCalls = { step: 'mailbox', outcome: 'ok' }
+      expect(sample(page, RELAY_METRIC.hookCalls, mailboxCalls)).toBeGreaterThanOrEqual(1)
+      expect(sample(page, RELAY_METRIC.watches)).toBe(relay.watches().length)
+      expect(relay.watches().length).toBeGreaterThan(0)
+      expect([relay.live(), relay.ready()]).toEqual([{ ok: true }, { ok: true }])
     } finally {
       await relay.stop()
     }
+    expect(relay.ready()).toEqual({ ok: false, reason: 'the relay is stopping' })
     const cursor = await store.kv.get(CURSOR_NS, '*/edge.kcp.io/synctargets')
     const rv = (cursor?.value as { resourceVersion?: string } | undefined)?.resourceVersion
     expect(rv).toMatch(/^\d+$/)

@@ -87,13 +87,14 @@ describe('renderEdgeManifestsYaml', () => {
     expect(dep.spec.replicas).toBe(1)
     expect(dep.spec.strategy.type).toBe('Recreate')
     expect(pod.serviceAccountName).toBe('edgeplane-agent')
-    expect(c.image).toBe('edgeplane/edge-agent:dev')
+    expect(c.image).toBe('ghcr.io/edgeplane/edge-agent:0.1.0')
     expect(c.args).toEqual([
       '--center=$(EDGEPLANE_CENTER)',
       '--mailbox=$(EDGEPLANE_MAILBOX)',
       '--token-file=/var/run/edgeplane/token',
       '--poll-interval=15',
       '--state-dir=$(EDGEPLANE_STATE)',
+      '--health-port=9464',
     ])
     expect(c.args.join(' ')).not.toContain('--kubeconfig')
     const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value ?? e.valueFrom]))
@@ -117,6 +118,24 @@ describe('renderEdgeManifestsYaml', () => {
     )
     for (const [k, v] of Object.entries(dep.spec.selector.matchLabels))
       expect(dep.spec.template.metadata.labels[k]).toBe(v)
+  })
+
+  it('probes the agent on its health port: liveness /healthz, readiness /readyz', () => {
+    const dep = byKind('Deployment')
+    const c = dep.spec.template.spec.containers[0]
+    expect(c.ports).toEqual([{ name: 'health', containerPort: 9464, protocol: 'TCP' }])
+    expect(c.args).toContain(`--health-port=${c.ports[0].containerPort}`)
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' })
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' })
+    // Liveness gives up only after a minute of failed probes: a slow poll is not a dead loop.
+    expect(c.livenessProbe.periodSeconds * c.livenessProbe.failureThreshold).toBeGreaterThanOrEqual(
+      60
+    )
+    expect(dep.spec.template.metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9464',
+      'prometheus.io/path': '/metrics',
+    })
   })
 
   it('takes the namespace, image, poll interval and a private CA', () => {
