@@ -102,3 +102,21 @@ describe('resyncPage', () => {
     expect(seen.slice(5)).toEqual(['a', 'b'])
   })
 })
+
+describe('the run observer', () => {
+  it('is told each run with a bounded outcome class', async () => {
+    const { c } = recorder({
+      async reconcile(key) {
+        if (key === 'bad') throw new Error(`boom ${key}`)
+        if (key === 'terminal') throw new TerminalError('never')
+        return key === 'later' ? { outcome: 'wait', requeueAfterMs: 5 } : { outcome: `did ${key}` }
+      },
+    })
+    const seen: string[] = []
+    await runKeys(c, ['a', 'bad', 'terminal', 'later', 'a'], silentLogger, (step, outcome, s) => {
+      expect(s).toBeGreaterThanOrEqual(0)
+      seen.push(`${step} ${outcome}`)
+    })
+    expect(seen).toEqual(['test ok', 'test error', 'test terminal', 'test requeue'])
+  })
+})

@@ -1,0 +1,124 @@
+/**
+ * "Agents last seen" for /metrics, from what the center already keeps: each SyncTarget's
+ * `status.lastSyncerHeartbeatTime`, which lib/edge/heartbeat.ts refreshes at most once a minute
+ * while its agent reports. Read with the cross-space list (pages of 500 on the index), at most
+ * once a minute per isolate (EdgeSeenCache), since the heartbeat itself has minute resolution.
+ * At 10,000 edges one series per edge on every scrape would be most of the exposition and say
+ * nothing while all is well, so the gauges are: the count of SyncTargets per heartbeat age bucket
+ * (bounded), and the last-heartbeat time of each SyncTarget silent for STALE_MS or more, the most
+ * recently lost first, at most MAX_STALE_SERIES of them (what an operator acts on, by name).
+ */
+import { SYNC_TARGETS } from '../apis/gvr.ts'
+import { getSpaceById } from '../hub/spaces.ts'
+import type { KubeObject } from '../kube/types.ts'
+import type { KvStore, ObjectStore } from '../store/types.ts'
+import { EDGES_BY_LAST_SEEN, EDGES_SCANNED_AT, STALE_EDGE_LAST_SEEN } from './hub-catalog.ts'
+import type { MetricFamily, Series } from './registry.ts'
+
+export type EdgeSeen = { space: string; name: string; lastSeenMs: number | undefined }
+export type EdgeScan = { at: number; edges: EdgeSeen[] }
+
+export const STALE_MS = 5 * 60_000
+export const MAX_STALE_SERIES = 200
+export const EDGE_SCAN_TTL_MS = 60_000
+
+/** Age buckets: upper bound in ms (exclusive) and label. */
+const AGES: [number, string][] = [
+  [STALE_MS, '0-5m'],
+  [15 * 60_000, '5m-15m'],
+  [60 * 60_000, '15m-1h'],
+  [24 * 60 * 60_000, '1h-1d'],
+  [Number.POSITIVE_INFINITY, '1d+'],
+]
+
+function heartbeatMs(st: KubeObject): number | undefined {
+  const status = st.status as { lastSyncerHeartbeatTime?: unknown } | undefined
+  const at = status?.lastSyncerHeartbeatTime
+  const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN
+  return Number.isFinite(ms) ? ms : undefined
+}
+
+/** Every SyncTarget not being deleted, with its space path and last heartbeat. */
+export async function scanEdges(
+  deps: { objects: ObjectStore; kv: KvStore },
+  at: number
+): Promise<EdgeScan> {
+  const paths = new Map<string, string>()
+  const edges: EdgeSeen[] = []
+  let cont: string | undefined
+  do {
+    const page = await deps.objects.list({
+      cluster: '*',
+      group: SYNC_TARGETS.group,
+      resource: SYNC_TARGETS.resource,
+      limit: 500,
+      ...(cont ? { continue: cont } : {}),
+    })
+    for (const st of page.items) {
+      if (st.metadata.deletionTimestamp) continue
+      const id = st.metadata.annotations?.['kcp.io/cluster'] ?? ''
+      let path = paths.get(id)
+      if (path === undefined) {
+        path = (await getSpaceById(deps.kv, id))?.path ?? id
+        paths.set(id, path)
+      }
+      edges.push({ space: path, name: st.metadata.name ?? '', lastSeenMs: heartbeatMs(st) })
+    }
+    cont = page.continue
+  } while (cont)
+  return { at, edges }
+}
+
+const gauge = (
+  spec: typeof EDGES_BY_LAST_SEEN | typeof STALE_EDGE_LAST_SEEN | typeof EDGES_SCANNED_AT
+): MetricFamily => ({
+  name: spec.name,
+  help: spec.help,
+  type: 'gauge',
+  series: new Map(),
+})
+
+const put = (f: MetricFamily, labels: Record<string, string>, value: number) => {
+  const s: Series = { labels, value }
+  f.series.set(JSON.stringify(labels), s)
+}
+
+/** The edge gauges for `scan`, ages taken at `now`. */
+export function edgeFamilies(scan: EdgeScan, now: number): MetricFamily[] {
+  const buckets = gauge(EDGES_BY_LAST_SEEN)
+  const counts = new Map<string, number>([...AGES.map(([, l]) => [l, 0] as const), ['never', 0]])
+  const stale: EdgeSeen[] = []
+  for (const e of scan.edges) {
+    if (e.lastSeenMs === undefined) {
+      counts.set('never', (counts.get('never') ?? 0) + 1)
+      continue
+    }
+    const age = now - e.lastSeenMs
+    const label = AGES.find(([limit]) => age < limit)?.[1] ?? '1d+'
+    counts.set(label, (counts.get(label) ?? 0) + 1)
+    if (age >= STALE_MS) stale.push(e)
+  }
+  for (const [age, n] of counts) put(buckets, { age }, n)
+  const lost = gauge(STALE_EDGE_LAST_SEEN)
+  stale.sort((a, b) => (b.lastSeenMs ?? 0) - (a.lastSeenMs ?? 0))
+  for (const e of stale.slice(0, MAX_STALE_SERIES))
+    put(lost, { space: e.space, sync_target: e.name }, (e.lastSeenMs ?? 0) / 1000)
+  const scanned = gauge(EDGES_SCANNED_AT)
+  put(scanned, {}, scan.at / 1000)
+  return [buckets, lost, scanned]
+}
+
+/** One scan per EDGE_SCAN_TTL_MS per isolate; concurrent scrapes share one scan in flight. */
+export class EdgeSeenCache {
+  private last: EdgeScan | undefined
+  private running: Promise<EdgeScan> | undefined
+
+  async get(deps: { objects: ObjectStore; kv: KvStore }, now: number): Promise<EdgeScan> {
+    if (this.last && now - this.last.at < EDGE_SCAN_TTL_MS) return this.last
+    this.running ??= scanEdges(deps, now).finally(() => {
+      this.running = undefined
+    })
+    this.last = await this.running
+    return this.last
+  }
+}

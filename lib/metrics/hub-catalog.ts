@@ -1,0 +1,138 @@
+/**
+ * The hub's metric families, declared once: name, help, type, label names in a fixed order,
+ * histogram bounds, and a short stable `id` under which the family's deltas are stored
+ * (lib/store/metric-items.ts: one attribute per series, named `<id>|<label values...>`, so the
+ * stored items stay small). An id is never reused for another family; changing a family's labels
+ * means a new id. Families marked `scrape` are computed when /metrics is read, never flushed.
+ * Every label value comes from a bounded set chosen by the code (see route-class.ts), never from a
+ * raw path or a name, except the stale-edge gauge whose size is capped (edge-last-seen.ts).
+ */
+import { DURATION_BOUNDS, type MetricType } from './registry.ts'
+
+export type FamilySpec = {
+  id: string
+  name: string
+  help: string
+  type: MetricType
+  labels: readonly string[]
+  bounds?: readonly number[]
+  /** Computed at scrape time (a gauge), not accumulated and flushed. */
+  scrape?: true
+}
+
+const spec = <const T extends FamilySpec>(f: T) => f
+
+export const HTTP_REQUESTS = spec({
+  id: 'rq',
+  name: 'edgeplane_http_requests_total',
+  help: 'Requests answered by the hub, by kube verb, route class, built-in resource (or custom) and HTTP code.',
+  type: 'counter',
+  labels: ['verb', 'route', 'resource', 'code'],
+})
+
+export const HTTP_DURATION = spec({
+  id: 'rd',
+  name: 'edgeplane_http_request_duration_seconds',
+  help: 'Time from receiving a request to its response headers, by kube verb and route class.',
+  type: 'histogram',
+  labels: ['verb', 'route'],
+  bounds: DURATION_BOUNDS,
+})
+
+export const STORE_REQUESTS = spec({
+  id: 'sr',
+  name: 'edgeplane_store_requests_total',
+  help: 'DynamoDB request attempts by command and result (ok, conditional, throttled, error); SDK retries count again.',
+  type: 'counter',
+  labels: ['command', 'result'],
+})
+
+export const RECONCILES = spec({
+  id: 'rc',
+  name: 'edgeplane_reconciles_total',
+  help: 'Reconcile runs by step and outcome (ok, requeue, error, terminal).',
+  type: 'counter',
+  labels: ['step', 'outcome'],
+})
+
+export const RECONCILE_DURATION = spec({
+  id: 'rt',
+  name: 'edgeplane_reconcile_duration_seconds',
+  help: 'Duration of one reconcile run, by step and outcome.',
+  type: 'histogram',
+  labels: ['step', 'outcome'],
+  bounds: DURATION_BOUNDS,
+})
+
+export const EDGE_POLLS = spec({
+  id: 'ep',
+  name: 'edgeplane_edge_polls_total',
+  help: 'Desired-state polls by edge agents, by HTTP code (200 new content, 304 unchanged).',
+  type: 'counter',
+  labels: ['code'],
+})
+
+export const EDGE_REPORTS = spec({
+  id: 'er',
+  name: 'edgeplane_edge_reports_total',
+  help: 'Reports posted by edge agents, by HTTP code.',
+  type: 'counter',
+  labels: ['code'],
+})
+
+export const FLUSHES = spec({
+  id: 'mf',
+  name: 'edgeplane_metrics_flushes_total',
+  help: 'Flushes of per-isolate metric deltas to the store, by result (ok, retried later, dropped).',
+  type: 'counter',
+  labels: ['result'],
+})
+
+export const EDGES_BY_LAST_SEEN = spec({
+  id: 'eb',
+  name: 'edgeplane_edges_by_last_seen',
+  help: 'SyncTargets by the age of their last agent heartbeat (never: no heartbeat recorded).',
+  type: 'gauge',
+  labels: ['age'],
+  scrape: true,
+})
+
+export const STALE_EDGE_LAST_SEEN = spec({
+  id: 'es',
+  name: 'edgeplane_edge_last_seen_timestamp_seconds',
+  help: 'Last heartbeat of each SyncTarget not heard from for 5 minutes or more (at most 200, oldest dropped first).',
+  type: 'gauge',
+  labels: ['space', 'sync_target'],
+  scrape: true,
+})
+
+export const EDGES_SCANNED_AT = spec({
+  id: 'ea',
+  name: 'edgeplane_edges_scanned_timestamp_seconds',
+  help: 'When the SyncTargets behind the edge gauges were read (they are cached for a minute).',
+  type: 'gauge',
+  labels: [],
+  scrape: true,
+})
+
+/** Every family the hub serves, flushed or computed. */
+export const HUB_FAMILIES: readonly FamilySpec[] = [
+  HTTP_REQUESTS,
+  HTTP_DURATION,
+  STORE_REQUESTS,
+  RECONCILES,
+  RECONCILE_DURATION,
+  EDGE_POLLS,
+  EDGE_REPORTS,
+  FLUSHES,
+  EDGES_BY_LAST_SEEN,
+  STALE_EDGE_LAST_SEEN,
+  EDGES_SCANNED_AT,
+]
+
+export const FAMILY_BY_ID: ReadonlyMap<string, FamilySpec> = new Map(
+  HUB_FAMILIES.map((f) => [f.id, f])
+)
+export const FAMILY_BY_NAME: ReadonlyMap<string, FamilySpec> = new Map(
+  HUB_FAMILIES.map((f) => [f.name, f])
+)

@@ -1,0 +1,93 @@
+/**
+ * The edge gauges: SyncTargets counted per heartbeat age bucket (never for none), one timestamp
+ * series per SyncTarget silent for five minutes or more, the most recently lost first and at most
+ * MAX_STALE_SERIES of them; the scan is cached per isolate for a minute (a clock the test moves).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  EDGE_SCAN_TTL_MS,
+  type EdgeSeen,
+  EdgeSeenCache,
+  edgeFamilies,
+  MAX_STALE_SERIES,
+} from '../../../lib/metrics/edge-last-seen.ts'
+import type { Series } from '../../../lib/metrics/registry.ts'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+
+const NOW = Date.parse('2030-01-01T00:00:00Z')
+const min = 60_000
+const edge = (name: string, agoMs?: number): EdgeSeen => ({
+  space: 'root:imw',
+  name,
+  lastSeenMs: agoMs === undefined ? undefined : NOW - agoMs,
+})
+
+function values(scan: EdgeSeen[]) {
+  const [buckets, stale, at] = edgeFamilies({ at: NOW - min, edges: scan }, NOW)
+  const of = (f: typeof buckets) => [...(f?.series.values() ?? [])] as Series[]
+  return {
+    buckets: Object.fromEntries(of(buckets).map((s) => [s.labels.age, s.value])),
+    stale: of(stale).map((s) => [s.labels.sync_target, s.value]),
+    at: of(at)[0]?.value,
+  }
+}
+
+describe('edgeFamilies', () => {
+  it('counts by age and names the stale ones, most recently lost first', () => {
+    const v = values([
+      edge('live', 30_000),
+      edge('just-gone', 6 * min),
+      edge('long-gone', 2 * 60 * min),
+      edge('ancient', 3 * 24 * 60 * min),
+      edge('new'),
+    ])
+    expect(v.buckets).toEqual({
+      '0-5m': 1,
+      '5m-15m': 1,
+      '15m-1h': 0,
+      '1h-1d': 1,
+      '1d+': 1,
+      never: 1,
+    })
+    expect(v.stale).toEqual([
+      ['just-gone', (NOW - 6 * min) / 1000],
+      ['long-gone', (NOW - 120 * min) / 1000],
+      ['ancient', (NOW - 3 * 24 * 60 * min) / 1000],
+    ])
+    expect(v.at).toBe((NOW - min) / 1000)
+  })
+
+  it('caps the stale series', () => {
+    const many = Array.from({ length: MAX_STALE_SERIES + 50 }, (_, i) =>
+      edge(`e${i}`, (10 + i) * min)
+    )
+    const v = values(many)
+    expect(v.stale).toHaveLength(MAX_STALE_SERIES)
+    expect(v.stale[0]?.[0]).toBe('e0')
+    expect(v.buckets['5m-15m'] + v.buckets['15m-1h'] + v.buckets['1h-1d']).toBe(many.length)
+  })
+})
+
+describe('EdgeSeenCache', () => {
+  const counter = createRequestCounter()
+  let t: TestStore
+  beforeAll(async () => {
+    t = await createTestStore({ counter })
+  })
+  afterAll(() => t.close())
+
+  it('reads the SyncTargets once per minute', async () => {
+    const cache = new EdgeSeenCache()
+    counter.reset()
+    const first = await cache.get(t, NOW)
+    expect(first.edges).toEqual([])
+    const reads = counter.total()
+    expect(reads).toBeGreaterThan(0)
+    await cache.get(t, NOW + EDGE_SCAN_TTL_MS - 1)
+    expect(counter.total()).toBe(reads)
+    const again = await cache.get(t, NOW + EDGE_SCAN_TTL_MS)
+    expect(counter.total()).toBe(2 * reads)
+    expect(again.at).toBe(NOW + EDGE_SCAN_TTL_MS)
+  })
+})
