@@ -1,6 +1,7 @@
 /**
  * Test projects: `unit` runs everything under test/ except the end-to-end suites (in-process,
- * dynalite started by the tests themselves); `e2e` starts the real stack (dynalite, wrangler dev)
+ * dynalite started by the tests themselves; test/setup/budget.ts fails a test during which an
+ * invocation went past its subrequest budget); `e2e` starts the real stack (dynalite, wrangler dev)
  * and drives it with kubectl and client-node.
  */
 import { defineConfig } from 'vitest/config'
@@ -13,6 +14,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
+          setupFiles: ['test/setup/budget.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -1,6 +1,6 @@
 /**
- * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout`, `--skip-edge`
- * and the knobs that size each phase (the options, defaults and help text are in options.ts).
+ * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout`, `--skip-edge`,
+ * `--skip-limits` and the knobs that size each phase (the options, defaults and help text are in options.ts).
  * Explicit flags win over the `--quick` preset whatever their order. Parsing is pure: it returns
  * what to do (help, an error message, or the options) and never exits.
  */
@@ -15,7 +15,13 @@ export type ParsedArgs =
 
 type NumberKey = Exclude<
   keyof BenchOptions,
-  'quick' | 'skipFanout' | 'skipEdge' | 'edgeColdCost' | 'watchSettleMs' | 'edgeAgents'
+  | 'quick'
+  | 'skipFanout'
+  | 'skipEdge'
+  | 'skipLimits'
+  | 'edgeColdCost'
+  | 'watchSettleMs'
+  | 'edgeAgents'
 >
 
 const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }> = {
@@ -35,6 +41,7 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--poll-interval-ms': { key: 'pollIntervalMs', min: 100, max: 600_000 },
   '--edge-changes': { key: 'edgeChanges', min: 1, max: 1000 },
   '--edge-idle-polls': { key: 'edgeIdlePolls', min: 1, max: 1_000_000 },
+  '--limits-targets': { key: 'limitsTargets', min: 1, max: 100_000 },
   '--max-seconds': { key: 'maxSeconds', min: 1, max: 86_400 },
 }
 
@@ -88,6 +95,7 @@ const SWITCHES: Record<string, Partial<BenchOptions>> = {
   '--quick': {},
   '--skip-fanout': { skipFanout: true },
   '--skip-edge': { skipEdge: true },
+  '--skip-limits': { skipLimits: true },
   '--skip-edge-cold': { edgeColdCost: false },
 }
 

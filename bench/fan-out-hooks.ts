@@ -1,13 +1,13 @@
 /**
  * Drives a reconcile step the way the watch relay does: `POST /hooks/<step>` with batches of keys
- * (at most 500 per call), a few calls in flight at once. Keys whose outcome is a failure, or that
- * `settled` says are not done yet, are sent again in another round, as the relay retries them;
- * after `rounds` rounds the remaining ones fail the benchmark with their outcomes.
+ * (at most 500 per call), a few calls in flight at once. Keys the hook deferred (its invocation's
+ * budget ran short: the answer's `deferred`) go back into the same round's queue and are sent in
+ * a later call, as the relay re-sends them. Keys whose outcome is a failure, or that `settled`
+ * says are not done yet, are sent again in another round, as the relay retries them; after
+ * `rounds` rounds the remaining ones fail the benchmark with their outcomes.
  */
 
-import { chunks } from './fan-out-objects.ts'
 import type { HubClient } from './hub-client.ts'
-import { runLoad } from './load.ts'
 
 export type HookOutcome = { key: string; ok: boolean; outcome: string }
 
@@ -31,13 +31,49 @@ export type HookRun = {
   rounds: number
   /** Keys that needed another round. */
   retried: number
+  /** Keys the hook deferred (sent again in a later call of the same round). */
+  deferred: number
   elapsedMs: number
 }
 
-function outcomesOf(body: unknown): HookOutcome[] {
-  const results = (body as { results?: unknown } | undefined)?.results
-  if (!Array.isArray(results)) throw new Error(`hook answered without results: ${String(body)}`)
-  return results as HookOutcome[]
+type HookAnswer = { outcomes: HookOutcome[]; deferred: string[] }
+
+function answerOf(body: unknown): HookAnswer {
+  const answer = body as { results?: unknown; deferred?: unknown } | undefined
+  if (!Array.isArray(answer?.results))
+    throw new Error(`hook answered without results: ${String(body)}`)
+  const deferred = Array.isArray(answer.deferred) ? (answer.deferred as string[]) : []
+  return { outcomes: answer.results as HookOutcome[], deferred }
+}
+
+/** One round: every key of `keys` sent until none is deferred; returns those to send again. */
+async function runRound(
+  hub: HubClient,
+  step: string,
+  keys: string[],
+  opts: HookOptions,
+  count: { calls: number; deferred: number }
+): Promise<HookOutcome[]> {
+  const settled = opts.settled ?? (() => true)
+  const queue = [...keys]
+  const again: HookOutcome[] = []
+  let answered = 0
+  // A worker that got keys deferred sends them itself: no round ends with keys queued.
+  const worker = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, Math.min(500, opts.batch))
+      const body = await hub.call('POST', `/hooks/${step}`, { body: { keys: batch } })
+      count.calls++
+      const { outcomes, deferred } = answerOf(body)
+      for (const o of outcomes) if (!o.ok || !settled(o)) again.push(o)
+      queue.push(...deferred)
+      count.deferred += deferred.length
+      answered += outcomes.length
+      opts.progress?.(answered, keys.length)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, opts.calls) }, worker))
+  return again
 }
 
 /** Runs `step` for every key until each has a settled outcome. */
@@ -47,11 +83,10 @@ export async function driveHook(
   keys: readonly string[],
   opts: HookOptions
 ): Promise<HookRun> {
-  const settled = opts.settled ?? (() => true)
   const maxRounds = opts.rounds ?? 5
   const start = performance.now()
   let todo = [...new Set(keys)]
-  let calls = 0
+  const count = { calls: 0, deferred: 0 }
   let retried = 0
   let rounds = 0
   let last: HookOutcome[] = []
@@ -62,17 +97,7 @@ export async function driveHook(
         `${step}: ${todo.length} keys unsettled after ${maxRounds} rounds (${sample})`
       )
     }
-    const batches = chunks(todo, Math.min(500, opts.batch))
-    const again: HookOutcome[] = []
-    let answered = 0
-    await runLoad({ count: batches.length, concurrency: opts.calls }, async (i) => {
-      const batch = batches[i] ?? []
-      const body = await hub.call('POST', `/hooks/${step}`, { body: { keys: batch } })
-      calls++
-      for (const o of outcomesOf(body)) if (!o.ok || !settled(o)) again.push(o)
-      answered += batch.length
-      opts.progress?.(answered, todo.length)
-    })
+    const again = await runRound(hub, step, todo, opts, count)
     retried += again.length
     last = again
     todo = again.map((o) => o.key)
@@ -80,7 +105,8 @@ export async function driveHook(
   return {
     step,
     keys: new Set(keys).size,
-    calls,
+    calls: count.calls,
+    deferred: count.deferred,
     rounds,
     retried,
     elapsedMs: performance.now() - start,

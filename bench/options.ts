@@ -47,6 +47,10 @@ export type BenchOptions = {
   edgeColdCost: boolean
   /** Leaves the edge phase out. */
   skipEdge: boolean
+  /** Workers-limits phase: SyncTargets (mailboxes) whose hooks, polls and cron are measured. */
+  limitsTargets: number
+  /** Leaves the Workers-limits phase out (the per-kind table still covers the other phases). */
+  skipLimits: boolean
   /** Hard limit for the whole run; it fails past this. */
   maxSeconds: number
 }
@@ -74,6 +78,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   edgeIdlePolls: 2000,
   edgeColdCost: true,
   skipEdge: false,
+  limitsTargets: 600,
+  skipLimits: false,
   maxSeconds: 1800,
 }
 
@@ -91,6 +97,7 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
   edgeChanges: 2,
   edgeIdlePolls: 300,
   edgeColdCost: false,
+  limitsTargets: 150,
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -102,7 +109,8 @@ EdgePlacement's objects to many SyncTargets' mailboxes (time to complete, Dynamo
 bodies written per (object, destination), translate throughput as a ratio of raw PutItem), and
 the edge API: DynamoDB requests per unchanged desired-state poll, idle polls per second against a
 bare 304 endpoint, and propagation latency from a source write to applied-at-edge with many real
-agents (each over a small in-memory edge cluster) polling in this process.
+agents (each over a small in-memory edge cluster) polling in this process; and per invocation
+(hook step, watch, cron, edge poll) the subrequests and CPU ms a Worker would spend.
 Progress goes to stderr; stdout gets a report and, last, one JSON line with every figure.
 
 Flags:
@@ -132,5 +140,7 @@ Flags:
   --edge-idle-polls N     polls per side and round of the idle throughput run (${DEFAULT_OPTIONS.edgeIdlePolls})
   --skip-edge-cold        do not wait ~10 s to count idle polls with expired caches (--quick skips it)
   --skip-edge             leave the edge phase out
+  --limits-targets N      mailboxes of the Workers-limits phase (${DEFAULT_OPTIONS.limitsTargets}; --quick: ${QUICK_OPTIONS.limitsTargets})
+  --skip-limits           leave the Workers-limits phase out
   --max-seconds N         abort the run after this long (${DEFAULT_OPTIONS.maxSeconds})
 `

@@ -10,6 +10,9 @@ import type { EdgeResults } from './edge-types.ts'
 import { fanOutJson, renderFanOut } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { HubCrudResults } from './hub-crud.ts'
+import type { KindSummary } from './invocation-log.ts'
+import type { LimitsResults } from './limits.ts'
+import { limitsJson, renderLimits } from './limits-report.ts'
 import type { LoadResult } from './load.ts'
 import type { RawResults } from './raw-dynamo.ts'
 import type { RequestCost } from './request-costs.ts'
@@ -28,6 +31,10 @@ export type BenchResults = {
   fanOut: FanOutResults | null
   /** null when the run skipped it (`--skip-edge`). */
   edge: EdgeResults | null
+  /** Per invocation kind over the whole run (Workers limits). */
+  invocations: KindSummary[]
+  /** null when the run skipped it (`--skip-limits`). */
+  limits: LimitsResults | null
   durationMs: number
 }
 
@@ -153,6 +160,8 @@ export function renderReport(r: BenchResults): string {
     '',
     r.edge ? renderEdge(r.edge) : '6. Edge API and agents: skipped (--skip-edge)',
     '',
+    renderLimits(r.invocations, r.limits),
+    '',
     `finished in ${(r.durationMs / 1000).toFixed(1)} s`,
   ]
   return out.join('\n')
@@ -210,6 +219,7 @@ export function jsonSummary(r: BenchResults): Record<string, unknown> {
     })),
     fanOut: r.fanOut ? fanOutJson(r.fanOut) : null,
     edge: r.edge ? edgeJson(r.edge) : null,
+    limits: limitsJson(r.invocations, r.limits),
     durationMs: Math.round(r.durationMs),
   }
 }

@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: the hub benchmark. Starts one in-memory dynalite and the hub in this process
- * (bench/stack.ts), then runs six phases against them: the raw DynamoDB baseline, hub CRUD over
+ * (bench/stack.ts), then runs seven phases against them: the raw DynamoDB baseline, hub CRUD over
  * HTTP, DynamoDB requests per hub operation, watch delivery latency, the fan-out of one
- * EdgePlacement to many mailboxes (unless `--skip-fanout`), and the edge API's idle polls and
- * propagation to many in-process agents (unless `--skip-edge`). Progress lines go to stderr; the
+ * EdgePlacement to many mailboxes (unless `--skip-fanout`), the edge API's idle polls and
+ * propagation to many in-process agents (unless `--skip-edge`), and the Workers limits (unless
+ * `--skip-limits`; the per-invocation table covers every phase). Progress lines go to stderr; the
  * report and a final JSON line go to stdout. `--help` lists the flags. The whole run is bounded
  * by `--max-seconds`; past it the process exits 1.
  */
@@ -15,6 +16,8 @@ import { runFanOut } from './fan-out.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
 import { LIST_NAMESPACE, runHubCrud } from './hub-crud.ts'
+import { summarizeByKind } from './invocation-log.ts'
+import { type LimitsResults, runLimits } from './limits.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
 import { type BenchResults, jsonSummary, renderReport } from './report.ts'
 import { measureRequestCosts } from './request-costs.ts'
@@ -138,6 +141,21 @@ async function main(): Promise<number> {
         }
       )
     }
+    let limits: LimitsResults | null = null
+    if (!o.skipLimits) {
+      limits = await runLimits(
+        stack,
+        hub,
+        {
+          targets: o.limitsTargets,
+          objects: 10,
+          itemBytes: o.itemBytes,
+          concurrency: o.concurrency,
+          cronTicks: 3,
+        },
+        progress
+      )
+    }
     const cpuList = cpus()
     const results: BenchResults = {
       config: { ...o },
@@ -153,6 +171,8 @@ async function main(): Promise<number> {
       watch,
       fanOut,
       edge,
+      invocations: summarizeByKind(stack.invocations.all()),
+      limits,
       durationMs: performance.now() - t0,
     }
     progress('done')

@@ -5,22 +5,27 @@
  * translate step work) — the main one with a DynamoDB request counter, a counter of projection
  * body writes and a log of reconcile runs, extra ones (for other change-log settle times) on
  * demand. `inspect` reads the hub table through an uncounted client, so the benchmark's own checks
- * never show up in the hub's figures. `close()` stops everything it started.
+ * never show up in the hub's figures. Every hub runs each request as one invocation with the
+ * Worker's budget (lib/budget/, degrade mode: an overrun is counted, not refused), recorded in
+ * `invocations` (an extra hub may get a budget of its own and its own log). `close()` stops
+ * everything it started.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { type NodeHub, startNodeHub } from '../functions/node-server.ts'
 import { startDynalite } from '../infra/local/dynalite-server.ts'
 import { TABLE } from '../infra/table.ts'
+import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { bootstrapHub } from '../lib/hub/bootstrap.ts'
 import type { Logger } from '../lib/log.ts'
 import { createDynamoClient, type FaultCall } from '../lib/store/dynamo-client.ts'
-import { createDynamoStore } from '../lib/store/dynamo-store.ts'
+import { createDynamoStore, type DynamoStore } from '../lib/store/dynamo-store.ts'
 import { ensureTable } from '../lib/store/ensure-table.ts'
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import { createRequestCounter } from '../lib/store/request-counter.ts'
 import type { RequestCounter } from '../lib/store/types.ts'
 import { type BodyWrites, createBodyWriteCounter } from './fan-out-body-writes.ts'
 import { createReconcileLog, type ReconcileLog } from './fan-out-reconcile-log.ts'
+import { createInvocationLog, type InvocationLog } from './invocation-log.ts'
 
 export const BENCH_TOKEN = 'bench-admin-token'
 const RAW_TABLE = 'bench-raw'
@@ -28,7 +33,12 @@ const HUB_TABLE = 'bench-hub'
 
 export type Counter = ReturnType<typeof createRequestCounter>
 
-export type ServedHub = { hub: NodeHub; client: DynamoDBClient; close(): Promise<void> }
+export type ServedHub = {
+  hub: NodeHub
+  client: DynamoDBClient
+  store: DynamoStore
+  close(): Promise<void>
+}
 
 export type BenchStack = {
   endpoint: string
@@ -43,8 +53,15 @@ export type BenchStack = {
   /** The hub table's mailbox manifests and bodies, read through an uncounted client. */
   inspect: ProjectionStore
   hub: NodeHub
-  /** Another hub on the same table whose store hands out change-log entries after `settleMs`. */
-  startHub(settleMs: number): Promise<ServedHub>
+  /** The main hub's store (the cron runs over it). */
+  store: DynamoStore
+  /** Every invocation of the hubs (but extra hubs given a budget of their own). */
+  invocations: InvocationLog
+  /**
+   * Another hub on the same table whose store hands out change-log entries after `settleMs`,
+   * recording into `invocations` unless given a budget of its own.
+   */
+  startHub(settleMs: number, budget?: BudgetConfig): Promise<ServedHub>
   close(): Promise<void>
 }
 
@@ -64,7 +81,7 @@ function client(endpoint: string, observe: Observe = {}): DynamoDBClient {
 async function serveHub(
   endpoint: string,
   settleMs: number | undefined,
-  observe: Observe = {}
+  observe: Observe & { budget: BudgetConfig }
 ): Promise<ServedHub> {
   const c = client(endpoint, observe)
   const store = createDynamoStore({
@@ -77,11 +94,13 @@ async function serveHub(
     kv: store.kv,
     projections: store.projections,
     host: '127.0.0.1',
+    budget: observe.budget,
     ...(observe.log ? { log: observe.log } : {}),
   })
   return {
     hub,
     client: c,
+    store,
     close: async () => {
       await hub.close()
       c.destroy()
@@ -106,10 +125,13 @@ export async function startBenchStack(): Promise<BenchStack> {
     const counter = createRequestCounter()
     const bodyWrites = createBodyWriteCounter()
     const reconciles = createReconcileLog()
+    const invocations = createInvocationLog()
+    const budget: BudgetConfig = { mode: 'degrade', onEnd: invocations.record }
     main = await serveHub(db.endpoint, undefined, {
       counter,
       fault: bodyWrites.observe,
       log: reconciles.logger,
+      budget,
     })
     await bootstrapHub(main.hub.deps, { adminToken: BENCH_TOKEN, baseUrl: main.hub.url })
     await main.hub.settle()
@@ -122,8 +144,10 @@ export async function startBenchStack(): Promise<BenchStack> {
       reconciles,
       inspect: createDynamoStore({ client: rawClient, tableName: HUB_TABLE }).projections,
       hub: main.hub,
-      startHub: async (settleMs) => {
-        const served = await serveHub(db.endpoint, settleMs)
+      store: main.store,
+      invocations,
+      startHub: async (settleMs, own) => {
+        const served = await serveHub(db.endpoint, settleMs, { budget: own ?? budget })
         extra.push(served)
         return {
           ...served,

@@ -1,14 +1,29 @@
 /**
- * Periodic maintenance run by the cron: trims the watch change log to its retention window,
- * finishes the deletion of anything still terminating (namespaces, workspaces, CRDs whose content
- * removal was interrupted), and runs one resync page of every reconcile step, so an event the
- * relay lost is healed within a few periods. Each part logs what it did; a failure in one does not stop the other.
+ * Periodic maintenance run by the cron, as one Worker invocation within its subrequest budget
+ * (docs/ARCHITECTURE.md, "Workers limits"): each part runs until the invocation has used its
+ * cumulative share of the budget (lib/budget/limits.ts SHARES.cron) and continues next tick from
+ * a cursor in the key-value store — a step of the change-log sweep and of the projection sweep
+ * (maintenance-sweeps.ts), a step of the walk that finishes anything still terminating
+ * (namespaces, workspaces, CRDs whose content removal was interrupted:
+ * maintenance-terminations.ts), then one resync page of every reconcile step, each step getting
+ * an equal part of what is left, so an event the relay lost is healed within a few periods.
+ * Outside an invocation (tests, tools) nothing bounds the parts. Each part logs what it did; a
+ * failure in one does not stop the others.
  */
+import { currentInvocation, withCeiling } from '../lib/budget/frames.ts'
+import { SHARES } from '../lib/budget/limits.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
-import { resumeTerminations } from '../lib/hub/resume-terminations.ts'
 import { resyncPage } from '../lib/reconcile/run.ts'
 import type { DynamoStore } from '../lib/store/dynamo-store.ts'
 import { buildControllers } from './controllers.ts'
+import { sweepBodiesTick, sweepChangeLogTick } from './maintenance-sweeps.ts'
+import { resumeTerminationsTick } from './maintenance-terminations.ts'
+
+/** Runs `fn` under the ceiling at `fraction` of the invocation's budget (none outside one). */
+function upTo<T>(fraction: number, fn: () => Promise<T>): Promise<T> {
+  const inv = currentInvocation()
+  return inv ? withCeiling(inv.shareAt(fraction), fn) : fn()
+}
 
 export async function runMaintenance(
   deps: HubDeps,
@@ -17,25 +32,50 @@ export async function runMaintenance(
 ): Promise<void> {
   const log = deps.log.child({ step: 'maintenance', cron: opts.cron })
   const started = Date.now()
+  const share = SHARES.cron
   try {
-    const swept = await store.sweepChangeLog({ now: Date.now() })
-    log.info('change log swept', { swept })
+    const swept = await upTo(share.changeLog, () => sweepChangeLogTick(store, deps.kv, Date.now()))
+    log.info('change log swept', { swept, ...usedSoFar() })
   } catch (e) {
     log.error('change log sweep failed', { error: e })
   }
   try {
-    const resumed = await resumeTerminations(deps, opts.baseUrl)
-    log.info('terminations resumed', { resumed })
+    const swept = await upTo(share.bodies, () => sweepBodiesTick(store, deps.kv, Date.now()))
+    log.info('projections swept', { swept, ...usedSoFar() })
+  } catch (e) {
+    log.error('projection sweep failed', { error: e })
+  }
+  try {
+    const resumed = await upTo(share.terminations, () => resumeTerminationsTick(deps, opts.baseUrl))
+    log.info('terminations resumed', { resumed, ...usedSoFar() })
   } catch (e) {
     log.error('resuming terminations failed', { error: e })
   }
-  for (const controller of buildControllers(deps, opts.baseUrl)) {
+  const controllers = buildControllers(deps, opts.baseUrl)
+  for (const [i, controller] of controllers.entries()) {
     try {
-      const page = await resyncPage(controller, deps.kv, deps.log)
-      log.info('resync page', { controller: controller.name, ...page })
+      const observe = deps.ops?.metrics.reconcileObserver
+      const page = await upTo(resyncShare(share.resync, controllers.length - i), () =>
+        resyncPage(controller, deps.kv, deps.log, undefined, observe)
+      )
+      log.info('resync page', { controller: controller.name, ...page, ...usedSoFar() })
     } catch (e) {
       log.error('resync failed', { controller: controller.name, error: e })
     }
   }
-  log.info('maintenance done', { durationMs: Date.now() - started })
+  log.info('maintenance done', { durationMs: Date.now() - started, ...usedSoFar() })
+}
+
+/** The invocation's subrequests so far, for the log lines (nothing outside an invocation). */
+function usedSoFar(): { subrequests?: number; budget?: number } {
+  const inv = currentInvocation()
+  return inv ? { subrequests: inv.subrequests, budget: inv.budget } : {}
+}
+
+/** The fraction of the budget up to which the next of `left` resync steps may go. */
+function resyncShare(upToFraction: number, left: number): number {
+  const inv = currentInvocation()
+  if (!inv) return upToFraction
+  const used = inv.subrequests / inv.budget
+  return used + Math.max(0, upToFraction - used) / left
 }

@@ -17,7 +17,13 @@
  * (the interval doubles per empty poll, up to `idlePollMs`), so many idle watches cost little;
  * the first change after a quiet spell waits at most that long.
  * `Content-Encoding: identity` keeps wrangler dev from buffering the stream through gzip.
+ * A watch is one Worker invocation, and every poll costs subrequests: the stream ends normally
+ * (after a BOOKMARK at its last version when bookmarks are allowed) before another poll could take
+ * it past its share of the budget (lib/budget/limits.ts), and the client watches again from the
+ * last version it saw, as kube clients do when a server ends a watch.
  */
+import { currentInvocation } from '../../lib/budget/frames.ts'
+import { SHARES } from '../../lib/budget/limits.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { checkListOptions } from '../../lib/hub/list-options.ts'
@@ -164,8 +170,20 @@ async function streamEvents(
   const base = p.pollMs ?? 200
   const idle = Math.max(base, p.idlePollMs ?? 1000)
   let interval = base
+  const inv = currentInvocation()
+  const ceiling = inv?.shareAt(SHARES.watch) ?? Number.POSITIVE_INFINITY
+  let pollCost = 1
+  let polls = 0
   while (isOpen() && Date.now() < deadline) {
+    const used = inv?.subrequests ?? 0
+    if (used + pollCost > ceiling) {
+      deps.log.debug('watch ended before its budget', { polls, subrequests: used })
+      if (p.bookmarks) emit(bookmark(p.target, cur.highest))
+      return
+    }
     const { more, events } = await pollOnce(deps, p, cur, emit)
+    polls++
+    pollCost = Math.max(pollCost, (inv?.subrequests ?? 0) - used)
     if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
       lastBookmark = Date.now()
       emit(bookmark(p.target, cur.highest))
@@ -181,6 +199,9 @@ export function watchResponse(deps: HubDeps, params: WatchParams): Response {
   const p = checkListOptions({ ...params, watch: true })
   parseResourceVersion(p.resourceVersion)
   let closed = false
+  const inv = currentInvocation()
+  if (inv) inv.kind = 'watch'
+  const ended = inv?.hold() ?? (() => {})
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const emit = (v: unknown) => controller.enqueue(eventLine(p, v))
@@ -191,9 +212,11 @@ export function watchResponse(deps: HubDeps, params: WatchParams): Response {
         else if (!closed) deps.log.error('watch failed', { error: e })
       }
       if (!closed) controller.close()
+      ended()
     },
     cancel() {
       closed = true
+      ended()
     },
   })
   return new Response(stream, {

@@ -3,12 +3,17 @@
  * (duplicates collapse) and answers with each key's outcome. Deliveries are at-least-once and the
  * steps are idempotent, so a repeated delivery is harmless. Only admin tokens may call them (the
  * watch relay runs with one). Unknown steps are 404; a malformed body is 400.
+ * A call runs within its invocation's subrequest budget (docs/ARCHITECTURE.md, "Workers limits"):
+ * keys start while the hook's share of the budget has room for them, and the answer (still 200)
+ * lists the keys it did not start under `deferred`, in order, for the caller to send again.
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { authorizeAdmin } from '../../lib/auth/tokens.ts'
+import { currentInvocation, withCeiling } from '../../lib/budget/frames.ts'
+import { SHARES } from '../../lib/budget/limits.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
-import { runKeys } from '../../lib/reconcile/run.ts'
+import { runBatch } from '../../lib/reconcile/run.ts'
 import type { ApiEnv } from '../api/app.ts'
 import { readBody } from '../api/body.ts'
 import { json } from '../api/respond.ts'
@@ -27,6 +32,14 @@ export async function handleHook(c: Context<ApiEnv>): Promise<Response> {
     throw badRequest(
       `invalid hook body: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`
     )
-  const results = await runKeys(controller, parsed.data.keys, deps.log)
-  return json({ step, results })
+  const observe = deps.ops?.metrics.reconcileObserver
+  const inv = currentInvocation()
+  if (inv) inv.kind = `hook:${controller.name}`
+  const ceiling = inv?.shareAt(SHARES.hook) ?? Number.POSITIVE_INFINITY
+  const { results, deferred } = await withCeiling(ceiling, () =>
+    runBatch(controller, parsed.data.keys, deps.log, observe)
+  )
+  if (deferred.length > 0)
+    deps.log.info('hook deferred keys', { step, ran: results.length, deferred: deferred.length })
+  return json({ step, results, deferred })
 }

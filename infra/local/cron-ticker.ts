@@ -1,8 +1,11 @@
 /**
  * Emulates the Worker's cron locally. `wrangler dev --test-scheduled` runs `scheduled()` only
  * when `/__scheduled` is requested, so this ticker requests it once a period (the cron in
- * wrangler.toml is every minute): the change-log sweep and the resumption of interrupted
- * terminations then run locally as they would when deployed. Failures are logged, never fatal.
+ * wrangler.toml is every minute): the sweeps, the resumption of interrupted terminations and the
+ * resync then run locally as they would when deployed — each run one invocation within its
+ * subrequest budget (strict locally), every part continuing where the previous run stopped
+ * (functions/maintenance.ts). Failures are logged, never fatal; a run still going when the next
+ * tick comes is not waited for (the parts' cursors are safe to share).
  */
 import type { Logger } from '../../lib/log.ts'
 import { hubRequest } from './hub-request.ts'

@@ -11,6 +11,7 @@
 import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { mailboxOf } from '../../lib/reconcile/keys.ts'
+import { hookKeyResults } from '../../lib/relay/hook-answer.ts'
 import { EDGE_INVENTORY, type EdgeSpec, edgeLabels } from './edges-config.ts'
 
 /** A request to the hub with the admin token (infra/local/hub-request.ts underneath). */
@@ -98,11 +99,16 @@ export async function registerEdges(call: HubCall, edges: EdgeSpec[]): Promise<R
       return { ...e, syncTargetUid: st.metadata.uid, mailbox }
     })
   )
-  const res = await call('/hooks/mailbox', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ keys: registered.map((r) => r.mailbox) }),
-  })
-  await expectOk(res, 'POST /hooks/mailbox')
+  // Keys the hook deferred (its invocation's budget ran short) are sent again.
+  let keys = registered.map((r) => r.mailbox)
+  while (keys.length > 0) {
+    const res = await call('/hooks/mailbox', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ keys }),
+    })
+    const answer = hookKeyResults(await expectOk(res, 'POST /hooks/mailbox')) ?? []
+    keys = answer.filter((r) => r.deferred).map((r) => r.key)
+  }
   return registered
 }

@@ -2,8 +2,11 @@
  * Removing the content of a namespace, of a custom resource type, or of a whole space. Each object
  * goes through the normal removal (owner index, dependents); objects holding finalizers are marked
  * for deletion and make the removal report "not done", so the caller retries later instead of
- * deleting the container under them.
+ * deleting the container under them. Removal stops while the invocation's subrequest ceiling has
+ * no room for another object (lib/budget/), also reporting "not done": the cron finishes it.
  */
+import { hasRoom } from '../budget/frames.ts'
+import { OBJECT_COST_ESTIMATE } from '../budget/limits.ts'
 import type { ResourceInfo } from '../kube/resource-info.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
@@ -36,6 +39,7 @@ export async function removeAllOf(
   )
   let done = true
   for (const obj of list.items) {
+    if (!hasRoom(OBJECT_COST_ESTIMATE)) return false
     const key: ObjectKey = {
       ...ref,
       namespace: obj.metadata.namespace ?? '',
@@ -58,6 +62,9 @@ export async function removeContent(
   scope: Scope
 ): Promise<boolean> {
   let done = true
-  for (const info of resources) if (!(await removeAllOf(deps, info, scope))) done = false
+  for (const info of resources) {
+    if (!hasRoom(OBJECT_COST_ESTIMATE)) return false
+    if (!(await removeAllOf(deps, info, scope))) done = false
+  }
   return done
 }

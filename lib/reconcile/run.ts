@@ -2,26 +2,48 @@
  * Runs a controller over a batch of keys: duplicates collapse into one run, each key is reconciled
  * on its own (one key's failure never stops the others; up to the step's `concurrency` at once,
  * sharing the step's per-batch `session` when it has one), and every run is one JSON log line with
- * the step, the key, the outcome and the duration. Also the resync pass: one bounded page of keys
+ * the step, the key, the outcome and the duration (and, given a RunObserver, a metrics sample with
+ * a bounded outcome class). Also the resync pass: one bounded page of keys
  * per call, with the cursor kept in the key-value store so the next timer tick continues.
+ *
+ * `runBatch` is `runKeys` within the invocation's subrequest budget (lib/budget/pacer.ts): keys
+ * start in order while the projected cost of those running and the next fits under the current
+ * ceiling; the keys never started are answered as `deferred`, for the caller to send again (the
+ * hooks) or to resume from (the resync: every step lists its keys in order after a cursor that is
+ * the last key handled, so a page cut short continues after its last started key).
  */
+import { createPacer } from '../budget/pacer.ts'
 import type { Logger } from '../log.ts'
 import type { KvStore } from '../store/types.ts'
 import { type Controller, type ReconcileResult, TerminalError } from './types.ts'
 
 export type KeyOutcome = { key: string; ok: boolean; outcome: string; requeueAfterMs?: number }
 
+/**
+ * Told of every run (for metrics): the step, a bounded outcome class — `ok`, `requeue` (asked to
+ * run again), `error` or `terminal` — and the duration in seconds.
+ */
+export type RunObserver = (
+  step: string,
+  outcome: 'ok' | 'requeue' | 'error' | 'terminal',
+  seconds: number
+) => void
+
 async function runOne(
   c: Controller,
   reconcile: (key: string) => Promise<ReconcileResult>,
   key: string,
-  log: Logger
+  log: Logger,
+  observe?: RunObserver
 ): Promise<KeyOutcome> {
   const started = Date.now()
+  const seen = (o: Parameters<RunObserver>[1]) =>
+    observe?.(c.name, o, (Date.now() - started) / 1000)
   const l = log.child({ step: c.name, key })
   try {
     const res = await reconcile(key)
     l.info('reconciled', { outcome: res.outcome, durationMs: Date.now() - started })
+    seen(res.requeueAfterMs === undefined ? 'ok' : 'requeue')
     return { key, ok: true, ...res }
   } catch (e) {
     const terminal = e instanceof TerminalError
@@ -30,39 +52,92 @@ async function runOne(
       terminal,
       durationMs: Date.now() - started,
     })
+    seen(terminal ? 'terminal' : 'error')
     return { key, ok: false, outcome: e instanceof Error ? e.message : String(e) }
   }
 }
 
-/** Runs each distinct key once, `c.concurrency` at a time, in one session when the step has one. */
-export async function runKeys(c: Controller, keys: string[], log: Logger): Promise<KeyOutcome[]> {
+export type BatchResult = { results: KeyOutcome[]; deferred: string[] }
+
+async function runPaced(
+  c: Controller,
+  keys: string[],
+  log: Logger,
+  observe: RunObserver | undefined,
+  paced: boolean
+): Promise<BatchResult> {
   const unique = [...new Set(keys)]
   const session = c.session ? c.session() : c
+  const pacer = paced ? createPacer() : undefined
   const out: KeyOutcome[] = new Array(unique.length)
   let next = 0
+  let running = 0
+  // Workers waiting for a running key to finish before they ask the pacer again.
+  let finished: (() => void)[] = []
   const worker = async () => {
     while (next < unique.length) {
+      if (pacer && !pacer.mayStart(running, next)) {
+        if (running === 0) return
+        await new Promise<void>((resolve) => finished.push(resolve))
+        continue
+      }
       const i = next++
-      out[i] = await runOne(c, (k) => session.reconcile(k), unique[i] as string, log)
+      const key = unique[i] as string
+      running++
+      const run = () => runOne(c, (k) => session.reconcile(k), key, log, observe)
+      out[i] = await (pacer ? pacer.run(run) : run())
+      running--
+      const waiting = finished
+      finished = []
+      for (const wake of waiting) wake()
     }
   }
   const width = Math.max(1, Math.min(c.concurrency ?? 1, unique.length))
   await Promise.all(Array.from({ length: width }, worker))
-  return out
+  return { results: out.slice(0, next), deferred: unique.slice(next) }
+}
+
+/** Runs each distinct key once, `c.concurrency` at a time, in one session when the step has one. */
+export async function runKeys(
+  c: Controller,
+  keys: string[],
+  log: Logger,
+  observe?: RunObserver
+): Promise<KeyOutcome[]> {
+  return (await runPaced(c, keys, log, observe, false)).results
+}
+
+/** `runKeys` within the current invocation's ceiling; keys never started come back deferred. */
+export function runBatch(
+  c: Controller,
+  keys: string[],
+  log: Logger,
+  observe?: RunObserver
+): Promise<BatchResult> {
+  return runPaced(c, keys, log, observe, true)
 }
 
 const CURSORS = 'resync'
 
-/** One resync page of `c`; returns how many keys it ran and whether the pass wrapped around. */
+/**
+ * One resync page of `c` within the current ceiling; returns how many keys it ran, how many it
+ * left for the next page, and whether the pass wrapped around.
+ */
 export async function resyncPage(
   c: Controller,
   kv: KvStore,
   log: Logger,
-  limit = 100
-): Promise<{ ran: number; failed: number; wrapped: boolean }> {
+  limit = 100,
+  observe?: RunObserver
+): Promise<{ ran: number; failed: number; deferred: number; wrapped: boolean }> {
   const entry = await kv.get<{ cursor?: string }>(CURSORS, c.name)
-  const page = await c.listKeys(entry?.value.cursor, limit)
-  const results = await runKeys(c, page.keys, log)
-  await kv.put(CURSORS, c.name, page.next ? { cursor: page.next } : {})
-  return { ran: results.length, failed: results.filter((r) => !r.ok).length, wrapped: !page.next }
+  const cursor = entry?.value.cursor
+  const page = await c.listKeys(cursor, limit)
+  const { results, deferred } = await runBatch(c, page.keys, log, observe)
+  const last = results[results.length - 1]?.key
+  const next = deferred.length === 0 ? page.next : (last ?? cursor)
+  await kv.put(CURSORS, c.name, next ? { cursor: next } : {})
+  const failed = results.filter((r) => !r.ok).length
+  const wrapped = deferred.length === 0 && !page.next
+  return { ran: results.length, failed, deferred: deferred.length, wrapped }
 }

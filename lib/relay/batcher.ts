@@ -9,6 +9,8 @@
  * failed (`ok: false`) is sent again after a backoff of its own, up to `maxKeyAttempts` in all,
  * its callers still waiting (after the last attempt it is logged and counted as delivered: the
  * step's resync revisits it); a key answered with `requeueAfterMs` is sent again after that delay.
+ * A key the hook deferred (it ran out of its invocation's budget before starting it) goes back to
+ * the front of the queue for the next flush, its callers still waiting, counting no attempt.
  */
 import type { Logger } from '../log.ts'
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts'
@@ -16,8 +18,14 @@ import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts'
 /** Runs `fn` after `ms`; returns a function that cancels it. */
 export type SetTimer = (fn: () => void, ms: number) => () => void
 
-/** One key's outcome as the hook reports it. */
-export type KeyResult = { key: string; ok: boolean; outcome?: string; requeueAfterMs?: number }
+/** One key's outcome as the hook reports it; `deferred`: not run this time, to be sent again. */
+export type KeyResult = {
+  key: string
+  ok: boolean
+  outcome?: string
+  requeueAfterMs?: number
+  deferred?: boolean
+}
 
 export type BatcherOptions = {
   /** Delivers keys; may resolve with per-key results (keys it leaves out count as done). */
@@ -155,8 +163,14 @@ export function createBatcher(options: BatcherOptions): Batcher {
   /** Settles a delivered batch by its per-key results: done, retried later, or requeued. */
   const settleResults = (step: string, s: StepState, batch: Batch, results: KeyResult[]) => {
     const byKey = new Map(results.map((r) => [r.key, r]))
+    const deferred: Batch = batch.filter(([key]) => byKey.get(key)?.deferred)
+    if (deferred.length > 0) {
+      options.log?.debug('relay keys deferred by the hook', { step, keys: deferred.length })
+      requeue(s, deferred)
+    }
     for (const [key, waiters] of batch) {
       const r = byKey.get(key)
+      if (r?.deferred) continue
       if (r && !r.ok && retryFailed(step, s, r, waiters)) continue
       s.keyFailures.delete(key)
       for (const w of waiters) w(true)

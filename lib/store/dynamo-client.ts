@@ -5,8 +5,12 @@
  * command before it is sent and after it succeeded, may throw to simulate a failure and may return
  * a promise to hold the command back; tests use it to check that writes are safe to retry and that
  * watchers see concurrent writes in order. It runs outside the SDK's own retries.
+ * A second middleware, inside the retries, sends every request attempt through the invocation's
+ * budget gate (lib/budget/subrequest.ts): each attempt is one subrequest of the invocation whose
+ * context sent it, and at most the connection limit are in flight per invocation.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { subrequest } from '../budget/subrequest.ts'
 import type { RequestCounter } from './types.ts'
 
 export type FaultCall = {
@@ -34,6 +38,13 @@ export function createDynamoClient(options: DynamoClientOptions): DynamoDBClient
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
   })
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
+      return subrequest(op, () => next(args))
+    },
+    { step: 'finalizeRequest', priority: 'low', name: 'edgeplaneSubrequestBudget' }
+  )
   const { counter, fault } = options
   if (counter || fault) {
     client.middlewareStack.add(

@@ -18,10 +18,17 @@ import { readChanges } from './change-log.ts'
 import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from './context.ts'
 import { createKvStore } from './kv-store.ts'
 import { readCurrentRv } from './meta-items.ts'
+import { createMetricItems, type MetricItems } from './metric-items.ts'
 import { getObject, listObjects } from './object-reads.ts'
 import { createObject, deleteObject, updateObject } from './object-writes.ts'
+import { pingStore } from './ping.ts'
 import { createProjectionStore } from './projection-store.ts'
-import { sweepBodies } from './projection-sweep.ts'
+import {
+  type BodySweepState,
+  type BodySweepStep,
+  sweepBodies,
+  sweepBodiesStep,
+} from './projection-sweep.ts'
 import type { ProjectionStore } from './projection-types.ts'
 import { type SweepOptions, type SweepResult, sweepChangeLog } from './sweep.ts'
 import type { KvStore, ObjectStore } from './types.ts'
@@ -47,6 +54,18 @@ export type DynamoStore = {
    * retention (by the store's clock; `retentionMs` and `now` apply to the log only).
    */
   sweepChangeLog(options?: SweepOptions): Promise<SweepResult>
+  /** Bounded steps of the two sweeps, for the cron: the log alone, and a projection pass's step. */
+  sweeps: {
+    changeLog(options: SweepOptions): Promise<SweepResult>
+    bodies(
+      state: BodySweepState | undefined,
+      room: (cost: number) => boolean
+    ): Promise<BodySweepStep>
+  }
+  /** The Worker's aggregated metric items (metric-items.ts). */
+  metrics: MetricItems
+  /** Resolves when the table answered a read within `timeoutMs` (ping.ts). */
+  ping(timeoutMs: number): Promise<void>
   tableName: string
   client: DynamoDBClient
 }
@@ -78,6 +97,12 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
       await sweepBodies(ctx, opts?.maxPages)
       return result
     },
+    sweeps: {
+      changeLog: (opts) => sweepChangeLog(ctx, opts),
+      bodies: (state, room) => sweepBodiesStep(ctx, state, room),
+    },
+    metrics: createMetricItems(ctx),
+    ping: (timeoutMs) => pingStore(ctx, timeoutMs),
     tableName: options.tableName,
     client: options.client,
   }

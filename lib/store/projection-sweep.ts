@@ -1,134 +1,159 @@
 /**
- * Removing projection items nothing needs any more. One Scan collects bodies whose `ts` (last
- * confirmed by a writer) is older than the store's log retention, every hash referenced by a
- * manifest or by a projection change-log entry (so DELETED events can still be rendered), the
- * uids of every manifest's copies, and the copy states (projection-state.ts). When the Scan
- * completed, each unreferenced old body is deleted with the condition that its `ts` is still old:
- * a writer that refreshed it meanwhile (projection-bodies.ts) keeps it, and one that writes it
- * after the delete puts it back. A copy state is deleted when no manifest holds its copy (key and
- * uid) and it was written before the Scan began, on the condition that its rv is unchanged: a
- * state is only written for a copy the manifest holds, so one written before the Scan whose copy
- * the Scan did not see belongs to a copy that was removed (uids are never reused), and a state
- * written since is left for the next sweep. The store's own clock and retention are used, never
- * the sweep's overrides, because writers' body caches rely on them.
+ * Removing projection items nothing needs any more, in passes that span cron ticks (each tick a
+ * bounded step; the state between steps is small enough for one key-value item, kept by the
+ * caller). A pass has three stages, each resuming at a Scan cursor:
+ *
+ * 1. `mark`: one Scan notes in a Bloom filter (bloom.ts) every body hash a manifest or a
+ *    projection change-log entry references.
+ * 2. `collect`: a second Scan notes them again, collects the bodies the filter does not hold that
+ *    were last confirmed (`ts`) before the pass's cut — its start minus the store's retention — and
+ *    sweeps copy states (projection-sweep-items.ts).
+ * 3. `delete`: candidates the filter still does not hold are deleted on the condition that their
+ *    `ts` is still before the cut.
+ *
+ * Why no referenced body goes: a writer that references a body at time w has confirmed it since
+ * w minus half the retention (projection-bodies.ts), so any reference made after the pass began
+ * keeps the body's `ts` past the cut and fails the delete's condition. A reference that existed
+ * when the pass began and still exists at the delete was seen: a manifest holding it through the
+ * `mark` Scan was read there, and a log entry (which keeps a removed copy's hash for its DELETED
+ * event) written before `collect` began was there for the `collect` Scan. False positives of the
+ * filter only keep garbage until a later pass (each pass draws a new seed). The store's own clock
+ * and retention are used, never the sweep's overrides, because writers' body caches rely on them.
  */
-import { DeleteItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb'
-import {
-  type Item,
-  isConditionalFailure,
-  n,
-  optBytes,
-  optNumber,
-  optString,
-  readString,
-  s,
-} from './attrs.ts'
+import { ScanCommand } from '@aws-sdk/client-dynamodb'
+import { type Item, n, readString, s } from './attrs.ts'
+import { type Bloom, loadBloom, newBloom } from './bloom.ts'
 import type { StoreContext } from './context.ts'
 import { bodyPk, SINGLE_SK } from './keys.ts'
-import { decodeChanges, decodeEntries } from './projection-codec.ts'
-import { entryKey } from './projection-diff.ts'
 import { STATE_PK_PREFIX } from './projection-state.ts'
+import { deleteIf, sweepPage } from './projection-sweep-items.ts'
+import type { SweepCursor } from './sweep.ts'
 
+export type BodySweepState = {
+  stage: 'mark' | 'collect' | 'delete'
+  /** Where the current stage's Scan resumes; absent: at the start of the table. */
+  cursor?: SweepCursor
+  /** When the pass began, by the store's clock (ms). */
+  began: number
+  seed: number
+  /** The filter of referenced hashes (bloom.ts `save()`). */
+  filter: string
+  /** Unreferenced old bodies found so far (at most MAX_CANDIDATES per pass). */
+  candidates: string[]
+}
+
+export type BodySweepStep = {
+  /** Where the next step resumes; absent once the pass is over. */
+  state?: BodySweepState
+  /** Bodies deleted. */
+  bodies: number
+  /** Copy states deleted. */
+  states: number
+  pages: number
+}
+
+/** Candidates one pass collects (the rest wait for the next pass). */
+export const MAX_CANDIDATES = 2000
 const SCAN_PAGE = 1000
 
-type Seen = {
-  old: string[]
-  used: Set<string>
-  /** `<mailbox> <entryKey> <uid>` of every copy a manifest holds. */
-  copies: Set<string>
-  states: { key: Item; copy: string; rv: number; ts: number }[]
+const keyOf = (i: Item): SweepCursor => ({ pk: readString(i, 'pk'), sk: readString(i, 'sk') })
+
+function scanFor(ctx: StoreContext, st: BodySweepState): ScanCommand {
+  const collect = st.stage === 'collect'
+  const filter = collect
+    ? '(begins_with(pk, :pb) AND ts < :cut) OR begins_with(pk, :mf) OR begins_with(pk, :ps) OR attribute_exists(chg)'
+    : 'begins_with(pk, :mf) OR attribute_exists(chg)'
+  const values: Item = collect
+    ? { ':pb': s('pb#'), ':mf': s('mf#'), ':ps': s(STATE_PK_PREFIX), ':cut': n(cutOf(ctx, st)) }
+    : { ':mf': s('mf#') }
+  return new ScanCommand({
+    TableName: ctx.table,
+    Limit: SCAN_PAGE,
+    ...(st.cursor ? { ExclusiveStartKey: { pk: s(st.cursor.pk), sk: s(st.cursor.sk) } } : {}),
+    FilterExpression: filter,
+    ProjectionExpression: collect ? 'pk, sk, #b, chg, uid, rv, ts' : 'pk, sk, #b, chg',
+    ExpressionAttributeNames: { '#b': 'body' },
+    ExpressionAttributeValues: values,
+    ConsistentRead: true,
+  })
 }
 
-async function collect(item: Item, seen: Seen): Promise<void> {
-  const pk = readString(item, 'pk')
-  if (pk.startsWith('pb#')) {
-    seen.old.push(pk.slice('pb#'.length))
-    return
-  }
-  if (pk.startsWith(STATE_PK_PREFIX)) {
-    const sk = readString(item, 'sk')
-    const copy = `${pk.slice(STATE_PK_PREFIX.length)} ${sk} ${optString(item, 'uid') ?? ''}`
-    const at = { rv: optNumber(item, 'rv') ?? 0, ts: optNumber(item, 'ts') ?? 0 }
-    seen.states.push({ key: { pk: s(pk), sk: s(sk) }, copy, ...at })
-    return
-  }
-  const body = optBytes(item, 'body')
-  if (pk.startsWith('mf#') && body) {
-    const mailbox = pk.slice('mf#'.length)
-    for (const e of await decodeEntries(body)) {
-      seen.used.add(e.hash)
-      seen.copies.add(`${mailbox} ${entryKey(e)} ${e.uid}`)
-    }
-    return
-  }
-  const chg = optBytes(item, 'chg')
-  if (chg) for (const c of await decodeChanges(chg)) seen.used.add(c.entry.hash)
+const cutOf = (ctx: StoreContext, st: BodySweepState) => st.began - ctx.retentionMs
+
+function newPass(ctx: StoreContext): BodySweepState {
+  const seed = Math.floor(Math.random() * 0x7fffffff)
+  return { stage: 'mark', began: ctx.now(), seed, filter: newBloom(seed).save(), candidates: [] }
 }
 
-async function deleteIf(
+/** Deletes the candidates the filter does not hold while there is room; drops each one handled. */
+async function deleteCandidates(
   ctx: StoreContext,
-  key: Item,
-  condition: string,
-  values: Item
+  st: BodySweepState,
+  bloom: Bloom,
+  candidates: Set<string>,
+  room: (cost: number) => boolean
 ): Promise<number> {
-  try {
-    await ctx.client.send(
-      new DeleteItemCommand({
-        TableName: ctx.table,
-        Key: key,
-        ConditionExpression: condition,
-        ExpressionAttributeValues: values,
-      })
-    )
-    return 1
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e
-    return 0
+  let deleted = 0
+  for (const hash of [...candidates]) {
+    if (!bloom.has(hash)) {
+      if (!room(1)) break
+      const key = { pk: s(bodyPk(hash)), sk: s(SINGLE_SK) }
+      deleted += await deleteIf(ctx, key, 'ts < :cut', { ':cut': n(cutOf(ctx, st)) })
+    }
+    candidates.delete(hash)
   }
+  return deleted
 }
 
 /**
- * Deletes unreferenced bodies older than the retention and the states of copies that are gone;
- * returns how many bodies.
+ * One bounded step of a pass (a new one when `state` is absent): Scan pages while `room(1)`
+ * allows and fewer than `maxPages` were read, then deletions while `room(1)` allows.
  */
+export async function sweepBodiesStep(
+  ctx: StoreContext,
+  state: BodySweepState | undefined,
+  room: (cost: number) => boolean,
+  maxPages = Number.POSITIVE_INFINITY
+): Promise<BodySweepStep> {
+  const st: BodySweepState = { ...(state ?? newPass(ctx)) }
+  const bloom = loadBloom(st.filter, st.seed)
+  const candidates = new Set(st.candidates)
+  const manifests = new Map<string, Set<string>>()
+  const done = { bodies: 0, states: 0, pages: 0 }
+  while (st.stage !== 'delete' && done.pages < maxPages && room(1)) {
+    const out = await ctx.client.send(scanFor(ctx, st))
+    done.pages++
+    const stage = st.stage
+    const page = { stage, bloom, candidates, maxCandidates: MAX_CANDIDATES, manifests, room }
+    const outcome = await sweepPage(ctx, out.Items ?? [], { ...page, began: st.began })
+    done.states += outcome.states
+    if (outcome.cut) {
+      if (outcome.cut.after) st.cursor = outcome.cut.after
+      break
+    }
+    if (out.LastEvaluatedKey) st.cursor = keyOf(out.LastEvaluatedKey)
+    else {
+      st.stage = stage === 'mark' ? 'collect' : 'delete'
+      delete st.cursor
+    }
+  }
+  if (st.stage === 'delete') {
+    done.bodies += await deleteCandidates(ctx, st, bloom, candidates, room)
+    if (candidates.size === 0) return done
+  }
+  return { ...done, state: { ...st, filter: bloom.save(), candidates: [...candidates] } }
+}
+
+/** A whole pass at once (tools and tests); returns how many bodies it deleted. */
 export async function sweepBodies(ctx: StoreContext, maxPages = Number.POSITIVE_INFINITY) {
-  const began = ctx.now()
-  const cut = began - ctx.retentionMs
-  const seen: Seen = { old: [], used: new Set(), copies: new Set(), states: [] }
-  let start: Item | undefined
+  let state: BodySweepState | undefined
   let pages = 0
+  let bodies = 0
   do {
-    const out = await ctx.client.send(
-      new ScanCommand({
-        TableName: ctx.table,
-        Limit: SCAN_PAGE,
-        ExclusiveStartKey: start,
-        FilterExpression:
-          '(begins_with(pk, :pb) AND ts < :cut) OR begins_with(pk, :mf) OR begins_with(pk, :ps) OR attribute_exists(chg)',
-        ProjectionExpression: 'pk, sk, #b, chg, uid, rv, ts',
-        ExpressionAttributeNames: { '#b': 'body' },
-        ExpressionAttributeValues: {
-          ':pb': s('pb#'),
-          ':mf': s('mf#'),
-          ':ps': s(STATE_PK_PREFIX),
-          ':cut': n(cut),
-        },
-        ConsistentRead: true,
-      })
-    )
-    for (const item of out.Items ?? []) await collect(item, seen)
-    start = out.LastEvaluatedKey
-    pages++
-  } while (start && pages < maxPages)
-  if (start) return 0
-  const bodies = seen.old
-    .filter((h) => !seen.used.has(h))
-    .map((h) =>
-      deleteIf(ctx, { pk: s(bodyPk(h)), sk: s(SINGLE_SK) }, 'ts < :cut', { ':cut': n(cut) })
-    )
-  const states = seen.states
-    .filter((st) => st.ts < began && !seen.copies.has(st.copy))
-    .map((st) => deleteIf(ctx, st.key, 'rv = :rv', { ':rv': n(st.rv) }))
-  const [deleted] = await Promise.all([Promise.all(bodies), Promise.all(states)])
-  return deleted.reduce<number>((sum, x) => sum + x, 0)
+    const step = await sweepBodiesStep(ctx, state, () => true, maxPages - pages)
+    pages += step.pages
+    bodies += step.bodies
+    state = step.state
+  } while (state && pages < maxPages)
+  return bodies
 }

@@ -6,6 +6,13 @@
  * watermark past it. The same Scan collects blob chunk 0 items older than `BLOB_GRACE_MS`; after
  * the log pass, each such blob is deleted unless its owner head still points at it or its own or
  * its DELETED log entry is still there. Safe to run repeatedly and concurrently.
+ *
+ * Paged for the cron (docs/ARCHITECTURE.md, "Workers limits"): given a `cursor` (a key, from an
+ * earlier result) the Scan resumes there, and a `room` check, asked before each page and each
+ * blob, stops it early; the result's `cursor` is where the next call resumes (absent once the
+ * Scan reached the end of the table), so successive calls cover the whole table. The same
+ * table-wide order holds within a page: its log entries first, then its blobs, one by one, and a
+ * page cut short resumes after the last item it handled.
  */
 import { GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb'
 import { badRequest } from '../errors.ts'
@@ -23,7 +30,14 @@ export type SweepOptions = {
   now?: number
   /** Stop after this many Scan pages (of up to 1 MB each); default: no bound. */
   maxPages?: number
+  /** Where the Scan resumes (a result's `cursor`); default: the start of the table. */
+  cursor?: SweepCursor
+  /** Whether `cost` more requests fit; asked before each page and each blob. Default: always. */
+  room?: (cost: number) => boolean
 }
+
+/** A position in the table's Scan order: the key of the last item handled. */
+export type SweepCursor = { pk: string; sk: string }
 
 export type SweepResult = {
   /** Change-log entries deleted. */
@@ -32,11 +46,21 @@ export type SweepResult = {
   blobsDeleted: number
   /** The watermark after the sweep. */
   watermark: number
-  /** False when `maxPages` stopped the Scan before the end of the table. */
+  /** False when `maxPages` or `room` stopped the Scan before the end of the table. */
   complete: boolean
+  /** Where the next call resumes; absent when the Scan reached the end of the table. */
+  cursor?: SweepCursor
 }
 
 const SCAN_PAGE = 1000
+/** Requests a page may cost: the Scan, the watermark, up to 40 batch deletes. */
+export const SWEEP_PAGE_COST = 45
+/** Requests one blob check may cost: three reads and a delete of a few chunks. */
+export const SWEEP_BLOB_COST = 6
+
+const keyOf = (i: Item): SweepCursor => ({ pk: readString(i, 'pk'), sk: readString(i, 'sk') })
+const startOf = (c: SweepCursor | undefined): Item | undefined =>
+  c ? { pk: s(c.pk), sk: s(c.sk) } : undefined
 
 async function itemExists(
   ctx: StoreContext,
@@ -69,16 +93,32 @@ async function blobInUse(ctx: StoreContext, chunk: Item, blobRv: number): Promis
   return dref !== undefined && (await itemExists(ctx, lpk, padRv(dref), 'rv')) !== undefined
 }
 
-async function collectBlobs(ctx: StoreContext, chunks: Item[]): Promise<number> {
-  const results = await Promise.all(
-    chunks.map(async (chunk) => {
-      const blobRv = Number(readString(chunk, 'pk').slice('blob#'.length))
-      if (!Number.isSafeInteger(blobRv) || (await blobInUse(ctx, chunk, blobRv))) return 0
-      await deleteBlob(ctx, { blobRv, chunks: readNumber(chunk, 'n') })
-      return 1
-    })
-  )
-  return results.reduce<number>((sum, x) => sum + x, 0)
+async function collectBlob(ctx: StoreContext, chunk: Item): Promise<number> {
+  const blobRv = Number(readString(chunk, 'pk').slice('blob#'.length))
+  if (!Number.isSafeInteger(blobRv) || (await blobInUse(ctx, chunk, blobRv))) return 0
+  await deleteBlob(ctx, { blobRv, chunks: readNumber(chunk, 'n') })
+  return 1
+}
+
+/**
+ * The blobs of one page, in Scan order, while there is room; returns how many were deleted and,
+ * when cut short, the key after which the page's unhandled items start (undefined: its start).
+ */
+async function collectBlobs(
+  ctx: StoreContext,
+  items: Item[],
+  room: (cost: number) => boolean
+): Promise<{ deleted: number; cut?: { after: SweepCursor | undefined } }> {
+  let deleted = 0
+  for (const [at, item] of items.entries()) {
+    if (!readString(item, 'pk').startsWith('blob#')) continue
+    if (!room(SWEEP_BLOB_COST)) {
+      const before = items[at - 1]
+      return { deleted, cut: { after: before ? keyOf(before) : undefined } }
+    }
+    deleted += await collectBlob(ctx, item)
+  }
+  return { deleted }
 }
 
 async function deleteLogEntries(ctx: StoreContext, entries: Item[]): Promise<void> {
@@ -102,16 +142,18 @@ export async function sweepChangeLog(
     throw badRequest(`invalid retention ${retentionMs}`)
   }
   const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY
+  const room = opts.room ?? (() => true)
   let deleted = 0
+  let blobsDeleted = 0
   let pages = 0
-  const blobChunks: Item[] = []
-  let start: Item | undefined
-  do {
+  let position = opts.cursor
+  let ended = false
+  while (pages < maxPages && room(SWEEP_PAGE_COST)) {
     const out = await ctx.client.send(
       new ScanCommand({
         TableName: ctx.table,
         Limit: SCAN_PAGE,
-        ExclusiveStartKey: start,
+        ExclusiveStartKey: startOf(position),
         FilterExpression:
           '(begins_with(pk, :l) AND ts < :cut) OR (begins_with(pk, :b) AND sk = :zero AND ts < :bcut)',
         ProjectionExpression: 'pk, sk, rv, ts, opk, osk, lpk, dref, n',
@@ -125,19 +167,29 @@ export async function sweepChangeLog(
         ConsistentRead: true,
       })
     )
+    pages++
     const items = out.Items ?? []
     const entries = items.filter((i) => readString(i, 'pk').startsWith('l#'))
-    blobChunks.push(...items.filter((i) => readString(i, 'pk').startsWith('blob#')))
     await deleteLogEntries(ctx, entries)
     deleted += entries.length
-    start = out.LastEvaluatedKey
-    pages++
-  } while (start && pages < maxPages)
-  const blobsDeleted = await collectBlobs(ctx, blobChunks)
+    const blobs = await collectBlobs(ctx, items, room)
+    blobsDeleted += blobs.deleted
+    if (blobs.cut) {
+      position = blobs.cut.after ?? position
+      break
+    }
+    if (!out.LastEvaluatedKey) {
+      ended = true
+      position = undefined
+      break
+    }
+    position = keyOf(out.LastEvaluatedKey)
+  }
   return {
     deleted,
     blobsDeleted,
     watermark: await readWatermark(ctx),
-    complete: start === undefined,
+    complete: ended,
+    ...(position ? { cursor: position } : {}),
   }
 }

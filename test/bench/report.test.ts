@@ -61,6 +61,8 @@ function results(): BenchResults {
     ],
     fanOut: null,
     edge: null,
+    invocations: [],
+    limits: null,
     durationMs: 12_345,
   }
 }

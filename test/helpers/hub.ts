@@ -2,10 +2,13 @@
  * A hub for in-process API tests: a fresh dynalite-backed store, the hono app over it (called with
  * `app.request()`; mailbox spaces serve the projected copies of `deps.projections`), the bootstrap
  * (root, root:espw, an admin token), and small request helpers that add the token and JSON bodies.
+ * Every request runs as one invocation with the Worker's budget in strict mode (lib/budget/): a
+ * request that needs more than 1,000 subrequests fails, and test/setup/budget.ts fails the test.
  */
 
 import { createNodeApp } from '../../functions/node-server.ts'
 import { registerToken } from '../../lib/auth/tokens.ts'
+import type { BudgetConfig } from '../../lib/budget/invocation.ts'
 import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
 import { createTestStore, type TestStore } from './dynalite.ts'
 
@@ -14,12 +17,14 @@ export const BASE = 'http://hub.test'
 
 export type TestHub = Awaited<ReturnType<typeof createTestHub>>
 
-export async function createTestHub() {
+/** `budget` replaces the default strict budget of 1,000 subrequests per request. */
+export async function createTestHub(opts: { budget?: BudgetConfig } = {}) {
   const store: TestStore = await createTestStore()
   const { app, deps, settle } = createNodeApp({
     objects: store.objects,
     kv: store.kv,
     projections: store.projections,
+    budget: opts.budget ?? { mode: 'strict' },
   })
   await bootstrapHub(deps, { adminToken: ADMIN_TOKEN, baseUrl: BASE })
 

@@ -1,0 +1,73 @@
+/**
+ * The Worker-limits figures of the benchmark: every invocation the bench's hubs ran (one per
+ * request, lib/budget/; the cron's runs too) is recorded when it ends, and summarized per kind —
+ * `hook:<step>`, `watch`, `cron`, `edge-poll`, `edge`, `api` — as the count, subrequests (max,
+ * p50, p99), CPU ms (the same, over the invocations that ran while CPU accounting was on), wall ms
+ * (p50, p99), the most requests in flight at once, and how many went past their budget.
+ */
+import type { InvocationStats } from '../lib/budget/invocation.ts'
+import { percentile } from './stats.ts'
+
+export type Spread = { max: number; p50: number; p99: number }
+
+export type KindSummary = {
+  kind: string
+  invocations: number
+  budget: number
+  subrequests: Spread
+  /** Over the invocations with a CPU figure; null when none had one. */
+  cpuMs: (Spread & { measured: number }) | null
+  wallMs: { p50: number; p99: number }
+  maxInFlight: number
+  exceeded: number
+}
+
+export type InvocationLog = {
+  record(stats: InvocationStats): void
+  all(): InvocationStats[]
+  clear(): void
+}
+
+export function createInvocationLog(): InvocationLog {
+  let seen: InvocationStats[] = []
+  return {
+    record: (s) => {
+      seen.push(s)
+    },
+    all: () => [...seen],
+    clear: () => {
+      seen = []
+    },
+  }
+}
+
+function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b)
+  return {
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  }
+}
+
+/** One summary per kind, kinds in name order. */
+export function summarizeByKind(all: readonly InvocationStats[]): KindSummary[] {
+  const byKind = new Map<string, InvocationStats[]>()
+  for (const s of all) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s])
+  return [...byKind.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([kind, list]) => {
+      const cpu = list.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]))
+      const wall = spread(list.map((s) => s.wallMs))
+      return {
+        kind,
+        invocations: list.length,
+        budget: Math.max(...list.map((s) => s.budget)),
+        subrequests: spread(list.map((s) => s.subrequests)),
+        cpuMs: cpu.length > 0 ? { ...spread(cpu), measured: cpu.length } : null,
+        wallMs: { p50: wall.p50, p99: wall.p99 },
+        maxInFlight: Math.max(...list.map((s) => s.maxInFlight)),
+        exceeded: list.filter((s) => s.exceeded).length,
+      }
+    })
+}

@@ -1,0 +1,88 @@
+/**
+ * The per-invocation context, carried by AsyncLocalStorage (in Node and in workerd with
+ * `nodejs_compat`) through every await and callback a request starts, its background work and
+ * streamed body included. One isolate serves concurrent requests over one shared store, so
+ * nothing here is a process-wide counter.
+ *
+ * The API, also for other modules (metrics, the steps, the sweeps):
+ * - `runInvocation(kind, config, fn)` runs `fn` as one invocation (nested calls join the outer).
+ * - `currentInvocation()`: the running Invocation (counts: `subrequests`, `ops`, `inFlight`,
+ *   `remaining()`, `stats()`), or undefined outside any.
+ * - `hasRoom(cost)`: whether `cost` more subrequests stay under the current ceiling (the share of
+ *   the budget the work in progress may use; true outside an invocation).
+ * - `withCeiling(limit, fn)`: runs `fn` with a lower ceiling (an absolute subrequest count).
+ * - `measured(fn)`: runs `fn` and also tells how many subrequests it made itself.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { cpuEnter, cpuExit } from './cpu-accounting.ts'
+import { type BudgetConfig, Invocation } from './invocation.ts'
+import { SHARES } from './limits.ts'
+
+type Scope = { used: number }
+
+export type Frame = {
+  invocation: Invocation
+  /** Subrequests at which work in this frame stops starting more. */
+  ceiling: number
+  /** Scopes measuring their own subrequests (measured()), innermost last. */
+  scopes: readonly Scope[]
+}
+
+const frames = new AsyncLocalStorage<Frame>()
+
+export function currentFrame(): Frame | undefined {
+  return frames.getStore()
+}
+
+export function currentInvocation(): Invocation | undefined {
+  return frames.getStore()?.invocation
+}
+
+/** Runs `fn` as one invocation of `kind`; inside another invocation it simply joins it. */
+export async function runInvocation<T>(
+  kind: string,
+  config: BudgetConfig,
+  fn: () => Promise<T>
+): Promise<T> {
+  if (frames.getStore()) return fn()
+  const invocation = new Invocation(kind, config)
+  const frame: Frame = { invocation, ceiling: invocation.shareAt(SHARES.default), scopes: [] }
+  // The synchronous start of `fn` is charged here; its continuations by the async hooks.
+  cpuEnter(invocation)
+  let running: Promise<T>
+  try {
+    running = frames.run(frame, fn)
+  } finally {
+    cpuExit()
+  }
+  try {
+    return await running
+  } finally {
+    invocation.release()
+  }
+}
+
+/** Counts one subrequest in the current invocation and in every scope measuring it. */
+export function chargeSubrequest(frame: Frame, op: string): void {
+  frame.invocation.charge(op)
+  for (const s of frame.scopes) s.used++
+}
+
+export function hasRoom(cost = 1): boolean {
+  const frame = frames.getStore()
+  return !frame || frame.invocation.subrequests + cost <= frame.ceiling
+}
+
+export function withCeiling<T>(limit: number, fn: () => Promise<T>): Promise<T> {
+  const frame = frames.getStore()
+  if (!frame) return fn()
+  return frames.run({ ...frame, ceiling: Math.min(limit, frame.invocation.budget) }, fn)
+}
+
+export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {
+  const frame = frames.getStore()
+  if (!frame) return { value: await fn(), used: 0 }
+  const scope: Scope = { used: 0 }
+  const value = await frames.run({ ...frame, scopes: [...frame.scopes, scope] }, fn)
+  return { value, used: scope.used }
+}

@@ -1,0 +1,57 @@
+/**
+ * The pacer starts units while the projected cost of those running and the next fits under the
+ * ceiling (learning the cost from the units it measured), always lets the first start below the
+ * ceiling, and starts everything outside an invocation.
+ */
+import { describe, expect, it } from 'vitest'
+import { currentFrame, runInvocation, withCeiling } from '../../../lib/budget/frames.ts'
+import { createPacer } from '../../../lib/budget/pacer.ts'
+import { subrequest } from '../../../lib/budget/subrequest.ts'
+
+/** A unit costing `cost` subrequests (no I/O: the gate counts what it is given). */
+async function unit(cost: number) {
+  for (let i = 0; i < cost; i++) await subrequest('Fake', async () => undefined)
+}
+
+async function startable(ceiling: number, cost: number, estimate: number, concurrency: number) {
+  return runInvocation('hook', { subrequests: 1000 }, () =>
+    withCeiling(ceiling, async () => {
+      const pacer = createPacer(estimate)
+      let started = 0
+      let running = 0
+      const worker = async () => {
+        while (pacer.mayStart(running, started)) {
+          started++
+          running++
+          await pacer.run(() => unit(cost))
+          running--
+        }
+      }
+      await Promise.all(Array.from({ length: concurrency }, worker))
+      return [started, currentFrame()!.invocation.subrequests]
+    })
+  )
+}
+
+describe('createPacer', () => {
+  it('stops starting units before their projected cost passes the ceiling', async () => {
+    // One at a time, cost 10 under 100: ten fit exactly.
+    expect(await startable(100, 10, 10, 1)).toEqual([10, 100])
+    // Four at a time: a unit starts only while the running ones and it still fit.
+    const [started, used] = (await startable(100, 10, 10, 4)) as [number, number]
+    expect(used).toBeLessThanOrEqual(100)
+    expect(started).toBeGreaterThanOrEqual(7)
+  })
+
+  it('learns a unit costs more than estimated, and always starts the first', async () => {
+    const [started, used] = (await startable(100, 40, 1, 1)) as [number, number]
+    expect([started, used]).toEqual([2, 80])
+    expect(await startable(5, 40, 1000, 1)).toEqual([1, 40])
+  })
+
+  it('starts everything outside an invocation', async () => {
+    const pacer = createPacer(1000)
+    expect(pacer.mayStart(100, 100)).toBe(true)
+    expect(await pacer.run(async () => 'ran')).toBe('ran')
+  })
+})
