@@ -6,7 +6,7 @@
  * 405 (verbs.ts). A write's options are checked before its body is decoded (write-options.ts),
  * a delete's before anything is listed or deleted (lib/hub/delete-options.ts). Bodies are read
  * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
- * patches by patch type.
+ * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts).
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -35,6 +35,7 @@ import { type ApiQuery, deleteQuery, listParams } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
+import { authorizeTokens, createToken, isTokenResource } from './tokens.ts'
 import { managerFromUserAgent } from './user-agent.ts'
 import { assertServedVerb, methodNotAllowedStatus } from './verbs.ts'
 import { watchResponse } from './watch.ts'
@@ -130,6 +131,7 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   if (r.allSpaces) throw methodNotAllowed('the cross-workspace view only supports list and watch')
   if (method === 'POST') {
     assertWriteOptions('Create', r.query)
+    if (isTokenResource(t.info)) return createToken(r.deps, t, r.req, writeOptions(r, 'unknown'))
     const res = await createObject(
       r.deps,
       t,
@@ -249,6 +251,7 @@ function review(r: ResourceRequest, t: Target): Promise<Response> {
 
 export async function handleResource(r: ResourceRequest): Promise<Response> {
   const t = await resolveTarget(r)
+  authorizeTokens(t, r.principal)
   if (r.path.subresource === undefined)
     assertServedVerb(t.info, r.req.method, t.name !== undefined, r.query.watch)
   if (t.info.verbs.length === 1 && t.info.verbs[0] === 'create' && t.info.kind.endsWith('Review'))

@@ -34,6 +34,8 @@ const GROUPS_NOT_FOR_EDGE: ReadonlySet<string> = new Set([
   'core.kcp.io',
   'authentication.k8s.io',
   'authorization.k8s.io',
+  // edgeplane's Tokens (root only): credentials of the center, never an edge's business.
+  'auth.edgeplane.io',
 ])
 
 const gr = (group: string, resource: string) => `${group}/${resource}`

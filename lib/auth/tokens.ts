@@ -4,7 +4,10 @@
  * space path (`root:my-org`) or a path ending in `:*` (`root:my-org:*`: every descendant). Admins
  * reach everything, including the cross-space `/clusters/*` views. Edge credentials (one per
  * mailbox) are principals with a single mailbox scope and `kind: 'edge'`; edge-scope.ts says which
- * routes they reach (their own mailbox's edge API, nothing of the hub API).
+ * routes they reach (their own mailbox's edge API, nothing of the hub API). Tokens issued through
+ * the Token resource (lib/hub/tokens.ts) carry `expiresAt` and the Token's name: from that moment
+ * they are refused (401) and their record is deleted on the spot (lazily: when next presented). The
+ * bootstrap admin token's record is kept current by bootstrap-admin.ts.
  */
 import { forbidden, unauthorized } from '../errors.ts'
 import type { KvStore } from '../store/types.ts'
@@ -15,6 +18,10 @@ export type Principal = {
   /** Space paths (or `path:*` patterns) this principal may use; ignored for admins. */
   spaces: string[]
   groups?: string[]
+  /** RFC 3339; from then on the token is refused. Absent: no expiry (bootstrap admin, edges). */
+  expiresAt?: string
+  /** Name of the Token object (root space) it was issued as, for tokens issued through the API. */
+  token?: string
 }
 
 const TOKENS = 'tokens'
@@ -44,6 +51,36 @@ export async function registerToken(
   await kv.put(TOKENS, await hashToken(token), principal)
 }
 
+/** Stores `principal` under an already computed token hash (see registerToken). */
+export async function registerTokenHash(
+  kv: KvStore,
+  hash: string,
+  principal: Principal
+): Promise<void> {
+  cache.delete(hash)
+  await kv.put(TOKENS, hash, principal)
+}
+
+/** The principal stored for a token hash, if any (expired or not). */
+export async function principalOfHash(kv: KvStore, hash: string): Promise<Principal | undefined> {
+  return (await kv.get<Principal>(TOKENS, hash))?.value
+}
+
+/** Every token record, by hash (a full read of the namespace: for rare one-off work only). */
+export async function allTokenRecords(
+  kv: KvStore
+): Promise<{ hash: string; principal: Principal }[]> {
+  const entries = await kv.list<Principal>(TOKENS)
+  return entries.map((e) => ({ hash: e.key, principal: e.value }))
+}
+
+/** Whether the principal's token has expired at `now` (ms); an unreadable expiry counts as expired. */
+export function isExpired(p: Principal, now: number): boolean {
+  if (p.expiresAt === undefined) return false
+  const at = Date.parse(p.expiresAt)
+  return Number.isNaN(at) || at <= now
+}
+
 export async function revokeToken(kv: KvStore, token: string): Promise<void> {
   const hash = await hashToken(token)
   cache.delete(hash)
@@ -60,17 +97,33 @@ export async function revokeTokenHash(kv: KvStore, hash: string): Promise<void> 
   await kv.delete(TOKENS, hash)
 }
 
-/** The principal of an `Authorization` header value; 401 when absent or unknown. */
-export async function authenticate(kv: KvStore, header: string | undefined): Promise<Principal> {
+/**
+ * The principal of an `Authorization` header value at time `now` (ms); 401 when absent, unknown
+ * or expired. An expired token's record is deleted (version-guarded; a failure only leaves it for
+ * the next attempt, which refuses it again).
+ */
+export async function authenticate(
+  kv: KvStore,
+  header: string | undefined,
+  now: number = Date.now()
+): Promise<Principal> {
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
   if (!m?.[1]) throw unauthorized()
   const hash = await hashToken(m[1])
   const hit = cache.get(hash)
-  if (hit && Date.now() - hit.at < TOKEN_CACHE_MS) return hit.principal
+  if (hit && now - hit.at < TOKEN_CACHE_MS && now >= hit.at) {
+    if (!isExpired(hit.principal, now)) return hit.principal
+    cache.delete(hash)
+  }
   const entry = await kv.get<Principal>(TOKENS, hash)
   if (!entry) throw unauthorized()
+  if (isExpired(entry.value, now)) {
+    cache.delete(hash)
+    await kv.delete(TOKENS, hash, entry.version).catch(() => undefined)
+    throw unauthorized()
+  }
   if (cache.size > 10_000) cache.clear()
-  cache.set(hash, { at: Date.now(), principal: entry.value })
+  cache.set(hash, { at: now, principal: entry.value })
   return entry.value
 }
 

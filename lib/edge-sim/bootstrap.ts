@@ -6,7 +6,7 @@
  * bootstrap there is no `root:espw`: an edge cluster is one plain cluster (the `root` space).
  */
 import { DEFAULT_BUILTIN_NAMESPACES } from '../apis/builtins.ts'
-import { registerToken } from '../auth/tokens.ts'
+import { ensureBootstrapAdmin } from '../auth/bootstrap-admin.ts'
 import { isApiError } from '../errors.ts'
 import { createHubClient, type Gvr, type HubClient } from '../hub/client.ts'
 import { type HubDeps, timestamp } from '../hub/deps.ts'
@@ -134,11 +134,7 @@ export async function bootstrapEdge(
       ...node,
       status: nodeStatus(opts.node, timestamp(deps.now())),
     })
-  if (opts.adminToken)
-    await registerToken(deps.kv, opts.adminToken, {
-      name: 'admin',
-      kind: 'admin',
-      spaces: [],
-      groups: ['system:masters'],
-    })
+  // A changed admin token revokes the previous one; a retired one is refused.
+  if (opts.adminToken && (await ensureBootstrapAdmin(deps.kv, opts.adminToken)) === 'retired')
+    throw new Error('the admin token of this simulated edge was retired: configure a fresh one')
 }

@@ -1,9 +1,9 @@
 /**
  * Brings a fresh (or existing) hub to its starting state, idempotently: the `root` space (implicit)
  * with its `default` namespace, the edge service provider space `root:espw` (a Workspace in root, so it shows up like any other),
- * and the admin token. Safe to run at every start.
+ * and the admin token (a changed one revokes its predecessor). Safe to run at every start.
  */
-import { registerToken } from '../auth/tokens.ts'
+import { ensureBootstrapAdmin } from '../auth/bootstrap-admin.ts'
 import { isApiError } from '../errors.ts'
 import { createObject } from './create.ts'
 import type { HubDeps } from './deps.ts'
@@ -61,11 +61,18 @@ export async function bootstrapHub(
 ): Promise<void> {
   await ensureDefaultNamespace(deps, ROOT, opts.baseUrl)
   await ensureWorkspace(deps, ROOT, 'espw', opts.baseUrl)
-  if (opts.adminToken)
-    await registerToken(deps.kv, opts.adminToken, {
-      name: 'admin',
-      kind: 'admin',
-      spaces: [],
-      groups: ['system:masters'],
-    })
+  if (opts.adminToken) await bootstrapAdminToken(deps, opts.adminToken)
+}
+
+/**
+ * Makes `token` the admin token, revoking the one it replaces (lib/auth/bootstrap-admin.ts);
+ * throws when the token was retired by an earlier rotation, or when the old one cannot be revoked.
+ */
+export async function bootstrapAdminToken(deps: HubDeps, token: string): Promise<void> {
+  const outcome = await ensureBootstrapAdmin(deps.kv, token, deps.now())
+  if (outcome === 'retired')
+    throw new Error(
+      'the configured admin token was replaced earlier and is retired for good: configure a new one (any fresh random string)'
+    )
+  if (outcome === 'rotated') deps.log.warn('admin token rotated: the previous one is revoked')
 }

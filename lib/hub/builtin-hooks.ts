@@ -3,6 +3,7 @@
  * before they go. CustomResourceDefinitions are validated, get accepted names and Established
  * conditions, and take their custom resources with them. tenancy.kcp.io Workspaces create their
  * child space (status Ready with its URL) and, when deleted, delete it and everything in it.
+ * Tokens revoke their credential when deleted (tokens.ts).
  */
 import { invalid } from '../errors.ts'
 import { resourcesFromCrd, validateCrd } from '../kube/crd.ts'
@@ -20,6 +21,7 @@ import {
   type Space,
 } from './spaces.ts'
 import { finishTermination } from './terminate.ts'
+import { registerTokenHooks } from './tokens.ts'
 
 /** How often a space deletion deletes a manifest a racing translator wrote again. */
 const MANIFEST_RACE_ATTEMPTS = 3
@@ -162,4 +164,5 @@ export function registerBuiltinHooks(): void {
     prepareCreate: workspacePrepare,
     finalize: finalizeWorkspace,
   })
+  registerTokenHooks()
 }

@@ -68,6 +68,8 @@ async function deleteOnce(deps: HubDeps, t: Target, opts: DeleteOptions): Promis
   const key = objectKey(t, current.metadata.name ?? '')
   const hooks = hooksFor(t.info.group, t.info.resource)
   const hasFinalizers = (current.metadata.finalizers ?? []).length > 0
+  if (hooks.beforeDelete && !opts.dryRun && !current.metadata.deletionTimestamp)
+    await hooks.beforeDelete({ deps, space: t.space, baseUrl: opts.baseUrl }, current)
   if (hooks.terminates || hasFinalizers) {
     if (current.metadata.deletionTimestamp) return current
     const next = marked(current, timestamp(deps.now()), hooks.terminates === true)

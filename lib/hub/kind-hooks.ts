@@ -12,6 +12,11 @@ export type HookContext = { deps: HubDeps; space: Space; baseUrl: string }
 export type KindHooks = {
   /** Adjusts a new object before it is stored (defaults, server-set status). May throw ApiErrors. */
   prepareCreate?: (ctx: HookContext, obj: KubeObject) => Promise<KubeObject> | KubeObject
+  /**
+   * Runs before a (non-dry-run) delete of the object changes anything; a throw fails the delete.
+   * Tokens revoke their credential here (lib/hub/tokens.ts).
+   */
+  beforeDelete?: (ctx: HookContext, obj: KubeObject) => Promise<void>
   /** Runs once the delete has been decided and the object carries a deletionTimestamp. */
   finalize?: (ctx: HookContext, obj: KubeObject) => Promise<void>
   /** True when deletion must go through a terminating phase (contents to remove first). */

@@ -1,10 +1,12 @@
 /**
- * The resources a space serves: the built-ins plus the CustomResourceDefinitions stored in it.
+ * The resources a space serves: the built-ins (root also serves Tokens, lib/apis/tokens.ts) plus
+ * the CustomResourceDefinitions stored in it.
  * Registries are cached per process/isolate for a short time (`REGISTRY_TTL_MS`) and dropped at once
  * when this process writes a CRD, so a CRD is served immediately by the isolate that stored it and
  * within the TTL by every other one (as kube's own "Established" delay, clients that race a new CRD
  * retry or wait for the condition).
  */
+import { ROOT_ONLY_RESOURCES } from '../apis/tokens.ts'
 import type { Registry } from '../kube/registry.ts'
 import { createRegistry } from '../kube/registry.ts'
 import type { HubDeps } from './deps.ts'
@@ -29,7 +31,10 @@ export async function registryForSpace(deps: HubDeps, spaceId: string): Promise<
     group: CRD_GROUP,
     resource: 'customresourcedefinitions',
   })
-  const registry = createRegistry(crds.items.filter((c) => !c.metadata.deletionTimestamp))
+  const registry = createRegistry(
+    crds.items.filter((c) => !c.metadata.deletionTimestamp),
+    spaceId === 'root' ? ROOT_ONLY_RESOURCES : []
+  )
   if (cache.size >= MAX_CACHED) cache.clear()
   cache.set(spaceId, { at: now, registry })
   return registry

@@ -65,8 +65,14 @@ function conflictCauses(
   return causes
 }
 
-/** Builds the registry of a space from its CRDs (in creation order: earlier CRDs win conflicts). */
-export function createRegistry(crds: readonly KubeObject[]): Registry {
+/**
+ * Builds the registry of a space from its CRDs (in creation order: earlier CRDs win conflicts);
+ * `extraBuiltins` are built-ins only this space serves (root's Tokens), taken before any CRD.
+ */
+export function createRegistry(
+  crds: readonly KubeObject[],
+  extraBuiltins: readonly ResourceInfo[] = []
+): Registry {
   const byResource = new Map<string, ResourceInfo>()
   const byKind = new Map<string, ResourceInfo>()
   const shortNames = new Set<string>()
@@ -77,7 +83,7 @@ export function createRegistry(crds: readonly KubeObject[]): Registry {
     byKind.set(key(info.group, info.kind), info)
     for (const s of info.shortNames) shortNames.add(s)
   }
-  for (const info of BUILTIN_RESOURCES) {
+  for (const info of [...BUILTIN_RESOURCES, ...extraBuiltins]) {
     index(info)
     ordered.push(info)
   }

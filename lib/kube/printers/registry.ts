@@ -18,6 +18,7 @@ import { edgePrinters } from './edge.ts'
 import { summaryPrinters } from './edge-summary.ts'
 import { EVENT_PRINTER } from './event.ts'
 import { POD_PRINTER } from './pod.ts'
+import { TOKEN_PRINTER } from './token.ts'
 import type { Printer } from './types.ts'
 import { workloadPrinters } from './workloads.ts'
 
@@ -35,6 +36,7 @@ const BY_KIND: Record<string, Printer> = {
   'rbac.authorization.k8s.io/Role': CREATED_AT_PRINTER,
   'rbac.authorization.k8s.io/ClusterRole': CREATED_AT_PRINTER,
   'apiextensions.k8s.io/CustomResourceDefinition': CREATED_AT_PRINTER,
+  'auth.edgeplane.io/Token': TOKEN_PRINTER,
   ...corePrinters,
   ...workloadPrinters,
   ...batchPrinters,

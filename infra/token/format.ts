@@ -1,0 +1,65 @@
+/**
+ * What the token CLI prints: the token list as a table (NAME, USER, TYPE, SPACES, EXPIRES — time
+ * left or `expired` — and AGE), and for `issue --kubeconfig-out` a kubeconfig for the new token:
+ * one context per plain space path it reaches (the first is current; a subtree `path:*` gets no
+ * context, as it does not reach `path` itself; an admin token gets `root`), the hub's CA when
+ * given. Pure.
+ */
+import { stringify } from 'yaml'
+import { humanDuration, parseTime } from '../../lib/kube/printers/duration.ts'
+import type { Issued, TokenObject } from './call.ts'
+import type { Connection } from './connection.ts'
+
+function expires(t: TokenObject, now: Date): string {
+  const at = parseTime(t.status?.expirationTimestamp)
+  if (at === undefined) return '<none>'
+  return at <= now.getTime() ? 'expired' : humanDuration(at - now.getTime())
+}
+
+export function renderTokenTable(items: readonly TokenObject[], now: Date): string {
+  const rows = items.map((t) => [
+    t.metadata.name ?? '',
+    t.spec?.user ?? '',
+    t.spec?.type ?? '',
+    t.spec?.type === 'admin' ? '*' : (t.spec?.spaces ?? []).join(','),
+    expires(t, now),
+    (() => {
+      const created = parseTime(t.metadata.creationTimestamp)
+      return created === undefined ? '<unknown>' : humanDuration(now.getTime() - created)
+    })(),
+  ])
+  if (rows.length === 0) return 'No tokens.\n'
+  const table = [['NAME', 'USER', 'TYPE', 'SPACES', 'EXPIRES', 'AGE'], ...rows]
+  const widths = table[0]?.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length))) ?? []
+  return table
+    .map((r) =>
+      r.map((cell, i) => (i < r.length - 1 ? cell.padEnd((widths[i] ?? 0) + 3) : cell)).join('')
+    )
+    .join('\n')
+    .concat('\n')
+}
+
+export function issuedKubeconfig(conn: Connection, issued: Issued): string {
+  const spec = issued.object.spec ?? {}
+  const spaces =
+    spec.type === 'admin' ? ['root'] : (spec.spaces ?? []).filter((s) => !s.endsWith(':*'))
+  const user = `${issued.name}-token`
+  const cluster = (space: string) => ({
+    name: space,
+    cluster: {
+      server: `${conn.hubUrl}/clusters/${space}`,
+      ...(conn.caPem && conn.hubUrl.startsWith('https:')
+        ? { 'certificate-authority-data': Buffer.from(conn.caPem).toString('base64') }
+        : {}),
+    },
+  })
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    preferences: {},
+    clusters: spaces.map(cluster),
+    contexts: spaces.map((s) => ({ name: s, context: { cluster: s, user } })),
+    users: [{ name: user, user: { token: issued.token } }],
+    'current-context': spaces[0] ?? '',
+  })
+}
