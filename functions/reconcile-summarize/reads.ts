@@ -6,7 +6,8 @@
  * a space's live EdgePlacements with the destinations of the slices they own; an inventory space's
  * SyncTargets (by uid, for heartbeats) and Locations (by name, for their labels), one list each;
  * a mailbox's manifest (one GetItem) and the states of the copies asked for (one BatchGetItem per
- * 100 copies not read yet in the batch); a space's Summarizers. A failed read rejects its memo, so
+ * 100 copies not read yet in the batch); a space's Summarizers; the Events the step recorded in a
+ * space (one list of the space's Events, all namespaces). A failed read rejects its memo, so
  * every key that needed it fails and is retried; nothing is computed from a partial read.
  */
 import {
@@ -30,6 +31,7 @@ import type {
 } from '../../lib/store/projection-types.ts'
 import { createSnapshot, type Snapshot } from '../reconcile-translate/snapshot.ts'
 import { canonicalDestinations, type Destination } from '../reconcile-where/resolve.ts'
+import { EVENT_COMPONENT } from './names.ts'
 
 export type ReadsDeps = {
   client: HubClient
@@ -52,7 +54,11 @@ export type Reads = {
   mailbox(name: string): Promise<MailboxView | undefined>
   states(mailbox: MailboxView, keys: readonly CopyKey[]): Promise<Map<string, StoredCopyState>>
   summarizers(spaceId: string): Promise<KubeObject[]>
+  /** The Events this step recorded in the space (any placement's; events.ts). */
+  events(spaceId: string): Promise<KubeObject[]>
 }
+
+const EVENTS = { group: '', version: 'v1', resource: 'events' }
 
 const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
 
@@ -81,6 +87,7 @@ export function createReads(deps: ReadsDeps): Reads {
   const inventories = memo<Inventory>()
   const mailboxes = memo<MailboxView | undefined>()
   const summarizers = memo<KubeObject[]>()
+  const events = memo<KubeObject[]>()
   const states = new Map<string, Promise<StoredCopyState | undefined>>()
   const listOrNone = async (spaceId: string, gvr: typeof SYNC_TARGETS) => {
     try {
@@ -145,5 +152,12 @@ export function createReads(deps: ReadsDeps): Reads {
       return out
     },
     summarizers: (spaceId) => summarizers(spaceId, () => listOrNone(spaceId, SUMMARIZERS)),
+    events: (spaceId) =>
+      events(spaceId, () =>
+        deps.client.list(spaceId, EVENTS, {
+          predicate: (e) =>
+            (e as { reportingComponent?: unknown }).reportingComponent === EVENT_COMPONENT,
+        })
+      ),
   }
 }

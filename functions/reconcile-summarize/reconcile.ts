@@ -1,8 +1,10 @@
 /**
  * The summarize step for one key, `<workload-space-id>/<edgeplacement-name>`: make the world match
- * "the EdgePlacement's status.summary says where its objects stand at its destinations, each
- * selected object carries its executing count (and, run by exactly one destination, that copy's
- * status), and the Summarizers this key handles have current StatusSummaries". It re-reads, through
+ * "the EdgePlacement's status.summary says where its objects stand at its destinations, its Ready
+ * condition says whether they all run there (placement-status.ts), its edges' problems are Events
+ * in the space (events.ts), each selected object carries its executing count (and, run by exactly
+ * one destination, that copy's status), and the Summarizers this key handles have current
+ * StatusSummaries". It re-reads, through
  * the batch's reads, the space's placements and objects (scope.ts) and the mailboxes of the
  * destinations of the objects in scope (observe.ts) — never any other mailbox — classifies every
  * (object, destination) pair once, then writes only differences, each with a resourceVersion
@@ -12,9 +14,11 @@
  * loses it once no mailbox holds a copy sourced from the space; removals pending at live
  * destinations count in the summary and ask for a run again in REMOVAL_RECHECK_MS. Staleness
  * arrives without any event, so the result asks to run again when the next live destination would
- * turn stale (at least MIN_RECHECK_MS later).
+ * turn stale (at least MIN_RECHECK_MS later), or when an Event change held back by its pace may
+ * be written.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
 import { mapLimit } from '../../lib/edge-agent/refs.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
@@ -30,13 +34,16 @@ import {
   copyCondition,
   isExecuting,
 } from '../../lib/summarize/copy-condition.ts'
+import { failedByReason, problemEvents } from '../../lib/summarize/edge-problems.ts'
 import { isLive, nextStaleIn, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
 import type { SourceObject, SpaceSnapshot } from '../reconcile-translate/types.ts'
 import type { Destination } from '../reconcile-where/resolve.ts'
 import { carriesCurrentSpec } from './current-spec.ts'
+import { recordProblemEvents } from './events.ts'
 import { parseWhereKey } from './names.ts'
 import { mailboxOfDestination, type Observations, observe, uniqueDestinations } from './observe.ts'
-import { writePlacementSummary } from './placement-status.ts'
+import { pairFacts } from './pair-facts.ts'
+import { type ReadyFacts, writePlacementStatus } from './placement-status.ts'
 import { placementSummary } from './placement-summary.ts'
 import type { Reads } from './reads.ts'
 import {
@@ -49,7 +56,7 @@ import {
 } from './removals.ts'
 import { objectKey, type Scope, scopeOf } from './scope.ts'
 import { resultsOf, skipInvalid, writeStatusSummary } from './status-summaries.ts'
-import { upsyncSummary } from './upsync-summary.ts'
+import { upsyncSetsOfPlacement, upsyncSummary } from './upsync-summary.ts'
 import {
   hasExecutingCount,
   returnedStatus,
@@ -171,6 +178,43 @@ function recheckIn(scope: Scope, seen: Observations, dests: Destination[], nowMs
   return due.length > 0 ? Math.max(Math.min(...due) + 1000, MIN_RECHECK_MS) : undefined
 }
 
+/**
+ * The placement's own status (summary and Ready, one write) and its problem Events; what it did,
+ * and when the Events' pace asks to run again.
+ */
+async function writePlacement(
+  deps: SummarizeDeps,
+  reads: Reads,
+  spaceId: string,
+  mine: NonNullable<Scope['mine']>,
+  own: Destination[],
+  summary: PlacementSummary,
+  pairs: { condition: ReturnType<typeof conditions>; seen: Observations }
+): Promise<{ done: string[]; retryInMs?: number }> {
+  const ep = mine.placement
+  const facts = await pairFacts(mine.objects, own, pairs.condition, pairs.seen)
+  const ready: ReadyFacts = {
+    generation: ep.metadata.generation ?? 0,
+    failedByReason: failedByReason(facts.failed),
+    outdated: facts.outdated,
+    upsync: upsyncSetsOfPlacement(ep).length > 0,
+  }
+  const done: string[] = []
+  if (await writePlacementStatus(deps.client, spaceId, ep, summary, ready, deps.now))
+    done.push('status updated')
+  const involved = {
+    apiVersion: ep.apiVersion,
+    kind: ep.kind,
+    name: ep.metadata.name ?? '',
+    ...(ep.metadata.uid ? { uid: ep.metadata.uid } : {}),
+  }
+  const wants = problemEvents(facts.failed, { involved, destinations: own.length })
+  const events = await recordProblemEvents(deps, reads, spaceId, ep, wants)
+  if (events.written > 0) done.push(`events ${events.written}`)
+  if (events.swept > 0) done.push(`events expired ${events.swept}`)
+  return events.retryInMs !== undefined ? { done, retryInMs: events.retryInMs } : { done }
+}
+
 export async function reconcileSummarize(
   deps: SummarizeDeps,
   reads: Reads,
@@ -209,6 +253,7 @@ export async function reconcileSummarize(
     nowMs
   )
   const done: string[] = []
+  let eventsRetry: number | undefined
   if (mine) {
     const summary = placementSummary({
       objects: mine.objects,
@@ -218,8 +263,12 @@ export async function reconcileSummarize(
       upsync: await upsyncSummary(deps, reads, mine.placement, own),
       departing: departing(removals, mine.placement.metadata.name ?? '', mine.objects, own),
     })
-    if (await writePlacementSummary(deps.client, spaceId, mine.placement, summary))
-      done.push('status updated')
+    const events = await writePlacement(deps, reads, spaceId, mine, own, summary, {
+      condition,
+      seen,
+    })
+    done.push(...events.done)
+    eventsRetry = events.retryInMs
   }
   const objects = await writeWorkloads(deps, spaceId, scope, space, seen, condition)
   if (objects > 0) done.push(`objects ${objects}`)
@@ -233,6 +282,10 @@ export async function reconcileSummarize(
   const outcome = `${mine ? '' : 'no placement: '}${done.length > 0 ? done.join(', ') : 'unchanged'}`
   const stale = recheckIn(scope, seen, [...own, ...pairs.flatMap((p) => p.destinations)], nowMs)
   const waits = removals.pendingLive ? REMOVAL_RECHECK_MS : left.waiting > 0 ? MIN_RECHECK_MS : 0
-  const recheck = Math.min(stale ?? Number.POSITIVE_INFINITY, waits || Number.POSITIVE_INFINITY)
+  const recheck = Math.min(
+    stale ?? Number.POSITIVE_INFINITY,
+    waits || Number.POSITIVE_INFINITY,
+    eventsRetry ?? Number.POSITIVE_INFINITY
+  )
   return Number.isFinite(recheck) ? { outcome, requeueAfterMs: recheck } : { outcome }
 }

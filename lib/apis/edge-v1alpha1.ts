@@ -116,7 +116,10 @@ export const EdgePlacementSpecSchema = z.object({
 export const EdgePlacementStatusSchema = z.object({
   specGeneration: int32().optional(),
   matchingLocationCount: int32().optional(),
-  conditions: z.array(ConditionSchema).optional(),
+  conditions: z
+    .array(ConditionSchema)
+    .optional()
+    .describe('Translated (by the translate step) and Ready (by the summarize step).'),
   summary: PlacementSummarySchema.optional().describe('Written by the summarize step.'),
 })
 export const EdgePlacementSchema = objectOf('EdgePlacement', {

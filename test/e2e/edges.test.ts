@@ -2,9 +2,11 @@
  * The edge end to end, through `npm start` with three simulated edges (florin and guilder labelled
  * env=prod, zloty env=dev) and real kubectl: a workload and its EdgePlacement written in a workload
  * space run on the two prod edges, with their reported status back on the mailbox copies; changes
- * and deletions at the center reach the edges; an edge-born ConfigMap matching the upsync set
- * appears in the mailbox and goes when deleted at the edge; an object of the same name that the
- * agent did not create is left alone and reported; and the edge credentials reach nothing else.
+ * and deletions at the center reach the edges, and the EdgePlacement's READY turns True; an
+ * edge-born ConfigMap matching the upsync set appears in the mailbox and goes when deleted at the
+ * edge; an object of the same name that the agent did not create is left alone and reported (a
+ * ForeignObject Warning Event in the workload namespace, READY False); and the edge credentials
+ * reach nothing else.
  */
 import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -86,6 +88,11 @@ describe('simulated edges through npm start', () => {
       expect(copy?.metadata.annotations?.['edge.kcp.io/associated']).toContain(
         '"kind":"ReplicaSet"'
       )
+    }, WAIT)
+    await eventually(async () => {
+      const eps = ok(await stack.kubectl([...edges.at('wmw'), 'get', 'edgeplacements']))
+      expect(eps).toMatch(/^NAME\s+LOCATIONS\s+READY\s+AGE$/m)
+      expect(eps).toMatch(/^shop\s+2\s+True\s/m)
     }, WAIT)
   })
 
@@ -171,6 +178,15 @@ describe('simulated edges through npm start', () => {
     const guilder = await edges.get(['--context', 'guilder'], 'configmap', 'shop', 'shared')
     expect((guilder as { data?: unknown } | undefined)?.data).toEqual({ owner: 'edge' })
     expect(guilder?.metadata.annotations?.['edge.kcp.io/downsynced']).toBeUndefined()
+    // The problem is a Warning Event about the workload object in the workload space.
+    await eventually(async () => {
+      const events = ok(await stack.kubectl([...edges.at('wmw'), 'get', 'events', '-n', 'shop']))
+      expect(events).toMatch(
+        /Warning\s+ForeignObject\s+configmap\/shared\s+1 of 2 destinations of EdgePlacement shop report ForeignObject: guilder\. guilder: /
+      )
+      const eps = ok(await stack.kubectl([...edges.at('wmw'), 'get', 'edgeplacements']))
+      expect(eps).toMatch(/^shop\s+2\s+False\s/m)
+    }, WAIT)
   })
 
   it('gives an edge token its own mailbox only, and a rotated token 401', async () => {
