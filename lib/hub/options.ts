@@ -29,7 +29,8 @@ export function defaultWriteOptions(over: Partial<WriteOptions> = {}): WriteOpti
     fieldManager: 'unknown',
     fieldValidation: 'Warn',
     force: false,
-    baseUrl: 'http://localhost',
+    // No host by default: a URL built from it stays relative rather than naming a local one.
+    baseUrl: '',
     ...over,
   }
 }

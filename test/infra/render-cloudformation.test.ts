@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
+  RELAY_TABLE_ACTIONS,
+  WORKER_INDEX_ACTIONS,
+  WORKER_TABLE_ACTIONS,
+} from '../../infra/access-policy.ts'
+import {
   CLOUDFORMATION_PATH,
   renderCloudFormation,
   renderCloudFormationJson,
@@ -41,6 +46,48 @@ describe('infra/cloudformation.json', () => {
     })
   })
 
+  it('keeps the table and its data: Retain on delete and replace, PITR, deletion protection', () => {
+    const template = renderCloudFormation() as {
+      Resources: { Table: Record<string, unknown> & { Properties: Record<string, unknown> } }
+    }
+    const table = template.Resources.Table
+    expect(table.DeletionPolicy).toBe('Retain')
+    expect(table.UpdateReplacePolicy).toBe('Retain')
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({
+      PointInTimeRecoveryEnabled: true,
+    })
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true)
+  })
+
+  it('grants the Worker its actions on the table and index, the relay its cursors only', () => {
+    type Statement = { Action: string[]; Resource: unknown[]; Condition?: unknown }
+    type Policy = { Type: string; Properties: { PolicyDocument: { Statement: Statement[] } } }
+    const { Resources } = renderCloudFormation() as { Resources: Record<string, Policy> }
+    const worker = Resources.WorkerPolicy
+    const relay = Resources.RelayPolicy
+    expect(worker?.Type).toBe('AWS::IAM::ManagedPolicy')
+    const [items, index] = worker?.Properties.PolicyDocument.Statement ?? []
+    expect(items?.Action).toEqual(WORKER_TABLE_ACTIONS.map((a) => `dynamodb:${a}`))
+    expect(items?.Resource).toEqual([{ 'Fn::GetAtt': ['Table', 'Arn'] }])
+    expect(index?.Action).toEqual(WORKER_INDEX_ACTIONS.map((a) => `dynamodb:${a}`))
+    expect(index?.Resource).toEqual([{ 'Fn::Sub': `\${Table.Arn}/index/gsi1` }])
+    const [cursors] = relay?.Properties.PolicyDocument.Statement ?? []
+    expect(cursors?.Action).toEqual(RELAY_TABLE_ACTIONS.map((a) => `dynamodb:${a}`))
+    expect(cursors?.Condition).toEqual({
+      'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['kv#relay-cursors'] },
+    })
+    // No wildcard action or resource anywhere.
+    expect(JSON.stringify([worker, relay])).not.toMatch(/"\*"|dynamodb:\*|:\*"/)
+    expect(Resources.WorkerUser).toMatchObject({
+      Type: 'AWS::IAM::User',
+      Condition: 'CreateUsers',
+      Properties: { ManagedPolicyArns: [{ Ref: 'WorkerPolicy' }] },
+    })
+    expect(Resources.RelayUser).toMatchObject({
+      Properties: { ManagedPolicyArns: [{ Ref: 'RelayPolicy' }] },
+    })
+  })
+
   it('follows changes to the definition', () => {
     const changed = { ...TABLE, ttlAttribute: 'other', defaultName: 'x-table' }
     const template = renderCloudFormation(changed) as {
@@ -52,5 +99,12 @@ describe('infra/cloudformation.json', () => {
       AttributeName: 'other',
       Enabled: true,
     })
+    const withIndexes = {
+      ...TABLE,
+      globalIndexes: [...TABLE.globalIndexes, { ...TABLE.globalIndexes[0], name: 'gsi2' }],
+    } as typeof TABLE
+    expect(JSON.stringify(renderCloudFormation(withIndexes))).toContain(
+      `"Resource":[{"Fn::Sub":"\${Table.Arn}/index/gsi1"},{"Fn::Sub":"\${Table.Arn}/index/gsi2"}]`
+    )
   })
 })
