@@ -1,6 +1,8 @@
 /**
  * The data folder of a local stack and what lives in it:
- *   admin-token   the admin bearer token, generated on first start, mode 0600, reused afterwards
+ *   admin-token   the admin bearer token, generated on first start, mode 0600, reused afterwards;
+ *                 to rotate it, replace its content (or delete the file) and restart: the start
+ *                 revokes the previous token (lib/auth/bootstrap-admin.ts)
  *   tls/          the hub's self-signed certificate (cert.pem) and key (key.pem, mode 0600)
  *   dynalite/     the dynalite (LevelDB) files: every object, token and space
  *   wrangler/     wrangler dev's own persisted state (--persist-to)
@@ -9,8 +11,11 @@
  *   kubeconfig    contexts for kubectl (mode 0600, it holds the token)
  *   stack.json    URLs, ports and pid of the running stack, for tools and tests
  * Nothing here is deleted on stop except stack.json, so a second start sees the same state.
+ * Everything is its owner's alone: folders 0700, files 0600 — tightened on every start, also
+ * for folders an earlier version left open; `npm start` sets umask 077, so what its processes
+ * write later (dynalite's new files, logs) is created so too.
  */
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { generateToken } from '../../lib/auth/tokens.ts'
 import { createLocalHubCert, type TlsMaterial } from './tls-cert.ts'
@@ -43,12 +48,32 @@ export function dataPaths(root: string): DataPaths {
   }
 }
 
-/** Creates the data folder and its sub-folders (idempotent). */
+/** The mode bits group and others may not have on anything in the data folder. */
+export const NOT_OWNER = 0o077
+
+/**
+ * Makes a tree its owner's alone: folders 0700, regular files 0600 (symlinks are left as they
+ * are and not followed). Entries that vanish meanwhile are skipped.
+ */
+export async function restrictTree(path: string): Promise<void> {
+  const st = await lstat(path).catch(() => undefined)
+  if (!st || st.isSymbolicLink()) return
+  if (st.isDirectory()) {
+    if ((st.mode & 0o777) !== 0o700) await chmod(path, 0o700)
+    const entries = await readdir(path).catch(() => [] as string[])
+    for (const name of entries) await restrictTree(join(path, name))
+  } else if (st.isFile() && (st.mode & 0o777) !== 0o600) {
+    await chmod(path, 0o600).catch(() => undefined)
+  }
+}
+
+/** Creates the data folder and its sub-folders (idempotent), all owner-only (restrictTree). */
 export async function prepareDataDir(root: string): Promise<DataPaths> {
   const paths = dataPaths(root)
-  await mkdir(paths.dynalite, { recursive: true })
-  await mkdir(paths.wrangler, { recursive: true })
-  await mkdir(dirname(paths.tlsCert), { recursive: true })
+  await mkdir(root, { recursive: true, mode: 0o700 })
+  for (const dir of [paths.dynalite, paths.wrangler, dirname(paths.tlsCert)])
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+  await restrictTree(root)
   return paths
 }
 
@@ -83,7 +108,7 @@ export async function loadOrCreateTls(
     return { certPem, keyPem, created: false }
   const fresh = createLocalHubCert()
   await writePrivateFile(paths.tlsKey, fresh.keyPem)
-  await writeFile(paths.tlsCert, fresh.certPem)
+  await writePrivateFile(paths.tlsCert, fresh.certPem)
   return { ...fresh, created: true }
 }
 

@@ -6,10 +6,13 @@
  * URLs the Worker builds from its request — a Workspace's status.URL — name the front), and
  * resolves once /healthz answers 200 through the front (trusting the hub's certificate). Gives up —
  * stopping wrangler and the front — when wrangler exits, its build fails, the start is aborted or
- * the deadline passes, with the tail of its log.
+ * the deadline passes, with the tail of its log. `respawn()` starts another wrangler on the same
+ * ports (the front keeps its upstream) and waits for it likewise, for hub-supervisor.ts; `probe()`
+ * asks wrangler's own /healthz directly.
  */
 import { waitHealthy } from './health.ts'
 import { type HubFront, startHubFront } from './hub-front.ts'
+import { hubRequest } from './hub-request.ts'
 import { withLogTail } from './log-tail.ts'
 import { pickFreePort } from './ports.ts'
 import { startWrangler, type WranglerProcess } from './wrangler-process.ts'
@@ -47,6 +50,13 @@ export type HubWorker = {
   workerPort: number
   wrangler: WranglerProcess
   front: HubFront
+  /**
+   * Starts a new wrangler on the same ports (the previous one must be stopped) and resolves once
+   * it is healthy; otherwise stops it and throws with its log tail. `gaveUp` may end the wait.
+   */
+  respawn(gaveUp?: () => string | undefined): Promise<WranglerProcess>
+  /** Whether wrangler's /healthz answers 200 within `timeoutMs`. */
+  probe(timeoutMs?: number): Promise<boolean>
 }
 
 function abortReason(signal: AbortSignal | undefined): string | undefined {
@@ -63,9 +73,8 @@ export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker>
     tls: opts.tls,
     upstream: { host: '127.0.0.1', port: workerPort },
   })
-  let wrangler: WranglerProcess
-  try {
-    wrangler = startWrangler({
+  const spawnWrangler = () =>
+    startWrangler({
       cwd: opts.repoRoot,
       port: workerPort,
       inspectorPort,
@@ -79,21 +88,45 @@ export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker>
       },
       ...(opts.command ? { command: opts.command } : {}),
     })
+  /** Waits for `w` to answer through the front; stops it and throws with the log tail if not. */
+  const untilHealthy = async (w: WranglerProcess, gaveUp: () => string | undefined) => {
+    try {
+      await waitHealthy(`${url}/healthz`, {
+        timeoutMs: opts.readyTimeoutMs,
+        ca: opts.tls.certPem,
+        gaveUp: () => w.exitReason() ?? w.startupProblem() ?? gaveUp(),
+      })
+    } catch (e) {
+      await w.stop()
+      throw new Error(await withLogTail((e as Error).message, opts.logFile))
+    }
+  }
+  let wrangler: WranglerProcess
+  try {
+    wrangler = spawnWrangler()
   } catch (e) {
     await front.close()
     throw e
   }
   opts.onSpawn?.(wrangler, front)
   try {
-    await waitHealthy(`${url}/healthz`, {
-      timeoutMs: opts.readyTimeoutMs,
-      ca: opts.tls.certPem,
-      gaveUp: () => wrangler.exitReason() ?? wrangler.startupProblem() ?? abortReason(opts.signal),
-    })
+    await untilHealthy(wrangler, () => abortReason(opts.signal))
   } catch (e) {
-    await wrangler.stop()
     await front.close()
-    throw new Error(await withLogTail((e as Error).message, opts.logFile))
+    throw e
   }
-  return { url, inspectorPort, workerPort, wrangler, front }
+  const respawn = async (gaveUp: () => string | undefined = () => undefined) => {
+    const w = spawnWrangler()
+    await untilHealthy(w, gaveUp)
+    return w
+  }
+  const probe = async (timeoutMs = 5000) => {
+    try {
+      const res = await hubRequest(`http://127.0.0.1:${workerPort}/healthz`, { timeoutMs })
+      return res.status === 200
+    } catch {
+      return false
+    }
+  }
+  return { url, inspectorPort, workerPort, wrangler, front, respawn, probe }
 }

@@ -4,8 +4,9 @@
  * absolute against the working directory), the DynamoDB table name, the Worker's log level and
  * whether to run the watch relay (EDGEPLANE_RELAY, `on` by default; `off` for tests that drive
  * the steps themselves), the simulated edge clusters (EDGEPLANE_EDGES, edges-config.ts: unset is
- * the default two, empty is none) and their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
- * seconds). Nothing else in infra/local reads `process.env` for these.
+ * the default two, empty is none), their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
+ * seconds) and how often a dead hub is restarted before the stack gives up
+ * (EDGEPLANE_HUB_RESTARTS). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -18,6 +19,7 @@ export const LocalEnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   EDGEPLANE_RELAY: z.enum(['on', 'off']).default('on'),
   EDGEPLANE_POLL_INTERVAL: z.coerce.number().int().min(1).max(3600).default(2),
+  EDGEPLANE_HUB_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
 })
 
 export type LocalConfig = {
@@ -33,6 +35,8 @@ export type LocalConfig = {
   edges: EdgeSpec[]
   /** Seconds between the simulated edges' agent polls. */
   pollIntervalSeconds: number
+  /** Restarts in a row of a dead hub (wrangler or workerd) before the stack ends (default 3). */
+  hubRestarts?: number
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -58,5 +62,6 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     relay: c.EDGEPLANE_RELAY === 'on',
     edges,
     pollIntervalSeconds: c.EDGEPLANE_POLL_INTERVAL,
+    hubRestarts: c.EDGEPLANE_HUB_RESTARTS,
   }
 }

@@ -118,6 +118,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
       ...['--token-file', joined.tokenFile, '--kubeconfig', kubeconfig],
       ...['--state-dir', join(dir, 'agent'), '--poll-interval', String(o.pollIntervalSeconds)],
       ...['--parent-pid', String(process.pid)],
+      ...['--health-host', '127.0.0.1', '--health-port', '0'],
       ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
     ],
   })

@@ -7,7 +7,8 @@
  *   4. the hub's front on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
  *      data folder: kubectl sends tokens only over https; it refuses dot-segment and other raw
  *      request-targets workerd would normalize) and `wrangler dev` behind it on a loopback http
- *      port, waited for until /healthz answers 200 through the front
+ *      port, waited for until /healthz answers 200 through the front, then supervised
+ *      (hub-supervisor.ts: restarted when wrangler or its workerd dies, a bounded number of times)
  *   5. the local cron ticker
  *   6. the watch relay (infra/relay/main.ts) as a supervised child, restarted when it dies, its
  *      output in relay.log, unless EDGEPLANE_RELAY=off
@@ -23,13 +24,13 @@ import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-
 import { startDynalite } from './dynalite-server.ts'
 import { adminCall } from './hub-request.ts'
 import { prepareHub } from './hub-setup.ts'
+import { type HubSupervisor, type HubSupervisorOptions, superviseHub } from './hub-supervisor.ts'
 import { hubUrlFor, startHubWorker } from './hub-worker.ts'
 import { writeKubeconfig } from './kubeconfig.ts'
 import { reapLeftovers } from './leftovers.ts'
 import type { LocalConfig } from './local-config.ts'
 import { type LocalEdges, startLocalEdges } from './local-edges.ts'
 import { acquireLock } from './lock-file.ts'
-import { withLogTail } from './log-tail.ts'
 import { assertPortFree } from './ports.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
 import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
@@ -39,7 +40,10 @@ export type Part = { name: string; stop(): Promise<void> }
 export type LocalStack = {
   /** stack.json as first written (the relay pid in the file changes when it is restarted). */
   info: StackInfo
-  /** Resolves with a readable reason (log tail included) if a part dies on its own. */
+  /**
+   * Resolves with a readable reason (log tail included) if the hub dies on its own and cannot be
+   * restarted (hub-supervisor.ts).
+   */
   failed: Promise<string>
   stop(): Promise<void>
 }
@@ -57,6 +61,8 @@ export type LocalStackOptions = {
   wranglerCommand?: string[]
   /** A Node program to run instead of the relay, given the relay's arguments (tests). */
   relayCommand?: string[]
+  /** Timing of the hub's supervision (tests); the restart budget is LocalConfig.hubRestarts. */
+  hubSupervision?: Pick<HubSupervisorOptions, 'recoverMs' | 'checkMs' | 'healthyMs'>
 }
 
 /** The spaces that get a kubeconfig context; the first is the current context. */
@@ -80,6 +86,8 @@ export function relayArgs(
     table,
     '--parent-pid',
     String(process.pid),
+    // Its /healthz and /metrics on a free loopback port (logged), never a fixed one that clashes.
+    ...['--health-host', '127.0.0.1', '--health-port', '0'],
   ]
 }
 
@@ -125,6 +133,7 @@ export async function startLocalStack(
     })
 
     checkAborted()
+    let hubSup: HubSupervisor | undefined
     const hub = await startHubWorker({
       repoRoot: opts.repoRoot,
       port: cfg.port,
@@ -139,7 +148,7 @@ export async function startLocalStack(
       ...(opts.wranglerCommand ? { command: opts.wranglerCommand } : {}),
       onSpawn: (w, front) => {
         parts.push({ name: 'front', stop: () => front.close() })
-        parts.push({ name: 'wrangler', stop: () => w.stop() })
+        parts.push({ name: 'wrangler', stop: () => (hubSup ? hubSup.stop() : w.stop()) })
         log.info('wrangler dev starting', { pid: w.pid, port: cfg.port, log: paths.wranglerLog })
       },
     })
@@ -161,8 +170,10 @@ export async function startLocalStack(
     const current = (): StackInfo | undefined => {
       if (!base) return undefined
       const pid = relay?.pid()
+      const w = hubSup?.current() ?? wrangler
       return {
         ...base,
+        wrangler: { ...base.wrangler, pid: w.pid, restarts: hubSup?.restarts() ?? 0 },
         ...(relay && pid !== undefined
           ? { relay: { pid, restarts: relay.restarts(), logFile: paths.relayLog } }
           : {}),
@@ -179,6 +190,17 @@ export async function startLocalStack(
         })
         .catch((e: unknown) => log.warn('could not rewrite stack.json', { error: e }))
     }
+    hubSup = superviseHub({
+      first: wrangler,
+      respawn: hub.respawn,
+      probe: () => hub.probe(),
+      logFile: paths.wranglerLog,
+      log,
+      ...(cfg.hubRestarts !== undefined ? { maxRestarts: cfg.hubRestarts } : {}),
+      ...opts.hubSupervision,
+      onRestart: rewriteInfo,
+    })
+    const hubFailed = hubSup.failed
     if (cfg.relay) {
       relay = supervise({
         name: 'relay',
@@ -256,7 +278,7 @@ export async function startLocalStack(
     let stopping: Promise<void> | undefined
     return {
       info: first,
-      failed: wrangler.exited.then((reason) => withLogTail(reason, paths.wranglerLog)),
+      failed: hubFailed,
       stop: () => {
         stopping ??= stopAll(parts, log)
         return stopping

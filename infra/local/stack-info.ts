@@ -1,6 +1,7 @@
 /**
  * `stack.json` in the data folder: where the running local stack listens (hub URL, dynalite
- * endpoint, table, ports, pid of the start program) and its files, and the watch relay's pid
+ * endpoint, table, ports, pid of the start program, wrangler's pid, rewritten when the hub
+ * supervisor restarts it) and its files, and the watch relay's pid
  * (absent with EDGEPLANE_RELAY=off; rewritten each time the relay is restarted), and the simulated
  * edges with their agents (pids rewritten likewise). Written when the
  * stack is ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to
@@ -41,6 +42,8 @@ export const StackInfoSchema = z.object({
     port: z.number().int().optional(),
     inspectorPort: z.number().int(),
     logFile: z.string(),
+    /** How often the hub supervisor restarted wrangler (its pid is rewritten each time). */
+    restarts: z.number().int().optional(),
   }),
   relay: z
     .object({ pid: z.number().int(), restarts: z.number().int(), logFile: z.string() })

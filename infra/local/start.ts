@@ -2,8 +2,10 @@
  * `npm start`: the local edgeplane center (see usage.ts for what it starts and writes). Parses the
  * command line and environment, starts the stack, prints one ready line on stdout, and on Ctrl-C,
  * SIGTERM or SIGHUP, or when its parent goes away — also while still starting — stops every part
- * (wrangler's whole process group included) and exits 0. If a part dies on its own, or starting fails, it prints the reason with
- * the tail of wrangler's log and exits 1. Other output is JSON log lines on stderr.
+ * (wrangler's whole process group included) and exits 0. If the hub dies on its own and cannot be
+ * restarted (hub-supervisor.ts), or starting fails, it prints the reason with the tail of
+ * wrangler's log and exits 1. Other output is JSON log lines on stderr. Everything it
+ * and its children write is created owner-only (umask 077): the data folder holds every Secret.
  */
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,6 +24,7 @@ function fail(message: string, code: number): never {
 }
 
 async function main(): Promise<void> {
+  process.umask(0o077)
   const req = parseArgs(process.argv.slice(2))
   if (req.kind === 'help') return void process.stdout.write(USAGE)
   if (req.kind === 'error') fail(`${req.message}\n\n${USAGE}`, 2)

@@ -11,7 +11,9 @@ Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM
   - the hub on https://127.0.0.1:$EDGEPLANE_PORT, with a self-signed certificate the kubeconfig
     trusts (kubectl sends tokens only over https): a front in this process that refuses
     dot-segment paths and other raw request-targets, and behind it wrangler dev running the
-    Worker (functions/index.ts) on a free loopback http port
+    Worker (functions/index.ts, wrangler.toml's "local" environment) on a free loopback http
+    port; restarted when wrangler or its workerd dies (EDGEPLANE_HUB_RESTARTS times in a row at
+    most, then the stack stops with the reason)
   - a cron ticker calling the Worker's scheduled() every minute (change-log sweep, terminations)
   - the watch relay (infra/relay/main.ts): watches the hub and posts reconcile keys to its hooks
     (mailbox, where, translate); restarted with backoff if it dies; EDGEPLANE_RELAY=off leaves it out
@@ -40,8 +42,10 @@ Environment:
                    (loc-name=<name> and the given ones, instanceSelector id=<name>) in root:imw-1
                    and a kubeconfig context named after it
   EDGEPLANE_POLL_INTERVAL  seconds between the edge agents' polls (default 2)
+  EDGEPLANE_HUB_RESTARTS   restarts in a row of a dead hub before the stack stops (default 3;
+                   0: stop at once)
 
-Files in the data folder:
+Files in the data folder (created 0700, its files readable by their owner only):
   admin-token      the admin bearer token (mode 0600), generated on first start
   kubeconfig       contexts root (current), root:espw and one per edge (mode 0600)
   tls/             cert.pem (the hub's certificate, also its CA) and key.pem (mode 0600)

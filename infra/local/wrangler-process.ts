@@ -1,5 +1,6 @@
 /**
- * `wrangler dev` as a child process: the Worker (functions/index.ts, per wrangler.toml) on plain
+ * `wrangler dev` as a child process: the Worker (functions/index.ts, per wrangler.toml, with its
+ * `local` environment: the top level is production) on plain
  * http at 127.0.0.1:<port> (behind the local stack's https front, hub-front.ts; `origin` tells it
  * the public URL its requests arrive at), bound to the local dynalite through `--var`, its state
  * persisted in the data folder and its output appended to a log file. It runs under this Node (process.execPath, so
@@ -34,6 +35,11 @@ export type WranglerProcess = {
   exitReason(): string | undefined
   /** A reason the Worker cannot come up although wrangler runs on (a failed build), if any. */
   startupProblem(): string | undefined
+  /**
+   * Whether wrangler reported a crash of the Workers runtime (workerd) since the last call: it
+   * restarts workerd itself, which does not always bring the Worker back (hub-supervisor.ts).
+   */
+  runtimeCrashed(): boolean
   /** Resolves when the wrangler process exits (not necessarily its whole group). */
   exited: Promise<string>
   stop(graceMs?: number): Promise<void>
@@ -46,8 +52,11 @@ export function wranglerBin(): string {
   return join(dirname(requireCjs.resolve('wrangler/package.json')), 'bin', 'wrangler.js')
 }
 
+/** The wrangler.toml environment for local use (its top level is production). */
+export const LOCAL_ENV = 'local'
+
 export function wranglerArgs(opts: WranglerOptions): string[] {
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(opts.port)]
+  const args = ['dev', '--env', LOCAL_ENV, '--ip', '127.0.0.1', '--port', String(opts.port)]
   args.push('--inspector-port', String(opts.inspectorPort), '--inspector-ip', '127.0.0.1')
   args.push(
     '--test-scheduled',
@@ -74,17 +83,34 @@ export const WRANGLER_ENV: Record<string, string> = {
 
 /** wrangler dev keeps running (watching for edits) after a failed build; this spots it. */
 const BUILD_FAILED = /Build failed with \d+ error/
+/** What wrangler (4.x) logs when workerd exits under it: "The Workers runtime crashed ...". */
+export const RUNTIME_CRASHED = /Workers runtime crashed unexpectedly/
 
-function readFrom(path: string, offset: number): string {
+/** Up to 1 MiB of the file from `offset`, and the offset after it. */
+function readFrom(path: string, offset: number): { text: string; next: number } {
   const fd = openSync(path, 'r')
   try {
     const size = fstatSync(fd).size
-    if (size <= offset) return ''
+    if (size <= offset) return { text: '', next: offset }
     const buf = Buffer.alloc(Math.min(size - offset, 1024 * 1024))
     const n = readSync(fd, buf, 0, buf.length, offset)
-    return buf.subarray(0, n).toString('utf8')
+    return { text: buf.subarray(0, n).toString('utf8'), next: offset + n }
   } finally {
     closeSync(fd)
+  }
+}
+
+/** Reads a log file on from `start` in steps, returning each time the complete lines added. */
+function lineReader(path: string, start: number): () => string {
+  let offset = start
+  let partial = ''
+  return () => {
+    const { text, next } = readFrom(path, offset)
+    offset = next
+    const all = partial + text
+    const end = all.lastIndexOf('\n') + 1
+    partial = all.slice(end)
+    return all.slice(0, end)
   }
 }
 
@@ -127,8 +153,10 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
     return stopping
   }
   const startupProblem = () =>
-    BUILD_FAILED.test(readFrom(opts.logFile, logStart))
+    BUILD_FAILED.test(readFrom(opts.logFile, logStart).text)
       ? 'wrangler dev could not build the Worker'
       : undefined
-  return { pid, exitReason: () => reason, startupProblem, exited, stop }
+  const newLines = lineReader(opts.logFile, logStart)
+  const runtimeCrashed = () => RUNTIME_CRASHED.test(newLines())
+  return { pid, exitReason: () => reason, startupProblem, runtimeCrashed, exited, stop }
 }

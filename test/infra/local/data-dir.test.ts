@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -7,6 +7,7 @@ import {
   loadOrCreateAdminToken,
   loadOrCreateTls,
   prepareDataDir,
+  restrictTree,
   writePrivateFile,
 } from '../../../infra/local/data-dir.ts'
 
@@ -30,6 +31,40 @@ describe('data folder', () => {
     expect((await stat(paths.wrangler)).isDirectory()).toBe(true)
     expect(paths.kubeconfig).toBe(join(root, 'kubeconfig'))
     expect(paths.stackInfo).toBe(join(root, 'stack.json'))
+  })
+
+  it('creates every folder 0700, whatever the umask', async () => {
+    const root = join(dir, 'fresh')
+    const old = process.umask(0o022)
+    try {
+      const paths = await prepareDataDir(root)
+      for (const d of [root, paths.dynalite, paths.wrangler, join(root, 'tls')])
+        expect(await mode(d), d).toBe(0o700)
+    } finally {
+      process.umask(old)
+    }
+  })
+
+  it('tightens a folder an earlier run left readable: folders 0700, files 0600', async () => {
+    const root = join(dir, 'old')
+    await mkdir(join(root, 'dynalite'), { recursive: true, mode: 0o755 })
+    await mkdir(join(root, 'edges', 'florin', 'agent'), { recursive: true, mode: 0o755 })
+    await chmod(root, 0o755)
+    const files = [
+      join(root, 'dynalite', '000005.ldb'),
+      join(root, 'edges', 'florin', 'admin-token'),
+      join(root, 'relay.log'),
+    ]
+    for (const f of files) await writeFile(f, 'x', { mode: 0o644 })
+    const outside = join(dir, 'outside')
+    await writeFile(outside, 'not ours', { mode: 0o644 })
+    await symlink(outside, join(root, 'link'))
+    await prepareDataDir(root)
+    for (const d of [root, join(root, 'dynalite'), join(root, 'edges', 'florin', 'agent')])
+      expect(await mode(d), d).toBe(0o700)
+    for (const f of files) expect(await mode(f), f).toBe(0o600)
+    expect(await mode(outside)).toBe(0o644)
+    await restrictTree(join(dir, 'missing'))
   })
 
   it('generates the admin token once, mode 0600, and reuses it', async () => {
@@ -67,6 +102,7 @@ describe('data folder', () => {
     const first = await loadOrCreateTls(paths)
     expect(first.created).toBe(true)
     expect(await mode(paths.tlsKey)).toBe(0o600)
+    expect(await mode(paths.tlsCert)).toBe(0o600)
     expect(await readFile(paths.tlsCert, 'utf8')).toBe(first.certPem)
     const second = await loadOrCreateTls(paths)
     expect(second).toEqual({ certPem: first.certPem, keyPem: first.keyPem, created: false })

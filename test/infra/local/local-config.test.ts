@@ -14,6 +14,7 @@ describe('readLocalConfig', () => {
         { name: 'guilder', labels: { env: 'prod', extended: 'si' } },
       ],
       pollIntervalSeconds: 2,
+      hubRestarts: 3,
     })
   })
 
@@ -26,6 +27,7 @@ describe('readLocalConfig', () => {
       EDGEPLANE_RELAY: 'off',
       EDGEPLANE_EDGES: 'zloty:env=dev',
       EDGEPLANE_POLL_INTERVAL: '5',
+      EDGEPLANE_HUB_RESTARTS: '0',
     }
     expect(readLocalConfig(env, '/repo')).toEqual({
       port: 9000,
@@ -35,6 +37,7 @@ describe('readLocalConfig', () => {
       relay: false,
       edges: [{ name: 'zloty', labels: { env: 'dev' } }],
       pollIntervalSeconds: 5,
+      hubRestarts: 0,
     })
     expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
   })
@@ -60,6 +63,7 @@ describe('readLocalConfig', () => {
     ['EDGEPLANE_EDGES', 'Florin'],
     ['EDGEPLANE_POLL_INTERVAL', '0'],
     ['EDGEPLANE_POLL_INTERVAL', '1.5'],
+    ['EDGEPLANE_HUB_RESTARTS', '-1'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })

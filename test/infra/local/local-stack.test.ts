@@ -11,7 +11,7 @@ import { startLocalStack } from '../../../infra/local/local-stack.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import { readStackInfo } from '../../../infra/local/stack-info.ts'
-import { silentLogger } from '../../../lib/log.ts'
+import { createLogger, silentLogger } from '../../../lib/log.ts'
 
 let dir: string
 let cfg: LocalConfig
@@ -32,15 +32,36 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** Stands in for wrangler dev: plain http on the port it is given (behind the front), 200 always. */
-function fakeHub(): string[] {
+/**
+ * Stands in for wrangler dev: plain http on the port it is given (behind the front), 200 always.
+ * On SIGUSR2 it logs what wrangler logs when workerd crashes and, unless `recovers`, stops
+ * answering (the connection is accepted, nothing comes back), as a dead proxy runtime does.
+ */
+function fakeHub(recovers = false): string[] {
   const script = [
-    "require('node:http').createServer((q, s) => s.end('ok'))",
-    "  .listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+    "const srv = require('node:http').createServer((q, s) => { if (!globalThis.dead) s.end('ok') })",
+    "srv.listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
     "console.log('fake hub listening')",
+    "process.on('SIGUSR2', () => {",
+    "  console.log('[wrangler:warn] The Workers runtime crashed unexpectedly and is being restarted (crash #1).')",
+    `  globalThis.dead = ${!recovers}`,
+    '})',
   ].join('\n')
   return ['-e', script]
 }
+
+/** Waits until stack.json names a wrangler pid other than `old`; returns stack.json. */
+async function wranglerReplaced(old: number) {
+  for (let i = 0; i < 600; i++) {
+    const info = await readStackInfo(dataPaths(dir).stackInfo)
+    if (info && info.wrangler.pid !== old) return info
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`wrangler ${old} was not replaced`)
+}
+
+const healthz = async (info: { url: string; caFile: string }) =>
+  (await hubRequest(`${info.url}/healthz`, { ca: await readFile(info.caFile, 'utf8') })).status
 
 const base = () => ({ repoRoot: dir, log: silentLogger, readyTimeoutMs: 20_000 })
 
@@ -68,12 +89,90 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
     expect(existsSync(p.kubeconfig)).toBe(true)
   })
 
-  it('reports a hub that dies after start through `failed`, with the log tail', async () => {
+  it('restarts a hub whose wrangler dies, rewrites stack.json, and serves again', async () => {
     const stack = await startLocalStack(cfg, { ...base(), wranglerCommand: fakeHub() })
+    const first = stack.info.wrangler.pid
+    let second = 0
+    try {
+      expect(stack.info.wrangler.restarts).toBe(0)
+      process.kill(first, 'SIGKILL')
+      const info = await wranglerReplaced(first)
+      second = info.wrangler.pid
+      expect(info.wrangler.restarts).toBe(1)
+      expect(await healthz(info)).toBe(200)
+      expect(groupMembers(first)).toEqual([])
+    } finally {
+      await stack.stop()
+    }
+    expect(groupMembers(second)).toEqual([])
+  })
+
+  it('restarts a hub whose runtime crashed and that answers nothing since', async () => {
+    const stack = await startLocalStack(cfg, {
+      ...base(),
+      wranglerCommand: fakeHub(false),
+      hubSupervision: { recoverMs: 1000, checkMs: 100 },
+    })
+    try {
+      process.kill(stack.info.wrangler.pid, 'SIGUSR2')
+      const info = await wranglerReplaced(stack.info.wrangler.pid)
+      expect(info.wrangler.restarts).toBe(1)
+      expect(await healthz(info)).toBe(200)
+      expect(groupMembers(stack.info.wrangler.pid)).toEqual([])
+    } finally {
+      await stack.stop()
+    }
+  })
+
+  it('leaves a hub alone whose runtime crash wrangler recovered from', async () => {
+    const lines: string[] = []
+    const log = createLogger({ level: 'warn', sink: (l) => lines.push(l) })
+    const stack = await startLocalStack(cfg, {
+      ...base(),
+      log,
+      wranglerCommand: fakeHub(true),
+      hubSupervision: { recoverMs: 1000, checkMs: 100 },
+    })
+    try {
+      process.kill(stack.info.wrangler.pid, 'SIGUSR2')
+      const recovered = () => lines.some((l) => l.includes('wrangler restarted it, the hub serves'))
+      for (let i = 0; i < 400 && !recovered(); i++) await new Promise((r) => setTimeout(r, 25))
+      expect(recovered()).toBe(true)
+      const info = await readStackInfo(dataPaths(dir).stackInfo)
+      expect(info?.wrangler).toMatchObject({ pid: stack.info.wrangler.pid, restarts: 0 })
+    } finally {
+      await stack.stop()
+    }
+  })
+
+  it('ends through `failed`, with the log tail, once the restart budget is spent', async () => {
+    const stack = await startLocalStack(
+      { ...cfg, hubRestarts: 1 },
+      { ...base(), wranglerCommand: fakeHub() }
+    )
+    try {
+      process.kill(stack.info.wrangler.pid, 'SIGKILL')
+      const again = await wranglerReplaced(stack.info.wrangler.pid)
+      process.kill(again.wrangler.pid, 'SIGKILL')
+      const reason = await stack.failed
+      expect(reason).toContain('wrangler dev was killed by SIGKILL; gave up after 1 restarts')
+      expect(reason).toContain('fake hub listening')
+    } finally {
+      await stack.stop()
+    }
+  })
+
+  it('ends at once with EDGEPLANE_HUB_RESTARTS=0', async () => {
+    const stack = await startLocalStack(
+      { ...cfg, hubRestarts: 0 },
+      { ...base(), wranglerCommand: fakeHub() }
+    )
     try {
       process.kill(stack.info.wrangler.pid, 'SIGKILL')
       const reason = await stack.failed
-      expect(reason).toContain('wrangler dev was killed by SIGKILL')
+      expect(reason).toMatch(
+        /^wrangler dev was killed by SIGKILL; not restarted \(restarts are off\); last lines of /
+      )
       expect(reason).toContain('fake hub listening')
     } finally {
       await stack.stop()

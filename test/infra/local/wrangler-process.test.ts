@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import {
+  LOCAL_ENV,
   startWrangler,
   WRANGLER_ENV,
   type WranglerOptions,
@@ -55,7 +56,16 @@ async function waitForFile(path: string): Promise<string> {
 describe('wrangler dev process', () => {
   it('passes the listen address, ports, state folder and vars on the command line', () => {
     const args = wranglerArgs(base())
-    expect(args.slice(0, 5)).toEqual(['dev', '--ip', '127.0.0.1', '--port', '8800'])
+    expect(args.slice(0, 7)).toEqual([
+      'dev',
+      '--env',
+      LOCAL_ENV,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      '8800',
+    ])
+    expect(LOCAL_ENV).toBe('local')
     expect(args.join(' ')).toContain('--inspector-port 9229')
     expect(args).toContain('--test-scheduled')
     expect(args).toContain('--show-interactive-dev-session=false')
@@ -112,6 +122,36 @@ describe('wrangler dev process', () => {
         await new Promise((r) => setTimeout(r, 25))
       expect(w.startupProblem()).toBe('wrangler dev could not build the Worker')
       expect(w.exitReason()).toBeUndefined()
+    } finally {
+      await w.stop()
+    }
+  })
+
+  it('reports each runtime crash wrangler logs once, and none from an earlier run', async () => {
+    const old = startWrangler({
+      ...base(),
+      command: ['-e', "console.log('The Workers runtime crashed unexpectedly (crash #1).')"],
+    })
+    await old.exited
+    const script = [
+      "console.log('Ready')",
+      "process.on('SIGUSR2', () => console.log('[wrangler:warn] The Workers runtime crashed unexpectedly and is being restarted (crash #1).'))",
+      'setInterval(() => {}, 1000)',
+    ].join('\n')
+    const w = startWrangler({ ...base(), command: ['-e', script] })
+    try {
+      const log = join(dir, 'wrangler.log')
+      for (let i = 0; i < 200 && !(await readFile(log, 'utf8')).endsWith('Ready\n'); i++)
+        await new Promise((r) => setTimeout(r, 25))
+      expect(w.runtimeCrashed()).toBe(false)
+      process.kill(w.pid, 'SIGUSR2')
+      let seen = false
+      for (let i = 0; i < 200 && !seen; i++) {
+        await new Promise((r) => setTimeout(r, 25))
+        seen = w.runtimeCrashed()
+      }
+      expect(seen).toBe(true)
+      expect(w.runtimeCrashed()).toBe(false)
     } finally {
       await w.stop()
     }

@@ -1,0 +1,101 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { superviseHub } from '../../../infra/local/hub-supervisor.ts'
+import { type HubWorker, startHubWorker } from '../../../infra/local/hub-worker.ts'
+import { pickFreePort } from '../../../infra/local/ports.ts'
+import { groupMembers } from '../../../infra/local/process-group.ts'
+import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
+import { silentLogger } from '../../../lib/log.ts'
+
+let dir: string
+let hub: HubWorker | undefined
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ep-hs-'))
+})
+afterEach(async () => {
+  await hub?.wrangler.stop()
+  await hub?.front.close()
+  hub = undefined
+  await rm(dir, { recursive: true, force: true })
+})
+
+/**
+ * A stand-in for wrangler dev serving /healthz on its port, unless the file `broken` exists when
+ * it starts: then it logs a failed build (as wrangler does) and keeps running.
+ */
+const fakeWrangler = (brokenFile: string) => [
+  '-e',
+  [
+    `if (require('node:fs').existsSync(${JSON.stringify(brokenFile)})) console.log('Build failed with 1 error: broken')`,
+    "else require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+    'setInterval(() => {}, 1000)',
+  ].join('\n'),
+]
+
+async function startHub(): Promise<HubWorker> {
+  hub = await startHubWorker({
+    repoRoot: dir,
+    port: await pickFreePort(),
+    ddbEndpoint: 'http://127.0.0.1:1',
+    tableName: 'edgeplane',
+    logLevel: 'info',
+    persistTo: join(dir, 'state'),
+    logFile: join(dir, 'wrangler.log'),
+    tls: createLocalHubCert(),
+    readyTimeoutMs: 20_000,
+    command: fakeWrangler(join(dir, 'broken')),
+  })
+  return hub
+}
+
+describe('superviseHub', () => {
+  it('restarts wrangler on the same ports and reports each new process', async () => {
+    const h = await startHub()
+    const seen: number[] = []
+    const sup = superviseHub({
+      first: h.wrangler,
+      respawn: h.respawn,
+      probe: () => h.probe(),
+      logFile: join(dir, 'wrangler.log'),
+      log: silentLogger,
+      onRestart: (w, n) => seen.push(w.pid, n),
+    })
+    try {
+      expect(await h.probe()).toBe(true)
+      process.kill(h.wrangler.pid, 'SIGKILL')
+      for (let i = 0; i < 400 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25))
+      expect(seen).toEqual([sup.current().pid, 1])
+      expect(sup.current().pid).not.toBe(h.wrangler.pid)
+      expect(await h.probe()).toBe(true)
+    } finally {
+      await sup.stop()
+    }
+    expect(groupMembers(sup.current().pid)).toEqual([])
+    expect(await h.probe(1000)).toBe(false)
+  })
+
+  it('gives up when the restarted wrangler does not come up, with its log tail', async () => {
+    const h = await startHub()
+    const sup = superviseHub({
+      first: h.wrangler,
+      respawn: h.respawn,
+      probe: () => h.probe(),
+      logFile: join(dir, 'wrangler.log'),
+      log: silentLogger,
+    })
+    try {
+      await writeFile(join(dir, 'broken'), '')
+      process.kill(h.wrangler.pid, 'SIGKILL')
+      const reason = await sup.failed
+      expect(reason).toMatch(/^wrangler dev was killed by SIGKILL; restarting it failed: /)
+      expect(reason).toContain('could not build the Worker')
+      expect(reason).toContain('Build failed with 1 error: broken')
+      expect(sup.restarts()).toBe(0)
+    } finally {
+      await sup.stop()
+    }
+  })
+})
