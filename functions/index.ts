@@ -2,18 +2,26 @@
  * The center Worker's entry: `fetch` serves the hub API (and, as later steps land, the edge API and
  * the reconcile hooks) from one hono app; `scheduled` runs the periodic maintenance — change-log
  * retention and finishing interrupted terminations — on the cron in wrangler.toml. The store and
- * configuration are created once per isolate. Before anything parses it, the request's method and
- * URL string go through the raw-target checks (lib/kube/raw-target.ts): a runtime that passes the
- * URL through unnormalized must not let `configmaps/%2e%2e` reach the Namespace. workerd and
- * Cloudflare's edge normalize dot segments before the Worker runs, so there the check cannot see
- * them (see docs/ARCHITECTURE.md, "Raw request paths"); the local stack checks in front of workerd.
+ * configuration are created once per isolate; the first request (and any after ADMIN_TOKEN changes)
+ * makes ADMIN_TOKEN the admin token, revoking the previous one (admin-token.ts). Before anything
+ * parses it, the request's method and URL string go through the raw-target checks
+ * (lib/kube/raw-target.ts): a runtime that passes the URL through unnormalized must not let
+ * `configmaps/%2e%2e` reach the Namespace. workerd and Cloudflare's edge normalize dot segments
+ * before the Worker runs, so there the check cannot see them (see docs/ARCHITECTURE.md, "Raw
+ * request paths"); the local stack checks in front of workerd. Each request and each cron run
+ * is one invocation with its own subrequest budget (lib/budget/frames.ts).
  */
 import type { Context } from 'hono'
-import { registerToken } from '../lib/auth/tokens.ts'
+import { budgetFromConfig } from '../lib/budget/config.ts'
+import { runInvocation } from '../lib/budget/frames.ts'
+import type { BudgetConfig } from '../lib/budget/invocation.ts'
+import { requestKind } from '../lib/budget/request-kind.ts'
 import { type Env, readConfig } from '../lib/env.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
 import { checkRawRequest, targetOfUrl } from '../lib/kube/raw-target.ts'
+import { type HubOps, storeHubOps } from '../lib/metrics/hub-ops.ts'
+import { createAdminGate } from './admin-token.ts'
 import { createApp } from './api/app.ts'
 import { json } from './api/respond.ts'
 import { runMaintenance } from './maintenance.ts'
@@ -21,38 +29,57 @@ import { runMaintenance } from './maintenance.ts'
 registerBuiltinHooks()
 
 let handle: StoreHandle | undefined
-let adminRegistered = false
+const ensureAdmin = createAdminGate()
 
 function storeFor(env: Env): StoreHandle {
   handle ??= openStore(readConfig(env))
   return handle
 }
 
+let budget: BudgetConfig | undefined
+
+/** Each invocation's budget (lib/budget/; docs/ARCHITECTURE.md, "Workers limits"). */
+function budgetFor(env: Env): BudgetConfig {
+  budget ??= budgetFromConfig(readConfig(env), storeFor(env).log)
+  return budget
+}
+
+let ops: HubOps | undefined
+
+/** This isolate's metrics and readiness check (docs/ARCHITECTURE.md, "Metrics"). */
+function opsFor(env: Env): HubOps {
+  const h = storeFor(env)
+  const flushEveryMs = readConfig(env).METRICS_FLUSH_SECONDS * 1000
+  ops ??= storeHubOps(h.store, { log: h.log, flushEveryMs })
+  return ops
+}
+
 const app = createApp((c: Context) => {
   const env = c.env as Env
   const ctx = c.executionCtx
-  return hubDeps(storeFor(env), (p) => ctx.waitUntil(p.catch(() => undefined)))
+  const deps = hubDeps(storeFor(env), (p) => ctx.waitUntil(p.catch(() => undefined)))
+  return { ...deps, ops: opsFor(env) }
 })
 
 export default {
   async fetch(req, env, ctx) {
     const refused = checkRawRequest(req.method, targetOfUrl(req.url))
     if (refused) return json(refused.toStatus(), refused.code)
-    const h = storeFor(env)
-    if (!adminRegistered && env.ADMIN_TOKEN) {
-      await registerToken(h.store.kv, env.ADMIN_TOKEN, {
-        name: 'admin',
-        kind: 'admin',
-        spaces: [],
-        groups: ['system:masters'],
-      })
-      adminRegistered = true
-    }
-    return app.fetch(req, env, ctx)
+    return runInvocation(requestKind(req.method, req.url), budgetFor(env), async () => {
+      const h = storeFor(env)
+      const adminRefused = await ensureAdmin(h.store.kv, env.ADMIN_TOKEN, h.log)
+      if (adminRefused) return adminRefused
+      return app.fetch(req, env, ctx)
+    })
   },
   async scheduled(controller, env, ctx) {
     const h = storeFor(env)
-    const deps = hubDeps(h, (p) => ctx.waitUntil(p.catch(() => undefined)))
-    ctx.waitUntil(runMaintenance(deps, h.store, { cron: controller.cron, baseUrl: '' }))
+    const deps = { ...hubDeps(h, (p) => ctx.waitUntil(p.catch(() => undefined))), ops: opsFor(env) }
+    const run = runInvocation('cron', budgetFor(env), () =>
+      runMaintenance(deps, h.store, { cron: controller.cron, baseUrl: '' }).finally(() =>
+        deps.ops.metrics.flush()
+      )
+    )
+    ctx.waitUntil(run)
   },
 } satisfies ExportedHandler<Env>

@@ -1,7 +1,8 @@
 /**
  * The hub app in plain Node (tests, benchmarks and simulated edge clusters): the same hono app as
  * the Worker, over a given store, served by @hono/node-server. Background work is tracked so
- * `close()` can wait for it. `defaults: true` (simulated edges) adds kube's API-server defaults.
+ * `close()` can wait for it. `defaults: true` (simulated edges) adds kube's API-server defaults;
+ * `budget` counts each request as one invocation with the Worker's limits (lib/budget/).
  * The server checks each raw request-target before hono sees it (raw-request-guard.ts): building
  * the WHATWG `Request` would resolve `..` segments, turning `configmaps/%2e%2e` into its Namespace.
  * A request @hono/node-server cannot turn into a `Request` at all (a Host it cannot build a URL
@@ -11,6 +12,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
+import { budgetEveryRequest } from '../lib/budget/fetch-wrapper.ts'
+import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { badRequest, internalError } from '../lib/errors.ts'
 import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
@@ -18,6 +21,7 @@ import type { HubDeps } from '../lib/hub/deps.ts'
 import { mailboxSpaceCheck, noProjections, withProjections } from '../lib/hub/projected-objects.ts'
 import type { HubSite } from '../lib/hub/unavailable-subresources.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
+import type { HubOps } from '../lib/metrics/hub-ops.ts'
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../lib/store/types.ts'
 import { createApp } from './api/app.ts'
@@ -35,6 +39,10 @@ export type NodeHubOptions = {
   defaults?: boolean
   /** What the hub serves (default center spaces; a simulated edge cluster says so in refusals). */
   site?: HubSite
+  /** Metrics and a store-checking /readyz (lib/metrics/hub-ops.ts); without: 404 and `ok`. */
+  ops?: HubOps
+  /** Run each request as one invocation with this budget, as the Worker does (lib/budget/). */
+  budget?: BudgetConfig
   port?: number
   host?: string
 }
@@ -65,6 +73,7 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
     },
     ...(opts.defaults ? { defaults: apiServerDefaults } : {}),
     ...(opts.site ? { site: opts.site } : {}),
+    ...(opts.ops ? { ops: opts.ops } : {}),
   }
 }
 
@@ -74,6 +83,7 @@ export function createNodeApp(opts: NodeHubOptions) {
   const pending = new Set<Promise<unknown>>()
   const deps = nodeHubDeps(opts, pending)
   const app = createApp(() => deps)
+  if (opts.budget) budgetEveryRequest(app, opts.budget)
   const settle = async () => {
     while (pending.size > 0) await Promise.all([...pending])
   }

@@ -27,6 +27,12 @@ export const EnvSchema = z.object({
    * kube-system, kube-public, kube-node-lease. Placement never manages these Namespace objects.
    */
   EDGE_BUILTIN_NAMESPACES: z.string().optional(),
+  /** Least seconds between two flushes of an isolate's metric deltas to the store. */
+  METRICS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Subrequests one invocation may make (lib/budget/limits.ts; 10,000 on newer paid accounts). */
+  SUBREQUEST_BUDGET: z.coerce.number().int().min(50).max(100_000).default(1000),
+  /** `strict` fails a subrequest past the budget (the local stack); `degrade` logs it. */
+  BUDGET_MODE: z.enum(['strict', 'degrade']).default('degrade'),
 })
 
 export type Config = z.infer<typeof EnvSchema>

@@ -1,5 +1,6 @@
 /**
- * The hub's hono app: health endpoints without auth, then for every other path a bearer-token
+ * The hub's hono app: health endpoints without auth (ops-routes.ts; /readyz checks the store),
+ * request counting for /metrics, then for every other path a bearer-token
  * check and the route rule of lib/auth/edge-scope.ts (edge credentials reach only their own
  * mailbox's edge API; users none of it); then the edge API (functions/edge-api/routes.ts), the
  * reconcile hooks, and for every other path the space (from `/clusters/<path-or-id>`, `root` when
@@ -31,6 +32,7 @@ import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
 import { handleDiscovery } from './discovery-routes.ts'
 import { resolveNamedWatch } from './named-watch.ts'
+import { countRequests, handleLivez, handleMetrics, handleReadyz } from './ops-routes.ts'
 import { parseQuery } from './query.ts'
 import { handleResource } from './resources.ts'
 import { errorResponse, json } from './respond.ts'
@@ -95,15 +97,22 @@ export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
     errorResponse(err, c.get('deps')?.log ?? fallbackLog, `${c.req.method} ${c.req.path}`)
   )
   app.notFound((c) => json(notFound('', { name: c.req.path }).toStatus(), 404))
-  for (const p of ['/healthz', '/readyz', '/livez']) app.get(p, (c) => c.text('ok'))
+  app.get('/healthz', (c) => handleLivez(c, 'healthz'))
+  app.get('/livez', (c) => handleLivez(c, 'livez'))
+  app.get('/readyz', (c) => handleReadyz(c, getDeps(c)))
+  app.use('*', countRequests(getDeps))
   app.use('*', async function authenticateRequest(c, next) {
-    const deps = getDeps(c)
-    c.set('deps', deps)
-    const principal = await authenticate(deps.kv, c.req.header('authorization'))
+    const deps = c.get('deps')
+    const principal = await authenticate(
+      deps.kv,
+      c.req.header('authorization'),
+      deps.now().getTime()
+    )
     authorizeRoute(principal, new URL(c.req.url).pathname)
     c.set('principal', principal)
     await next()
   })
+  app.get('/metrics', handleMetrics)
   mountEdgeApi(app)
   app.post('/hooks/:step', handleHook)
   app.all('*', dispatch)

@@ -7,6 +7,7 @@
  */
 import type { Builtins } from '../apis/builtins.ts'
 import type { Logger } from '../log.ts'
+import type { HubOps } from '../metrics/hub-ops.ts'
 import type { ProjectionStore } from '../store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
 import type { Defaulter } from './defaulting.ts'
@@ -28,6 +29,8 @@ export type HubDeps = {
   defaults?: Defaulter
   /** What this hub serves (default center spaces); it words what cannot be answered here. */
   site?: HubSite
+  /** Metrics and readiness of this process or isolate (lib/metrics/hub-ops.ts); absent: none. */
+  ops?: HubOps
 }
 
 /** RFC 3339 timestamp at second precision, as kube writes metav1.Time. */
