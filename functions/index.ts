@@ -28,54 +28,52 @@ import { runMaintenance } from './maintenance.ts'
 
 registerBuiltinHooks()
 
-let handle: StoreHandle | undefined
 const ensureAdmin = createAdminGate()
 
-function storeFor(env: Env): StoreHandle {
-  handle ??= openStore(readConfig(env))
-  return handle
+/**
+ * What an isolate builds once, from its configuration read once: the store, each invocation's
+ * budget (lib/budget/; docs/ARCHITECTURE.md, "Workers limits") and the metrics with the readiness
+ * check (docs/ARCHITECTURE.md, "Metrics").
+ */
+type Isolate = { handle: StoreHandle; budget: BudgetConfig; ops: HubOps }
+
+let isolate: Isolate | undefined
+
+function isolateFor(env: Env): Isolate {
+  if (isolate) return isolate
+  const cfg = readConfig(env)
+  const handle = openStore(cfg)
+  const flushEveryMs = cfg.METRICS_FLUSH_SECONDS * 1000
+  isolate = {
+    handle,
+    budget: budgetFromConfig(cfg, handle.log),
+    ops: storeHubOps(handle.store, { log: handle.log, flushEveryMs }),
+  }
+  return isolate
 }
 
-let budget: BudgetConfig | undefined
-
-/** Each invocation's budget (lib/budget/; docs/ARCHITECTURE.md, "Workers limits"). */
-function budgetFor(env: Env): BudgetConfig {
-  budget ??= budgetFromConfig(readConfig(env), storeFor(env).log)
-  return budget
+function depsFor(env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
+  const { handle, ops } = isolateFor(env)
+  return { ...hubDeps(handle, (p) => ctx.waitUntil(p.catch(() => undefined))), ops }
 }
 
-let ops: HubOps | undefined
-
-/** This isolate's metrics and readiness check (docs/ARCHITECTURE.md, "Metrics"). */
-function opsFor(env: Env): HubOps {
-  const h = storeFor(env)
-  const flushEveryMs = readConfig(env).METRICS_FLUSH_SECONDS * 1000
-  ops ??= storeHubOps(h.store, { log: h.log, flushEveryMs })
-  return ops
-}
-
-const app = createApp((c: Context) => {
-  const env = c.env as Env
-  const ctx = c.executionCtx
-  const deps = hubDeps(storeFor(env), (p) => ctx.waitUntil(p.catch(() => undefined)))
-  return { ...deps, ops: opsFor(env) }
-})
+const app = createApp((c: Context) => depsFor(c.env as Env, c.executionCtx))
 
 export default {
   async fetch(req, env, ctx) {
     const refused = checkRawRequest(req.method, targetOfUrl(req.url))
     if (refused) return json(refused.toStatus(), refused.code)
-    return runInvocation(requestKind(req.method, req.url), budgetFor(env), async () => {
-      const h = storeFor(env)
+    const { handle: h, budget } = isolateFor(env)
+    return runInvocation(requestKind(req.method, req.url), budget, async () => {
       const adminRefused = await ensureAdmin(h.store.kv, env.ADMIN_TOKEN, h.log)
       if (adminRefused) return adminRefused
       return app.fetch(req, env, ctx)
     })
   },
   async scheduled(controller, env, ctx) {
-    const h = storeFor(env)
-    const deps = { ...hubDeps(h, (p) => ctx.waitUntil(p.catch(() => undefined))), ops: opsFor(env) }
-    const run = runInvocation('cron', budgetFor(env), () =>
+    const { handle: h, budget } = isolateFor(env)
+    const deps = depsFor(env, ctx)
+    const run = runInvocation('cron', budget, () =>
       runMaintenance(deps, h.store, { cron: controller.cron, baseUrl: '' }).finally(() =>
         deps.ops.metrics.flush()
       )

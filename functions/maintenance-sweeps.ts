@@ -27,7 +27,7 @@ export async function sweepChangeLogTick(store: DynamoStore, kv: KvStore, now: n
   const result = await store.sweeps.changeLog({
     now,
     ...(entry?.value.cursor ? { cursor: entry.value.cursor } : {}),
-    room: (cost) => hasRoom(cost),
+    room: hasRoom,
   })
   await kv.put(MAINTENANCE_NS, 'change-log', result.cursor ? { cursor: result.cursor } : {})
   return result
@@ -39,7 +39,7 @@ export async function sweepBodiesTick(store: DynamoStore, kv: KvStore, now: numb
   const last = entry?.value
   if (!last?.state && last?.endedAt !== undefined && now - last.endedAt < BODY_PASS_INTERVAL_MS)
     return { waiting: true }
-  const step = await store.sweeps.bodies(last?.state, (cost) => hasRoom(cost))
+  const step = await store.sweeps.bodies(last?.state, hasRoom)
   const next: BodiesEntry = step.state ? { state: step.state } : { endedAt: now }
   try {
     await kv.put(MAINTENANCE_NS, 'bodies', next, entry ? entry.version : null)

@@ -10,7 +10,7 @@
  * Outside an invocation (tests, tools) nothing bounds the parts. Each part logs what it did; a
  * failure in one does not stop the others.
  */
-import { currentInvocation, withCeiling } from '../lib/budget/frames.ts'
+import { currentInvocation, withShare } from '../lib/budget/frames.ts'
 import { SHARES } from '../lib/budget/limits.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { resyncPage } from '../lib/reconcile/run.ts'
@@ -18,12 +18,6 @@ import type { DynamoStore } from '../lib/store/dynamo-store.ts'
 import { buildControllers } from './controllers.ts'
 import { sweepBodiesTick, sweepChangeLogTick } from './maintenance-sweeps.ts'
 import { resumeTerminationsTick } from './maintenance-terminations.ts'
-
-/** Runs `fn` under the ceiling at `fraction` of the invocation's budget (none outside one). */
-function upTo<T>(fraction: number, fn: () => Promise<T>): Promise<T> {
-  const inv = currentInvocation()
-  return inv ? withCeiling(inv.shareAt(fraction), fn) : fn()
-}
 
 export async function runMaintenance(
   deps: HubDeps,
@@ -34,19 +28,23 @@ export async function runMaintenance(
   const started = Date.now()
   const share = SHARES.cron
   try {
-    const swept = await upTo(share.changeLog, () => sweepChangeLogTick(store, deps.kv, Date.now()))
+    const swept = await withShare(share.changeLog, () =>
+      sweepChangeLogTick(store, deps.kv, Date.now())
+    )
     log.info('change log swept', { swept, ...usedSoFar() })
   } catch (e) {
     log.error('change log sweep failed', { error: e })
   }
   try {
-    const swept = await upTo(share.bodies, () => sweepBodiesTick(store, deps.kv, Date.now()))
+    const swept = await withShare(share.bodies, () => sweepBodiesTick(store, deps.kv, Date.now()))
     log.info('projections swept', { swept, ...usedSoFar() })
   } catch (e) {
     log.error('projection sweep failed', { error: e })
   }
   try {
-    const resumed = await upTo(share.terminations, () => resumeTerminationsTick(deps, opts.baseUrl))
+    const resumed = await withShare(share.terminations, () =>
+      resumeTerminationsTick(deps, opts.baseUrl)
+    )
     log.info('terminations resumed', { resumed, ...usedSoFar() })
   } catch (e) {
     log.error('resuming terminations failed', { error: e })
@@ -55,7 +53,7 @@ export async function runMaintenance(
   for (const [i, controller] of controllers.entries()) {
     try {
       const observe = deps.ops?.metrics.reconcileObserver
-      const page = await upTo(resyncShare(share.resync, controllers.length - i), () =>
+      const page = await withShare(resyncShare(share.resync, controllers.length - i), () =>
         resyncPage(controller, deps.kv, deps.log, undefined, observe)
       )
       log.info('resync page', { controller: controller.name, ...page, ...usedSoFar() })

@@ -39,7 +39,8 @@ import { errorResponse, json } from './respond.ts'
 
 const fallbackLog = createLogger()
 
-export type ApiVariables = { deps: HubDeps; principal: Principal }
+/** Set for every authenticated path: its deps, its URL parsed once (ops-routes.ts), its principal. */
+export type ApiVariables = { deps: HubDeps; url: URL; principal: Principal }
 export type ApiEnv = { Variables: ApiVariables }
 
 /** The self reviews, which any authenticated principal may post in any space (see reviews.ts). */
@@ -70,7 +71,7 @@ async function spaceFor(
 
 async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   const deps = c.get('deps')
-  const url = new URL(c.req.url)
+  const url = c.get('url')
   const { space: ref, rest } = splitClusterPrefix(url.pathname)
   const path = parseRequestPath(rest)
   if (path.kind === 'unknown') throw notFound('', { name: url.pathname })
@@ -108,7 +109,7 @@ export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
       c.req.header('authorization'),
       deps.now().getTime()
     )
-    authorizeRoute(principal, new URL(c.req.url).pathname)
+    authorizeRoute(principal, c.get('url').pathname)
     c.set('principal', principal)
     await next()
   })

@@ -6,8 +6,8 @@
  *   the listing also on success with `?verbose`. No authentication, as kube's.
  * - `/metrics`: Prometheus text of every isolate's flushed totals plus the edge gauges; for admins
  *   and principals in a metrics-reader group, 403 for others (401 without a token, as everything).
- * - `countRequests`: the middleware that counts each authenticated-path request and starts a
- *   background flush when one is due.
+ * - `countRequests`: the first middleware of every authenticated path: it sets the request's deps
+ *   and parsed URL, counts the request and starts a background flush when one is due.
  * Without `deps.ops` (simulated edge clusters) /readyz checks nothing and /metrics is 404.
  */
 import type { Context, MiddlewareHandler, Next } from 'hono'
@@ -77,18 +77,22 @@ export async function handleMetrics(c: Context<ApiEnv>): Promise<Response> {
   })
 }
 
-/** Sets `deps` for the request and, when it has ops, counts the request once answered. */
+/**
+ * Sets `deps` and the parsed `url` for the request and, when it has ops, counts the request once
+ * answered.
+ */
 export function countRequests(getDeps: (c: Context) => HubDeps): MiddlewareHandler<ApiEnv> {
   return async function countRequest(c: Context<ApiEnv>, next: Next) {
     const deps = getDeps(c)
     c.set('deps', deps)
+    const url = new URL(c.req.url)
+    c.set('url', url)
     const ops = deps.ops
     if (!ops) return next()
     const started = ops.metrics.now()
     try {
       await next()
     } finally {
-      const url = new URL(c.req.url)
       const labels = classifyRequest(c.req.method, url, c.req.header('content-type'))
       const seconds = Math.max(0, (ops.metrics.now() - started) / 1000)
       ops.metrics.request(labels, c.res?.status ?? 500, seconds)

@@ -10,7 +10,7 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { authorizeAdmin } from '../../lib/auth/tokens.ts'
-import { currentInvocation, withCeiling } from '../../lib/budget/frames.ts'
+import { currentInvocation, withShare } from '../../lib/budget/frames.ts'
 import { SHARES } from '../../lib/budget/limits.ts'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { runBatch } from '../../lib/reconcile/run.ts'
@@ -25,7 +25,7 @@ export async function handleHook(c: Context<ApiEnv>): Promise<Response> {
   authorizeAdmin(c.get('principal'), 'call reconcile hooks')
   const deps = c.get('deps')
   const step = c.req.param('step')
-  const controller = buildControllers(deps, new URL(c.req.url).origin).find((x) => x.name === step)
+  const controller = buildControllers(deps, c.get('url').origin).find((x) => x.name === step)
   if (!controller) throw notFound('hooks', { name: step ?? '' })
   const parsed = HookBodySchema.safeParse(await readBody(c.req.raw))
   if (!parsed.success)
@@ -35,8 +35,7 @@ export async function handleHook(c: Context<ApiEnv>): Promise<Response> {
   const observe = deps.ops?.metrics.reconcileObserver
   const inv = currentInvocation()
   if (inv) inv.kind = `hook:${controller.name}`
-  const ceiling = inv?.shareAt(SHARES.hook) ?? Number.POSITIVE_INFINITY
-  const { results, deferred } = await withCeiling(ceiling, () =>
+  const { results, deferred } = await withShare(SHARES.hook, () =>
     runBatch(controller, parsed.data.keys, deps.log, observe)
   )
   if (deferred.length > 0)

@@ -11,6 +11,7 @@
  * - `hasRoom(cost)`: whether `cost` more subrequests stay under the current ceiling (the share of
  *   the budget the work in progress may use; true outside an invocation).
  * - `withCeiling(limit, fn)`: runs `fn` with a lower ceiling (an absolute subrequest count).
+ * - `withShare(fraction, fn)`: the same at a share of the budget (limits.ts SHARES).
  * - `measured(fn)`: runs `fn` and also tells how many subrequests it made itself.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -77,6 +78,11 @@ export function withCeiling<T>(limit: number, fn: () => Promise<T>): Promise<T> 
   const frame = frames.getStore()
   if (!frame) return fn()
   return frames.run({ ...frame, ceiling: Math.min(limit, frame.invocation.budget) }, fn)
+}
+
+export function withShare<T>(fraction: number, fn: () => Promise<T>): Promise<T> {
+  const frame = frames.getStore()
+  return frame ? withCeiling(frame.invocation.shareAt(fraction), fn) : fn()
 }
 
 export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {

@@ -3,11 +3,10 @@
  * (relabelled `hook:<step>` by the hook handler once the step is known), `edge-poll` for an
  * agent's desired-state poll, `edge` for the rest of the edge API, `api` for everything else. The
  * watch handler relabels its invocation `watch` (watches come in several spellings), and the cron
- * runs as `cron`. Kinds come from a fixed set, never from the request's text.
+ * runs as `cron`. Kinds come from a fixed set, never from the request's text. The paths are told
+ * apart as the metrics' route classes tell them (lib/metrics/route-class.ts).
  */
-import { EDGE_API_PREFIX } from '../edge/protocol.ts'
-
-const DESIRED = new RegExp(`^${EDGE_API_PREFIX}/mailboxes/[^/]+/desired$`)
+import { specialRoute } from '../metrics/route-class.ts'
 
 export function requestKind(method: string, url: string): string {
   let path: string
@@ -16,8 +15,8 @@ export function requestKind(method: string, url: string): string {
   } catch {
     return 'api'
   }
-  if (path.startsWith('/hooks/')) return 'hook'
-  if (method === 'GET' && DESIRED.test(path)) return 'edge-poll'
-  if (path === EDGE_API_PREFIX || path.startsWith(`${EDGE_API_PREFIX}/`)) return 'edge'
-  return 'api'
+  const route = specialRoute(path)
+  if (route === 'hooks') return 'hook'
+  if (route === 'edge-desired' && method === 'GET') return 'edge-poll'
+  return route?.startsWith('edge-') ? 'edge' : 'api'
 }

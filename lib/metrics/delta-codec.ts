@@ -70,7 +70,7 @@ function familyOf(out: Map<string, MetricFamily>, spec: FamilySpec): MetricFamil
   let f = out.get(spec.name)
   if (!f) {
     f = { name: spec.name, help: spec.help, type: spec.type, series: new Map() }
-    if (spec.bounds) f.bounds = [...spec.bounds]
+    if (spec.bounds) f.bounds = spec.bounds
     out.set(spec.name, f)
   }
   return f

@@ -12,7 +12,12 @@ import { SYNC_TARGETS } from '../apis/gvr.ts'
 import { getSpaceById } from '../hub/spaces.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
-import { EDGES_BY_LAST_SEEN, EDGES_SCANNED_AT, STALE_EDGE_LAST_SEEN } from './hub-catalog.ts'
+import {
+  EDGES_BY_LAST_SEEN,
+  EDGES_SCANNED_AT,
+  type FamilySpec,
+  STALE_EDGE_LAST_SEEN,
+} from './hub-catalog.ts'
 import type { MetricFamily, Series } from './registry.ts'
 
 export type EdgeSeen = { space: string; name: string; lastSeenMs: number | undefined }
@@ -69,9 +74,7 @@ export async function scanEdges(
   return { at, edges }
 }
 
-const gauge = (
-  spec: typeof EDGES_BY_LAST_SEEN | typeof STALE_EDGE_LAST_SEEN | typeof EDGES_SCANNED_AT
-): MetricFamily => ({
+const gauge = (spec: FamilySpec): MetricFamily => ({
   name: spec.name,
   help: spec.help,
   type: 'gauge',

@@ -20,99 +20,94 @@ export type FamilySpec = {
   scrape?: true
 }
 
-const spec = <const T extends FamilySpec>(f: T) => f
+type Declared = Pick<FamilySpec, 'id' | 'name' | 'help' | 'labels'>
 
-export const HTTP_REQUESTS = spec({
+/** A counter, accumulated per isolate and flushed. */
+const counter = (f: Declared): FamilySpec => ({ ...f, type: 'counter' })
+/** A histogram of durations in seconds (DURATION_BOUNDS), accumulated and flushed. */
+const durations = (f: Declared): FamilySpec => ({
+  ...f,
+  type: 'histogram',
+  bounds: DURATION_BOUNDS,
+})
+/** A gauge computed when /metrics is read. */
+const scraped = (f: Declared): FamilySpec => ({ ...f, type: 'gauge', scrape: true })
+
+export const HTTP_REQUESTS = counter({
   id: 'rq',
   name: 'edgeplane_http_requests_total',
   help: 'Requests answered by the hub, by kube verb, route class, built-in resource (or custom) and HTTP code.',
-  type: 'counter',
   labels: ['verb', 'route', 'resource', 'code'],
 })
 
-export const HTTP_DURATION = spec({
+export const HTTP_DURATION = durations({
   id: 'rd',
   name: 'edgeplane_http_request_duration_seconds',
   help: 'Time from receiving a request to its response headers, by kube verb and route class.',
-  type: 'histogram',
   labels: ['verb', 'route'],
-  bounds: DURATION_BOUNDS,
 })
 
-export const STORE_REQUESTS = spec({
+export const STORE_REQUESTS = counter({
   id: 'sr',
   name: 'edgeplane_store_requests_total',
   help: 'DynamoDB request attempts by command and result (ok, conditional, throttled, error); SDK retries count again.',
-  type: 'counter',
   labels: ['command', 'result'],
 })
 
-export const RECONCILES = spec({
+export const RECONCILES = counter({
   id: 'rc',
   name: 'edgeplane_reconciles_total',
   help: 'Reconcile runs by step and outcome (ok, requeue, error, terminal).',
-  type: 'counter',
   labels: ['step', 'outcome'],
 })
 
-export const RECONCILE_DURATION = spec({
+export const RECONCILE_DURATION = durations({
   id: 'rt',
   name: 'edgeplane_reconcile_duration_seconds',
   help: 'Duration of one reconcile run, by step and outcome.',
-  type: 'histogram',
   labels: ['step', 'outcome'],
-  bounds: DURATION_BOUNDS,
 })
 
-export const EDGE_POLLS = spec({
+export const EDGE_POLLS = counter({
   id: 'ep',
   name: 'edgeplane_edge_polls_total',
   help: 'Desired-state polls by edge agents, by HTTP code (200 new content, 304 unchanged).',
-  type: 'counter',
   labels: ['code'],
 })
 
-export const EDGE_REPORTS = spec({
+export const EDGE_REPORTS = counter({
   id: 'er',
   name: 'edgeplane_edge_reports_total',
   help: 'Reports posted by edge agents, by HTTP code.',
-  type: 'counter',
   labels: ['code'],
 })
 
-export const FLUSHES = spec({
+export const FLUSHES = counter({
   id: 'mf',
   name: 'edgeplane_metrics_flushes_total',
   help: 'Flushes of per-isolate metric deltas to the store, by result (ok, retried later, dropped).',
-  type: 'counter',
   labels: ['result'],
 })
 
-export const EDGES_BY_LAST_SEEN = spec({
+export const EDGES_BY_LAST_SEEN = scraped({
   id: 'eb',
   name: 'edgeplane_edges_by_last_seen',
   help: 'SyncTargets by the age of their last agent heartbeat (never: no heartbeat recorded).',
-  type: 'gauge',
   labels: ['age'],
-  scrape: true,
 })
 
-export const STALE_EDGE_LAST_SEEN = spec({
+export const STALE_EDGE_LAST_SEEN = scraped({
   id: 'es',
   name: 'edgeplane_edge_last_seen_timestamp_seconds',
   help: 'Last heartbeat of each SyncTarget not heard from for 5 minutes or more (at most 200, oldest dropped first).',
-  type: 'gauge',
   labels: ['space', 'sync_target'],
-  scrape: true,
 })
 
-export const EDGES_SCANNED_AT = spec({
+export const EDGES_SCANNED_AT = scraped({
   id: 'ea',
   name: 'edgeplane_edges_scanned_timestamp_seconds',
   help: 'When the SyncTargets behind the edge gauges were read (they are cached for a minute).',
-  type: 'gauge',
   labels: [],
-  scrape: true,
 })
 
 /** Every family the hub serves, flushed or computed. */

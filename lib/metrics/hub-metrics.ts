@@ -69,7 +69,7 @@ export class HubMetrics {
   }
 
   private observe(f: FamilySpec, labels: Labels, seconds: number): void {
-    this.pending.observe(f.name, f.help, labels, seconds, f.bounds ? [...f.bounds] : undefined)
+    this.pending.observe(f.name, f.help, labels, seconds, f.bounds)
   }
 
   /** One answered request. */

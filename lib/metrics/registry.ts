@@ -17,7 +17,7 @@ export type MetricFamily = {
   help: string
   type: MetricType
   /** Upper bounds of the histogram buckets (ascending, without +Inf). */
-  bounds?: number[]
+  bounds?: readonly number[]
   series: Map<string, Series | HistogramSeries>
 }
 
@@ -30,7 +30,12 @@ const seriesKey = (labels: Labels) =>
 export class MetricsRegistry {
   readonly families = new Map<string, MetricFamily>()
 
-  private family(name: string, help: string, type: MetricType, bounds?: number[]): MetricFamily {
+  private family(
+    name: string,
+    help: string,
+    type: MetricType,
+    bounds?: readonly number[]
+  ): MetricFamily {
     let f = this.families.get(name)
     if (!f) {
       f = { name, help, type, bounds, series: new Map() }
@@ -62,7 +67,7 @@ export class MetricsRegistry {
     help: string,
     labels: Labels,
     value: number,
-    bounds: number[] = DURATION_BOUNDS
+    bounds: readonly number[] = DURATION_BOUNDS
   ): void {
     const f = this.family(name, help, 'histogram', bounds)
     const b = f.bounds ?? bounds

@@ -58,7 +58,8 @@ function edgeRoute(pathname: string): string {
   return m ? `edge-${m[1]}` : 'edge-other'
 }
 
-function specialRoute(pathname: string): string | undefined {
+/** The route class of a path outside the kube API (metrics, hooks, edge-*), else undefined. */
+export function specialRoute(pathname: string): string | undefined {
   if (pathname === '/metrics') return 'metrics'
   if (pathname.startsWith('/hooks/')) return 'hooks'
   if (pathname === EDGE_API_PREFIX || pathname.startsWith(`${EDGE_API_PREFIX}/`))

@@ -31,6 +31,22 @@ export type DynamoClientOptions = {
   maxAttempts?: number
 }
 
+const opNames = new Map<string, string>()
+
+/**
+ * The operation a middleware context names, without the `Command` suffix (`PutItem`); remembered
+ * per command name, since every request attempt passes through several middlewares that ask.
+ */
+export function commandOp(context: { commandName?: string }): string {
+  const name = context.commandName ?? 'Unknown'
+  let op = opNames.get(name)
+  if (op === undefined) {
+    op = name.endsWith('Command') ? name.slice(0, -'Command'.length) : name
+    opNames.set(name, op)
+  }
+  return op
+}
+
 export function createDynamoClient(options: DynamoClientOptions): DynamoDBClient {
   const client = new DynamoDBClient({
     region: options.region,
@@ -39,17 +55,14 @@ export function createDynamoClient(options: DynamoClientOptions): DynamoDBClient
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
   })
   client.middlewareStack.add(
-    (next, context) => (args) => {
-      const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
-      return subrequest(op, () => next(args))
-    },
+    (next, context) => (args) => subrequest(commandOp(context), () => next(args)),
     { step: 'finalizeRequest', priority: 'low', name: 'edgeplaneSubrequestBudget' }
   )
   const { counter, fault } = options
   if (counter || fault) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
+        const op = commandOp(context)
         counter?.add(op)
         await fault?.({ op, input: args.input, phase: 'before' })
         const result = await next(args)

@@ -11,6 +11,7 @@
 import { QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb'
 import { type Item, n, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
+import { classifyStoreError } from './request-observer.ts'
 
 export const METRICS_PK = 'metrics'
 /** Shards the isolates spread their writes over (each isolate picks one). */
@@ -33,12 +34,10 @@ export type MetricItems = {
   read(): Promise<Map<string, number>>
 }
 
-const THROTTLED = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/
-
-/** An error after which the update certainly did not land. */
+/** An error after which the update certainly did not land: throttled, or never connected. */
 export function certainlyNotApplied(e: unknown): boolean {
   if (!(e instanceof Error)) return false
-  if (THROTTLED.test(e.name)) return true
+  if (classifyStoreError(e) === 'throttled') return true
   return (e as { code?: string }).code === 'ECONNREFUSED'
 }
 

@@ -25,7 +25,7 @@ import { decodeChanges, decodeEntries } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { readManifest } from './projection-manifest.ts'
 import { STATE_PK_PREFIX } from './projection-state.ts'
-import type { SweepCursor } from './sweep.ts'
+import { cutBefore, type SweepCursor } from './sweep.ts'
 
 export type PageContext = {
   stage: 'mark' | 'collect'
@@ -44,8 +44,6 @@ export type PageOutcome = {
   /** Set when the page stopped early: resume after this key (undefined: the page's start). */
   cut?: { after: SweepCursor | undefined }
 }
-
-const keyOf = (i: Item): SweepCursor => ({ pk: readString(i, 'pk'), sk: readString(i, 'sk') })
 
 export async function deleteIf(
   ctx: StoreContext,
@@ -118,10 +116,7 @@ export async function sweepPage(
   for (const [at, item] of items.entries()) {
     const pk = readString(item, 'pk')
     if (page.stage === 'collect' && pk.startsWith(STATE_PK_PREFIX)) {
-      if (!(await sweepState(ctx, item, page, out))) {
-        const before = items[at - 1]
-        return { ...out, cut: { after: before ? keyOf(before) : undefined } }
-      }
+      if (!(await sweepState(ctx, item, page, out))) return { ...out, cut: cutBefore(items, at) }
       continue
     }
     if (pk.startsWith('pb#')) {

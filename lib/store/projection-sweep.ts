@@ -21,13 +21,13 @@
  * and retention are used, never the sweep's overrides, because writers' body caches rely on them.
  */
 import { ScanCommand } from '@aws-sdk/client-dynamodb'
-import { type Item, n, readString, s } from './attrs.ts'
+import { type Item, n, s } from './attrs.ts'
 import { type Bloom, loadBloom, newBloom } from './bloom.ts'
 import type { StoreContext } from './context.ts'
 import { bodyPk, SINGLE_SK } from './keys.ts'
 import { STATE_PK_PREFIX } from './projection-state.ts'
 import { deleteIf, sweepPage } from './projection-sweep-items.ts'
-import type { SweepCursor } from './sweep.ts'
+import { cursorOf, type SweepCursor, startOf } from './sweep.ts'
 
 export type BodySweepState = {
   stage: 'mark' | 'collect' | 'delete'
@@ -56,8 +56,6 @@ export type BodySweepStep = {
 export const MAX_CANDIDATES = 2000
 const SCAN_PAGE = 1000
 
-const keyOf = (i: Item): SweepCursor => ({ pk: readString(i, 'pk'), sk: readString(i, 'sk') })
-
 function scanFor(ctx: StoreContext, st: BodySweepState): ScanCommand {
   const collect = st.stage === 'collect'
   const filter = collect
@@ -69,7 +67,7 @@ function scanFor(ctx: StoreContext, st: BodySweepState): ScanCommand {
   return new ScanCommand({
     TableName: ctx.table,
     Limit: SCAN_PAGE,
-    ...(st.cursor ? { ExclusiveStartKey: { pk: s(st.cursor.pk), sk: s(st.cursor.sk) } } : {}),
+    ExclusiveStartKey: startOf(st.cursor),
     FilterExpression: filter,
     ProjectionExpression: collect ? 'pk, sk, #b, chg, uid, rv, ts' : 'pk, sk, #b, chg',
     ExpressionAttributeNames: { '#b': 'body' },
@@ -131,7 +129,7 @@ export async function sweepBodiesStep(
       if (outcome.cut.after) st.cursor = outcome.cut.after
       break
     }
-    if (out.LastEvaluatedKey) st.cursor = keyOf(out.LastEvaluatedKey)
+    if (out.LastEvaluatedKey) st.cursor = cursorOf(out.LastEvaluatedKey)
     else {
       st.stage = stage === 'mark' ? 'collect' : 'delete'
       delete st.cursor

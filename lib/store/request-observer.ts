@@ -8,6 +8,7 @@
  * `error` (anything else, the network included).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { commandOp } from './dynamo-client.ts'
 
 export type StoreRequestResult = 'ok' | 'conditional' | 'throttled' | 'error'
 export type StoreRequestObserver = (command: string, result: StoreRequestResult) => void
@@ -25,7 +26,7 @@ export function classifyStoreError(e: unknown): StoreRequestResult {
 export function observeStoreRequests(client: DynamoDBClient, observe: StoreRequestObserver): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const command = (context.commandName ?? 'Unknown').replace(/Command$/, '')
+      const command = commandOp(context)
       try {
         const out = await next(args)
         observe(command, 'ok')

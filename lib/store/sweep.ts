@@ -58,9 +58,20 @@ export const SWEEP_PAGE_COST = 45
 /** Requests one blob check may cost: three reads and a delete of a few chunks. */
 export const SWEEP_BLOB_COST = 6
 
-const keyOf = (i: Item): SweepCursor => ({ pk: readString(i, 'pk'), sk: readString(i, 'sk') })
-const startOf = (c: SweepCursor | undefined): Item | undefined =>
+/** The cursor at an item (a Scan page's item or its LastEvaluatedKey). */
+export const cursorOf = (i: Item): SweepCursor => ({
+  pk: readString(i, 'pk'),
+  sk: readString(i, 'sk'),
+})
+/** A cursor as a Scan's ExclusiveStartKey. */
+export const startOf = (c: SweepCursor | undefined): Item | undefined =>
   c ? { pk: s(c.pk), sk: s(c.sk) } : undefined
+
+/** Where a page cut short before its item `at` resumes: after the item before (its start: none). */
+export function cutBefore(items: Item[], at: number): { after: SweepCursor | undefined } {
+  const before = items[at - 1]
+  return { after: before ? cursorOf(before) : undefined }
+}
 
 async function itemExists(
   ctx: StoreContext,
@@ -112,10 +123,7 @@ async function collectBlobs(
   let deleted = 0
   for (const [at, item] of items.entries()) {
     if (!readString(item, 'pk').startsWith('blob#')) continue
-    if (!room(SWEEP_BLOB_COST)) {
-      const before = items[at - 1]
-      return { deleted, cut: { after: before ? keyOf(before) : undefined } }
-    }
+    if (!room(SWEEP_BLOB_COST)) return { deleted, cut: cutBefore(items, at) }
     deleted += await collectBlob(ctx, item)
   }
   return { deleted }
@@ -183,7 +191,7 @@ export async function sweepChangeLog(
       position = undefined
       break
     }
-    position = keyOf(out.LastEvaluatedKey)
+    position = cursorOf(out.LastEvaluatedKey)
   }
   return {
     deleted,

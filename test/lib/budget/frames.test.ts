@@ -12,6 +12,7 @@ import {
   measured,
   runInvocation,
   withCeiling,
+  withShare,
 } from '../../../lib/budget/frames.ts'
 import type { InvocationStats } from '../../../lib/budget/invocation.ts'
 import { takeViolations } from '../../../lib/budget/violations.ts'
@@ -117,6 +118,15 @@ describe('ceilings, scopes and holds', () => {
       })
       expect(currentInvocation()!.subrequests).toBe(9)
     })
+  })
+
+  it('withShare sets the ceiling at a share of the budget, and bounds nothing outside one', async () => {
+    expect(await withShare(0.1, async () => hasRoom(1_000_000))).toBe(true)
+    await runInvocation('api', { subrequests: 200 }, () =>
+      withShare(0.1, async () => {
+        expect([hasRoom(20), hasRoom(21)]).toEqual([true, false])
+      })
+    )
   })
 
   it('ends a held invocation only when the hold is released', async () => {
