@@ -5,15 +5,16 @@
  * message and observedGeneration). The placement is read again first, so the write carries a
  * current resourceVersion and keeps what the where and translate steps write in the same status
  * (specGeneration, matchingLocationCount, the `Translated` condition) as it is now; Ready is
- * computed over that fresh status. Ready follows kube's condition conventions: its
- * lastTransitionTime changes only when its status does, its observedGeneration is the generation
- * the summary was computed for. A placement re-created meanwhile (another uid) is left to its own
+ * computed over that fresh status. Ready follows kube's condition conventions
+ * (lib/kube/conditions.ts): its lastTransitionTime changes only when its status does, its
+ * observedGeneration is the generation the summary was computed for. A placement re-created meanwhile (another uid) is left to its own
  * run.
  */
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
 import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
+import { conditionHolds, withCondition } from '../../lib/kube/conditions.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
 import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
 import {
@@ -58,14 +59,7 @@ function wantOf(ep: KubeObject, summary: PlacementSummary, facts: ReadyFacts): C
 function same(ep: KubeObject, summary: PlacementSummary, want: ConditionWant, generation: number) {
   const status = statusOf(ep)
   if (canonicalJson(status.summary ?? null) !== canonicalJson(summary)) return false
-  const old = conditionsOf(status).find((c) => c.type === READY)
-  return (
-    !!old &&
-    old.status === want.status &&
-    old.reason === want.reason &&
-    old.message === want.message &&
-    old.observedGeneration === generation
-  )
+  return conditionHolds(conditionsOf(status), READY, want, generation)
 }
 
 /** True when it wrote. */
@@ -85,18 +79,10 @@ export async function writePlacementStatus(
   if (same(fresh, summary, want, facts.generation)) return false
   const status = statusOf(fresh)
   const conditions = conditionsOf(status)
-  const old = conditions.find((c) => c.type === READY)
-  const kept = old?.status === want.status ? old.lastTransitionTime : undefined
-  const ready: JsonObject = {
-    type: READY,
-    ...want,
-    observedGeneration: facts.generation,
-    lastTransitionTime: typeof kept === 'string' ? kept : timestamp(now()),
-  }
   const next: JsonObject = {
     ...status,
     summary: summary as unknown as JsonObject,
-    conditions: [...conditions.filter((c) => c.type !== READY), ready],
+    conditions: withCondition(conditions, READY, want, facts.generation, timestamp(now())),
   }
   await client.updateStatus(spaceId, EDGE_PLACEMENTS, { ...fresh, status: next })
   return true

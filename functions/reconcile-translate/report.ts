@@ -18,6 +18,7 @@ import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
+import { conditionHolds, withCondition } from '../../lib/kube/conditions.ts'
 import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ConflictReport, conflictMessage } from './conflict-report.ts'
@@ -119,24 +120,9 @@ async function writeConditionOnce(
 ): Promise<boolean> {
   const status: JsonObject = isObject(ep.status) ? ep.status : {}
   const conditions = Array.isArray(status.conditions) ? (status.conditions as JsonObject[]) : []
-  const old = conditions.find((c) => c.type === TRANSLATED)
   const generation = ep.metadata.generation ?? 0
-  if (
-    old &&
-    old.status === want.status &&
-    old.reason === want.reason &&
-    old.message === want.message &&
-    old.observedGeneration === generation
-  )
-    return false
-  const kept = old && old.status === want.status ? old.lastTransitionTime : undefined
-  const condition: JsonObject = {
-    type: TRANSLATED,
-    ...want,
-    observedGeneration: generation,
-    lastTransitionTime: typeof kept === 'string' ? kept : timestamp(deps.now()),
-  }
-  const next = [...conditions.filter((c) => c.type !== TRANSLATED), condition]
+  if (conditionHolds(conditions, TRANSLATED, want, generation)) return false
+  const next = withCondition(conditions, TRANSLATED, want, generation, timestamp(deps.now()))
   await deps.client.updateStatus(spaceId, EDGE_PLACEMENTS, {
     ...ep,
     status: { ...status, conditions: next },

@@ -22,6 +22,8 @@ export type KubeconfigOptions = {
   /** Hub base URL, e.g. http://127.0.0.1:8787. */
   hubUrl: string
   adminToken: string
+  /** The name of the user holding `adminToken` (default ADMIN_USER). */
+  user?: string
   /** PEM certificate of the hub (self-signed), trusted by every space context. */
   caPem?: string
   /** Space paths that get a context; the first is the current context. */
@@ -43,11 +45,12 @@ function clusterEntry(server: string, caPem: string | undefined): Record<string,
 /** The kubeconfig document as a plain object (kubectl's `Config` v1 shape). */
 export function buildKubeconfig(opts: KubeconfigOptions): Record<string, unknown> {
   const contexts = [...spaceContexts(opts.hubUrl, opts.spaces), ...(opts.extra ?? [])]
+  const shared = opts.user ?? ADMIN_USER
   const users: { name: string; user: { token: string } }[] = [
-    { name: ADMIN_USER, user: { token: opts.adminToken } },
+    { name: shared, user: { token: opts.adminToken } },
   ]
   const userFor = (c: KubeconfigContext): string => {
-    if (c.token === undefined) return ADMIN_USER
+    if (c.token === undefined) return shared
     users.push({ name: `${c.name}-user`, user: { token: c.token } })
     return `${c.name}-user`
   }

@@ -3,10 +3,10 @@
  * left or `expired` — and AGE), and for `issue --kubeconfig-out` a kubeconfig for the new token:
  * one context per plain space path it reaches (the first is current; a subtree `path:*` gets no
  * context, as it does not reach `path` itself; an admin token gets `root`), the hub's CA when
- * given. Pure.
+ * given (infra/local/kubeconfig.ts builds it). Pure.
  */
-import { stringify } from 'yaml'
 import { humanDuration, parseTime } from '../../lib/kube/printers/duration.ts'
+import { renderKubeconfig } from '../local/kubeconfig.ts'
 import type { Issued, TokenObject } from './call.ts'
 import type { Connection } from './connection.ts'
 
@@ -43,23 +43,11 @@ export function issuedKubeconfig(conn: Connection, issued: Issued): string {
   const spec = issued.object.spec ?? {}
   const spaces =
     spec.type === 'admin' ? ['root'] : (spec.spaces ?? []).filter((s) => !s.endsWith(':*'))
-  const user = `${issued.name}-token`
-  const cluster = (space: string) => ({
-    name: space,
-    cluster: {
-      server: `${conn.hubUrl}/clusters/${space}`,
-      ...(conn.caPem && conn.hubUrl.startsWith('https:')
-        ? { 'certificate-authority-data': Buffer.from(conn.caPem).toString('base64') }
-        : {}),
-    },
-  })
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    preferences: {},
-    clusters: spaces.map(cluster),
-    contexts: spaces.map((s) => ({ name: s, context: { cluster: s, user } })),
-    users: [{ name: user, user: { token: issued.token } }],
-    'current-context': spaces[0] ?? '',
+  return renderKubeconfig({
+    hubUrl: conn.hubUrl,
+    adminToken: issued.token,
+    user: `${issued.name}-token`,
+    ...(conn.caPem ? { caPem: conn.caPem } : {}),
+    spaces,
   })
 }

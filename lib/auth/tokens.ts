@@ -48,7 +48,7 @@ export async function registerToken(
   token: string,
   principal: Principal
 ): Promise<void> {
-  await kv.put(TOKENS, await hashToken(token), principal)
+  await registerTokenHash(kv, await hashToken(token), principal)
 }
 
 /** Stores `principal` under an already computed token hash (see registerToken). */

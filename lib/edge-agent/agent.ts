@@ -90,6 +90,23 @@ export const statePaths = (dir: string) => ({
   reported: join(dir, 'reported.json'),
 })
 
+/** A poll's result: an unchanged, successful poll that did nothing, with `patch` on top. */
+export const pollResult = (patch: Partial<PollResult> = {}): PollResult => ({
+  outcome: 'unchanged',
+  ok: true,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  pruned: 0,
+  problems: 0,
+  statuses: 0,
+  upsyncApply: 0,
+  upsyncDelete: 0,
+  reported: false,
+  durationMs: 0,
+  ...patch,
+})
+
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 export async function createAgent(deps: AgentDeps): Promise<Agent> {
@@ -114,25 +131,8 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
 
   async function poll(): Promise<PollResult> {
     const started = Date.now()
-    const r: PollResult = {
-      outcome: 'unchanged',
-      ok: true,
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      pruned: 0,
-      problems: 0,
-      statuses: 0,
-      upsyncApply: 0,
-      upsyncDelete: 0,
-      reported: false,
-      durationMs: 0,
-    }
-    const done = (patch: Partial<PollResult>): PollResult => ({
-      ...r,
-      ...patch,
-      durationMs: Date.now() - started,
-    })
+    const done = (patch: Partial<PollResult>): PollResult =>
+      pollResult({ ...patch, durationMs: Date.now() - started })
     try {
       if (await keeper.ready()) checked.clear()
     } catch (e) {

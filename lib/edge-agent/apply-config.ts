@@ -16,20 +16,17 @@
  * other managers and the server's normalizations (which are already in the recorded view) cost a
  * hash, not a write.
  */
-import { DOWNSYNCED_ANNOTATION } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
-import { AGENT_ANNOTATION } from './marker.ts'
+import { MARKER_ANNOTATIONS, markerAnnotations } from './marker.ts'
 import { apiVersionOf, hashOf, isRecord, isSystemKey } from './refs.ts'
 
 const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status'])
-/** Annotations only the agent writes: a desired body's values for them are dropped. */
-const MARKER_KEYS = new Set([DOWNSYNCED_ANNOTATION, AGENT_ANNOTATION])
 
 function stringMap(v: unknown, extra?: Record<string, string>): Record<string, string> | undefined {
   const out: Record<string, string> = {}
   if (isRecord(v))
     for (const [k, val] of Object.entries(v))
-      if (typeof val === 'string' && !isSystemKey(k) && !MARKER_KEYS.has(k)) out[k] = val
+      if (typeof val === 'string' && !isSystemKey(k) && !MARKER_ANNOTATIONS.has(k)) out[k] = val
   Object.assign(out, extra)
   return Object.keys(out).length > 0 ? out : undefined
 }
@@ -53,11 +50,7 @@ export function applyConfigOf(
   if (t.namespace) metadata.namespace = t.namespace
   const labels = stringMap(meta.labels)
   if (labels) metadata.labels = labels
-  const marker = {
-    [DOWNSYNCED_ANNOTATION]: 'true',
-    ...(identity ? { [AGENT_ANNOTATION]: identity } : {}),
-  }
-  metadata.annotations = stringMap(meta.annotations, marker)
+  metadata.annotations = stringMap(meta.annotations, markerAnnotations(identity))
   const kind = typeof body.kind === 'string' && body.kind ? body.kind : t.kind
   const config: KubeObject = { apiVersion: apiVersionOf(t.group, t.version), kind, metadata }
   for (const [k, v] of Object.entries(body))

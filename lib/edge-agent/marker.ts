@@ -19,6 +19,18 @@ import type { OwnedRecord } from './ownership.ts'
 export const FIELD_MANAGER = 'edgeplane-agent'
 export const AGENT_ANNOTATION = 'edge.kcp.io/agent'
 
+/** The marker's annotations: only the agent writes them (desired bodies' values are dropped). */
+export const MARKER_ANNOTATIONS: ReadonlySet<string> = new Set([
+  DOWNSYNCED_ANNOTATION,
+  AGENT_ANNOTATION,
+])
+
+/** The marker's annotations as the agent named `identity` applies them (none: downsynced only). */
+export const markerAnnotations = (identity?: string): Record<string, string> => ({
+  [DOWNSYNCED_ANNOTATION]: 'true',
+  ...(identity ? { [AGENT_ANNOTATION]: identity } : {}),
+})
+
 /** The identity the agent writes in AGENT_ANNOTATION: its record's namespace and name. */
 export const agentIdentity = (namespace: string, recordName: string) => `${namespace}/${recordName}`
 

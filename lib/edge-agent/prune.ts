@@ -5,11 +5,12 @@
  * #900), and those are not in the record. Each delete carries a uid precondition, so an object
  * someone recreated under the same name is not touched. Order: everything else, then CRDs, then
  * Namespaces. A built-in namespace, a CRD of a built-in group and a create-only object
- * (create-only.ts) are never deleted (their record is just dropped). A pending entry (no uid: a
- * create whose uid was never recorded) is deleted only when its object carries this agent's
- * marker (marker.ts), with that object's uid as precondition; otherwise it is dropped. 404 and 409 (the object is gone, or it is not ours any more)
- * drop the record; other failures keep it and report a DeleteFailed problem, retried next poll. Only called after a successful read of the desired
- * state: an unreachable center never leads here.
+ * (create-only.ts) are never deleted (their record is just dropped, without a read). A pending
+ * entry (no uid: a create whose uid was never recorded) is deleted only when its object carries
+ * this agent's marker (marker.ts), with that object's uid as precondition; otherwise it is
+ * dropped. 404 and 409 (the object is gone, or it is not ours any more) drop the record; other
+ * failures keep it and report a DeleteFailed problem, retried next poll. Only called after a
+ * successful read of the desired state: an unreachable center never leads here.
  */
 import type { Builtins } from '../apis/builtins.ts'
 import type { Problem } from '../edge/protocol.ts'
@@ -47,14 +48,15 @@ export async function pruneOwned(
         phaseOf(b.group, b.resource) - phaseOf(a.group, a.resource) || (ka < kb ? -1 : 1)
     )
   for (const [key, rec] of gone) {
+    const neverDeleted = rec.createOnly || isBuiltinRecord(rec, deps.builtins)
     let uid = rec.uid
     try {
-      if (uid === undefined && !rec.createOnly) uid = await pendingUid(deps, rec)
+      if (uid === undefined && !neverDeleted) uid = await pendingUid(deps, rec)
     } catch (e) {
       out.problems.push(deleteFailed(rec, e))
       continue
     }
-    if (uid === undefined || rec.createOnly || isBuiltinRecord(rec, deps.builtins)) {
+    if (uid === undefined || neverDeleted) {
       deps.owned.delete(key)
       out.dropped += 1
       const pending = rec.uid === undefined

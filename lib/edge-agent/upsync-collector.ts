@@ -9,11 +9,11 @@
  * whose list fails sends no deletes this poll (a failed read never deletes anything).
  */
 import { isSystemInfrastructure } from '../apis/categories.ts'
-import { DOWNSYNCED_ANNOTATION, type ObjectRef } from '../edge/protocol.ts'
+import type { ObjectRef } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
 import type { EdgeKube, ServedResource } from './kube-client.ts'
-import { AGENT_ANNOTATION } from './marker.ts'
+import { MARKER_ANNOTATIONS } from './marker.ts'
 import { apiVersionOf, hashOf, isSystemKey, refKey } from './refs.ts'
 import type { ReportState } from './report-state.ts'
 import { selects, type UpsyncTarget } from './upsync-sets.ts'
@@ -22,9 +22,7 @@ export type UpsyncItem = { key: string; ref: ObjectRef; body: KubeObject; hash: 
 export type UpsyncChanges = { apply: UpsyncItem[]; delete: { key: string; ref: ObjectRef }[] }
 
 function cleanMap(m: Record<string, string> | undefined): Record<string, string> | undefined {
-  const out = Object.entries(m ?? {}).filter(
-    ([k]) => !isSystemKey(k) && k !== DOWNSYNCED_ANNOTATION && k !== AGENT_ANNOTATION
-  )
+  const out = Object.entries(m ?? {}).filter(([k]) => !isSystemKey(k) && !MARKER_ANNOTATIONS.has(k))
   return out.length > 0 ? Object.fromEntries(out) : undefined
 }
 

@@ -10,6 +10,7 @@ import { ROOT_ONLY_RESOURCES } from '../apis/tokens.ts'
 import type { Registry } from '../kube/registry.ts'
 import { createRegistry } from '../kube/registry.ts'
 import type { HubDeps } from './deps.ts'
+import { ROOT } from './spaces.ts'
 
 export const REGISTRY_TTL_MS = 2000
 const MAX_CACHED = 2000
@@ -33,7 +34,7 @@ export async function registryForSpace(deps: HubDeps, spaceId: string): Promise<
   })
   const registry = createRegistry(
     crds.items.filter((c) => !c.metadata.deletionTimestamp),
-    spaceId === 'root' ? ROOT_ONLY_RESOURCES : []
+    spaceId === ROOT.id ? ROOT_ONLY_RESOURCES : []
   )
   if (cache.size >= MAX_CACHED) cache.clear()
   cache.set(spaceId, { at: now, registry })

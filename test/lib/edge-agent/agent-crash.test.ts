@@ -8,29 +8,17 @@
  * reported, left alone, never deleted. An owned object deleted at the edge and created again is
  * pending in the record before the create too, so a crash right after it does not make it foreign.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { DOWNSYNCED_ANNOTATION } from '../../../lib/edge/protocol.ts'
 import { FIELD_MANAGER } from '../../../lib/edge-agent/apply.ts'
 import { type EdgeKube, KubeError } from '../../../lib/edge-agent/kube-client.ts'
 import { AGENT_ANNOTATION } from '../../../lib/edge-agent/marker.ts'
-import { type FakeCenter, startFakeCenter } from './fake-center.ts'
-import { AGENT_NS, cmRef, configMap, type Edge, namespace, newAgent, startEdge } from './fixture.ts'
+import { AGENT_NS, agentBench, cmRef, configMap, namespace, newAgent } from './fixture.ts'
 import { putShard, recordEntries } from './record-fixture.ts'
 
-let edge: Edge
-let center: FakeCenter
+const bench = agentBench('mb-crash')
 beforeAll(async () => {
-  edge = await startEdge()
-  await edge.call('POST', '/api/v1/namespaces', namespace('crash'))
-})
-afterAll(async () => {
-  await edge?.close()
-})
-beforeEach(async () => {
-  center = await startFakeCenter('mb-crash')
-})
-afterEach(async () => {
-  await center?.close()
+  await bench.edge.call('POST', '/api/v1/namespaces', namespace('crash'))
 })
 
 /** Record `record` as a crash left it: a pending create of ConfigMap crash/<name>. */
@@ -39,7 +27,7 @@ async function pendingRecord(record: string, name: string): Promise<void> {
   const objects = {
     [`/configmaps/crash/${name}`]: { ...entry, hash: '', view: '', generations: [] },
   }
-  await putShard(edge, record, { objects: JSON.stringify(objects) })
+  await putShard(bench.edge, record, { objects: JSON.stringify(objects) })
 }
 
 const marked = (name: string, agent: string) => ({
@@ -54,7 +42,7 @@ const marked = (name: string, agent: string) => ({
 /** Made at the edge by server-side apply as `manager` (the agent's field manager by default). */
 function applied(body: object, manager = FIELD_MANAGER) {
   const path = `/api/v1/namespaces/crash/configmaps/${(body as { metadata: { name: string } }).metadata.name}`
-  return edge.call('PATCH', `${path}?force=true`, body, {
+  return bench.edge.call('PATCH', `${path}?force=true`, body, {
     contentType: 'application/apply-patch+yaml',
     manager,
   })
@@ -65,91 +53,97 @@ describe('a crash between create and record', () => {
     await pendingRecord('crash-mine', 'mine')
     const made = await applied(marked('mine', 'crash-mine'))
     expect(made.status).toBe(201)
-    center.put(cmRef('crash', 'mine'), configMap('crash', 'mine', { k: 'v2' }))
-    const agent = await newAgent(center, edge, { record: 'crash-mine' })
+    bench.center.put(cmRef('crash', 'mine'), configMap('crash', 'mine', { k: 'v2' }))
+    const agent = await bench.agent({ record: 'crash-mine' })
     expect(await agent.poll()).toMatchObject({ ok: true, problems: 0, updated: 1 })
-    expect((await recordEntries(edge, 'crash-mine'))['/configmaps/crash/mine']).toMatchObject({
-      uid: made.body.metadata.uid,
-    })
-    expect((await edge.get(cmRef('crash', 'mine')))?.data).toEqual({ k: 'v2' })
-    center.remove(cmRef('crash', 'mine'))
+    expect((await recordEntries(bench.edge, 'crash-mine'))['/configmaps/crash/mine']).toMatchObject(
+      {
+        uid: made.body.metadata.uid,
+      }
+    )
+    expect((await bench.edge.get(cmRef('crash', 'mine')))?.data).toEqual({ k: 'v2' })
+    bench.center.remove(cmRef('crash', 'mine'))
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1 })
-    expect(await edge.get(cmRef('crash', 'mine'))).toBeUndefined()
-    expect(await recordEntries(edge, 'crash-mine')).toEqual({})
+    expect(await bench.edge.get(cmRef('crash', 'mine'))).toBeUndefined()
+    expect(await recordEntries(bench.edge, 'crash-mine')).toEqual({})
   })
 
   it('prunes the object of a pending entry the desired state dropped meanwhile', async () => {
     await pendingRecord('crash-dropped', 'dropped')
     expect((await applied(marked('dropped', 'crash-dropped'))).status).toBe(201)
-    center.put(cmRef('crash', 'other'), configMap('crash', 'other', {}))
-    const agent = await newAgent(center, edge, { record: 'crash-dropped' })
+    bench.center.put(cmRef('crash', 'other'), configMap('crash', 'other', {}))
+    const agent = await bench.agent({ record: 'crash-dropped' })
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1, problems: 0 })
-    expect(await edge.get(cmRef('crash', 'dropped'))).toBeUndefined()
+    expect(await bench.edge.get(cmRef('crash', 'dropped'))).toBeUndefined()
   })
 
   it('leaves alone an object someone else made meanwhile, marker or not', async () => {
     await pendingRecord('crash-theirs', 'theirs')
     const copied = marked('theirs', 'crash-theirs')
-    const made = await edge.call('POST', '/api/v1/namespaces/crash/configmaps', copied)
+    const made = await bench.edge.call('POST', '/api/v1/namespaces/crash/configmaps', copied)
     expect(made.status).toBe(201)
-    center.put(cmRef('crash', 'theirs'), configMap('crash', 'theirs', { k: 'center' }))
-    const agent = await newAgent(center, edge, { record: 'crash-theirs' })
+    bench.center.put(cmRef('crash', 'theirs'), configMap('crash', 'theirs', { k: 'center' }))
+    const agent = await bench.agent({ record: 'crash-theirs' })
     expect(await agent.poll()).toMatchObject({ ok: true, problems: 1, updated: 0 })
-    expect(center.reports.at(-1)?.problems).toEqual([
+    expect(bench.center.reports.at(-1)?.problems).toEqual([
       expect.objectContaining({ name: 'theirs', reason: 'ForeignObject' }),
     ])
     expect(agent.inspect().owned.has('/configmaps/crash/theirs')).toBe(false)
-    center.remove(cmRef('crash', 'theirs'))
+    bench.center.remove(cmRef('crash', 'theirs'))
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 0 })
-    expect((await edge.get(cmRef('crash', 'theirs')))?.data).toEqual({ k: 'v' })
+    expect((await bench.edge.get(cmRef('crash', 'theirs')))?.data).toEqual({ k: 'v' })
   })
 
   it("leaves alone another agent's object, and prunes nothing for it", async () => {
     await pendingRecord('crash-me', 'elsewhere')
     expect((await applied(marked('elsewhere', 'someone-else'))).status).toBe(201)
-    center.put(cmRef('crash', 'elsewhere'), configMap('crash', 'elsewhere', { k: 'center' }))
-    const agent = await newAgent(center, edge, { record: 'crash-me' })
+    bench.center.put(cmRef('crash', 'elsewhere'), configMap('crash', 'elsewhere', { k: 'center' }))
+    const agent = await bench.agent({ record: 'crash-me' })
     expect(await agent.poll()).toMatchObject({ ok: true, problems: 1, updated: 0 })
-    expect(center.reports.at(-1)?.problems).toEqual([
+    expect(bench.center.reports.at(-1)?.problems).toEqual([
       expect.objectContaining({ name: 'elsewhere', reason: 'ForeignObject' }),
     ])
     await pendingRecord('crash-me', 'elsewhere')
-    const again = await newAgent(center, edge, { record: 'crash-me' })
-    center.remove(cmRef('crash', 'elsewhere'))
+    const again = await bench.agent({ record: 'crash-me' })
+    bench.center.remove(cmRef('crash', 'elsewhere'))
     expect(await again.poll()).toMatchObject({ ok: true, pruned: 0 })
-    expect((await edge.get(cmRef('crash', 'elsewhere')))?.data).toEqual({ k: 'v' })
+    expect((await bench.edge.get(cmRef('crash', 'elsewhere')))?.data).toEqual({ k: 'v' })
   })
 
   it('keeps an owned object it created again when it crashes before recording the new uid', async () => {
     const key = '/configmaps/crash/again'
-    center.put(cmRef('crash', 'again'), configMap('crash', 'again', { k: 'v' }))
-    const first = await newAgent(center, edge, { record: 'crash-again' })
+    bench.center.put(cmRef('crash', 'again'), configMap('crash', 'again', { k: 'v' }))
+    const first = await bench.agent({ record: 'crash-again' })
     expect(await first.poll()).toMatchObject({ ok: true, created: 1 })
-    const old = (await edge.get(cmRef('crash', 'again')))?.metadata.uid
-    await edge.call('DELETE', '/api/v1/namespaces/crash/configmaps/again')
+    const old = (await bench.edge.get(cmRef('crash', 'again')))?.metadata.uid
+    await bench.edge.call('DELETE', '/api/v1/namespaces/crash/configmaps/again')
     // The agent "dies" at the record write that would hold the new uid.
     const dying: EdgeKube = {
-      ...edge.kube,
+      ...bench.edge.kube,
       update: async (r, body) => {
         const objects = JSON.parse((body.data as { objects: string }).objects)
         if (objects[key]?.uid !== undefined && objects[key].uid !== old)
           throw new KubeError(0, 'the agent died')
-        return edge.kube.update(r, body)
+        return bench.edge.kube.update(r, body)
       },
     }
-    const crashing = await newAgent(center, { ...edge, kube: dying }, { record: 'crash-again' })
+    const crashing = await newAgent(
+      bench.center,
+      { ...bench.edge, kube: dying },
+      { record: 'crash-again' }
+    )
     expect(await crashing.poll()).toMatchObject({ ok: false, created: 0 })
-    const recreated = await edge.get(cmRef('crash', 'again'))
+    const recreated = await bench.edge.get(cmRef('crash', 'again'))
     expect(recreated?.metadata.uid).not.toBe(old)
-    expect((await recordEntries(edge, 'crash-again'))[key]?.pendingSince).toBeDefined()
+    expect((await recordEntries(bench.edge, 'crash-again'))[key]?.pendingSince).toBeDefined()
     // A new agent (no state folder) adopts it; a change at the center reaches it; then prune.
-    center.put(cmRef('crash', 'again'), configMap('crash', 'again', { k: 'v2' }))
-    const next = await newAgent(center, edge, { record: 'crash-again' })
+    bench.center.put(cmRef('crash', 'again'), configMap('crash', 'again', { k: 'v2' }))
+    const next = await bench.agent({ record: 'crash-again' })
     expect(await next.poll()).toMatchObject({ ok: true, problems: 0, updated: 1 })
-    expect((await recordEntries(edge, 'crash-again'))[key]?.uid).toBe(recreated?.metadata.uid)
-    expect((await edge.get(cmRef('crash', 'again')))?.data).toEqual({ k: 'v2' })
-    center.remove(cmRef('crash', 'again'))
+    expect((await recordEntries(bench.edge, 'crash-again'))[key]?.uid).toBe(recreated?.metadata.uid)
+    expect((await bench.edge.get(cmRef('crash', 'again')))?.data).toEqual({ k: 'v2' })
+    bench.center.remove(cmRef('crash', 'again'))
     expect(await next.poll()).toMatchObject({ ok: true, pruned: 1 })
-    expect(await edge.get(cmRef('crash', 'again'))).toBeUndefined()
+    expect(await bench.edge.get(cmRef('crash', 'again'))).toBeUndefined()
   })
 })

@@ -3,7 +3,7 @@
  * CenterClient (the wrapper only sees its answers), the page is rendered and read back.
  */
 import { describe, expect, it } from 'vitest'
-import type { PollResult } from '../../../lib/edge-agent/agent.ts'
+import { type PollResult, pollResult } from '../../../lib/edge-agent/agent.ts'
 import { createPollHealth } from '../../../lib/edge-agent/agent-health.ts'
 import { AGENT_METRIC, createAgentMetrics } from '../../../lib/edge-agent/agent-metrics.ts'
 import { type CenterClient, CenterError } from '../../../lib/edge-agent/center-client.ts'
@@ -15,22 +15,6 @@ const sample = (text: string, name: string, labels?: Record<string, string>) =>
   parseExposition(text).value(name, labels)
 
 const M = AGENT_METRIC
-
-const result = (over: Partial<PollResult>): PollResult => ({
-  outcome: 'unchanged',
-  ok: true,
-  created: 0,
-  updated: 0,
-  unchanged: 0,
-  pruned: 0,
-  problems: 0,
-  statuses: 0,
-  upsyncApply: 0,
-  upsyncDelete: 0,
-  reported: false,
-  durationMs: 0,
-  ...over,
-})
 
 function setup() {
   const registry = new MetricsRegistry()
@@ -94,8 +78,8 @@ describe('createAgentMetrics', () => {
   it('records each poll: outcome, applies, owned objects, last success, health', async () => {
     const { metrics, page, clock, health, setOwned } = setup()
     const next: PollResult[] = [
-      result({ outcome: 'applied', created: 3, updated: 1, unchanged: 2, problems: 1 }),
-      result({ outcome: 'offline', ok: false, unchanged: 5, error: 'ECONNREFUSED' }),
+      pollResult({ outcome: 'applied', created: 3, updated: 1, unchanged: 2, problems: 1 }),
+      pollResult({ outcome: 'offline', ok: false, unchanged: 5, error: 'ECONNREFUSED' }),
     ]
     const poll = metrics.poll(async () => {
       clock.ms += 250

@@ -5,33 +5,20 @@
  * what it last applied (agent-restart.test.ts: without its state folder); a mailbox without content yet (version 0) is no instruction to remove
  * anything; an incomplete delta makes the agent ask for a full snapshot.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PollResult } from '../../../lib/edge-agent/agent.ts'
 import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
 import { silentLogger } from '../../../lib/log.ts'
-import { type FakeCenter, startFakeCenter } from './fake-center.ts'
-import { cmRef, configMap, type Edge, namespace, newAgent, nsRef, startEdge } from './fixture.ts'
+import { startFakeCenter } from './fake-center.ts'
+import { agentBench, cmRef, configMap, namespace, nsRef } from './fixture.ts'
 
-let edge: Edge
-let center: FakeCenter
-beforeAll(async () => {
-  edge = await startEdge()
-})
-afterAll(async () => {
-  await edge?.close()
-})
-beforeEach(async () => {
-  center = await startFakeCenter('mb-offline')
-})
-afterEach(async () => {
-  await center?.close()
-})
+const bench = agentBench('mb-offline')
 
 async function seed(ns: string) {
-  center.put(nsRef(ns), namespace(ns))
-  center.put(cmRef(ns, 'a'), configMap(ns, 'a', { v: '1' }))
-  center.put(cmRef(ns, 'b'), configMap(ns, 'b', { v: '1' }))
-  const agent = await newAgent(center, edge)
+  bench.center.put(nsRef(ns), namespace(ns))
+  bench.center.put(cmRef(ns, 'a'), configMap(ns, 'a', { v: '1' }))
+  bench.center.put(cmRef(ns, 'b'), configMap(ns, 'b', { v: '1' }))
+  const agent = await bench.agent()
   expect((await agent.poll()).created).toBe(3)
   return agent
 }
@@ -43,49 +30,51 @@ describe('center unreachable or failing', () => {
   ] as const)('center %s: nothing changes at the edge', async (mode, outcome) => {
     const ns = `o-${mode}`
     const agent = await seed(ns)
-    const before = await edge.get(cmRef(ns, 'a'))
-    center.remove(cmRef(ns, 'a'))
-    center.put(cmRef(ns, 'b'), configMap(ns, 'b', { v: '2' }))
-    center.mode = mode
+    const before = await bench.edge.get(cmRef(ns, 'a'))
+    bench.center.remove(cmRef(ns, 'a'))
+    bench.center.put(cmRef(ns, 'b'), configMap(ns, 'b', { v: '2' }))
+    bench.center.mode = mode
     for (let i = 0; i < 2; i++) expect(await agent.poll()).toMatchObject({ ok: false, outcome })
-    expect((await edge.get(cmRef(ns, 'a')))?.metadata.resourceVersion).toBe(
+    expect((await bench.edge.get(cmRef(ns, 'a')))?.metadata.resourceVersion).toBe(
       before?.metadata.resourceVersion
     )
-    expect((await edge.get(cmRef(ns, 'b')))?.data).toEqual({ v: '1' })
-    center.mode = 'up'
+    expect((await bench.edge.get(cmRef(ns, 'b')))?.data).toEqual({ v: '1' })
+    bench.center.mode = 'up'
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1, updated: 1 })
-    expect(await edge.get(cmRef(ns, 'a'))).toBeUndefined()
+    expect(await bench.edge.get(cmRef(ns, 'a'))).toBeUndefined()
   })
 
   it('center down: drift on owned objects is reverted from the copy on disk, nothing pruned', async () => {
     const ns = 'o-hold'
     const agent = await seed(ns)
-    center.remove(cmRef(ns, 'a'))
-    center.mode = 'down'
+    bench.center.remove(cmRef(ns, 'a'))
+    bench.center.mode = 'down'
     const patch = { data: { v: 'edited at the edge' } }
-    const edited = await edge.call('PATCH', `/api/v1/namespaces/${ns}/configmaps/b`, patch, {
+    const edited = await bench.edge.call('PATCH', `/api/v1/namespaces/${ns}/configmaps/b`, patch, {
       contentType: 'application/merge-patch+json',
     })
     expect(edited.status).toBe(200)
-    expect((await edge.call('DELETE', `/api/v1/namespaces/${ns}/configmaps/a`)).status).toBe(200)
+    expect((await bench.edge.call('DELETE', `/api/v1/namespaces/${ns}/configmaps/a`)).status).toBe(
+      200
+    )
     expect(await agent.poll()).toMatchObject({
       ok: false,
       outcome: 'offline',
       created: 1,
       updated: 1,
     })
-    expect((await edge.get(cmRef(ns, 'b')))?.data).toEqual({ v: '1' })
+    expect((await bench.edge.get(cmRef(ns, 'b')))?.data).toEqual({ v: '1' })
     // The copy on disk still holds `a`: without the center there is no reason to drop it.
-    expect((await edge.get(cmRef(ns, 'a')))?.data).toEqual({ v: '1' })
+    expect((await bench.edge.get(cmRef(ns, 'a')))?.data).toEqual({ v: '1' })
     expect(await agent.poll()).toMatchObject({ outcome: 'offline', created: 0, updated: 0 })
-    center.mode = 'up'
+    bench.center.mode = 'up'
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1 })
-    expect(await edge.get(cmRef(ns, 'a'))).toBeUndefined()
+    expect(await bench.edge.get(cmRef(ns, 'a'))).toBeUndefined()
   })
 
   it('backs off exponentially with jitter up to 8 × the interval, then resumes', async () => {
     const agent = await seed('o-backoff')
-    center.mode = 'down'
+    bench.center.mode = 'down'
     const delays: number[] = []
     const results: PollResult[] = []
     const stop = new AbortController()
@@ -93,7 +82,7 @@ describe('center unreachable or failing', () => {
       poll: async () => {
         const r = await agent.poll()
         results.push(r)
-        if (results.length === 6) center.mode = 'up'
+        if (results.length === 6) bench.center.mode = 'up'
         return r
       },
       intervalMs: 1000,
@@ -115,7 +104,7 @@ describe('center unreachable or failing', () => {
       'unchanged',
     ])
     expect(delays).toEqual([1000, 2000, 4000, 8000, 8000, 8000, 1100])
-    expect(await edge.get(cmRef('o-backoff', 'a'))).toBeDefined()
+    expect(await bench.edge.get(cmRef('o-backoff', 'a'))).toBeDefined()
   })
 })
 
@@ -123,52 +112,52 @@ describe('restart', () => {
   it('a restarted agent without its center keeps its record and later prunes by it', async () => {
     const first = await seed('o-restart')
     const owned = [...first.inspect().owned.keys()].sort()
-    center.mode = 'down'
-    const second = await newAgent(center, edge, { stateDir: first.stateDir })
-    expect(second.inspect().desired?.version).toBe(center.version)
+    bench.center.mode = 'down'
+    const second = await bench.agent({ stateDir: first.stateDir })
+    expect(second.inspect().desired?.version).toBe(bench.center.version)
     expect(await second.poll()).toMatchObject({ ok: false, outcome: 'offline' })
     expect([...second.inspect().owned.keys()].sort()).toEqual(owned)
-    expect(await edge.get(cmRef('o-restart', 'a'))).toBeDefined()
+    expect(await bench.edge.get(cmRef('o-restart', 'a'))).toBeDefined()
     // The center comes back with one object removed; a foreign one stays.
-    await edge.call(
+    await bench.edge.call(
       'POST',
       '/api/v1/namespaces/o-restart/configmaps',
       configMap('o-restart', 'z', {})
     )
-    center.remove(cmRef('o-restart', 'a'))
-    center.mode = 'up'
+    bench.center.remove(cmRef('o-restart', 'a'))
+    bench.center.mode = 'up'
     expect(await second.poll()).toMatchObject({ ok: true, pruned: 1 })
-    expect(await edge.get(cmRef('o-restart', 'a'))).toBeUndefined()
-    expect(await edge.get(cmRef('o-restart', 'b'))).toBeDefined()
-    expect(await edge.get(cmRef('o-restart', 'z'))).toBeDefined()
+    expect(await bench.edge.get(cmRef('o-restart', 'a'))).toBeUndefined()
+    expect(await bench.edge.get(cmRef('o-restart', 'b'))).toBeDefined()
+    expect(await bench.edge.get(cmRef('o-restart', 'z'))).toBeDefined()
   })
 
   it('a mailbox without content yet (version 0: re-created, not translated) prunes nothing', async () => {
     const first = await seed('o-recreated')
     const name = (k: string) => k.split('/').pop()
-    await center.close()
-    center = await startFakeCenter('mb-offline')
-    const second = await newAgent(center, edge, { stateDir: first.stateDir })
+    await bench.center.close()
+    bench.center = await startFakeCenter('mb-offline')
+    const second = await bench.agent({ stateDir: first.stateDir })
     expect(await second.poll()).toMatchObject({ ok: true, version: 0, pruned: 0 })
     expect(await second.poll()).toMatchObject({ ok: true, outcome: 'unchanged', pruned: 0 })
     expect([...second.inspect().owned.keys()].map(name).sort()).toEqual(['a', 'b', 'o-recreated'])
-    expect(await edge.get(cmRef('o-recreated', 'a'))).toBeDefined()
+    expect(await bench.edge.get(cmRef('o-recreated', 'a'))).toBeDefined()
     // Translated at last, without `a`: now it goes.
-    center.put(nsRef('o-recreated'), namespace('o-recreated'))
-    center.put(cmRef('o-recreated', 'b'), configMap('o-recreated', 'b', { v: '1' }))
+    bench.center.put(nsRef('o-recreated'), namespace('o-recreated'))
+    bench.center.put(cmRef('o-recreated', 'b'), configMap('o-recreated', 'b', { v: '1' }))
     expect(await second.poll()).toMatchObject({ ok: true, pruned: 1, created: 0 })
-    expect(await edge.get(cmRef('o-recreated', 'a'))).toBeUndefined()
-    expect(await edge.get(cmRef('o-recreated', 'b'))).toBeDefined()
+    expect(await bench.edge.get(cmRef('o-recreated', 'a'))).toBeUndefined()
+    expect(await bench.edge.get(cmRef('o-recreated', 'b'))).toBeDefined()
   })
 
   it('asks for a full snapshot after a delta that lacks bodies', async () => {
     const agent = await seed('o-delta')
-    center.put(cmRef('o-delta', 'b'), configMap('o-delta', 'b', { v: '2' }))
-    center.omitBodiesOnce = true
+    bench.center.put(cmRef('o-delta', 'b'), configMap('o-delta', 'b', { v: '2' }))
+    bench.center.omitBodiesOnce = true
     expect(await agent.poll()).toMatchObject({ ok: false, outcome: 'center-error' })
-    const n = center.requests.length
+    const n = bench.center.requests.length
     expect(await agent.poll()).toMatchObject({ ok: true, updated: 1 })
-    expect(center.requests[n]?.ifNoneMatch).toBeUndefined()
-    expect((await edge.get(cmRef('o-delta', 'b')))?.data).toEqual({ v: '2' })
+    expect(bench.center.requests[n]?.ifNoneMatch).toBeUndefined()
+    expect((await bench.edge.get(cmRef('o-delta', 'b')))?.data).toEqual({ v: '2' })
   })
 })

@@ -4,100 +4,86 @@
  * status itself did not change; the problem of a failed delete is not sent (the mailbox has no
  * copy to show it on) and the delete is retried.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type EdgeKube, KubeError } from '../../../lib/edge-agent/kube-client.ts'
-import { type FakeCenter, startFakeCenter } from './fake-center.ts'
-import { cmRef, configMap, type Edge, namespace, newAgent, nsRef, startEdge } from './fixture.ts'
+import { agentBench, cmRef, configMap, namespace, newAgent, nsRef } from './fixture.ts'
 
-let edge: Edge
-let center: FakeCenter
 const now = () => new Date('2030-01-01T00:00:00Z')
-beforeAll(async () => {
-  edge = await startEdge()
-})
-afterAll(async () => {
-  await edge?.close()
-})
-beforeEach(async () => {
-  center = await startFakeCenter('mb-problems')
-})
-afterEach(async () => {
-  await center?.close()
-})
+const bench = agentBench('mb-problems')
 
 describe('problems', () => {
   it('does not send the problem of a failed delete: the mailbox has no copy to show it', async () => {
-    center.put(nsRef('r6'), namespace('r6'))
+    bench.center.put(nsRef('r6'), namespace('r6'))
     const cm = cmRef('r6', 'old')
-    center.put(cm, configMap('r6', 'old', { k: 'v' }))
+    bench.center.put(cm, configMap('r6', 'old', { k: 'v' }))
     let failing = false
     const flaky: EdgeKube = {
-      ...edge.kube,
+      ...bench.edge.kube,
       delete: async (r, o) => {
         if (failing) throw new KubeError(500, 'etcd is sad')
-        return edge.kube.delete(r, o)
+        return bench.edge.kube.delete(r, o)
       },
     }
-    const agent = await newAgent(center, { ...edge, kube: flaky }, { now })
+    const agent = await newAgent(bench.center, { ...bench.edge, kube: flaky }, { now })
     await agent.poll()
     failing = true
-    center.remove(cm)
-    const n = center.reports.length
+    bench.center.remove(cm)
+    const n = bench.center.reports.length
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 0, problems: 1 })
-    expect(center.reports.slice(n).flatMap((r) => r.problems)).toEqual([])
+    expect(bench.center.reports.slice(n).flatMap((r) => r.problems)).toEqual([])
     expect(agent.inspect().owned.has('/configmaps/r6/old')).toBe(true)
     failing = false
     expect(await agent.poll()).toMatchObject({ ok: true, pruned: 1, problems: 0 })
   })
 
   it('sends a status again when its problem clears, claiming the new generation', async () => {
-    center.put(nsRef('r4'), namespace('r4'))
+    bench.center.put(nsRef('r4'), namespace('r4'))
     const cm = cmRef('r4', 'conf')
-    center.put(cm, configMap('r4', 'conf', { k: 'v' }))
-    const agent = await newAgent(center, edge, { now })
+    bench.center.put(cm, configMap('r4', 'conf', { k: 'v' }))
+    const agent = await bench.agent({ now })
     await agent.poll()
-    const last = () => center.reports.at(-1)
+    const last = () => bench.center.reports.at(-1)
     expect(last()?.statuses.find((s) => s.name === 'conf')).toMatchObject({
       observedGeneration: 1,
       status: {},
     })
     // Generation 2 is invalid at the edge; generation 3 is generation 1 again.
-    center.put(cm, { ...configMap('r4', 'conf', {}), data: { k: 5 } })
+    bench.center.put(cm, { ...configMap('r4', 'conf', {}), data: { k: 5 } })
     await agent.poll()
     expect(last()?.problems).toEqual([
       expect.objectContaining({ name: 'conf', reason: 'ApplyFailed' }),
     ])
-    center.put(cm, configMap('r4', 'conf', { k: 'v' }))
-    const n = center.reports.length
+    bench.center.put(cm, configMap('r4', 'conf', { k: 'v' }))
+    const n = bench.center.reports.length
     expect(await agent.poll()).toMatchObject({ ok: true, problems: 0, updated: 0 })
-    expect(center.reports.slice(n).flatMap((r) => r.statuses)).toEqual([
+    expect(bench.center.reports.slice(n).flatMap((r) => r.statuses)).toEqual([
       { ...cm, observedGeneration: 3, status: {} },
     ])
   })
 
   it('sends an unchanged status again when its problem clears', async () => {
-    center.put(nsRef('r5'), namespace('r5'))
+    bench.center.put(nsRef('r5'), namespace('r5'))
     const cm = cmRef('r5', 'conf')
-    center.put(cm, configMap('r5', 'conf', { k: 'v' }))
+    bench.center.put(cm, configMap('r5', 'conf', { k: 'v' }))
     let failing = false
     const flaky: EdgeKube = {
-      ...edge.kube,
+      ...bench.edge.kube,
       get: async (r) => {
         if (failing && r.name === 'conf') throw new KubeError(0, 'connection reset')
-        return edge.kube.get(r)
+        return bench.edge.kube.get(r)
       },
     }
-    const agent = await newAgent(center, { ...edge, kube: flaky }, { now })
+    const agent = await newAgent(bench.center, { ...bench.edge, kube: flaky }, { now })
     await agent.poll()
     failing = true
     await agent.poll()
-    expect(center.reports.at(-1)?.problems).toEqual([
+    expect(bench.center.reports.at(-1)?.problems).toEqual([
       expect.objectContaining({ name: 'conf', reason: 'ApplyFailed' }),
     ])
     failing = false
-    const n = center.reports.length
+    const n = bench.center.reports.length
     await agent.poll()
-    expect(center.reports.slice(n).map((r) => [r.statuses, r.problems])).toEqual([
+    expect(bench.center.reports.slice(n).map((r) => [r.statuses, r.problems])).toEqual([
       [[{ ...cm, observedGeneration: 1, status: {} }], []],
     ])
   })

@@ -5,27 +5,13 @@
  * back until it changes or the next heartbeat; the heartbeat goes at most once a minute, with no
  * report at all in between. (Problems: agent-problems.test.ts.)
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ObjectRef } from '../../../lib/edge/protocol.ts'
-import { type FakeCenter, startFakeCenter } from './fake-center.ts'
-import { deployment, type Edge, namespace, newAgent, nsRef, ref, startEdge } from './fixture.ts'
+import { agentBench, deployment, namespace, nsRef, ref } from './fixture.ts'
 
-let edge: Edge
-let center: FakeCenter
 let clock = Date.parse('2030-01-01T00:00:00Z')
 const now = () => new Date(clock)
-beforeAll(async () => {
-  edge = await startEdge()
-})
-afterAll(async () => {
-  await edge?.close()
-})
-beforeEach(async () => {
-  center = await startFakeCenter('mb-report')
-})
-afterEach(async () => {
-  await center?.close()
-})
+const bench = agentBench('mb-report')
 
 const merge = (manager: string) => ({ contentType: 'application/merge-patch+json', manager })
 const depPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`
@@ -33,15 +19,20 @@ const depPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/de
 /** A Namespace and a Deployment in the mailbox, applied by a new agent. */
 async function deployed(ns: string, name: string) {
   const dep = ref('apps', 'v1', 'deployments', ns, name)
-  center.put(nsRef(ns), namespace(ns))
-  center.put(dep, deployment(ns, name, 1))
-  const agent = await newAgent(center, edge, { now })
+  bench.center.put(nsRef(ns), namespace(ns))
+  bench.center.put(dep, deployment(ns, name, 1))
+  const agent = await bench.agent({ now })
   expect(await agent.poll()).toMatchObject({ ok: true, created: 2 })
   return { agent, dep }
 }
 
 const setStatus = (ns: string, name: string, status: Record<string, unknown>) =>
-  edge.call('PATCH', `${depPath(ns, name)}/status`, { status }, merge('kube-controller-manager'))
+  bench.edge.call(
+    'PATCH',
+    `${depPath(ns, name)}/status`,
+    { status },
+    merge('kube-controller-manager')
+  )
 
 /** Creates an object at the edge as a controller would, owned by `owner`. */
 async function owned(
@@ -57,7 +48,7 @@ async function owned(
     uid: owner.uid,
     controller: true,
   }
-  const res = await edge.call(
+  const res = await bench.edge.call(
     'POST',
     path,
     { ...body, metadata: { ...metadata, ownerReferences: [ownerRef] } },
@@ -75,8 +66,8 @@ const template = {
 describe('status reports', () => {
   it('reports status and associated objects only when they change', async () => {
     const { agent, dep } = await deployed('r1', 'web')
-    expect(center.reports.at(-1)?.heartbeat).toBe(true)
-    const live = await edge.get(dep)
+    expect(bench.center.reports.at(-1)?.heartbeat).toBe(true)
+    const live = await bench.edge.get(dep)
     const rs = await owned(
       '/apis/apps/v1/namespaces/r1/replicasets',
       {
@@ -98,12 +89,12 @@ describe('status reports', () => {
       { ...dep, name: 'web-abc', kind: 'ReplicaSet', uid: rs.metadata.uid }
     )
     const podStatus = '/api/v1/namespaces/r1/pods/web-abc-x1/status'
-    await edge.call('PATCH', podStatus, { status: { phase: 'Pending' } }, merge('kubelet'))
+    await bench.edge.call('PATCH', podStatus, { status: { phase: 'Pending' } }, merge('kubelet'))
     const gen = live?.metadata.generation ?? 0
     await setStatus('r1', 'web', { observedGeneration: gen, replicas: 1 })
-    let n = center.reports.length
+    let n = bench.center.reports.length
     await agent.poll()
-    expect(center.reports.slice(n).flatMap((r) => r.statuses)).toEqual([
+    expect(bench.center.reports.slice(n).flatMap((r) => r.statuses)).toEqual([
       {
         ...dep,
         observedGeneration: 1,
@@ -115,15 +106,15 @@ describe('status reports', () => {
       },
     ])
     // Nothing changed and no heartbeat due: no report at all.
-    n = center.reports.length
+    n = bench.center.reports.length
     await agent.poll()
-    expect(center.reports.length).toBe(n)
+    expect(bench.center.reports.length).toBe(n)
     // The pod becomes ready: the Deployment's report goes again.
     const ready = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] }
-    await edge.call('PATCH', podStatus, { status: ready }, merge('kubelet'))
+    await bench.edge.call('PATCH', podStatus, { status: ready }, merge('kubelet'))
     await agent.poll()
-    expect(center.reports.length).toBe(n + 1)
-    const again = center.reports[n]
+    expect(bench.center.reports.length).toBe(n + 1)
+    const again = bench.center.reports[n]
     expect(again?.statuses.map((s) => s.name)).toEqual(['web'])
     expect(again?.statuses[0]?.associated?.[0]).toMatchObject({ phase: 'Running', ready: true })
     expect(again?.heartbeat).toBe(false)
@@ -131,15 +122,15 @@ describe('status reports', () => {
 
   it('claims the center generation the edge has observed', async () => {
     const { agent, dep } = await deployed('r2', 'api')
-    const claimed = () => center.reports.at(-1)?.statuses.find((s) => s.name === 'api')
-    const g1 = (await edge.get(dep))?.metadata.generation ?? 0
+    const claimed = () => bench.center.reports.at(-1)?.statuses.find((s) => s.name === 'api')
+    const g1 = (await bench.edge.get(dep))?.metadata.generation ?? 0
     await setStatus('r2', 'api', { observedGeneration: g1 })
     await agent.poll()
     expect(claimed()?.observedGeneration).toBe(1)
     // Generation 2 in the center, applied at the edge but not yet observed there.
-    center.put(dep, deployment('r2', 'api', 2))
+    bench.center.put(dep, deployment('r2', 'api', 2))
     expect(await agent.poll()).toMatchObject({ updated: 1 })
-    const g2 = (await edge.get(dep))?.metadata.generation ?? 0
+    const g2 = (await bench.edge.get(dep))?.metadata.generation ?? 0
     expect(g2).toBeGreaterThan(g1)
     await setStatus('r2', 'api', { observedGeneration: g1, replicas: 1 })
     await agent.poll()
@@ -152,42 +143,42 @@ describe('status reports', () => {
   it('holds a rejected status back until it changes or the heartbeat; a heartbeat a minute', async () => {
     const { agent } = await deployed('r3', 'job')
     await setStatus('r3', 'job', { replicas: 3 })
-    center.rejectNext.push([
+    bench.center.rejectNext.push([
       {
         ref: { group: 'apps', resource: 'deployments', namespace: 'r3', name: 'job' },
         message: 'later',
       },
     ])
-    let n = center.reports.length
+    let n = bench.center.reports.length
     await agent.poll()
     await agent.poll()
-    const sent = () => center.reports.slice(n).map((r) => r.statuses.map((s) => s.name))
+    const sent = () => bench.center.reports.slice(n).map((r) => r.statuses.map((s) => s.name))
     expect(sent()).toEqual([['job']])
     // It changes: sent at once (and taken).
     await setStatus('r3', 'job', { replicas: 4 })
-    n = center.reports.length
+    n = bench.center.reports.length
     await agent.poll()
     await agent.poll()
     expect(sent()).toEqual([['job']])
     // Rejected again; it goes again with the heartbeat, which is a minute after the last one.
     await setStatus('r3', 'job', { replicas: 5 })
-    center.rejectNext.push([{ ref: { name: 'job' }, message: 'later' }])
+    bench.center.rejectNext.push([{ ref: { name: 'job' }, message: 'later' }])
     await agent.poll()
-    n = center.reports.length
+    n = bench.center.reports.length
     await agent.poll()
-    expect(center.reports.length).toBe(n)
+    expect(bench.center.reports.length).toBe(n)
     clock += 61_000
     await agent.poll()
-    expect(center.reports.slice(n)).toEqual([
+    expect(bench.center.reports.slice(n)).toEqual([
       expect.objectContaining({
         heartbeat: true,
         statuses: [expect.objectContaining({ name: 'job' })],
       }),
     ])
-    n = center.reports.length
+    n = bench.center.reports.length
     clock += 61_000
     await agent.poll()
-    expect(center.reports.slice(n)).toEqual([
+    expect(bench.center.reports.slice(n)).toEqual([
       expect.objectContaining({ heartbeat: true, statuses: [], problems: [] }),
     ])
   })

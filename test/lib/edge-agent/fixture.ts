@@ -2,9 +2,10 @@
  * The edge agent's test bench: a real edge cluster API (the hub in plain Node, startNodeHub, over
  * its own dynalite table; client-node talks to it over http with skipTLSVerify, as it requires
  * for a plain-http server) with the agent's namespace `edgeplane-system`, a fake center
- * (fake-center.ts), and helpers to make agents with a fresh (or given) state folder and an
- * ownership record of their own in the edge (named after the state folder unless given, so a
- * test's agents do not share one record, and an agent made again on a folder finds its record), to call the edge API directly as "someone else" (another field
+ * (fake-center.ts) — agentBench sets both up for a test file — and helpers to make agents with a
+ * fresh (or given) state folder and an ownership record of their own in the edge (named after the
+ * state folder unless given, so a test's agents do not share one record, and an agent made again
+ * on a folder finds its record), to call the edge API directly as "someone else" (another field
  * manager: a controller, an operator), and to build ObjectRefs and bodies.
  */
 import { createHash } from 'node:crypto'
@@ -12,6 +13,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
 import { builtinsFrom } from '../../../lib/apis/builtins.ts'
 import type { ObjectRef } from '../../../lib/edge/protocol.ts'
@@ -23,7 +25,7 @@ import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
-import { CENTER_TOKEN, type FakeCenter } from './fake-center.ts'
+import { CENTER_TOKEN, type FakeCenter, startFakeCenter } from './fake-center.ts'
 
 export const EDGE_TOKEN = 'edge-cluster-admin'
 /** The namespace of the agents' ownership records. */
@@ -78,6 +80,34 @@ export async function startEdge(): Promise<Edge> {
       await store.close()
     },
   }
+}
+
+/**
+ * What most agent test files share: one edge for the file, a fresh fake center per test, and
+ * `agent()` making an agent of the two (newAgent).
+ */
+export type Bench = {
+  edge: Edge
+  center: FakeCenter
+  agent(o?: AgentOptions): Promise<Agent & { stateDir: string }>
+}
+
+/** Registers the file's hooks for a Bench whose centers serve mailbox `mailbox`. */
+export function agentBench(mailbox: string): Bench {
+  const bench = { agent: (o) => newAgent(bench.center, bench.edge, o) } as Bench
+  beforeAll(async () => {
+    bench.edge = await startEdge()
+  })
+  afterAll(async () => {
+    await bench.edge?.close()
+  })
+  beforeEach(async () => {
+    bench.center = await startFakeCenter(mailbox)
+  })
+  afterEach(async () => {
+    await bench.center?.close()
+  })
+  return bench
 }
 
 export const tempStateDir = () => mkdtemp(join(tmpdir(), 'edge-agent-'))

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { PollResult } from '../../../lib/edge-agent/agent.ts'
+import { type PollResult, pollResult } from '../../../lib/edge-agent/agent.ts'
 import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
 import { createLogger } from '../../../lib/log.ts'
 
-const ok: PollResult = {
-  outcome: 'unchanged',
-  ok: true,
-  created: 0,
-  updated: 0,
-  unchanged: 1,
-  pruned: 0,
-  problems: 0,
-  statuses: 0,
-  upsyncApply: 0,
-  upsyncDelete: 0,
-  reported: false,
-  durationMs: 3,
-}
+const ok = pollResult({ unchanged: 1, durationMs: 3 })
 
 describe('runPollLoop', () => {
   it('survives a throwing poll, logs each outcome as JSON and stops on abort', async () => {
