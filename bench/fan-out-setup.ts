@@ -61,7 +61,8 @@ export function tenths(say: (message: string) => void, label: string, total: num
   }
 }
 
-const specCluster = (o: unknown) =>
+/** A Workspace's `spec.cluster` (its space id), or "" when absent. */
+export const specCluster = (o: unknown) =>
   String((o as { spec?: { cluster?: unknown } } | undefined)?.spec?.cluster ?? '')
 const uidOf = (o: unknown) =>
   String((o as { metadata?: { uid?: unknown } } | undefined)?.metadata?.uid ?? '')

@@ -53,7 +53,11 @@ function spread(values: number[]): Spread {
 /** One summary per kind, kinds in name order. */
 export function summarizeByKind(all: readonly InvocationStats[]): KindSummary[] {
   const byKind = new Map<string, InvocationStats[]>()
-  for (const s of all) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s])
+  for (const s of all) {
+    const list = byKind.get(s.kind)
+    if (list) list.push(s)
+    else byKind.set(s.kind, [s])
+  }
   return [...byKind.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([kind, list]) => {

@@ -23,7 +23,7 @@ import {
   workspace,
   workspacesPath,
 } from './fan-out-objects.ts'
-import { setUpInventory } from './fan-out-setup.ts'
+import { setUpInventory, specCluster } from './fan-out-setup.ts'
 import { createHubClient, type HubClient } from './hub-client.ts'
 import { type WatchEnd, watchWhileWriting } from './limits-watch.ts'
 import { configMap } from './payload.ts'
@@ -49,9 +49,6 @@ const NS = 'lim'
 const LABEL = { 'bench.edgeplane.dev/limits': 'yes' }
 const ENV = 'limits'
 const SMALL_BUDGET = 60
-
-const specCluster = (o: unknown) =>
-  String((o as { spec?: { cluster?: unknown } } | undefined)?.spec?.cluster ?? '')
 
 async function placeWorkload(hub: HubClient, opts: LimitsOptions): Promise<string> {
   const wl = specCluster(

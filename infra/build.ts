@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { WRANGLER_ENV, wranglerBin } from './local/wrangler-process.ts'
 import { buildNodeBundles } from './node-bundles.ts'
 
 const HELP = `Usage: npm run build [-- --outdir DIR]
@@ -32,20 +33,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const i = argv.indexOf('--outdir')
   const outdir = resolve((i >= 0 ? argv[i + 1] : undefined) ?? 'dist')
-  const wrangler = resolve('node_modules/wrangler/bin/wrangler.js')
   const res = spawnSync(
     process.execPath,
-    [wrangler, 'deploy', '--dry-run', '--minify', '--outdir', outdir],
-    {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: 'false',
-        WRANGLER_HIDE_BANNER: 'true',
-        WRANGLER_SEND_ERROR_REPORTS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-      },
-    }
+    [wranglerBin(), 'deploy', '--dry-run', '--minify', '--outdir', outdir],
+    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...WRANGLER_ENV } }
   )
   if (res.status !== 0) return res.status ?? 1
   for (const f of readdirSync(outdir).filter((n) => n.endsWith('.js')))

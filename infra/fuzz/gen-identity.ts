@@ -7,6 +7,7 @@
  */
 import {
   APPLY,
+  cmCollection,
   cmKey,
   cmPath,
   deploymentPath,
@@ -90,159 +91,107 @@ export function identityCases(rng: Rng, fx: Fixture): FuzzRequest[] {
       name: fx.deployment,
       namespace: fx.namespace,
     }
-    const scale = (label: string, body: unknown, refuse: boolean, method = 'PUT', ct = JSON_TYPE) =>
+    /** One write of this category (admin, JSON unless `more` says otherwise). */
+    const write = (
+      label: string,
+      method: string,
+      path: string,
+      body: unknown,
+      more: Partial<FuzzRequest>
+    ) =>
       out.push({
         category: 'identity',
-        label: `scale ${label}`,
+        label,
         method,
-        path: `${dp}/scale`,
+        path,
         token: 'admin',
-        contentType: ct,
+        contentType: JSON_TYPE,
         body: JSON.stringify(body),
         write: true,
-        mustRefuse: refuse,
+        touches: [],
+        ...more,
+      })
+    const scale = (label: string, body: unknown, method = 'PUT', contentType = JSON_TYPE) =>
+      write(`scale ${label}`, method, `${dp}/scale`, body, {
+        contentType,
+        mustRefuse: true,
         touches,
         identity,
       })
-    scale(
-      'as a Deployment',
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: fx.deployment },
-        spec: { replicas: 3 },
-      },
-      true
-    )
-    scale(
-      'named otherwise',
-      {
-        apiVersion: 'autoscaling/v1',
-        kind: 'Scale',
-        metadata: { name: 'other' },
-        spec: { replicas: 3 },
-      },
-      true
-    )
-    scale(
-      'in another namespace',
-      {
-        apiVersion: 'autoscaling/v1',
-        kind: 'Scale',
-        metadata: { name: fx.deployment, namespace: 'default' },
-        spec: { replicas: 3 },
-      },
-      true
-    )
-    scale(
-      'replicas a string',
-      {
-        apiVersion: 'autoscaling/v1',
-        kind: 'Scale',
-        metadata: { name: fx.deployment },
-        spec: { replicas: 'x' },
-      },
-      true
-    )
-    scale(
-      'replicas negative',
-      {
-        apiVersion: 'autoscaling/v1',
-        kind: 'Scale',
-        metadata: { name: fx.deployment },
-        spec: { replicas: -1 },
-      },
-      true
-    )
-    scale('merge patch kind', { kind: 'Secret', spec: { replicas: 2 } }, true, 'PATCH', MERGE)
+    const scaleObject = (metadata: Record<string, string>, replicas: unknown) => ({
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata,
+      spec: { replicas },
+    })
+    scale('as a Deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: fx.deployment },
+      spec: { replicas: 3 },
+    })
+    scale('named otherwise', scaleObject({ name: 'other' }, 3))
+    scale('in another namespace', scaleObject({ name: fx.deployment, namespace: 'default' }, 3))
+    scale('replicas a string', scaleObject({ name: fx.deployment }, 'x'))
+    scale('replicas negative', scaleObject({ name: fx.deployment }, -1))
+    scale('merge patch kind', { kind: 'Secret', spec: { replicas: 2 } }, 'PATCH', MERGE)
     scale(
       'json patch uid',
       [{ op: 'replace', path: '/metadata/uid', value: 'x' }],
-      true,
       'PATCH',
       JSON_PATCH
     )
     const cmp = cmPath(fx, where, 'cm-b')
-    out.push({
-      category: 'identity',
-      label: 'update with resourceVersion ""',
-      method: 'PUT',
+    const cmIdentity: Identity = {
       path: cmp,
-      token: 'admin',
-      contentType: JSON_TYPE,
-      body: JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'cm-b', resourceVersion: '' },
-        data: { rv: 'empty' },
-      }),
-      write: true,
-      touches: [cmKey(fx, where, 'cm-b')],
-      identity: {
-        path: cmp,
-        kind: 'ConfigMap',
-        apiVersion: 'v1',
-        name: 'cm-b',
-        namespace: fx.namespace,
-      },
-    })
-    out.push({
-      category: 'identity',
-      label: 'update with a stale resourceVersion',
-      method: 'PUT',
-      path: cmp,
-      token: 'admin',
-      contentType: JSON_TYPE,
-      body: JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'cm-b', resourceVersion: '1' },
-        data: { rv: 'stale' },
-      }),
-      write: true,
-      mustRefuse: true,
-      touches: [cmKey(fx, where, 'cm-b')],
-      identity: {
-        path: cmp,
-        kind: 'ConfigMap',
-        apiVersion: 'v1',
-        name: 'cm-b',
-        namespace: fx.namespace,
-      },
-    })
-    out.push({
-      category: 'identity',
-      label: 'create a Secret at the configmaps collection',
-      method: 'POST',
-      path: cmp.replace(/\/cm-b$/, ''),
-      token: 'admin',
-      contentType: JSON_TYPE,
-      body: JSON.stringify({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      name: 'cm-b',
+      namespace: fx.namespace,
+    }
+    const update = (label: string, resourceVersion: string, rv: string, refuse: boolean) =>
+      write(
+        label,
+        'PUT',
+        cmp,
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'cm-b', resourceVersion },
+          data: { rv },
+        },
+        {
+          ...(refuse ? { mustRefuse: true } : {}),
+          touches: [cmKey(fx, where, 'cm-b')],
+          identity: cmIdentity,
+        }
+      )
+    update('update with resourceVersion ""', '', 'empty', false)
+    update('update with a stale resourceVersion', '1', 'stale', true)
+    const collection = cmCollection(fx, where)
+    write(
+      'create a Secret at the configmaps collection',
+      'POST',
+      collection,
+      {
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: 'fz-secret-as-cm' },
         stringData: { a: 'b' },
-      }),
-      write: true,
-      mustRefuse: true,
-      touches: [],
-    })
-    out.push({
-      category: 'identity',
-      label: 'create in another namespace than the URL',
-      method: 'POST',
-      path: cmp.replace(/\/cm-b$/, ''),
-      token: 'admin',
-      contentType: JSON_TYPE,
-      body: JSON.stringify({
+      },
+      { mustRefuse: true }
+    )
+    write(
+      'create in another namespace than the URL',
+      'POST',
+      collection,
+      {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'fz-other-ns', namespace: 'default' },
-      }),
-      write: true,
-      mustRefuse: true,
-      touches: [],
-    })
+      },
+      { mustRefuse: true }
+    )
   }
   return rng.shuffle(out)
 }

@@ -13,10 +13,9 @@ import { readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { type EdgeStack, edgeStack, shopWorkload } from './helpers/edge-stack.ts'
+import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
-import { configMap, workspace } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
@@ -31,12 +30,7 @@ beforeAll(async () => {
     env: { LOG_LEVEL: 'info' },
   })
   edges = edgeStack(stack)
-  ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('wmw') }))
-  ok(
-    await stack.kubectl([...edges.at('wmw'), 'apply', '-f', '-'], {
-      input: shopWorkload('shop', 2, 'v1'),
-    })
-  )
+  await edges.placeShop('wmw')
 }, 180_000)
 afterAll(async () => {
   if (frozen !== undefined) process.kill(frozen, 'SIGKILL')
@@ -67,17 +61,7 @@ describe('an agent restarted without its state mid-rollout', () => {
       for (const edge of ['florin', 'guilder'])
         expect(ready(await at(edge, 'deployment', 'web'))).toBe(2)
     }, WAIT)
-    ok(
-      await stack.kubectl(['create', '-f', '-'], {
-        context: 'florin',
-        input: configMap('shop', 'shared', { owner: 'edge' }),
-      })
-    )
-    ok(
-      await stack.kubectl([...edges.at('wmw'), 'create', '-f', '-'], {
-        input: configMap('shop', 'shared', { owner: 'center' }),
-      })
-    )
+    await edges.foreignConfigMap('florin', 'wmw', 'shared')
     await eventually(async () => {
       expect(data(await at('guilder', 'configmap', 'shared'))).toEqual({ owner: 'center' })
       expect(problemOf(await copy('configmap', 'shared'))).toMatch(/^ForeignObject: /)
@@ -93,11 +77,7 @@ describe('an agent restarted without its state mid-rollout', () => {
     // Frozen: it writes nothing more while the center changes and its folder goes.
     process.kill(before.agentPid, 'SIGSTOP')
     frozen = before.agentPid
-    ok(
-      await stack.kubectl([...edges.at('wmw'), 'apply', '-f', '-'], {
-        input: shopWorkload('shop', 3, 'v2'),
-      })
-    )
+    await edges.applyShop('wmw', 3, 'v2')
     // Not waited for: a deleted source waits for its edges to confirm, florin's agent among them.
     ok(
       await stack.kubectl([

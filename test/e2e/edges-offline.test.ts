@@ -11,10 +11,10 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type EdgeStack, edgeStack, shopWorkload } from './helpers/edge-stack.ts'
+import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { ok } from './helpers/kubectl.ts'
-import { configMap, workspace } from './helpers/manifests.ts'
+import { configMap } from './helpers/manifests.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
@@ -24,12 +24,7 @@ let frozen: number | undefined
 beforeAll(async () => {
   stack = await startStack({ edges: 'florin:env=prod' })
   edges = edgeStack(stack)
-  ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('wmw') }))
-  ok(
-    await stack.kubectl([...edges.at('wmw'), 'apply', '-f', '-'], {
-      input: shopWorkload('shop', 2, 'v1'),
-    })
-  )
+  await edges.placeShop('wmw')
 }, 180_000)
 afterAll(async () => {
   if (frozen !== undefined) process.kill(-frozen, 'SIGCONT')

@@ -11,10 +11,10 @@
 import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { type EdgeStack, edgeStack, shopWorkload } from './helpers/edge-stack.ts'
+import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
-import { configMap, workspace } from './helpers/manifests.ts'
+import { configMap } from './helpers/manifests.ts'
 import { type E2eStack, REPO_ROOT, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
@@ -24,12 +24,7 @@ const WAIT = 60_000
 beforeAll(async () => {
   stack = await startStack({ edges: 'florin:env=prod,guilder:env=prod:extended=si,zloty:env=dev' })
   edges = edgeStack(stack)
-  ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('wmw') }))
-  ok(
-    await stack.kubectl([...edges.at('wmw'), 'apply', '-f', '-'], {
-      input: shopWorkload('shop', 2, 'v1'),
-    })
-  )
+  await edges.placeShop('wmw')
 }, 180_000)
 afterAll(async () => {
   await stack?.destroy()
@@ -158,17 +153,7 @@ describe('simulated edges through npm start', () => {
   })
 
   it('leaves an object it did not create alone and reports it', async () => {
-    ok(
-      await stack.kubectl(['create', '-f', '-'], {
-        context: 'guilder',
-        input: configMap('shop', 'shared', { owner: 'edge' }),
-      })
-    )
-    ok(
-      await stack.kubectl([...edges.at('wmw'), 'create', '-f', '-'], {
-        input: configMap('shop', 'shared', { owner: 'center' }),
-      })
-    )
+    await edges.foreignConfigMap('guilder', 'wmw', 'shared')
     await eventually(async () => {
       const florin = await edges.get(['--context', 'florin'], 'configmap', 'shop', 'shared')
       expect((florin as { data?: unknown } | undefined)?.data).toEqual({ owner: 'center' })

@@ -5,11 +5,11 @@
  * with the stack's admin token; and replacing the local admin token and restarting revokes the
  * old one.
  */
-import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ok } from './helpers/kubectl.ts'
 import { workspace } from './helpers/manifests.ts'
+import { runProgram } from './helpers/run-program.ts'
 import { type E2eStack, REPO_ROOT, startStack } from './helpers/stack.ts'
 
 let stack: E2eStack
@@ -21,28 +21,12 @@ afterAll(async () => {
   await stack?.destroy()
 })
 
-function tokenCli(
-  args: string[]
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--experimental-strip-types', 'infra/token/main.ts', ...args],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, EDGEPLANE_DATA: stack.dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }
-  )
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString()
+/** `npm run token -- <args>` against this stack's data folder. */
+const tokenCli = (args: string[]) =>
+  runProgram(process.execPath, ['--experimental-strip-types', 'infra/token/main.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { EDGEPLANE_DATA: stack.dataDir },
   })
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString()
-  })
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
-}
 
 const namespacesAs = async (token: string, space: string) =>
   (await stack.api(`/clusters/${space}/api/v1/namespaces`, { token })).status

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { unstable_readConfig } from 'wrangler'
 import { type DeployDeps, REPO_ROOT, readProductionVars, runDeploy } from '../../infra/deploy.ts'
 import { LOCAL_CRON } from '../../infra/local/cron-ticker.ts'
-import { LOCAL_ENV } from '../../infra/local/wrangler-process.ts'
+import { LOCAL_ENV, WRANGLER_ENV } from '../../infra/local/wrangler-process.ts'
 import { findLocalEndpoints, localSettings } from '../../infra/local-endpoints.ts'
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml')
@@ -89,15 +89,7 @@ describe('the production bundle (npm run deploy -- --dry-run)', () => {
       ['--experimental-strip-types', 'infra/deploy.ts', '--dry-run', '--outdir', outdir],
       {
         cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          WRANGLER_SEND_METRICS: 'false',
-          WRANGLER_SEND_ERROR_REPORTS: 'false',
-          WRANGLER_HIDE_BANNER: 'true',
-          CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-          NO_COLOR: '1',
-          FORCE_COLOR: '0',
-        },
+        env: { ...process.env, ...WRANGLER_ENV },
         stdio: ['ignore', 'pipe', 'pipe'],
       }
     )

@@ -5,9 +5,9 @@
  * its `step`. `step(name)` returns a step's fields, or throws with the script's own error (the
  * failed request's status and body) so a failing assertion says what the hub answered.
  */
-import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { runProgram } from '../helpers/run-program.ts'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 
@@ -36,37 +36,21 @@ function parseLines(stdout: string): StepLine[] {
   return lines
 }
 
-export function runClientScript(
+export async function runClientScript(
   interpreter: string,
   script: string,
   args: string[],
   timeoutMs = 150_000
 ): Promise<ScriptRun> {
-  const child = spawn(interpreter, [join(HERE, script), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { code, stdout, stderr } = await runProgram(interpreter, [join(HERE, script), ...args], {
+    timeoutMs,
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString()
-  })
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString()
-  })
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      const lines = parseLines(stdout)
-      const step = (name: string) => {
-        const line = lines.find((l) => l.step === name)
-        if (!line) throw new Error(`${script} printed no "${name}" step (exit ${code}):\n${stderr}`)
-        if ('error' in line)
-          throw new Error(`${script} step "${name}" failed: ${JSON.stringify(line)}`)
-        return line
-      }
-      resolve({ code, stdout, stderr, lines, step })
-    })
-  })
+  const lines = parseLines(stdout)
+  const step = (name: string) => {
+    const line = lines.find((l) => l.step === name)
+    if (!line) throw new Error(`${script} printed no "${name}" step (exit ${code}):\n${stderr}`)
+    if ('error' in line) throw new Error(`${script} step "${name}" failed: ${JSON.stringify(line)}`)
+    return line
+  }
+  return { code, stdout, stderr, lines, step }
 }

@@ -3,12 +3,15 @@
  * arguments for a workload space and for an edge's mailbox space, a read of an object at an edge
  * or in a mailbox (undefined when absent), the edge's agent credentials from the data folder, and
  * a workload (a Namespace, a Deployment, a ConfigMap, a Service) with the EdgePlacement sending it
- * to the Locations labelled env=prod, upsyncing ConfigMaps named `report` from its namespace.
+ * to the Locations labelled env=prod, upsyncing ConfigMaps named `report` from its namespace —
+ * applied in a workload space, or placed in a new one — and a ConfigMap an edge made itself in
+ * the way of a workload object of the same name.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { ok } from './kubectl.ts'
+import { configMap, workspace } from './manifests.ts'
 import type { E2eStack } from './stack.ts'
 
 export type EdgeStack = {
@@ -20,12 +23,36 @@ export type EdgeStack = {
   get(where: string[], kind: string, ns: string, name: string): Promise<KubeObject | undefined>
   /** The edge agent's token, as the bootstrap put it in the edge's Secret. */
   edgeToken(edge: string): Promise<string>
+  /** Applies shopWorkload('shop', replicas, page) in space `root:<space>`. */
+  applyShop(space: string, replicas: number, page: string): Promise<void>
+  /** Creates Workspace `root:<space>` and applies the shop workload there (2 replicas, page v1). */
+  placeShop(space: string): Promise<void>
+  /**
+   * ConfigMap `shop/<name>` made directly at edge `edge` (data owner=edge), then one of the same
+   * name in the workload space `root:<space>` (owner=center): the edge's is in the agent's way.
+   */
+  foreignConfigMap(edge: string, space: string, name: string): Promise<void>
 }
 
 export function edgeStack(stack: E2eStack): EdgeStack {
   const at = (space: string) => ['--server', `${stack.url}/clusters/root:${space}`]
+  const applyShop = async (space: string, replicas: number, page: string) => {
+    const input = shopWorkload('shop', replicas, page)
+    ok(await stack.kubectl([...at(space), 'apply', '-f', '-'], { input }))
+  }
   return {
     at,
+    applyShop,
+    async placeShop(space) {
+      ok(await stack.kubectl(['create', '-f', '-'], { input: workspace(space) }))
+      await applyShop(space, 2, 'v1')
+    },
+    async foreignConfigMap(edge, space, name) {
+      const own = configMap('shop', name, { owner: 'edge' })
+      ok(await stack.kubectl(['create', '-f', '-'], { context: edge, input: own }))
+      const theirs = configMap('shop', name, { owner: 'center' })
+      ok(await stack.kubectl([...at(space), 'create', '-f', '-'], { input: theirs }))
+    },
     async mailbox(edge) {
       const info = await stack.readInfo()
       const e = info.edges.find((x) => x.name === edge)

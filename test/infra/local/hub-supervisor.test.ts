@@ -2,12 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { superviseHub } from '../../../infra/local/hub-supervisor.ts'
+import { type HubSupervisorOptions, superviseHub } from '../../../infra/local/hub-supervisor.ts'
 import { type HubWorker, startHubWorker } from '../../../infra/local/hub-worker.ts'
-import { pickFreePort } from '../../../infra/local/ports.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
-import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { hubWorkerOptions } from './hub-worker-options.ts'
 
 let dir: string
 let hub: HubWorker | undefined
@@ -36,33 +35,26 @@ const fakeWrangler = (brokenFile: string) => [
 ]
 
 async function startHub(): Promise<HubWorker> {
-  hub = await startHubWorker({
-    repoRoot: dir,
-    port: await pickFreePort(),
-    ddbEndpoint: 'http://127.0.0.1:1',
-    tableName: 'edgeplane',
-    logLevel: 'info',
-    persistTo: join(dir, 'state'),
-    logFile: join(dir, 'wrangler.log'),
-    tls: createLocalHubCert(),
-    readyTimeoutMs: 20_000,
-    command: fakeWrangler(join(dir, 'broken')),
-  })
+  hub = await startHubWorker(await hubWorkerOptions(dir, fakeWrangler(join(dir, 'broken'))))
   return hub
 }
+
+/** The supervisor of `h`, restarting with its respawn and probing its /healthz. */
+const supervise = (h: HubWorker, more: Partial<HubSupervisorOptions> = {}) =>
+  superviseHub({
+    first: h.wrangler,
+    respawn: h.respawn,
+    probe: () => h.probe(),
+    logFile: join(dir, 'wrangler.log'),
+    log: silentLogger,
+    ...more,
+  })
 
 describe('superviseHub', () => {
   it('restarts wrangler on the same ports and reports each new process', async () => {
     const h = await startHub()
     const seen: number[] = []
-    const sup = superviseHub({
-      first: h.wrangler,
-      respawn: h.respawn,
-      probe: () => h.probe(),
-      logFile: join(dir, 'wrangler.log'),
-      log: silentLogger,
-      onRestart: (w, n) => seen.push(w.pid, n),
-    })
+    const sup = supervise(h, { onRestart: (w, n) => seen.push(w.pid, n) })
     try {
       expect(await h.probe()).toBe(true)
       process.kill(h.wrangler.pid, 'SIGKILL')
@@ -79,13 +71,7 @@ describe('superviseHub', () => {
 
   it('gives up when the restarted wrangler does not come up, with its log tail', async () => {
     const h = await startHub()
-    const sup = superviseHub({
-      first: h.wrangler,
-      respawn: h.respawn,
-      probe: () => h.probe(),
-      logFile: join(dir, 'wrangler.log'),
-      log: silentLogger,
-    })
+    const sup = supervise(h)
     try {
       await writeFile(join(dir, 'broken'), '')
       process.kill(h.wrangler.pid, 'SIGKILL')

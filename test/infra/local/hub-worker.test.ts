@@ -2,15 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  type HubWorkerOptions,
-  hubUrlFor,
-  startHubWorker,
-} from '../../../infra/local/hub-worker.ts'
-import { pickFreePort } from '../../../infra/local/ports.ts'
+import { hubUrlFor, startHubWorker } from '../../../infra/local/hub-worker.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
-import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
 import type { WranglerProcess } from '../../../infra/local/wrangler-process.ts'
+import { hubWorkerOptions } from './hub-worker-options.ts'
 
 let dir: string
 
@@ -21,20 +16,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-async function options(command: string[]): Promise<HubWorkerOptions> {
-  return {
-    repoRoot: dir,
-    port: await pickFreePort(),
-    ddbEndpoint: 'http://127.0.0.1:1',
-    tableName: 'edgeplane',
-    logLevel: 'info',
-    persistTo: join(dir, 'state'),
-    logFile: join(dir, 'wrangler.log'),
-    tls: createLocalHubCert(),
-    readyTimeoutMs: 20_000,
-    command,
-  }
-}
+const options = (command: string[]) => hubWorkerOptions(dir, command)
 
 describe('startHubWorker', () => {
   it('gives up on a failed build, stops wrangler and shows the log tail', async () => {
