@@ -6,7 +6,9 @@
  * onto the official Node image. `.mjs`, so no package.json is needed to make it a module; a
  * `require` is defined for the CommonJS packages inside (client-node's and the AWS SDK's
  * dependencies) that load built-ins with it. Not minified: stack traces keep their names. The one
- * exception to "built-ins only" is OPTIONAL_ADDONS, left out on purpose.
+ * exception to "built-ins only" is OPTIONAL_ADDONS, left out on purpose. Before anything else runs,
+ * NODE_VERSION_CHECK ends an older Node with one clear line (exit 1) instead of a TypeError from
+ * deep inside a bundled package.
  */
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -33,6 +35,16 @@ export const OPTIONAL_ADDONS = ['bufferutil', 'utf-8-validate']
 /** Where a bundle is written, relative to the output folder. */
 export const bundleFile = (b: Pick<NodeBundle, 'name'>) => join(b.name, 'main.mjs')
 
+/** The oldest Node the bundles run on (package.json's engines). */
+export const MIN_NODE = [22, 12] as const
+
+/** First statement of each bundle: exit 1 with a plain message on a Node older than MIN_NODE. */
+export const NODE_VERSION_CHECK =
+  `{ const [maj, min] = process.versions.node.split('.').map(Number);` +
+  ` if (maj < ${MIN_NODE[0]} || (maj === ${MIN_NODE[0]} && min < ${MIN_NODE[1]})) {` +
+  ` process.stderr.write('edgeplane: this program needs Node.js >= ${MIN_NODE.join('.')}; this is ' + process.version + '\\n');` +
+  ' process.exit(1) } }'
+
 const REQUIRE_SHIM =
   "import { createRequire as __bundleRequire } from 'node:module';\n" +
   'const require = __bundleRequire(import.meta.url);'
@@ -50,7 +62,7 @@ export async function buildNodeBundles(root: string, outdir: string): Promise<st
       platform: 'node',
       format: 'esm',
       target: 'node22',
-      banner: { js: REQUIRE_SHIM },
+      banner: { js: `${REQUIRE_SHIM}\n${NODE_VERSION_CHECK}` },
       external: OPTIONAL_ADDONS,
       legalComments: 'none',
       logLevel: 'warning',
