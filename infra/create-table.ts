@@ -1,5 +1,5 @@
 /**
- * CLI: creates the edgeplane table (from `infra/table.ts`) if it is missing and waits until it is
+ * CLI: creates the edgeplane table (from `lib/store/table.ts`) if it is missing and waits until it is
  * ACTIVE; idempotent. For dynalite pass `--endpoint http://127.0.0.1:8000` (dummy credentials are
  * used then); without `--endpoint` the AWS SDK's default region and credentials apply.
  *
@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createDynamoClient } from '../lib/store/dynamo-client.ts'
 import { ensureTable } from '../lib/store/ensure-table.ts'
-import { TABLE } from './table.ts'
+import { TABLE } from '../lib/store/table.ts'
 
 export const USAGE = `Usage: create-table [--endpoint URL] [--table NAME] [--region REGION]
 

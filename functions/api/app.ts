@@ -1,7 +1,7 @@
 /**
  * The hub's hono app: health endpoints without auth (ops-routes.ts; /readyz checks the store),
  * request counting for /metrics, then for every other path a bearer-token
- * check and the route rule of lib/auth/edge-scope.ts (edge credentials reach only their own
+ * check and the route rule of lib/edge/edge-scope.ts (edge credentials reach only their own
  * mailbox's edge API; users none of it); then the edge API (functions/edge-api/routes.ts), the
  * reconcile hooks, and for every other path the space (from `/clusters/<path-or-id>`, `root` when
  * absent, `*` for the admin-only cross-space view; the token must reach it, except for the self
@@ -12,13 +12,13 @@
  * as a kube Status.
  */
 import { type Context, Hono } from 'hono'
-import { authorizeRoute } from '../../lib/auth/edge-scope.ts'
 import {
   authenticate,
   authorizeAdmin,
   authorizeSpace,
   type Principal,
 } from '../../lib/auth/tokens.ts'
+import { authorizeRoute } from '../../lib/edge/edge-scope.ts'
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { ROOT, resolveSpace, type Space } from '../../lib/hub/spaces.ts'
@@ -30,6 +30,7 @@ import {
 import { createLogger } from '../../lib/log.ts'
 import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
+import type { ApiEnv } from './api-env.ts'
 import { handleDiscovery } from './discovery-routes.ts'
 import { resolveNamedWatch } from './named-watch.ts'
 import { countRequests, handleLivez, handleMetrics, handleReadyz } from './ops-routes.ts'
@@ -38,10 +39,6 @@ import { handleResource } from './resources.ts'
 import { errorResponse, json } from './respond.ts'
 
 const fallbackLog = createLogger()
-
-/** Set for every authenticated path: its deps, its URL parsed once (ops-routes.ts), its principal. */
-export type ApiVariables = { deps: HubDeps; url: URL; principal: Principal }
-export type ApiEnv = { Variables: ApiVariables }
 
 /** The self reviews, which any authenticated principal may post in any space (see reviews.ts). */
 const SELF_REVIEWS = new Set([

@@ -20,7 +20,7 @@ import { METRICS_READER_GROUPS } from '../../lib/metrics/hub-ops.ts'
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import type { MetricFamily } from '../../lib/metrics/registry.ts'
 import { classifyRequest } from '../../lib/metrics/route-class.ts'
-import type { ApiEnv } from './app.ts'
+import type { ApiEnv } from './api-env.ts'
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }
 

@@ -8,8 +8,8 @@
 import { Worker } from 'node:worker_threads'
 import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { ensureTable } from '../../lib/store/ensure-table.ts'
+import { TABLE } from '../../lib/store/table.ts'
 import { startDynalite } from '../local/dynalite-server.ts'
-import { TABLE } from '../table.ts'
 import type { HubWorkerData } from './hub-worker.ts'
 
 export const LOCAL_ADMIN_TOKEN = 'fuzz-admin-token'

@@ -1,7 +1,7 @@
 /**
  * The group/version/resources the reconcile steps read and write, named once.
  */
-import type { Gvr } from '../hub/client.ts'
+import type { GroupVersionResource as Gvr } from '../kube/types.ts'
 
 export const WORKSPACES: Gvr = {
   group: 'tenancy.kcp.io',

@@ -8,7 +8,7 @@
  * Service storage does, and a clusterIP may not change once set.
  */
 import { invalid, type StatusCause } from '../errors.ts'
-import type { DefaultingRequest } from '../hub/defaulting.ts'
+import type { DefaultingRequest } from '../hub/deps.ts'
 import type { KubeObject } from '../kube/types.ts'
 import {
   type AllocatorDeps,

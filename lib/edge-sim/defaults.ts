@@ -5,7 +5,7 @@
  * Defaulter (HubDeps.defaults): it copies the object, runs the kind's entry and returns the
  * result; kinds without an entry pass through unchanged.
  */
-import type { Defaulter, DefaultingRequest } from '../hub/defaulting.ts'
+import type { Defaulter, DefaultingRequest } from '../hub/deps.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { podSpecDefaults } from './defaults-pod.ts'
 import { serviceDefaults } from './defaults-service.ts'

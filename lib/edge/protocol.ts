@@ -133,3 +133,5 @@ export const DOWNSYNCED_ANNOTATION = 'edge.kcp.io/downsynced'
 export const UPSYNCED_ANNOTATION = 'edge.kcp.io/upsynced'
 /** Path prefix of the edge API. */
 export const EDGE_API_PREFIX = '/edge/v1'
+/** How often an agent reports at least a heartbeat, even with nothing changed (ms). */
+export const HEARTBEAT_MS = 60_000

@@ -3,27 +3,12 @@
  * a simulated edge cluster must behave like a real API server and fill in kube's defaults on every
  * create, update, patch and apply. When `deps.defaults` is set (simulated edges only), the write
  * path runs it on the object about to be stored, with the current object on updates so allocated
- * values (a Service's clusterIP) carry over. Without it nothing changes.
+ * values (a Service's clusterIP) carry over. Without it nothing changes. The request and function
+ * types live with HubDeps (deps.ts).
  */
 import type { KubeObject } from '../kube/types.ts'
 import type { HubDeps } from './deps.ts'
-import type { Space } from './spaces.ts'
 import type { Target } from './target.ts'
-
-export type DefaultingRequest = {
-  deps: HubDeps
-  space: Space
-  group: string
-  resource: string
-  /** The object about to be stored (server-owned metadata already set on create). */
-  obj: KubeObject
-  /** The stored object on update; undefined on create. */
-  old?: KubeObject
-  /** Dry runs must not allocate anything for good. */
-  dryRun: boolean
-}
-
-export type Defaulter = (req: DefaultingRequest) => Promise<KubeObject>
 
 /** `obj` with the defaults of `deps.defaults`, or unchanged when the hub applies none. */
 export async function applyDefaults(

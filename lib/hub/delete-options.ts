@@ -10,8 +10,15 @@
  */
 import { ApiError, badRequest, type StatusCause } from '../errors.ts'
 import { goQuote } from '../kube/go-quote.ts'
-import type { DeleteOptions } from './delete.ts'
 import type { Propagation } from './write.ts'
+
+/** A delete's options as the hub's delete (delete.ts) takes them. */
+export type DeleteOptions = {
+  propagationPolicy?: Propagation
+  preconditions?: { uid?: string; resourceVersion?: string }
+  dryRun: boolean
+  baseUrl: string
+}
 
 /** The DeleteOptions of a query, decoded (first value of each parameter; every dryRun value). */
 export type DeleteQuery = {

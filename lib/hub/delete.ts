@@ -10,23 +10,16 @@
  */
 import { conflict } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
+import type { DeleteOptions } from './delete-options.ts'
 import { type HubDeps, timestamp } from './deps.ts'
-import { hooksFor } from './kind-hooks.ts'
 import { retryStale } from './retry-stale.ts'
 import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
 import { finishTermination } from './terminate.ts'
 import { readCurrent } from './update.ts'
-import { type Propagation, storeRemove, storeUpdate } from './write.ts'
+import { storeRemove, storeUpdate } from './write.ts'
 
-export type DeleteOptions = {
-  propagationPolicy?: Propagation
-  preconditions?: { uid?: string; resourceVersion?: string }
-  dryRun: boolean
-  baseUrl: string
-}
-
-/** Reading DeleteOptions from a request lives in delete-options.ts. */
-export { type DeleteQuery, parseDeleteOptions } from './delete-options.ts'
+/** DeleteOptions, and reading them from a request, live in delete-options.ts. */
+export { type DeleteOptions, type DeleteQuery, parseDeleteOptions } from './delete-options.ts'
 
 function checkPreconditions(t: Target, obj: KubeObject, p: DeleteOptions['preconditions']): void {
   const name = obj.metadata.name ?? ''
@@ -66,7 +59,7 @@ async function deleteOnce(deps: HubDeps, t: Target, opts: DeleteOptions): Promis
   const current = await readCurrent(deps, t, t.name ?? '')
   checkPreconditions(t, current, opts.preconditions)
   const key = objectKey(t, current.metadata.name ?? '')
-  const hooks = hooksFor(t.info.group, t.info.resource)
+  const hooks = deps.hooks.for(t.info.group, t.info.resource)
   const hasFinalizers = (current.metadata.finalizers ?? []).length > 0
   if (hooks.beforeDelete && !opts.dryRun && !current.metadata.deletionTimestamp)
     await hooks.beforeDelete({ deps, space: t.space, baseUrl: opts.baseUrl }, current)

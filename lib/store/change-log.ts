@@ -15,7 +15,6 @@
  * `limit` never splits such an entry across calls (a call may return more events than `limit`).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
-import { GSI_NAME } from '../../infra/table.ts'
 import { badRequest, expired } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { type Item, readNumber, readString, s } from './attrs.ts'
@@ -25,6 +24,7 @@ import { readWatermark } from './meta-items.ts'
 import { itemObject } from './object-items.ts'
 import type { ProjectionChange } from './projection-codec.ts'
 import { isProjectionLogItem, projectionChanges, projectionEvents } from './projection-log.ts'
+import { GSI_NAME } from './table.ts'
 import type { ChangeEvent, ChangesOptions, ChangesResult, ChangeType } from './types.ts'
 
 /** Bodies of projected copies by content hash (ProjectionStore.getBodies). */

@@ -1,5 +1,5 @@
 /**
- * Creates the table from its definition (`infra/table.ts`) unless it exists, waits until the
+ * Creates the table from its definition (`lib/store/table.ts`) unless it exists, waits until the
  * table and its indexes are ACTIVE, and turns on TTL where the service supports it (dynalite does
  * not; that is reported, not an error). Safe to run any number of times, also concurrently.
  */
@@ -12,7 +12,7 @@ import {
   type TableDescription,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
-import type { TableDefinition } from '../../infra/table.ts'
+import type { TableDefinition } from './table.ts'
 
 export type EnsureTableResult = {
   created: boolean

@@ -10,7 +10,6 @@
  * empty without a request; a continue token naming a key outside its list is 400.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
-import { GSI_NAME } from '../../infra/table.ts'
 import { badRequest, expired } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { type Item, readString, s } from './attrs.ts'
@@ -20,6 +19,7 @@ import { keyFits, namespaceFits, objectKeyFits } from './key-size.ts'
 import { checkCollection, checkObjectKey, objectGsiPk, objectPk } from './keys.ts'
 import { readCurrentRv, readWatermark } from './meta-items.ts'
 import { getHead, headObject } from './object-items.ts'
+import { GSI_NAME } from './table.ts'
 import type { ListOptions, ListResult, ObjectKey } from './types.ts'
 
 const PAGE = 500

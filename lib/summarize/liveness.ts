@@ -8,7 +8,7 @@
  * as fresh as its agent's last heartbeat: that is also the age Summarizers compare with their
  * staleness threshold. A destination that never sent a heartbeat is not live.
  */
-import { HEARTBEAT_MS } from '../edge-agent/report.ts'
+import { HEARTBEAT_MS } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
 

@@ -2,7 +2,7 @@
  * Test helpers for anything that needs a real store:
  * - `startDynalite()` runs an in-memory dynalite inside the test process on a free loopback port;
  *   call `close()` when done (e.g. in `afterAll`).
- * - `createTestStore(options?)` starts one, creates a uniquely named table from `infra/table.ts`,
+ * - `createTestStore(options?)` starts one, creates a uniquely named table from `lib/store/table.ts`,
  *   and returns the store (`objects`, `kv`, `sweepChangeLog`, `client`, `tableName`) plus `close()`.
  *   By default change-log entries are handed out at once (`settleMs: 0`); pass `now`, `settleMs`,
  *   `logRetentionMs`, a `counter` or a `fault` hook to control the rest.
@@ -13,10 +13,10 @@
  */
 import type { AddressInfo } from 'node:net'
 import dynalite from 'dynalite'
-import { TABLE } from '../../infra/table.ts'
 import { createDynamoClient, type FaultCall } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore, type DynamoStore } from '../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../lib/store/ensure-table.ts'
+import { TABLE } from '../../lib/store/table.ts'
 import type { RequestCounter } from '../../lib/store/types.ts'
 
 export type Dynalite = { endpoint: string; close(): Promise<void> }

@@ -10,10 +10,10 @@ import {
   renderCloudFormation,
   renderCloudFormationJson,
 } from '../../infra/render-cloudformation.ts'
-import { TABLE } from '../../infra/table.ts'
+import { TABLE } from '../../lib/store/table.ts'
 
 describe('infra/cloudformation.json', () => {
-  it('is exactly what render-cloudformation produces from infra/table.ts', () => {
+  it('is exactly what render-cloudformation produces from lib/store/table.ts', () => {
     const committed = readFileSync(CLOUDFORMATION_PATH, 'utf8')
     expect(JSON.parse(committed)).toEqual(renderCloudFormation())
     expect(committed).toBe(renderCloudFormationJson())

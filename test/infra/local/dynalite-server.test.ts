@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startDynalite } from '../../../infra/local/dynalite-server.ts'
-import { TABLE } from '../../../infra/table.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../../lib/store/ensure-table.ts'
+import { TABLE } from '../../../lib/store/table.ts'
 
 let dir: string
 

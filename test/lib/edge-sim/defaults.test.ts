@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { apiServerDefaults, DEFAULTS_TABLE } from '../../../lib/edge-sim/defaults.ts'
 import { imagePullPolicyFor } from '../../../lib/edge-sim/defaults-pod.ts'
-import type { DefaultingRequest } from '../../../lib/hub/defaulting.ts'
-import type { HubDeps } from '../../../lib/hub/deps.ts'
+import type { DefaultingRequest, HubDeps } from '../../../lib/hub/deps.ts'
 import { ROOT } from '../../../lib/hub/spaces.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 

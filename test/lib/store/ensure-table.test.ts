@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TABLE } from '../../../infra/table.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createTableInput, ensureTable } from '../../../lib/store/ensure-table.ts'
+import { TABLE } from '../../../lib/store/table.ts'
 import { type Dynalite, startDynalite } from '../../helpers/dynalite.ts'
 
 let db: Dynalite

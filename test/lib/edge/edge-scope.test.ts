@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import type { Principal } from '../../../lib/auth/tokens.ts'
 import {
   authorizeMailbox,
   authorizeRoute,
   edgeMailboxOf,
   edgePrincipal,
-} from '../../../lib/auth/edge-scope.ts'
-import type { Principal } from '../../../lib/auth/tokens.ts'
+} from '../../../lib/edge/edge-scope.ts'
 import { isApiError } from '../../../lib/errors.ts'
 
 const MB = 'abc123-mb-0f8fad5b-d9cb-469f-a165-70867728950e'

@@ -10,10 +10,10 @@
  * an encoded slash cannot smuggle another mailbox in.
  */
 import { ESPW } from '../apis/gvr.ts'
-import { EDGE_API_PREFIX } from '../edge/protocol.ts'
+import type { Principal } from '../auth/tokens.ts'
 import { forbidden } from '../errors.ts'
 import { isMailboxName } from '../reconcile/keys.ts'
-import type { Principal } from './tokens.ts'
+import { EDGE_API_PREFIX } from './protocol.ts'
 
 const MAILBOXES = `${EDGE_API_PREFIX}/mailboxes/`
 

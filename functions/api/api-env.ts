@@ -1,0 +1,11 @@
+/**
+ * The hono environment of the hub's app (app.ts): what its middleware sets on every authenticated
+ * request. Its own module so the route modules the app mounts (the edge API, the reconcile hooks,
+ * the ops routes) type their handlers without importing the app that mounts them.
+ */
+import type { Principal } from '../../lib/auth/tokens.ts'
+import type { HubDeps } from '../../lib/hub/deps.ts'
+
+/** Set for every authenticated path: its deps, its URL parsed once (ops-routes.ts), its principal. */
+export type ApiVariables = { deps: HubDeps; url: URL; principal: Principal }
+export type ApiEnv = { Variables: ApiVariables }
