@@ -13,9 +13,10 @@
  */
 import { BUILTIN_KUBE_GROUPS, DEFAULT_BUILTIN_NAMESPACES } from '../lib/apis/builtins.ts'
 import type { ObjectRef } from '../lib/edge/protocol.ts'
-import { type EdgeKube, KubeError, type ServedResource } from '../lib/edge-agent/kube-client.ts'
+import type { EdgeKube, ServedResource } from '../lib/edge-agent/kube-client.ts'
 import { BUILTIN_RESOURCES } from '../lib/kube/builtin-resources.ts'
 import type { GroupVersionResource, KubeObject } from '../lib/kube/types.ts'
+import { RemoteError } from '../lib/remote/remote-error.ts'
 
 export type MemoryKube = EdgeKube & {
   /** Objects stored now. */
@@ -67,7 +68,7 @@ export function createMemoryKube(opts: MemoryKubeOptions = {}): MemoryKube {
       status: { phase: 'Active' },
     })
   const notFound = (ref: ObjectRef, what = `${ref.resource} "${ref.name}"`) =>
-    new KubeError(404, `${what} not found`, 'NotFound')
+    new RemoteError(404, `${what} not found`, { reason: 'NotFound' })
 
   return {
     size: () => objects.size,
@@ -121,7 +122,9 @@ export function createMemoryKube(opts: MemoryKubeOptions = {}): MemoryKube {
       if (ref.namespace && !objects.has(nsKey(ref.namespace)))
         throw notFound(ref, `namespaces "${ref.namespace}"`)
       if (objects.has(keyOf(ref)))
-        throw new KubeError(409, `${ref.resource} "${ref.name}" already exists`, 'AlreadyExists')
+        throw new RemoteError(409, `${ref.resource} "${ref.name}" already exists`, {
+          reason: 'AlreadyExists',
+        })
       const meta = { uid: uid(), resourceVersion: String(++rv), creationTimestamp: stamp() }
       const stored = { ...structuredClone(body), metadata: { ...body.metadata, ...meta } }
       objects.set(keyOf(ref), stored)
@@ -131,7 +134,9 @@ export function createMemoryKube(opts: MemoryKubeOptions = {}): MemoryKube {
       const live = objects.get(keyOf(ref))
       if (!live) throw notFound(ref)
       if (body.metadata.resourceVersion !== live.metadata.resourceVersion)
-        throw new KubeError(409, `${ref.resource} "${ref.name}" was modified`, 'Conflict')
+        throw new RemoteError(409, `${ref.resource} "${ref.name}" was modified`, {
+          reason: 'Conflict',
+        })
       const meta = { ...body.metadata, uid: live.metadata.uid, resourceVersion: String(++rv) }
       const stored = { ...structuredClone(body), metadata: meta }
       objects.set(keyOf(ref), stored)
@@ -142,7 +147,7 @@ export function createMemoryKube(opts: MemoryKubeOptions = {}): MemoryKube {
       const live = objects.get(key)
       if (!live) throw notFound(ref)
       if (live.metadata.uid !== o.uid)
-        throw new KubeError(409, `uid precondition failed for ${key}`, 'Conflict')
+        throw new RemoteError(409, `uid precondition failed for ${key}`, { reason: 'Conflict' })
       objects.delete(key)
       if (ref.group === '' && ref.resource === 'namespaces')
         for (const k of [...objects.keys()])

@@ -1,10 +1,12 @@
 /**
  * The benchmark's own idle poll of the edge API: `GET /edge/v1/mailboxes/<m>/desired` with the
- * mailbox's bearer token and `If-None-Match` naming the version it holds, over Node's fetch
- * (undici, keep-alive) — the HTTP client the agent's center client uses. Anything but 304 throws,
- * so a broken endpoint cannot pass for a fast one. `currentEtag` reads a mailbox's ETag (a 200).
+ * mailbox's bearer token and `If-None-Match` naming the version it holds, over the remote client
+ * the agent's center client uses (lib/remote/remote-client.ts: Node's fetch, keep-alive). Anything
+ * but 304 throws a RemoteError, so a broken endpoint cannot pass for a fast one. `currentEtag`
+ * reads a mailbox's ETag (a 200).
  */
 import { EDGE_API_PREFIX } from '../lib/edge/protocol.ts'
+import { createRemote, failureOf } from '../lib/remote/remote-client.ts'
 
 export type PollTarget = { mailbox: string; token: string; etag: string }
 
@@ -13,26 +15,18 @@ export const desiredPath = (mailbox: string) =>
 
 /** One unchanged poll of `baseUrl` (the hub, or the bare endpoint); throws unless 304. */
 export async function pollUnchanged(baseUrl: string, t: PollTarget): Promise<void> {
-  const res = await fetch(`${baseUrl}${desiredPath(t.mailbox)}`, {
-    headers: { authorization: `Bearer ${t.token}`, 'if-none-match': t.etag },
-  })
-  if (res.status !== 304) {
-    const text = await res.text()
-    throw new Error(`poll ${t.mailbox}: expected 304, got ${res.status}: ${text.slice(0, 300)}`)
-  }
+  const remote = createRemote({ baseUrl, token: t.token })
+  const res = await remote.send(desiredPath(t.mailbox), { headers: { 'if-none-match': t.etag } })
+  if (res.status !== 304) throw await failureOf(res, `poll ${t.mailbox} (expected 304)`)
   await res.body?.cancel()
 }
 
 /** The mailbox's current ETag (a full GET, 200). */
 export async function currentEtag(baseUrl: string, mailbox: string, token: string) {
-  const res = await fetch(`${baseUrl}${desiredPath(mailbox)}`, {
-    headers: { authorization: `Bearer ${token}` },
-  })
-  const text = await res.text()
+  const res = await createRemote({ baseUrl, token }).send(desiredPath(mailbox))
   const etag = res.headers.get('etag')
   if (res.status !== 200 || !etag)
-    throw new Error(
-      `GET desired of ${mailbox}: ${res.status} (etag ${etag}): ${text.slice(0, 300)}`
-    )
+    throw await failureOf(res, `GET desired of ${mailbox} (etag ${etag})`)
+  await res.body?.cancel()
   return etag
 }

@@ -1,8 +1,10 @@
 /**
- * A small HTTP client for the hub: Node's fetch (undici, which keeps connections alive) with the
- * bearer token, JSON bodies, and an error for any status other than the expected one, so a broken
- * hub cannot pass for a fast one. Also the configmap URLs of the root space.
+ * The benchmark's calls to the hub, over the one remote client (lib/remote/remote-client.ts:
+ * Node's fetch, which keeps connections alive) with the bearer token and JSON bodies, and a
+ * RemoteError for any status other than the expected one, so a broken hub cannot pass for a fast
+ * one. Also the configmap URLs of the root space.
  */
+import { createRemote, failureOf } from '../lib/remote/remote-client.ts'
 
 export type HubClient = {
   baseUrl: string
@@ -25,26 +27,20 @@ export const NAMESPACES_PATH = '/clusters/root/api/v1/namespaces'
 
 /** A client for the hub at `baseUrl` that sends `token` as its bearer token. */
 export function createHubClient(baseUrl: string, token: string): HubClient {
+  const remote = createRemote({ baseUrl, token })
   return {
     baseUrl,
     token,
     async call(method, path, opts = {}) {
-      const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-      let body: string | undefined
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body)
-        headers['content-type'] = opts.contentType ?? 'application/json'
-      }
-      const res = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-      })
-      const text = await res.text()
       const expect = opts.expect ?? 200
-      if (res.status !== expect)
-        throw new Error(`${method} ${path}: expected ${expect}, got ${res.status}: ${text}`)
-      return JSON.parse(text) as unknown
+      const what = `${method} ${path} (expected ${expect})`
+      const res = await remote.send(path, {
+        method,
+        ...(opts.body !== undefined ? { body: opts.body } : {}),
+        ...(opts.contentType ? { contentType: opts.contentType } : {}),
+      })
+      if (res.status !== expect) throw await failureOf(res, what)
+      return JSON.parse(await res.text()) as unknown
     },
   }
 }

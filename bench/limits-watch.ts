@@ -3,6 +3,7 @@
  * HTTP, keeps writing a ConfigMap every `everyMs` until the stream ends (the hub ends it: at
  * `timeoutSeconds`, or before its budget) or `maxMs` passes, and reports how it ended.
  */
+import { createRemote } from '../lib/remote/remote-client.ts'
 import type { HubClient } from './hub-client.ts'
 import { configMap } from './payload.ts'
 
@@ -28,10 +29,8 @@ export async function watchWhileWriting(
 ): Promise<WatchEnd> {
   const started = performance.now()
   const ctrl = new AbortController()
-  const res = await fetch(`${hub.baseUrl}${cmPath(t)}?watch=true&${opts.query}`, {
-    headers: { authorization: `Bearer ${hub.token}` },
-    signal: ctrl.signal,
-  })
+  const remote = createRemote({ baseUrl: hub.baseUrl, token: hub.token })
+  const res = await remote.send(`${cmPath(t)}?watch=true&${opts.query}`, { signal: ctrl.signal })
   if (res.status !== 200 || !res.body) throw new Error(`watch answered ${res.status}`)
   let writing = true
   const writer = (async () => {

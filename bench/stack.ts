@@ -1,6 +1,6 @@
 /**
  * What the benchmark runs against, all in this process on 127.0.0.1: one in-memory dynalite, a
- * table for the raw baseline and one for the hub (both from infra/table.ts), and hubs served over
+ * table for the raw baseline and one for the hub (both from lib/store/table.ts), and hubs served over
  * HTTP by startNodeHub on the hub table with its ProjectionStore (so mailbox spaces and the
  * translate step work) — the main one with a DynamoDB request counter, a counter of projection
  * body writes and a log of reconcile runs, extra ones (for other change-log settle times) on
@@ -13,7 +13,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { type NodeHub, startNodeHub } from '../functions/node-server.ts'
 import { startDynalite } from '../infra/local/dynalite-server.ts'
-import { TABLE } from '../infra/table.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { bootstrapHub } from '../lib/hub/bootstrap.ts'
 import type { Logger } from '../lib/log.ts'
@@ -22,6 +21,7 @@ import { createDynamoStore, type DynamoStore } from '../lib/store/dynamo-store.t
 import { ensureTable } from '../lib/store/ensure-table.ts'
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import { createRequestCounter } from '../lib/store/request-counter.ts'
+import { TABLE } from '../lib/store/table.ts'
 import type { RequestCounter } from '../lib/store/types.ts'
 import { type BodyWrites, createBodyWriteCounter } from './fan-out-body-writes.ts'
 import { createReconcileLog, type ReconcileLog } from './fan-out-reconcile-log.ts'

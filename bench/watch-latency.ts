@@ -5,6 +5,7 @@
  * and measures, per write, the time from its response to the arrival of the event carrying its
  * resourceVersion on the stream. Events that do not arrive within settle + 5 s count as missing.
  */
+import { createRemote } from '../lib/remote/remote-client.ts'
 import { configMapPath, type HubClient, resourceVersionOf } from './hub-client.ts'
 import { createNamespace } from './hub-crud.ts'
 import { configMap } from './payload.ts'
@@ -90,11 +91,13 @@ export async function measureWatchLatency(
   const startRv = resourceVersionOf(await hub.call('GET', configMapPath(opts.namespace)))
   const budgetMs = opts.changes * (opts.intervalMs + 50) + opts.settleMs + 10_000
   const abort = new AbortController()
-  const url = `${hub.baseUrl}${configMapPath(opts.namespace)}?watch=true&resourceVersion=${startRv}&timeoutSeconds=${Math.ceil(budgetMs / 1000)}`
-  const res = await fetch(url, {
-    headers: { authorization: `Bearer ${hub.token}` },
-    signal: abort.signal,
-  })
+  const query = {
+    watch: 'true',
+    resourceVersion: startRv,
+    timeoutSeconds: String(Math.ceil(budgetMs / 1000)),
+  }
+  const remote = createRemote({ baseUrl: hub.baseUrl, token: hub.token })
+  const res = await remote.send(configMapPath(opts.namespace), { query, signal: abort.signal })
   if (res.status !== 200 || !res.body) throw new Error(`watch answered ${res.status}`)
   const arrivals = new Map<string, Arrival>()
   let failed = false

@@ -23,7 +23,7 @@ import {
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { getSpaceByPath, resolveSpace } from '../../lib/hub/spaces.ts'
 import { mailboxName } from '../../lib/reconcile/keys.ts'
-import type { ApiEnv } from '../api/app.ts'
+import type { ApiEnv } from '../api/api-env.ts'
 import { readBody } from '../api/body.ts'
 import { json } from '../api/respond.ts'
 

@@ -18,7 +18,6 @@ import { createAgent } from '../../lib/edge-agent/agent.ts'
 import { createPollHealth } from '../../lib/edge-agent/agent-health.ts'
 import { createAgentMetrics } from '../../lib/edge-agent/agent-metrics.ts'
 import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
-import { fetchWithCa } from '../../lib/edge-agent/https-fetch.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import { logPoll, runPollLoop } from '../../lib/edge-agent/poll-loop.ts'
 import { createLogger } from '../../lib/log.ts'
@@ -113,7 +112,7 @@ async function prepare(cfg: AgentConfig) {
     baseUrl: cfg.centerUrl,
     mailbox: cfg.mailbox,
     token: () => readToken(cfg.tokenFile),
-    ...(ca ? { fetch: fetchWithCa(ca) } : {}),
+    ...(ca ? { ca } : {}),
   })
   return { center, kube: createKubeRest({ kubeConfig }), source }
 }

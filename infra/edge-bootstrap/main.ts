@@ -1,15 +1,15 @@
 /**
  * `npm run edge:bootstrap`: issues a SyncTarget's edge credential through the hub's bootstrap
  * endpoint and writes the manifests for its edge cluster (see cli-args.ts for the flags). The
- * request goes over infra/local/hub-request.ts, which trusts `--ca-file` (or the local stack's
+ * request goes over lib/remote/node-transport.ts, which trusts `--ca-file` (or the local stack's
  * certificate); without one, Node's default CAs plus NODE_EXTRA_CA_CERTS apply. Exits 0 with the
  * YAML on stdout (or in `--out`, mode 0600) and `mailbox <name>` and `image <ref>` on stderr; 2
  * on bad arguments; 1 when the hub refuses or cannot be reached.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { nodeTransport } from '../../lib/remote/node-transport.ts'
 import { writePrivateFile } from '../local/data-dir.ts'
-import { hubRequest } from '../local/hub-request.ts'
 import { readStackInfo } from '../local/stack-info.ts'
 import { requestBootstrap } from './call.ts'
 import { parseBootstrapArgs, USAGE, withStackDefaults } from './cli-args.ts'
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
       },
       onRetry: (message) => process.stderr.write(`waiting: ${message}\n`),
     },
-    (url, init) => hubRequest(url, { ...init, ...(ca ? { ca } : {}) })
+    nodeTransport(ca ? { ca } : {})
   )
   if (cfg.out) await writePrivateFile(cfg.out, answer.manifests)
   else process.stdout.write(answer.manifests)

@@ -21,7 +21,7 @@ import type { Logger } from '../../lib/log.ts'
 import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../lib/store/ensure-table.ts'
-import { TABLE } from '../table.ts'
+import { TABLE } from '../../lib/store/table.ts'
 
 export type SimulatedEdgeOptions = {
   /** The edge's name (a DNS label): the node is `<name>-node`, the table `edge-<name>` by default. */

@@ -12,13 +12,11 @@ import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { mailboxOf } from '../../lib/reconcile/keys.ts'
 import { hookKeyResults } from '../../lib/relay/hook-answer.ts'
+import { failureOf, type Remote } from '../../lib/remote/remote-client.ts'
 import { EDGE_INVENTORY, type EdgeSpec, edgeLabels } from './edges-config.ts'
 
-/** A request to the hub with the admin token (infra/local/hub-request.ts underneath). */
-export type HubCall = (
-  path: string,
-  init?: { method?: string; headers?: Record<string, string>; body?: string }
-) => Promise<Response>
+/** The hub, with the admin token (lib/remote/remote-client.ts). */
+export type HubCall = Remote
 
 export type RegisteredEdge = EdgeSpec & { syncTargetUid: string; mailbox: string }
 
@@ -26,43 +24,28 @@ const MANAGER = 'edgeplane-local'
 const EDGE_API = `/apis/${EDGE_API_VERSION}`
 const [EDGE_GROUP = '', EDGE_VERSION = ''] = EDGE_API_VERSION.split('/')
 
-async function expectOk(res: Response, what: string): Promise<unknown> {
-  const text = await res.text()
-  if (res.ok) return text ? JSON.parse(text) : undefined
-  let message = text.slice(0, 300)
-  try {
-    message = (JSON.parse(text) as { message?: string }).message ?? message
-  } catch {
-    // not a Status
-  }
-  throw new Error(`${what}: HTTP ${res.status}: ${message}`)
-}
-
 async function apply(call: HubCall, path: string, body: KubeObject): Promise<KubeObject> {
-  const res = await call(`${path}?fieldManager=${MANAGER}&force=true`, {
+  return (await call.call(path, {
     method: 'PATCH',
-    headers: { 'content-type': 'application/apply-patch+yaml', accept: 'application/json' },
-    body: JSON.stringify(body),
-  })
-  return (await expectOk(res, `apply ${path}`)) as KubeObject
+    query: { fieldManager: MANAGER, force: 'true' },
+    contentType: 'application/apply-patch+yaml',
+    accept: 'application/json',
+    body,
+    what: `apply ${path}`,
+  })) as KubeObject
 }
 
 async function ensureInventorySpace(call: HubCall): Promise<void> {
   const name = EDGE_INVENTORY.split(':').at(-1) ?? ''
   const path = `/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces`
-  const got = await call(`${path}/${name}`, { headers: { accept: 'application/json' } })
+  const got = await call.send(`${path}/${name}`, { accept: 'application/json' })
+  if (got.status !== 404 && !got.ok) throw await failureOf(got, `get workspace ${EDGE_INVENTORY}`)
+  await got.body?.cancel()
   if (got.ok) return
-  if (got.status !== 404) await expectOk(got, `get workspace ${EDGE_INVENTORY}`)
-  const res = await call(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({
-      apiVersion: 'tenancy.kcp.io/v1alpha1',
-      kind: 'Workspace',
-      metadata: { name },
-    }),
-  })
-  if (res.status !== 409) await expectOk(res, `create workspace ${EDGE_INVENTORY}`)
+  const workspace = { apiVersion: 'tenancy.kcp.io/v1alpha1', kind: 'Workspace', metadata: { name } }
+  const res = await call.send(path, { method: 'POST', accept: 'application/json', body: workspace })
+  if (res.ok || res.status === 409) await res.body?.cancel()
+  else throw await failureOf(res, `create workspace ${EDGE_INVENTORY}`)
 }
 
 export function syncTargetFor(e: EdgeSpec): KubeObject {
@@ -102,12 +85,12 @@ export async function registerEdges(call: HubCall, edges: EdgeSpec[]): Promise<R
   // Keys the hook deferred (its invocation's budget ran short) are sent again.
   let keys = registered.map((r) => r.mailbox)
   while (keys.length > 0) {
-    const res = await call('/hooks/mailbox', {
+    const res = await call.call('/hooks/mailbox', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ keys }),
+      accept: 'application/json',
+      body: { keys },
     })
-    const answer = hookKeyResults(await expectOk(res, 'POST /hooks/mailbox')) ?? []
+    const answer = hookKeyResults(res) ?? []
     keys = answer.filter((r) => r.deferred).map((r) => r.key)
   }
   return registered

@@ -16,11 +16,12 @@ import { AGENT_NAME, DEFAULT_AGENT_NAMESPACE } from '../../lib/edge/manifests.ts
 import { EDGE_API_PREFIX } from '../../lib/edge/protocol.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { nodeTransport } from '../../lib/remote/node-transport.ts'
+import { createRemote } from '../../lib/remote/remote-client.ts'
 import { requestBootstrap } from '../edge-bootstrap/call.ts'
 import { writePrivateFile } from './data-dir.ts'
 import type { RegisteredEdge } from './edge-inventory.ts'
 import { EDGE_INVENTORY } from './edges-config.ts'
-import { hubRequest } from './hub-request.ts'
 
 export type Center = { url: string; adminToken: string; caPem: string }
 
@@ -67,11 +68,9 @@ function secretValues(secret: KubeObject | undefined) {
 }
 
 async function centerAccepts(center: Center, mailbox: string, token: string): Promise<boolean> {
-  const res = await hubRequest(
-    `${center.url}${EDGE_API_PREFIX}/mailboxes/${encodeURIComponent(mailbox)}/desired`,
-    { headers: { authorization: `Bearer ${token}` }, ca: center.caPem }
-  )
-  await res.arrayBuffer()
+  const hub = createRemote({ baseUrl: center.url, token, ca: center.caPem, timeoutMs: 30_000 })
+  const res = await hub.send(`${EDGE_API_PREFIX}/mailboxes/${encodeURIComponent(mailbox)}/desired`)
+  await res.body?.cancel()
   return res.ok || res.status === 304
 }
 
@@ -118,7 +117,7 @@ export async function joinEdge(o: JoinOptions): Promise<JoinedEdge> {
         waitSeconds: o.waitSeconds ?? 90,
         retryMs: 500,
       },
-      (url, init) => hubRequest(url, { ...init, ca: o.center.caPem })
+      nodeTransport({ ca: o.center.caPem })
     )
     await applyManifests(kube, answer.manifests)
     values = secretValues(await kube.get(SECRET_REF))

@@ -3,7 +3,7 @@
  * answers 200, giving up when `gaveUp()` reports a reason (the process died) or the deadline
  * passes. Returns nothing on success; throws an Error naming the reason otherwise.
  */
-import { hubRequest } from './hub-request.ts'
+import { createRemote } from '../../lib/remote/remote-client.ts'
 
 export type WaitHealthyOptions = {
   timeoutMs: number
@@ -15,7 +15,10 @@ export type WaitHealthyOptions = {
 
 async function answers200(url: string, ca: string | undefined): Promise<boolean> {
   try {
-    const res = await hubRequest(url, { timeoutMs: 2000, ...(ca ? { ca } : {}) })
+    const res = await createRemote({ baseUrl: url, timeoutMs: 2000, ...(ca ? { ca } : {}) }).send(
+      ''
+    )
+    await res.body?.cancel()
     return res.status === 200
   } catch {
     return false

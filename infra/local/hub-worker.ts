@@ -10,9 +10,9 @@
  * ports (the front keeps its upstream) and waits for it likewise, for hub-supervisor.ts; `probe()`
  * asks wrangler's own /healthz directly.
  */
+import { createRemote } from '../../lib/remote/remote-client.ts'
 import { waitHealthy } from './health.ts'
 import { type HubFront, startHubFront } from './hub-front.ts'
-import { hubRequest } from './hub-request.ts'
 import { withLogTail } from './log-tail.ts'
 import { pickFreePort } from './ports.ts'
 import { startWrangler, type WranglerProcess } from './wrangler-process.ts'
@@ -122,7 +122,9 @@ export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker>
   }
   const probe = async (timeoutMs = 5000) => {
     try {
-      const res = await hubRequest(`http://127.0.0.1:${workerPort}/healthz`, { timeoutMs })
+      const worker = createRemote({ baseUrl: `http://127.0.0.1:${workerPort}`, timeoutMs })
+      const res = await worker.send('/healthz')
+      await res.body?.cancel()
       return res.status === 200
     } catch {
       return false

@@ -1,12 +1,13 @@
 /**
- * The relay's HTTP side against the hub, over global fetch with an admin bearer token: `discover`
- * (root's aggregated discovery: every served resource with its verbs, preferred version first),
- * paged `list` and streaming `openWatch` (newline-delimited JSON parsed into an AsyncIterable) of
- * a watch target (cross-space or one space), `flush` of reconcile keys to `POST /hooks/<step>`
- * (answering each key's result, the keys the hook deferred marked as such: hook-answer.ts), every
- * EdgePlacement for the event-key mapping, and the espw space id. A non-2xx answer rejects with
- * an error carrying the HTTP `code` (410 means the resourceVersion expired). For an https hub with a private CA, start the process with
- * `NODE_EXTRA_CA_CERTS=<ca.pem>`: Node's fetch takes no per-request CA.
+ * The relay's calls to the hub, over the one remote client (lib/remote/remote-client.ts) with an
+ * admin bearer token: `discover` (root's aggregated discovery: every served resource with its
+ * verbs, preferred version first), paged `list` and streaming `openWatch` (newline-delimited JSON
+ * parsed into an AsyncIterable) of a watch target (cross-space or one space), `flush` of reconcile
+ * keys to `POST /hooks/<step>` (answering each key's result, the keys the hook deferred marked as
+ * such: hook-answer.ts), every EdgePlacement for the event-key mapping, and the espw space id. A
+ * non-2xx answer rejects with a RemoteError carrying the HTTP `code` and the Status `reason` (410 /
+ * Expired: the resourceVersion expired). For an https hub with a private CA, start the process with
+ * `NODE_EXTRA_CA_CERTS=<ca.pem>`.
  */
 import { z } from 'zod'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -18,8 +19,8 @@ import {
   targetPath,
   type WatchTarget,
 } from '../../lib/relay/watch-targets.ts'
-
-export type FetchFn = typeof fetch
+import type { FetchFn } from '../../lib/remote/node-transport.ts'
+import { createRemote, failureOf } from '../../lib/remote/remote-client.ts'
 
 export type HubHttpOptions = {
   /** Hub base URL, e.g. https://hub.example:8787 (no trailing path). */
@@ -42,18 +43,6 @@ export type HubHttp = {
   flush(step: string, keys: string[]): Promise<KeyResult[] | undefined>
   listEdgePlacements(): Promise<KubeObject[]>
   espwSpaceId(): Promise<string>
-}
-
-/** An HTTP failure from the hub; `code` is the status (410: expired resourceVersion). */
-export class HubHttpError extends Error {
-  override name = 'HubHttpError'
-  code: number
-  reason: string | undefined
-  constructor(code: number, message: string, reason?: string) {
-    super(message)
-    this.code = code
-    this.reason = reason
-  }
 }
 
 const ObjectSchema = z.looseObject({
@@ -82,10 +71,6 @@ const DiscoverySchema = z.looseObject({
 })
 const EventSchema = z.object({ type: z.string(), object: ObjectSchema })
 const WorkspaceSchema = z.looseObject({ spec: z.looseObject({ cluster: z.string().min(1) }) })
-const StatusSchema = z.looseObject({
-  message: z.string().optional(),
-  reason: z.string().optional(),
-})
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'
 const EDGE_PLACEMENTS: WatchTarget = {
@@ -112,53 +97,16 @@ export function discoveredResources(doc: unknown): DiscoveredResource[] {
 
 const asKube = (o: z.infer<typeof ObjectSchema>): KubeObject => o as unknown as KubeObject
 
-async function failure(res: Response, what: string): Promise<HubHttpError> {
-  const text = await res.text().catch(() => '')
-  let status: z.infer<typeof StatusSchema> = {}
-  try {
-    status = StatusSchema.parse(JSON.parse(text))
-  } catch {
-    // not a Status body
-  }
-  const detail = status.message ?? text.slice(0, 200)
-  return new HubHttpError(res.status, `${what}: HTTP ${res.status} ${detail}`.trim(), status.reason)
-}
-
-/** Splits a byte stream into parsed JSON lines. */
-export async function* ndjson(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
-  const decoder = new TextDecoder()
-  const reader = body.getReader()
-  let buf = ''
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      buf += done ? decoder.decode() : decoder.decode(value, { stream: true })
-      let nl = buf.indexOf('\n')
-      while (nl >= 0) {
-        const line = buf.slice(0, nl).trim()
-        buf = buf.slice(nl + 1)
-        if (line) yield JSON.parse(line)
-        nl = buf.indexOf('\n')
-      }
-      if (done) break
-    }
-    if (buf.trim()) yield JSON.parse(buf)
-  } finally {
-    await reader.cancel().catch(() => undefined)
-  }
-}
-
 export function createHubHttp(options: HubHttpOptions): HubHttp {
-  const doFetch = options.fetch ?? fetch
-  const base = options.baseUrl.replace(/\/+$/, '')
-  const auth = { authorization: `Bearer ${options.token}` }
+  const remote = createRemote({
+    baseUrl: options.baseUrl,
+    token: options.token,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  })
   const timeout = options.watchTimeoutSeconds ?? 300
 
-  const getJson = async (path: string, accept = 'application/json'): Promise<unknown> => {
-    const res = await doFetch(`${base}${path}`, { headers: { ...auth, accept } })
-    if (!res.ok) throw await failure(res, `GET ${path}`)
-    return res.json()
-  }
+  const getJson = (path: string, accept = 'application/json'): Promise<unknown> =>
+    remote.call(path, { accept })
 
   /** Every page; the resourceVersion is the first page's (later changes are replayed). */
   const list: HubHttp['list'] = async (target) => {
@@ -183,17 +131,14 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
     resourceVersion: string,
     signal: AbortSignal
   ): AsyncGenerator<RawWatchEvent> {
-    const q = new URLSearchParams({
+    const query = {
       watch: 'true',
       resourceVersion,
       allowWatchBookmarks: 'true',
       timeoutSeconds: String(timeout),
-    })
-    const path = `${targetPath(target)}?${q}`
-    const res = await doFetch(`${base}${path}`, { headers: auth, signal })
-    if (!res.ok) throw await failure(res, `watch ${targetPath(target)}`)
-    if (!res.body) return
-    for await (const line of ndjson(res.body)) {
+    }
+    const what = `watch ${targetPath(target)}`
+    for await (const line of remote.watch(targetPath(target), { query, signal, what })) {
       const event = EventSchema.parse(line)
       yield { type: event.type, object: asKube(event.object) }
     }
@@ -210,13 +155,11 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
     list,
     openWatch,
     async flush(step, keys) {
-      const path = `/hooks/${encodeURIComponent(step)}`
-      const res = await doFetch(`${base}${path}`, {
+      const res = await remote.send(`/hooks/${encodeURIComponent(step)}`, {
         method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ keys }),
+        body: { keys },
       })
-      if (!res.ok) throw await failure(res, `POST ${path}`)
+      if (!res.ok) throw await failureOf(res, `POST /hooks/${encodeURIComponent(step)}`)
       return hookKeyResults(await res.json().catch(() => undefined))
     },
     listEdgePlacements: async () => (await list(EDGE_PLACEMENTS)).items,

@@ -37,8 +37,9 @@ import {
   targetPath,
   type WatchTarget,
 } from '../../lib/relay/watch-targets.ts'
+import type { FetchFn } from '../../lib/remote/node-transport.ts'
 import type { KvStore } from '../../lib/store/types.ts'
-import { createHubHttp, type FetchFn } from './hub-http.ts'
+import { createHubHttp } from './hub-http.ts'
 
 export type RelayOptions = {
   hubUrl: string

@@ -1,17 +1,18 @@
 /**
  * The token CLI's requests to the hub's Token API (`/apis/auth.edgeplane.io/v1alpha1/tokens` in
- * root), through an injected `send` (infra/local/hub-request.ts in the CLI, the app's `request`
- * in tests). A refusal rejects with a TokenCliError carrying the HTTP code and the Status message.
+ * root), over the one remote client (lib/remote/remote-client.ts) with an injected transport
+ * `send` (node-transport.ts trusting the connection's CA in the CLI, the app's `request` in tests).
+ * A refusal rejects with a RemoteError carrying the HTTP code and the Status message.
  */
 import { TOKEN_API_VERSION } from '../../lib/apis/tokens.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { FetchFn } from '../../lib/remote/node-transport.ts'
+import { createRemote } from '../../lib/remote/remote-client.ts'
+import { RemoteError } from '../../lib/remote/remote-error.ts'
 import type { IssueFlags } from './cli-args.ts'
 import type { Connection } from './connection.ts'
 
-export type SendFn = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body?: string }
-) => Promise<Response>
+export type SendFn = FetchFn
 
 export type TokenObject = KubeObject & {
   spec?: { user?: string; type?: string; spaces?: string[]; groups?: string[] }
@@ -25,47 +26,22 @@ export type Issued = {
   object: TokenObject
 }
 
-export class TokenCliError extends Error {
-  override name = 'TokenCliError'
-  code: number
-  constructor(code: number, message: string) {
-    super(message)
-    this.code = code
-  }
-}
-
-const collection = (c: Connection) => `${c.hubUrl}/apis/${TOKEN_API_VERSION}/tokens`
+const COLLECTION = `/apis/${TOKEN_API_VERSION}/tokens`
 
 async function call(
   c: Connection,
   send: SendFn,
   method: string,
-  url: string,
+  path: string,
   body?: unknown
 ): Promise<unknown> {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${c.token}`,
-    accept: 'application/json',
-  }
-  if (body !== undefined) headers['content-type'] = 'application/json'
-  const res = await send(url, {
-    method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await res.text()
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    parsed = undefined
-  }
-  if (!res.ok) {
-    const message = (parsed as { message?: unknown } | undefined)?.message
-    const why = typeof message === 'string' ? message : text.slice(0, 300) || res.statusText
-    throw new TokenCliError(res.status, `${method} ${url}: HTTP ${res.status}: ${why}`)
-  }
-  if (parsed === undefined) throw new TokenCliError(res.status, `unexpected answer from ${url}`)
+  const remote = createRemote({ baseUrl: c.hubUrl, token: c.token, fetch: send, timeoutMs: 30_000 })
+  const what = `${method} ${remote.baseUrl}${path}`
+  const parsed = await remote.call(path, { method, accept: 'application/json', body, what })
+  if (parsed === undefined)
+    throw new RemoteError(200, `unexpected answer from ${remote.baseUrl}${path}`, {
+      kind: 'unreadable',
+    })
   return parsed
 }
 
@@ -76,9 +52,9 @@ export async function issueToken(c: Connection, send: SendFn, f: IssueFlags): Pr
   if (f.groups.length > 0) spec.groups = f.groups
   if (f.expirationSeconds !== undefined) spec.expirationSeconds = f.expirationSeconds
   const body = { apiVersion: TOKEN_API_VERSION, kind: 'Token', metadata: { name: f.name }, spec }
-  const object = (await call(c, send, 'POST', collection(c), body)) as TokenObject
+  const object = (await call(c, send, 'POST', COLLECTION, body)) as TokenObject
   const token = object.status?.token
-  if (!token) throw new TokenCliError(201, 'the hub answered without a token')
+  if (!token) throw new RemoteError(201, 'the hub answered without a token', { kind: 'unreadable' })
   return {
     name: object.metadata.name ?? f.name,
     token,
@@ -88,10 +64,10 @@ export async function issueToken(c: Connection, send: SendFn, f: IssueFlags): Pr
 }
 
 export async function listTokens(c: Connection, send: SendFn): Promise<TokenObject[]> {
-  const list = (await call(c, send, 'GET', collection(c))) as { items?: TokenObject[] }
+  const list = (await call(c, send, 'GET', COLLECTION)) as { items?: TokenObject[] }
   return Array.isArray(list.items) ? list.items : []
 }
 
 export async function revokeToken(c: Connection, send: SendFn, name: string): Promise<void> {
-  await call(c, send, 'DELETE', `${collection(c)}/${encodeURIComponent(name)}`)
+  await call(c, send, 'DELETE', `${COLLECTION}/${encodeURIComponent(name)}`)
 }

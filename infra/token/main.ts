@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { nodeTransport } from '../../lib/remote/node-transport.ts'
 import { writePrivateFile } from '../local/data-dir.ts'
-import { hubRequest } from '../local/hub-request.ts'
 import { readStackInfo } from '../local/stack-info.ts'
 import { issueToken, listTokens, revokeToken, type SendFn } from './call.ts'
 import { parseTokenArgs, USAGE } from './cli-args.ts'
@@ -33,8 +33,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${conn}\n`)
     return 2
   }
-  const send: SendFn = (url, init) =>
-    hubRequest(url, { ...init, ...(conn.caPem ? { ca: conn.caPem } : {}) })
+  const send: SendFn = nodeTransport(conn.caPem ? { ca: conn.caPem } : {})
   if (command.kind === 'list') {
     process.stdout.write(renderTokenTable(await listTokens(conn, send), new Date()))
     return 0

@@ -1,10 +1,12 @@
 /**
- * The agent's side of the edge API (lib/edge/protocol.ts): `getDesired` asks for the mailbox's
- * desired state, naming the version it holds in If-None-Match (304 → unchanged), and `postReport`
- * sends one report. The bearer token is read through `token()` before each request, so a rotated
- * token (a re-mounted Secret file) is picked up without a restart. Every failure — no answer, a
- * timeout, a non-2xx status, a body that does not parse — rejects with a CenterError (`code` 0
- * when there was no HTTP answer); the caller then changes nothing and backs off.
+ * The agent's side of the edge API (lib/edge/protocol.ts), over the one remote client
+ * (lib/remote/remote-client.ts): `getDesired` asks for the mailbox's desired state, naming the
+ * version it holds in If-None-Match (304 → unchanged), and `postReport` sends one report. The
+ * bearer token is read through `token()` before each request, so a rotated token (a re-mounted
+ * Secret file) is picked up without a restart; `ca` is the center's CA (`--center-ca`). Every
+ * failure — no answer, a timeout, a non-2xx status, a body that does not parse — rejects with a
+ * RemoteError (`code` 0 when there was no HTTP answer); the caller then changes nothing and backs
+ * off.
  */
 import {
   type DesiredState,
@@ -14,14 +16,17 @@ import {
   type ReportResult,
   ReportResultSchema,
 } from '../edge/protocol.ts'
-
-export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>
+import type { FetchFn } from '../remote/node-transport.ts'
+import { createRemote, failureOf, readJson } from '../remote/remote-client.ts'
+import { unreadableError } from '../remote/remote-error.ts'
 
 export type CenterClientOptions = {
   /** Center base URL, e.g. https://edgeplane.example (no trailing path). */
   baseUrl: string
   mailbox: string
   token: () => Promise<string>
+  /** PEM certificate(s) to trust for an https center. */
+  ca?: string
   fetch?: FetchFn
   timeoutMs?: number
 }
@@ -33,71 +38,48 @@ export type CenterClient = {
   postReport(report: Report): Promise<ReportResult>
 }
 
-export class CenterError extends Error {
-  override name = 'CenterError'
-  code: number
-  constructor(code: number, message: string) {
-    super(message)
-    this.code = code
-  }
-}
-
 export function createCenterClient(o: CenterClientOptions): CenterClient {
-  const doFetch = o.fetch ?? ((input, init) => fetch(input, init))
-  const base = `${o.baseUrl.replace(/\/+$/, '')}${EDGE_API_PREFIX}/mailboxes/${encodeURIComponent(o.mailbox)}`
-  const timeoutMs = o.timeoutMs ?? 30_000
-
-  async function request(path: string, init: RequestInit): Promise<Response> {
-    const what = `${init.method ?? 'GET'} ${path}`
-    const headers = new Headers(init.headers)
-    headers.set('authorization', `Bearer ${await o.token()}`)
-    try {
-      return await doFetch(`${base}${path}`, {
-        ...init,
-        headers,
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-    } catch (e) {
-      const cause = (e as { cause?: { code?: string } }).cause?.code
-      const msg = e instanceof Error ? e.message : String(e)
-      throw new CenterError(0, `${what}: ${msg}${cause ? ` (${cause})` : ''}`)
-    }
-  }
-
-  async function failure(res: Response, what: string): Promise<CenterError> {
-    const text = await res.text().catch(() => '')
-    return new CenterError(res.status, `${what}: HTTP ${res.status} ${text.slice(0, 300)}`.trim())
-  }
+  const remote = createRemote({
+    baseUrl: `${o.baseUrl.replace(/\/+$/, '')}${EDGE_API_PREFIX}/mailboxes/${encodeURIComponent(o.mailbox)}`,
+    token: o.token,
+    timeoutMs: o.timeoutMs ?? 30_000,
+    ...(o.ca ? { ca: o.ca } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  })
 
   async function parsed<T>(res: Response, what: string, parse: (v: unknown) => T): Promise<T> {
+    const body = await readJson(res, what)
     try {
-      return parse(await res.json())
+      return parse(body)
     } catch (e) {
-      throw new CenterError(res.status, `${what}: unreadable answer: ${String(e).slice(0, 300)}`)
+      throw unreadableError(res.status, what, e)
     }
   }
 
   return {
     async getDesired(version) {
-      const headers: Record<string, string> = { accept: 'application/json' }
+      const what = 'GET desired'
+      const headers: Record<string, string> = {}
       if (version !== undefined) headers['if-none-match'] = `"${version}"`
-      const res = await request('/desired', { method: 'GET', headers })
+      const res = await remote.send('/desired', { accept: 'application/json', headers, what })
       if (res.status === 304) {
         await res.body?.cancel()
         return { kind: 'unchanged' }
       }
-      if (res.status !== 200) throw await failure(res, 'GET desired')
-      const state = await parsed(res, 'GET desired', (v) => DesiredStateSchema.parse(v))
+      if (res.status !== 200) throw await failureOf(res, what)
+      const state = await parsed(res, what, (v) => DesiredStateSchema.parse(v))
       return { kind: 'desired', state }
     },
     async postReport(report) {
-      const res = await request('/reports', {
+      const what = 'POST reports'
+      const res = await remote.send('/reports', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(report),
+        accept: 'application/json',
+        body: report,
+        what,
       })
-      if (res.status < 200 || res.status > 299) throw await failure(res, 'POST reports')
-      return parsed(res, 'POST reports', (v) => ReportResultSchema.parse(v))
+      if (!res.ok) throw await failureOf(res, what)
+      return parsed(res, what, (v) => ReportResultSchema.parse(v))
     },
   }
 }

@@ -3,7 +3,8 @@
  * can run against any implementation (kube-rest.ts over @kubernetes/client-node in production and
  * in the tests, where the edge cluster is a real in-process hub). Objects are addressed by the
  * protocol's ObjectRef (group, version, resource, namespace, name; namespace '' = cluster-scoped).
- * Failures reject with a KubeError carrying the HTTP code and the kube Status reason.
+ * Failures reject with a RemoteError (lib/remote/remote-error.ts) carrying the HTTP code and the
+ * kube Status reason.
  */
 import type { ObjectRef } from '../edge/protocol.ts'
 import type { GroupVersionResource, KubeObject } from '../kube/types.ts'
@@ -36,21 +37,6 @@ export type EdgeKube = {
   update(ref: ObjectRef, body: KubeObject): Promise<KubeObject>
   /** Server-side apply (create or update) of `body` at `ref`. */
   apply(ref: ObjectRef, body: KubeObject, opts: ApplyOptions): Promise<KubeObject>
-  /** Deletes with a uid precondition: 404 and 409 (precondition failed) reject as KubeErrors. */
+  /** Deletes with a uid precondition: 404 and 409 (precondition failed) reject as RemoteErrors. */
   delete(ref: ObjectRef, opts: DeleteOptions): Promise<void>
 }
-
-/** An HTTP failure from the edge cluster's API (code 0: no answer at all). */
-export class KubeError extends Error {
-  override name = 'KubeError'
-  code: number
-  reason: string | undefined
-  constructor(code: number, message: string, reason?: string) {
-    super(message)
-    this.code = code
-    this.reason = reason
-  }
-}
-
-export const isKubeError = (e: unknown, code?: number): e is KubeError =>
-  e instanceof KubeError && (code === undefined || e.code === code)

@@ -22,7 +22,8 @@
  */
 import { rename } from 'node:fs/promises'
 import type { Logger } from '../log.ts'
-import { type EdgeKube, isKubeError } from './kube-client.ts'
+import { isRemoteError } from '../remote/remote-error.ts'
+import type { EdgeKube } from './kube-client.ts'
 import { agentIdentity } from './marker.ts'
 import {
   confirmWrite,
@@ -121,7 +122,7 @@ export function createOwnedKeeper(d: KeeperDeps): OwnedKeeper {
           w.rv === undefined ? await d.kube.create(ref, body) : await d.kube.update(ref, body)
       } catch (e) {
         // 404 on a create: the namespace is missing, which reading again does not change.
-        const changed = isKubeError(e, 409) || (w.rv !== undefined && isKubeError(e, 404))
+        const changed = isRemoteError(e, 409) || (w.rv !== undefined && isRemoteError(e, 404))
         if (!changed) throw e
         layout = undefined
         throw new RecordChanged(

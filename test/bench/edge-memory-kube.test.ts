@@ -7,9 +7,9 @@ import { builtinsFrom } from '../../lib/apis/builtins.ts'
 import type { DesiredState, ObjectRef } from '../../lib/edge/protocol.ts'
 import { createAgent } from '../../lib/edge-agent/agent.ts'
 import type { CenterClient } from '../../lib/edge-agent/center-client.ts'
-import { isKubeError } from '../../lib/edge-agent/kube-client.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { silentLogger } from '../../lib/log.ts'
+import { isRemoteError } from '../../lib/remote/remote-error.ts'
 
 const CM: ObjectRef = {
   group: '',
@@ -58,7 +58,7 @@ describe('createMemoryKube', () => {
   it('refuses a namespaced object whose namespace is absent', async () => {
     const kube = createMemoryKube()
     await expect(kube.apply(CM, cm({ a: '1' }), apply)).rejects.toSatisfy((e) =>
-      isKubeError(e, 404)
+      isRemoteError(e, 404)
     )
   })
 
@@ -101,10 +101,10 @@ describe('createMemoryKube', () => {
     const kube = createMemoryKube()
     const n = await kube.apply(NS, ns, apply)
     await kube.apply(CM, cm({ a: '1' }), apply)
-    await expect(kube.delete(NS, { uid: 'other' })).rejects.toSatisfy((e) => isKubeError(e, 409))
+    await expect(kube.delete(NS, { uid: 'other' })).rejects.toSatisfy((e) => isRemoteError(e, 409))
     await kube.delete(NS, { uid: n.metadata.uid ?? '' })
     expect(await kube.get(CM)).toBeUndefined()
-    await expect(kube.delete(NS, { uid: 'any' })).rejects.toSatisfy((e) => isKubeError(e, 404))
+    await expect(kube.delete(NS, { uid: 'any' })).rejects.toSatisfy((e) => isRemoteError(e, 404))
   })
 })
 

@@ -126,7 +126,7 @@ describe('POST /edge/v1/bootstrap', () => {
 })
 
 describe('the CLI request (infra/edge-bootstrap/call.ts) against the in-process hub', () => {
-  const send = (url: string, init: RequestInit) => Promise.resolve(hub.app.request(url, init))
+  const send = (url: string, init?: RequestInit) => Promise.resolve(hub.app.request(url, init))
 
   it('waits while the mailbox is being created, then returns the answer', async () => {
     const { mailbox } = await createSyncTarget(hub.call, 'imw-1', 'guilder', { mailbox: false })

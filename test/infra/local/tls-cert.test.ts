@@ -2,8 +2,8 @@ import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { hubRequest } from '../../../infra/local/hub-request.ts'
 import { createLocalHubCert, createSelfSignedCert } from '../../../infra/local/tls-cert.ts'
+import { createRemote } from '../../../lib/remote/remote-client.ts'
 
 describe('self-signed certificate', () => {
   it('is a self-signed CA for localhost and 127.0.0.1, valid now for about ten years', () => {
@@ -44,11 +44,13 @@ describe('self-signed certificate', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`
     try {
-      const res = await hubRequest(url, { ca: certPem })
+      const res = await createRemote({ baseUrl: url, ca: certPem }).send('/')
       expect(await res.text()).toBe('secure')
-      await expect(hubRequest(url)).rejects.toThrow(/self-signed|self signed/)
+      await expect(createRemote({ baseUrl: url }).send('/')).rejects.toThrow(
+        /self-signed|self signed/
+      )
       const other = createLocalHubCert().certPem
-      await expect(hubRequest(url, { ca: other })).rejects.toThrow()
+      await expect(createRemote({ baseUrl: url, ca: other }).send('/')).rejects.toThrow()
     } finally {
       await new Promise<void>((r) => server.close(() => r()))
     }

@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
-import type { FetchFn } from '../../../infra/relay/hub-http.ts'
 import { startRelay } from '../../../infra/relay/relay.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { CORE_TARGETS, targetPath } from '../../../lib/relay/watch-targets.ts'
+import type { FetchFn } from '../../../lib/remote/node-transport.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
 const TOKEN = 'relay-watches-admin'
@@ -55,7 +55,7 @@ type Hook = { step: string; keys: string[] }
 function recorder(): { fetch: FetchFn; hooks: Hook[] } {
   const hooks: Hook[] = []
   const f: FetchFn = async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const url = input
     const step = url.split('/hooks/')[1]
     if (step === undefined) return fetch(input, init)
     const keys = (JSON.parse(String(init?.body)) as { keys: string[] }).keys

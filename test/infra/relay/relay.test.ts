@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
-import { createHubHttp, HubHttpError } from '../../../infra/relay/hub-http.ts'
+import { createHubHttp } from '../../../infra/relay/hub-http.ts'
 import { startRelay } from '../../../infra/relay/relay.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { createLogger } from '../../../lib/log.ts'
@@ -9,6 +9,7 @@ import { CURSOR_NS } from '../../../lib/relay/cursor.ts'
 import { mailboxOf } from '../../../lib/relay/event-keys.ts'
 import { RELAY_METRIC } from '../../../lib/relay/relay-metrics.ts'
 import { CORE_TARGETS, type WatchTarget, WORKSPACES } from '../../../lib/relay/watch-targets.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { parseExposition } from '../../helpers/exposition.ts'
 
@@ -185,7 +186,7 @@ describe('createHubHttp', () => {
   it('fails a flush the hub rejects', async () => {
     const http = createHubHttp({ baseUrl: hub.url, token: TOKEN })
     await expect(http.flush('no-such-step', ['x'])).rejects.toMatchObject({ code: 404 })
-    await expect(http.flush('mailbox', [])).rejects.toBeInstanceOf(HubHttpError)
+    await expect(http.flush('mailbox', [])).rejects.toBeInstanceOf(RemoteError)
   })
   it('turns an HTTP 410 on watch into an error with code 410', async () => {
     const gone = async () =>

@@ -3,15 +3,10 @@
  * revoke end to end, and refusals surfacing the hub's Status message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  issueToken,
-  listTokens,
-  revokeToken,
-  type SendFn,
-  TokenCliError,
-} from '../../../infra/token/call.ts'
+import { issueToken, listTokens, revokeToken, type SendFn } from '../../../infra/token/call.ts'
 import type { Connection } from '../../../infra/token/connection.ts'
 import { issuedKubeconfig, renderTokenTable } from '../../../infra/token/format.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 let hub: TestHub
@@ -69,18 +64,18 @@ describe('token CLI calls', () => {
     await hub.mintToken('plain-user', ['root'])
     const user: Connection = { hubUrl: BASE, token: 'plain-user' }
     const refused = await listTokens(user, send).catch((e: unknown) => e)
-    expect(refused).toBeInstanceOf(TokenCliError)
-    expect((refused as TokenCliError).code).toBe(403)
-    expect((refused as TokenCliError).message).toContain('admin only')
+    expect(refused).toBeInstanceOf(RemoteError)
+    expect((refused as RemoteError).code).toBe(403)
+    expect((refused as RemoteError).message).toContain('admin only')
     const missing = await revokeToken(admin, send, 'nobody').catch((e: unknown) => e)
-    expect((missing as TokenCliError).code).toBe(404)
+    expect((missing as RemoteError).code).toBe(404)
     const bad = await issueToken(admin, send, {
       name: 'bad',
       spaces: ['team-a'],
       groups: [],
       admin: false,
     }).catch((e: unknown) => e)
-    expect((bad as TokenCliError).code).toBe(422)
-    expect((bad as TokenCliError).message).toContain('spec.spaces[0]')
+    expect((bad as RemoteError).code).toBe(422)
+    expect((bad as RemoteError).message).toContain('spec.spaces[0]')
   })
 })

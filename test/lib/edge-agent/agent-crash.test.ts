@@ -11,8 +11,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DOWNSYNCED_ANNOTATION } from '../../../lib/edge/protocol.ts'
 import { FIELD_MANAGER } from '../../../lib/edge-agent/apply.ts'
-import { type EdgeKube, KubeError } from '../../../lib/edge-agent/kube-client.ts'
+import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
 import { AGENT_ANNOTATION } from '../../../lib/edge-agent/marker.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { AGENT_NS, agentBench, cmRef, configMap, namespace, newAgent } from './fixture.ts'
 import { putShard, recordEntries } from './record-fixture.ts'
 
@@ -123,7 +124,7 @@ describe('a crash between create and record', () => {
       update: async (r, body) => {
         const objects = JSON.parse((body.data as { objects: string }).objects)
         if (objects[key]?.uid !== undefined && objects[key].uid !== old)
-          throw new KubeError(0, 'the agent died')
+          throw new RemoteError(0, 'the agent died')
         return bench.edge.kube.update(r, body)
       },
     }

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest'
 import { type PollResult, pollResult } from '../../../lib/edge-agent/agent.ts'
 import { createPollHealth } from '../../../lib/edge-agent/agent-health.ts'
 import { AGENT_METRIC, createAgentMetrics } from '../../../lib/edge-agent/agent-metrics.ts'
-import { type CenterClient, CenterError } from '../../../lib/edge-agent/center-client.ts'
+import type { CenterClient } from '../../../lib/edge-agent/center-client.ts'
 import { renderPrometheus } from '../../../lib/metrics/prometheus-text.ts'
 import { MetricsRegistry } from '../../../lib/metrics/registry.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { parseExposition } from '../../helpers/exposition.ts'
 
 const sample = (text: string, name: string, labels?: Record<string, string>) =>
@@ -49,14 +50,14 @@ describe('createAgentMetrics', () => {
       () => ({ kind: 'unchanged' }),
       () => ({ kind: 'unchanged' }),
       () => {
-        throw new CenterError(0, 'GET desired: fetch failed')
+        throw new RemoteError(0, 'GET desired: fetch failed')
       },
     ]
     let reportFails = false
     const center = metrics.center({
       getDesired: async () => (answers.shift() as () => never)(),
       postReport: async () => {
-        if (reportFails) throw new CenterError(503, 'POST reports: HTTP 503')
+        if (reportFails) throw new RemoteError(503, 'POST reports: HTTP 503')
         return { kind: 'ReportResult', accepted: 1, rejected: [] }
       },
     })

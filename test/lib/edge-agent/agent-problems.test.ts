@@ -5,7 +5,8 @@
  * copy to show it on) and the delete is retried.
  */
 import { describe, expect, it } from 'vitest'
-import { type EdgeKube, KubeError } from '../../../lib/edge-agent/kube-client.ts'
+import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { agentBench, cmRef, configMap, namespace, newAgent, nsRef } from './fixture.ts'
 
 const now = () => new Date('2030-01-01T00:00:00Z')
@@ -20,7 +21,7 @@ describe('problems', () => {
     const flaky: EdgeKube = {
       ...bench.edge.kube,
       delete: async (r, o) => {
-        if (failing) throw new KubeError(500, 'etcd is sad')
+        if (failing) throw new RemoteError(500, 'etcd is sad')
         return bench.edge.kube.delete(r, o)
       },
     }
@@ -69,7 +70,7 @@ describe('problems', () => {
     const flaky: EdgeKube = {
       ...bench.edge.kube,
       get: async (r) => {
-        if (failing && r.name === 'conf') throw new KubeError(0, 'connection reset')
+        if (failing && r.name === 'conf') throw new RemoteError(0, 'connection reset')
         return bench.edge.kube.get(r)
       },
     }

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest'
 import { builtinsFrom } from '../../../lib/apis/builtins.ts'
 import { createAgent } from '../../../lib/edge-agent/agent.ts'
 import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
-import { KubeError } from '../../../lib/edge-agent/kube-client.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { CENTER_TOKEN, type FakeCenter } from './fake-center.ts'
 import {
   AGENT_NS,
@@ -57,7 +57,7 @@ describe('removal confirmations', () => {
     const kube = {
       ...bench.edge.kube,
       delete: async (...args: Parameters<typeof bench.edge.kube.delete>) => {
-        if (failing) throw new KubeError(500, 'etcd is sad')
+        if (failing) throw new RemoteError(500, 'etcd is sad')
         return bench.edge.kube.delete(...args)
       },
     }

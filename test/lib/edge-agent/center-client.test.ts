@@ -1,19 +1,15 @@
 /**
  * The center client against small real HTTP(S) servers: request shape (path, token, If-None-Match),
- * 304, parsed answers, and each failure kind as a CenterError (code 0 when there is no answer);
- * `fetchWithCa` reaching an https server signed by a private CA that global fetch rejects.
+ * 304, parsed answers, and each failure kind as a RemoteError (code 0 when there is no answer);
+ * `ca` reaching an https server signed by a private CA that is refused without it.
  */
 import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createHttps } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
-import {
-  CenterError,
-  createCenterClient,
-  type FetchFn,
-} from '../../../lib/edge-agent/center-client.ts'
-import { fetchWithCa } from '../../../lib/edge-agent/https-fetch.ts'
+import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 const closers: (() => Promise<void>)[] = []
@@ -40,12 +36,12 @@ const desired = {
   bodies: {},
 }
 
-function client(baseUrl: string, fetch?: FetchFn) {
+function client(baseUrl: string, ca?: string) {
   return createCenterClient({
     baseUrl,
     mailbox: 'mb',
     token: async () => 'tok',
-    ...(fetch ? { fetch } : {}),
+    ...(ca ? { ca } : {}),
   })
 }
 
@@ -78,18 +74,20 @@ describe('createCenterClient', () => {
       'an HTTP error',
       (_q: IncomingMessage, s: ServerResponse) => void s.writeHead(403).end('{"message":"no"}'),
       403,
+      'answer',
     ],
     [
       'an unreadable body',
       (_q: IncomingMessage, s: ServerResponse) => void s.writeHead(200).end('{"kind":"nope"}'),
       200,
+      'unreadable',
     ],
-    ['a dropped connection', (q: IncomingMessage) => void q.socket.destroy(), 0],
-  ])('turns %s into a CenterError', async (_what, handler, code) => {
+    ['a dropped connection', (q: IncomingMessage) => void q.socket.destroy(), 0, 'transport'],
+  ])('turns %s into a RemoteError', async (_what, handler, code, kind) => {
     const c = client(await serve(handler as Handler))
     const err = await c.getDesired().catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(CenterError)
-    expect(err).toMatchObject({ code })
+    expect(err).toBeInstanceOf(RemoteError)
+    expect(err).toMatchObject({ code, kind })
   })
 
   it('posts a report and reads the result', async () => {
@@ -118,15 +116,15 @@ describe('createCenterClient', () => {
   })
 })
 
-describe('fetchWithCa', () => {
-  it('trusts the given CA where global fetch does not', async () => {
+describe('a center with a private CA', () => {
+  it('is trusted with the CA given, refused without', async () => {
     const tls = createLocalHubCert()
     const url = await serve((req, res) => {
       if (req.headers['if-none-match']) return void res.writeHead(304).end()
       res.writeHead(200).end(JSON.stringify(desired))
     }, tls)
     await expect(client(url).getDesired()).rejects.toMatchObject({ code: 0 })
-    const c = client(url, fetchWithCa(tls.certPem))
+    const c = client(url, tls.certPem)
     expect(await c.getDesired()).toEqual({ kind: 'desired', state: desired })
     expect(await c.getDesired(4)).toEqual({ kind: 'unchanged' })
   })

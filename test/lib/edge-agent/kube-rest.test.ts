@@ -2,14 +2,14 @@
  * kube-rest.ts against a small HTTP server playing an older API server without aggregated
  * discovery (the in-process hub used elsewhere serves the aggregated kind): the legacy discovery
  * walk, preferred versions, subresources left out, the kubeconfig's token on every request, 404
- * as undefined and other failures as KubeErrors with code and reason.
+ * as undefined and other failures as RemoteErrors with code and reason.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { KubeError } from '../../../lib/edge-agent/kube-client.ts'
 import { createKubeRest } from '../../../lib/edge-agent/kube-rest.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 
 const docs: Record<string, unknown> = {
   '/api': { kind: 'APIVersions', versions: ['v1'] },
@@ -102,12 +102,12 @@ describe('createKubeRest', () => {
     expect(new Set(auth)).toEqual(new Set(['Bearer sekret']))
   })
 
-  it('answers undefined for 404 and a KubeError otherwise', async () => {
+  it('answers undefined for 404 and a RemoteError otherwise', async () => {
     const k = kube()
     const ref = { group: '', version: 'v1', resource: 'configmaps', namespace: 'a', name: 'none' }
     expect(await k.get(ref)).toBeUndefined()
     const err = await k.get({ ...ref, name: 'forbidden' }).catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(KubeError)
+    expect(err).toBeInstanceOf(RemoteError)
     expect(err).toMatchObject({ code: 403, reason: 'Forbidden' })
   })
 })

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRbac } from '../../../lib/edge/manifests-rbac.ts'
-import { type EdgeKube, KubeError } from '../../../lib/edge-agent/kube-client.ts'
+import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
 import {
   createOwnedKeeper,
   RECORD_VERBS,
@@ -16,6 +16,7 @@ import {
 import { reserveOf, SHARD_BUDGET } from '../../../lib/edge-agent/owned-shards.ts'
 import type { OwnedRecord } from '../../../lib/edge-agent/ownership.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { RemoteError } from '../../../lib/remote/remote-error.ts'
 import { AGENT_NS, cmRef, type Edge, startEdge } from './fixture.ts'
 import { putShard, recordEntries, shardOf } from './record-fixture.ts'
 
@@ -142,7 +143,7 @@ describe('the ownership record in the edge cluster', () => {
     const flaky: EdgeKube = {
       ...edge.kube,
       list: async (gvr, ns) => {
-        if (failing) throw new KubeError(503, 'the edge API is restarting')
+        if (failing) throw new RemoteError(503, 'the edge API is restarting')
         return edge.kube.list(gvr, ns)
       },
     }
@@ -163,8 +164,8 @@ describe('the ownership record in the edge cluster', () => {
     await k.ready()
     k.owned.set(...entry('x'))
     const failure = await k.save().catch((e: unknown) => e)
-    expect(failure).toBeInstanceOf(KubeError)
-    expect((failure as KubeError).code).toBe(404)
+    expect(failure).toBeInstanceOf(RemoteError)
+    expect((failure as RemoteError).code).toBe(404)
     expect(await k.ready()).toBe(false)
     expect(await shardOf(edge, 'rec-d')).toBeUndefined()
   })

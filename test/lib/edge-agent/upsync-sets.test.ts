@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import type { DesiredCopy } from '../../../lib/edge-agent/desired-store.ts'
 import { indexDiscovery } from '../../../lib/edge-agent/discovery.ts'
 import type { ServedResource } from '../../../lib/edge-agent/kube-client.ts'
-import { selects, upsyncTargets } from '../../../lib/edge-agent/upsync-sets.ts'
+import { upsyncSetsOf, upsyncTargets } from '../../../lib/edge-agent/upsync-sets.ts'
 
 const verbs = ['get', 'list', 'watch', 'create']
 const served = (
@@ -70,15 +71,27 @@ describe('upsyncTargets', () => {
   })
 })
 
-describe('selects', () => {
-  it.each([
-    [{ names: ['*'], namespaces: ['a'] }, true, 'a', 'x', true],
-    [{ names: ['*'], namespaces: ['a'] }, true, 'b', 'x', false],
-    [{ names: ['x'], namespaces: ['*'] }, true, 'b', 'x', true],
-    [{ names: ['y'], namespaces: ['*'] }, true, 'b', 'x', false],
-    [{ names: ['x'] }, false, '', 'x', true],
-    [{ names: [] }, false, '', 'x', false],
-  ])('%j namespaced=%s %s/%s → %s', (set, namespaced, ns, name, expected) => {
-    expect(selects(set, namespaced, ns, name)).toBe(expected)
+describe('upsyncSetsOf (desired state)', () => {
+  const set = { apiGroup: '', resources: ['configmaps'], names: ['*'] }
+  const copy = (name: string): DesiredCopy => ({
+    mailbox: 'm',
+    version: 1,
+    entries: [
+      {
+        group: 'edge.kcp.io',
+        version: 'v1alpha1',
+        resource: 'syncerconfigs',
+        namespace: '',
+        name,
+        hash: 'h1',
+        generation: 1,
+        rv: 1,
+      },
+    ],
+    bodies: { h1: { spec: { upsync: [set, 7] } } },
+  })
+  it('takes the valid sets of the SyncerConfig the-one, none without it', () => {
+    expect(upsyncSetsOf(copy('the-one'))).toEqual([set])
+    expect(upsyncSetsOf(copy('another'))).toEqual([])
   })
 })
