@@ -2,8 +2,10 @@
  * The center Worker's entry: `fetch` serves the hub API (and, as later steps land, the edge API and
  * the reconcile hooks) from one hono app; `scheduled` runs the periodic maintenance — change-log
  * retention and finishing interrupted terminations — on the cron in wrangler.toml. The store and
- * configuration are created once per isolate; the first request (and any after ADMIN_TOKEN changes)
- * makes ADMIN_TOKEN the admin token, revoking the previous one (admin-token.ts). Before anything
+ * configuration are created once per isolate and environment (workerd hands every request the same
+ * `env` object while the bindings are unchanged; one with other bindings gets its own store, caches
+ * and kind hooks, never another's); the first request (and any after ADMIN_TOKEN changes) makes
+ * ADMIN_TOKEN the admin token, revoking the previous one (admin-token.ts). Before anything
  * parses it, the request's method and URL string go through the raw-target checks
  * (lib/kube/raw-target.ts): a runtime that passes the URL through unnormalized must not let
  * `configmaps/%2e%2e` reach the Namespace. workerd and Cloudflare's edge normalize dot segments
@@ -16,39 +18,51 @@ import { budgetFromConfig } from '../lib/budget/config.ts'
 import { runInvocation } from '../lib/budget/frames.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { requestKind } from '../lib/budget/request-kind.ts'
-import { type Env, readConfig } from '../lib/env.ts'
-import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
+import { type Config, type Env, readConfig } from '../lib/env.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
 import { checkRawRequest, targetOfUrl } from '../lib/kube/raw-target.ts'
 import { type HubOps, storeHubOps } from '../lib/metrics/hub-ops.ts'
-import { createAdminGate } from './admin-token.ts'
+import { type AdminGate, createAdminGate } from './admin-token.ts'
 import { createApp } from './api/app.ts'
 import { json } from './api/respond.ts'
 import { runMaintenance } from './maintenance.ts'
 
-registerBuiltinHooks()
-
-const ensureAdmin = createAdminGate()
-
 /**
- * What an isolate builds once, from its configuration read once: the store, each invocation's
- * budget (lib/budget/; docs/ARCHITECTURE.md, "Workers limits") and the metrics with the readiness
- * check (docs/ARCHITECTURE.md, "Metrics").
+ * What an isolate builds once per environment, from its configuration read once: the store with
+ * its caches and kind hooks (lib/hub/hub-deps.ts), each invocation's budget (lib/budget/;
+ * docs/ARCHITECTURE.md, "Workers limits"), the metrics with the readiness check
+ * (docs/ARCHITECTURE.md, "Metrics") and the admin-token gate.
  */
-type Isolate = { handle: StoreHandle; budget: BudgetConfig; ops: HubOps }
+type Isolate = { handle: StoreHandle; budget: BudgetConfig; ops: HubOps; ensureAdmin: AdminGate }
 
-let isolate: Isolate | undefined
+/** By `env` object, and by configuration (less ADMIN_TOKEN) for an equal `env` passed anew. */
+const byEnv = new WeakMap<Env, Isolate>()
+const byConfig = new Map<string, Isolate>()
+const MAX_CONFIGS = 16
 
-function isolateFor(env: Env): Isolate {
-  if (isolate) return isolate
-  const cfg = readConfig(env)
+function buildIsolate(cfg: Config): Isolate {
   const handle = openStore(cfg)
   const flushEveryMs = cfg.METRICS_FLUSH_SECONDS * 1000
-  isolate = {
+  return {
     handle,
     budget: budgetFromConfig(cfg, handle.log),
     ops: storeHubOps(handle.store, { log: handle.log, flushEveryMs }),
+    ensureAdmin: createAdminGate(),
   }
+}
+
+function isolateFor(env: Env): Isolate {
+  const known = byEnv.get(env)
+  if (known) return known
+  const { ADMIN_TOKEN: _token, ...cfg } = readConfig(env)
+  const key = JSON.stringify(cfg)
+  let isolate = byConfig.get(key)
+  if (!isolate) {
+    isolate = buildIsolate(cfg)
+    if (byConfig.size >= MAX_CONFIGS) byConfig.clear()
+    byConfig.set(key, isolate)
+  }
+  byEnv.set(env, isolate)
   return isolate
 }
 
@@ -63,7 +77,7 @@ export default {
   async fetch(req, env, ctx) {
     const refused = checkRawRequest(req.method, targetOfUrl(req.url))
     if (refused) return json(refused.toStatus(), refused.code)
-    const { handle: h, budget } = isolateFor(env)
+    const { handle: h, budget, ensureAdmin } = isolateFor(env)
     return runInvocation(requestKind(req.method, req.url), budget, async () => {
       const adminRefused = await ensureAdmin(h.store.kv, env.ADMIN_TOKEN, h.log)
       if (adminRefused) return adminRefused

@@ -6,7 +6,9 @@
  * The server checks each raw request-target before hono sees it (raw-request-guard.ts): building
  * the WHATWG `Request` would resolve `..` segments, turning `configmaps/%2e%2e` into its Namespace.
  * A request @hono/node-server cannot turn into a `Request` at all (a Host it cannot build a URL
- * from) is a 400 Status rather than its empty 400.
+ * from) is a 400 Status rather than its empty 400. Each app is one hub with its own caches and kind
+ * hooks (lib/hub/hub-caches.ts, builtin-hooks.ts), as a Worker isolate is: two apps in one process
+ * share nothing but what their stores share.
  */
 
 import { createServer } from 'node:http'
@@ -16,8 +18,9 @@ import { budgetEveryRequest } from '../lib/budget/fetch-wrapper.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { badRequest, internalError } from '../lib/errors.ts'
-import { registerBuiltinHooks } from '../lib/hub/builtin-hooks.ts'
+import { builtinKindHooks } from '../lib/hub/builtin-hooks.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
+import { createHubCaches } from '../lib/hub/hub-caches.ts'
 import { mailboxSpaceCheck, noProjections, withProjections } from '../lib/hub/projected-objects.ts'
 import type { HubSite } from '../lib/hub/unavailable-subresources.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
@@ -71,6 +74,8 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
       const tracked = p.catch(() => undefined).finally(() => pending.delete(tracked))
       pending.add(tracked)
     },
+    caches: createHubCaches(),
+    hooks: builtinKindHooks(),
     ...(opts.defaults ? { defaults: apiServerDefaults } : {}),
     ...(opts.site ? { site: opts.site } : {}),
     ...(opts.ops ? { ops: opts.ops } : {}),
@@ -79,7 +84,6 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
 
 /** The app and its deps without a listening server, for `app.request()` tests. */
 export function createNodeApp(opts: NodeHubOptions) {
-  registerBuiltinHooks()
   const pending = new Set<Promise<unknown>>()
   const deps = nodeHubDeps(opts, pending)
   const app = createApp(() => deps)

@@ -7,11 +7,10 @@
 
 import { readConfig } from '../../lib/env.ts'
 import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
-import { registerBuiltinHooks } from '../../lib/hub/builtin-hooks.ts'
 import { hubDeps, openStore } from '../../lib/hub/hub-deps.ts'
 import type { Logger } from '../../lib/log.ts'
 import { ensureTable } from '../../lib/store/ensure-table.ts'
-import { TABLE } from '../table.ts'
+import { TABLE } from '../../lib/store/table.ts'
 
 export type HubSetupOptions = {
   ddbEndpoint: string
@@ -30,7 +29,6 @@ export async function prepareHub(opts: HubSetupOptions): Promise<HubSetupResult>
   try {
     const table = await ensureTable(handle.store.client, TABLE, { tableName: opts.tableName })
     opts.log.info('table ready', { table: opts.tableName, created: table.created })
-    registerBuiltinHooks()
     const pending = new Set<Promise<unknown>>()
     const deps = hubDeps(handle, (p) => {
       const tracked = p.catch((e: unknown) =>

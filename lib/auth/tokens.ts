@@ -3,11 +3,14 @@
  * principal it stands for: a name, whether it is an admin, and the spaces it may reach. A scope is a
  * space path (`root:my-org`) or a path ending in `:*` (`root:my-org:*`: every descendant). Admins
  * reach everything, including the cross-space `/clusters/*` views. Edge credentials (one per
- * mailbox) are principals with a single mailbox scope and `kind: 'edge'`; edge-scope.ts says which
- * routes they reach (their own mailbox's edge API, nothing of the hub API). Tokens issued through
+ * mailbox) are principals with a single mailbox scope and `kind: 'edge'`; lib/edge/edge-scope.ts
+ * says which routes they reach (their own mailbox's edge API, nothing of the hub API). Tokens issued through
  * the Token resource (lib/hub/tokens.ts) carry `expiresAt` and the Token's name: from that moment
  * they are refused (401) and their record is deleted on the spot (lazily: when next presented). The
  * bootstrap admin token's record is kept current by bootstrap-admin.ts.
+ * Known tokens are cached per key-value store object (`TOKEN_CACHE_MS`): the cache belongs to the
+ * store it caches, so a hub never accepts a token from another hub's store, and whoever holds the
+ * store, the hub or a maintenance tool alike, reaches that cache when it revokes or re-registers.
  */
 import { forbidden, unauthorized } from '../errors.ts'
 import type { KvStore } from '../store/types.ts'
@@ -25,9 +28,22 @@ export type Principal = {
 }
 
 const TOKENS = 'tokens'
-/** Known tokens are remembered per process/isolate this long, so most requests skip the lookup. */
+/** Known tokens are remembered per store object this long, so most requests skip the lookup. */
 export const TOKEN_CACHE_MS = 10_000
-const cache = new Map<string, { at: number; principal: Principal }>()
+const MAX_CACHED = 10_000
+
+type TokenCache = Map<string, { at: number; principal: Principal }>
+/** Keyed by the store object itself: dropped with it, never shared with another store. */
+const caches = new WeakMap<KvStore, TokenCache>()
+
+function cacheOf(kv: KvStore): TokenCache {
+  let cache = caches.get(kv)
+  if (!cache) {
+    cache = new Map()
+    caches.set(kv, cache)
+  }
+  return cache
+}
 
 export async function hashToken(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))
@@ -57,7 +73,7 @@ export async function registerTokenHash(
   hash: string,
   principal: Principal
 ): Promise<void> {
-  cache.delete(hash)
+  cacheOf(kv).delete(hash)
   await kv.put(TOKENS, hash, principal)
 }
 
@@ -83,17 +99,17 @@ export function isExpired(p: Principal, now: number): boolean {
 
 export async function revokeToken(kv: KvStore, token: string): Promise<void> {
   const hash = await hashToken(token)
-  cache.delete(hash)
+  cacheOf(kv).delete(hash)
   await kv.delete(TOKENS, hash).catch(() => undefined)
 }
 
 /**
  * Revokes by the stored hash, for rotation where the old token itself is not known. Revoking an
  * unknown hash is a no-op; a failed delete throws, so a rotation never silently leaves the old
- * token working. This process forgets it at once; other processes within TOKEN_CACHE_MS.
+ * token working. The cache of `kv` forgets it at once; other processes within TOKEN_CACHE_MS.
  */
 export async function revokeTokenHash(kv: KvStore, hash: string): Promise<void> {
-  cache.delete(hash)
+  cacheOf(kv).delete(hash)
   await kv.delete(TOKENS, hash)
 }
 
@@ -110,6 +126,7 @@ export async function authenticate(
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
   if (!m?.[1]) throw unauthorized()
   const hash = await hashToken(m[1])
+  const cache = cacheOf(kv)
   const hit = cache.get(hash)
   if (hit && now - hit.at < TOKEN_CACHE_MS && now >= hit.at) {
     if (!isExpired(hit.principal, now)) return hit.principal
@@ -122,7 +139,7 @@ export async function authenticate(
     await kv.delete(TOKENS, hash, entry.version).catch(() => undefined)
     throw unauthorized()
   }
-  if (cache.size > 10_000) cache.clear()
+  if (cache.size > MAX_CACHED) cache.clear()
   cache.set(hash, { at: now, principal: entry.value })
   return entry.value
 }

@@ -2,7 +2,7 @@
  * Edge credentials: one bearer token per mailbox, issued by the bootstrap and rotated by issuing
  * again. The key-value store keeps, per mailbox (ns `edge-credentials`, key the mailbox name), the
  * hash of the current token and the hashes still to revoke; the token itself is stored only as its
- * hash in `tokens` (lib/auth/tokens.ts), as an edge principal (lib/auth/edge-scope.ts).
+ * hash in `tokens` (lib/auth/tokens.ts), as an edge principal (edge-scope.ts).
  *
  * Issuing: (1) a versioned conditional put makes the new hash current and moves the old ones to
  * `revoke` (on Conflict, re-read and retry: a concurrent issuer won the slot, and its hash is
@@ -15,10 +15,10 @@
  * that stops between (2) and (3) while another replaced it before (2).
  */
 import { z } from 'zod'
-import { edgePrincipal } from '../auth/edge-scope.ts'
 import { generateToken, hashToken, registerToken, revokeTokenHash } from '../auth/tokens.ts'
 import { conflict, internalError, isApiError } from '../errors.ts'
 import type { KvStore } from '../store/types.ts'
+import { edgePrincipal } from './edge-scope.ts'
 
 export const EDGE_CREDENTIALS_NS = 'edge-credentials'
 

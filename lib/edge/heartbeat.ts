@@ -5,7 +5,7 @@
  * lives in the inventory space named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its
  * name comes from the mailbox Workspace's `edge.kcp.io/sync-target-name` annotation (or, without
  * it, a list by uid) and is remembered for good, since a mailbox name fixes the SyncTarget's uid.
- * A per-process memo also skips the read itself for `HEARTBEAT_CHECK_MS` after a check and while
+ * A memo (the hub's, `deps.caches.heartbeats`, lib/hub/hub-caches.ts) also skips the read itself for `HEARTBEAT_CHECK_MS` after a check and while
  * the last known time is younger than `HEARTBEAT_WRITE_MS`: a warm heartbeat reads nothing, a
  * due one reads the SyncTarget (one GetItem) and writes its status (through the hub's update
  * logic, as a status-subresource write). A lost race (409) means another process just wrote it.
@@ -13,6 +13,7 @@
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../apis/gvr.ts'
 import { isApiError } from '../errors.ts'
 import { type HubDeps, timestamp } from '../hub/deps.ts'
+import type { HeartbeatMemo } from '../hub/hub-caches.ts'
 import { defaultWriteOptions } from '../hub/options.ts'
 import { getSpaceById, getSpaceByPath } from '../hub/spaces.ts'
 import type { Target } from '../hub/target.ts'
@@ -30,12 +31,6 @@ export const HEARTBEAT_CHECK_MS = 30_000
 export const HEARTBEAT_MANAGER = 'edge-heartbeat'
 
 const MEMO_LIMIT = 20_000
-
-/** Per mailbox name: when it was last checked, the last known heartbeat time, the SyncTarget. */
-export type HeartbeatMemo = Map<string, { checkedAt: number; beatAt: number; target?: string }>
-
-/** The memo of this process (isolate). */
-export const processHeartbeats: HeartbeatMemo = new Map()
 
 export type HeartbeatOutcome = 'remembered' | 'fresh' | 'written' | 'raced' | 'unknown'
 
@@ -94,7 +89,7 @@ async function writeHeartbeat(deps: HubDeps, inventory: string, st: KubeObject, 
 export async function recordHeartbeat(
   deps: HubDeps,
   mailbox: string,
-  memo: HeartbeatMemo = processHeartbeats
+  memo: HeartbeatMemo = deps.caches.heartbeats
 ): Promise<HeartbeatOutcome> {
   const now = deps.now()
   const ms = now.getTime()

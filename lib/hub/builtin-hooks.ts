@@ -3,15 +3,20 @@
  * before they go. CustomResourceDefinitions are validated, get accepted names and Established
  * conditions, and take their custom resources with them. tenancy.kcp.io Workspaces create their
  * child space (status Ready with its URL) and, when deleted, delete it and everything in it.
- * Tokens revoke their credential when deleted (tokens.ts).
+ * Tokens revoke their credential when deleted (tokens.ts). Each hub gets its own registry of them
+ * where its dependencies are built (`builtinKindHooks`, kind-hooks.ts).
  */
 import { invalid } from '../errors.ts'
 import { resourcesFromCrd, validateCrd } from '../kube/crd.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { ensureDefaultNamespace } from './bootstrap.ts'
 import { removeAllOf, removeContent } from './content.ts'
-import { timestamp } from './deps.ts'
-import { type HookContext, registerKindHooks } from './kind-hooks.ts'
+import { type HubDeps, timestamp } from './deps.ts'
+import {
+  type HookContext as Context,
+  createKindHookRegistry,
+  type KindHookRegistry,
+} from './kind-hooks.ts'
 import { registryForSpace } from './space-registry.ts'
 import {
   ensureSpace,
@@ -22,6 +27,8 @@ import {
 } from './spaces.ts'
 import { finishTermination } from './terminate.ts'
 import { registerTokenHooks } from './tokens.ts'
+
+type HookContext = Context<HubDeps>
 
 /** How often a space deletion deletes a manifest a racing translator wrote again. */
 const MANIFEST_RACE_ATTEMPTS = 3
@@ -144,8 +151,10 @@ async function finalizeWorkspace(ctx: HookContext, ws: KubeObject): Promise<void
   if (child) await deleteSpace(ctx, child)
 }
 
-export function registerBuiltinHooks(): void {
-  registerKindHooks('', 'namespaces', {
+/** A new registry (for one hub) holding the hooks of the kinds described in the header. */
+export function builtinKindHooks(): KindHookRegistry<HubDeps> {
+  const hooks = createKindHookRegistry<HubDeps>()
+  hooks.register('', 'namespaces', {
     terminates: true,
     prepareCreate: (_ctx, ns) => ({
       ...ns,
@@ -154,15 +163,16 @@ export function registerBuiltinHooks(): void {
     }),
     finalize: finalizeNamespace,
   })
-  registerKindHooks('apiextensions.k8s.io', 'customresourcedefinitions', {
+  hooks.register('apiextensions.k8s.io', 'customresourcedefinitions', {
     terminates: true,
     prepareCreate: crdPrepare,
     finalize: finalizeCrd,
   })
-  registerKindHooks('tenancy.kcp.io', 'workspaces', {
+  hooks.register('tenancy.kcp.io', 'workspaces', {
     terminates: true,
     prepareCreate: workspacePrepare,
     finalize: finalizeWorkspace,
   })
-  registerTokenHooks()
+  registerTokenHooks(hooks)
+  return hooks
 }

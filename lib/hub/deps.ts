@@ -2,15 +2,18 @@
  * What the hub's object logic needs from the outside world, injected as plain values and small
  * functions so tests can pass fakes without a mocking library: the object and key-value stores
  * (`objects` includes the projected copies of mailbox spaces), the projection store, a clock, a
- * uid source, a logger, and a way to run work after the response (Workers' `ctx.waitUntil`, or a
- * tracked promise in Node).
+ * uid source, a logger, a way to run work after the response (Workers' `ctx.waitUntil`, or a
+ * tracked promise in Node), and what belongs to one hub: its caches and its kind hooks.
  */
 import type { Builtins } from '../apis/builtins.ts'
+import type { KubeObject } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
 import type { HubOps } from '../metrics/hub-ops.ts'
 import type { ProjectionStore } from '../store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
-import type { Defaulter } from './defaulting.ts'
+import type { HubCaches } from './hub-caches.ts'
+import type { KindHookRegistry } from './kind-hooks.ts'
+import type { Space } from './spaces.ts'
 import type { HubSite } from './unavailable-subresources.ts'
 
 export type HubDeps = {
@@ -29,9 +32,32 @@ export type HubDeps = {
   defaults?: Defaulter
   /** What this hub serves (default center spaces); it words what cannot be answered here. */
   site?: HubSite
+  /** What this hub remembers of its store between requests (hub-caches.ts); built with the store. */
+  caches: HubCaches
+  /** The behaviour of particular kinds in this hub (kind-hooks.ts; the built-ins: builtin-hooks.ts). */
+  hooks: KindHookRegistry<HubDeps>
   /** Metrics and readiness of this process or isolate (lib/metrics/hub-ops.ts); absent: none. */
   ops?: HubOps
 }
+
+/**
+ * What a `defaults` function gets (applied by defaulting.ts). Here with HubDeps, which it refers
+ * to and which refers to it, so the two types need no import circle.
+ */
+export type DefaultingRequest = {
+  deps: HubDeps
+  space: Space
+  group: string
+  resource: string
+  /** The object about to be stored (server-owned metadata already set on create). */
+  obj: KubeObject
+  /** The stored object on update; undefined on create. */
+  old?: KubeObject
+  /** Dry runs must not allocate anything for good. */
+  dryRun: boolean
+}
+
+export type Defaulter = (req: DefaultingRequest) => Promise<KubeObject>
 
 /** RFC 3339 timestamp at second precision, as kube writes metav1.Time. */
 export function timestamp(d: Date): string {

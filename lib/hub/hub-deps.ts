@@ -1,8 +1,10 @@
 /**
  * Builds the hub's dependencies from a parsed configuration: one DynamoDB client and store per
- * process or isolate (created lazily and reused), the object store wrapped so mailbox spaces serve
- * their projected copies, the real clock, random uids, a JSON logger, and the runtime's way of
- * running background work.
+ * process or isolate (created lazily and reused) with what belongs to that hub alongside it (its
+ * caches, hub-caches.ts, and its kind hooks, builtin-hooks.ts: shared by every request the handle
+ * serves, never by another handle), the object store wrapped so mailbox spaces serve their
+ * projected copies, the real clock, random uids, a JSON logger, and the runtime's way of running
+ * background work.
  */
 import { type Builtins, builtinsFrom, parseBuiltinNamespaces } from '../apis/builtins.ts'
 import type { Config } from '../env.ts'
@@ -10,10 +12,19 @@ import { createLogger, type Logger } from '../log.ts'
 import { createDynamoClient } from '../store/dynamo-client.ts'
 import { createDynamoStore, type DynamoStore } from '../store/dynamo-store.ts'
 import type { RequestCounter } from '../store/types.ts'
+import { builtinKindHooks } from './builtin-hooks.ts'
 import type { HubDeps } from './deps.ts'
+import { createHubCaches, type HubCaches } from './hub-caches.ts'
+import type { KindHookRegistry } from './kind-hooks.ts'
 import { mailboxSpaceCheck, withProjections } from './projected-objects.ts'
 
-export type StoreHandle = { store: DynamoStore; log: Logger; builtins: Builtins }
+export type StoreHandle = {
+  store: DynamoStore
+  log: Logger
+  builtins: Builtins
+  caches: HubCaches
+  hooks: KindHookRegistry<HubDeps>
+}
 
 export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
   const client = createDynamoClient({
@@ -40,6 +51,8 @@ export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
     store,
     log: createLogger({ level: cfg.LOG_LEVEL }),
     builtins: builtinsFrom(parseBuiltinNamespaces(cfg.EDGE_BUILTIN_NAMESPACES)),
+    caches: createHubCaches(),
+    hooks: builtinKindHooks(),
   }
 }
 
@@ -53,5 +66,7 @@ export function hubDeps(h: StoreHandle, background: (p: Promise<unknown>) => voi
     uid: () => crypto.randomUUID(),
     log: h.log,
     background,
+    caches: h.caches,
+    hooks: h.hooks,
   }
 }

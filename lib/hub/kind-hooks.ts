@@ -1,34 +1,45 @@
 /**
  * Behaviour the hub gives to particular kinds, keyed by group/resource: Namespaces (phase, and
  * deleting one deletes its contents), CustomResourceDefinitions (accepted names and conditions),
- * and kcp Workspaces (creating one creates the child space). Everything else is plain data.
+ * kcp Workspaces (creating one creates the child space) and Tokens. Everything else is plain data.
+ * The registry belongs to one hub: its dependencies carry it (`HubDeps.hooks`, filled with the
+ * built-in hooks where the dependencies are built, builtin-hooks.ts), so a hook registered on one
+ * hub never fires on another hub of the same process. The dependency type is a parameter here so
+ * this file need not import deps.ts, which names the registry.
  */
 import type { KubeObject } from '../kube/types.ts'
-import type { HubDeps } from './deps.ts'
 import type { Space } from './spaces.ts'
 
-export type HookContext = { deps: HubDeps; space: Space; baseUrl: string }
+export type HookContext<D> = { deps: D; space: Space; baseUrl: string }
 
-export type KindHooks = {
+export type KindHooks<D> = {
   /** Adjusts a new object before it is stored (defaults, server-set status). May throw ApiErrors. */
-  prepareCreate?: (ctx: HookContext, obj: KubeObject) => Promise<KubeObject> | KubeObject
+  prepareCreate?: (ctx: HookContext<D>, obj: KubeObject) => Promise<KubeObject> | KubeObject
   /**
    * Runs before a (non-dry-run) delete of the object changes anything; a throw fails the delete.
    * Tokens revoke their credential here (lib/hub/tokens.ts).
    */
-  beforeDelete?: (ctx: HookContext, obj: KubeObject) => Promise<void>
+  beforeDelete?: (ctx: HookContext<D>, obj: KubeObject) => Promise<void>
   /** Runs once the delete has been decided and the object carries a deletionTimestamp. */
-  finalize?: (ctx: HookContext, obj: KubeObject) => Promise<void>
+  finalize?: (ctx: HookContext<D>, obj: KubeObject) => Promise<void>
   /** True when deletion must go through a terminating phase (contents to remove first). */
   terminates?: boolean
 }
 
-const hooks = new Map<string, KindHooks>()
-
-export function registerKindHooks(group: string, resource: string, h: KindHooks): void {
-  hooks.set(`${group}/${resource}`, h)
+export type KindHookRegistry<D> = {
+  /** Sets the hooks of group/resource (replacing earlier ones). */
+  register(group: string, resource: string, hooks: KindHooks<D>): void
+  /** The hooks of group/resource; none (`{}`) for plain data. */
+  for(group: string, resource: string): KindHooks<D>
 }
 
-export function hooksFor(group: string, resource: string): KindHooks {
-  return hooks.get(`${group}/${resource}`) ?? {}
+/** An empty registry (see the header: one per hub). */
+export function createKindHookRegistry<D>(): KindHookRegistry<D> {
+  const hooks = new Map<string, KindHooks<D>>()
+  return {
+    register: (group, resource, h) => {
+      hooks.set(`${group}/${resource}`, h)
+    },
+    for: (group, resource) => hooks.get(`${group}/${resource}`) ?? {},
+  }
 }

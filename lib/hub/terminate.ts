@@ -7,7 +7,6 @@
 import type { KubeObject } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
 import type { HubDeps } from './deps.ts'
-import { hooksFor } from './kind-hooks.ts'
 import type { Space } from './spaces.ts'
 import { storeRemove } from './write.ts'
 
@@ -21,7 +20,7 @@ export async function finishTermination(
   try {
     const obj = await deps.objects.get(key)
     if (!obj?.metadata.deletionTimestamp) return
-    const finalize = hooksFor(key.group, key.resource).finalize
+    const finalize = deps.hooks.for(key.group, key.resource).finalize
     if (finalize) await finalize({ deps, space, baseUrl: opts.baseUrl }, obj)
     const latest: KubeObject | undefined = await deps.objects.get(key)
     if (!latest || (latest.metadata.finalizers ?? []).length > 0) return

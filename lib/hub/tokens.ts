@@ -27,7 +27,7 @@ import { generateObjectName } from '../kube/names.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { createObject } from './create.ts'
 import { type HubDeps, timestamp } from './deps.ts'
-import { registerKindHooks } from './kind-hooks.ts'
+import type { KindHookRegistry } from './kind-hooks.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { objectKey, type Target, targetDetails } from './target.ts'
 import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
@@ -65,8 +65,8 @@ export async function issueToken(
   const meta = given.metadata
   const name = meta.name || (meta.generateName ? generateObjectName(String(meta.generateName)) : '')
   if (!name) throw badRequest('name or generateName is required')
-  const draft: KubeObject = { ...withoutStatus, metadata: { ...meta, name } }
-  const warnings = checkObject(t, draft, opts.fieldValidation)
+  const named: KubeObject = { ...withoutStatus, metadata: { ...meta, name } }
+  const { object: draft, warnings } = checkObject(t, named, opts.fieldValidation)
   const checked = checkTokenSpec(draft.spec, name)
   const causes = [...metadataCauses(draft), ...checked.causes]
   if (causes.length > 0 || !checked.spec)
@@ -96,9 +96,9 @@ export async function issueToken(
   return { ...res, object: { ...res.object, status: { ...status, token } }, warnings }
 }
 
-/** The behaviour of the Token kind in the hub's generic verbs (see the header). */
-export function registerTokenHooks(): void {
-  registerKindHooks(TOKEN_GROUP, TOKENS_RESOURCE, {
+/** The behaviour of the Token kind in the hub's generic verbs (see the header), in `hooks`. */
+export function registerTokenHooks(hooks: KindHookRegistry<HubDeps>): void {
+  hooks.register(TOKEN_GROUP, TOKENS_RESOURCE, {
     prepareCreate: (_ctx, obj) => {
       if (!tokenHashOf(obj))
         throw badRequest('Tokens are issued by POST to the tokens collection only')

@@ -8,15 +8,14 @@ import { isApiError, isStaleWrite } from '../errors.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
-import { hooksFor } from './kind-hooks.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
 import { CRD_GROUP, invalidateRegistry } from './space-registry.ts'
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
 
 /** A CRD write changes what its space serves: drop the cached registry. */
-function touched(key: ObjectKey): void {
-  if (key.group === CRD_GROUP) invalidateRegistry(key.cluster)
+function touched(deps: HubDeps, key: ObjectKey): void {
+  if (key.group === CRD_GROUP) invalidateRegistry(deps, key.cluster)
 }
 
 export async function storeCreate(
@@ -25,7 +24,7 @@ export async function storeCreate(
   obj: KubeObject
 ): Promise<KubeObject> {
   const created = await deps.objects.create(key, obj)
-  touched(key)
+  touched(deps, key)
   await updateOwnerIndex(deps.kv, key, undefined, created)
   return created
 }
@@ -42,12 +41,12 @@ export async function storeUpdate(
   expectedRv = before.metadata.resourceVersion ?? ''
 ): Promise<KubeObject> {
   const updated = await deps.objects.update(key, after, expectedRv)
-  touched(key)
+  touched(deps, key)
   await updateOwnerIndex(deps.kv, key, before, updated)
   const decided =
     updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
   // Kinds that own content are removed by their termination, once the content is gone.
-  if (decided && !hooksFor(key.group, key.resource).terminates)
+  if (decided && !deps.hooks.for(key.group, key.resource).terminates)
     return removeDecided(deps, key, updated)
   return updated
 }
@@ -85,7 +84,7 @@ export async function storeRemove(
   const uid = obj.metadata.uid
   if (policy === 'Foreground' && uid) await collectDependents(deps, key.cluster, uid, 'Foreground')
   const gone = await deps.objects.delete(key, obj.metadata.resourceVersion)
-  touched(key)
+  touched(deps, key)
   await updateOwnerIndex(deps.kv, key, obj, undefined)
   if (uid && policy !== 'Foreground')
     deps.background(collectDependents(deps, key.cluster, uid, policy))

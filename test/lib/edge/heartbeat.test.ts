@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
-import { type HeartbeatMemo, recordHeartbeat } from '../../../lib/edge/heartbeat.ts'
+import { recordHeartbeat } from '../../../lib/edge/heartbeat.ts'
 import type { HubDeps } from '../../../lib/hub/deps.ts'
+import type { HeartbeatMemo } from '../../../lib/hub/hub-caches.ts'
 import { createEdgeFixture, type EdgeFixture } from './edge-fixture.ts'
 
 let f: EdgeFixture

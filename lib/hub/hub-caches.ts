@@ -1,0 +1,23 @@
+/**
+ * What one hub remembers between requests about the data in its store, created once with the
+ * store (lib/hub/hub-deps.ts per process or isolate, functions/node-server.ts per app) and carried
+ * by its dependencies (`HubDeps.caches`), never held by a module: two hubs in one process, over two
+ * stores, never see each other's entries. Each cache's own file says how long an entry is trusted.
+ * (Token lookups are cached per key-value store object instead, lib/auth/tokens.ts, because every
+ * holder of that store must be able to revoke at once.)
+ */
+import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
+
+/** Per mailbox name: when it was last checked, the last known heartbeat time, the SyncTarget. */
+export type HeartbeatMemo = Map<string, { checkedAt: number; beatAt: number; target?: string }>
+
+export type HubCaches = {
+  /** Each space's served resources (space-registry.ts). */
+  registries: RegistryCache
+  /** Edge heartbeats already seen (lib/edge/heartbeat.ts). */
+  heartbeats: HeartbeatMemo
+}
+
+export function createHubCaches(): HubCaches {
+  return { registries: createRegistryCache(), heartbeats: new Map() }
+}
