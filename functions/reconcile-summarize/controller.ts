@@ -3,13 +3,13 @@
  * (`<workload-space-id>/<edgeplacement-name>`). `listKeys` pages through every EdgePlacement of
  * every space in key order after the cursor, so the resync revisits each (and notices destinations
  * that went stale without any event), plus one key `<space-id>/edge-removal` per workload space
- * that has no EdgePlacement left but a departures record (lib/reconcile/departures.ts): its
+ * that has no EdgePlacement left but a departures record (lib/deletion/departures.ts): its
  * removals still wait for edges, and lifting the source finalizers needs some key of the space to
  * run. Each batch of keys (a hook call or a resync page) runs in one session sharing its reads
  * (reads.ts), four keys at a time.
  */
 import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
-import { DEPARTURES_NS } from '../../lib/reconcile/departures.ts'
+import { DEPARTURES_NS } from '../../lib/deletion/departures.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { SUMMARIZE_STEP, whereKey, whereKeyOf } from './names.ts'
 import { createReads } from './reads.ts'

@@ -8,10 +8,10 @@
  * until the translator runs, normally a second, is accepted there).
  */
 import { asksForCustomization } from '../../lib/customize/annotations.ts'
+import { projectBody } from '../../lib/placement/project.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 import { specHash } from '../../lib/store/projection-hash.ts'
 import type { ManifestEntry } from '../../lib/store/projection-types.ts'
-import { projectBody } from '../reconcile-translate/project.ts'
-import type { SourceObject } from '../reconcile-translate/types.ts'
 
 export async function carriesCurrentSpec(
   source: SourceObject,

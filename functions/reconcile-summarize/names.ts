@@ -1,16 +1,13 @@
 /**
  * Summarize-step names: keys are the where step's (`<workload-space-id>/<edgeplacement-name>`,
  * one EdgePlacement; the format lives in lib/reconcile/keys.ts, shared with the watch relay), the
- * annotation the step keeps on each selected workload object, and the step's name (the webhook
- * path `/hooks/summarize` and the resync cursor), and the deterministic names of the Events it
- * records about edge problems.
+ * step's name (the webhook path `/hooks/summarize` and the resync cursor), and the deterministic
+ * names of the Events it records about edge problems. The annotation the step keeps on each
+ * selected workload object is the placement model's (lib/placement/annotations.ts).
  */
 export { parseWhereKey, whereKey, whereKeyOf } from '../../lib/reconcile/keys.ts'
 
 export const SUMMARIZE_STEP = 'summarize'
-
-/** On a workload object: how many destinations run it (its copy applied or ready there). */
-export const EXECUTING_COUNT_ANNOTATION = 'kubestellar.io/executing-count'
 
 /** 64-bit FNV-1a as 16 hex digits: a short, stable, non-cryptographic digest for names. */
 function fnv1a64(text: string): string {

@@ -7,15 +7,16 @@
  * content-addressed, so a thousand copies of one object cost one body read. Only the mailboxes of
  * the destinations asked for are read.
  */
-import { mapLimit } from '../../lib/edge-agent/refs.ts'
+
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { mailboxName } from '../../lib/reconcile/keys.ts'
+import { mapLimit } from '../../lib/map-limit.ts'
+import { copyKeyOf } from '../../lib/placement/copy-key.ts'
+import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { CopyKey, ProjectionStore, StoredCopyState } from '../../lib/store/projection-types.ts'
 import type { CopyFacts } from '../../lib/summarize/copy-condition.ts'
 import { heartbeatAt } from '../../lib/summarize/liveness.ts'
-import type { SourceObject } from '../reconcile-translate/types.ts'
-import type { Destination } from '../reconcile-where/resolve.ts'
 import type { MailboxView, Reads } from './reads.ts'
 
 export type Pair = { object: SourceObject; destinations: readonly Destination[] }
@@ -32,14 +33,6 @@ export type Observations = {
   destination(d: Destination): Seen
   /** What the mailbox of `d` holds about `object` (no entry: not in the mailbox). */
   facts(object: SourceObject, d: Destination): Omit<CopyFacts, 'live'>
-}
-
-export const mailboxOfDestination = (d: Destination) => mailboxName(d.cluster, d.syncTargetUID)
-
-export function copyKeyOf(o: SourceObject): CopyKey {
-  const m = o.object.metadata
-  const namespace = o.namespaced ? (m.namespace ?? '') : ''
-  return { group: o.group, resource: o.resource, namespace, name: m.name ?? '' }
 }
 
 type Read = { view: MailboxView; states: Map<string, StoredCopyState> }
@@ -112,14 +105,4 @@ export async function observe(
       }
     },
   }
-}
-
-/** Destinations unique per SyncTarget (mailbox), first (Location order) wins. */
-export function uniqueDestinations(list: Iterable<Destination>): Destination[] {
-  const out = new Map<string, Destination>()
-  for (const d of list) {
-    const mb = mailboxOfDestination(d)
-    if (!out.has(mb)) out.set(mb, d)
-  }
-  return [...out.values()]
 }

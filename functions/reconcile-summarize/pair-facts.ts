@@ -5,13 +5,15 @@
  * counted applied or ready hold a copy that does not carry the object's current spec yet (the
  * translator has not run since the object changed; current-spec.ts), hashed once per object.
  */
+
+import { copyKeyOf } from '../../lib/placement/copy-key.ts'
+import type { Destination } from '../../lib/placement/destinations.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import { type CopyCondition, isExecuting } from '../../lib/summarize/copy-condition.ts'
 import type { FailedPair, Involved } from '../../lib/summarize/edge-problems.ts'
-import type { SourceObject } from '../reconcile-translate/types.ts'
-import type { Destination } from '../reconcile-where/resolve.ts'
 import { currentSpecHash } from './current-spec.ts'
-import { copyKeyOf, type Observations } from './observe.ts'
+import type { Observations } from './observe.ts'
 
 export type PairFacts = { failed: FailedPair[]; outdated: number }
 

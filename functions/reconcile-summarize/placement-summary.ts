@@ -18,12 +18,12 @@ import {
   MAX_SUMMARY_OBJECTS,
   type PlacementSummary,
 } from '../../lib/apis/edge-summary.ts'
+import { copyKeyOf } from '../../lib/placement/copy-key.ts'
+import type { Destination } from '../../lib/placement/destinations.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { CopyKey } from '../../lib/store/projection-types.ts'
 import type { CopyCondition } from '../../lib/summarize/copy-condition.ts'
-import type { SourceObject } from '../reconcile-translate/types.ts'
-import type { Destination } from '../reconcile-where/resolve.ts'
-import { copyKeyOf } from './observe.ts'
 
 export type SummaryInput = {
   objects: readonly SourceObject[]

@@ -22,6 +22,8 @@ import type { HubClient } from '../../lib/hub/client.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { canonicalDestinations, type Destination } from '../../lib/placement/destinations.ts'
+import { createSnapshot, type Snapshot, sliceOwnedBy } from '../../lib/placement/snapshot.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type {
   CopyKey,
@@ -29,8 +31,6 @@ import type {
   ProjectionStore,
   StoredCopyState,
 } from '../../lib/store/projection-types.ts'
-import { createSnapshot, type Snapshot } from '../reconcile-translate/snapshot.ts'
-import { canonicalDestinations, type Destination } from '../reconcile-where/resolve.ts'
 import { EVENT_COMPONENT } from './names.ts'
 
 export type ReadsDeps = {
@@ -76,11 +76,6 @@ function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
 
 const live = (o: KubeObject) => !o.metadata.deletionTimestamp
 
-const ownedBy = (slice: KubeObject, ep: KubeObject) =>
-  (slice.metadata.ownerReferences ?? []).some(
-    (r) => r.kind === 'EdgePlacement' && r.uid === ep.metadata.uid
-  )
-
 export function createReads(deps: ReadsDeps): Reads {
   const snapshot = createSnapshot({ client: deps.client, registry: deps.registry })
   const placements = memo<PlacementInfo[]>()
@@ -110,7 +105,7 @@ export function createReads(deps: ReadsDeps): Reads {
         ])
         return eps.map((placement) => {
           const slice = slices.find((s) => s.metadata.name === placement.metadata.name)
-          const owned = slice && live(slice) && ownedBy(slice, placement)
+          const owned = slice && live(slice) && sliceOwnedBy(slice, placement)
           return { placement, destinations: owned ? canonicalDestinations(slice.destinations) : [] }
         })
       }),

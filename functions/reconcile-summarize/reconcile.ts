@@ -19,12 +19,18 @@
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
-import { mapLimit } from '../../lib/edge-agent/refs.ts'
+import { clearDepartures } from '../../lib/deletion/departures.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { Logger } from '../../lib/log.ts'
-import { clearDepartures } from '../../lib/reconcile/departures.ts'
+import { mapLimit } from '../../lib/map-limit.ts'
+import {
+  type Destination,
+  mailboxOfDestination,
+  uniqueDestinations,
+} from '../../lib/placement/destinations.ts'
+import type { SourceObject, SpaceSnapshot } from '../../lib/placement/types.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
@@ -36,12 +42,11 @@ import {
 } from '../../lib/summarize/copy-condition.ts'
 import { failedByReason, problemEvents } from '../../lib/summarize/edge-problems.ts'
 import { isLive, nextStaleIn, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
-import type { SourceObject, SpaceSnapshot } from '../reconcile-translate/types.ts'
-import type { Destination } from '../reconcile-where/resolve.ts'
+import { upsyncSetsOf } from '../../lib/upsync/match.ts'
 import { carriesCurrentSpec } from './current-spec.ts'
 import { recordProblemEvents } from './events.ts'
 import { parseWhereKey } from './names.ts'
-import { mailboxOfDestination, type Observations, observe, uniqueDestinations } from './observe.ts'
+import { type Observations, observe } from './observe.ts'
 import { pairFacts } from './pair-facts.ts'
 import { type ReadyFacts, writePlacementStatus } from './placement-status.ts'
 import { placementSummary } from './placement-summary.ts'
@@ -56,7 +61,7 @@ import {
 } from './removals.ts'
 import { objectKey, type Scope, scopeOf } from './scope.ts'
 import { resultsOf, skipInvalid, writeStatusSummary } from './status-summaries.ts'
-import { upsyncSetsOfPlacement, upsyncSummary } from './upsync-summary.ts'
+import { upsyncSummary } from './upsync-summary.ts'
 import {
   hasExecutingCount,
   returnedStatus,
@@ -74,7 +79,7 @@ export type SummarizeDeps = {
   now: () => Date
   log: Logger
   registry(spaceId: string): Promise<Registry>
-  /** The departures records (lib/reconcile/departures.ts). */
+  /** The departures records (lib/deletion/departures.ts). */
   kv: KvStore
 }
 
@@ -197,7 +202,7 @@ async function writePlacement(
     generation: ep.metadata.generation ?? 0,
     failedByReason: failedByReason(facts.failed),
     outdated: facts.outdated,
-    upsync: upsyncSetsOfPlacement(ep).length > 0,
+    upsync: upsyncSetsOf(ep).length > 0,
   }
   const done: string[] = []
   if (await writePlacementStatus(deps.client, spaceId, ep, summary, ready, deps.now))

@@ -1,9 +1,9 @@
 /**
- * The deletion lifecycle as the summarize step sees it, for one workload space: the mailboxes
- * that may hold copies sourced from the space — the current destinations of all its placements
- * (the caller passes only its own placement's when no finalizer can be lifted, which is all the
- * counts need) and those its departures record names (lib/reconcile/departures.ts: every mailbox holding
- * tombstones sourced from the space, including those that are no longer destinations) — read
+ * The deletion lifecycle (lib/deletion/lifecycle.ts) as the summarize step sees it, for one
+ * workload space: the mailboxes that may hold copies sourced from the space — the current
+ * destinations of all its placements (the caller passes only its own placement's when no
+ * finalizer can be lifted, which is all the counts need) and those its departures record names
+ * (lib/deletion/departures.ts: every mailbox holding tombstones sourced from the space, including those that are no longer destinations) — read
  * through the batch's reads. A mailbox whose SyncTarget is gone (or that no longer exists) holds
  * nothing: that is the "SyncTarget gone" exception; it is unlisted from the record.
  * From their manifests: per placement the tombstones sourced from it (its `removing` pairs,
@@ -11,19 +11,20 @@
  * the space for a key (what the source finalizer waits for; an entry without recorded sources
  * counts, to be safe), and whether removals are pending at a live destination (the run then asks
  * to be run again soon: an edge's confirmation wakes translate, whose DELETED event may reach no
- * placement once the destination left). `releaseFinalizer` lifts the finalizer from one object.
+ * placement once the destination left). `releaseDeparted` lifts the finalizer
+ * (lib/deletion/source-finalizer.ts) from the objects nothing waits for any more.
  */
-import { mapLimit } from '../../lib/edge-agent/refs.ts'
-import { isApiError } from '../../lib/errors.ts'
+import { readDepartures, removeDeparture } from '../../lib/deletion/departures.ts'
+import { hasEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'
+import { releaseFinalizer } from '../../lib/deletion/source-finalizer.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
-import { readDepartures, removeDeparture } from '../../lib/reconcile/departures.ts'
+import { mapLimit } from '../../lib/map-limit.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 import { parseMailboxName } from '../../lib/reconcile/keys.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
-import { EDGE_REMOVAL_FINALIZER } from '../../lib/store/projection-render.ts'
 import type { CopyKey, ManifestEntry } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { heartbeatAt, isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
-import type { SourceObject } from '../reconcile-translate/types.ts'
 import type { MailboxView, Reads } from './reads.ts'
 import { objectKey } from './scope.ts'
 
@@ -118,46 +119,7 @@ export async function observeRemovals(
   }
 }
 
-export const hasRemovalFinalizer = (o: SourceObject) =>
-  (o.object.metadata.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)
-
-/**
- * Lifts the edge-removal finalizer from the object (fresh read, same uid, its resourceVersion as
- * precondition); true when written, false when there was nothing to lift or the object moved.
- */
-export async function releaseFinalizer(
-  client: HubClient,
-  spaceId: string,
-  source: SourceObject
-): Promise<boolean> {
-  const gvr = { group: source.group, version: source.version, resource: source.resource }
-  const m = source.object.metadata
-  const namespace = source.namespaced ? m.namespace : undefined
-  let current: Awaited<ReturnType<HubClient['get']>>
-  try {
-    current = await client.get(spaceId, gvr, m.name ?? '', namespace)
-  } catch (e) {
-    if (isApiError(e) && e.code === 404) return false
-    throw e
-  }
-  const finalizers = current?.metadata.finalizers ?? []
-  if (!current || current.metadata.uid !== m.uid || !finalizers.includes(EDGE_REMOVAL_FINALIZER))
-    return false
-  const rest = finalizers.filter((f) => f !== EDGE_REMOVAL_FINALIZER)
-  const { finalizers: _, ...meta } = current.metadata
-  try {
-    await client.update(spaceId, gvr, {
-      ...current,
-      metadata: rest.length > 0 ? { ...meta, finalizers: rest } : meta,
-    })
-  } catch (e) {
-    // Gone or changed meanwhile (another key of the space released it first): nothing to do now;
-    // what still waits is seen again by the next run.
-    if (isApiError(e) && (e.code === 404 || e.code === 409)) return false
-    throw e
-  }
-  return true
-}
+export const hasRemovalFinalizer = (o: SourceObject) => hasEdgeRemovalFinalizer(o.object.metadata)
 
 /**
  * The removing pairs of `placement` not already among its (object, destination) pairs, counted per

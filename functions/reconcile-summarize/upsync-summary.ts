@@ -1,22 +1,22 @@
 /**
  * The upsynced objects of one EdgePlacement: in the mailbox of each of its destinations, the
  * objects marked `edge.kcp.io/upsynced: "true"` that the placement's own `spec.upsync` sets select
- * (lib/edge/upsync-match.ts). Per mailbox, one list per resource its registry serves that a set
- * names (group or "*", resource or "*"), at the preferred version; nothing is read for a placement
- * without upsync sets (the summary then has no `upsync` part). The result counts the objects and
+ * (lib/upsync/match.ts). Per mailbox, one list per resource its registry serves that some set
+ * names (its group or "*" and its resource or "*", in one set), at the preferred version; nothing
+ * is read for a placement without upsync sets (the summary then has no `upsync` part). The result
+ * counts the objects and
  * the destinations that upsynced any, and lists the first MAX_UPSYNC_LISTED in (group, resource,
  * namespace, name, destination) order.
  */
 import { MAX_UPSYNC_LISTED, type PlacementSummary } from '../../lib/apis/edge-summary.ts'
-import { type UpsyncSet, UpsyncSetSchema } from '../../lib/apis/edge-v1alpha1.ts'
+import type { UpsyncSet } from '../../lib/apis/edge-v1alpha1.ts'
 import { UPSYNCED_ANNOTATION } from '../../lib/edge/protocol.ts'
-import { isUpsyncable } from '../../lib/edge/upsync-match.ts'
-import { mapLimit } from '../../lib/edge-agent/refs.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import type { Destination } from '../reconcile-where/resolve.ts'
-import { mailboxOfDestination } from './observe.ts'
+import { mapLimit } from '../../lib/map-limit.ts'
+import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
+import { isUpsyncable, namesResource, upsyncSetsOf } from '../../lib/upsync/match.ts'
 import type { Reads } from './reads.ts'
 
 export type UpsyncDeps = {
@@ -27,18 +27,6 @@ export type UpsyncDeps = {
 type Listed = NonNullable<PlacementSummary['upsync']>['objects'][number]
 type Found = { group: string; resource: string; namespace: string; name: string }
 
-/** The placement's valid UpsyncSets. */
-export function upsyncSetsOfPlacement(placement: KubeObject): UpsyncSet[] {
-  const raw = (placement.spec as { upsync?: unknown } | undefined)?.upsync
-  return (Array.isArray(raw) ? raw : []).flatMap((s) => {
-    const parsed = UpsyncSetSchema.safeParse(s)
-    return parsed.success ? [parsed.data] : []
-  })
-}
-
-const holds = (list: readonly string[] | undefined, v: string) =>
-  (list ?? []).some((x) => x === '*' || x === v)
-
 async function upsyncedIn(
   deps: UpsyncDeps,
   spaceId: string,
@@ -48,8 +36,7 @@ async function upsyncedIn(
   const infos = registry
     .all()
     .filter((i) => i.verbs.includes('list'))
-    .filter((i) => sets.some((s) => (s.apiGroup ?? '') === '*' || (s.apiGroup ?? '') === i.group))
-    .filter((i) => sets.some((s) => holds(s.resources, i.resource)))
+    .filter((i) => sets.some((s) => namesResource(s, i.group, i.resource)))
   const lists = await mapLimit(infos, 4, async (info) => {
     const version = registry.group(info.group)?.preferredVersion ?? info.versions[0] ?? ''
     const gvr = { group: info.group, version, resource: info.resource }
@@ -76,7 +63,7 @@ export async function upsyncSummary(
   placement: KubeObject,
   destinations: readonly Destination[]
 ): Promise<PlacementSummary['upsync']> {
-  const sets = upsyncSetsOfPlacement(placement)
+  const sets = upsyncSetsOf(placement)
   if (sets.length === 0) return undefined
   const perDestination = await mapLimit(destinations, 8, async (d) => {
     const view = await reads.mailbox(mailboxOfDestination(d))

@@ -4,7 +4,7 @@
  * over every placement of the space that selects it, so two placements sharing an object agree),
  * removed from objects no placement selects any more; the finalizer `edge.kcp.io/edge-removal`
  * (EDGE_REMOVAL_FINALIZER) once the object has a copy in some mailbox (so its deletion waits for
- * the edges: removals.ts lifts it); and, when exactly one destination runs it,
+ * the edges: lib/deletion/lifecycle.ts, removals.ts lifts it); and, when exactly one destination runs it,
  * that copy's reported `.status` (the singleton return of KubeStellar v0.8), through the status
  * subresource of kinds that have one, its `observedGeneration` (the edge's own generation) replaced
  * by the workload object's, since the report is for the copy of the current spec. When the count
@@ -15,14 +15,14 @@
  * status the hub refuses (422: a field its schema does not know) is logged and left, so it does
  * not block the count.
  */
+import { hasEdgeRemovalFinalizer, withEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
-import { EDGE_REMOVAL_FINALIZER } from '../../lib/store/projection-render.ts'
-import type { SourceObject } from '../reconcile-translate/types.ts'
-import { EXECUTING_COUNT_ANNOTATION } from './names.ts'
+import { EXECUTING_COUNT_ANNOTATION } from '../../lib/placement/annotations.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 
 export type WorkloadWant = {
   /** undefined: the annotation should be absent (no placement selects the object). */
@@ -48,8 +48,7 @@ export function returnedStatus(reported: KubeObject, generation: number | undefi
 const annotationOf = (o: KubeObject) => o.metadata.annotations?.[EXECUTING_COUNT_ANNOTATION]
 
 function annotationNeeded(o: KubeObject, want: WorkloadWant): boolean {
-  const finalizerMissing =
-    want.finalizer === true && !(o.metadata.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)
+  const finalizerMissing = want.finalizer === true && !hasEdgeRemovalFinalizer(o.metadata)
   return (
     finalizerMissing ||
     annotationOf(o) !== (want.count === undefined ? undefined : String(want.count))
@@ -67,9 +66,8 @@ function withAnnotation(o: KubeObject, want: WorkloadWant): KubeObject {
   else annotations[EXECUTING_COUNT_ANNOTATION] = String(count)
   const { annotations: _, ...rest } = o.metadata
   const metadata = Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest
-  const finalizers = o.metadata.finalizers ?? []
-  if (want.finalizer && !finalizers.includes(EDGE_REMOVAL_FINALIZER))
-    metadata.finalizers = [...finalizers, EDGE_REMOVAL_FINALIZER]
+  if (want.finalizer && !hasEdgeRemovalFinalizer(o.metadata))
+    metadata.finalizers = withEdgeRemovalFinalizer(o.metadata.finalizers)
   return { ...o, metadata }
 }
 

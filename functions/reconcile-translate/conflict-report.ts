@@ -7,10 +7,10 @@
  * destinations are united, so a placement has one report — and one Event — per object and reason.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import type { PlacementRef } from '../../lib/placement/snapshot.ts'
 import { listDestinations } from './customization-report.ts'
 import { type DestinationSession, destinationOverlaps } from './destination-inputs.ts'
 import { destinationsOf, label } from './destinations.ts'
-import type { PlacementRef } from './snapshot.ts'
 
 export type ConflictReport = {
   reason: 'MergeConflict' | 'APIVersionConflict'

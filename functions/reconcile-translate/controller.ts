@@ -6,11 +6,11 @@
  * mailboxes at a time.
  */
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { createCustomizations } from './customization.ts'
 import { isMailboxName } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
-import { createSnapshot, type SnapshotDeps } from './snapshot.ts'
 
 export const TRANSLATE_STEP = 'translate'
 

@@ -8,11 +8,11 @@
  * Locations per inventory space per batch; computing is pure and memoized per batch.
  */
 import { asksForCustomization } from '../../lib/customize/annotations.ts'
+import type { PlacementRef, Snapshot } from '../../lib/placement/snapshot.ts'
+import type { Selection, SourceObject } from '../../lib/placement/types.ts'
 import type { CustomizationProblem, Customizations } from './customization.ts'
 import { loadInputs } from './customization.ts'
 import { destinationsOf, label } from './destinations.ts'
-import type { PlacementRef, Snapshot } from './snapshot.ts'
-import type { Selection, SourceObject } from './types.ts'
 
 export type CustomizationReport = {
   source: SourceObject

@@ -19,8 +19,8 @@ import { customizerRefOf, formatRef, wantsExpansion } from '../../lib/customize/
 import { customizeObject } from '../../lib/customize/customize.ts'
 import { locationParameters, type Parameters } from '../../lib/customize/expand.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { projectBody } from './project.ts'
-import type { Snapshot } from './snapshot.ts'
+import { projectBody } from '../../lib/placement/project.ts'
+import type { Snapshot } from '../../lib/placement/snapshot.ts'
 
 export type LocationRef = { cluster: string; name: string }
 

@@ -19,6 +19,7 @@
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import { categoryOf } from '../../lib/apis/categories.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { impliedNamespace, projectBody } from '../../lib/placement/project.ts'
 import type { DesiredEntry, ManifestEntry } from '../../lib/store/projection-types.ts'
 import {
   type Conflict,
@@ -29,7 +30,6 @@ import {
   type OverlapSelection,
   objectKey,
 } from './overlap.ts'
-import { impliedNamespace, projectBody } from './project.ts'
 import { buildSyncerConfig, type ResourceRef, SYNCER_CONFIG_NAME } from './syncer-config.ts'
 
 export type { Conflict }

@@ -10,12 +10,12 @@
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import { asksForCustomization } from '../../lib/customize/annotations.ts'
+import { selectForPlacement } from '../../lib/placement/select.ts'
+import type { Snapshot } from '../../lib/placement/snapshot.ts'
 import { type Customizations, loadInputs } from './customization.ts'
 import { type Customize, firstChoice, type PlacementSelection } from './desired.ts'
 import { locationFor } from './destinations.ts'
 import { type Conflict, combine } from './overlap.ts'
-import { selectForPlacement } from './select.ts'
-import type { Snapshot } from './snapshot.ts'
 
 export type DestinationSession = {
   snapshot: Snapshot

@@ -16,12 +16,11 @@
 
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { EXECUTING_COUNT_ANNOTATION } from '../reconcile-summarize/names.ts'
+import { EXECUTING_COUNT_ANNOTATION, isSystemKey } from '../../lib/placement/annotations.ts'
+import type { PlacementRef } from '../../lib/placement/snapshot.ts'
+import type { Selection, SourceObject } from '../../lib/placement/types.ts'
 import type { LocationRef } from './customization.ts'
 import { type FieldConflict, mergeObjects } from './merge.ts'
-import { isSystemKey } from './project.ts'
-import type { PlacementRef } from './snapshot.ts'
-import type { Selection, SourceObject } from './types.ts'
 import { type Candidates, type VersionSource, versionCandidates } from './version-choice.ts'
 
 export type OverlapSelection = {

@@ -1,14 +1,15 @@
 /**
- * The I/O around removals.ts for one mailbox: reads the copy states of the previous tombstones
+ * The translate step's part of the deletion lifecycle (lib/deletion/lifecycle.ts), the I/O around
+ * lib/deletion/tombstones.ts for one mailbox: reads the copy states of the previous tombstones
  * (one BatchGetItem per 100; none without tombstones), computes the entries to write, and keeps
- * the departures records (lib/reconcile/departures.ts) in step — a workload space that gets its
+ * the departures records (lib/deletion/departures.ts) in step — a workload space that gets its
  * first tombstone here has this mailbox listed BEFORE the manifest write (so a summarize run never
  * sees a tombstone its record misses), one whose last tombstone goes is unlisted by `settle()`,
  * called only AFTER the write succeeded.
  */
-
+import { addDeparture, removeDeparture } from '../../lib/deletion/departures.ts'
+import { departedSpaces, sourcesOf, withRemovals } from '../../lib/deletion/tombstones.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { addDeparture, removeDeparture } from '../../lib/reconcile/departures.ts'
 import type {
   DesiredEntry,
   Manifest,
@@ -17,7 +18,6 @@ import type {
 } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import type { PlacementSelection } from './desired.ts'
-import { departedSpaces, sourcesOf, withRemovals } from './removals.ts'
 
 export type RemovalDeps = { projections: ProjectionStore; kv: KvStore; now: () => Date }
 

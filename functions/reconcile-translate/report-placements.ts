@@ -15,6 +15,7 @@
 
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import type { Logger } from '../../lib/log.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
 import { conflictMessage, placementConflicts } from './conflict-report.ts'
 import { placementCustomization } from './customization-report.ts'
 import type { PlacementSelection } from './desired.ts'
@@ -22,7 +23,6 @@ import type { DestinationSession } from './destination-inputs.ts'
 import type { Conflict } from './overlap.ts'
 import type { Problem, ReportDeps } from './report.ts'
 import { customizationMessage, ensureEvent, translatedCondition, writeCondition } from './report.ts'
-import type { SourceObject } from './types.ts'
 
 export type ReportSession = DestinationSession & {
   /** Placements already reported in this batch (`<space id>/<uid>`). */

@@ -18,7 +18,7 @@ import { EDGE_API_VERSION, UpsyncSetSchema } from '../../lib/apis/edge-v1alpha1.
 import { compareKubeVersions } from '../../lib/kube/crd.ts'
 import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import { canonicalJson } from '../../lib/patch/json-values.ts'
-import { PROJECTED_LABEL } from './project.ts'
+import { PROJECTED_LABEL } from '../../lib/placement/annotations.ts'
 
 export type ResourceRef = { group: string; version: string; resource: string }
 

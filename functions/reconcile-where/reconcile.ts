@@ -4,18 +4,24 @@
  * locationSelectors reach, and its status counts the matched Locations". It re-reads the
  * EdgePlacement, every Location in every space and the SyncTargets of the matched Locations'
  * spaces, then creates or updates the slice (resourceVersion precondition, only when it differs)
- * and updates the status (only when it differs). When the EdgePlacement is absent or deleting,
- * its slice is deleted with a uid precondition — but only a slice owned by an EdgePlacement of
- * that name, so a slice someone else made is left alone. A failed read throws; nothing is
- * deleted on doubt.
+ * and applies its status fields (only when they differ; server-side apply as `edgeplane-where`,
+ * the one writer of specGeneration and matchingLocationCount). When the EdgePlacement is absent
+ * or deleting, its slice is deleted with a uid precondition — but only a slice owned by an
+ * EdgePlacement of that name, so a slice someone else made is left alone. A failed read throws;
+ * nothing is deleted on doubt.
  */
 import { EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { CLUSTER_ANNOTATION, type JsonObject, type KubeObject } from '../../lib/kube/types.ts'
+import {
+  destinationsFor,
+  locationSelectorsOf,
+  matchingLocations,
+} from '../../lib/placement/destinations.ts'
+import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import { parseWhereKey } from './names.ts'
-import { destinationsFor, locationSelectorsOf, matchingLocations } from './resolve.ts'
 import { desiredSlice, ownedByPlacement, sliceUpdate } from './slice.ts'
 
 const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
@@ -57,7 +63,10 @@ async function syncTargetsOf(
 const isJsonObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Sets status.specGeneration and status.matchingLocationCount; false when already so. */
+/**
+ * Applies status.specGeneration and status.matchingLocationCount, the where step's own fields
+ * (lib/reconcile/placement-status.ts); false when the placement already says so.
+ */
 async function writeStatus(
   client: HubClient,
   spaceId: string,
@@ -72,9 +81,10 @@ async function writeStatus(
     status.matchingLocationCount === matchingLocationCount
   )
     return false
-  const next = { ...status, specGeneration, matchingLocationCount }
-  await client.updateStatus(spaceId, EDGE_PLACEMENTS, { ...ep, status: next })
-  return true
+  return applyPlacementStatus(client, spaceId, ep, 'where', {
+    specGeneration,
+    matchingLocationCount,
+  })
 }
 
 export async function reconcileWhere(client: HubClient, key: string): Promise<ReconcileResult> {

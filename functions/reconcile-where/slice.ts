@@ -8,7 +8,11 @@
  */
 import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'
 import type { KubeObject, OwnerReference } from '../../lib/kube/types.ts'
-import { canonicalDestinations, type Destination, sameDestinations } from './resolve.ts'
+import {
+  canonicalDestinations,
+  type Destination,
+  sameDestinations,
+} from '../../lib/placement/destinations.ts'
 
 export const PLACEMENT_KIND = 'EdgePlacement'
 

@@ -10,7 +10,7 @@
  * PR #567; a value is absent when there is none (a path selecting nothing, a min of no values).
  */
 import { z } from 'zod'
-import { JsonPathError, parseJsonPath } from '../customize/jsonpath.ts'
+import { JsonPathError, parseJsonPath } from '../jsonpath/parse.ts'
 import { qualifiedNameErrors } from '../kube/names.ts'
 import { LabelSelectorSchema, ObjectMetaSchema } from './meta.ts'
 

@@ -1,15 +1,17 @@
 /**
  * Customizing one object for one destination (reference §4), all or nothing: first, when asked,
  * every leaf string of the object is expanded (expand.ts); then each replacement in order has its
- * path and value expanded (when the Customizer asks), its path parsed (jsonpath.ts), its value
- * parsed as JSON text, and the value set at every place the path selects (jsonpath-set.ts). Any
- * undefined parameter, bad `%(` syntax, unparsable path or value, or replacement that cannot be
- * made fails the whole customization, with a message that names the replacement and never the
- * destination (the caller adds that, so one message fits every destination with the same
- * problem); the caller then sends the object uncustomized. A result that changes the object's
+ * path and value expanded (when the Customizer asks), its path parsed (lib/jsonpath/parse.ts),
+ * its value parsed as JSON text, and the value set at every place the path selects
+ * (lib/jsonpath/set.ts). Any undefined parameter, bad `%(` syntax, unparsable path or value, or
+ * replacement that cannot be made fails the whole customization, with a message that names the
+ * replacement and never the destination (the caller adds that, so one message fits every
+ * destination with the same problem); the caller then sends the object uncustomized. A result that changes the object's
  * apiVersion, kind, name or namespace fails too (a copy keeps the identity of its source), and so
  * does one whose labels or annotations are no longer maps of strings. The input is never changed.
  */
+import { JsonPathError, parseJsonPath } from '../jsonpath/parse.ts'
+import { ReplacementError, setAtPath } from '../jsonpath/set.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
 import {
@@ -19,8 +21,6 @@ import {
   hasProblems,
   type Parameters,
 } from './expand.ts'
-import { JsonPathError, parseJsonPath } from './jsonpath.ts'
-import { ReplacementError, setAtPath } from './jsonpath-set.ts'
 
 export type Replacement = { path: string; value: string }
 

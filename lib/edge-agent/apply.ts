@@ -18,13 +18,14 @@
 import type { Problem } from '../edge/protocol.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
+import { mapLimit } from '../map-limit.ts'
 import { applyConfigOf, viewHash } from './apply-config.ts'
 import { heldRecord, isCreateOnly } from './create-only.ts'
 import type { DiscoveryIndex } from './discovery.ts'
 import type { EdgeKube } from './kube-client.ts'
 import { FIELD_MANAGER, markedBy, ownershipOf } from './marker.ts'
 import { type Owned, type OwnedRecord, withGeneration } from './ownership.ts'
-import { isRecord, mapLimit, refOf } from './refs.ts'
+import { isRecord, refOf } from './refs.ts'
 import type { Planned } from './selection.ts'
 
 export { FIELD_MANAGER }

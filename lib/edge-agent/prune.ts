@@ -15,7 +15,8 @@
 import type { Builtins } from '../apis/builtins.ts'
 import type { Problem } from '../edge/protocol.ts'
 import type { Logger } from '../log.ts'
-import { type EdgeKube, isKubeError } from './kube-client.ts'
+import { isRemoteError } from '../remote/remote-error.ts'
+import type { EdgeKube } from './kube-client.ts'
 import { markedBy } from './marker.ts'
 import type { Owned, OwnedRecord } from './ownership.ts'
 import { refOf } from './refs.ts'
@@ -72,7 +73,7 @@ export async function pruneOwned(
       deps.owned.delete(key)
       out.pruned += 1
     } catch (e) {
-      if (isKubeError(e, 404) || isKubeError(e, 409)) {
+      if (isRemoteError(e, 404) || isRemoteError(e, 409)) {
         deps.owned.delete(key)
         out.dropped += 1
         continue

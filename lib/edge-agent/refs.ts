@@ -28,28 +28,8 @@ export const refOf = (r: ObjectRef): ObjectRef => ({
 export const hashOf = (value: unknown): string =>
   createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32)
 
-export function isSystemKey(key: string): boolean {
-  if (key.startsWith('edge.kcp.io/')) return false
-  return key.startsWith('kcp.io/') || key.includes('.kcp.io/')
-}
+/** The placement model's rule (lib/placement/annotations.ts), the same at the center and edge. */
+export { isSystemKey } from '../placement/annotations.ts'
 
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>
-): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return out
-}

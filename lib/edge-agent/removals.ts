@@ -1,5 +1,6 @@
 /**
- * Confirming removals to the center. A desired entry marked `removing` is a tombstone: the center
+ * Confirming removals to the center (the deletion lifecycle's state 3 at the edge:
+ * lib/deletion/lifecycle.ts). A desired entry marked `removing` is a tombstone: the center
  * wants the copy gone and waits for this agent to say the edge no longer has it. The agent never
  * applies a tombstone (selection.ts) and prunes what it owns under that key like any entry that
  * left (prune.ts); once the ownership record has nothing under the key — the object was deleted,

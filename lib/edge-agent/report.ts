@@ -13,14 +13,19 @@
  * with problems are remembered: when one's problem is gone, its status is sent again, which is
  * what clears a problem on the center's copy.
  */
-import type { ObjectRef, Problem, Report, ReportResult } from '../edge/protocol.ts'
+import {
+  HEARTBEAT_MS,
+  type ObjectRef,
+  type Problem,
+  type Report,
+  type ReportResult,
+} from '../edge/protocol.ts'
 import { hashOf, refKey } from './refs.ts'
 import type { RemovedItem } from './removals.ts'
 import type { ReportState } from './report-state.ts'
 import type { StatusItem } from './status-collector.ts'
 import type { UpsyncChanges, UpsyncItem } from './upsync-collector.ts'
 
-export const HEARTBEAT_MS = 60_000
 export const BODY_BUDGET = 2 * 1024 * 1024
 const CAP = 1000
 

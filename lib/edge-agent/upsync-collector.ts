@@ -12,11 +12,12 @@ import { isSystemInfrastructure } from '../apis/categories.ts'
 import type { ObjectRef } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
+import { selectsNamed } from '../upsync/match.ts'
 import type { EdgeKube, ServedResource } from './kube-client.ts'
 import { MARKER_ANNOTATIONS } from './marker.ts'
 import { apiVersionOf, hashOf, isSystemKey, refKey } from './refs.ts'
 import type { ReportState } from './report-state.ts'
-import { selects, type UpsyncTarget } from './upsync-sets.ts'
+import type { UpsyncTarget } from './upsync-sets.ts'
 
 export type UpsyncItem = { key: string; ref: ObjectRef; body: KubeObject; hash: string }
 export type UpsyncChanges = { apply: UpsyncItem[]; delete: { key: string; ref: ObjectRef }[] }
@@ -78,7 +79,7 @@ export async function collectUpsync(
       const namespace = o.metadata.namespace ?? ''
       const name = o.metadata.name ?? ''
       if (o.metadata.deletionTimestamp) continue
-      if (!t.sets.some((set) => selects(set, s.namespaced, namespace, name))) continue
+      if (!t.sets.some((set) => selectsNamed(set, s.namespaced, namespace, name))) continue
       const ref: ObjectRef = {
         group: s.group,
         version: s.version,

@@ -11,15 +11,16 @@ import { SYNCER_CONFIGS } from '../apis/gvr.ts'
 import { badRequest } from '../errors.ts'
 import type { HubClient } from '../hub/client.ts'
 import type { HubDeps } from '../hub/deps.ts'
+import type { HeartbeatMemo } from '../hub/hub-caches.ts'
 import type { Space } from '../hub/spaces.ts'
 import { causesFromZod } from '../kube/validate-zod.ts'
 import type { Manifest } from '../store/projection-types.ts'
-import { type HeartbeatMemo, processHeartbeats, recordHeartbeat } from './heartbeat.ts'
+import { upsyncSetsOf } from '../upsync/match.ts'
+import { recordHeartbeat } from './heartbeat.ts'
 import { type Report, type ReportResult, ReportSchema } from './protocol.ts'
 import { applyRemovals } from './report-removals.ts'
 import { applyStatuses } from './report-statuses.ts'
 import { applyUpsync } from './upsync.ts'
-import { upsyncSetsOf } from './upsync-match.ts'
 
 /** The field manager of upsync writes. */
 export const UPSYNC_MANAGER = 'edge-upsync'
@@ -29,7 +30,7 @@ export type ReportEnv = {
   deps: HubDeps
   /** A hub client for the upsync writes (field manager UPSYNC_MANAGER). */
   client: HubClient
-  /** Heartbeats already seen by this process; default the process-wide memo. */
+  /** Heartbeats already seen; default the hub's memo (`deps.caches.heartbeats`). */
   heartbeats?: HeartbeatMemo
 }
 
@@ -74,7 +75,7 @@ export async function applyReport(
     applyStatuses(deps.projections, mailbox.space.id, report.statuses, report.problems, manifest),
     applyUpsync(env, mailbox.space, report.upsync, sets),
     applyRemovals(deps.projections, mailbox.space.id, report.removed ?? [], manifest),
-    report.heartbeat ? recordHeartbeat(deps, mailbox.name, env.heartbeats ?? processHeartbeats) : 0,
+    report.heartbeat ? recordHeartbeat(deps, mailbox.name, env.heartbeats) : 0,
   ])
   return {
     kind: 'ReportResult',

@@ -1,5 +1,6 @@
 /**
- * The `removed` list of a report (protocol.ts): tombstones the edge says it no longer has, landed
+ * The deletion lifecycle's state 3 at the center (lib/deletion/lifecycle.ts): the `removed` list
+ * of a report (protocol.ts), tombstones the edge says it no longer has, landed
  * as copy states `{gone: true}` of the tombstone's uid (lib/store/projection-state.ts). The
  * translate step drops a tombstone whose state says gone (a DELETED event in the mailbox). A ref
  * whose entry is already absent is accepted (the removal is complete: a repeated confirmation); a
@@ -7,6 +8,7 @@
  * recorded against a copy the center still wants. A state already saying gone for that uid is not
  * written again; a write that lost a race with another state write is retried once.
  */
+import { isConfirmedGone } from '../deletion/lifecycle.ts'
 import { entryKey } from '../store/projection-diff.ts'
 import type {
   CopyKey,
@@ -52,7 +54,7 @@ export async function applyRemovals(
     const writing: typeof pending = []
     for (const t of pending) {
       const before = stored.get(entryKey(t.key))
-      if (before?.uid === t.entry.uid && before.gone) {
+      if (isConfirmedGone(t.entry, before)) {
         out.accepted += t.refs.length
         continue
       }

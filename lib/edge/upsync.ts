@@ -3,8 +3,8 @@
  * updated there as real (stored) objects through the hub client, so validation, managedFields and
  * watches work as for any write, marked with `edge.kcp.io/upsynced: "true"`. An object is taken
  * only when its kind is served in the mailbox and an upsync set of SyncerConfig `the-one` selects
- * it (upsync-match.ts); an object already in the mailbox without the marker (a projected copy, or
- * anything else put there) is never overwritten, and a delete removes only marked objects. The
+ * it (lib/upsync/match.ts); an object already in the mailbox without the marker (a projected
+ * copy, or anything else put there) is never overwritten, and a delete removes only marked objects. The
  * edge's uid, resourceVersion, ownerReferences, finalizers and the like are dropped: they mean
  * nothing in the mailbox. Unchanged objects are not written (a repeated report writes nothing).
  * Per object: the registry of the mailbox (cached), one get, and the writes that are needed.
@@ -20,9 +20,9 @@ import type { Registry } from '../kube/registry.ts'
 import type { ResourceInfo } from '../kube/resource-info.ts'
 import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/types.ts'
 import { canonicalJson, isJsonObject } from '../patch/json-values.ts'
+import { isUpsyncable } from '../upsync/match.ts'
 import { type ObjectRef, UPSYNCED_ANNOTATION } from './protocol.ts'
 import type { Outcome } from './report-outcome.ts'
-import { isUpsyncable } from './upsync-match.ts'
 
 export type UpsyncEnv = { deps: HubDeps; client: HubClient }
 

@@ -1,6 +1,6 @@
 /**
  * Admission rules of an edge.kcp.io Customizer beyond its zod schema: each replacement's `path`
- * must parse with the JSONPath subset translate uses (lib/customize/jsonpath.ts) and its `value`
+ * must parse with the JSONPath subset translate uses (lib/jsonpath/parse.ts) and its `value`
  * must be JSON text, so a Customizer that could never apply is refused when written (422 naming
  * `replacements[i].path` or `replacements[i].value`) instead of failing at every translation.
  * When the Customizer asks for parameter expansion (`edge.kcp.io/expand-parameters: "true"`), a
@@ -11,8 +11,8 @@
  */
 import { wantsExpansion } from '../customize/annotations.ts'
 import { expandString } from '../customize/expand.ts'
-import { JsonPathError, parseJsonPath } from '../customize/jsonpath.ts'
 import type { StatusCause } from '../errors.ts'
+import { JsonPathError, parseJsonPath } from '../jsonpath/parse.ts'
 import type { KubeObject } from './types.ts'
 import { asArray, asRecord, asString, invalidCause } from './validate-util.ts'
 

@@ -1,5 +1,5 @@
 /**
- * Wake-ups of the deletion lifecycle, for objects carrying the edge-removal finalizer with a
+ * Wake-ups of the deletion lifecycle (lib/deletion/lifecycle.ts), for objects carrying the edge-removal finalizer with a
  * deletionTimestamp. In a mailbox space that is a tombstone (a copy leaving its edge): its events
  * — made by the translator's write, or by the state write recording the edge's confirmation —
  * wake the mailbox's translate key, which drops the tombstone once the edge confirmed. In a
@@ -7,9 +7,9 @@
  * space's placements (their slices, named as their placements), which lift the finalizer once no
  * copy is left. The mailbox space id → name map is the summarize keys' (summarize-keys.ts).
  */
+import { awaitsEdgeRemoval } from '../deletion/lifecycle.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { whereKey } from '../reconcile/keys.ts'
-import { EDGE_REMOVAL_FINALIZER } from '../store/projection-render.ts'
 import type { SliceIndex } from './slice-index.ts'
 import { SUMMARIZE_STEP, type SummarizeKeysState } from './summarize-keys.ts'
 
@@ -22,7 +22,7 @@ export function removalKeys(
   deps: { index: SliceIndex; summarize: SummarizeKeysState }
 ): Key[] {
   const m = obj.metadata
-  if (!m?.deletionTimestamp || !(m.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)) return []
+  if (!awaitsEdgeRemoval(m)) return []
   const space = m.annotations?.[CLUSTER_ANNOTATION]
   if (!space) return []
   const mailbox = deps.summarize.mailboxSpaces.get(space)

@@ -9,10 +9,11 @@
  * edge and are no part of the kind's status schema), and the resourceVersion becomes the larger of
  * the entry's and the state's. A tombstone (`entry.removing`) is rendered as an object being
  * deleted: `deletionTimestamp` the time the center recorded the removal and the finalizer
- * EDGE_REMOVAL_FINALIZER, which only the edge's confirmation lifts (the entry then goes, with a
- * DELETED event). Pure and deterministic; the result is a deep copy, so callers may change it
- * without touching the cached body.
+ * EDGE_REMOVAL_FINALIZER (lib/deletion/lifecycle.ts), which only the edge's confirmation lifts
+ * (the entry then goes, with a DELETED event). Pure and deterministic; the result is a deep copy,
+ * so callers may change it without touching the cached body.
  */
+import { withEdgeRemovalFinalizer } from '../deletion/lifecycle.ts'
 import { CLUSTER_ANNOTATION, type KubeObject, type ObjectMeta } from '../kube/types.ts'
 import type { RenderProjected, StoredCopyState } from './projection-types.ts'
 
@@ -20,11 +21,6 @@ import type { RenderProjected, StoredCopyState } from './projection-types.ts'
 export const ASSOCIATED_ANNOTATION = 'edge.kcp.io/associated'
 /** Annotation on a copy the edge could not apply: `<reason>: <message>`. */
 export const SYNC_PROBLEM_ANNOTATION = 'edge.kcp.io/sync-problem'
-/**
- * The finalizer of "waiting for the edge to remove it": on a tombstoned copy in its mailbox, and
- * (written by the summarize step) on a workload object that has copies at some destination.
- */
-export const EDGE_REMOVAL_FINALIZER = 'edge.kcp.io/edge-removal'
 
 function stateAnnotations(state: StoredCopyState): Record<string, string> {
   const out: Record<string, string> = {}
@@ -56,8 +52,7 @@ export const renderProjected: RenderProjected = (mailbox, entry, body, state) =>
   if (entry.removing) {
     metadata.deletionTimestamp = entry.removing
     metadata.deletionGracePeriodSeconds = 0
-    const others = (metadata.finalizers ?? []).filter((f) => f !== EDGE_REMOVAL_FINALIZER)
-    metadata.finalizers = [...others, EDGE_REMOVAL_FINALIZER]
+    metadata.finalizers = withEdgeRemovalFinalizer(metadata.finalizers)
   }
   const apiVersion = entry.group ? `${entry.group}/${entry.version}` : entry.version
   const out: KubeObject = { ...copy, apiVersion, metadata }

@@ -11,11 +11,11 @@
  * at most MAX_GROUPS are listed, the rest counted in `groupsOmitted`. Pure.
  */
 import { MAX_GROUPS, type SummarizerSpec, type SummaryResult } from '../apis/edge-summary.ts'
-import { type JsonPath, parseJsonPath } from '../customize/jsonpath.ts'
+import { type JsonPath, parseJsonPath } from '../jsonpath/parse.ts'
+import { readJsonPath } from '../jsonpath/read.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { canonicalJson } from '../patch/json-values.ts'
 import { type CopyFacts, copyCondition } from './copy-condition.ts'
-import { readJsonPath } from './jsonpath-read.ts'
 import { isLive, STALE_AFTER_MS } from './liveness.ts'
 
 export type SummarizedCopy = Omit<CopyFacts, 'live'> & {

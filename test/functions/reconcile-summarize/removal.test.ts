@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EDGE_PLACEMENTS, LOCATIONS, SYNC_TARGETS } from '../../../lib/apis/gvr.ts'
+import { DEPARTURES_NS } from '../../../lib/deletion/departures.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { DEPARTURES_NS } from '../../../lib/reconcile/departures.ts'
 import { whereKey } from '../../../lib/reconcile/keys.ts'
 import {
   CM,

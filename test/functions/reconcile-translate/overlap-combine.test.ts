@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { combine, gather } from '../../../functions/reconcile-translate/overlap.ts'
-import type { PlacementRef } from '../../../functions/reconcile-translate/snapshot.ts'
-import type { Selection, SourceObject } from '../../../functions/reconcile-translate/types.ts'
 import { createRegistry } from '../../../lib/kube/registry.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
+import type { PlacementRef } from '../../../lib/placement/snapshot.ts'
+import type { Selection, SourceObject } from '../../../lib/placement/types.ts'
 
 const crd = (versions: string[]): KubeObject => ({
   apiVersion: 'apiextensions.k8s.io/v1',

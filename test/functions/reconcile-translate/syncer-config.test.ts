@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { PROJECTED_LABEL } from '../../../functions/reconcile-translate/project.ts'
 import {
   buildSyncerConfig,
   type ResourceRef,
@@ -7,6 +6,7 @@ import {
   type SyncerConfigInput,
 } from '../../../functions/reconcile-translate/syncer-config.ts'
 import { SyncerConfigSchema } from '../../../lib/apis/edge-v1alpha1.ts'
+import { PROJECTED_LABEL } from '../../../lib/placement/annotations.ts'
 
 const ref = (group: string, version: string, resource: string): ResourceRef => ({
   group,

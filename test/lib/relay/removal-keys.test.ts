@@ -5,11 +5,11 @@
  * neither.
  */
 import { describe, expect, it } from 'vitest'
+import { EDGE_REMOVAL_FINALIZER } from '../../../lib/deletion/lifecycle.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { keysForEvent } from '../../../lib/relay/event-keys.ts'
 import { createSliceIndex } from '../../../lib/relay/slice-index.ts'
 import { createSummarizeKeysState } from '../../../lib/relay/summarize-keys.ts'
-import { EDGE_REMOVAL_FINALIZER } from '../../../lib/store/projection-render.ts'
 
 const mb = 'inv1-mb-0a1b2c3d-1111-2222-3333-000000000001'
 const CM = { group: '', resource: 'configmaps' }

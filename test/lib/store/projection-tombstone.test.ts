@@ -5,7 +5,7 @@
  * `sources` alone is stored without an event or rv change, and a `gone` copy state round-trips.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { EDGE_REMOVAL_FINALIZER } from '../../../lib/store/projection-render.ts'
+import { EDGE_REMOVAL_FINALIZER } from '../../../lib/deletion/lifecycle.ts'
 import type { DesiredEntry } from '../../../lib/store/projection-types.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { configMaps } from './fixtures.ts'

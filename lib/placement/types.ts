@@ -1,9 +1,9 @@
 /**
- * Plain types of the translate step's pure parts: what one workload space holds (the snapshot the
- * reconcile reads), and what one EdgePlacement selects from it (the selection it projects into
+ * Plain types of the placement model: what one workload space holds (the snapshot the steps
+ * read), and what one EdgePlacement selects from it (the selection translate projects into
  * mailboxes), with the objects it reaches but must not send, and why.
  */
-import type { KubeObject } from '../../lib/kube/types.ts'
+import type { KubeObject } from '../kube/types.ts'
 
 /** One object of a workload space, with the resource it was read from. */
 export type SourceObject = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { selectForPlacement } from '../../../functions/reconcile-translate/select.ts'
-import type { SourceObject, SpaceSnapshot } from '../../../functions/reconcile-translate/types.ts'
 import { builtinsFrom } from '../../../lib/apis/builtins.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
+import { selectForPlacement } from '../../../lib/placement/select.ts'
+import type { SourceObject, SpaceSnapshot } from '../../../lib/placement/types.ts'
 
 const GONE = '2026-01-01T00:00:00Z'
 

@@ -5,8 +5,8 @@
  * cannot be replaced.
  */
 import { describe, expect, it } from 'vitest'
-import { parseJsonPath } from '../../../lib/customize/jsonpath.ts'
-import { ReplacementError, setAtPath } from '../../../lib/customize/jsonpath-set.ts'
+import { parseJsonPath } from '../../../lib/jsonpath/parse.ts'
+import { ReplacementError, setAtPath } from '../../../lib/jsonpath/set.ts'
 import type { JsonObject, JsonValue } from '../../../lib/kube/types.ts'
 
 const deployment = (): JsonObject => ({

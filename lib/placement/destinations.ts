@@ -1,19 +1,21 @@
 /**
- * The pure part of the where step: which Locations an EdgePlacement selects and which
- * (Location, SyncTarget) pairs that yields. A Location is selected when its labels match any of
- * `spec.locationSelectors` (an absent or empty list selects nothing; `{}` selects all); Locations
- * being deleted, and Locations whose `spec.resource` is not `synctargets`, select nothing. Its
- * SyncTargets are those in the Location's own space matching `spec.instanceSelector`; an absent
- * instanceSelector selects none (kube's LabelSelectorAsSelector(nil) is Nothing), and SyncTargets
- * being deleted are skipped. Destinations come out normalised, sorted and without exact duplicates.
+ * Destinations of EdgePlacements, the "where" of the placement model. A Location is selected when
+ * its labels match any of `spec.locationSelectors` (an absent or empty list selects nothing; `{}`
+ * selects all); Locations being deleted, and Locations whose `spec.resource` is not `synctargets`,
+ * select nothing. Its SyncTargets are those in the Location's own space matching
+ * `spec.instanceSelector`; an absent instanceSelector selects none (kube's
+ * LabelSelectorAsSelector(nil) is Nothing), and SyncTargets being deleted are skipped.
+ * Destinations come out normalised, sorted and without exact duplicates. A destination's mailbox
+ * is the one of its SyncTarget, so two Locations selecting one SyncTarget are one mailbox.
  */
-import type { SinglePlacement } from '../../lib/apis/edge-v1alpha1.ts'
+import type { SinglePlacement } from '../apis/edge-v1alpha1.ts'
 import {
   type LabelSelector,
   matchesLabelSelector,
   matchesOptionalLabelSelector,
-} from '../../lib/kube/label-selector.ts'
-import { CLUSTER_ANNOTATION, type KubeObject } from '../../lib/kube/types.ts'
+} from '../kube/label-selector.ts'
+import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+import { mailboxName } from '../reconcile/keys.ts'
 
 export type Destination = Required<SinglePlacement>
 
@@ -109,4 +111,17 @@ export function canonicalDestinations(list: unknown): Destination[] {
 
 export function sameDestinations(a: readonly Destination[], b: readonly Destination[]): boolean {
   return a.length === b.length && a.every((d, i) => compareKeys(destKey(d), destKey(b[i]!)) === 0)
+}
+
+/** The mailbox of a destination: the one of its SyncTarget. */
+export const mailboxOfDestination = (d: Destination) => mailboxName(d.cluster, d.syncTargetUID)
+
+/** Destinations unique per SyncTarget (mailbox), first (Location order) wins. */
+export function uniqueDestinations(list: Iterable<Destination>): Destination[] {
+  const out = new Map<string, Destination>()
+  for (const d of list) {
+    const mb = mailboxOfDestination(d)
+    if (!out.has(mb)) out.set(mb, d)
+  }
+  return [...out.values()]
 }

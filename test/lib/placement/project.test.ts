@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  impliedNamespace,
-  isSystemKey,
-  PROJECTED_LABEL,
-  projectBody,
-} from '../../../functions/reconcile-translate/project.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-
-describe('isSystemKey', () => {
-  const cases: [key: string, want: boolean][] = [
-    ['kcp.io/cluster', true],
-    ['tenancy.kcp.io/workspace', true],
-    ['experimental.tenancy.kcp.io/owner', true],
-    ['edge.kcp.io/projected', false],
-    ['edge.kcp.io/customizer', false],
-    ['app', false],
-    ['example.com/kcp.io', false],
-    ['kubernetes.io/metadata.name', false],
-    ['notkcp.io/x', false],
-  ]
-  it.each(cases)('%s → %s', (key, want) => {
-    expect(isSystemKey(key)).toBe(want)
-  })
-})
+import { PROJECTED_LABEL } from '../../../lib/placement/annotations.ts'
+import { impliedNamespace, projectBody } from '../../../lib/placement/project.ts'
 
 const SOURCE: KubeObject = {
   apiVersion: 'apps/v1',

@@ -1,18 +1,18 @@
 /**
- * Setting a value at every place a parsed JSONPath (jsonpath.ts) selects in a JSON object, in
+ * Setting a value at every place a parsed JSONPath (parse.ts) selects in a JSON object, in
  * place. A definite path (one name or index per segment, no `..`) is walked and creates the map
  * members it lacks, as the reference says (`$.spec.template.metadata.labels.tier` on an object
  * without labels makes them); it fails with a ReplacementError when it must go through something
  * that is not a map (or, for an index, not an array), when an index is out of range (arrays are
  * never extended) or when a missing member would have to be an array. Any other path sets only the
- * places that exist (RFC 9535 selection: names of maps, indexes and slices of arrays, `*` of both,
- * `..` the node and all its descendants) and may select none, which is not an error: a wildcard
- * over an empty list changes nothing. Every selected place gets its own copy of the value. The
- * root itself (`$`) cannot be replaced.
+ * places that exist (select.ts, the walk reading shares: RFC 9535 selection) and may select none,
+ * which is not an error: a wildcard over an empty list changes nothing. Every selected place gets
+ * its own copy of the value. The root itself (`$`) cannot be replaced.
  */
 import type { JsonObject, JsonValue } from '../kube/types.ts'
 import { cloneJson, isJsonObject, ownMember, setMember } from '../patch/json-values.ts'
-import { isDefinite, type JsonPath, type Selector } from './jsonpath.ts'
+import { isDefinite, type JsonPath, type Selector } from './parse.ts'
+import { normalizeIndex, selectPlaces } from './select.ts'
 
 /** A replacement that cannot be made on this object. */
 export class ReplacementError extends Error {
@@ -22,71 +22,6 @@ export class ReplacementError extends Error {
     this.name = 'ReplacementError'
     this.path = path
   }
-}
-
-type Place = {
-  value: JsonValue
-  parent: JsonObject | JsonValue[] | undefined
-  key: string | number
-}
-
-const normalize = (i: number, len: number) => (i >= 0 ? i : len + i)
-const clamp = (n: number, lo: number, hi: number) => Math.min(Math.max(n, lo), hi)
-
-function sliceIndexes(len: number, sel: Extract<Selector, { kind: 'slice' }>): number[] {
-  const step = sel.step ?? 1
-  const out: number[] = []
-  if (step > 0) {
-    const lower = clamp(normalize(sel.start ?? 0, len), 0, len)
-    const upper = clamp(normalize(sel.end ?? len, len), 0, len)
-    for (let i = lower; i < upper; i += step) out.push(i)
-  } else if (step < 0) {
-    const upper = clamp(normalize(sel.start ?? len - 1, len), -1, len - 1)
-    const lower = clamp(sel.end === undefined ? -1 : normalize(sel.end, len), -1, len - 1)
-    for (let i = upper; i > lower; i += step) out.push(i)
-  }
-  return out
-}
-
-/** The children of `node` one selector picks. */
-function select(node: JsonValue, sel: Selector): Place[] {
-  if (Array.isArray(node)) {
-    const at = (i: number): Place => ({ value: node[i] as JsonValue, parent: node, key: i })
-    if (sel.kind === 'wildcard') return node.map((_, i) => at(i))
-    if (sel.kind === 'index') {
-      const i = normalize(sel.index, node.length)
-      return i >= 0 && i < node.length ? [at(i)] : []
-    }
-    if (sel.kind === 'slice') return sliceIndexes(node.length, sel).map(at)
-    return []
-  }
-  if (!isJsonObject(node)) return []
-  const member = (k: string): Place => ({ value: node[k] as JsonValue, parent: node, key: k })
-  if (sel.kind === 'wildcard') return Object.keys(node).map(member)
-  if (sel.kind === 'name' && ownMember(node, sel.name) !== undefined) return [member(sel.name)]
-  return []
-}
-
-/** `node` and every value under it, in document order. */
-function descendants(place: Place): Place[] {
-  const out: Place[] = [place]
-  const node = place.value
-  const kids = Array.isArray(node)
-    ? node.map((v, i): Place => ({ value: v, parent: node, key: i }))
-    : isJsonObject(node)
-      ? Object.keys(node).map((k): Place => ({ value: node[k] as JsonValue, parent: node, key: k }))
-      : []
-  for (const kid of kids) out.push(...descendants(kid))
-  return out
-}
-
-function selectAll(root: JsonObject, path: JsonPath): Place[] {
-  let places: Place[] = [{ value: root, parent: undefined, key: '' }]
-  for (const seg of path.segments) {
-    const from = seg.descendant ? places.flatMap(descendants) : places
-    places = from.flatMap((p) => seg.selectors.flatMap((sel) => select(p.value, sel)))
-  }
-  return places
 }
 
 const describe = (v: JsonValue | undefined) =>
@@ -132,7 +67,7 @@ function walkDefinite(
     const index = sel.kind === 'index' ? sel.index : 0
     if (!Array.isArray(node))
       throw new ReplacementError(path.text, `${at} is ${describe(node)}, not a list`)
-    const n = normalize(index, node.length)
+    const n = normalizeIndex(index, node.length)
     if (n < 0 || n >= node.length)
       throw new ReplacementError(
         path.text,
@@ -155,7 +90,7 @@ export function setAtPath(root: JsonObject, path: JsonPath, value: JsonValue): n
     else setMember(parent as JsonObject, key as string, cloneJson(value))
     return 1
   }
-  const places = selectAll(root, path).filter((p) => p.parent !== undefined)
+  const places = selectPlaces(root, path).filter((p) => p.parent !== undefined)
   for (const p of places) {
     if (Array.isArray(p.parent)) p.parent[p.key as number] = cloneJson(value)
     else setMember(p.parent as JsonObject, p.key as string, cloneJson(value))

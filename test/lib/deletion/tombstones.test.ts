@@ -1,28 +1,20 @@
 /**
- * The deletion lifecycle's pure part (removals.ts: tombstones made, kept, dropped and revived;
- * sources per key) and the departures record it keeps in step (lib/reconcile/departures.ts).
+ * The deletion lifecycle's tombstones (lib/deletion/tombstones.ts: made, kept, dropped and
+ * revived; sources per key).
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import type { PlacementSelection } from '../../../functions/reconcile-translate/desired.ts'
+import { describe, expect, it } from 'vitest'
 import {
   departedSpaces,
+  type SelectionSources,
   sourcesOf,
   withRemovals,
-} from '../../../functions/reconcile-translate/removals.ts'
+} from '../../../lib/deletion/tombstones.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import {
-  addDeparture,
-  clearDepartures,
-  DEPARTURES_NS,
-  readDepartures,
-  removeDeparture,
-} from '../../../lib/reconcile/departures.ts'
 import type {
   DesiredEntry,
   ManifestEntry,
   StoredCopyState,
 } from '../../../lib/store/projection-types.ts'
-import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
 const NOW = new Date('2030-05-06T07:08:09.123Z')
 const body = (name: string): KubeObject => ({
@@ -114,7 +106,7 @@ describe('sourcesOf / departedSpaces', () => {
             object: body(n),
           })),
         },
-      }) as unknown as PlacementSelection
+      }) as unknown as SelectionSources
     const out = sourcesOf([
       sel('ws2', 'p', ['a']),
       sel('ws1', 'q', ['a', 'b']),
@@ -131,30 +123,5 @@ describe('sourcesOf / departedSpaces', () => {
         { sources: [{ space: 'ws2', placements: [] }] },
       ])
     ).toEqual(new Set(['ws1']))
-  })
-})
-
-describe('departures record', () => {
-  let t: TestStore | undefined
-  afterEach(async () => {
-    await t?.close()
-    t = undefined
-  })
-
-  it('adds and removes mailboxes per space; an emptied record stays until cleared', async () => {
-    t = await createTestStore()
-    const listed = async (space: string) => (await readDepartures(t!.kv, space)).mailboxes
-    await addDeparture(t.kv, ['ws1', 'ws2'], 'mb-b')
-    await addDeparture(t.kv, ['ws1'], 'mb-a')
-    await addDeparture(t.kv, ['ws1'], 'mb-a')
-    expect(await listed('ws1')).toEqual(['mb-a', 'mb-b'])
-    expect((await t.kv.get(DEPARTURES_NS, 'ws1'))?.version).toBe(2)
-    await removeDeparture(t.kv, ['ws1', 'ws2'], 'mb-b')
-    expect(await listed('ws1')).toEqual(['mb-a'])
-    expect(await readDepartures(t.kv, 'ws2')).toEqual({ mailboxes: [], recorded: true })
-    expect(await readDepartures(t.kv, 'ws3')).toEqual({ mailboxes: [], recorded: false })
-    expect(await clearDepartures(t.kv, 'ws1')).toBe(false)
-    expect(await clearDepartures(t.kv, 'ws2')).toBe(true)
-    expect(await t.kv.get(DEPARTURES_NS, 'ws2')).toBeUndefined()
   })
 })

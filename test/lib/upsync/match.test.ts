@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { UpsyncSet } from '../../../lib/apis/edge-v1alpha1.ts'
 import {
   isUpsyncable,
+  namesResource,
+  selectsNamed,
   type UpsyncCandidate,
   upsyncSelects,
   upsyncSetsOf,
-} from '../../../lib/edge/upsync-match.ts'
+} from '../../../lib/upsync/match.ts'
 
 const cm = (namespace: string, name: string): UpsyncCandidate => ({
   group: '',
@@ -83,5 +85,44 @@ describe('upsyncSetsOf', () => {
       true,
       false,
     ])
+  })
+})
+
+describe('selectsNamed', () => {
+  it.each([
+    [{ names: ['*'], namespaces: ['a'] }, true, 'a', 'x', true],
+    [{ names: ['*'], namespaces: ['a'] }, true, 'b', 'x', false],
+    [{ names: ['x'], namespaces: ['*'] }, true, 'b', 'x', true],
+    [{ names: ['y'], namespaces: ['*'] }, true, 'b', 'x', false],
+    [{ names: ['x'] }, false, '', 'x', true],
+    [{ names: [] }, false, '', 'x', false],
+  ])('%j namespaced=%s %s/%s → %s', (set, namespaced, ns, name, expected) => {
+    expect(selectsNamed(set, namespaced, ns, name)).toBe(expected)
+  })
+})
+
+describe('namesResource', () => {
+  it.each<[string, UpsyncSet, string, string, boolean]>([
+    ['its group and resource', CMS, '', 'configmaps', true],
+    ['another resource', CMS, '', 'secrets', false],
+    ['another group', CMS, 'apps', 'configmaps', false],
+    ['"*" group and resources', { ...CMS, apiGroup: '*', resources: ['*'] }, 'x.io', 'ys', true],
+    ['absent resources', { ...CMS, resources: undefined }, '', 'configmaps', false],
+  ])('%s', (_, set, group, resource, expected) => {
+    expect(namesResource(set, group, resource)).toBe(expected)
+  })
+})
+
+describe('upsyncSetsOf an EdgePlacement', () => {
+  it('reads its own spec.upsync like the SyncerConfig one', () => {
+    const placement = {
+      apiVersion: 'edge.kcp.io/v1alpha1',
+      kind: 'EdgePlacement',
+      metadata: { name: 'ep' },
+      spec: { locationSelectors: [], upsync: [CMS, 'junk'] },
+    }
+    expect(upsyncSetsOf(placement)).toEqual([CMS])
+    expect(upsyncSetsOf({ ...placement, spec: { upsync: 'not-a-list' } })).toEqual([])
+    expect(upsyncSetsOf({ ...placement, spec: undefined })).toEqual([])
   })
 })

@@ -7,9 +7,9 @@
  * value "true".
  */
 import { describe, expect, it } from 'vitest'
-import { projectBody } from '../../../functions/reconcile-translate/project.ts'
 import { DOWNSYNC_OVERWRITE_ANNOTATION } from '../../../lib/edge-agent/create-only.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
+import { projectBody } from '../../../lib/placement/project.ts'
 
 const secret = (annotations?: Record<string, string>): KubeObject => ({
   apiVersion: 'v1',

@@ -1,7 +1,7 @@
 /** Reading values at a JSONPath of the Customizer subset, table-driven. */
 import { describe, expect, it } from 'vitest'
-import { parseJsonPath } from '../../../lib/customize/jsonpath.ts'
-import { readJsonPath } from '../../../lib/summarize/jsonpath-read.ts'
+import { parseJsonPath } from '../../../lib/jsonpath/parse.ts'
+import { readJsonPath } from '../../../lib/jsonpath/read.ts'
 
 const DOC = {
   spec: {

@@ -1,28 +1,23 @@
 /**
- * The reads of one translate batch, shared by its keys. Every mailbox of a batch needs the same
- * cross-space list of SinglePlacementSlices, the same EdgePlacements and the same workload-space
- * objects, so they are read once per batch (memoized promises, safe under the batch's concurrency)
- * and dropped with it: each new batch re-reads the world, so the step stays level-based. A
- * workload space's snapshot is every object of every resource a placement could select there
- * (built-ins and CRD-defined, all but the kinds that never leave the center), at the preferred
- * version of that space. A failed read rejects the memo, so every key that needed it fails and is
- * retried; nothing is computed from a partial read. Customization inputs are read only when some
- * selected object asks for customization: a space's Customizers and an inventory space's Locations,
- * each with one list per batch (a thousand destinations in one inventory space cost one list).
+ * The reads of one batch of a placement step (translate, summarize), shared by its keys. Every
+ * mailbox of a batch needs the same cross-space list of SinglePlacementSlices, the same
+ * EdgePlacements and the same workload-space objects, so they are read once per batch (memoized
+ * promises, safe under the batch's concurrency) and dropped with it: each new batch re-reads the
+ * world, so the step stays level-based. A workload space's snapshot is every object of every
+ * resource a placement could select there (built-ins and CRD-defined, all but the kinds that never
+ * leave the center), at the preferred version of that space. A failed read rejects the memo, so
+ * every key that needed it fails and is retried; nothing is computed from a partial read.
+ * Customization inputs are read only when some selected object asks for customization: a space's
+ * Customizers and an inventory space's Locations, each with one list per batch (a thousand
+ * destinations in one inventory space cost one list).
  */
-import { categoryOf } from '../../lib/apis/categories.ts'
-import {
-  CUSTOMIZERS,
-  EDGE_PLACEMENTS,
-  ESPW,
-  LOCATIONS,
-  PLACEMENT_SLICES,
-} from '../../lib/apis/gvr.ts'
-import { isApiError } from '../../lib/errors.ts'
-import type { Gvr, HubClient } from '../../lib/hub/client.ts'
-import type { Space } from '../../lib/hub/spaces.ts'
-import type { Registry } from '../../lib/kube/registry.ts'
-import { CLUSTER_ANNOTATION, type KubeObject } from '../../lib/kube/types.ts'
+import { categoryOf } from '../apis/categories.ts'
+import { CUSTOMIZERS, EDGE_PLACEMENTS, ESPW, LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
+import { isApiError } from '../errors.ts'
+import type { Gvr, HubClient } from '../hub/client.ts'
+import type { Space } from '../hub/spaces.ts'
+import type { Registry } from '../kube/registry.ts'
+import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import type { SourceObject, SpaceSnapshot } from './types.ts'
 
 export type SnapshotDeps = {
@@ -77,8 +72,8 @@ function destinations(slice: KubeObject): Destination[] {
   return Array.isArray(d) ? (d as Destination[]) : []
 }
 
-/** Is `slice` owned (ownerReference) by the EdgePlacement `placement`? */
-function ownedBy(slice: KubeObject, placement: KubeObject): boolean {
+/** Is `slice` owned (ownerReference) by the EdgePlacement `placement` (this uid)? */
+export function sliceOwnedBy(slice: KubeObject, placement: KubeObject): boolean {
   return (slice.metadata.ownerReferences ?? []).some(
     (r) => r.kind === 'EdgePlacement' && r.uid === placement.metadata.uid
   )
@@ -152,7 +147,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
         named.map(async (slice): Promise<PlacementRef | undefined> => {
           const spaceId = spaceOf(slice)
           const ep = await placement(spaceId, slice.metadata.name ?? '')
-          if (!ep || ep.metadata.deletionTimestamp || !ownedBy(slice, ep)) return undefined
+          if (!ep || ep.metadata.deletionTimestamp || !sliceOwnedBy(slice, ep)) return undefined
           return { spaceId, placement: ep, slice }
         })
       )

@@ -1,44 +1,45 @@
 /**
- * The deletion lifecycle in the translate step (seed 002): a copy that leaves a mailbox does not
- * vanish from its manifest; it becomes a tombstone (`removing`: when the center recorded it) and
- * stays until the edge reports it gone (its copy state, same uid, says `gone`). Applied to the
- * live content desired.ts computed, with the previous manifest:
+ * Tombstones in a mailbox's manifest, the translate side of the deletion lifecycle (lifecycle.ts,
+ * state 2 to 4): a copy that leaves a mailbox does not vanish from its manifest; it becomes a
+ * tombstone (`removing`: when the center recorded it) and stays until the edge reports it gone (its
+ * copy state, same uid, says `gone`). Applied to the live content translate computed, with the
+ * previous manifest:
  * - every live entry gets its `sources` (the workload spaces and EdgePlacements selecting it for
  *   this destination; bookkeeping, no change of the copy);
  * - a previous entry no longer desired turns into a tombstone with the same body, uid, generation
- *   and sources (Namespaces never leave, desired.ts keeps them; the SyncerConfig is always live);
+ *   and sources (Namespaces never leave, translate keeps them; the SyncerConfig is always live);
  * - a tombstone whose state says gone is dropped (DELETED in the mailbox), any other stays as it
  *   was (its removal time does not move);
  * - a tombstone desired again is revived: the live entry replaces it, same uid.
  * An entry whose previous body cannot be read cannot be kept and is dropped at once (bodies are
- * immutable and kept while referenced, so this does not happen in practice). Pure.
+ * immutable and kept while referenced, so this does not happen in practice). Pure; the I/O around
+ * it is functions/reconcile-translate/removal-plan.ts.
  */
-import type { KubeObject } from '../../lib/kube/types.ts'
-import { entryKey } from '../../lib/store/projection-diff.ts'
+import type { KubeObject } from '../kube/types.ts'
+import { copyKeyOf } from '../placement/copy-key.ts'
+import type { SourceObject } from '../placement/types.ts'
+import { entryKey } from '../store/projection-diff.ts'
 import type {
   DesiredEntry,
   EntrySource,
   ManifestEntry,
   StoredCopyState,
-} from '../../lib/store/projection-types.ts'
-import type { PlacementSelection } from './desired.ts'
+} from '../store/projection-types.ts'
+import { isConfirmedGone, removalTime } from './lifecycle.ts'
 
-/** The time a removal is recorded: RFC 3339 in seconds, as kube writes deletionTimestamp. */
-export const removalTime = (d: Date) => `${d.toISOString().slice(0, 19)}Z`
+/** What sourcesOf needs of a placement's selection. */
+export type SelectionSources = {
+  ref: { spaceId: string; placement: KubeObject }
+  selection: { objects: readonly SourceObject[] }
+}
 
 /** Per object key, the spaces and placements selecting it (spaces and placements sorted). */
-export function sourcesOf(selections: readonly PlacementSelection[]): Map<string, EntrySource[]> {
+export function sourcesOf(selections: readonly SelectionSources[]): Map<string, EntrySource[]> {
   const by = new Map<string, Map<string, Set<string>>>()
   for (const { ref, selection } of selections) {
     const placement = ref.placement.metadata.name ?? ''
     for (const o of selection.objects) {
-      const m = o.object.metadata
-      const key = entryKey({
-        group: o.group,
-        resource: o.resource,
-        namespace: o.namespaced ? (m.namespace ?? '') : '',
-        name: m.name ?? '',
-      })
+      const key = entryKey(copyKeyOf(o))
       const spaces = by.get(key) ?? new Map<string, Set<string>>()
       spaces.set(ref.spaceId, (spaces.get(ref.spaceId) ?? new Set()).add(placement))
       by.set(key, spaces)
@@ -65,8 +66,6 @@ export type RemovalInput = {
   now: Date
 }
 
-const isGone = (e: ManifestEntry, s: StoredCopyState | undefined) => s?.uid === e.uid && !!s.gone
-
 /** The entries to write: live ones with sources, then the tombstones kept or made. */
 export function withRemovals(input: RemovalInput): DesiredEntry[] {
   const out: DesiredEntry[] = input.desired.map((d) => {
@@ -77,7 +76,7 @@ export function withRemovals(input: RemovalInput): DesiredEntry[] {
   for (const prev of input.previous) {
     const key = entryKey(prev)
     if (live.has(key)) continue
-    if (prev.removing && isGone(prev, input.states.get(key))) continue
+    if (prev.removing && isConfirmedGone(prev, input.states.get(key))) continue
     const body = input.bodies.get(prev.hash)
     if (!body) continue
     const { group, version, resource, namespace, name, sources } = prev

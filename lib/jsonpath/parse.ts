@@ -1,15 +1,16 @@
 /**
- * The JSONPath subset of Customizer replacement paths (reference §2.4), parsed by a small
- * hand-written scanner into segments of selectors. A path starts with `$` (the object) and is
- * followed by segments with no blank space between them: `.name` (a member; letters, digits, `_`
- * and `-`, not starting with a digit or `-`), `.0` (an array index, digits only), `.*` (every
- * member or element), `[...]` (a comma-separated list of selectors, blank space allowed around
- * them: `'name'` or `"name"` with JSON escapes, an integer index counting from the end when
- * negative, `*`, and slices `start:end:step` as in RFC 9535) and `..` followed by a name, `*` or a
- * bracket (the descendant segment: the node and everything under it). Filters (`[?...]`) and
- * anything else are refused with a JsonPathError naming the position. A path is definite when
+ * The one JSONPath parser, for Customizer replacement paths (reference §2.4; set.ts) and the
+ * paths of status summaries (lib/summarize/aggregate.ts; read.ts), both walked by select.ts. A
+ * small hand-written scanner reads a path into segments of selectors. A path starts with `$` (the
+ * object) and is followed by segments with no blank space between them: `.name` (a member;
+ * letters, digits, `_` and `-`, not starting with a digit or `-`), `.0` (an array index, digits
+ * only), `.*` (every member or element), `[...]` (a comma-separated list of selectors, blank space
+ * allowed around them: `'name'` or `"name"` with JSON escapes, an integer index counting from the
+ * end when negative, `*`, and slices `start:end:step` as in RFC 9535) and `..` followed by a name,
+ * `*` or a bracket (the descendant segment: the node and everything under it). Filters (`[?...]`)
+ * and anything else are refused with a JsonPathError naming the position. A path is definite when
  * every segment is a child segment with one name or index: only those create missing members when
- * set (jsonpath-set.ts).
+ * set (set.ts).
  */
 
 export type Selector =

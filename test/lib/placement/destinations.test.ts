@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
+import type { LabelSelector } from '../../../lib/kube/label-selector.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
 import {
   canonicalDestinations,
   destinationsFor,
   locationSelectorsOf,
+  mailboxOfDestination,
   matchingLocations,
-} from '../../../functions/reconcile-where/resolve.ts'
-import type { LabelSelector } from '../../../lib/kube/label-selector.ts'
-import type { KubeObject } from '../../../lib/kube/types.ts'
+  uniqueDestinations,
+} from '../../../lib/placement/destinations.ts'
 
 const SYNCTARGETS = { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' }
 
@@ -190,5 +192,23 @@ describe('locationSelectorsOf', () => {
     ).toEqual([{ matchLabels: { a: 'b' } }])
     expect(locationSelectorsOf(ep(undefined))).toEqual([])
     expect(locationSelectorsOf(ep({ locationSelectors: 'all' }))).toEqual([])
+  })
+})
+
+describe('mailboxOfDestination and uniqueDestinations', () => {
+  const dest = (cluster: string, locationName: string, uid: string) => ({
+    cluster,
+    locationName,
+    syncTargetName: `st-${uid}`,
+    syncTargetUID: uid,
+  })
+  it('names the mailbox of the SyncTarget, whatever the Location', () => {
+    expect(mailboxOfDestination(dest('inv1', 'a', 'u1'))).toBe('inv1-mb-u1')
+    expect(mailboxOfDestination(dest('inv1', 'b', 'u1'))).toBe('inv1-mb-u1')
+  })
+  it('keeps one destination per mailbox, the first in order', () => {
+    const list = [dest('inv1', 'a', 'u1'), dest('inv1', 'b', 'u1'), dest('inv2', 'a', 'u1')]
+    expect(uniqueDestinations(list)).toEqual([dest('inv1', 'a', 'u1'), dest('inv2', 'a', 'u1')])
+    expect(uniqueDestinations([])).toEqual([])
   })
 })

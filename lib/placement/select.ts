@@ -12,16 +12,16 @@
  * contents being selected is not a reason to report it). An invalid selector matches nothing and
  * is listed in `problems`.
  */
-import { type Builtins, isBuiltinDefinition } from '../../lib/apis/builtins.ts'
-import { categoryOf, EDGE_GROUP, isSystemInfrastructure } from '../../lib/apis/categories.ts'
-import { LabelSelectorSchema } from '../../lib/apis/meta.ts'
+import { type Builtins, isBuiltinDefinition } from '../apis/builtins.ts'
+import { categoryOf, EDGE_GROUP, isSystemInfrastructure } from '../apis/categories.ts'
+import { LabelSelectorSchema } from '../apis/meta.ts'
 import {
   type LabelMatcher,
   type LabelSelector,
   labelSelectorRequirements,
   matchesRequirements,
-} from '../../lib/kube/label-selector.ts'
-import type { KubeObject } from '../../lib/kube/types.ts'
+} from '../kube/label-selector.ts'
+import type { KubeObject } from '../kube/types.ts'
 import type { Selection, Skipped, SourceObject, SpaceSnapshot } from './types.ts'
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

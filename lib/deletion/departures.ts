@@ -1,5 +1,6 @@
 /**
- * The departures record of a workload space: key-value ns `departures`, key the workload space id,
+ * The deletion lifecycle's index of where tombstones wait (lifecycle.ts, state 2 to 4): the
+ * departures record of a workload space: key-value ns `departures`, key the workload space id,
  * value `{mailboxes: [...]}` — the names of the mailboxes holding tombstones (copies leaving an
  * edge, not confirmed gone yet) sourced from that space. The translate step adds a mailbox before
  * it writes a manifest with a new such tombstone and removes it after the write that drops the

@@ -4,7 +4,7 @@
  * definiteness, and the errors with their positions.
  */
 import { describe, expect, it } from 'vitest'
-import { isDefinite, JsonPathError, parseJsonPath } from '../../../lib/customize/jsonpath.ts'
+import { isDefinite, JsonPathError, parseJsonPath } from '../../../lib/jsonpath/parse.ts'
 
 const segs = (text: string) => parseJsonPath(text).segments
 

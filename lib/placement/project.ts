@@ -19,18 +19,11 @@
  * The summarize step's `kubestellar.io/executing-count` annotation stays in the center.
  */
 
-import type { JsonValue, KubeObject, ObjectMeta } from '../../lib/kube/types.ts'
-import { cloneJson } from '../../lib/patch/json-values.ts'
-import { EXECUTING_COUNT_ANNOTATION } from '../reconcile-summarize/names.ts'
+import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
+import { cloneJson } from '../patch/json-values.ts'
+import { EXECUTING_COUNT_ANNOTATION, isSystemKey, PROJECTED_LABEL } from './annotations.ts'
 
-export const PROJECTED_LABEL = 'edge.kcp.io/projected'
 const PROJECTED_VALUE = 'yes'
-
-/** kcp's keys: `kcp.io/...` or `<something>.kcp.io/...`, but not the edge API's `edge.kcp.io/...`. */
-export function isSystemKey(key: string): boolean {
-  if (key.startsWith('edge.kcp.io/')) return false
-  return key.startsWith('kcp.io/') || key.includes('.kcp.io/')
-}
 
 /**
  * Keys the center keeps on workload objects for their readers there, never sent to the edge: the
