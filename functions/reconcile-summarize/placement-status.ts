@@ -1,22 +1,23 @@
 /**
  * Writes what the summarize step owns in an EdgePlacement's status — `status.summary` and the
- * `Ready` condition (lib/summarize/ready-condition.ts) — in one status write, only when either
- * differs from the stored one (the summary as canonical JSON; the condition by status, reason,
- * message and observedGeneration). The placement is read again first, so the write carries a
- * current resourceVersion and keeps what the where and translate steps write in the same status
- * (specGeneration, matchingLocationCount, the `Translated` condition) as it is now; Ready is
- * computed over that fresh status. Ready follows kube's condition conventions
+ * `Ready` condition (lib/summarize/ready-condition.ts) — as one server-side apply to /status under
+ * its own field manager (lib/reconcile/placement-status.ts), only when either differs from the
+ * placement as the batch read it (the summary as canonical JSON; the condition by status, reason,
+ * message and observedGeneration). The where and translate steps' fields (specGeneration,
+ * matchingLocationCount, the `Translated` condition) are Ready's inputs, read from that same
+ * placement, never written here: their writes wake this step's key (the relay), so a Ready computed
+ * over an older input is recomputed. Ready follows kube's condition conventions
  * (lib/kube/conditions.ts): its lastTransitionTime changes only when its status does, its
- * observedGeneration is the generation the summary was computed for. A placement re-created meanwhile (another uid) is left to its own
- * run.
+ * observedGeneration is the generation the summary was computed for. A placement re-created
+ * meanwhile (another uid) is left to its own run.
  */
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
-import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
-import { conditionHolds, withCondition } from '../../lib/kube/conditions.ts'
+import { conditionFor, conditionHolds } from '../../lib/kube/conditions.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
 import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
+import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
 import {
   type ConditionWant,
   READY,
@@ -62,7 +63,11 @@ function same(ep: KubeObject, summary: PlacementSummary, want: ConditionWant, ge
   return conditionHolds(conditionsOf(status), READY, want, generation)
 }
 
-/** True when it wrote. */
+/**
+ * Applies the summary and Ready (server-side apply as `edgeplane-summarize`, owning those two
+ * and nothing else); true when it applied, false when both already hold or the placement was
+ * re-created since it was read.
+ */
 export async function writePlacementStatus(
   client: HubClient,
   spaceId: string,
@@ -71,19 +76,12 @@ export async function writePlacementStatus(
   facts: ReadyFacts,
   now: () => Date
 ): Promise<boolean> {
-  if (same(ep, summary, wantOf(ep, summary, facts), facts.generation)) return false
-  const fresh = await client.get(spaceId, EDGE_PLACEMENTS, ep.metadata.name ?? '')
-  if (!fresh || fresh.metadata.uid !== ep.metadata.uid || fresh.metadata.deletionTimestamp)
-    return false
-  const want = wantOf(fresh, summary, facts)
-  if (same(fresh, summary, want, facts.generation)) return false
-  const status = statusOf(fresh)
-  const conditions = conditionsOf(status)
-  const next: JsonObject = {
-    ...status,
+  const want = wantOf(ep, summary, facts)
+  if (same(ep, summary, want, facts.generation)) return false
+  const conditions = conditionsOf(statusOf(ep))
+  const ready = conditionFor(conditions, READY, want, facts.generation, timestamp(now()))
+  return applyPlacementStatus(client, spaceId, ep, 'summarize', {
     summary: summary as unknown as JsonObject,
-    conditions: withCondition(conditions, READY, want, facts.generation, timestamp(now())),
-  }
-  await client.updateStatus(spaceId, EDGE_PLACEMENTS, { ...fresh, status: next })
-  return true
+    conditions: [ready],
+  })
 }

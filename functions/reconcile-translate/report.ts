@@ -14,13 +14,14 @@
  * reported once. Failures to report are logged, never fatal: the mailbox content matters more
  * than the message about it.
  */
-import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
-import { conditionHolds, withCondition } from '../../lib/kube/conditions.ts'
+import { conditionFor, conditionHolds } from '../../lib/kube/conditions.ts'
 import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
+import type { Selection } from '../../lib/placement/types.ts'
+import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
 import { type ConflictReport, conflictMessage } from './conflict-report.ts'
 import {
   type CustomizationReport,
@@ -28,7 +29,6 @@ import {
   listDestinations,
 } from './customization-report.ts'
 import { eventName } from './names.ts'
-import type { Selection } from './types.ts'
 
 export const TRANSLATED = 'Translated'
 const COMPONENT = 'edgeplane-translate'
@@ -85,10 +85,13 @@ const isObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
- * Sets the Translated condition when it differs; true when it wrote. `ep` comes from the batch's
- * snapshot, so the where and summarize steps may have written the status since: on a conflict the
- * placement is read again and the condition computed over it (a few times), since the relay does
- * not wake translation for status writes and the condition would otherwise wait for the resync.
+ * Applies the Translated condition, the translate step's one status field
+ * (lib/reconcile/placement-status.ts: server-side apply as `edgeplane-translate`, which owns that
+ * condition and nothing else); true when it applied. `ep` comes from the batch's snapshot: it
+ * decides only whether the condition already holds (so an unchanged one costs nothing) and which
+ * lastTransitionTime it keeps, both about the condition this step alone writes. The where and
+ * summarize steps' fields are theirs and are never sent, so their writes since the snapshot
+ * cannot conflict; a placement re-created since is left to its own run.
  */
 export async function writeCondition(
   deps: ReportDeps,
@@ -96,38 +99,12 @@ export async function writeCondition(
   ep: KubeObject,
   want: ReturnType<typeof translatedCondition>
 ): Promise<boolean> {
-  let current = ep
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await writeConditionOnce(deps, spaceId, current, want)
-    } catch (e) {
-      if (!isApiError(e) || e.code !== 409 || attempt >= CONDITION_ATTEMPTS) throw e
-      const fresh = await deps.client.get(spaceId, EDGE_PLACEMENTS, ep.metadata.name ?? '')
-      if (!fresh || fresh.metadata.uid !== ep.metadata.uid || fresh.metadata.deletionTimestamp)
-        return false
-      current = fresh
-    }
-  }
-}
-
-const CONDITION_ATTEMPTS = 5
-
-async function writeConditionOnce(
-  deps: ReportDeps,
-  spaceId: string,
-  ep: KubeObject,
-  want: ReturnType<typeof translatedCondition>
-): Promise<boolean> {
   const status: JsonObject = isObject(ep.status) ? ep.status : {}
-  const conditions = Array.isArray(status.conditions) ? (status.conditions as JsonObject[]) : []
+  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isObject) : []
   const generation = ep.metadata.generation ?? 0
   if (conditionHolds(conditions, TRANSLATED, want, generation)) return false
-  const next = withCondition(conditions, TRANSLATED, want, generation, timestamp(deps.now()))
-  await deps.client.updateStatus(spaceId, EDGE_PLACEMENTS, {
-    ...ep,
-    status: { ...status, conditions: next },
-  })
-  return true
+  const condition = conditionFor(conditions, TRANSLATED, want, generation, timestamp(deps.now()))
+  return applyPlacementStatus(deps.client, spaceId, ep, 'translate', { conditions: [condition] })
 }
 
 /** An existing Event whose message is stale gets the new one; true when it wrote. */

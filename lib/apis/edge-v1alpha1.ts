@@ -113,14 +113,22 @@ export const EdgePlacementSpecSchema = z.object({
   nonNamespacedObjects: z.array(NonNamespacedObjectReferenceSetSchema).optional(),
   upsync: z.array(UpsyncSetSchema).optional(),
 })
+/**
+ * Each field has one writer, a server-side apply to /status with a field manager per step
+ * (docs/ARCHITECTURE.md, "Who writes EdgePlacement.status"): the list markers say how their
+ * fields are owned — conditions one by one (a map list keyed by type), the summary whole.
+ */
 export const EdgePlacementStatusSchema = z.object({
-  specGeneration: int32().optional(),
-  matchingLocationCount: int32().optional(),
+  specGeneration: int32().optional().describe('Written by the where step.'),
+  matchingLocationCount: int32().optional().describe('Written by the where step.'),
   conditions: z
     .array(ConditionSchema)
     .optional()
-    .describe('Translated (by the translate step) and Ready (by the summarize step).'),
-  summary: PlacementSummarySchema.optional().describe('Written by the summarize step.'),
+    .describe('Translated (by the translate step) and Ready (by the summarize step).')
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+  summary: PlacementSummarySchema.optional()
+    .describe('Written by the summarize step.')
+    .meta({ 'x-kubernetes-map-type': 'atomic' }),
 })
 export const EdgePlacementSchema = objectOf('EdgePlacement', {
   spec: EdgePlacementSpecSchema.optional(),

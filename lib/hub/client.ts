@@ -3,14 +3,16 @@
  * Worker: the same semantics as the HTTP API (validation, hooks, resourceVersion preconditions,
  * garbage collection) without a network hop. Spaces are named by path or id; resources by
  * group/version/resource. Writes use the object's resourceVersion as precondition, so a step that
- * read stale state gets a Conflict instead of overwriting newer data.
+ * read stale state gets a Conflict instead of overwriting newer data; `applyStatus` instead sends
+ * only the fields its manager owns (server-side apply), so it needs no precondition.
  */
-import { isApiError, notFound } from '../errors.ts'
+import { type ApiError, isApiError, notFound } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { createObject } from './create.ts'
 import { deleteObject } from './delete.ts'
 import type { HubDeps } from './deps.ts'
 import { defaultWriteOptions } from './options.ts'
+import { patchObject } from './patch.ts'
 import { getObject, listObjects } from './read.ts'
 import { registryForSpace } from './space-registry.ts'
 import { resolveSpace, type Space } from './spaces.ts'
@@ -30,6 +32,19 @@ export type HubClient = {
   create(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
   update(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
   updateStatus(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
+  /**
+   * Server-side apply of `config` (apiVersion, kind, metadata.name, the status fields the manager
+   * owns) to the status subresource as `fieldManager`, taking its fields over from others (force).
+   * Fields the manager applied before and leaves out are removed; an apply that changes nothing
+   * writes nothing (`written` false). Undefined when the object is absent, or is another one
+   * than a uid in `config` names (re-created meanwhile).
+   */
+  applyStatus(
+    space: string,
+    gvr: Gvr,
+    config: KubeObject,
+    opts: { fieldManager: string }
+  ): Promise<{ object: KubeObject; written: boolean } | undefined>
   delete(
     space: string,
     gvr: Gvr,
@@ -42,6 +57,11 @@ export type HubClient = {
     }
   ): Promise<void>
 }
+
+const APPLY = 'application/apply-patch+yaml'
+
+const isUidMismatch = (e: ApiError) =>
+  e.code === 422 && (e.details?.causes ?? []).some((c) => c.field === 'metadata.uid')
 
 export function createHubClient(
   deps: HubDeps,
@@ -107,6 +127,17 @@ export function createHubClient(
     async updateStatus(ref, gvr, obj) {
       const t = await target(ref, gvr, obj.metadata.name, obj.metadata.namespace)
       return (await updateObject(deps, t, obj, write, 'status')).object
+    },
+    async applyStatus(ref, gvr, config, o) {
+      const t = await target(ref, gvr, config.metadata.name, config.metadata.namespace)
+      const apply = { ...write, fieldManager: o.fieldManager, force: true }
+      try {
+        const done = await patchObject(deps, t, config, APPLY, apply, 'status')
+        return { object: done.object, written: !done.unchanged }
+      } catch (e) {
+        if (isApiError(e) && (e.code === 404 || isUidMismatch(e))) return undefined
+        throw e
+      }
     },
     async delete(ref, gvr, name, o = {}) {
       const t = await target(ref, gvr, name, o.namespace)

@@ -10,7 +10,7 @@ import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
 import { type HubDeps, timestamp } from './deps.ts'
-import { hooksFor } from './kind-hooks.ts'
+import { fieldSchemaFor } from './field-schema.ts'
 import { initMetadata } from './metadata.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { objectKey, servedAt, storedAt, type Target } from './target.ts'
@@ -60,12 +60,17 @@ export async function createObject(
   const now = timestamp(deps.now())
   for (let attempt = 0; ; attempt++) {
     const name = nameFor(obj)
-    let draft: KubeObject = { ...obj, metadata: { ...obj.metadata, name } }
-    const warnings = checkObject(t, draft, opts.fieldValidation)
+    const checked = checkObject(
+      t,
+      { ...obj, metadata: { ...obj.metadata, name } },
+      opts.fieldValidation
+    )
+    const warnings = checked.warnings
+    let draft = checked.object
     draft = initMetadata(draft, { uid: deps.uid(), now, clusterId: t.space.id })
     if (t.info.subresources.status) delete draft.status
     draft = await applyDefaults(deps, t, draft, undefined, opts.dryRun)
-    const hook = hooksFor(t.info.group, t.info.resource).prepareCreate
+    const hook = deps.hooks.for(t.info.group, t.info.resource).prepareCreate
     if (hook) draft = await hook({ deps, space: t.space, baseUrl: opts.baseUrl }, draft)
     draft = fieldsPreset
       ? draft
@@ -75,6 +80,7 @@ export async function createObject(
           manager: opts.fieldManager,
           operation: 'Update',
           now,
+          schema: fieldSchemaFor(t),
         })
     if (opts.dryRun) return { object: servedAt(t, draft), warnings, created: true }
     try {

@@ -75,12 +75,19 @@ export function keepStatus(before: KubeObject, after: KubeObject): KubeObject {
   return out
 }
 
-/** `before` with only the status taken from `after` (status-subresource writes). */
-export function takeStatus(before: KubeObject, after: KubeObject): KubeObject {
+/**
+ * `before` with only the status taken from `after` (status-subresource writes), and its
+ * managedFields when `withFields` (an apply computed them for the status it wrote).
+ */
+export function takeStatus(before: KubeObject, after: KubeObject, withFields = false): KubeObject {
   const out: KubeObject = { ...before, metadata: { ...before.metadata } }
   if (after.status === undefined) delete out.status
   else out.status = after.status as JsonValue
   if (after.metadata.resourceVersion !== undefined)
     out.metadata.resourceVersion = after.metadata.resourceVersion
+  if (withFields) {
+    if (after.metadata.managedFields) out.metadata.managedFields = after.metadata.managedFields
+    else delete out.metadata.managedFields
+  }
   return out
 }

@@ -19,6 +19,8 @@ export type WriteResult = {
   warnings: string[]
   /** 201 when created, 200 otherwise. */
   created: boolean
+  /** True when the write changed nothing and so stored nothing (same resourceVersion). */
+  unchanged?: boolean
 }
 
 type KubeObjectLike = import('../kube/types.ts').KubeObject

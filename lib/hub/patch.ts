@@ -15,11 +15,13 @@ import { serverSideApply } from '../patch/server-side-apply.ts'
 import { applyStrategicMergePatch, supportsStrategicMerge } from '../patch/strategic-merge.ts'
 import { createObject } from './create.ts'
 import { type HubDeps, timestamp } from './deps.ts'
+import { fieldSchemaFor } from './field-schema.ts'
 import { checkAppliedIdentity } from './identity.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { retryStale } from './retry-stale.ts'
 import type { Target } from './target.ts'
 import { commitUpdate, readCurrent, type Subresource } from './update.ts'
+import { withoutUnknownFields } from './validation.ts'
 
 export const PATCH_TYPES = [
   'application/json-patch+json',
@@ -68,6 +70,26 @@ function patched(t: Target, current: KubeObject, type: PatchType, patch: unknown
   return out as unknown as KubeObject
 }
 
+/**
+ * What an apply may own: at the main resource everything but status where a status subresource
+ * exists; at `/status` only status (kube resets the rest of a status write, and so does not
+ * record it as the manager's), with the object's identity kept for the checks.
+ */
+function appliedFor(t: Target, config: KubeObject, sub: Subresource): KubeObject {
+  if (sub === 'status') {
+    const meta: Record<string, unknown> = isObject(config.metadata) ? config.metadata : {}
+    const keep = ['name', 'namespace', 'uid', 'resourceVersion'].filter((k) => k in meta)
+    const metadata = Object.fromEntries(keep.map((k) => [k, meta[k]]))
+    const out = { ...config, metadata } as KubeObject
+    for (const k of Object.keys(out))
+      if (!['apiVersion', 'kind', 'metadata', 'status'].includes(k)) delete out[k]
+    return out
+  }
+  const out = { ...config }
+  if (t.info.subresources.status) delete out.status
+  return out
+}
+
 async function apply(
   deps: HubDeps,
   t: Target,
@@ -78,11 +100,9 @@ async function apply(
   if (!isObject(patch)) throw badRequest('an apply configuration must be an object')
   if (!opts.fieldManager || opts.fieldManager === 'unknown')
     throw badRequest('fieldManager is required for apply requests')
-  const applied = { ...(patch as unknown as KubeObject) }
-  // Main-resource applies may not own status where a status subresource exists.
-  if (sub === undefined && t.info.subresources.status) delete applied.status
+  const applied = appliedFor(t, patch as unknown as KubeObject, sub)
   const now = timestamp(deps.now())
-  const base = { manager: opts.fieldManager, force: opts.force, now }
+  const base = { manager: opts.fieldManager, force: opts.force, now, schema: fieldSchemaFor(t) }
   const current = await readCurrent(deps, t, t.name ?? '').catch((e: unknown) => {
     if (isApiError(e) && e.code === 404 && sub === undefined) return undefined
     throw e
@@ -99,7 +119,8 @@ async function apply(
   }
   const next = serverSideApply({
     ...base,
-    live: current,
+    // Fields an older release stored unpruned neither conflict nor stay owned (update.ts drops them).
+    live: withoutUnknownFields(t, current).object,
     applied,
     ...(sub ? { subresource: sub } : {}),
   })

@@ -7,19 +7,24 @@
  * unconditional where kube allows that (built-in kinds) and 422 where it does not (custom and kcp
  * kinds, CRDs, admission and API registrations), and a concurrent writer makes it read again
  * (retry-stale.ts), never a 409. The identity of the object (kind, apiVersion group, name,
- * namespace, uid) cannot change (identity.ts).
+ * namespace, uid) cannot change (identity.ts). Unknown fields the stored object carries (written
+ * before the hub pruned them) are dropped from it before anything else, as kube prunes what it
+ * reads from storage: they fail no write, whatever its fieldValidation, and the first write that
+ * stores the object again removes them and logs it once, naming the writer and the object.
  */
 import { badRequest, conflict, invalid, notFound } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
 import { type HubDeps, timestamp } from './deps.ts'
+import { fieldSchemaFor } from './field-schema.ts'
 import { checkIdentity } from './identity.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
+import { forgetFields } from './pruned-fields.ts'
 import { retryStale } from './retry-stale.ts'
 import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
-import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
+import { asKubeObject, checkObject, placeInNamespace, withoutUnknownFields } from './validation.ts'
 import { storeUpdate } from './write.ts'
 
 export type Subresource = 'status' | undefined
@@ -28,6 +33,11 @@ export async function readCurrent(deps: HubDeps, t: Target, name: string): Promi
   const current = await deps.objects.get(objectKey(t, name))
   if (!current) throw notFound(t.info.resource, targetDetails(t, name))
   return servedAt(t, current)
+}
+
+function withoutVersion(obj: KubeObject): unknown {
+  const { resourceVersion: _r, ...meta } = obj.metadata
+  return { ...obj, metadata: meta }
 }
 
 function comparable(obj: KubeObject): unknown {
@@ -42,12 +52,13 @@ function comparable(obj: KubeObject): unknown {
 export async function commitUpdate(
   deps: HubDeps,
   t: Target,
-  current: KubeObject,
+  read: KubeObject,
   next: KubeObject,
   opts: WriteOptions,
   sub: Subresource,
   fieldsPreset = false
 ): Promise<WriteResult> {
+  const { object: current, pruned } = withoutUnknownFields(t, read)
   const name = current.metadata.name ?? ''
   const expectedRv = next.metadata.resourceVersion || current.metadata.resourceVersion || ''
   // As kube's store: a stale resourceVersion is a Conflict before any validation.
@@ -60,13 +71,19 @@ export async function commitUpdate(
   checkIdentity(t, current, next, sub)
   let draft =
     sub === 'status'
-      ? takeStatus(current, next)
+      ? takeStatus(current, next, fieldsPreset)
       : t.info.subresources.status
         ? keepStatus(current, next)
         : next
   if (sub !== 'status') draft = await applyDefaults(deps, t, draft, current, opts.dryRun)
-  draft = carryMetadata(current, draft)
-  const warnings = checkObject(t, draft, opts.fieldValidation)
+  const checked = checkObject(
+    t,
+    carryMetadata(current, draft),
+    opts.fieldValidation,
+    new Set(pruned)
+  )
+  const warnings = checked.warnings
+  draft = checked.object
   const now = timestamp(deps.now())
   if (!fieldsPreset)
     draft = recordUpdate({
@@ -76,11 +93,24 @@ export async function commitUpdate(
       operation: 'Update',
       now,
       ...(sub ? { subresource: sub } : {}),
+      schema: fieldSchemaFor(t),
     })
-  if (jsonEqual(comparable(draft), comparable(current)))
-    return { object: current, warnings, created: false }
+  // Whatever wrote the managedFields (the client, an apply over the stored object), none may own
+  // a field pruned from the stored object.
+  if (pruned.length > 0) draft = forgetFields(draft, read, current)
+  // An apply that changes no value may still move ownership, which is written (as kube does).
+  const same = fieldsPreset
+    ? jsonEqual(withoutVersion(draft), withoutVersion(current))
+    : jsonEqual(comparable(draft), comparable(current))
+  if (same) return { object: current, warnings, created: false, unchanged: true }
   draft.metadata.resourceVersion = current.metadata.resourceVersion
   if (opts.dryRun) return { object: draft, warnings, created: false }
+  if (pruned.length > 0)
+    deps.log.warn('dropped unknown fields kept by an older release', {
+      writer: opts.fieldManager,
+      object: `${t.space.id}/${t.info.group}/${t.info.resource}/${current.metadata.namespace ?? ''}/${name}`,
+      fields: pruned,
+    })
   const stored = await storeUpdate(
     deps,
     objectKey(t, name),

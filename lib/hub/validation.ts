@@ -1,16 +1,20 @@
 /**
  * Validation of an object about to be written: the request body must be a kube object of the
  * addressed kind (a built-in type's missing apiVersion/kind taken from the URL, as kube does), in
- * the addressed namespace, and pass the resource's schema. fieldValidation
- * decides what unknown fields do: Strict rejects them (400, kube's strict decoding error), Warn reports them as warnings, Ignore
- * drops the warnings.
+ * the addressed namespace, and pass the resource's schema. Unknown fields (in metadata too) are
+ * never stored, as kube's structural pruning drops them; fieldValidation decides what else they
+ * do: Strict rejects the write (400, kube's strict decoding error), Warn drops them with a
+ * warning each, Ignore drops them silently. Unknown fields a stored object still carries (written
+ * before the hub pruned) are dropped on its next write whatever the mode, without failing it.
+ * The managedFields of the stored object never name a dropped field (pruned-fields.ts).
  */
 import { badRequest, invalid, tooLarge } from '../errors.ts'
 import { apiVersionOf } from '../kube/request-path.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { strictDecodingMessage, validateObject } from '../kube/validate.ts'
+import { pruneUnknownFields, strictDecodingMessage, validateObject } from '../kube/validate.ts'
 import { MAX_OBJECT_BYTES } from '../store/body-codec.ts'
 import type { FieldValidation } from './options.ts'
+import { forgetPrunedFields } from './pruned-fields.ts'
 import { type Target, targetDetails } from './target.ts'
 
 /**
@@ -84,16 +88,47 @@ export function placeInNamespace(t: Target, obj: KubeObject): KubeObject {
   return { ...obj, metadata: { ...obj.metadata, namespace: ns } }
 }
 
-/** Runs the size and schema checks; throws 413 or 422 with the causes, returns warnings. */
-export function checkObject(t: Target, obj: KubeObject, mode: FieldValidation): string[] {
+export type Checked = {
+  /** The object to store: `obj` without unknown fields, nor ownership of them. */
+  object: KubeObject
+  warnings: string[]
+}
+
+/**
+ * Runs the size and schema checks; throws 413, 400 (Strict with unknown fields) or 422 with the
+ * causes; returns the object to store and the warnings. `carried` are the unknown fields of the
+ * stored object (see `withoutUnknownFields`): pruned like the others, never reported.
+ */
+export function checkObject(
+  t: Target,
+  obj: KubeObject,
+  mode: FieldValidation,
+  carried?: ReadonlySet<string>
+): Checked {
   const bytes = new TextEncoder().encode(JSON.stringify(obj)).length
   if (bytes > MAX_OBJECT_BYTES)
     throw tooLarge(
       `${t.info.kind} "${obj.metadata.name ?? ''}" is too large: ${bytes} bytes of JSON exceeds the limit of ${MAX_OBJECT_BYTES} bytes (1 MiB)`
     )
   const strict = mode === 'Strict'
-  const { causes, warnings, unknownFields } = validateObject(t.info, t.version, obj, { strict })
+  const result = validateObject(t.info, t.version, obj, { strict, ...(carried ? { carried } : {}) })
+  const { causes, unknownFields } = result
   if (strict && unknownFields.length > 0) throw badRequest(strictDecodingMessage(unknownFields))
   if (causes.length > 0) throw invalid(t.info.resource, targetDetails(t, obj.metadata.name), causes)
-  return mode === 'Ignore' ? [] : warnings
+  const object = result.pruned.length > 0 ? forgetPrunedFields(obj, result.object) : obj
+  return { object, warnings: mode === 'Ignore' ? [] : result.warnings }
+}
+
+/**
+ * A stored object as a write reads it: without the unknown fields an older release kept (kube
+ * prunes what it reads from storage the same way), and their paths, which the write's check
+ * then prunes without reporting.
+ */
+export function withoutUnknownFields(
+  t: Target,
+  stored: KubeObject
+): { object: KubeObject; pruned: string[] } {
+  const { object, pruned } = pruneUnknownFields(t.info, t.version, stored)
+  if (pruned.length === 0) return { object: stored, pruned }
+  return { object: forgetPrunedFields(stored, object), pruned }
 }

@@ -29,6 +29,27 @@ export function conditionHolds(
   )
 }
 
+/**
+ * Condition `type` as `want` for `generation`, keeping the lastTransitionTime of the one in
+ * `conditions` while its status holds; `now` an RFC 3339 time.
+ */
+export function conditionFor(
+  conditions: readonly JsonObject[],
+  type: string,
+  want: WantedCondition,
+  generation: number,
+  now: string
+): JsonObject {
+  const old = conditions.find((c) => c.type === type)
+  const kept = old?.status === want.status ? old.lastTransitionTime : undefined
+  return {
+    type,
+    ...want,
+    observedGeneration: generation,
+    lastTransitionTime: typeof kept === 'string' ? kept : now,
+  }
+}
+
 /** `conditions` with condition `type` set to `want` for `generation`; `now` an RFC 3339 time. */
 export function withCondition(
   conditions: readonly JsonObject[],
@@ -37,13 +58,6 @@ export function withCondition(
   generation: number,
   now: string
 ): JsonObject[] {
-  const old = conditions.find((c) => c.type === type)
-  const kept = old?.status === want.status ? old.lastTransitionTime : undefined
-  const condition: JsonObject = {
-    type,
-    ...want,
-    observedGeneration: generation,
-    lastTransitionTime: typeof kept === 'string' ? kept : now,
-  }
+  const condition = conditionFor(conditions, type, want, generation, now)
   return [...conditions.filter((c) => c.type !== type), condition]
 }

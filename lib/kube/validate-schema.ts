@@ -3,8 +3,9 @@
  * API server treats a CRD's openAPIV3Schema: type, required, enum, string/number/array bounds and
  * pattern, `nullable`, `x-kubernetes-int-or-string`, `x-kubernetes-embedded-resource`, and
  * unknown fields (any property not declared, unless `x-kubernetes-preserve-unknown-fields` or
- * `additionalProperties` allows it). Unknown fields are returned separately from the causes, so the
- * caller can reject them (Strict), warn (Warn) or drop them (Ignore). Null values are accepted and
+ * `additionalProperties` allows it). Unknown fields are returned separately from the causes, both
+ * as kube field paths for messages and as segment lists for pruning (validate-prune.ts), so the
+ * caller can reject them (Strict) or drop them (Warn, Ignore). Null values are accepted and
  * skipped, as kube prunes nulls of non-nullable fields.
  */
 import type { StatusCause } from '../errors.ts'
@@ -20,7 +21,25 @@ import {
   typeInvalidCause,
 } from './validate-util.ts'
 
-export type SchemaCheckResult = { causes: StatusCause[]; unknownFields: string[] }
+/** A field's location as property names and list indexes: `['spec', 'ports', 0, 'bogus']`. */
+export type FieldSegments = (string | number)[]
+
+export type SchemaCheckResult = {
+  causes: StatusCause[]
+  /** Kube field paths of the unknown fields (`spec.ports[0].bogus`). */
+  unknownFields: string[]
+  /** The same fields as segments, in the same order. */
+  unknownPaths: FieldSegments[]
+}
+
+/** The segments walked to a value, innermost last, kept as a chain so the walk copies nothing. */
+type Trail = { up: Trail | undefined; seg: string | number } | undefined
+
+function segmentsOf(trail: Trail): FieldSegments {
+  const out: FieldSegments = []
+  for (let t = trail; t; t = t.up) out.push(t.seg)
+  return out.reverse()
+}
 
 type Schema = JsonObject
 
@@ -129,9 +148,10 @@ function safeTest(pattern: string, value: string): boolean {
 function checkObject(
   value: Record<string, unknown>,
   s: Schema,
-  path: string,
+  at: { path: string; trail: Trail },
   out: SchemaCheckResult
 ): void {
+  const { path, trail } = at
   for (const r of required(s))
     if (value[r] === undefined) out.causes.push(requiredCause(childPath(path, r)))
   const props = properties(s)
@@ -140,16 +160,26 @@ function checkObject(
   const embedded = s['x-kubernetes-embedded-resource'] === true
   for (const [k, v] of Object.entries(value)) {
     const prop = props[k]
-    if (prop) walk(v, prop, childPath(path, k), out)
-    else if (asSchema(extra)) walk(v, extra as Schema, keyPath(path, k), out)
+    const next: Trail = { up: trail, seg: k }
+    if (prop) walk(v, prop, { path: childPath(path, k), trail: next }, out)
+    else if (asSchema(extra)) walk(v, extra as Schema, { path: keyPath(path, k), trail: next }, out)
     else if (extra === true || preserve) continue
     else if (embedded && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue
-    else out.unknownFields.push(childPath(path, k))
+    else {
+      out.unknownFields.push(childPath(path, k))
+      out.unknownPaths.push(segmentsOf(next))
+    }
   }
 }
 
-function walk(value: unknown, s: Schema, path: string, out: SchemaCheckResult): void {
+function walk(
+  value: unknown,
+  s: Schema,
+  at: { path: string; trail: Trail },
+  out: SchemaCheckResult
+): void {
   if (value === null || value === undefined) return
+  const { path, trail } = at
   if (s['x-kubernetes-int-or-string'] === true) {
     if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) {
       out.causes.push(typeInvalidCause(path, value, 'integer,string'))
@@ -177,7 +207,7 @@ function walk(value: unknown, s: Schema, path: string, out: SchemaCheckResult): 
     const items = asSchema(s.items)
     if (items) {
       value.forEach((v, i) => {
-        walk(v, items, indexPath(path, i), out)
+        walk(v, items, { path: indexPath(path, i), trail: { up: trail, seg: i } }, out)
       })
     }
     return
@@ -188,7 +218,7 @@ function walk(value: unknown, s: Schema, path: string, out: SchemaCheckResult): 
       s.properties !== undefined ||
       s.additionalProperties !== undefined ||
       branches(s).length > 0
-    if (constrained) checkObject(value, s, path, out)
+    if (constrained) checkObject(value, s, at, out)
     return
   }
   checkScalar(value, s, path, out)
@@ -200,7 +230,7 @@ export function checkAgainstSchema(
   schema: JsonObject,
   path = ''
 ): SchemaCheckResult {
-  const out: SchemaCheckResult = { causes: [], unknownFields: [] }
-  walk(value, schema, path, out)
+  const out: SchemaCheckResult = { causes: [], unknownFields: [], unknownPaths: [] }
+  walk(value, schema, { path, trail: undefined }, out)
   return out
 }

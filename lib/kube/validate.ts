@@ -6,6 +6,9 @@
  * the value rules of common built-in kinds (when the object is well typed); the paths and values
  * of a Customizer (validate-customizer.ts). Unknown fields are causes with `strict` (kube's
  * fieldValidation=Strict) and warnings otherwise (Warn); for Ignore the caller drops the warnings.
+ * Whatever the mode, the result carries the object without its unknown fields, as kube's
+ * structural pruning leaves it: that is what the hub stores. Unknown fields the stored object
+ * already had (`carried`, written before the hub pruned) are dropped without a cause or warning.
  * kube reports strict unknown fields as 400 BadRequest with `strictDecodingMessage`, other causes
  * as 422 Invalid; the caller chooses.
  */
@@ -18,17 +21,26 @@ import { builtinRuleCauses } from './validate-builtin-rules.ts'
 import { builtinSchemaFor } from './validate-builtin-schemas.ts'
 import { customizerCauses } from './validate-customizer.ts'
 import { validateObjectMeta } from './validate-meta.ts'
+import { withoutFields } from './validate-prune.ts'
 import { checkAgainstSchema } from './validate-schema.ts'
 import { isRecord } from './validate-util.ts'
 import { causesFromZod } from './validate-zod.ts'
 
-export type ValidateOptions = { strict: boolean }
+export type ValidateOptions = {
+  strict: boolean
+  /** Paths of unknown fields the stored object carries: pruned, never reported. */
+  carried?: ReadonlySet<string>
+}
 export type ValidationResult = {
   causes: StatusCause[]
   /** `unknown field "<path>"` for each unknown field when not strict (kube's Warn mode). */
   warnings: string[]
-  /** Field paths of the unknown fields, whatever the mode. */
+  /** Field paths of the unknown fields to report (not the carried ones), whatever the mode. */
   unknownFields: string[]
+  /** `obj` without any unknown field (`obj` itself when it had none). */
+  object: KubeObject
+  /** Field paths of every field pruned from `object`, carried ones included. */
+  pruned: string[]
 }
 
 /**
@@ -56,6 +68,21 @@ function withStandardRoot(schema: JsonObject): JsonObject {
   return root
 }
 
+/**
+ * `obj` without the fields its schema does not know, and their paths: how a stored object is
+ * read before a write, so fields kept by an older release neither fail nor survive the write.
+ */
+export function pruneUnknownFields(
+  info: ResourceInfo,
+  version: string,
+  obj: KubeObject
+): { object: KubeObject; pruned: string[] } {
+  const schema = schemaFor(info, version)
+  if (!schema) return { object: obj, pruned: [] }
+  const check = checkAgainstSchema(obj, withStandardRoot(schema))
+  return { object: withoutFields(obj, check.unknownPaths), pruned: check.unknownFields }
+}
+
 /** kube's message for a request rejected by strict field validation. */
 export function strictDecodingMessage(unknownFields: string[]): string {
   return `strict decoding error: ${unknownFields.map((f) => `unknown field "${f}"`).join(', ')}`
@@ -71,10 +98,12 @@ export function validateObject(
   const causes = validateObjectMeta(info, obj.metadata)
   const zod = info.source === 'builtin' ? zodSchemaFor(info.group, info.kind) : undefined
   const schema = schemaFor(info, version)
-  let unknownFields: string[] = []
+  let pruned: string[] = []
+  let object = obj
   if (schema) {
     const check = checkAgainstSchema(obj, withStandardRoot(schema))
-    unknownFields = check.unknownFields
+    pruned = check.unknownFields
+    object = withoutFields(obj, check.unknownPaths)
     // With zod, zod reports the body; the schema walk still reports metadata types.
     causes.push(
       ...(zod ? check.causes.filter((c) => c.field?.startsWith('metadata')) : check.causes)
@@ -93,10 +122,11 @@ export function validateObject(
   }
 
   const warnings: string[] = []
+  const unknownFields = pruned.filter((f) => !opts.carried?.has(f))
   for (const field of unknownFields) {
     const message = `unknown field "${field}"`
     if (opts.strict) causes.push({ reason: 'FieldValueInvalid', message, field })
     else warnings.push(message)
   }
-  return { causes, warnings, unknownFields }
+  return { causes, warnings, unknownFields, object, pruned }
 }

@@ -54,7 +54,7 @@ export function mergeApplied(
   applied: JsonValue,
   schema: NodeSchema | undefined
 ): JsonValue {
-  if (isJsonObject(live) && isJsonObject(applied)) {
+  if (isJsonObject(live) && isJsonObject(applied) && !schema?.atomic) {
     const out = cloneJson(live)
     for (const [k, v] of Object.entries(applied))
       setMember(out, k, mergeApplied(ownMember(live, k), v, fieldSchema(schema, k)))

@@ -10,7 +10,7 @@
 import type { NodeSchema } from './patch-schema.ts'
 import { fields, keyedList, SET_LIST } from './patch-schema.ts'
 
-const OBJECT_META = fields({ finalizers: SET_LIST, ownerReferences: keyedList('uid') })
+export const OBJECT_META = fields({ finalizers: SET_LIST, ownerReferences: keyedList('uid') })
 
 const CONTAINER = fields({
   ports: keyedList('containerPort', undefined, {

@@ -1,7 +1,7 @@
 /**
  * Walks an object into the field paths server-side apply tracks, each with a fingerprint of its
- * value so two walks can be compared. Scalars and atomic lists are leaves; items of keyed and set
- * lists are members themselves (`k:`/`v:` elements) with their fields below. In `apply` mode
+ * value so two walks can be compared. Scalars, atomic lists and atomic maps are leaves; items of
+ * keyed and set lists are members themselves (`k:`/`v:` elements) with their fields below. In `apply` mode
  * (the fields an apply configuration claims) objects are members only when empty; in `compare`
  * mode (diffing two versions for updates and conflicts) every object is a member too. Fields kube
  * does not track are skipped: `apiVersion`, `kind`, `metadata` itself and its server-owned members.
@@ -80,7 +80,7 @@ type Walk = { out: Map<string, string>; mode: WalkMode }
 
 function walk(value: JsonValue, schema: NodeSchema | undefined, path: string[], w: Walk): void {
   guardDepth(path.length)
-  if (isJsonObject(value)) {
+  if (isJsonObject(value) && !schema?.atomic) {
     if (w.mode === 'compare' || Object.keys(value).length === 0) w.out.set(pathKey(path), OBJECT)
     walkMembers(value, schema, path, w)
     return

@@ -5,7 +5,8 @@
  * struct tags); a list node without one is a set of primitives (like `metadata.finalizers`). Any
  * list not in the table is atomic: a patch or an apply replaces it whole. Server-side apply
  * identifies keyed items by `keys` (kube's `listMapKeys`, defaulting to the merge key), filling
- * in `keyDefaults` for key fields an item leaves out (a container port's protocol is TCP).
+ * in `keyDefaults` for key fields an item leaves out (a container port's protocol is TCP). An
+ * `atomic` node is a map that, like a scalar, is one field: merged by replacing it.
  */
 import type { JsonObject, JsonValue } from '../kube/types.ts'
 import { canonicalJson, isJsonObject, isPrimitive, ownMember } from './json-values.ts'
@@ -20,6 +21,8 @@ export type ListSchema = {
 export type NodeSchema = {
   fields?: Readonly<Record<string, NodeSchema>>
   list?: ListSchema
+  /** A map owned and replaced whole, like a scalar (`x-kubernetes-map-type: atomic`). */
+  atomic?: boolean
 }
 
 /** The schema of member `key` of an object described by `node`. */

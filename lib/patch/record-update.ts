@@ -15,6 +15,7 @@ import {
   managerIdentity,
   withManagedFields,
 } from './managed-fields.ts'
+import type { NodeSchema } from './patch-schema.ts'
 
 export type RecordUpdateOptions = {
   /** The stored object; undefined on create. */
@@ -24,6 +25,8 @@ export type RecordUpdateOptions = {
   operation: 'Update'
   now: string
   subresource?: string
+  /** The kind's merge-key schema; by default the built-in table's (builtin-schemas.ts). */
+  schema?: NodeSchema
 }
 
 /** `after` with its managedFields updated for a non-apply write by `manager`. */
@@ -34,7 +37,7 @@ export function recordUpdate(opts: RecordUpdateOptions): KubeObject {
   if (sent.length > 0 && !deepEqual(sent, stored)) {
     return withManagedFields(after, decodeManagedFields(sent))
   }
-  const schema = schemaForObject(after)
+  const schema = opts.schema ?? schemaForObject(after)
   const beforeFields = before
     ? objectFields(before as unknown as JsonObject, schema, 'compare')
     : new Map()

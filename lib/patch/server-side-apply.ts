@@ -7,8 +7,10 @@
  * `force`, which moves ownership); finally record the applied fields as this manager's.
  * Approximations (documented deviations from kube): null in a configuration just means "not
  * set"; objects are not converted between apiVersions; status and other per-kind reset fields are
- * tracked like any other field (the caller drops what a subresource may not write); an object
- * without managedFields is first owned by `before-first-apply`, as in kube.
+ * tracked like any other field (the caller drops what a subresource may not write); the kind's
+ * merge keys come from the caller (`schema`: the CRD's or zod kind's list markers) or the
+ * built-in table; an object without managedFields is first owned by `before-first-apply`, as in
+ * kube.
  * `recordUpdate` (non-apply writes) lives in `record-update.ts` and is re-exported here.
  */
 import { ApiError, badRequest, type StatusCause } from '../errors.ts'
@@ -26,6 +28,7 @@ import {
   managerIdentity,
   withManagedFields,
 } from './managed-fields.ts'
+import type { NodeSchema } from './patch-schema.ts'
 import { checkPatched } from './patched-result.ts'
 
 export { type RecordUpdateOptions, recordUpdate } from './record-update.ts'
@@ -37,6 +40,8 @@ export type ApplyOptions = {
   force: boolean
   now: string
   subresource?: string
+  /** The kind's merge-key schema; by default the built-in table's (builtin-schemas.ts). */
+  schema?: NodeSchema
 }
 
 const asJson = (obj: KubeObject) => obj as unknown as JsonObject
@@ -60,7 +65,7 @@ function configOf(applied: KubeObject, keepIdentity: boolean): JsonObject {
 
 /** Applies `applied` for `manager` and returns the object to store. */
 export function serverSideApply(opts: ApplyOptions): KubeObject {
-  const schema = schemaForObject(opts.applied)
+  const schema = opts.schema ?? schemaForObject(opts.applied)
   const live = opts.live
   const config = configOf(opts.applied, !live)
   validateApplied(config, schema)
@@ -77,7 +82,7 @@ export function serverSideApply(opts: ApplyOptions): KubeObject {
   }
 
   const stored = decodeManagedFields(live.metadata.managedFields)
-  const managers = stored.length > 0 ? stored : [beforeFirstApply(live, opts.now)]
+  const managers = stored.length > 0 ? stored : [beforeFirstApply(live, schema, opts.now)]
   const previous = managers.find((m) => managerIdentity(m) === managerIdentity(self))
   const others = managers.filter((m) => m !== previous)
 
@@ -102,13 +107,13 @@ export function serverSideApply(opts: ApplyOptions): KubeObject {
 }
 
 /** Ownership of an object that predates managed fields: everything, as kube's placeholder. */
-function beforeFirstApply(live: KubeObject, now: string): Manager {
+function beforeFirstApply(live: KubeObject, schema: NodeSchema, now: string): Manager {
   return {
     manager: 'before-first-apply',
     operation: 'Update',
     apiVersion: live.apiVersion,
     time: now,
-    fields: new Set(objectFields(asJson(live), schemaForObject(live), 'compare').keys()),
+    fields: new Set(objectFields(asJson(live), schema, 'compare').keys()),
   }
 }
 

@@ -595,6 +595,14 @@ describe('--dry-run=server, kubectl diff and List manifests in root:habits', () 
     const refused = await kc(['create', '-f', '-'], bad)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain('unknown field "bogus"')
+    // --validate=warn (the server's own default): created, warned of, and not stored.
+    const warned = await kc(['create', '--validate=warn', '-f', '-'], bad)
+    expect(warned.stdout, warned.stderr).toBe('configmap/listed-3 created\n')
+    expect(warned.stderr).toContain('unknown field "bogus"')
+    const stored = okJson(
+      await kc(['get', 'configmap', 'listed-3', '-o', 'json', '--show-managed-fields'])
+    )
+    expect(JSON.stringify(stored)).not.toContain('bogus')
   })
 })
 

@@ -1,9 +1,9 @@
 /**
  * The Translated condition write of the translate step against an in-process hub, when the
  * placement it holds is stale because another step (where, summarize) wrote the status since the
- * batch's snapshot: the condition is written over the fresh status, keeping the other fields, and
- * a condition already as wanted is not written again; a placement re-created meanwhile (another
- * uid) is left alone.
+ * batch's snapshot: the condition alone is applied, the other fields stay, a condition already as
+ * wanted is not written again (the hub finds nothing to change), and a placement re-created
+ * meanwhile (another uid) is left alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeCondition } from '../../../functions/reconcile-translate/report.ts'

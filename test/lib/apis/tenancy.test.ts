@@ -45,7 +45,12 @@ describe('tenancy.kcp.io Workspace', () => {
         futureField: 1,
       },
     }
-    expect(check('tenancy.kcp.io', ready)).toEqual({ causes: [], warnings: [], unknownFields: [] })
+    expect(check('tenancy.kcp.io', ready)).toMatchObject({
+      causes: [],
+      warnings: [],
+      unknownFields: [],
+      pruned: [],
+    })
     const ws = WorkspaceSchema.parse(ready)
     expect(ws.spec?.cluster).toBe('abc123')
     expect(ws.status?.phase).toBe('Ready')

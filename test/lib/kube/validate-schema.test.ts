@@ -60,7 +60,11 @@ describe('checkAgainstSchema', () => {
         either: { a: 'x' },
       },
     }
-    expect(checkAgainstSchema(value, schema)).toEqual({ causes: [], unknownFields: [] })
+    expect(checkAgainstSchema(value, schema)).toEqual({
+      causes: [],
+      unknownFields: [],
+      unknownPaths: [],
+    })
   })
 
   it('reports required, type, enum and bounds with field paths', () => {
@@ -122,6 +126,28 @@ describe('checkAgainstSchema', () => {
     )
     expect(causes).toEqual([])
     expect(unknownFields).toEqual(['spec.bogus', 'spec.closed.x', 'extra'])
+  })
+
+  it('gives each unknown field as segments too, list indexes and map keys included', () => {
+    const items = {
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } },
+        map: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { a: { type: 'string' } } },
+        },
+      },
+    }
+    const { unknownFields, unknownPaths } = checkAgainstSchema(
+      { list: [{ a: 'x' }, { a: 'y', b: 1 }], map: { 'k.1': { a: 'x', c: 2 } } },
+      items
+    )
+    expect(unknownFields).toEqual(['list[1].b', 'map[k.1].c'])
+    expect(unknownPaths).toEqual([
+      ['list', 1, 'b'],
+      ['map', 'k.1', 'c'],
+    ])
   })
 
   it('requires a missing top-level required field and tolerates null everywhere', () => {

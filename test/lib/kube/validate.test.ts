@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createRegistry } from '../../../lib/kube/registry.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { schemaFor, strictDecodingMessage, validateObject } from '../../../lib/kube/validate.ts'
+import {
+  pruneUnknownFields,
+  schemaFor,
+  strictDecodingMessage,
+  validateObject,
+} from '../../../lib/kube/validate.ts'
 
 const gizmos: KubeObject = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -95,11 +100,10 @@ const deployment = (spec: Record<string, unknown> = {}): KubeObject => ({
 
 describe('validateObject: built-in kinds', () => {
   it('accepts the example workload objects', () => {
-    expect(validateObject(info('', 'configmaps'), 'v1', configMap(), STRICT)).toEqual({
-      causes: [],
-      warnings: [],
-      unknownFields: [],
-    })
+    const cm = configMap()
+    const valid = validateObject(info('', 'configmaps'), 'v1', cm, STRICT)
+    expect(valid).toEqual({ causes: [], warnings: [], unknownFields: [], object: cm, pruned: [] })
+    expect(valid.object).toBe(cm)
     expect(validateObject(info('apps', 'deployments'), 'v1', deployment(), STRICT).causes).toEqual(
       []
     )
@@ -251,7 +255,8 @@ describe('validateObject: CRD kinds', () => {
       gizmo({ size: 2, mode: 'fast', extra: { any: 'thing' } }),
       STRICT
     )
-    expect(result).toEqual({ causes: [], warnings: [], unknownFields: [] })
+    expect(result).toMatchObject({ causes: [], warnings: [], unknownFields: [], pruned: [] })
+    expect(result.object.spec).toEqual({ size: 2, mode: 'fast', extra: { any: 'thing' } })
   })
 
   it('reports type, required and enum errors', () => {
@@ -284,6 +289,33 @@ describe('validateObject: CRD kinds', () => {
     const warn = validateObject(info('group1.test', 'gizmos'), 'v1', obj, WARN)
     expect(warn.causes).toEqual([])
     expect(warn.warnings).toEqual(['unknown field "spec.bogus"', 'unknown field "status.phase"'])
+    for (const result of [strict, warn]) {
+      expect(result.pruned).toEqual(['spec.bogus', 'status.phase'])
+      expect(result.object.spec).toEqual({ size: 1 })
+      expect(result.object.status).toEqual({ ready: true })
+    }
+    expect(obj.spec).toEqual({ size: 1, bogus: true })
+  })
+
+  it('prunes unknown fields the stored object carried without reporting them', () => {
+    const obj = gizmo({ size: 1, old: 1, bogus: true })
+    const carried = new Set(['spec.old'])
+    const strict = validateObject(info('group1.test', 'gizmos'), 'v1', obj, { ...STRICT, carried })
+    expect(strict.unknownFields).toEqual(['spec.bogus'])
+    expect(strict.causes.map((c) => c.field)).toEqual(['spec.bogus'])
+    const warn = validateObject(info('group1.test', 'gizmos'), 'v1', obj, { ...WARN, carried })
+    expect(warn.warnings).toEqual(['unknown field "spec.bogus"'])
+    expect(warn.pruned).toEqual(['spec.old', 'spec.bogus'])
+    expect(warn.object.spec).toEqual({ size: 1 })
+  })
+
+  it('pruneUnknownFields drops what the schema does not know, in metadata too', () => {
+    const obj = gizmo({ size: 1, old: 1 }, { metadata: { name: 'g', namespace: 'x', bogus: 1 } })
+    const { object, pruned } = pruneUnknownFields(info('group1.test', 'gizmos'), 'v1', obj)
+    expect(pruned).toEqual(['metadata.bogus', 'spec.old'])
+    expect(object).toEqual(gizmo({ size: 1 }))
+    const clean = gizmo({ size: 1 })
+    expect(pruneUnknownFields(info('group1.test', 'gizmos'), 'v1', clean).object).toBe(clean)
   })
 
   it('checks against the schema of the requested version', () => {
