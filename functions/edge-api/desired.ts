@@ -18,7 +18,7 @@ import {
 import { internalError } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import type { Manifest } from '../../lib/store/projection-types.ts'
-import type { ApiEnv } from '../api/app.ts'
+import type { ApiEnv } from '../api/api-env.ts'
 import { json } from '../api/respond.ts'
 import { mailboxSpace } from './desired-space.ts'
 

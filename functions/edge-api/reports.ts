@@ -7,7 +7,7 @@
 import type { Context } from 'hono'
 import { applyReport, parseReport, UPSYNC_MANAGER } from '../../lib/edge/apply-report.ts'
 import { createHubClient } from '../../lib/hub/client.ts'
-import type { ApiEnv } from '../api/app.ts'
+import type { ApiEnv } from '../api/api-env.ts'
 import { readBody } from '../api/body.ts'
 import { json } from '../api/respond.ts'
 import { mailboxSpace } from './desired-space.ts'

@@ -1,6 +1,6 @@
 /**
  * The edge API's routes, mounted on the hub app (functions/api/app.ts) behind its auth middleware,
- * which has already limited edge credentials to their own mailbox (lib/auth/edge-scope.ts):
+ * which has already limited edge credentials to their own mailbox (lib/edge/edge-scope.ts):
  * - `GET  /edge/v1/mailboxes/<mailbox>/desired`: the desired state (desired.ts);
  * - `POST /edge/v1/mailboxes/<mailbox>/reports`: statuses, upsync, problems, heartbeat (reports.ts);
  * - `POST /edge/v1/bootstrap`: credential + manifests for one SyncTarget, admin only (bootstrap.ts).
@@ -8,10 +8,10 @@
  * `/edge/v1` is 404 (405 for a known path with another method), never the hub's dispatch.
  */
 import type { Context, Hono } from 'hono'
-import { authorizeMailbox } from '../../lib/auth/edge-scope.ts'
+import { authorizeMailbox } from '../../lib/edge/edge-scope.ts'
 import { EDGE_API_PREFIX } from '../../lib/edge/protocol.ts'
 import { methodNotAllowed, notFound } from '../../lib/errors.ts'
-import type { ApiEnv } from '../api/app.ts'
+import type { ApiEnv } from '../api/api-env.ts'
 import { handleBootstrap } from './bootstrap.ts'
 import { handleDesired } from './desired.ts'
 import { handleReports } from './reports.ts'

@@ -4,8 +4,8 @@
  * an unknown mailbox is 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { edgePrincipal } from '../../../lib/auth/edge-scope.ts'
 import { registerToken } from '../../../lib/auth/tokens.ts'
+import { edgePrincipal } from '../../../lib/edge/edge-scope.ts'
 import { ReportResultSchema } from '../../../lib/edge/protocol.ts'
 import { BASE } from '../../helpers/hub.ts'
 import { createEdgeFixture, type EdgeFixture } from '../../lib/edge/edge-fixture.ts'
