@@ -7,12 +7,11 @@
  * 1 when the check fails; 2 for `--env` (this deploys production only).
  */
 import { spawnSync } from 'node:child_process'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { wranglerBin } from './local/wrangler-process.ts'
 import { localSettings } from './local-endpoints.ts'
-
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+import { REPO_ROOT } from './repo-root.ts'
 
 export const USAGE = `Usage: npm run deploy [-- <wrangler deploy flags>]
 

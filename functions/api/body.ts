@@ -3,7 +3,7 @@
  * configurations, which are YAML or JSON), and Kubernetes protobuf (what `kubectl create
  * <generator>` sends) for the kinds lib/protobuf describes; other protobuf is refused with 415
  * and a hint to use `kubectl apply -f`. Kube endpoints negotiate the type first (media-type.ts:
- * 415 for text/plain, XML, forms, patch types on POST/PUT...); `readBody` (hooks, edge API) takes
+ * 415 for text/plain, XML, forms, patch types on POST/PUT...; the patch types on PATCH); `readBody` (hooks, edge API) takes
  * JSON and YAML only (a missing Content-Type is JSON), anything else is 415. Text must be UTF-8:
  * invalid bytes are a 400 (goyaml refuses them in YAML; Go's JSON decoder would silently turn them
  * into U+FFFD, which we refuse instead — no client built on Go's encoder can send them). A JSON
@@ -12,10 +12,10 @@
  * more than MAX_NESTING_DEPTH levels is a 400 (see "Request limits" in docs/ARCHITECTURE.md).
  * Anything undecodable is a 400 that says where it failed; nothing is stored.
  */
-import { badRequest, tooLarge, unsupportedMediaType } from '../../lib/errors.ts'
+import { badRequest, tooLarge } from '../../lib/errors.ts'
 import type { PatchType } from '../../lib/hub/patch.ts'
 import { bodyTooDeep, nestedTooDeep } from '../../lib/patch/json-limits.ts'
-import { type BodyFormat, mediaTypeOf, objectBodyFormat } from './media-type.ts'
+import { type BodyFormat, objectBodyFormat, plainBodyFormat } from './media-type.ts'
 import { decodeProtobufBody } from './protobuf-body.ts'
 import { decodeYaml } from './yaml-body.ts'
 
@@ -100,24 +100,6 @@ export async function readDeleteBody(req: Request): Promise<unknown> {
 /** A PATCH body of an accepted patch type: apply configurations are YAML, the others JSON. */
 export async function readPatchBody(req: Request, type: PatchType): Promise<unknown> {
   return decodeAs(await readBytes(req), type === 'application/apply-patch+yaml' ? 'yaml' : 'json')
-}
-
-/** The media types `readBody` takes. */
-const PLAIN_TYPES = new Map<string, BodyFormat>([
-  ['application/json', 'json'],
-  ['application/yaml', 'yaml'],
-])
-
-/** The format of a hook or edge API body: JSON (also when no type is given) or YAML, else 415. */
-export function plainBodyFormat(contentType: string | null | undefined): BodyFormat {
-  if (contentType === null || contentType === undefined || contentType.trim() === '') return 'json'
-  const type = mediaTypeOf(contentType)
-  const format = type === undefined ? undefined : PLAIN_TYPES.get(type)
-  if (!format)
-    throw unsupportedMediaType(
-      `the body of the request was in an unknown format - accepted media types include: ${[...PLAIN_TYPES.keys()].join(', ')}`
-    )
-  return format
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   wantsOpenApiV2Protobuf,
 } from '../../lib/kube/openapi-v2.ts'
 import type { RequestPath } from '../../lib/kube/request-path.ts'
+import { parseAccept } from './media-type.ts'
 import { json } from './respond.ts'
 import { assertReadOnly } from './verbs.ts'
 
@@ -53,11 +54,10 @@ export const SERVER_VERSION = {
 
 /** The aggregated-discovery version the Accept header asks for, if any. */
 function aggregatedVersion(accept: string): string | undefined {
-  for (const part of accept.split(',')) {
-    if (!part.includes('as=APIGroupDiscoveryList') || !part.includes('g=apidiscovery.k8s.io'))
-      continue
-    if (/;\s*v=v2(;|$|\s)/.test(part)) return AGGREGATED_DISCOVERY_V2
-    if (/;\s*v=v2beta1(;|$|\s)/.test(part)) return AGGREGATED_DISCOVERY_V2BETA1
+  for (const { params } of parseAccept(accept)) {
+    if (params.as !== 'APIGroupDiscoveryList' || params.g !== 'apidiscovery.k8s.io') continue
+    if (params.v === 'v2') return AGGREGATED_DISCOVERY_V2
+    if (params.v === 'v2beta1') return AGGREGATED_DISCOVERY_V2BETA1
   }
   return undefined
 }

@@ -4,13 +4,13 @@
  * handles (see lib/protobuf/decode-kube.ts for what is understood and what gets a 415).
  */
 import { decodeKubeProtobuf } from '../../lib/protobuf/decode-kube.ts'
+import { mediaTypeOf } from './media-type.ts'
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf'
 
 /** True for `application/vnd.kubernetes.protobuf` (any parameters, any case). */
 export function isProtobuf(contentType: string | null | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  return type === PROTOBUF_MEDIA_TYPE
+  return mediaTypeOf(contentType ?? '') === PROTOBUF_MEDIA_TYPE
 }
 
 /** Decodes a protobuf body; an empty body is no body. */

@@ -82,9 +82,6 @@ const QuerySchema = z.object({
   timeoutSeconds: kubeInt64,
   fieldManager: z.string().optional(),
   fieldValidation: z.string().optional(),
-  propagationPolicy: z.string().optional(),
-  gracePeriodSeconds: z.string().optional(),
-  orphanDependents: z.string().optional(),
 })
 
 type Parsed = z.infer<typeof QuerySchema>
@@ -100,6 +97,8 @@ export type ApiQuery = Omit<Parsed, 'fieldValidation'> & {
   fieldValidationValue: string | undefined
   /** Whether `force` was given at all (kube forbids it on patches other than apply). */
   forceGiven: boolean
+  /** The first value of each parameter, for the options one verb decodes itself (`deleteQuery`). */
+  params: Readonly<Record<string, string>>
 }
 
 /** Decodes `schema` from the first value of each parameter, with kube's 400 for a bad one. */
@@ -130,6 +129,7 @@ export function parseQuery(url: URL): ApiQuery {
     fieldValidation,
     fieldValidationValue: fv,
     forceGiven: raw.force !== undefined,
+    params: raw,
   }
 }
 
@@ -145,12 +145,7 @@ const DeleteQuerySchema = z.object({
  * 400 BadRequest. Only the decoding: parseDeleteOptions validates.
  */
 export function deleteQuery(q: ApiQuery): DeleteQuery {
-  const raw: Record<string, string> = Object.create(null)
-  for (const k of ['gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'] as const) {
-    const v = q[k]
-    if (v !== undefined) raw[k] = v
-  }
-  const d = decodeFirst(DeleteQuerySchema, raw)
+  const d = decodeFirst(DeleteQuerySchema, q.params)
   const out: DeleteQuery = {}
   if (d.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = d.gracePeriodSeconds
   if (d.orphanDependents !== undefined) out.orphanDependents = d.orphanDependents

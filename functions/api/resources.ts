@@ -15,7 +15,7 @@ import { createObject } from '../../lib/hub/create.ts'
 import { type DeleteOptions, deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import type { WriteOptions } from '../../lib/hub/options.ts'
-import { asPatchType, patchObject } from '../../lib/hub/patch.ts'
+import { patchObject } from '../../lib/hub/patch.ts'
 import { getObject, listObjects } from '../../lib/hub/read.ts'
 import { getScale, writeScale } from '../../lib/hub/scale.ts'
 import { registryForSpace } from '../../lib/hub/space-registry.ts'
@@ -31,6 +31,7 @@ import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
+import { patchTypeOf } from './media-type.ts'
 import { type ApiQuery, deleteQuery, listParams } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
@@ -88,8 +89,7 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
  * query's; checked (400, 422) before anything is listed or deleted.
  */
 async function deleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
-  const body = await readDeleteBody(r.req)
-  return parseDeleteOptions(body, body === undefined ? deleteQuery(r.query) : {}, r.baseUrl)
+  return parseDeleteOptions(await readDeleteBody(r.req), () => deleteQuery(r.query), r.baseUrl)
 }
 
 /** GET on a collection: a watch, or a list (as a Table when the client asks for one). */
@@ -132,12 +132,10 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   if (method === 'POST') {
     assertWriteOptions('Create', r.query)
     if (isTokenResource(t.info)) return createToken(r.deps, t, r.req, writeOptions(r, 'unknown'))
-    const res = await createObject(
-      r.deps,
-      t,
-      await readObjectBody(r.req),
-      writeOptions(r, 'unknown')
-    )
+    const res = await createObject(r.deps, t, {
+      body: await readObjectBody(r.req),
+      opts: writeOptions(r, 'unknown'),
+    })
     return json(res.object, 201, res.warnings)
   }
   if (method === 'DELETE') {
@@ -172,12 +170,18 @@ async function scale(r: ResourceRequest, t: Target): Promise<Response> {
       return json(await getScale(r.deps, t))
     case 'PUT':
       assertWriteOptions('Update', r.query)
-      return json((await writeScale(r.deps, t, await readObjectBody(r.req), opts)).object)
+      return json((await writeScale(r.deps, t, { body: await readObjectBody(r.req), opts })).object)
     case 'PATCH': {
-      const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      const type = patchTypeOf(r.req.headers.get('content-type'))
       assertWriteOptions('Patch', r.query, type)
       return json(
-        (await writeScale(r.deps, t, await readPatchBody(r.req, type), opts, type)).object
+        (
+          await writeScale(r.deps, t, {
+            body: await readPatchBody(r.req, type),
+            opts,
+            patchType: type,
+          })
+        ).object
       )
     }
     default:
@@ -206,29 +210,25 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
     }
     case 'PUT': {
       assertWriteOptions('Update', r.query)
-      const res = await updateObject(
-        r.deps,
-        t,
-        await readObjectBody(r.req),
-        writeOptions(r, 'unknown'),
-        status
-      )
+      const res = await updateObject(r.deps, t, {
+        body: await readObjectBody(r.req),
+        opts: writeOptions(r, 'unknown'),
+        sub: status,
+      })
       return json(res.object, 200, res.warnings)
     }
     case 'PATCH': {
-      const type = asPatchType(r.req.headers.get('content-type') ?? undefined)
+      const type = patchTypeOf(r.req.headers.get('content-type'))
       assertWriteOptions('Patch', r.query, type)
       // Apply names its manager itself: the User-Agent default is for the other verbs only.
       if (type === 'application/apply-patch+yaml' && !r.query.fieldManager)
         throw badRequest('fieldManager is required for apply requests')
-      const res = await patchObject(
-        r.deps,
-        t,
-        await readPatchBody(r.req, type),
+      const res = await patchObject(r.deps, t, {
+        patch: await readPatchBody(r.req, type),
         type,
-        writeOptions(r, 'unknown'),
-        status
-      )
+        opts: writeOptions(r, 'unknown'),
+        sub: status,
+      })
       return json(res.object, res.created ? 201 : 200, res.warnings)
     }
     case 'DELETE': {

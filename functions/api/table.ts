@@ -20,31 +20,9 @@ import {
 } from '../../lib/kube/printers/table.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { ListResult } from '../../lib/store/types.ts'
+import { type MediaRange, parseAccept } from './media-type.ts'
 
 export type TableRequest = { version: TableVersion; includeObject: IncludeObject }
-
-export type MediaRange = { type: string; params: Record<string, string>; q: number }
-
-/** The clauses of an Accept header, most preferred first (by q, then in the order given). */
-export function parseAccept(header: string): MediaRange[] {
-  const ranges: MediaRange[] = []
-  for (const clause of header.split(',')) {
-    const [type = '', ...rest] = clause.split(';').map((p) => p.trim())
-    if (!type) continue
-    const params: Record<string, string> = {}
-    for (const p of rest) {
-      const eq = p.indexOf('=')
-      if (eq > 0)
-        params[p.slice(0, eq).trim().toLowerCase()] = p
-          .slice(eq + 1)
-          .trim()
-          .replace(/^"|"$/g, '')
-    }
-    const q = params.q === undefined ? 1 : Number(params.q)
-    ranges.push({ type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0 })
-  }
-  return ranges.filter((r) => r.q > 0).sort((a, b) => b.q - a.q)
-}
 
 const JSON_TYPES = new Set(['application/json', 'application/*', '*/*'])
 

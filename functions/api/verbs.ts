@@ -15,7 +15,7 @@ export const METHOD_NOT_ALLOWED = 'the server does not allow this method on the 
 
 /** kube's 405 Status for a method the path has no route for. */
 export function methodNotAllowedStatus(): ApiError {
-  return new ApiError(405, 'MethodNotAllowed', METHOD_NOT_ALLOWED, {})
+  return new ApiError(405, 'MethodNotAllowed', METHOD_NOT_ALLOWED, { details: {} })
 }
 
 const COLLECTION_VERBS: Record<string, string> = {

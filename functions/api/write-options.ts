@@ -7,7 +7,8 @@
  * and on a patch other than apply a `force` parameter, are 422 Invalid
  * (`CreateOptions.meta.k8s.io "" is invalid: ...`), before the body is decoded.
  */
-import { ApiError, type StatusCause } from '../../lib/errors.ts'
+import type { StatusCause } from '../../lib/errors.ts'
+import { dryRunCauses, invalidOptions } from '../../lib/hub/invalid-options.ts'
 import type { PatchType } from '../../lib/hub/patch.ts'
 import { goQuote, isGoPrint, utf8Length } from '../../lib/kube/go-quote.ts'
 import type { ApiQuery } from './query.ts'
@@ -46,17 +47,6 @@ function fieldManagerCauses(manager: string): StatusCause[] {
   return causes
 }
 
-function dryRunCauses(values: string[]): StatusCause[] {
-  if (values.every((v) => v === 'All')) return []
-  return [
-    {
-      reason: 'FieldValueNotSupported',
-      message: `Unsupported value: []string{${values.map(goQuote).join(', ')}}: supported values: "All"`,
-      field: 'dryRun',
-    },
-  ]
-}
-
 function fieldValidationCauses(value: string | undefined): StatusCause[] {
   if (value === undefined || FIELD_VALIDATIONS.some((v) => v.toLowerCase() === value.toLowerCase()))
     return []
@@ -67,17 +57,6 @@ function fieldValidationCauses(value: string | undefined): StatusCause[] {
       field: 'fieldValidation',
     },
   ]
-}
-
-/** kube's NewInvalid for a meta.k8s.io options kind. */
-function invalidOptions(kind: string, causes: StatusCause[]): ApiError {
-  const errors = causes.map((c) => `${c.field}: ${c.message}`)
-  const joined = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`
-  return new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${joined}`, {
-    group: 'meta.k8s.io',
-    kind,
-    causes,
-  })
 }
 
 /** 422 Invalid when the query's options of `verb` are not valid; `patchType` for patches. */

@@ -5,6 +5,7 @@
  * it is no longer its parent). Returns a help request, an error message or the settings; USAGE is
  * the `--help` text.
  */
+import { isDnsLabel } from '../../lib/kube/names.ts'
 import { readFlags } from '../cli-flags.ts'
 
 export type EdgeSimConfig = {
@@ -67,8 +68,6 @@ const FLAGS = [
   '--parent-pid',
 ]
 
-const NAME_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
-
 export function parseEdgeSimArgs(
   argv: string[],
   env: Record<string, string | undefined>
@@ -83,7 +82,7 @@ export function parseEdgeSimArgs(
   const ddbEndpoint = get('--ddb-endpoint', 'DDB_ENDPOINT')
   const tokenFile = get('--token-file', 'EDGE_TOKEN_FILE')
   if (!name) return { kind: 'error', message: 'missing --name (or EDGE_NAME)' }
-  if (!NAME_RE.test(name))
+  if (!isDnsLabel(name))
     return { kind: 'error', message: `--name must be a DNS label (a-z, 0-9, '-'), got ${name}` }
   if (!ddbEndpoint) return { kind: 'error', message: 'missing --ddb-endpoint (or DDB_ENDPOINT)' }
   if (!/^https?:\/\/[^/]/.test(ddbEndpoint))

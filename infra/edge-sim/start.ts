@@ -17,6 +17,7 @@ import { guardBuiltServer } from '../../functions/raw-request-guard.ts'
 import { bootstrapEdge, edgeNode } from '../../lib/edge-sim/bootstrap.ts'
 import { createSimulator, type Simulator } from '../../lib/edge-sim/simulator.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
+import { isDnsLabel } from '../../lib/kube/names.ts'
 import type { Logger } from '../../lib/log.ts'
 import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
@@ -54,12 +55,10 @@ export type SimulatedEdge = {
   close(): Promise<void>
 }
 
-const NAME_RE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
-
 export const defaultEdgeTable = (name: string) => `edge-${name}`
 
 export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<SimulatedEdge> {
-  if (!NAME_RE.test(opts.name))
+  if (!isDnsLabel(opts.name))
     throw new Error(`edge name must be a DNS label (lowercase letters, digits, '-'): ${opts.name}`)
   const log = opts.log.child({ edge: opts.name })
   const tableName = opts.tableName ?? defaultEdgeTable(opts.name)

@@ -7,16 +7,13 @@
  * wrangler's log and exits 1. Other output is JSON log lines on stderr. Everything it
  * and its children write is created owner-only (umask 077): the data folder holds every Secret.
  */
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createLogger } from '../../lib/log.ts'
+import { REPO_ROOT } from '../repo-root.ts'
 import { parseArgs, readyLine } from './cli-args.ts'
 import { readLocalConfig } from './local-config.ts'
 import type { LocalStack } from './local-stack.ts'
 import { watchParent } from './parent-watch.ts'
 import { USAGE } from './usage.ts'
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`)

@@ -6,14 +6,16 @@
  * the manifests to apply to the edge cluster as one multi-document YAML stream.
  */
 import { z } from 'zod'
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+import { isDnsLabel, isDnsSubdomain } from '../kube/names.ts'
 
 export const BootstrapRequestSchema = z.strictObject({
   /** The inventory space (path such as `root:imw-1`, or id) holding the SyncTarget. */
   inventory: z.string().min(1).max(1000),
-  syncTarget: z.string().min(1).max(253).regex(DNS_SUBDOMAIN, 'must be a DNS subdomain name'),
+  syncTarget: z
+    .string()
+    .min(1)
+    .max(253, { abort: true })
+    .refine(isDnsSubdomain, 'must be a DNS subdomain name'),
   /** The center's base URL as the edge reaches it; default: the URL this request was sent to. */
   centerUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** PEM of a private CA the center's certificate chains to. */
@@ -25,7 +27,11 @@ export const BootstrapRequestSchema = z.strictObject({
     .max(512)
     .regex(/^[^\s]+$/, 'must be an image reference without spaces')
     .optional(),
-  namespace: z.string().max(63).regex(DNS_LABEL, 'must be a DNS label').optional(),
+  namespace: z
+    .string()
+    .max(63, { abort: true })
+    .refine(isDnsLabel, 'must be a DNS label')
+    .optional(),
   pollIntervalSeconds: z.number().int().min(1).max(3600).optional(),
 })
 export type BootstrapRequest = z.infer<typeof BootstrapRequestSchema>

@@ -1,15 +1,16 @@
 /**
  * kube's DeleteOptions of a delete or a collection delete, read as kube-apiserver's delete
  * handlers read them (apiserver pkg/endpoints/handlers/delete.go): from the body when there is
- * one (the query then counts for nothing), else from the query (decoded by the caller), and then
- * validated as apimachinery's ValidateDeleteOptions does: a propagationPolicy other than
- * Foreground, Background or Orphan, both orphanDependents and propagationPolicy, or a dryRun value
- * other than "All" is 422 Invalid (`DeleteOptions.meta.k8s.io "" is invalid: ...`). A body field
- * of the wrong JSON type is 400 (kube's decoder fails there). The caller checks all of this
+ * one (the query then counts for nothing and is not decoded), else from the query (decoded by the
+ * caller's decoder), and then validated as apimachinery's ValidateDeleteOptions does: a
+ * propagationPolicy other than Foreground, Background or Orphan, both orphanDependents and
+ * propagationPolicy, or a dryRun value other than "All" is 422 Invalid (invalid-options.ts). A body
+ * field of the wrong JSON type is 400 (kube's decoder fails there). The caller checks all of this
  * before anything is deleted.
  */
-import { ApiError, badRequest, type StatusCause } from '../errors.ts'
+import { badRequest, type StatusCause } from '../errors.ts'
 import { goQuote } from '../kube/go-quote.ts'
+import { dryRunCauses, invalidOptions } from './invalid-options.ts'
 import type { Propagation } from './write.ts'
 
 /** A delete's options as the hub's delete (delete.ts) takes them. */
@@ -82,9 +83,6 @@ function fromBody(body: unknown): Raw {
   return out
 }
 
-/** Go's %#v of a []string: `[]string{"All", "x"}`. */
-const goStrings = (values: string[]) => `[]string{${values.map(goQuote).join(', ')}}`
-
 /** apimachinery's ValidateDeleteOptions, as StatusCauses. */
 function validate(o: Raw): StatusCause[] {
   const causes: StatusCause[] = []
@@ -101,38 +99,23 @@ function validate(o: Raw): StatusCause[] {
       message: `Unsupported value: ${goQuote(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
       field: 'propagationPolicy',
     })
-  if ((o.dryRun ?? []).some((v) => v !== 'All'))
-    causes.push({
-      reason: 'FieldValueNotSupported',
-      message: `Unsupported value: ${goStrings(o.dryRun ?? [])}: supported values: "All"`,
-      field: 'dryRun',
-    })
+  causes.push(...dryRunCauses(o.dryRun ?? []))
   return causes
-}
-
-/** kube's NewInvalid for the meta.k8s.io DeleteOptions kind. */
-function invalidDeleteOptions(causes: StatusCause[]): ApiError {
-  const errors = causes.map((c) => `${c.field}: ${c.message}`)
-  const joined = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`
-  return new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: ${joined}`, {
-    group: 'meta.k8s.io',
-    kind: 'DeleteOptions',
-    causes,
-  })
 }
 
 /**
  * The DeleteOptions of a request: from `body` when the request had one (not undefined), else from
- * `query`; 400 or 422 as kube answers an undecodable or invalid one.
+ * the query, decoded by `query` only then (a body makes the query count for nothing, its
+ * undecodable parameters included); 400 or 422 as kube answers an undecodable or invalid one.
  */
 export function parseDeleteOptions(
   body: unknown,
-  query: DeleteQuery,
+  query: () => DeleteQuery,
   baseUrl: string
 ): DeleteOptions {
-  const o: Raw = body === undefined ? query : fromBody(body)
+  const o: Raw = body === undefined ? query() : fromBody(body)
   const causes = validate(o)
-  if (causes.length > 0) throw invalidDeleteOptions(causes)
+  if (causes.length > 0) throw invalidOptions('DeleteOptions', causes)
   const out: DeleteOptions = { dryRun: (o.dryRun ?? []).length > 0, baseUrl }
   if (o.propagationPolicy !== undefined) out.propagationPolicy = o.propagationPolicy as Propagation
   else if (o.orphanDependents === true) out.propagationPolicy = 'Orphan'

@@ -8,10 +8,11 @@
  * 422 too, as is metadata whose JSON types are wrong (validate-meta-types.ts). Fields the server owns and kube silently restores (creationTimestamp, generation) are
  * carried over by metadata.ts instead.
  */
-import { badRequest, invalid, type StatusCause } from '../errors.ts'
+import { invalid, type StatusCause } from '../errors.ts'
 import { apiVersionOf } from '../kube/request-path.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { metadataTypeCauses } from '../kube/validate-meta-types.ts'
+import { apiVersionMismatch, kindMismatch, nameMismatch, namespaceMismatch } from './mismatch.ts'
 import { type Target, targetDetails } from './target.ts'
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v))
@@ -36,17 +37,13 @@ export function checkNaming(
 ): void {
   const name = current.metadata.name ?? ''
   if ((required || meta.name !== undefined) && meta.name !== name)
-    throw badRequest(
-      `the name of the object (${show(meta.name ?? '')}) does not match the name on the URL (${name})`
-    )
+    throw nameMismatch(show(meta.name ?? ''), name)
   if (
     t.info.namespaced &&
     meta.namespace !== undefined &&
     meta.namespace !== current.metadata.namespace
   )
-    throw badRequest(
-      'the namespace of the provided object does not match the namespace sent on the request'
-    )
+    throw namespaceMismatch()
 }
 
 /** Throws when `next` (what the client's write produced) differs from `current` in identity. */
@@ -58,13 +55,8 @@ export function checkIdentity(
 ): void {
   const expected = apiVersionOf(t.info.group, t.version)
   if (next.kind !== t.info.kind)
-    throw badRequest(
-      `the kind in the data (${show(next.kind)}) does not match the expected kind (${t.info.kind}): the kind of an object cannot be changed`
-    )
-  if (next.apiVersion !== expected)
-    throw badRequest(
-      `the API version in the data (${show(next.apiVersion)}) does not match the expected API version (${expected})`
-    )
+    throw kindMismatch(show(next.kind), t.info.kind, 'the kind of an object cannot be changed')
+  if (next.apiVersion !== expected) throw apiVersionMismatch(show(next.apiVersion), expected)
   const name = current.metadata.name ?? ''
   const meta = next.metadata
   // Types first: the server-owned fields are merged into these maps next (metadata.ts).

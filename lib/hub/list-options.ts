@@ -9,8 +9,9 @@
  * NotOlderThan, only with sendInitialEvents and without continue, and sendInitialEvents needs
  * NotOlderThan. A violation is kube's 422 Invalid on `ListOptions.meta.k8s.io ""`.
  */
-import { invalid, type StatusCause } from '../errors.ts'
+import type { StatusCause } from '../errors.ts'
 import { forbiddenCause, notSupportedCause } from '../kube/validate-util.ts'
+import { invalidOptions } from './invalid-options.ts'
 
 export type ListOptions = {
   watch: boolean
@@ -75,7 +76,6 @@ function watchCauses(o: ListOptions): StatusCause[] {
 export function checkListOptions<T extends ListOptions>(options: T): T {
   const o = withListDefaults(options)
   const causes = o.watch ? watchCauses(o) : listCauses(o)
-  if (causes.length > 0)
-    throw invalid('ListOptions', { group: 'meta.k8s.io', kind: 'ListOptions', name: '' }, causes)
+  if (causes.length > 0) throw invalidOptions('ListOptions', causes)
   return o
 }

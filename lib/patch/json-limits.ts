@@ -7,7 +7,7 @@
  * renders as a kube Status, never a stack overflow or an out-of-memory restart.
  */
 import { ApiError, badRequest, tooLarge } from '../errors.ts'
-import { measureJson } from './json-measure.ts'
+import { type MeasureLimits, measureJson } from './json-measure.ts'
 
 /**
  * Deepest accepted nesting of arrays and objects in a decoded body or a patched object (the top
@@ -50,19 +50,13 @@ export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024
  * which may go MANAGED_FIELDS_EXTRA_DEPTH levels further. Measured without recursion.
  */
 export function nestedTooDeep(value: unknown): boolean {
-  const meta = isObject(value) ? value.metadata : undefined
-  if (!isObject(value) || !isObject(meta) || !Object.hasOwn(meta, 'managedFields'))
-    return measureJson(value, { maxDepth: MAX_NESTING_DEPTH }).exceeded === 'depth'
-  const { managedFields, ...rest } = meta
-  const outer = measureJson({ ...value, metadata: rest }, { maxDepth: MAX_NESTING_DEPTH })
-  const inner = measureJson(managedFields, {
-    maxDepth: MAX_NESTING_DEPTH + MANAGED_FIELDS_EXTRA_DEPTH - 2,
-  })
-  return outer.exceeded === 'depth' || inner.exceeded === 'depth'
+  return measureJson(value, KUBE_DEPTH).exceeded === 'depth'
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+/** The depth limits of a kube object, for measureJson. */
+export const KUBE_DEPTH: MeasureLimits = {
+  maxDepth: MAX_NESTING_DEPTH,
+  roomUnder: { path: ['metadata', 'managedFields'], extraDepth: MANAGED_FIELDS_EXTRA_DEPTH },
 }
 
 /** 400 for a decoded document nested deeper than MAX_NESTING_DEPTH. */

@@ -12,6 +12,10 @@
  * answer is a conflict — or, when this attempt may also have landed before being overwritten,
  * 504 Timeout (outcome unknown), as kube answers when etcd's response is lost. A repeated call is
  * a new attempt with a new rv: a stale precondition is a conflict even if the bodies agree.
+ * Which layer sends again: the SDK's retry loop resends throttled, 5xx and network failures (with
+ * its backoff and attempt limit); the store never repeats a send that loop has seen, and resends
+ * only failures raised around the SDK whose outcome is unknown. A refused condition after the SDK
+ * resent counts as uncertain too: an earlier send of the same command may have landed.
  * A key too long to be stored (key-size.ts) is refused before any request: NotFound for update and
  * delete (nothing can be stored there), 422 Invalid for create.
  */
@@ -43,7 +47,7 @@ import {
   storeBody,
 } from './object-items.ts'
 import type { ObjectKey } from './types.ts'
-import { refusedAsSent } from './unavailable.ts'
+import { refusedAsSent, sdkAttempts } from './unavailable.ts'
 
 const MODIFIED_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again'
@@ -66,13 +70,16 @@ type HeadWrite = {
   expectedRv: number | undefined
 }
 
-/** Sends of one put whose outcome is unknown (the SDK retries inside each, too). */
+/** Sends of one put whose outcome is unknown, for failures the SDK's retry loop did not see. */
 const SEND_ATTEMPTS = 3
 
+/** Whether a refused condition may follow an earlier send of the same command that landed. */
+const resentBySdk = (e: unknown) => (sdkAttempts(e) ?? 1) > 1
+
 /**
- * Sends a put again while its outcome is unknown (a lost connection, a timeout, a 5xx: errors the
- * table did not refuse as sent). Returns whether its condition failed and whether an earlier send
- * may have landed.
+ * Sends a put again while its outcome is unknown and the SDK has not already sent it again (a
+ * failure around the SDK that the table did not refuse as sent). Returns whether its condition
+ * failed and whether an earlier send may have landed.
  */
 async function sendUntilKnown(
   send: () => Promise<unknown>
@@ -83,8 +90,8 @@ async function sendUntilKnown(
       await send()
       return { refused: false, uncertain }
     } catch (e) {
-      if (isConditionalFailure(e)) return { refused: true, uncertain }
-      if (refusedAsSent(e) || attempt >= SEND_ATTEMPTS) throw e
+      if (isConditionalFailure(e)) return { refused: true, uncertain: uncertain || resentBySdk(e) }
+      if (refusedAsSent(e) || sdkAttempts(e) !== undefined || attempt >= SEND_ATTEMPTS) throw e
       uncertain = true
     }
   }
@@ -202,6 +209,10 @@ export async function deleteObject(
     old = out.Attributes
   } catch (e) {
     if (!isConditionalFailure(e)) throw e
+    if (resentBySdk(e))
+      throw outcomeUnknown(
+        `the delete of ${describeTarget(key.resource, key.group, key.name)} may or may not have been applied (an earlier send may have landed); read it and try again`
+      )
     const current = await getHead(ctx, key)
     if (!current) throw notFound(key.resource, target(key))
     const why = `Precondition failed: ResourceVersion in precondition: ${expected}, ResourceVersion in object meta: ${readNumber(current, 'rv')}`

@@ -3,7 +3,9 @@
  * (a dropped connection, a timeout, throttling, a 5xx) rather than a bug: such a request is worth
  * retrying, so the API answers it as kube answers an unavailable etcd — 503 ServiceUnavailable with
  * a retry hint — instead of an internal error. Errors the table refused as sent (4xx, but for
- * throttling) are not: `refusedAsSent` tells the store's writes which sends are worth repeating.
+ * throttling) are not: `refusedAsSent` tells the store's writes which sends are worth repeating,
+ * and `sdkAttempts` which ones the SDK's retry loop (throttling, 5xx, network errors) already sent
+ * again.
  */
 import { ApiError } from '../errors.ts'
 
@@ -20,6 +22,15 @@ export function refusedAsSent(e: unknown): boolean {
   const status = statusOf(e)
   if (e instanceof Error && THROTTLED.test(e.name)) return false
   return status !== undefined && status >= 400 && status < 500
+}
+
+/**
+ * How many times the SDK's retry loop sent the command an error (or a result) came from; undefined
+ * when it did not come through that loop (a failure raised around the SDK, before or after it).
+ */
+export function sdkAttempts(e: unknown): number | undefined {
+  const attempts = (e as { $metadata?: { attempts?: unknown } } | undefined)?.$metadata?.attempts
+  return typeof attempts === 'number' ? attempts : undefined
 }
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'])
@@ -40,6 +51,6 @@ export function storeUnavailable(): ApiError {
     503,
     'ServiceUnavailable',
     'the object store is unavailable or too busy to answer; try again',
-    { retryAfterSeconds: 1 }
+    { details: { retryAfterSeconds: 1 } }
   )
 }

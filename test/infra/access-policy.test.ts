@@ -7,7 +7,6 @@
  */
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   RELAY_LEADING_KEYS,
@@ -15,16 +14,15 @@ import {
   WORKER_INDEX_ACTIONS,
   WORKER_TABLE_ACTIONS,
 } from '../../infra/access-policy.ts'
+import { REPO_ROOT } from '../../infra/repo-root.ts'
 import { createKvCursorStore } from '../../lib/relay/cursor.ts'
 import type { FaultCall } from '../../lib/store/dynamo-client.ts'
 import { createTestStore, type TestStore } from '../helpers/dynalite.ts'
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-
 /** Every module reachable from `entry` through relative value imports (and `import()`). */
 function reachable(entry: string): Map<string, string> {
   const seen = new Map<string, string>()
-  const queue = [resolve(REPO, entry)]
+  const queue = [resolve(REPO_ROOT, entry)]
   const specifier =
     /(?:^|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g
   for (let file = queue.pop(); file; file = queue.pop()) {
@@ -49,7 +47,7 @@ describe("the Worker's policy", () => {
   const modules = reachable('functions/index.ts')
 
   it('walks the Worker from its entry into the store', () => {
-    const files = [...modules.keys()].map((f) => f.slice(REPO.length + 1))
+    const files = [...modules.keys()].map((f) => f.slice(REPO_ROOT.length + 1))
     expect(files).toContain('lib/store/dynamo-store.ts')
     expect(files).toContain('lib/store/kv-store.ts')
     // Table management is not the Worker's: the table comes from CloudFormation.
@@ -74,7 +72,7 @@ describe("the Worker's policy", () => {
     expect(commandsIn('await c.send(new TransactWriteItemsCommand({}))')).toEqual([
       'TransactWriteItems',
     ])
-    const dir = join(REPO, 'lib', 'store')
+    const dir = join(REPO_ROOT, 'lib', 'store')
     expect(reachable('lib/store/kv-store.ts').has(join(dir, 'keys.ts'))).toBe(true)
   })
 })

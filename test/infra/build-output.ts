@@ -9,9 +9,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, dirname, join, resolve } from 'node:path'
-
-export const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
+import { basename, dirname, join } from 'node:path'
+import { REPO_ROOT } from '../../infra/repo-root.ts'
 
 /** Long enough for wrangler's and esbuild's bundles on a loaded 2-core machine. */
 export const BUILD_TIMEOUT_MS = 240_000

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { unstable_readConfig } from 'wrangler'
-import { type DeployDeps, REPO_ROOT, readProductionVars, runDeploy } from '../../infra/deploy.ts'
+import { type DeployDeps, readProductionVars, runDeploy } from '../../infra/deploy.ts'
 import { LOCAL_CRON } from '../../infra/local/cron-ticker.ts'
 import { LOCAL_ENV, WRANGLER_ENV } from '../../infra/local/wrangler-process.ts'
 import { findLocalEndpoints, localSettings } from '../../infra/local-endpoints.ts'
+import { REPO_ROOT } from '../../infra/repo-root.ts'
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml')
 

@@ -14,8 +14,9 @@ import { dirname, join, posix } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleFile, NODE_BUNDLES, OPTIONAL_ADDONS } from '../../infra/node-bundles.ts'
+import { REPO_ROOT } from '../../infra/repo-root.ts'
 import { EDGE_AGENT_IMAGE, HEALTH_PORT, RELAY_IMAGE } from '../../lib/edge/manifests-image.ts'
-import { BUILD_TIMEOUT_MS, copyAlone, REPO_ROOT, removeMade, runBuild } from './build-output.ts'
+import { BUILD_TIMEOUT_MS, copyAlone, removeMade, runBuild } from './build-output.ts'
 
 type Instruction = { op: string; args: string }
 

@@ -69,6 +69,12 @@ describe('discovery', () => {
     const edge = res.body.items.find((g: any) => g.metadata.name === 'edge.kcp.io')
     expect(edge.versions[0].resources.map((r: any) => r.resource)).toContain('edgeplacements')
   })
+  it('reads the Accept header by preference: a clause with q=0 is not asked for', async () => {
+    const accept =
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0,application/json'
+    const res = await hub.call('GET', '/clusters/root/apis', undefined, { accept })
+    expect(res.body.kind).toBe('APIGroupList')
+  })
   it('serves an OpenAPI v3 index whose URLs keep the cluster prefix', async () => {
     const res = await hub.call('GET', '/clusters/root/openapi/v3')
     expect(res.body.paths['api/v1'].serverRelativeURL).toMatch(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { mediaTypeOf, objectBodyFormat } from '../../../functions/api/media-type.ts'
+import {
+  mediaTypeOf,
+  objectBodyFormat,
+  patchTypeOf,
+  plainBodyFormat,
+} from '../../../functions/api/media-type.ts'
 import { ApiError } from '../../../lib/errors.ts'
 
 describe('objectBodyFormat', () => {
@@ -42,5 +47,30 @@ describe('objectBodyFormat', () => {
     expect(mediaTypeOf(' Text/Plain ; x=y')).toBe('text/plain')
     expect(mediaTypeOf('nonsense')).toBeUndefined()
     expect(mediaTypeOf('')).toBeUndefined()
+  })
+
+  it('has one list per kind of body; only the patch list has no default', () => {
+    const refusal = (f: () => unknown): unknown[] | undefined => {
+      try {
+        f()
+      } catch (e) {
+        return e instanceof ApiError ? [e.code, e.message] : [e]
+      }
+      return undefined
+    }
+    expect(patchTypeOf('Application/Merge-Patch+JSON; charset=utf-8')).toBe(
+      'application/merge-patch+json'
+    )
+    expect(plainBodyFormat(undefined)).toBe('json')
+    expect(plainBodyFormat('application/yaml')).toBe('yaml')
+    expect(refusal(() => patchTypeOf(undefined))).toEqual([
+      415,
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    ])
+    expect(refusal(() => patchTypeOf('application/json'))?.[0]).toBe(415)
+    expect(refusal(() => plainBodyFormat('application/vnd.kubernetes.protobuf'))).toEqual([
+      415,
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+    ])
   })
 })

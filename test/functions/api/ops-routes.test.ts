@@ -35,13 +35,11 @@ function makeApp(o: HubOps): App {
   })
 }
 
-async function call(
-  app: App,
-  method: string,
-  path: string,
-  body?: unknown,
-  opts: { token?: string | null; ifNoneMatch?: string } = {}
-) {
+/** A JSON `body`, the bearer token (default admin, null: none) and an If-None-Match value. */
+type CallOptions = { body?: unknown; token?: string | null; ifNoneMatch?: string }
+
+async function call(app: App, method: string, path: string, opts: CallOptions = {}) {
+  const { body } = opts
   const headers: Record<string, string> = {}
   const token = opts.token === undefined ? ADMIN_TOKEN : opts.token
   if (token !== null) headers.authorization = `Bearer ${token}`
@@ -78,7 +76,7 @@ beforeAll(async () => {
   ops = storeHubOps(store, { now: () => Date.now() + skew, shard: 3, flushEveryMs: 3_600_000 })
   hub = makeApp(ops)
   await bootstrapHub(hub.deps, { adminToken: ADMIN_TOKEN, baseUrl: BASE })
-  const admin = (m: string, p: string, b?: unknown) => call(hub, m, p, b)
+  const admin = (m: string, p: string, b?: unknown) => call(hub, m, p, { body: b })
   await createInventory(admin, 'imw-m')
   ;({ mailbox } = await createSyncTarget(admin, 'imw-m', 'florin'))
   edge = await edgeToken({ store }, mailbox)
@@ -97,15 +95,15 @@ afterAll(async () => {
 
 describe('/metrics', () => {
   it('needs a token (401), and admin or a metrics-reader group (403 otherwise)', async () => {
-    const none = await call(hub, 'GET', '/metrics', undefined, { token: null })
+    const none = await call(hub, 'GET', '/metrics', { token: null })
     expect(none.status).toBe(401)
     expect(none.body).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' })
     for (const token of ['plain', edge]) {
-      const res = await call(hub, 'GET', '/metrics', undefined, { token })
+      const res = await call(hub, 'GET', '/metrics', { token })
       expect(res.status).toBe(403)
       expect(res.body).toMatchObject({ kind: 'Status', code: 403, reason: 'Forbidden' })
     }
-    const reader = await call(hub, 'GET', '/metrics', undefined, { token: 'reader' })
+    const reader = await call(hub, 'GET', '/metrics', { token: 'reader' })
     expect(reader.status).toBe(200)
     expect(parseExposition(reader.text).types.get('edgeplane_http_requests_total')).toBe('counter')
   })
@@ -120,9 +118,11 @@ describe('/metrics', () => {
     const cms = '/clusters/root:imw-m/api/v1/namespaces/default/configmaps'
     for (let i = 0; i < 3; i++) expect((await call(hub, 'GET', cms)).status).toBe(200)
     const created = await call(hub, 'POST', cms, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'secret-looking-name' },
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'secret-looking-name' },
+      },
     })
     expect(created.status).toBe(201)
     expect((await call(hub, 'GET', `${cms}/nope`)).status).toBe(404)
@@ -165,13 +165,11 @@ describe('/metrics', () => {
   it('counts edge polls by code (200, then 304) and reports', async () => {
     const before = await scrape()
     const path = `/edge/v1/mailboxes/${mailbox}/desired`
-    const full = await call(hub, 'GET', path, undefined, { token: edge })
+    const full = await call(hub, 'GET', path, { token: edge })
     expect(full.status).toBe(200)
     const etag = full.headers.get('etag') ?? ''
     for (let i = 0; i < 2; i++)
-      expect(
-        (await call(hub, 'GET', path, undefined, { token: edge, ifNoneMatch: etag })).status
-      ).toBe(304)
+      expect((await call(hub, 'GET', path, { token: edge, ifNoneMatch: etag })).status).toBe(304)
     const after = await scrape()
     const polls = (e: Exposition, code: string) =>
       e.value('edgeplane_edge_polls_total', { code }) ?? 0
@@ -183,7 +181,9 @@ describe('/metrics', () => {
 
   it('counts reconcile runs by step and outcome, with durations', async () => {
     const before = await scrape()
-    const hook = await call(hub, 'POST', '/hooks/mailbox', { keys: [mailbox, 'not-a-mailbox-key'] })
+    const hook = await call(hub, 'POST', '/hooks/mailbox', {
+      body: { keys: [mailbox, 'not-a-mailbox-key'] },
+    })
     expect(hook.status).toBe(200)
     const after = await scrape()
     const runs = (e: Exposition, outcome: string) =>
@@ -234,13 +234,10 @@ describe('/metrics', () => {
     const never = await scrape()
     expect(never.value('edgeplane_edges_by_last_seen', { age: 'never' })).toBe(1)
     expect(never.value('edgeplane_edges_by_last_seen', { age: '0-5m' })).toBe(0)
-    const report = await call(
-      hub,
-      'POST',
-      `/edge/v1/mailboxes/${mailbox}/reports`,
-      { kind: 'Report', heartbeat: true },
-      { token: edge }
-    )
+    const report = await call(hub, 'POST', `/edge/v1/mailboxes/${mailbox}/reports`, {
+      body: { kind: 'Report', heartbeat: true },
+      token: edge,
+    })
     expect(report.status).toBe(200)
     skew += 61_000
     const fresh = await scrape()

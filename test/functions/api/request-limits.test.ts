@@ -41,14 +41,12 @@ async function stored(name: string) {
   return res.body
 }
 
+/** A request's body and its content type, and the object (`target`) it must leave unchanged. */
+type Refusable = { body: string; contentType: string; target?: string }
+
 /** Sends a request that must be refused with a 4xx Status; the target must be unchanged. */
-async function refused(
-  method: string,
-  path: string,
-  body: string,
-  contentType: string,
-  target = 'target'
-) {
+async function refused(method: string, path: string, r: Refusable) {
+  const { body, contentType, target = 'target' } = r
   const before = await stored(target)
   const res = await hub.call(method, path, body, { contentType })
   expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeGreaterThanOrEqual(400)
@@ -85,7 +83,7 @@ describe('deep nesting', () => {
           ['DELETE', `${CMS}/target`, `{"kind":"DeleteOptions","x":${deep}}`, 'application/json'],
         ]
         for (const [method, path, body, type] of cases) {
-          const res = await refused(method, path, body, type)
+          const res = await refused(method, path, { body, contentType: type })
           expect(res.status).toBe(400)
           expect(res.body.message).toContain(`more than ${MAX_NESTING_DEPTH} levels`)
         }
@@ -119,7 +117,7 @@ describe('deep nesting', () => {
   it('refuses deep YAML block nesting before composing it', async () => {
     let yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep-new\nspec:\n'
     for (let i = 0; i < 600; i++) yaml += `${' '.repeat(i + 2)}a:\n`
-    const res = await refused('POST', CMS, yaml, 'application/yaml')
+    const res = await refused('POST', CMS, { body: yaml, contentType: 'application/yaml' })
     expect(res.status).toBe(400)
   })
 
@@ -142,13 +140,11 @@ describe('deep nesting', () => {
     expect(applied.status).toBe(200)
     const again = await hub.call('PUT', `${CMS}/at-limit`, await stored('at-limit'))
     expect(again.status).toBe(200)
-    const over = await refused(
-      'POST',
-      CMS,
-      withSpec('over-limit', deepObject(MAX_NESTING_DEPTH)),
-      'application/json',
-      'at-limit'
-    )
+    const over = await refused('POST', CMS, {
+      body: withSpec('over-limit', deepObject(MAX_NESTING_DEPTH)),
+      contentType: 'application/json',
+      target: 'at-limit',
+    })
     expect(over.status).toBe(400)
   })
 
@@ -159,7 +155,10 @@ describe('deep nesting', () => {
     const ops = [{ op: 'copy', from: '/spec', path: '/spec/x/x/x/x' }]
     for (let i = 0; i < 10; i++)
       ops.push({ op: 'copy', from: '/spec', path: `/spec${'/x'.repeat(4 * 2 ** i + 1)}` })
-    const res = await refused('PATCH', `${CMS}/target`, JSON.stringify(ops), JSON_PATCH)
+    const res = await refused('PATCH', `${CMS}/target`, {
+      body: JSON.stringify(ops),
+      contentType: JSON_PATCH,
+    })
     expect(res.status).toBe(422)
   })
 })
@@ -171,7 +170,11 @@ describe('patch bombs', () => {
     const body = JSON.stringify(ops)
     expect(body.length).toBeGreaterThan(100_000)
     const heapBefore = process.memoryUsage().heapUsed
-    const res = await refused('PATCH', `${CMS}/bomb`, body, JSON_PATCH, 'bomb')
+    const res = await refused('PATCH', `${CMS}/bomb`, {
+      body,
+      contentType: JSON_PATCH,
+      target: 'bomb',
+    })
     const heapAfter = process.memoryUsage().heapUsed
     const grownMiB = (heapAfter - heapBefore) / 2 ** 20
     console.log(`doubling bomb (string): heapUsed grew ${grownMiB.toFixed(1)} MiB`)
@@ -185,7 +188,11 @@ describe('patch bombs', () => {
     const ops: object[] = [{ op: 'add', path: '/spec', value: seed }]
     for (let i = 0; i < 30; i++) ops.push({ op: 'copy', from: '/spec', path: `/spec/d${i}` })
     const heapBefore = process.memoryUsage().heapUsed
-    const res = await refused('PATCH', `${CMS}/bomb`, JSON.stringify(ops), JSON_PATCH, 'bomb')
+    const res = await refused('PATCH', `${CMS}/bomb`, {
+      body: JSON.stringify(ops),
+      contentType: JSON_PATCH,
+      target: 'bomb',
+    })
     const grownMiB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
     console.log(`doubling bomb (objects): heapUsed grew ${grownMiB.toFixed(1)} MiB`)
     expect(res.status).toBe(413)
@@ -194,7 +201,11 @@ describe('patch bombs', () => {
 
   it('refuses more than 10,000 JSON patch operations with 413', async () => {
     const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/data/a', value: '1' }))
-    const res = await refused('PATCH', `${CMS}/bomb`, JSON.stringify(ops), JSON_PATCH, 'bomb')
+    const res = await refused('PATCH', `${CMS}/bomb`, {
+      body: JSON.stringify(ops),
+      contentType: JSON_PATCH,
+      target: 'bomb',
+    })
     expect(res.status).toBe(413)
     expect(res.body.message).toContain('10000')
   })
@@ -210,7 +221,11 @@ describe('patch bombs', () => {
         { op: 'copy', from: '/data/big', path: '/data/c' },
         { op: 'remove', path: '/data/c' }
       )
-    const res = await refused('PATCH', `${CMS}/copies`, JSON.stringify(ops), JSON_PATCH, 'copies')
+    const res = await refused('PATCH', `${CMS}/copies`, {
+      body: JSON.stringify(ops),
+      contentType: JSON_PATCH,
+      target: 'copies',
+    })
     expect(res.status).toBe(422)
     expect(res.body.message).toContain('copies')
   })
@@ -219,7 +234,11 @@ describe('patch bombs', () => {
     const data = Object.fromEntries(
       Array.from({ length: 5 }, (_, i) => [`k${i}`, 'z'.repeat(250_000)])
     )
-    const res = await refused('PATCH', `${CMS}/bomb`, JSON.stringify({ data }), MERGE, 'bomb')
+    const res = await refused('PATCH', `${CMS}/bomb`, {
+      body: JSON.stringify({ data }),
+      contentType: MERGE,
+      target: 'bomb',
+    })
     expect(res.status).toBe(413)
   })
 })
@@ -230,7 +249,7 @@ describe('YAML bombs', () => {
   it('refuses an exponential alias bomb', async () => {
     let doc = `${head}data:\n  a0: &a0 "xxxxxxxxxx"\n`
     for (let i = 1; i < 30; i++) doc += `  a${i}: &a${i} [*a${i - 1}, *a${i - 1}, *a${i - 1}]\n`
-    const res = await refused('POST', CMS, doc, 'application/yaml')
+    const res = await refused('POST', CMS, { body: doc, contentType: 'application/yaml' })
     expect(res.status).toBe(400)
   })
 
@@ -238,7 +257,7 @@ describe('YAML bombs', () => {
     let doc = `${head}spec:\n  m0: &m0 {k: v}\n`
     for (let i = 1; i < 30; i++)
       doc += `  m${i}: &m${i}\n    <<: [*m${i - 1}]\n    a: *m${i - 1}\n    b: *m${i - 1}\n`
-    const res = await refused('POST', CMS, doc, 'application/yaml')
+    const res = await refused('POST', CMS, { body: doc, contentType: 'application/yaml' })
     expect([400, 413]).toContain(res.status)
   })
 
@@ -247,7 +266,7 @@ describe('YAML bombs', () => {
     let doc = `${head}spec:\n  c0: &c0 ${'['.repeat(level)}${']'.repeat(level)}\n`
     for (let i = 1; i < 10; i++)
       doc += `  c${i}: &c${i} ${'['.repeat(level)}*c${i - 1}${']'.repeat(level)}\n`
-    const res = await refused('POST', CMS, doc, 'application/yaml')
+    const res = await refused('POST', CMS, { body: doc, contentType: 'application/yaml' })
     expect(res.status).toBe(400)
   })
 
@@ -255,7 +274,7 @@ describe('YAML bombs', () => {
     let doc = `${head}spec:\n  s: &s "${'q'.repeat(1_000_000)}"\n  list: [`
     doc += Array.from({ length: 5 }, () => '*s').join(', ')
     doc += ']\n'
-    const res = await refused('POST', CMS, doc, 'application/yaml')
+    const res = await refused('POST', CMS, { body: doc, contentType: 'application/yaml' })
     expect(res.status).toBe(413)
   })
 

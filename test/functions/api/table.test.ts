@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseAccept } from '../../../functions/api/media-type.ts'
 import {
   listTable,
   negotiateTable,
   objectTable,
-  parseAccept,
   tableWatchEvents,
 } from '../../../functions/api/table.ts'
 import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { USAGE as BOOTSTRAP_USAGE } from '../../../infra/edge-bootstrap/cli-args.ts'
+import { REPO_ROOT } from '../../../infra/repo-root.ts'
 import { DEFAULT_AGENT_IMAGE } from '../../../lib/edge/manifests.ts'
 import {
   EDGE_AGENT_IMAGE,
@@ -15,8 +16,7 @@ import {
   RELAY_IMAGE,
 } from '../../../lib/edge/manifests-image.ts'
 
-const ROOT = join(import.meta.dirname, '..', '..', '..')
-const read = (path: string) => readFile(join(ROOT, path), 'utf8')
+const read = (path: string) => readFile(join(REPO_ROOT, path), 'utf8')
 const DOCS = [
   'README.md',
   'infra/README.md',

@@ -9,7 +9,7 @@ import { parseDeleteOptions } from '../../../lib/hub/delete.ts'
 import { failure as apiError } from '../../helpers/api-error.ts'
 
 const URL = 'https://hub.test'
-const parse = (body: unknown, query = {}) => parseDeleteOptions(body, query, URL)
+const parse = (body: unknown, query = {}) => parseDeleteOptions(body, () => query, URL)
 
 describe('parseDeleteOptions', () => {
   it('is no dry run by default, with or without a body', () => {

@@ -78,7 +78,7 @@ const cases: [string, string, unknown, { contentType: string }, number][] = [
 ]
 
 describe('identity-changing patches', () => {
-  it.each(cases)('%s is refused and changes nothing', async (_n, path, body, opts, code) => {
+  it.for(cases)('%s is refused and changes nothing', async ([_n, path, body, opts, code]) => {
     const res = await hub.call('PATCH', path, body, opts)
     expect(res.status).toBe(code)
     expect(res.body.kind).toBe('Status')

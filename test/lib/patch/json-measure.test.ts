@@ -45,4 +45,26 @@ describe('measureJson', () => {
     expect(m.exceeded).toBe('bytes')
     expect(m.bytes).toBeLessThan(1_010_000)
   })
+
+  it('with depthFirst, walks past the byte limit and lets depth win, keeping the bytes at the pass', () => {
+    // popped last-in first: `big` is measured before `deep`
+    const v = { deep: nested(10), big: 'x'.repeat(100) }
+    const plain = measureJson(v, { maxDepth: 5, maxBytes: 50 })
+    expect(plain.exceeded).toBe('bytes')
+    expect(measureJson(v, { maxDepth: 5, maxBytes: 50, depthFirst: true }).exceeded).toBe('depth')
+    const wide = { a: 'x'.repeat(100), b: 'y'.repeat(100) }
+    const first = measureJson(wide, { maxBytes: 50 })
+    expect(measureJson(wide, { maxBytes: 50, depthFirst: true })).toEqual(first)
+  })
+
+  it('gives the member at roomUnder.path, and only it, its extra levels', () => {
+    const v = { metadata: { managedFields: nested(7), other: 1 } }
+    const room = { path: ['metadata', 'managedFields'], extraDepth: 2 }
+    expect(measureJson(v, { maxDepth: 8 }).exceeded).toBe('depth')
+    expect(measureJson(v, { maxDepth: 8, roomUnder: room }).exceeded).toBeUndefined()
+    expect(measureJson(v, { maxDepth: 7, roomUnder: room }).exceeded).toBeUndefined()
+    expect(measureJson(v, { maxDepth: 6, roomUnder: room }).exceeded).toBe('depth')
+    const elsewhere = { metadata: { labels: nested(7) } }
+    expect(measureJson(elsewhere, { maxDepth: 8, roomUnder: room }).exceeded).toBe('depth')
+  })
 })
