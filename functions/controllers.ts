@@ -21,8 +21,8 @@ export function buildControllers(
 ): Controller[] {
   const client = createHubClient(deps, { fieldManager: CONTROLLER_MANAGER, baseUrl })
   return [
-    mailboxController(client),
-    whereController(client),
+    mailboxController(client, deps.log),
+    whereController(client, deps.log),
     translateController({
       client,
       projections: deps.projections,

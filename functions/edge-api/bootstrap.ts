@@ -3,11 +3,14 @@
  * (revoking every earlier one: re-running rotates) and answer with the manifests that run the
  * agent on the edge cluster (lib/edge/manifests.ts; the agent image is the request's `image`, else
  * lib/edge/manifests-image.ts's, and is echoed in the answer). 400 names the bad field; 404 when the
- * inventory space or the SyncTarget is absent; 409 while the SyncTarget is being deleted or when a
- * concurrent bootstrap of the same mailbox won; 503 (retry) while the mailbox Workspace does not
+ * inventory space or the SyncTarget is absent; 409 while the SyncTarget is being deleted, when it
+ * is stored invalid (it does not decode by its schema: logged, and named in the answer; the mailbox
+ * step skips it too) or when a concurrent bootstrap of the same mailbox won; 503 (retry) while the mailbox Workspace does not
  * exist yet — the mailbox step creates it shortly after the SyncTarget appears.
  */
 import type { Context } from 'hono'
+import { decodeObject, describeIssues, reportInvalid } from '../../lib/apis/decode.ts'
+import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
 import { ESPW, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { authorizeAdmin } from '../../lib/auth/tokens.ts'
 import { issueEdgeCredential } from '../../lib/edge/credentials.ts'
@@ -55,6 +58,12 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
     name: req.syncTarget,
   })
   if (!st) throw notFound(resource, { group, kind: 'SyncTarget', name: req.syncTarget })
+  const decoded = decodeObject(SyncTargetSchema, st)
+  if (!decoded.ok) {
+    reportInvalid(deps.log, 'bootstrap', decoded.problem)
+    const why = `the stored SyncTarget does not match its schema: ${describeIssues(decoded.problem)}`
+    throw conflict(resource, { group, name: req.syncTarget }, why)
+  }
   if (st.metadata.deletionTimestamp || !st.metadata.uid)
     throw conflict(resource, { group, name: req.syncTarget }, 'the SyncTarget is being deleted')
   const mailbox = mailboxName(inventory.id, st.metadata.uid)
@@ -65,7 +74,7 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
       503,
       'ServiceUnavailable',
       `the mailbox workspace ${mailboxPath} of SyncTarget "${req.syncTarget}" is not ready yet (the mailbox step creates it shortly after the SyncTarget appears); retry in a few seconds`,
-      { kind: 'Workspace', name: mailbox, retryAfterSeconds: 5 }
+      { details: { kind: 'Workspace', name: mailbox, retryAfterSeconds: 5 } }
     )
   const centerUrl = (req.centerUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '')
   const namespace = req.namespace ?? DEFAULT_AGENT_NAMESPACE

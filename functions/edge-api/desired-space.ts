@@ -49,7 +49,7 @@ export async function mailboxSpace(
       503,
       'ServiceUnavailable',
       `mailbox workspace ${path} is being deleted; keep the current state and retry later`,
-      { retryAfterSeconds: 30 }
+      { details: { retryAfterSeconds: 30 } }
     )
   if (cache.size >= LIMIT) cache.clear()
   cache.set(name, { at: Date.now(), space })

@@ -4,12 +4,17 @@
  * its inventory space) and the Workspace, then creates, annotates, or deletes the Workspace — with
  * uid preconditions — and reports what it did. A mailbox deleted while its SyncTarget lives is
  * created again once its termination completes. A failed read throws: nothing is deleted on doubt;
- * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox.
+ * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox. The
+ * SyncTarget is decoded once by its schema (lib/apis/decode.ts): an invalid stored one is reported
+ * and its mailbox left as it is, neither created nor deleted.
  */
+import { decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
+import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import { parseMailboxName } from './names.ts'
 
@@ -30,10 +35,21 @@ async function findSyncTarget(
   }
 }
 
-export async function reconcileMailbox(client: HubClient, key: string): Promise<ReconcileResult> {
+export const MAILBOX_STEP = 'mailbox'
+
+export type MailboxDeps = { client: HubClient; log: Logger }
+
+export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<ReconcileResult> {
+  const { client } = deps
   const parsed = parseMailboxName(key)
   if (!parsed) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
-  const st = await findSyncTarget(client, parsed.inventorySpaceId, parsed.syncTargetUid)
+  const stored = await findSyncTarget(client, parsed.inventorySpaceId, parsed.syncTargetUid)
+  const decoded = stored && decodeObject(SyncTargetSchema, stored)
+  if (decoded && !decoded.ok) {
+    reportInvalid(deps.log, MAILBOX_STEP, decoded.problem)
+    return { outcome: 'invalid SyncTarget: skipped' }
+  }
+  const st = decoded?.value
   const ws = await client.get(ESPW, WORKSPACES, key)
   if (!st) {
     if (!ws || ws.metadata.deletionTimestamp) return { outcome: 'absent' }

@@ -12,6 +12,7 @@
  * placement last seen an hour ago are deleted (kube's event TTL), so they never pile up. Failures
  * are logged and retried by a later run, never fatal: the summary matters more than the message.
  */
+import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
@@ -75,12 +76,12 @@ function eventBody(ep: KubeObject, want: ProblemEvent, name: string, at: string)
 }
 
 async function write(
-  deps: EventDeps,
-  spaceId: string,
+  run: Pick<Run, 'deps' | 'spaceId'>,
   pace: Pace,
   fresh: KubeObject,
   old: KubeObject | undefined
 ): Promise<void> {
+  const { deps, spaceId } = run
   if (pace.kind === 'create' || !old) {
     await deps.client.create(spaceId, EVENTS, fresh)
     return
@@ -117,7 +118,7 @@ async function record(run: Run, fresh: KubeObject, want: ProblemEvent, old?: Kub
   if (pace.kind === 'wait') return later(run, pace.ms)
   if (run.done.written >= MAX_EVENT_WRITES) return later(run, MORE_SOON_MS)
   try {
-    await write(run.deps, run.spaceId, pace, fresh, old)
+    await write(run, pace, fresh, old)
     run.done.written++
   } catch (e) {
     // A concurrent run recorded it first (409), or the namespace is gone or terminating.
@@ -158,10 +159,9 @@ async function sweep(run: Run, recorded: readonly KubeObject[], wanted: Readonly
 export async function recordProblemEvents(
   deps: EventDeps,
   reads: Reads,
-  spaceId: string,
-  ep: KubeObject,
-  wants: readonly ProblemEvent[]
+  w: { spaceId: string; ep: EdgePlacementObject; wants: readonly ProblemEvent[] }
 ): Promise<EventsDone> {
+  const { spaceId, ep, wants } = w
   const uid = ep.metadata.uid ?? ''
   const run: Run = { deps, spaceId, done: { written: 0, swept: 0 }, nowMs: deps.now().getTime() }
   let recorded: KubeObject[]

@@ -11,12 +11,12 @@
  * observedGeneration is the generation the summary was computed for. A placement re-created
  * meanwhile (another uid) is left to its own run.
  */
+import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
 import { conditionFor, conditionHolds } from '../../lib/kube/conditions.ts'
-import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
-import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
+import { canonicalJson } from '../../lib/patch/json-values.ts'
 import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
 import {
   type ConditionWant,
@@ -33,21 +33,13 @@ export type ReadyFacts = Omit<
   'generation' | 'specGeneration' | 'matchingLocationCount' | 'translated' | 'summary'
 > & { generation: number }
 
-const statusOf = (ep: KubeObject): JsonObject => {
-  const s = ep.status as JsonValue | undefined
-  return isJsonObject(s) ? s : {}
-}
-
-const conditionsOf = (status: JsonObject): JsonObject[] =>
-  Array.isArray(status.conditions) ? status.conditions.filter(isJsonObject) : []
-
-const num = (v: JsonValue | undefined) => (typeof v === 'number' ? v : undefined)
-
-function wantOf(ep: KubeObject, summary: PlacementSummary, facts: ReadyFacts): ConditionWant {
-  const status = statusOf(ep)
-  const specGeneration = num(status.specGeneration)
-  const matchingLocationCount = num(status.matchingLocationCount)
-  const translated = conditionsOf(status).find((c) => c.type === TRANSLATED)
+function wantOf(
+  ep: EdgePlacementObject,
+  summary: PlacementSummary,
+  facts: ReadyFacts
+): ConditionWant {
+  const { specGeneration, matchingLocationCount, conditions } = ep.status ?? {}
+  const translated = conditions?.find((c) => c.type === TRANSLATED)
   return readyCondition({
     ...facts,
     summary,
@@ -57,10 +49,23 @@ function wantOf(ep: KubeObject, summary: PlacementSummary, facts: ReadyFacts): C
   })
 }
 
-function same(ep: KubeObject, summary: PlacementSummary, want: ConditionWant, generation: number) {
-  const status = statusOf(ep)
-  if (canonicalJson(status.summary ?? null) !== canonicalJson(summary)) return false
-  return conditionHolds(conditionsOf(status), READY, want, generation)
+function same(
+  ep: EdgePlacementObject,
+  summary: PlacementSummary,
+  want: ConditionWant,
+  generation: number
+) {
+  if (canonicalJson(ep.status?.summary ?? null) !== canonicalJson(summary)) return false
+  return conditionHolds(ep.status?.conditions ?? [], READY, want, generation)
+}
+
+/** One summarize write: the placement as the batch decoded it, and what it should now say. */
+export type PlacementStatusWant = {
+  spaceId: string
+  ep: EdgePlacementObject
+  summary: PlacementSummary
+  facts: ReadyFacts
+  now: () => Date
 }
 
 /**
@@ -70,18 +75,22 @@ function same(ep: KubeObject, summary: PlacementSummary, want: ConditionWant, ge
  */
 export async function writePlacementStatus(
   client: HubClient,
-  spaceId: string,
-  ep: KubeObject,
-  summary: PlacementSummary,
-  facts: ReadyFacts,
-  now: () => Date
+  w: PlacementStatusWant
 ): Promise<boolean> {
+  const { spaceId, ep, summary, facts, now } = w
   const want = wantOf(ep, summary, facts)
   if (same(ep, summary, want, facts.generation)) return false
-  const conditions = conditionsOf(statusOf(ep))
-  const ready = conditionFor(conditions, READY, want, facts.generation, timestamp(now()))
-  return applyPlacementStatus(client, spaceId, ep, 'summarize', {
-    summary: summary as unknown as JsonObject,
-    conditions: [ready],
+  const ready = conditionFor(ep.status?.conditions ?? [], READY, want, {
+    generation: facts.generation,
+    now: timestamp(now()),
+  })
+  return applyPlacementStatus(client, {
+    spaceId,
+    ep,
+    writer: 'summarize',
+    status: {
+      summary,
+      conditions: [ready],
+    },
   })
 }

@@ -9,7 +9,21 @@
  * 100 copies not read yet in the batch); a space's Summarizers; the Events the step recorded in a
  * space (one list of the space's Events, all namespaces). A failed read rejects its memo, so
  * every key that needed it fails and is retried; nothing is computed from a partial read.
+ * EdgePlacements, slices, SyncTargets and Locations are decoded once by their schemas as they are
+ * read (lib/apis/decode.ts); one that does not decode is logged once per batch and left out.
  */
+import { type DecodeProblem, decodeEach, reportInvalid } from '../../lib/apis/decode.ts'
+import type {
+  EdgePlacementObject,
+  LocationObject,
+  SyncTargetObject,
+} from '../../lib/apis/edge-objects.ts'
+import {
+  EdgePlacementSchema,
+  LocationSchema,
+  SinglePlacementSliceSchema,
+  SyncTargetSchema,
+} from '../../lib/apis/edge-v1alpha1.ts'
 import {
   EDGE_PLACEMENTS,
   LOCATIONS,
@@ -22,6 +36,7 @@ import type { HubClient } from '../../lib/hub/client.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { Logger } from '../../lib/log.ts'
 import { canonicalDestinations, type Destination } from '../../lib/placement/destinations.ts'
 import { createSnapshot, type Snapshot, sliceOwnedBy } from '../../lib/placement/snapshot.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
@@ -31,18 +46,22 @@ import type {
   ProjectionStore,
   StoredCopyState,
 } from '../../lib/store/projection-types.ts'
-import { EVENT_COMPONENT } from './names.ts'
+import { EVENT_COMPONENT, SUMMARIZE_STEP } from './names.ts'
 
 export type ReadsDeps = {
   client: HubClient
   projections: ProjectionStore
   registry(spaceId: string): Promise<Registry>
+  log: Logger
 }
 
 /** A live EdgePlacement and the destinations of the slice it owns (none without one). */
-export type PlacementInfo = { placement: KubeObject; destinations: Destination[] }
+export type PlacementInfo = { placement: EdgePlacementObject; destinations: Destination[] }
 
-export type Inventory = { syncTargets: Map<string, KubeObject>; locations: Map<string, KubeObject> }
+export type Inventory = {
+  syncTargets: Map<string, SyncTargetObject>
+  locations: Map<string, LocationObject>
+}
 
 export type MailboxView = { space: Space; version: number; entries: Map<string, ManifestEntry> }
 
@@ -74,10 +93,11 @@ function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
   }
 }
 
-const live = (o: KubeObject) => !o.metadata.deletionTimestamp
+const live = (o: Pick<KubeObject, 'metadata'>) => !o.metadata.deletionTimestamp
 
 export function createReads(deps: ReadsDeps): Reads {
-  const snapshot = createSnapshot({ client: deps.client, registry: deps.registry })
+  const onInvalid = (p: DecodeProblem) => reportInvalid(deps.log, SUMMARIZE_STEP, p)
+  const snapshot = createSnapshot({ client: deps.client, registry: deps.registry, onInvalid })
   const placements = memo<PlacementInfo[]>()
   const inventories = memo<Inventory>()
   const mailboxes = memo<MailboxView | undefined>()
@@ -103,17 +123,19 @@ export function createReads(deps: ReadsDeps): Reads {
             throw e
           }),
         ])
-        return eps.map((placement) => {
-          const slice = slices.find((s) => s.metadata.name === placement.metadata.name)
+        const decoded = decodeEach(SinglePlacementSliceSchema, slices, onInvalid)
+        return decodeEach(EdgePlacementSchema, eps, onInvalid).map((placement) => {
+          const slice = decoded.find((s) => s.metadata.name === placement.metadata.name)
           const owned = slice && live(slice) && sliceOwnedBy(slice, placement)
-          return { placement, destinations: owned ? canonicalDestinations(slice.destinations) : [] }
+          const destinations = owned ? canonicalDestinations(slice.destinations ?? []) : []
+          return { placement, destinations }
         })
       }),
     inventory: (spaceId) =>
       inventories(spaceId, async () => {
         const [sts, locs] = await Promise.all([
-          listOrNone(spaceId, SYNC_TARGETS),
-          listOrNone(spaceId, LOCATIONS),
+          listOrNone(spaceId, SYNC_TARGETS).then((l) => decodeEach(SyncTargetSchema, l, onInvalid)),
+          listOrNone(spaceId, LOCATIONS).then((l) => decodeEach(LocationSchema, l, onInvalid)),
         ])
         return {
           syncTargets: new Map(sts.map((o) => [o.metadata.uid ?? '', o])),

@@ -42,7 +42,6 @@ import {
 } from '../../lib/summarize/copy-condition.ts'
 import { failedByReason, problemEvents } from '../../lib/summarize/edge-problems.ts'
 import { isLive, nextStaleIn, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
-import { upsyncSetsOf } from '../../lib/upsync/match.ts'
 import { carriesCurrentSpec } from './current-spec.ts'
 import { recordProblemEvents } from './events.ts'
 import { parseWhereKey } from './names.ts'
@@ -111,12 +110,15 @@ function conditions(seen: Observations, nowMs: number) {
 
 async function writeWorkloads(
   deps: SummarizeDeps,
-  spaceId: string,
-  scope: Scope,
-  space: SpaceSnapshot,
-  seen: Observations,
-  condition: ReturnType<typeof conditions>
+  at: {
+    spaceId: string
+    scope: Scope
+    space: SpaceSnapshot
+    seen: Observations
+    condition: ReturnType<typeof conditions>
+  }
 ): Promise<number> {
+  const { spaceId, scope, space, seen, condition } = at
   const registry = await deps.registry(spaceId)
   const want = async (o: SourceObject): Promise<{ o: SourceObject; want: WorkloadWant }> => {
     const running = scope.destinationsOf(o).filter((d) => isExecuting(condition(o, d)))
@@ -146,11 +148,9 @@ async function writeWorkloads(
 
 async function writeSummaries(
   deps: SummarizeDeps,
-  spaceId: string,
-  scope: Scope,
-  seen: Observations,
-  nowMs: number
+  at: { spaceId: string; scope: Scope; seen: Observations; nowMs: number }
 ): Promise<number> {
+  const { spaceId, scope, seen, nowMs } = at
   let written = 0
   for (const h of scope.summarizers) {
     const copies: SummarizedCopy[] = h.matched.flatMap((o) =>
@@ -190,22 +190,27 @@ function recheckIn(scope: Scope, seen: Observations, dests: Destination[], nowMs
 async function writePlacement(
   deps: SummarizeDeps,
   reads: Reads,
-  spaceId: string,
-  mine: NonNullable<Scope['mine']>,
-  own: Destination[],
-  summary: PlacementSummary,
-  pairs: { condition: ReturnType<typeof conditions>; seen: Observations }
+  at: {
+    spaceId: string
+    mine: NonNullable<Scope['mine']>
+    own: Destination[]
+    summary: PlacementSummary
+    pairs: { condition: ReturnType<typeof conditions>; seen: Observations }
+  }
 ): Promise<{ done: string[]; retryInMs?: number }> {
+  const { spaceId, mine, own, summary, pairs } = at
   const ep = mine.placement
   const facts = await pairFacts(mine.objects, own, pairs.condition, pairs.seen)
   const ready: ReadyFacts = {
     generation: ep.metadata.generation ?? 0,
     failedByReason: failedByReason(facts.failed),
     outdated: facts.outdated,
-    upsync: upsyncSetsOf(ep).length > 0,
+    upsync: (ep.spec?.upsync ?? []).length > 0,
   }
   const done: string[] = []
-  if (await writePlacementStatus(deps.client, spaceId, ep, summary, ready, deps.now))
+  if (
+    await writePlacementStatus(deps.client, { spaceId, ep, summary, facts: ready, now: deps.now })
+  )
     done.push('status updated')
   const involved = {
     apiVersion: ep.apiVersion,
@@ -214,7 +219,7 @@ async function writePlacement(
     ...(ep.metadata.uid ? { uid: ep.metadata.uid } : {}),
   }
   const wants = problemEvents(facts.failed, { involved, destinations: own.length })
-  const events = await recordProblemEvents(deps, reads, spaceId, ep, wants)
+  const events = await recordProblemEvents(deps, reads, { spaceId, ep, wants })
   if (events.written > 0) done.push(`events ${events.written}`)
   if (events.swept > 0) done.push(`events expired ${events.swept}`)
   return events.retryInMs !== undefined ? { done, retryInMs: events.retryInMs } : { done }
@@ -234,7 +239,7 @@ export async function reconcileSummarize(
     reads.placementsIn(spaceId),
     reads.summarizers(spaceId),
   ])
-  const scope = scopeOf(name, space, placements, summarizers, deps.builtins)
+  const scope = scopeOf({ name, space, placements, summarizers, builtins: deps.builtins })
   const pairs = [
     ...(scope.mine?.objects ?? []),
     ...scope.summarizers.flatMap((h) => h.matched),
@@ -250,13 +255,11 @@ export async function reconcileSummarize(
     (o) => hasRemovalFinalizer(o) && (!!o.object.metadata.deletionTimestamp || !placed(o))
   )
   const reach = lifting ? uniqueDestinations(placements.flatMap((p) => p.destinations)) : own
-  const removals = await observeRemovals(
-    deps,
-    reads,
+  const removals = await observeRemovals(deps, reads, {
     spaceId,
-    reach.map(mailboxOfDestination),
-    nowMs
-  )
+    destinations: reach.map(mailboxOfDestination),
+    nowMs,
+  })
   const done: string[] = []
   let eventsRetry: number | undefined
   if (mine) {
@@ -268,21 +271,29 @@ export async function reconcileSummarize(
       upsync: await upsyncSummary(deps, reads, mine.placement, own),
       departing: departing(removals, mine.placement.metadata.name ?? '', mine.objects, own),
     })
-    const events = await writePlacement(deps, reads, spaceId, mine, own, summary, {
-      condition,
-      seen,
+    const events = await writePlacement(deps, reads, {
+      spaceId,
+      mine,
+      own,
+      summary,
+      pairs: { condition, seen },
     })
     done.push(...events.done)
     eventsRetry = events.retryInMs
   }
-  const objects = await writeWorkloads(deps, spaceId, scope, space, seen, condition)
+  const objects = await writeWorkloads(deps, { spaceId, scope, space, seen, condition })
   if (objects > 0) done.push(`objects ${objects}`)
-  const left = await releaseDeparted(deps.client, spaceId, space.objects, placed, removals)
+  const left = await releaseDeparted(deps.client, {
+    spaceId,
+    objects: space.objects,
+    placed,
+    removals,
+  })
   if (left.released > 0) done.push(`finalizers released ${left.released}`)
   // Nothing waits in the space any more: its departures record (kept for the resync) can go.
   if (removals.recorded && left.waiting === 0 && removals.departed.length === 0)
     await clearDepartures(deps.kv, spaceId)
-  const summaries = await writeSummaries(deps, spaceId, scope, seen, nowMs)
+  const summaries = await writeSummaries(deps, { spaceId, scope, seen, nowMs })
   if (summaries > 0) done.push(`summaries ${summaries}`)
   const outcome = `${mine ? '' : 'no placement: '}${done.length > 0 ? done.join(', ') : 'unchanged'}`
   const stale = recheckIn(scope, seen, [...own, ...pairs.flatMap((p) => p.destinations)], nowMs)

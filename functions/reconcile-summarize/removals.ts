@@ -88,10 +88,9 @@ async function syncTargetExists(reads: Reads, mailbox: string): Promise<boolean>
 export async function observeRemovals(
   deps: { kv: KvStore },
   reads: Reads,
-  spaceId: string,
-  destinations: readonly string[],
-  nowMs: number
+  at: { spaceId: string; destinations: readonly string[]; nowMs: number }
 ): Promise<Removals> {
+  const { spaceId, destinations, nowMs } = at
   const record = await readDepartures(deps.kv, spaceId)
   const departed = record.mailboxes
   const names = [...new Set([...destinations, ...departed])].sort()
@@ -149,11 +148,14 @@ export function departingCounts(
  */
 export async function releaseDeparted(
   client: HubClient,
-  spaceId: string,
-  objects: readonly SourceObject[],
-  placed: (o: SourceObject) => boolean,
-  removals: Removals
+  at: {
+    spaceId: string
+    objects: readonly SourceObject[]
+    placed: (o: SourceObject) => boolean
+    removals: Removals
+  }
 ): Promise<{ released: number; waiting: number }> {
+  const { spaceId, objects, placed, removals } = at
   const out = { released: 0, waiting: 0 }
   for (const o of objects) {
     if (!hasRemovalFinalizer(o)) continue

@@ -41,13 +41,16 @@ export type Scope = {
 
 export const objectKey = (o: SourceObject) => entryKey(copyKeyOf(o))
 
-export function scopeOf(
-  name: string,
-  space: SpaceSnapshot,
-  placements: readonly PlacementInfo[],
-  summarizers: readonly KubeObject[],
+export type ScopeInput = {
+  name: string
+  space: SpaceSnapshot
+  placements: readonly PlacementInfo[]
+  summarizers: readonly KubeObject[]
   builtins: Builtins
-): Scope {
+}
+
+export function scopeOf(input: ScopeInput): Scope {
+  const { name, space, placements, summarizers, builtins } = input
   const selected: Selected[] = placements.map((p) => ({
     ...p,
     objects: selectForPlacement(p.placement, space, builtins).objects.filter(

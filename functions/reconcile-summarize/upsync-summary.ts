@@ -8,15 +8,15 @@
  * the destinations that upsynced any, and lists the first MAX_UPSYNC_LISTED in (group, resource,
  * namespace, name, destination) order.
  */
+import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import { MAX_UPSYNC_LISTED, type PlacementSummary } from '../../lib/apis/edge-summary.ts'
 import type { UpsyncSet } from '../../lib/apis/edge-v1alpha1.ts'
 import { UPSYNCED_ANNOTATION } from '../../lib/edge/protocol.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
-import type { KubeObject } from '../../lib/kube/types.ts'
 import { mapLimit } from '../../lib/map-limit.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
-import { isUpsyncable, namesResource, upsyncSetsOf } from '../../lib/upsync/match.ts'
+import { isUpsyncable, namesResource } from '../../lib/upsync/match.ts'
 import type { Reads } from './reads.ts'
 
 export type UpsyncDeps = {
@@ -60,10 +60,10 @@ const sortKey = (o: Listed) =>
 export async function upsyncSummary(
   deps: UpsyncDeps,
   reads: Reads,
-  placement: KubeObject,
+  placement: EdgePlacementObject,
   destinations: readonly Destination[]
 ): Promise<PlacementSummary['upsync']> {
-  const sets = upsyncSetsOf(placement)
+  const sets = placement.spec?.upsync ?? []
   if (sets.length === 0) return undefined
   const perDestination = await mapLimit(destinations, 8, async (d) => {
     const view = await reads.mailbox(mailboxOfDestination(d))

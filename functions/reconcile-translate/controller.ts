@@ -3,8 +3,9 @@
  * Workspaces of root:espw in name order after the cursor, so the resync revisits every mailbox.
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
  * the slices, placements and workload spaces (and the customization inputs and outcomes), eight
- * mailboxes at a time.
+ * mailboxes at a time. Each stored edge object that does not decode is logged once per batch.
  */
+import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
@@ -18,7 +19,11 @@ export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'regist
 
 export function translateController(deps: TranslateControllerDeps): Controller {
   const session = (): TranslateSession => ({
-    snapshot: createSnapshot({ client: deps.client, registry: deps.registry }),
+    snapshot: createSnapshot({
+      client: deps.client,
+      registry: deps.registry,
+      onInvalid: (p) => reportInvalid(deps.log, TRANSLATE_STEP, p),
+    }),
     reported: new Set<string>(),
     customizations: createCustomizations(),
     overlaps: new Map(),

@@ -14,7 +14,8 @@
  * Locations per inventory space), and outcomes are memoized per batch by (object version,
  * Location) so reporting over a placement's destinations reuses what the mailboxes computed.
  */
-import { CustomizerSchema } from '../../lib/apis/edge-v1alpha1.ts'
+import { type DecodeResult, describeIssues } from '../../lib/apis/decode.ts'
+import type { CustomizerObject, LocationObject } from '../../lib/apis/edge-objects.ts'
 import { customizerRefOf, formatRef, wantsExpansion } from '../../lib/customize/annotations.ts'
 import { customizeObject } from '../../lib/customize/customize.ts'
 import { locationParameters, type Parameters } from '../../lib/customize/expand.ts'
@@ -34,8 +35,8 @@ export type Outcome = { body: KubeObject } | { problem: CustomizationProblem }
 
 /** A batch's customization inputs: Customizers per workload space, Locations per inventory space. */
 export type CustomizeInputs = {
-  customizers: ReadonlyMap<string, ReadonlyMap<string, KubeObject>>
-  locations: ReadonlyMap<string, ReadonlyMap<string, KubeObject>>
+  customizers: ReadonlyMap<string, ReadonlyMap<string, DecodeResult<CustomizerObject>>>
+  locations: ReadonlyMap<string, ReadonlyMap<string, LocationObject>>
 }
 
 export async function loadInputs(
@@ -43,7 +44,7 @@ export async function loadInputs(
   spaces: Iterable<string>,
   clusters: Iterable<string>
 ): Promise<CustomizeInputs> {
-  const load = (ids: Iterable<string>, read: (id: string) => Promise<Map<string, KubeObject>>) =>
+  const load = <T>(ids: Iterable<string>, read: (id: string) => Promise<Map<string, T>>) =>
     Promise.all([...new Set(ids)].map(async (id) => [id, await read(id)] as const))
   const [customizers, locations] = await Promise.all([
     load(spaces, snapshot.customizers),
@@ -66,19 +67,18 @@ export function customizeFor(
   const ref = customizerRefOf(object)
   if (ref.kind === 'invalid') return problem('CustomizationFailed', ref.message)
   let named = ''
-  let customizer: KubeObject | undefined
-  let replacements: { path: string; value: string }[] = []
+  let customizer: CustomizerObject | undefined
   if (ref.kind === 'ref') {
     named = formatRef(ref.ref)
-    customizer = inputs.customizers.get(spaceId)?.get(named)
-    if (!customizer) return problem('CustomizerNotFound', `Customizer "${named}" not found`)
-    const parsed = CustomizerSchema.safeParse(customizer)
-    if (!parsed.success) {
-      const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+    const found = inputs.customizers.get(spaceId)?.get(named)
+    if (!found) return problem('CustomizerNotFound', `Customizer "${named}" not found`)
+    if (!found.ok) {
+      const why = describeIssues(found.problem)
       return problem('CustomizationFailed', `Customizer "${named}" is invalid: ${why}`)
     }
-    replacements = parsed.data.replacements ?? []
+    customizer = found.value
   }
+  const replacements = customizer?.replacements ?? []
   const expandObject = wantsExpansion(object)
   const expandReplacements = customizer !== undefined && wantsExpansion(customizer)
   let parameters: Parameters = () => undefined

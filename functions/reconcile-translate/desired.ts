@@ -86,9 +86,10 @@ export function desiredContent(
   selections: readonly PlacementSelection[],
   previous: readonly Previous[],
   builtins: Builtins,
-  customize?: Customize,
-  choice: VersionChoice = firstChoice(selections)
+  more: { customize?: Customize | undefined; choice?: VersionChoice } = {}
 ): DesiredContent {
+  const { customize } = more
+  const choice = more.choice ?? firstChoice(selections)
   const prev = new Map(
     previous.map((p) => [
       keyOf(p.entry.group, p.entry.resource, p.entry.namespace, p.entry.name),
@@ -142,10 +143,7 @@ export function desiredContent(
     namespaces: [...namespaces],
     namespacedResources: namespacedResources(selections, choice.versions),
     clusterObjects: [...clusterObjects.values()],
-    upsync: selections.flatMap((s) => {
-      const up = (s.ref.placement.spec as { upsync?: unknown } | undefined)?.upsync
-      return Array.isArray(up) ? up : []
-    }),
+    upsync: selections.flatMap((s) => s.ref.placement.spec?.upsync ?? []),
   })
   entries.set(keyOf('edge.kcp.io', 'syncerconfigs', '', SYNCER_CONFIG_NAME), {
     group: 'edge.kcp.io',

@@ -4,9 +4,9 @@
  * annotations are its parameters. The where step writes one destination per (Location, SyncTarget)
  * pair, so a SyncTarget selected by two Locations of its inventory space appears twice; the first
  * Location by name is used, so every copy in one mailbox sees one set of parameters whichever
- * placement selected it. Entries lacking a field are skipped.
+ * placement selected it. A destination without a SyncTarget uid is skipped.
  */
-import type { KubeObject } from '../../lib/kube/types.ts'
+import type { SliceObject } from '../../lib/apis/edge-objects.ts'
 import type { LocationRef } from './customization.ts'
 
 export type Destination = {
@@ -15,34 +15,26 @@ export type Destination = {
   syncTargetUid: string
 }
 
-type Raw = {
-  cluster?: unknown
-  locationName?: unknown
-  syncTargetName?: unknown
-  syncTargetUID?: unknown
-}
+type Slice = Pick<SliceObject, 'destinations'>
 
-function raw(slice: KubeObject): Destination[] {
-  const list = Array.isArray(slice.destinations) ? (slice.destinations as Raw[]) : []
-  const out: Destination[] = []
-  for (const d of list) {
-    if (typeof d !== 'object' || d === null) continue
-    const { cluster, locationName, syncTargetName, syncTargetUID } = d
-    if (typeof cluster !== 'string' || typeof locationName !== 'string') continue
-    if (typeof syncTargetUID !== 'string') continue
-    out.push({
-      location: { cluster, name: locationName },
-      syncTargetName: typeof syncTargetName === 'string' ? syncTargetName : '',
-      syncTargetUid: syncTargetUID,
-    })
-  }
-  return out
+function listed(slice: Slice): Destination[] {
+  return (slice.destinations ?? []).flatMap((d) =>
+    d.syncTargetUID === undefined
+      ? []
+      : [
+          {
+            location: { cluster: d.cluster, name: d.locationName },
+            syncTargetName: d.syncTargetName,
+            syncTargetUid: d.syncTargetUID,
+          },
+        ]
+  )
 }
 
 /** One destination per SyncTarget, with the first of its Locations by name; sorted. */
-export function destinationsOf(slice: KubeObject): Destination[] {
+export function destinationsOf(slice: Slice): Destination[] {
   const bySyncTarget = new Map<string, Destination>()
-  for (const d of raw(slice)) {
+  for (const d of listed(slice)) {
     const key = `${d.location.cluster}\u0000${d.syncTargetUid}`
     const had = bySyncTarget.get(key)
     if (!had || d.location.name < had.location.name) bySyncTarget.set(key, d)
@@ -53,7 +45,7 @@ export function destinationsOf(slice: KubeObject): Destination[] {
 
 /** The Location a slice names for one SyncTarget, if it names the SyncTarget at all. */
 export function locationFor(
-  slice: KubeObject,
+  slice: Slice,
   cluster: string,
   syncTargetUid: string
 ): LocationRef | undefined {

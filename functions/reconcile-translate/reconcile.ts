@@ -12,7 +12,8 @@
  * (customization.ts; inputs read only when some object asks). A mailbox that does not exist yet (or
  * is terminating) is left alone: the mailbox step creates it and its creation wakes this key
  * again. Reports (condition, Events) follow the commit, once per placement per batch
- * (report-placements.ts).
+ * (report-placements.ts). Placements, slices, Customizers and Locations come decoded from the
+ * snapshot; one that does not decode is left out (an invalid placement gets an InvalidSpec Event).
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
@@ -29,7 +30,12 @@ import {
 import { parseMailboxName } from './names.ts'
 import { gather } from './overlap.ts'
 import { planRemovals } from './removal-plan.ts'
-import { logConflicts, type ReportSession, reportPlacements } from './report-placements.ts'
+import {
+  logConflicts,
+  type ReportSession,
+  reportInvalidPlacements,
+  reportPlacements,
+} from './report-placements.ts'
 import { chooseVersions, manifestVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
@@ -73,9 +79,9 @@ export async function reconcileTranslate(
   const gathered = gather(chosen)
   const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
   const versions = await chooseVersions(deps.kv, mailbox.id, candidates, manifestVersions(current))
-  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins, customize, {
-    gathered,
-    versions,
+  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins, {
+    customize,
+    choice: { gathered, versions },
   })
   session.overlaps.set(
     destinationKey(dest.inventorySpaceId, dest.syncTargetUid),
@@ -86,20 +92,21 @@ export async function reconcileTranslate(
   const removal = await planRemovals(
     deps,
     { id: mailbox.id, name: key },
-    chosen,
-    current,
-    bodies,
-    entries
+    { chosen, current, bodies, desired: entries }
   )
-  const res = await deps.projections.writeManifest(
-    mailbox.id,
-    removal.entries,
-    current ? current.version : null,
-    deps.now(),
-    current ?? null
-  )
+  const res = await deps.projections.writeManifest(mailbox.id, {
+    desired: removal.entries,
+    expectedVersion: current ? current.version : null,
+    now: deps.now(),
+    known: current ?? null,
+  })
   await removal.settle()
   await reportPlacements(deps, session, chosen)
+  await reportInvalidPlacements(
+    deps,
+    session,
+    await session.snapshot.invalidPlacementsFor(dest.inventorySpaceId, dest.syncTargetUid)
+  )
   const outcome = res.written
     ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`
     : `placements ${chosen.length}: unchanged`

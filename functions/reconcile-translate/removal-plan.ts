@@ -26,11 +26,14 @@ export type RemovalPlan = { entries: DesiredEntry[]; settle(): Promise<void> }
 export async function planRemovals(
   deps: RemovalDeps,
   mailbox: { id: string; name: string },
-  chosen: readonly PlacementSelection[],
-  current: Manifest | undefined,
-  bodies: ReadonlyMap<string, KubeObject>,
-  desired: readonly DesiredEntry[]
+  at: {
+    chosen: readonly PlacementSelection[]
+    current: Manifest | undefined
+    bodies: ReadonlyMap<string, KubeObject>
+    desired: readonly DesiredEntry[]
+  }
 ): Promise<RemovalPlan> {
+  const { chosen, current, bodies, desired } = at
   const previous = current?.entries ?? []
   const tombstones = previous.filter((e) => e.removing)
   const states =

@@ -10,11 +10,15 @@
  * Every space of a conflict gets its Events through its own placements, which the batch reports as
  * their destinations are translated. A placement whose customization inputs or overlaps cannot be
  * read is not reported in this batch (a later one does), rather than reported wrongly. Each
- * mailbox's conflicts are also logged, one JSON line per conflicting field (`logConflicts`).
+ * mailbox's conflicts are also logged, one JSON line per conflicting field (`logConflicts`). A
+ * placement that names the destination but does not decode (the snapshot logs it and leaves it
+ * out) gets only a Warning Event with reason InvalidSpec (`reportInvalidPlacements`).
  */
 
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import { describeIssues } from '../../lib/apis/decode.ts'
 import type { Logger } from '../../lib/log.ts'
+import type { InvalidPlacement } from '../../lib/placement/snapshot.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import { conflictMessage, placementConflicts } from './conflict-report.ts'
 import { placementCustomization } from './customization-report.ts'
@@ -143,5 +147,35 @@ export async function reportPlacements(
   for (const ps of chosen) {
     if (session.reported.has(`${ps.ref.spaceId}/${ps.ref.placement.metadata.uid}`)) continue
     await reportPlacement(deps, session, ps)
+  }
+}
+
+/**
+ * A Warning Event (reason InvalidSpec, naming the schema's issues) about each placement that does
+ * not decode, once per batch. Not its Translated condition: the hub validates the whole object on
+ * a status write, so a placement that breaks its schema cannot take one.
+ */
+export async function reportInvalidPlacements(
+  deps: Deps,
+  session: ReportSession,
+  invalid: readonly InvalidPlacement[]
+): Promise<void> {
+  for (const { spaceId, problem } of invalid) {
+    const { apiVersion, kind, metadata } = problem.object
+    const id = `${spaceId}/${metadata.uid}`
+    if (session.reported.has(id)) continue
+    session.reported.add(id)
+    const name = metadata.name ?? ''
+    await ensureEvent(deps, spaceId, name, {
+      reason: 'InvalidSpec',
+      message: `the stored EdgePlacement does not match its schema and is not translated: ${describeIssues(problem)}`,
+      object: {
+        apiVersion,
+        kind,
+        namespace: '',
+        name,
+        ...(metadata.uid ? { uid: metadata.uid } : {}),
+      },
+    })
   }
 }

@@ -5,7 +5,8 @@
  * destinations, or objects sent uncustomized to some destinations — the reason the first of these
  * kinds present: InvalidSelector, UnsupportedObjects, APIVersionConflict, MergeConflict,
  * CustomizationFailed), and a Warning Event in the source space per reported problem (an
- * unsupported object it selects, an overlap conflict, a customization that failed).
+ * unsupported object it selects, an overlap conflict, a customization that failed, a stored
+ * placement that does not decode: InvalidSpec, naming the schema's issues).
  * Both are level-based and written only when they differ: the condition keeps its
  * lastTransitionTime while its status holds, and an Event has a deterministic name per (placement,
  * object, reason, subject), so running again (or for each of a thousand mailboxes) creates nothing
@@ -14,11 +15,13 @@
  * reported once. Failures to report are logged, never fatal: the mailbox content matters more
  * than the message about it.
  */
+
+import type { Condition } from '../../lib/apis/meta.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { timestamp } from '../../lib/hub/deps.ts'
 import { conditionFor, conditionHolds } from '../../lib/kube/conditions.ts'
-import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { Selection } from '../../lib/placement/types.ts'
 import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
@@ -81,8 +84,10 @@ export function translatedCondition(
   return { status: 'False', reason, message: `${shown}${more}` }
 }
 
-const isObject = (v: unknown): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
+/** What writeCondition reads of a placement: its identity and its status's conditions. */
+export type ConditionTarget = Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'> & {
+  status?: { conditions?: Condition[] }
+}
 
 /**
  * Applies the Translated condition, the translate step's one status field
@@ -96,15 +101,22 @@ const isObject = (v: unknown): v is JsonObject =>
 export async function writeCondition(
   deps: ReportDeps,
   spaceId: string,
-  ep: KubeObject,
+  ep: ConditionTarget,
   want: ReturnType<typeof translatedCondition>
 ): Promise<boolean> {
-  const status: JsonObject = isObject(ep.status) ? ep.status : {}
-  const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isObject) : []
+  const conditions = ep.status?.conditions ?? []
   const generation = ep.metadata.generation ?? 0
   if (conditionHolds(conditions, TRANSLATED, want, generation)) return false
-  const condition = conditionFor(conditions, TRANSLATED, want, generation, timestamp(deps.now()))
-  return applyPlacementStatus(deps.client, spaceId, ep, 'translate', { conditions: [condition] })
+  const condition = conditionFor(conditions, TRANSLATED, want, {
+    generation,
+    now: timestamp(deps.now()),
+  })
+  return applyPlacementStatus(deps.client, {
+    spaceId,
+    ep,
+    writer: 'translate',
+    status: { conditions: [condition] },
+  })
 }
 
 /** An existing Event whose message is stale gets the new one; true when it wrote. */

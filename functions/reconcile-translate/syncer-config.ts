@@ -9,12 +9,12 @@
  * a rewrite: everything is sorted and deduplicated (namespaces; resources and clusterScope by group
  * then resource, with sorted names; upsync sets normalized — lists sorted and deduplicated, empty
  * ones omitted since empty and absent both mean none — then deduplicated by canonical JSON and
- * sorted by it; sets that are not UpsyncSets are dropped). Empty sections: `namespaceScope` is
+ * sorted by it; the placements were decoded, so every set is an UpsyncSet). Empty sections: `namespaceScope` is
  * always there, `{}` when there are no namespaces (as the seed shows after its EP is deleted);
  * empty lists (`resources`, `clusterScope`, `upsync`) are omitted. A clusterScope entry never has
  * `objects` omitted (which would mean ALL objects): a resource without selected names is left out.
  */
-import { EDGE_API_VERSION, UpsyncSetSchema } from '../../lib/apis/edge-v1alpha1.ts'
+import { EDGE_API_VERSION, type UpsyncSet } from '../../lib/apis/edge-v1alpha1.ts'
 import { compareKubeVersions } from '../../lib/kube/crd.ts'
 import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import { canonicalJson } from '../../lib/patch/json-values.ts'
@@ -30,7 +30,7 @@ export type SyncerConfigInput = {
   /** Selected cluster-scoped objects that go to the edge (CRDs and Namespaces too), by resource. */
   clusterObjects: { ref: ResourceRef; names: string[] }[]
   /** The EPs' `spec.upsync` entries (UpsyncSets), concatenated. */
-  upsync: unknown[]
+  upsync: UpsyncSet[]
 }
 
 export const SYNCER_CONFIG_NAME = 'the-one'
@@ -68,11 +68,8 @@ const triple = (r: ResourceRef): JsonObject => ({
   apiVersion: r.version,
 })
 
-/** An UpsyncSet in canonical form, or undefined when it is not one. */
-function normalizeUpsyncSet(raw: unknown): JsonObject | undefined {
-  const parsed = UpsyncSetSchema.safeParse(raw)
-  if (!parsed.success) return undefined
-  const set = parsed.data
+/** An UpsyncSet in canonical form. */
+function normalizeUpsyncSet(set: UpsyncSet): JsonObject {
   const out: JsonObject = { apiGroup: set.apiGroup ?? '' }
   for (const field of ['resources', 'namespaces', 'names'] as const) {
     const list = sortedUnique(set[field] ?? [])
@@ -81,13 +78,10 @@ function normalizeUpsyncSet(raw: unknown): JsonObject | undefined {
   return out
 }
 
-function upsyncSets(raw: readonly unknown[]): JsonObject[] {
+function upsyncSets(sets: readonly UpsyncSet[]): JsonObject[] {
   const byJson = new Map<string, JsonObject>()
-  for (const r of raw) {
-    const set = normalizeUpsyncSet(r)
-    if (set) byJson.set(canonicalJson(set), set)
-  }
-  return [...byJson.keys()].sort().map((k) => byJson.get(k) as JsonObject)
+  for (const set of sets.map(normalizeUpsyncSet)) byJson.set(canonicalJson(set), set)
+  return [...byJson.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v)
 }
 
 export function buildSyncerConfig(input: SyncerConfigInput): KubeObject {

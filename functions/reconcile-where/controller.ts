@@ -6,17 +6,19 @@
  */
 import { EDGE_PLACEMENTS, PLACEMENT_SLICES } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
+import { type Logger, silentLogger } from '../../lib/log.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { whereKeyOf } from './names.ts'
-import { reconcileWhere } from './reconcile.ts'
+import { reconcileWhere, WHERE_STEP } from './reconcile.ts'
 import { ownedByPlacement } from './slice.ts'
 
-export const WHERE_STEP = 'where'
+export { WHERE_STEP }
 
-export function whereController(client: HubClient): Controller {
+/** `log` gets one warning per invalid stored object the step skips (lib/apis/decode.ts). */
+export function whereController(client: HubClient, log: Logger = silentLogger): Controller {
   return {
     name: WHERE_STEP,
-    reconcile: (key) => reconcileWhere(client, key),
+    reconcile: (key) => reconcileWhere({ client, log }, key),
     async listKeys(cursor, limit) {
       const placements = (await client.list('*', EDGE_PLACEMENTS)).map(whereKeyOf)
       const slices = (await client.list('*', PLACEMENT_SLICES))

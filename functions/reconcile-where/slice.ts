@@ -5,8 +5,10 @@
  * destinations and owner references canonically (order and field order do not matter), so an
  * up-to-date slice is never rewritten. Owner references to other EdgePlacements (an earlier
  * incarnation with another uid) and any other controller reference are replaced; others are kept.
+ * A slice whose stored destinations did not decode is rewritten whole.
  */
-import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'
+import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
+import { EDGE_API_VERSION, type SinglePlacement } from '../../lib/apis/edge-v1alpha1.ts'
 import type { KubeObject, OwnerReference } from '../../lib/kube/types.ts'
 import {
   canonicalDestinations,
@@ -16,7 +18,7 @@ import {
 
 export const PLACEMENT_KIND = 'EdgePlacement'
 
-export function ownerRefTo(ep: KubeObject): OwnerReference {
+export function ownerRefTo(ep: EdgePlacementObject): OwnerReference {
   return {
     apiVersion: EDGE_API_VERSION,
     kind: PLACEMENT_KIND,
@@ -34,7 +36,7 @@ export function ownedByPlacement(slice: KubeObject, name: string): boolean {
   )
 }
 
-export function desiredSlice(ep: KubeObject, destinations: Destination[]): KubeObject {
+export function desiredSlice(ep: EdgePlacementObject, destinations: Destination[]): KubeObject {
   return {
     apiVersion: EDGE_API_VERSION,
     kind: 'SinglePlacementSlice',
@@ -43,7 +45,10 @@ export function desiredSlice(ep: KubeObject, destinations: Destination[]): KubeO
   }
 }
 
-function ownerRefsFor(existing: readonly OwnerReference[], ep: KubeObject): OwnerReference[] {
+function ownerRefsFor(
+  existing: readonly OwnerReference[],
+  ep: EdgePlacementObject
+): OwnerReference[] {
   const others = existing.filter((r) => r.kind !== PLACEMENT_KIND && !r.controller)
   return [ownerRefTo(ep), ...others]
 }
@@ -60,16 +65,22 @@ const refKey = (r: OwnerReference) =>
 
 const refsKey = (refs: readonly OwnerReference[]) => refs.map(refKey).sort().join('\n')
 
-/** The slice updated to match, or undefined when it already does. */
-export function sliceUpdate(
-  slice: KubeObject,
-  ep: KubeObject,
+export type SliceUpdate = {
+  /** The slice as stored (what an update rewrites). */
+  slice: KubeObject
+  /** Its destinations as decoded; undefined when the stored slice did not decode. */
+  current: readonly SinglePlacement[] | undefined
+  ep: EdgePlacementObject
   destinations: Destination[]
-): KubeObject | undefined {
-  const current = slice.metadata.ownerReferences ?? []
-  const refs = ownerRefsFor(current, ep)
-  const sameRefs = refsKey(current) === refsKey(refs)
-  if (sameRefs && sameDestinations(canonicalDestinations(slice.destinations), destinations))
-    return undefined
+}
+
+/** The slice updated to match, or undefined when it already does. */
+export function sliceUpdate(u: SliceUpdate): KubeObject | undefined {
+  const { slice, ep, destinations } = u
+  const refs0 = slice.metadata.ownerReferences ?? []
+  const refs = ownerRefsFor(refs0, ep)
+  const sameRefs = refsKey(refs0) === refsKey(refs)
+  const same = u.current && sameDestinations(canonicalDestinations(u.current), destinations)
+  if (sameRefs && same) return undefined
   return { ...slice, metadata: { ...slice.metadata, ownerReferences: refs }, destinations }
 }

@@ -7,7 +7,9 @@
  * LabelSelectorAsSelector(nil) is Nothing), and SyncTargets being deleted are skipped.
  * Destinations come out normalised, sorted and without exact duplicates. A destination's mailbox
  * is the one of its SyncTarget, so two Locations selecting one SyncTarget are one mailbox.
+ * Placements, Locations and SyncTargets come decoded by their schemas (lib/apis/decode.ts).
  */
+import type { EdgePlacementObject, LocationObject, SyncTargetObject } from '../apis/edge-objects.ts'
 import type { SinglePlacement } from '../apis/edge-v1alpha1.ts'
 import {
   type LabelSelector,
@@ -19,52 +21,38 @@ import { mailboxName } from '../reconcile/keys.ts'
 
 export type Destination = Required<SinglePlacement>
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
 const clusterOf = (o: KubeObject): string => o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
-/** `spec.locationSelectors` of an EdgePlacement (validated on write; non-objects are dropped). */
-export function locationSelectorsOf(ep: KubeObject): LabelSelector[] {
-  const spec: unknown = ep.spec
-  const list = isRecord(spec) ? spec.locationSelectors : undefined
-  return Array.isArray(list) ? list.filter(isRecord).map((s) => s as LabelSelector) : []
+/** `spec.locationSelectors` of an EdgePlacement. */
+export function locationSelectorsOf(ep: EdgePlacementObject): LabelSelector[] {
+  return ep.spec?.locationSelectors ?? []
 }
 
-function instanceSelectorOf(location: KubeObject): LabelSelector | undefined {
-  const spec: unknown = location.spec
-  const sel = isRecord(spec) ? spec.instanceSelector : undefined
-  return isRecord(sel) ? (sel as LabelSelector) : undefined
-}
-
-function selectsSyncTargets(location: KubeObject): boolean {
-  const spec: unknown = location.spec
-  const resource = isRecord(spec) && isRecord(spec.resource) ? spec.resource.resource : undefined
-  return resource === 'synctargets'
-}
+const selectsSyncTargets = (location: LocationObject): boolean =>
+  location.spec.resource.resource === 'synctargets'
 
 /** The live Locations whose labels match any selector, ordered by (space id, name). */
 export function matchingLocations(
   selectors: readonly LabelSelector[],
-  locations: readonly KubeObject[]
-): KubeObject[] {
+  locations: readonly LocationObject[]
+): LocationObject[] {
   return locations
     .filter((l) => !l.metadata.deletionTimestamp && clusterOf(l) && selectsSyncTargets(l))
     .filter((l) => selectors.some((s) => matchesLabelSelector(l.metadata.labels, s)))
     .sort((a, b) => compareKeys(locationKey(a), locationKey(b)))
 }
 
-const locationKey = (l: KubeObject) => [clusterOf(l), l.metadata.name ?? '']
+const locationKey = (l: LocationObject) => [clusterOf(l), l.metadata.name ?? '']
 
 /** One destination per (Location, live SyncTarget it selects in its own space). */
 export function destinationsFor(
-  locations: readonly KubeObject[],
-  syncTargetsIn: (spaceId: string) => readonly KubeObject[]
+  locations: readonly LocationObject[],
+  syncTargetsIn: (spaceId: string) => readonly SyncTargetObject[]
 ): Destination[] {
   const out: Destination[] = []
   for (const loc of locations) {
     const cluster = clusterOf(loc)
-    const selector = instanceSelectorOf(loc)
+    const selector = loc.spec.instanceSelector
     for (const st of syncTargetsIn(cluster)) {
       if (st.metadata.deletionTimestamp || !st.metadata.name || !st.metadata.uid) continue
       if (!matchesOptionalLabelSelector(st.metadata.labels, selector, 'nothing')) continue
@@ -92,15 +80,14 @@ function compareKeys(a: readonly string[], b: readonly string[]): number {
 
 /**
  * Destinations in canonical form: exactly the four fields (a missing uid becomes ''), sorted by
- * (cluster, location, sync target, uid), exact duplicates removed. Accepts any stored JSON.
+ * (cluster, location, sync target, uid), exact duplicates removed.
  */
-export function canonicalDestinations(list: unknown): Destination[] {
-  const str = (v: unknown) => (typeof v === 'string' ? v : '')
-  const all = (Array.isArray(list) ? list : []).filter(isRecord).map((d) => ({
-    cluster: str(d.cluster),
-    locationName: str(d.locationName),
-    syncTargetName: str(d.syncTargetName),
-    syncTargetUID: str(d.syncTargetUID),
+export function canonicalDestinations(list: readonly SinglePlacement[]): Destination[] {
+  const all = list.map((d) => ({
+    cluster: d.cluster,
+    locationName: d.locationName,
+    syncTargetName: d.syncTargetName,
+    syncTargetUID: d.syncTargetUID ?? '',
   }))
   all.sort((a, b) => compareKeys(destKey(a), destKey(b)))
   return all.filter((d, i) => {

@@ -9,9 +9,26 @@
  * every key that needed it fails and is retried; nothing is computed from a partial read.
  * Customization inputs are read only when some selected object asks for customization: a space's
  * Customizers and an inventory space's Locations, each with one list per batch (a thousand
- * destinations in one inventory space cost one list).
+ * destinations in one inventory space cost one list). Slices, placements, Customizers and
+ * Locations are decoded once by their schemas as they are read (lib/apis/decode.ts): an invalid one
+ * goes to `onInvalid` and is left out (a placement named by a slice is also listed by
+ * `invalidPlacementsFor`, for its step to report); a Customizer keeps its decode result, so the
+ * customization that names an invalid one says why.
  */
 import { categoryOf } from '../apis/categories.ts'
+import { type DecodeProblem, type DecodeResult, decodeEach, decodeObject } from '../apis/decode.ts'
+import type {
+  CustomizerObject,
+  EdgePlacementObject,
+  LocationObject,
+  SliceObject,
+} from '../apis/edge-objects.ts'
+import {
+  CustomizerSchema,
+  EdgePlacementSchema,
+  LocationSchema,
+  SinglePlacementSliceSchema,
+} from '../apis/edge-v1alpha1.ts'
 import { CUSTOMIZERS, EDGE_PLACEMENTS, ESPW, LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
 import { isApiError } from '../errors.ts'
 import type { Gvr, HubClient } from '../hub/client.ts'
@@ -23,24 +40,31 @@ import type { SourceObject, SpaceSnapshot } from './types.ts'
 export type SnapshotDeps = {
   client: HubClient
   registry(spaceId: string): Promise<Registry>
+  /** Told of each stored edge object that does not decode, once per batch; it is left out. */
+  onInvalid?: (problem: DecodeProblem) => void
 }
 
 /** A placement that names a destination, with the EdgePlacement that owns its slice. */
-export type PlacementRef = { spaceId: string; placement: KubeObject; slice: KubeObject }
+export type PlacementRef = { spaceId: string; placement: EdgePlacementObject; slice: SliceObject }
+
+/** A placement whose slice names a destination but which does not decode. */
+export type InvalidPlacement = { spaceId: string; problem: DecodeProblem }
 
 export type Snapshot = {
   /** The mailbox space `root:espw:<name>`, or undefined when it does not exist (yet). */
   mailboxSpace(name: string): Promise<Space | undefined>
   /** Live placements whose slice names the SyncTarget (inventory space id + SyncTarget uid). */
   placementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<PlacementRef[]>
+  /** The placements a slice naming the SyncTarget belongs to that do not decode. */
+  invalidPlacementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<InvalidPlacement[]>
   /** Every placeable object of a workload space. */
   space(spaceId: string): Promise<SpaceSnapshot>
   /** The registry of a workload space (resources, preferred versions). */
   registry(spaceId: string): Promise<Registry>
-  /** The live Customizers of a workload space, by `namespace/name`. */
-  customizers(spaceId: string): Promise<Map<string, KubeObject>>
-  /** The live Locations of an inventory space, by name. */
-  locations(spaceId: string): Promise<Map<string, KubeObject>>
+  /** The live Customizers of a workload space, by `namespace/name`, decoded or not. */
+  customizers(spaceId: string): Promise<Map<string, DecodeResult<CustomizerObject>>>
+  /** The live Locations of an inventory space that decode, by name. */
+  locations(spaceId: string): Promise<Map<string, LocationObject>>
 }
 
 const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
@@ -58,22 +82,19 @@ function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
 }
 
 /** `namespace/name` of a namespaced object, `name` of a cluster-scoped one. */
-const qualifiedName = (o: KubeObject) =>
+const qualifiedName = (o: Pick<KubeObject, 'metadata'>) =>
   o.metadata.namespace
     ? `${o.metadata.namespace}/${o.metadata.name ?? ''}`
     : (o.metadata.name ?? '')
 
-const spaceOf = (o: KubeObject) => o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
-
-type Destination = { cluster?: unknown; syncTargetUID?: unknown }
-
-function destinations(slice: KubeObject): Destination[] {
-  const d = (slice as { destinations?: unknown }).destinations
-  return Array.isArray(d) ? (d as Destination[]) : []
-}
+const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
+  o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
 /** Is `slice` owned (ownerReference) by the EdgePlacement `placement` (this uid)? */
-export function sliceOwnedBy(slice: KubeObject, placement: KubeObject): boolean {
+export function sliceOwnedBy(
+  slice: Pick<KubeObject, 'metadata'>,
+  placement: Pick<KubeObject, 'metadata'>
+): boolean {
   return (slice.metadata.ownerReferences ?? []).some(
     (r) => r.kind === 'EdgePlacement' && r.uid === placement.metadata.uid
   )
@@ -99,34 +120,58 @@ async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnap
 
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const spaces = memo<Space | undefined>()
-  const slices = memo<KubeObject[]>()
-  const placements = memo<KubeObject | undefined>()
+  const slices = memo<SliceObject[]>()
+  const placements = memo<DecodeResult<EdgePlacementObject> | undefined>()
   const workloads = memo<SpaceSnapshot>()
   const registries = memo<Registry>()
-  const byName = memo<Map<string, KubeObject>>()
-  const listByName = (spaceId: string, gvr: Gvr) =>
-    byName(`${gvr.resource}\u0000${spaceId}`, async () => {
-      try {
-        const live = (await deps.client.list(spaceId, gvr)).filter(
-          (o) => !o.metadata.deletionTimestamp
-        )
-        return new Map(live.map((o) => [qualifiedName(o), o]))
-      } catch (e) {
-        if (isNotFound(e)) return new Map()
-        throw e
-      }
-    })
+  const customizers = memo<Map<string, DecodeResult<CustomizerObject>>>()
+  const locations = memo<Map<string, LocationObject>>()
+  const onInvalid = (p: DecodeProblem) => deps.onInvalid?.(p)
+  const listLive = async (spaceId: string, gvr: Gvr) => {
+    try {
+      return (await deps.client.list(spaceId, gvr)).filter((o) => !o.metadata.deletionTimestamp)
+    } catch (e) {
+      if (isNotFound(e)) return []
+      throw e
+    }
+  }
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
-  const allSlices = () => slices('*', () => deps.client.list('*', PLACEMENT_SLICES))
+  const allSlices = () =>
+    slices('*', async () =>
+      decodeEach(
+        SinglePlacementSliceSchema,
+        await deps.client.list('*', PLACEMENT_SLICES),
+        onInvalid
+      )
+    )
   const placement = (spaceId: string, name: string) =>
     placements(`${spaceId}/${name}`, async () => {
+      let stored: KubeObject | undefined
       try {
-        return await deps.client.get(spaceId, EDGE_PLACEMENTS, name)
+        stored = await deps.client.get(spaceId, EDGE_PLACEMENTS, name)
       } catch (e) {
         if (isNotFound(e)) return undefined
         throw e
       }
+      if (!stored || stored.metadata.deletionTimestamp) return undefined
+      const res = decodeObject(EdgePlacementSchema, stored)
+      if (!res.ok) onInvalid(res.problem)
+      return res
     })
+  /** The placements (decoded or not) owning the slices that name the SyncTarget. */
+  const named = async (inventorySpaceId: string, syncTargetUid: string) => {
+    const list = (await allSlices()).filter((s) =>
+      (s.destinations ?? []).some(
+        (d) => d.cluster === inventorySpaceId && d.syncTargetUID === syncTargetUid
+      )
+    )
+    return Promise.all(
+      list.map(async (slice) => {
+        const spaceId = spaceOf(slice)
+        return { spaceId, slice, res: await placement(spaceId, slice.metadata.name ?? '') }
+      })
+    )
+  }
   return {
     mailboxSpace: (name) =>
       spaces(name, async () => {
@@ -138,24 +183,32 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
         }
       }),
     async placementsFor(inventorySpaceId, syncTargetUid) {
-      const named = (await allSlices()).filter((s) =>
-        destinations(s).some(
-          (d) => d.cluster === inventorySpaceId && d.syncTargetUID === syncTargetUid
-        )
-      )
-      const refs = await Promise.all(
-        named.map(async (slice): Promise<PlacementRef | undefined> => {
-          const spaceId = spaceOf(slice)
-          const ep = await placement(spaceId, slice.metadata.name ?? '')
-          if (!ep || ep.metadata.deletionTimestamp || !sliceOwnedBy(slice, ep)) return undefined
-          return { spaceId, placement: ep, slice }
-        })
-      )
-      return refs.filter((r): r is PlacementRef => r !== undefined)
+      const refs: PlacementRef[] = []
+      for (const { spaceId, slice, res } of await named(inventorySpaceId, syncTargetUid)) {
+        if (res?.ok && sliceOwnedBy(slice, res.value))
+          refs.push({ spaceId, placement: res.value, slice })
+      }
+      return refs
+    },
+    async invalidPlacementsFor(inventorySpaceId, syncTargetUid) {
+      const out: InvalidPlacement[] = []
+      for (const { spaceId, slice, res } of await named(inventorySpaceId, syncTargetUid)) {
+        if (res && !res.ok && sliceOwnedBy(slice, res.problem.object))
+          out.push({ spaceId, problem: res.problem })
+      }
+      return out
     },
     space: (spaceId) => workloads(spaceId, () => readSpace({ ...deps, registry }, spaceId)),
     registry,
-    customizers: (spaceId) => listByName(spaceId, CUSTOMIZERS),
-    locations: (spaceId) => listByName(spaceId, LOCATIONS),
+    customizers: (spaceId) =>
+      customizers(spaceId, async () => {
+        const live = await listLive(spaceId, CUSTOMIZERS)
+        return new Map(live.map((o) => [qualifiedName(o), decodeObject(CustomizerSchema, o)]))
+      }),
+    locations: (spaceId) =>
+      locations(spaceId, async () => {
+        const live = decodeEach(LocationSchema, await listLive(spaceId, LOCATIONS), onInvalid)
+        return new Map(live.map((o) => [qualifiedName(o), o]))
+      }),
   }
 }

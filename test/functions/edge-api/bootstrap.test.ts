@@ -3,6 +3,9 @@ import { parseAllDocuments } from 'yaml'
 import { requestBootstrap } from '../../../infra/edge-bootstrap/call.ts'
 import { BootstrapResponseSchema } from '../../../lib/edge/manifests-bootstrap.ts'
 import { EDGE_AGENT_IMAGE } from '../../../lib/edge/manifests-image.ts'
+import { resolveSpace } from '../../../lib/hub/spaces.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import type { LogFields } from '../../../lib/log.ts'
 import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 import { createInventory, createSyncTarget } from './edge-setup.ts'
 
@@ -16,6 +19,8 @@ beforeAll(async () => {
 afterAll(() => hub.close())
 
 const BOOT = '/edge/v1/bootstrap'
+const SYNC_TARGET = (name: string) =>
+  `/clusters/root:imw-1/apis/edge.kcp.io/v1alpha1/synctargets/${name}`
 const desired = (mb: string) => `/edge/v1/mailboxes/${mb}/desired`
 
 describe('POST /edge/v1/bootstrap', () => {
@@ -122,6 +127,37 @@ describe('POST /edge/v1/bootstrap', () => {
       { token: 'boot-user' }
     )
     expect(res.status).toBe(403)
+  })
+
+  it('answers 409 naming the issue for a SyncTarget stored invalid, and logs it', async () => {
+    await createSyncTarget(hub.call, 'imw-1', 'gilder', { mailbox: false })
+    const stored = (await hub.call('GET', SYNC_TARGET('gilder'))).body as KubeObject
+    const space = await resolveSpace(hub.deps.kv, 'root:imw-1')
+    const key = {
+      cluster: space.id,
+      group: 'edge.kcp.io',
+      resource: 'synctargets',
+      namespace: '',
+      name: 'gilder',
+    }
+    await hub.store.objects.update(
+      key,
+      { ...stored, spec: { unschedulable: 'yes' } },
+      stored.metadata.resourceVersion ?? ''
+    )
+    const warnings: LogFields[] = []
+    const log = hub.deps.log
+    hub.deps.log = { ...log, warn: (_msg, fields = {}) => void warnings.push(fields) }
+    try {
+      const res = await hub.call('POST', BOOT, { inventory: 'root:imw-1', syncTarget: 'gilder' })
+      expect(res.status).toBe(409)
+      expect(JSON.stringify(res.body)).toContain('spec.unschedulable')
+    } finally {
+      hub.deps.log = log
+    }
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ step: 'bootstrap', kind: 'SyncTarget', key: `${space.id}/gilder` })
+    )
   })
 })
 

@@ -112,12 +112,11 @@ describe('GET /edge/v1/mailboxes/<name>/desired', () => {
   })
 
   it('answers the full state, then 304 after exactly one read, then a delta', async () => {
-    const w1 = await deps.projections.writeManifest(
-      spaceId,
-      [ns, cm('a', { k: '1' }), cm('b', { k: '2' })],
-      null,
-      new Date()
-    )
+    const w1 = await deps.projections.writeManifest(spaceId, {
+      desired: [ns, cm('a', { k: '1' }), cm('b', { k: '2' })],
+      expectedVersion: null,
+      now: new Date(),
+    })
     const v1 = w1.manifest.version
     const full = await call('GET', path(), undefined, { token })
     expect(full.status).toBe(200)
@@ -143,12 +142,11 @@ describe('GET /edge/v1/mailboxes/<name>/desired', () => {
     expect(res?.headers.get('etag')).toBe(`"${v1}"`)
     expect(warm).toEqual({ GetItem: 1 })
 
-    const w2 = await deps.projections.writeManifest(
-      spaceId,
-      [ns, cm('a', { k: '1' }), cm('c', { k: '3' })],
-      v1,
-      new Date()
-    )
+    const w2 = await deps.projections.writeManifest(spaceId, {
+      desired: [ns, cm('a', { k: '1' }), cm('c', { k: '3' })],
+      expectedVersion: v1,
+      now: new Date(),
+    })
     const v2 = w2.manifest.version
     const delta = await call('GET', path(), undefined, { token, ifNoneMatch: `"${v1}"` })
     const s2 = DesiredStateSchema.parse(delta.body)
@@ -171,7 +169,11 @@ describe('GET /edge/v1/mailboxes/<name>/desired', () => {
   it('re-checks a remembered space that shows no manifest: a deleted mailbox is 404, not empty', async () => {
     const gone = await createSyncTarget(call, 'imw-d', 'gone')
     const goneToken = await edgeToken({ store }, gone.mailbox)
-    const w = await deps.projections.writeManifest(gone.spaceId, [ns], null, new Date())
+    const w = await deps.projections.writeManifest(gone.spaceId, {
+      desired: [ns],
+      expectedVersion: null,
+      now: new Date(),
+    })
     const goneDesired = `/edge/v1/mailboxes/${gone.mailbox}/desired`
     expect((await call('GET', goneDesired, undefined, { token: goneToken })).status).toBe(200)
     const del = await call(

@@ -9,6 +9,7 @@ import {
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
+import { silentLogger } from '../../../lib/log.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 let hub: TestHub
@@ -36,8 +37,8 @@ describe('mailbox step', () => {
     const target = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     const key = mailboxOf(target)!
     expect(key).toMatch(/^[a-z0-9]{16}-mb-[0-9a-f-]{36}$/)
-    expect((await reconcileMailbox(client, key)).outcome).toBe('created')
-    expect((await reconcileMailbox(client, key)).outcome).toBe('unchanged')
+    expect((await reconcileMailbox({ client, log: silentLogger }, key)).outcome).toBe('created')
+    expect((await reconcileMailbox({ client, log: silentLogger }, key)).outcome).toBe('unchanged')
     const ws = await client.get(ESPW, WORKSPACES, key)
     expect(ws?.metadata.annotations?.[SYNC_TARGET_NAME_ANNOTATION]).toBe('florin')
     expect(await client.space(`${ESPW}:${key}`)).toMatchObject({ path: `${ESPW}:${key}` })
@@ -48,23 +49,25 @@ describe('mailbox step', () => {
     await client.delete(ESPW, WORKSPACES, key)
     await hub.settle()
     expect(await client.get(ESPW, WORKSPACES, key)).toBeUndefined()
-    expect((await reconcileMailbox(client, key)).outcome).toBe('created')
+    expect((await reconcileMailbox({ client, log: silentLogger }, key)).outcome).toBe('created')
   })
   it('deletes the mailbox when the SyncTarget goes, and a re-created SyncTarget gets a new one', async () => {
     const old = await client.get('root:imw-1', SYNC_TARGETS, 'florin')
     const oldKey = mailboxOf(old!)!
     await client.delete('root:imw-1', SYNC_TARGETS, 'florin')
-    expect((await reconcileMailbox(client, oldKey)).outcome).toBe('deleted')
+    expect((await reconcileMailbox({ client, log: silentLogger }, oldKey)).outcome).toBe('deleted')
     await hub.settle()
     expect(await client.get(ESPW, WORKSPACES, oldKey)).toBeUndefined()
-    expect((await reconcileMailbox(client, oldKey)).outcome).toBe('absent')
+    expect((await reconcileMailbox({ client, log: silentLogger }, oldKey)).outcome).toBe('absent')
     const again = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     const newKey = mailboxOf(again)!
     expect(newKey).not.toBe(oldKey)
-    expect((await reconcileMailbox(client, newKey)).outcome).toBe('created')
+    expect((await reconcileMailbox({ client, log: silentLogger }, newKey)).outcome).toBe('created')
   })
   it('rejects a key that is not a mailbox name without retrying', async () => {
-    await expect(reconcileMailbox(client, 'not-a-mailbox')).rejects.toMatchObject({
+    await expect(
+      reconcileMailbox({ client, log: silentLogger }, 'not-a-mailbox')
+    ).rejects.toMatchObject({
       name: 'TerminalError',
     })
   })

@@ -10,7 +10,7 @@ import {
   locationFor,
 } from '../../../functions/reconcile-translate/destinations.ts'
 import { eventName } from '../../../functions/reconcile-translate/names.ts'
-import type { KubeObject } from '../../../lib/kube/types.ts'
+import type { SliceObject } from '../../../lib/apis/edge-objects.ts'
 
 const dest = (cluster: string, locationName: string, st: string) => ({
   cluster,
@@ -19,7 +19,7 @@ const dest = (cluster: string, locationName: string, st: string) => ({
   syncTargetUID: `uid-${st}`,
 })
 
-const slice: KubeObject = {
+const slice: SliceObject = {
   apiVersion: 'edge.kcp.io/v1alpha1',
   kind: 'SinglePlacementSlice',
   metadata: { name: 'ep' },
@@ -27,8 +27,7 @@ const slice: KubeObject = {
     dest('inv', 'west', 'b'),
     dest('inv', 'east', 'b'),
     dest('inv', 'a-loc', 'a'),
-    { cluster: 'inv', locationName: 'broken' },
-    'junk',
+    { cluster: 'inv', locationName: 'no-uid', syncTargetName: 'c' },
   ],
 }
 

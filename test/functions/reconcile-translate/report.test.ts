@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeCondition } from '../../../functions/reconcile-translate/report.ts'
+import { decodeObject } from '../../../lib/apis/decode.ts'
+import { EdgePlacementSchema } from '../../../lib/apis/edge-v1alpha1.ts'
 import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
@@ -35,6 +37,13 @@ const create = (name: string) =>
     spec: { locationSelectors: [{ matchLabels: { env: 'prod' } }] },
   })
 
+/** The placement as the step holds it, decoded by its schema. */
+function decoded(ep: KubeObject) {
+  const res = decodeObject(EdgePlacementSchema, ep)
+  if (!res.ok) throw new Error(`invalid EdgePlacement: ${JSON.stringify(res.problem.issues)}`)
+  return res.value
+}
+
 /** Another step's status write, making `ep` stale. */
 const otherWrite = (ep: KubeObject) =>
   client.updateStatus('root', EDGE_PLACEMENTS, { ...ep, status: { matchingLocationCount: 2 } })
@@ -43,14 +52,14 @@ describe('writeCondition with a stale placement', () => {
   it('writes the condition over the fresh status, keeping what the other step wrote', async () => {
     const stale = await create('ep-stale')
     await otherWrite(stale)
-    expect(await writeCondition(deps(), 'root', stale, want)).toBe(true)
+    expect(await writeCondition(deps(), 'root', decoded(stale), want)).toBe(true)
     const got = await client.get('root', EDGE_PLACEMENTS, 'ep-stale')
     expect(got?.status).toEqual({
       matchingLocationCount: 2,
       conditions: [{ type: 'Translated', ...want, observedGeneration: 1, lastTransitionTime: NOW }],
     })
     // Again with the same stale copy: the fresh one already says so, nothing is written.
-    expect(await writeCondition(deps(), 'root', stale, want)).toBe(false)
+    expect(await writeCondition(deps(), 'root', decoded(stale), want)).toBe(false)
     const again = await client.get('root', EDGE_PLACEMENTS, 'ep-stale')
     expect(again?.metadata.resourceVersion).toBe(got?.metadata.resourceVersion)
   })
@@ -60,7 +69,7 @@ describe('writeCondition with a stale placement', () => {
     await client.delete('root', EDGE_PLACEMENTS, 'ep-again')
     const reborn = await create('ep-again')
     await otherWrite(reborn)
-    expect(await writeCondition(deps(), 'root', stale, want)).toBe(false)
+    expect(await writeCondition(deps(), 'root', decoded(stale), want)).toBe(false)
     const got = await client.get('root', EDGE_PLACEMENTS, 'ep-again')
     expect(got?.status).toEqual({ matchingLocationCount: 2 })
   })

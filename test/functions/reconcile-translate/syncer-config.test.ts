@@ -127,8 +127,6 @@ const cases: [label: string, input: Partial<SyncerConfigInput>, spec: unknown][]
         },
         { apiGroup: 'group2.test', resources: ['cogs'], namespaces: [], names: ['William'] },
         { resources: ['configmaps'], names: ['x'] },
-        'not a set',
-        { apiGroup: 7 },
       ],
     },
     {

@@ -10,6 +10,7 @@ import {
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { LabelSelector } from '../../../lib/kube/label-selector.ts'
 import type { JsonObject, KubeObject } from '../../../lib/kube/types.ts'
+import { silentLogger } from '../../../lib/log.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 const IMW = 'root:imw-1'
@@ -40,7 +41,7 @@ const placement = (name: string, locationSelectors?: LabelSelector[]): KubeObjec
   spec: (locationSelectors ? { locationSelectors } : {}) as JsonObject,
 })
 
-const run = (name: string) => reconcileWhere(client, `${wmwId}/${name}`)
+const run = (name: string) => reconcileWhere({ client, log: silentLogger }, `${wmwId}/${name}`)
 const slice = (name: string) => client.get(WMW, PLACEMENT_SLICES, name)
 /** The slice's destinations as `location/syncTarget` (the cluster is checked separately). */
 async function where(name: string): Promise<string[]> {
@@ -289,11 +290,15 @@ describe('where step', () => {
 
   it('rejects malformed keys without retrying', async () => {
     for (const key of ['', 'no-slash', `${wmwId}/`, `/x`, `${wmwId}/Upper`, `a/b/c`, `A/x`]) {
-      await expect(reconcileWhere(client, key)).rejects.toMatchObject({ name: 'TerminalError' })
+      await expect(reconcileWhere({ client, log: silentLogger }, key)).rejects.toMatchObject({
+        name: 'TerminalError',
+      })
     }
   })
 
   it('treats a key in an unknown space as absent', async () => {
-    expect(await reconcileWhere(client, 'zzzzzzzzzzzzzzzz/x')).toEqual({ outcome: 'absent' })
+    expect(await reconcileWhere({ client, log: silentLogger }, 'zzzzzzzzzzzzzzzz/x')).toEqual({
+      outcome: 'absent',
+    })
   })
 })

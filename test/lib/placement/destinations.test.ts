@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import type {
+  EdgePlacementObject,
+  LocationObject,
+  SyncTargetObject,
+} from '../../../lib/apis/edge-objects.ts'
 import type { LabelSelector } from '../../../lib/kube/label-selector.ts'
-import type { KubeObject } from '../../../lib/kube/types.ts'
 import {
   canonicalDestinations,
   destinationsFor,
@@ -16,9 +20,13 @@ function loc(
   cluster: string,
   name: string,
   labels: Record<string, string>,
-  extra: { instanceSelector?: LabelSelector | null; resource?: string; deleting?: boolean } = {}
-): KubeObject {
-  const spec: Record<string, unknown> = {
+  extra: {
+    instanceSelector?: LocationObject['spec']['instanceSelector'] | null
+    resource?: string
+    deleting?: boolean
+  } = {}
+): LocationObject {
+  const spec: LocationObject['spec'] = {
     resource: { ...SYNCTARGETS, resource: extra.resource ?? 'synctargets' },
   }
   if (extra.instanceSelector !== null)
@@ -32,7 +40,7 @@ function loc(
       annotations: { 'kcp.io/cluster': cluster },
       ...(extra.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
     },
-    spec: spec as KubeObject['spec'],
+    spec,
   }
 }
 
@@ -41,7 +49,7 @@ function st(
   name: string,
   labels: Record<string, string>,
   deleting = false
-): KubeObject {
+): SyncTargetObject {
   return {
     apiVersion: 'edge.kcp.io/v1alpha1',
     kind: 'SyncTarget',
@@ -103,7 +111,7 @@ describe('matchingLocations', () => {
 })
 
 describe('destinationsFor', () => {
-  const targets: Record<string, KubeObject[]> = {
+  const targets: Record<string, SyncTargetObject[]> = {
     imwa: [
       st('imwa', 'east', { id: 'east' }),
       st('imwa', 'lab-1', { pool: 'lab' }),
@@ -113,7 +121,7 @@ describe('destinationsFor', () => {
     imwb: [st('imwb', 'east', { id: 'east' }), st('imwb', 'west', { id: 'west' })],
   }
   const inSpace = (id: string) => targets[id] ?? []
-  const cases: { name: string; locations: KubeObject[]; want: string[] }[] = [
+  const cases: { name: string; locations: LocationObject[]; want: string[] }[] = [
     {
       name: 'convention id=<name> in the Location’s own space only',
       locations: [loc('imwa', 'east', {})],
@@ -158,14 +166,12 @@ describe('destinationsFor', () => {
 })
 
 describe('canonicalDestinations', () => {
-  it('normalises, sorts and removes exact duplicates of stored JSON', () => {
+  it('normalises, sorts and removes exact duplicates of decoded destinations', () => {
     const stored = [
       { syncTargetUID: 'u2', syncTargetName: 'b', locationName: 'l', cluster: 'c' },
-      { cluster: 'c', locationName: 'l', syncTargetName: 'a', syncTargetUID: 'u1', extra: 1 },
+      { cluster: 'c', locationName: 'l', syncTargetName: 'a', syncTargetUID: 'u1' },
       { cluster: 'c', locationName: 'l', syncTargetName: 'b', syncTargetUID: 'u2' },
       { cluster: 'c', locationName: 'l', syncTargetName: 'b' },
-      'junk',
-      null,
     ]
     expect(canonicalDestinations(stored)).toEqual([
       { cluster: 'c', locationName: 'l', syncTargetName: 'a', syncTargetUID: 'u1' },
@@ -173,25 +179,24 @@ describe('canonicalDestinations', () => {
       { cluster: 'c', locationName: 'l', syncTargetName: 'b', syncTargetUID: 'u2' },
     ])
   })
-  it('treats anything but an array as no destinations', () => {
-    expect(canonicalDestinations(undefined)).toEqual([])
-    expect(canonicalDestinations({ cluster: 'c' })).toEqual([])
+  it('gives none for none', () => {
+    expect(canonicalDestinations([])).toEqual([])
   })
 })
 
 describe('locationSelectorsOf', () => {
-  const ep = (spec: unknown): KubeObject => ({
+  const ep = (spec?: EdgePlacementObject['spec']): EdgePlacementObject => ({
     apiVersion: 'edge.kcp.io/v1alpha1',
     kind: 'EdgePlacement',
     metadata: { name: 'p' },
-    spec: spec as KubeObject['spec'],
+    ...(spec ? { spec } : {}),
   })
-  it('reads the list and tolerates absent or malformed specs', () => {
-    expect(
-      locationSelectorsOf(ep({ locationSelectors: [{ matchLabels: { a: 'b' } }, 'x'] }))
-    ).toEqual([{ matchLabels: { a: 'b' } }])
-    expect(locationSelectorsOf(ep(undefined))).toEqual([])
-    expect(locationSelectorsOf(ep({ locationSelectors: 'all' }))).toEqual([])
+  it('reads the list; an absent spec or list selects nothing', () => {
+    expect(locationSelectorsOf(ep({ locationSelectors: [{ matchLabels: { a: 'b' } }] }))).toEqual([
+      { matchLabels: { a: 'b' } },
+    ])
+    expect(locationSelectorsOf(ep())).toEqual([])
+    expect(locationSelectorsOf(ep({}))).toEqual([])
   })
 })
 

@@ -14,7 +14,9 @@ import {
 } from '../../../functions/reconcile-summarize/placement-status.ts'
 import { writeCondition } from '../../../functions/reconcile-translate/report.ts'
 import { reconcileWhere } from '../../../functions/reconcile-where/reconcile.ts'
+import { decodeObject } from '../../../lib/apis/decode.ts'
 import type { PlacementSummary } from '../../../lib/apis/edge-summary.ts'
+import { EdgePlacementSchema } from '../../../lib/apis/edge-v1alpha1.ts'
 import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { JsonObject, KubeObject } from '../../../lib/kube/types.ts'
@@ -62,11 +64,17 @@ const create = (name: string) =>
     spec: {},
   })
 const read = async (name: string) => (await client.get('root', EDGE_PLACEMENTS, name)) as KubeObject
-const where = (name: string) => reconcileWhere(client, `${rootId}/${name}`)
+const where = (name: string) => reconcileWhere({ client, log: silentLogger }, `${rootId}/${name}`)
+/** The placement as the steps hold it, decoded by its schema. */
+function decoded(ep: KubeObject) {
+  const res = decodeObject(EdgePlacementSchema, ep)
+  if (!res.ok) throw new Error(`invalid EdgePlacement: ${JSON.stringify(res.problem.issues)}`)
+  return res.value
+}
 const translate = (ep: KubeObject, want = translated) =>
-  writeCondition({ client, now, log: silentLogger }, 'root', ep, want)
+  writeCondition({ client, now, log: silentLogger }, 'root', decoded(ep), want)
 const summarize = (ep: KubeObject, s = summary()) =>
-  writePlacementStatus(client, 'root', ep, s, facts, now)
+  writePlacementStatus(client, { spaceId: 'root', ep: decoded(ep), summary: s, facts, now })
 
 const conditions = (ep: KubeObject) =>
   ((ep.status as JsonObject | undefined)?.conditions ?? []) as JsonObject[]
@@ -140,7 +148,14 @@ describe('EdgePlacement status writers', () => {
     expect((got.status as JsonObject).summary).not.toHaveProperty('upsync')
     expect(condition(got, 'Translated')).toBeDefined()
     // A writer that leaves a field out gives it up: translate without its condition.
-    expect(await applyPlacementStatus(client, 'root', got, 'translate', {})).toBe(true)
+    expect(
+      await applyPlacementStatus(client, {
+        spaceId: 'root',
+        ep: got,
+        writer: 'translate',
+        status: {},
+      })
+    ).toBe(true)
     const after = await read('ep-drop')
     expect(conditions(after).map((c) => c.type)).toEqual(['Ready'])
     expect(after.status).toMatchObject({ specGeneration: 1, matchingLocationCount: 0 })

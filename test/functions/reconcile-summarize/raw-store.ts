@@ -1,0 +1,54 @@
+/**
+ * Helpers for the steps' tests about invalid stored objects: write an object straight to the
+ * store (past the API, as an older release or a bug could have stored it), and a logger that keeps
+ * the warnings, so a test can see what a step reported.
+ */
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { CLUSTER_ANNOTATION } from '../../../lib/kube/types.ts'
+import type { LogFields, Logger } from '../../../lib/log.ts'
+import type { TestHub } from '../../helpers/hub.ts'
+
+export type Warning = { msg: string; fields: LogFields }
+
+/** A logger that keeps the warnings in `into` and drops everything else. */
+export function recorder(into: Warning[], bound: LogFields = {}): Logger {
+  return {
+    debug: () => {},
+    info: () => {},
+    warn: (msg, fields = {}) => into.push({ msg, fields: { ...bound, ...fields } }),
+    error: () => {},
+    child: (fields) => recorder(into, { ...bound, ...fields }),
+  }
+}
+
+/** The warnings of `step` about invalid stored objects. */
+export const invalidReports = (warnings: readonly Warning[], step: string) =>
+  warnings.filter((w) => w.msg === 'invalid stored object skipped' && w.fields.step === step)
+
+/**
+ * Stores `obj` in space `spaceId` straight through the object store, replacing what is there
+ * (cluster-scoped; group and resource as given).
+ */
+export async function storeRaw(
+  hub: TestHub,
+  at: { spaceId: string; group: string; resource: string },
+  obj: KubeObject
+): Promise<void> {
+  const key = {
+    cluster: at.spaceId,
+    group: at.group,
+    resource: at.resource,
+    namespace: '',
+    name: obj.metadata.name ?? '',
+  }
+  const metadata = {
+    creationTimestamp: '2026-01-01T00:00:00Z',
+    generation: 1,
+    ...obj.metadata,
+    annotations: { ...(obj.metadata.annotations ?? {}), [CLUSTER_ANNOTATION]: at.spaceId },
+  }
+  const old = await hub.store.objects.get(key)
+  if (old)
+    await hub.store.objects.update(key, { ...obj, metadata }, old.metadata.resourceVersion ?? '')
+  else await hub.store.objects.create(key, { ...obj, metadata })
+}
