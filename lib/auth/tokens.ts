@@ -13,6 +13,7 @@
  * store, the hub or a maintenance tool alike, reaches that cache when it revokes or re-registers.
  */
 import { forbidden, unauthorized } from '../errors.ts'
+import { perStore } from '../store/per-store.ts'
 import type { KvStore } from '../store/types.ts'
 
 export type Principal = {
@@ -33,17 +34,8 @@ export const TOKEN_CACHE_MS = 10_000
 const MAX_CACHED = 10_000
 
 type TokenCache = Map<string, { at: number; principal: Principal }>
-/** Keyed by the store object itself: dropped with it, never shared with another store. */
-const caches = new WeakMap<KvStore, TokenCache>()
-
-function cacheOf(kv: KvStore): TokenCache {
-  let cache = caches.get(kv)
-  if (!cache) {
-    cache = new Map()
-    caches.set(kv, cache)
-  }
-  return cache
-}
+/** The cache of a store object: dropped with it, never shared with another store. */
+const cacheOf = perStore((): TokenCache => new Map())
 
 export async function hashToken(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))

@@ -7,13 +7,13 @@
  */
 import { ESPW } from '../apis/gvr.ts'
 import { isMailboxName } from '../reconcile/keys.ts'
+import { perStore } from '../store/per-store.ts'
 import type { KvStore } from '../store/types.ts'
 import { getSpaceById } from './spaces.ts'
 
 export type MailboxCheck = (spaceId: string) => Promise<boolean>
 
 const CACHE_LIMIT = 20_000
-const checks = new WeakMap<KvStore, MailboxCheck>()
 
 /** True for the path of a mailbox space. */
 export function isMailboxPath(path: string): boolean {
@@ -23,9 +23,7 @@ export function isMailboxPath(path: string): boolean {
 }
 
 /** The mailbox check over the space registry in `kv` (one shared cache per store). */
-export function mailboxSpaceCheck(kv: KvStore): MailboxCheck {
-  const existing = checks.get(kv)
-  if (existing) return existing
+export const mailboxSpaceCheck = perStore((kv: KvStore): MailboxCheck => {
   const known = new Map<string, boolean>()
   const check: MailboxCheck = async (spaceId) => {
     const hit = known.get(spaceId)
@@ -41,6 +39,5 @@ export function mailboxSpaceCheck(kv: KvStore): MailboxCheck {
     known.set(spaceId, answer)
     return answer
   }
-  checks.set(kv, check)
   return check
-}
+})
