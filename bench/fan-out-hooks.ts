@@ -46,14 +46,17 @@ function answerOf(body: unknown): HookAnswer {
   return { outcomes: answer.results as HookOutcome[], deferred }
 }
 
-/** One round: every key of `keys` sent until none is deferred; returns those to send again. */
-async function runRound(
-  hub: HubClient,
-  step: string,
-  keys: string[],
-  opts: HookOptions,
+/** A round of hook `step` over `keys`, sent as `opts` say; `count` adds up its calls. */
+type Round = {
+  step: string
+  keys: string[]
+  opts: HookOptions
   count: { calls: number; deferred: number }
-): Promise<HookOutcome[]> {
+}
+
+/** One round: every key of `keys` sent until none is deferred; returns those to send again. */
+async function runRound(hub: HubClient, round: Round): Promise<HookOutcome[]> {
+  const { step, keys, opts, count } = round
   const settled = opts.settled ?? (() => true)
   const queue = [...keys]
   const again: HookOutcome[] = []
@@ -97,7 +100,7 @@ export async function driveHook(
         `${step}: ${todo.length} keys unsettled after ${maxRounds} rounds (${sample})`
       )
     }
-    const again = await runRound(hub, step, todo, opts, count)
+    const again = await runRound(hub, { step, keys: todo, opts, count })
     retried += again.length
     last = again
     todo = again.map((o) => o.key)

@@ -43,15 +43,17 @@ const settledOutcome = (o: HookOutcome) => o.outcome !== 'no mailbox yet'
 
 type Timed = { phase: FanOutPhase; manifests: (Manifest | undefined)[] }
 
-/** From the clock start: where, then translate rounds until every mailbox holds `wants`. */
-async function driveToComplete(
-  deps: FanOutDeps,
-  opts: FanOutOptions,
-  where: string,
-  mailboxes: readonly Mailbox[],
-  wants: readonly WantedEntry[],
+/** What one timed phase drives: the `where` key, the mailboxes and what they must hold. */
+type Drive = {
+  where: string
+  mailboxes: readonly Mailbox[]
+  wants: readonly WantedEntry[]
   label: string
-): Promise<Timed> {
+}
+
+/** From the clock start: where, then translate rounds until every mailbox holds `wants`. */
+async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive): Promise<Timed> {
+  const { where, mailboxes, wants, label } = d
   const { counter, bodyWrites, reconciles, hub } = deps
   const start = performance.now()
   counter.reset()
@@ -139,7 +141,12 @@ export async function runFanOut(
     { key: namespaceKey(FAN_NAMESPACE) },
     { key: SYNCER_CONFIG_KEY, notHash: inv.emptySyncerConfigHash },
   ]
-  const initial = await driveToComplete(deps, opts, whereKey, inv.mailboxes, wants, 'fan-out')
+  const initial = await driveToComplete(deps, opts, {
+    where: whereKey,
+    mailboxes: inv.mailboxes,
+    wants,
+    label: 'fan-out',
+  })
   progress(`fan-out complete in ${(initial.phase.completeMs / 1000).toFixed(1)} s`)
 
   progress(`fan-out change: 1 ConfigMap -> ${n} mailboxes (timed)`)
@@ -150,14 +157,12 @@ export async function runFanOut(
     body: { data: { payload } },
     contentType: 'application/merge-patch+json',
   })
-  const change = await driveToComplete(
-    deps,
-    opts,
-    whereKey,
-    inv.mailboxes,
-    [{ key: changed, notHash: oldHash }],
-    'fan-out change'
-  )
+  const change = await driveToComplete(deps, opts, {
+    where: whereKey,
+    mailboxes: inv.mailboxes,
+    wants: [{ key: changed, notHash: oldHash }],
+    label: 'fan-out change',
+  })
   await checkChanged(deps, change.manifests, changed, payload)
   progress(`fan-out change complete in ${(change.phase.completeMs / 1000).toFixed(1)} s`)
   return {

@@ -26,18 +26,17 @@ export type KubeStatus = {
   code: number
 }
 
+/** What an ApiError may carry beyond its code, reason and message. */
+export type ApiErrorMore = { details?: StatusDetails | undefined; cause?: unknown }
+
 export class ApiError extends Error {
   readonly code: number
   readonly reason: string
   readonly details: StatusDetails | undefined
 
-  constructor(
-    code: number,
-    reason: string,
-    message: string,
-    details?: StatusDetails,
-    cause?: unknown
-  ) {
+  /** `more.details` goes into the rendered Status; `more.cause` is kept for logs only. */
+  constructor(code: number, reason: string, message: string, more: ApiErrorMore = {}) {
+    const { details, cause } = more
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'ApiError'
     this.code = code
@@ -69,19 +68,19 @@ export function describeTarget(resource: string, group: string | undefined, name
 }
 
 export const badRequest = (message: string, causes?: StatusCause[]) =>
-  new ApiError(400, 'BadRequest', message, causes ? { causes } : undefined)
+  new ApiError(400, 'BadRequest', message, { details: causes ? { causes } : undefined })
 
 export const unauthorized = (message = 'Unauthorized') => new ApiError(401, 'Unauthorized', message)
 
 export const forbidden = (message: string, target?: Target) =>
-  new ApiError(403, 'Forbidden', message, target)
+  new ApiError(403, 'Forbidden', message, { details: target })
 
 export const notFound = (resource: string, target: Target) =>
   new ApiError(
     404,
     'NotFound',
     `${describeTarget(resource, target.group, target.name)} not found`,
-    target
+    { details: target }
   )
 
 export const methodNotAllowed = (message: string) => new ApiError(405, 'MethodNotAllowed', message)
@@ -93,7 +92,7 @@ export const alreadyExists = (resource: string, target: Target) =>
     409,
     'AlreadyExists',
     `${describeTarget(resource, target.group, target.name)} already exists`,
-    target
+    { details: target }
   )
 
 export const conflict = (resource: string, target: Target, why: string) =>
@@ -101,7 +100,7 @@ export const conflict = (resource: string, target: Target, why: string) =>
     409,
     'Conflict',
     `Operation cannot be fulfilled on ${describeTarget(resource, target.group, target.name)}: ${why}`,
-    target
+    { details: target }
   )
 
 /** 410 Gone with reason Expired: the requested resourceVersion is older than the change log keeps. */
@@ -120,11 +119,11 @@ export const invalid = (resource: string, target: Target, causes: StatusCause[])
     `${describeTarget(resource, target.group, target.name)} is invalid: ${causes
       .map((c) => (c.field ? `${c.field}: ${c.message}` : c.message))
       .join(', ')}`,
-    { ...target, causes }
+    { details: { ...target, causes } }
   )
 
 export const internalError = (message: string, cause?: unknown) =>
-  new ApiError(500, 'InternalError', message, undefined, cause)
+  new ApiError(500, 'InternalError', message, { cause })
 
 export const serviceUnavailable = (message: string) =>
   new ApiError(503, 'ServiceUnavailable', message)
@@ -140,7 +139,7 @@ export const outcomeUnknown = (message: string) => new ApiError(504, 'Timeout', 
 export class StaleWriteError extends ApiError {
   constructor(resource: string, target: Target, why: string) {
     const base = conflict(resource, target, why)
-    super(base.code, base.reason, base.message, base.details)
+    super(base.code, base.reason, base.message, { details: base.details })
     this.name = 'StaleWriteError'
   }
 }

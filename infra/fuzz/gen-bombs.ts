@@ -124,91 +124,101 @@ function grow(keys: number, size: number): Record<string, string> {
   return out
 }
 
+/** One bomb request: what the fuzz report calls it, what is sent, and whether it must be refused. */
+type Bomb = {
+  label: string
+  method: string
+  path: string
+  contentType: string
+  body: string
+  mustRefuse: boolean
+}
+
 export function bombCases(rng: Rng, fx: Fixture): FuzzRequest[] {
   const out: FuzzRequest[] = []
   for (const where of ['root', 'space'] as Where[]) {
     const target = rng.pick(['cm-a', 'cm-b', 'cm-c'])
     const path = cmPath(fx, where, target)
     const touches = [cmKey(fx, where, target)]
-    const push = (
-      label: string,
-      method: string,
-      p: string,
-      contentType: string,
-      body: string,
-      mustRefuse: boolean
-    ) =>
+    const push = (r: Bomb) =>
       out.push({
         category: 'bombs',
-        label,
-        method,
-        path: p,
+        label: r.label,
+        method: r.method,
+        path: r.path,
         token: 'admin',
-        contentType,
-        body,
+        contentType: r.contentType,
+        body: r.body,
         write: true,
-        mustRefuse,
+        mustRefuse: r.mustRefuse,
         touches,
       })
     for (const b of jsonPatchBombs())
-      push(`json patch: ${b.label}`, 'PATCH', path, JSON_PATCH, JSON.stringify(b.ops), b.refuse)
-    push(
-      'json patch bomb under dryRun',
-      'PATCH',
-      `${path}?dryRun=All`,
-      JSON_PATCH,
-      JSON.stringify(doubling(30, '/data', (i) => `/data/c${i}`)),
-      true
-    )
-    push(
-      'merge patch: one 2.5 MB value',
-      'PATCH',
+      push({
+        label: `json patch: ${b.label}`,
+        method: 'PATCH',
+        path,
+        contentType: JSON_PATCH,
+        body: JSON.stringify(b.ops),
+        mustRefuse: b.refuse,
+      })
+    push({
+      label: 'json patch bomb under dryRun',
+      method: 'PATCH',
+      path: `${path}?dryRun=All`,
+      contentType: JSON_PATCH,
+      body: JSON.stringify(doubling(30, '/data', (i) => `/data/c${i}`)),
+      mustRefuse: true,
+    })
+    push({
+      label: 'merge patch: one 2.5 MB value',
+      method: 'PATCH',
       path,
-      MERGE,
-      JSON.stringify({ data: { big: 'x'.repeat(2_500_000) } }),
-      true
-    )
-    push(
-      'merge patch: 20,000 keys of 100 B',
-      'PATCH',
+      contentType: MERGE,
+      body: JSON.stringify({ data: { big: 'x'.repeat(2_500_000) } }),
+      mustRefuse: true,
+    })
+    push({
+      label: 'merge patch: 20,000 keys of 100 B',
+      method: 'PATCH',
       path,
-      MERGE,
-      JSON.stringify({ data: grow(20_000, 100) }),
-      true
-    )
-    push(
-      'merge patch: 100,000 tiny keys',
-      'PATCH',
+      contentType: MERGE,
+      body: JSON.stringify({ data: grow(20_000, 100) }),
+      mustRefuse: true,
+    })
+    push({
+      label: 'merge patch: 100,000 tiny keys',
+      method: 'PATCH',
       path,
-      MERGE,
-      JSON.stringify({ metadata: { annotations: grow(100_000, 1) } }),
-      false
-    )
-    push(
-      'apply: 2 MB of data',
-      'PATCH',
-      `${path}?fieldManager=fuzz-bomb`,
-      APPLY,
-      JSON.stringify({
+      contentType: MERGE,
+      body: JSON.stringify({ metadata: { annotations: grow(100_000, 1) } }),
+      mustRefuse: false,
+    })
+    push({
+      label: 'apply: 2 MB of data',
+      method: 'PATCH',
+      path: `${path}?fieldManager=fuzz-bomb`,
+      contentType: APPLY,
+      body: JSON.stringify({
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: target },
         data: grow(20, 100_000),
       }),
-      true
-    )
-    push(
-      'apply: 30,000 fields',
-      'PATCH',
-      `${path}?fieldManager=fuzz-bomb`,
-      APPLY,
-      JSON.stringify({
+      mustRefuse: true,
+    })
+    push({
+      label: 'apply: 30,000 fields',
+      method: 'PATCH',
+      path: `${path}?fieldManager=fuzz-bomb`,
+      contentType: APPLY,
+      body: JSON.stringify({
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: target, labels: grow(30_000, 1) },
       }),
-      false
-    )
+      mustRefuse: false,
+    })
     const depTouches = [key(spaceOf(fx, where), 'deployments', fx.namespace, fx.deployment)]
     const containers = Array.from({ length: 10_000 }, (_, i) => ({
       name: `c${i}`,

@@ -93,12 +93,10 @@ export function identityCases(rng: Rng, fx: Fixture): FuzzRequest[] {
     }
     /** One write of this category (admin, JSON unless `more` says otherwise). */
     const write = (
-      label: string,
-      method: string,
-      path: string,
-      body: unknown,
+      r: { label: string; method: string; path: string; body: unknown },
       more: Partial<FuzzRequest>
-    ) =>
+    ) => {
+      const { label, method, path, body } = r
       out.push({
         category: 'identity',
         label,
@@ -111,13 +109,17 @@ export function identityCases(rng: Rng, fx: Fixture): FuzzRequest[] {
         touches: [],
         ...more,
       })
+    }
     const scale = (label: string, body: unknown, method = 'PUT', contentType = JSON_TYPE) =>
-      write(`scale ${label}`, method, `${dp}/scale`, body, {
-        contentType,
-        mustRefuse: true,
-        touches,
-        identity,
-      })
+      write(
+        { label: `scale ${label}`, method, path: `${dp}/scale`, body },
+        {
+          contentType,
+          mustRefuse: true,
+          touches,
+          identity,
+        }
+      )
     const scaleObject = (metadata: Record<string, string>, replicas: unknown) => ({
       apiVersion: 'autoscaling/v1',
       kind: 'Scale',
@@ -151,14 +153,16 @@ export function identityCases(rng: Rng, fx: Fixture): FuzzRequest[] {
     }
     const update = (label: string, resourceVersion: string, rv: string, refuse: boolean) =>
       write(
-        label,
-        'PUT',
-        cmp,
         {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'cm-b', resourceVersion },
-          data: { rv },
+          label,
+          method: 'PUT',
+          path: cmp,
+          body: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'cm-b', resourceVersion },
+            data: { rv },
+          },
         },
         {
           ...(refuse ? { mustRefuse: true } : {}),
@@ -170,25 +174,29 @@ export function identityCases(rng: Rng, fx: Fixture): FuzzRequest[] {
     update('update with a stale resourceVersion', '1', 'stale', true)
     const collection = cmCollection(fx, where)
     write(
-      'create a Secret at the configmaps collection',
-      'POST',
-      collection,
       {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'fz-secret-as-cm' },
-        stringData: { a: 'b' },
+        label: 'create a Secret at the configmaps collection',
+        method: 'POST',
+        path: collection,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'fz-secret-as-cm' },
+          stringData: { a: 'b' },
+        },
       },
       { mustRefuse: true }
     )
     write(
-      'create in another namespace than the URL',
-      'POST',
-      collection,
       {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'fz-other-ns', namespace: 'default' },
+        label: 'create in another namespace than the URL',
+        method: 'POST',
+        path: collection,
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'fz-other-ns', namespace: 'default' },
+        },
       },
       { mustRefuse: true }
     )

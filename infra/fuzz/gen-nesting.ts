@@ -34,6 +34,17 @@ function deepYamlBlock(depth: number): string {
 const cm = (name: string, inner: string) =>
   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","annotations":{"x":"y"}},"spec":${inner}}`
 
+/** One nesting request; the label gets the depth and shape appended, the token defaults to admin. */
+type Nested = {
+  label: string
+  method: string
+  path: string
+  contentType: string
+  body: string
+  touches: string[]
+  token?: FuzzRequest['token']
+}
+
 export function nestingCases(rng: Rng, fx: Fixture): FuzzRequest[] {
   const out: FuzzRequest[] = []
   let n = 0
@@ -43,15 +54,8 @@ export function nestingCases(rng: Rng, fx: Fixture): FuzzRequest[] {
       const deep = deepJson(depth, shape)
       const where = rng.pick(['root', 'space'] as const)
       const name = `fz-deep${n++}`
-      const add = (
-        label: string,
-        method: string,
-        path: string,
-        contentType: string,
-        body: string,
-        touches: string[],
-        token: FuzzRequest['token'] = 'admin'
-      ) =>
+      const add = (r: Nested) => {
+        const { label, method, path, contentType, body, touches, token = 'admin' } = r
         out.push({
           category: 'nesting',
           label: `${label} (${depth} ${shape})`,
@@ -64,88 +68,128 @@ export function nestingCases(rng: Rng, fx: Fixture): FuzzRequest[] {
           mustRefuse: refuse,
           touches,
         })
-      add('create', 'POST', cmCollection(fx, where), JSON_TYPE, cm(name, deep), [
-        cmKey(fx, where, name),
-      ])
-      add(
-        'create yaml',
-        'POST',
-        cmCollection(fx, where),
-        'application/yaml',
-        cm(`${name}y`, deep),
-        [cmKey(fx, where, `${name}y`)]
-      )
-      add('update', 'PUT', cmPath(fx, where, 'cm-a'), JSON_TYPE, cm('cm-a', deep), [
-        cmKey(fx, where, 'cm-a'),
-      ])
-      add('merge patch', 'PATCH', cmPath(fx, where, 'cm-b'), MERGE, `{"spec":${deep}}`, [
-        cmKey(fx, where, 'cm-b'),
-      ])
-      add('merge patch whole body', 'PATCH', cmPath(fx, where, 'cm-b'), MERGE, deep, [
-        cmKey(fx, where, 'cm-b'),
-      ])
-      add(
-        'strategic patch',
-        'PATCH',
-        deploymentPath(fx, where),
-        STRATEGIC,
-        `{"spec":{"template":{"spec":{"containers":[{"name":"c","env":${deep}}]}}}}`,
-        []
-      )
-      add(
-        'json patch value',
-        'PATCH',
-        cmPath(fx, where, 'cm-c'),
-        JSON_PATCH,
-        `[{"op":"add","path":"/metadata/annotations/deep","value":${deep}}]`,
-        [cmKey(fx, where, 'cm-c')]
-      )
-      add('json patch ops', 'PATCH', cmPath(fx, where, 'cm-c'), JSON_PATCH, deep, [
-        cmKey(fx, where, 'cm-c'),
-      ])
-      add(
-        'apply json',
-        'PATCH',
-        `${cmPath(fx, where, 'cm-c')}?fieldManager=fuzz`,
-        APPLY,
-        cm('cm-c', deep),
-        [cmKey(fx, where, 'cm-c')]
-      )
-      add(
-        'status update',
-        'PUT',
-        deploymentPath(fx, where, 'status'),
-        JSON_TYPE,
-        `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"${fx.deployment}"},"status":${deep}}`,
-        []
-      )
-      add(
-        'dry-run create',
-        'POST',
-        `${cmCollection(fx, where)}?dryRun=All`,
-        JSON_TYPE,
-        cm(`${name}d`, deep),
-        []
-      )
-      add('hook keys', 'POST', '/hooks/translate', JSON_TYPE, `{"keys":${deep}}`, [])
-      add(
-        'edge report',
-        'POST',
-        `/edge/v1/mailboxes/${fx.mailbox}/reports`,
-        JSON_TYPE,
-        `{"kind":"Report","statuses":[{"group":"","version":"v1","resource":"configmaps","namespace":"fuzz","name":"x","observedGeneration":1,"status":${deep}}]}`,
-        [],
-        'edge'
-      )
-      add('edge bootstrap', 'POST', '/edge/v1/bootstrap', JSON_TYPE, `{"inventory":${deep}}`, [])
-      add(
-        'self review',
-        'POST',
-        '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-        JSON_TYPE,
-        `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":${deep}}`,
-        []
-      )
+      }
+      add({
+        label: 'create',
+        method: 'POST',
+        path: cmCollection(fx, where),
+        contentType: JSON_TYPE,
+        body: cm(name, deep),
+        touches: [cmKey(fx, where, name)],
+      })
+      add({
+        label: 'create yaml',
+        method: 'POST',
+        path: cmCollection(fx, where),
+        contentType: 'application/yaml',
+        body: cm(`${name}y`, deep),
+        touches: [cmKey(fx, where, `${name}y`)],
+      })
+      add({
+        label: 'update',
+        method: 'PUT',
+        path: cmPath(fx, where, 'cm-a'),
+        contentType: JSON_TYPE,
+        body: cm('cm-a', deep),
+        touches: [cmKey(fx, where, 'cm-a')],
+      })
+      add({
+        label: 'merge patch',
+        method: 'PATCH',
+        path: cmPath(fx, where, 'cm-b'),
+        contentType: MERGE,
+        body: `{"spec":${deep}}`,
+        touches: [cmKey(fx, where, 'cm-b')],
+      })
+      add({
+        label: 'merge patch whole body',
+        method: 'PATCH',
+        path: cmPath(fx, where, 'cm-b'),
+        contentType: MERGE,
+        body: deep,
+        touches: [cmKey(fx, where, 'cm-b')],
+      })
+      add({
+        label: 'strategic patch',
+        method: 'PATCH',
+        path: deploymentPath(fx, where),
+        contentType: STRATEGIC,
+        body: `{"spec":{"template":{"spec":{"containers":[{"name":"c","env":${deep}}]}}}}`,
+        touches: [],
+      })
+      add({
+        label: 'json patch value',
+        method: 'PATCH',
+        path: cmPath(fx, where, 'cm-c'),
+        contentType: JSON_PATCH,
+        body: `[{"op":"add","path":"/metadata/annotations/deep","value":${deep}}]`,
+        touches: [cmKey(fx, where, 'cm-c')],
+      })
+      add({
+        label: 'json patch ops',
+        method: 'PATCH',
+        path: cmPath(fx, where, 'cm-c'),
+        contentType: JSON_PATCH,
+        body: deep,
+        touches: [cmKey(fx, where, 'cm-c')],
+      })
+      add({
+        label: 'apply json',
+        method: 'PATCH',
+        path: `${cmPath(fx, where, 'cm-c')}?fieldManager=fuzz`,
+        contentType: APPLY,
+        body: cm('cm-c', deep),
+        touches: [cmKey(fx, where, 'cm-c')],
+      })
+      add({
+        label: 'status update',
+        method: 'PUT',
+        path: deploymentPath(fx, where, 'status'),
+        contentType: JSON_TYPE,
+        body: `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"${fx.deployment}"},"status":${deep}}`,
+        touches: [],
+      })
+      add({
+        label: 'dry-run create',
+        method: 'POST',
+        path: `${cmCollection(fx, where)}?dryRun=All`,
+        contentType: JSON_TYPE,
+        body: cm(`${name}d`, deep),
+        touches: [],
+      })
+      add({
+        label: 'hook keys',
+        method: 'POST',
+        path: '/hooks/translate',
+        contentType: JSON_TYPE,
+        body: `{"keys":${deep}}`,
+        touches: [],
+      })
+      add({
+        label: 'edge report',
+        method: 'POST',
+        path: `/edge/v1/mailboxes/${fx.mailbox}/reports`,
+        contentType: JSON_TYPE,
+        body: `{"kind":"Report","statuses":[{"group":"","version":"v1","resource":"configmaps","namespace":"fuzz","name":"x","observedGeneration":1,"status":${deep}}]}`,
+        touches: [],
+        token: 'edge',
+      })
+      add({
+        label: 'edge bootstrap',
+        method: 'POST',
+        path: '/edge/v1/bootstrap',
+        contentType: JSON_TYPE,
+        body: `{"inventory":${deep}}`,
+        touches: [],
+      })
+      add({
+        label: 'self review',
+        method: 'POST',
+        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        contentType: JSON_TYPE,
+        body: `{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":${deep}}`,
+        touches: [],
+      })
     }
     // block YAML grows quadratically with depth (indentation): 2,000 levels is already ~2 MB
     const yaml = deepYamlBlock(depth >= 100_000 ? 2_000 : 1_000)

@@ -36,14 +36,12 @@ export async function adminJson(
   return { status: a.status, text: a.body, json, ...(a.error ? { error: a.error } : {}) }
 }
 
-/** Like adminJson, but throws unless the status is one of `ok`. */
-export async function must(
-  t: Target,
-  method: string,
-  path: string,
-  body: unknown,
-  ok: number[]
-): Promise<JsonAnswer> {
+/** A request `must` sends, and the statuses (`ok`) it accepts. */
+export type MustRequest = { method: string; path: string; body?: unknown; ok: number[] }
+
+/** Like adminJson, but throws unless the status is one of `r.ok`. */
+export async function must(t: Target, r: MustRequest): Promise<JsonAnswer> {
+  const { method, path, body, ok } = r
   const res = await adminJson(t, method, path, body)
   if (!ok.includes(res.status))
     throw new Error(

@@ -145,13 +145,11 @@ async function checkWrite(run: Run, r: FuzzRequest, answer: Answer, found: Found
   }
 }
 
-function tally(
-  result: FuzzResult,
-  r: FuzzRequest,
-  index: number,
-  answer: Answer,
-  ms: number
-): void {
+/** One request sent (`r`, the `index`-th), its answer and how long it took (`ms`). */
+type Sent = { r: FuzzRequest; index: number; answer: Answer; ms: number }
+
+function tally(result: FuzzResult, sent: Sent): void {
+  const { r, index, answer, ms } = sent
   const slow = result.slowest
   if (slow.length < 10 || ms > (slow[slow.length - 1]?.ms ?? 0)) {
     slow.push({ ms, index, request: r, status: answer.status })
@@ -170,7 +168,7 @@ async function runOne(run: Run, r: FuzzRequest, index: number): Promise<Found[]>
   for (const s of r.setup ?? []) await adminJson(t, s.method, s.path, s.body)
   const sentAt = performance.now()
   const answer = await send(t, r)
-  tally(run.result, r, index, answer, performance.now() - sentAt)
+  tally(run.result, { r, index, answer, ms: performance.now() - sentAt })
   const verdict = checkAnswer(r, answer)
   if (verdict.rvTooLarge) run.result.rvTooLarge++
   const found = [...verdict.violations]

@@ -130,17 +130,16 @@ export async function restore(t: Target, fx: Fixture): Promise<void> {
 
 async function syncTarget(t: Target, fx: Fixture, name: string): Promise<string> {
   const path = `/clusters/root:${fx.inventory}/apis/edge.kcp.io/v1alpha1/synctargets`
-  await must(
-    t,
-    'POST',
+  await must(t, {
+    method: 'POST',
     path,
-    { apiVersion: 'edge.kcp.io/v1alpha1', kind: 'SyncTarget', metadata: { name } },
-    [201, 409]
-  )
-  const st = await must(t, 'GET', `${path}/${name}`, undefined, [200])
+    body: { apiVersion: 'edge.kcp.io/v1alpha1', kind: 'SyncTarget', metadata: { name } },
+    ok: [201, 409],
+  })
+  const st = await must(t, { method: 'GET', path: `${path}/${name}`, ok: [200] })
   const mailbox = mailboxOf(st.json as KubeObject)
   if (!mailbox) throw new Error(`SyncTarget ${name} has no mailbox name: ${st.text.slice(0, 200)}`)
-  await must(t, 'POST', '/hooks/mailbox', { keys: [mailbox] }, [200])
+  await must(t, { method: 'POST', path: '/hooks/mailbox', body: { keys: [mailbox] }, ok: [200] })
   return mailbox
 }
 
@@ -163,31 +162,31 @@ export async function seed(
   t: Target,
   base: Fixture
 ): Promise<{ fixture: Fixture; edge: string; otherEdge: string }> {
-  await must(
-    t,
-    'POST',
-    '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces',
-    workspace(base.space),
-    [201, 409]
-  )
-  await must(
-    t,
-    'POST',
-    '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces',
-    workspace(base.inventory),
-    [201, 409]
-  )
-  await must(t, 'GET', `/clusters/${spacePath(base)}/api/v1/namespaces`, undefined, [200])
+  await must(t, {
+    method: 'POST',
+    path: '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces',
+    body: workspace(base.space),
+    ok: [201, 409],
+  })
+  await must(t, {
+    method: 'POST',
+    path: '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces',
+    body: workspace(base.inventory),
+    ok: [201, 409],
+  })
+  await must(t, {
+    method: 'GET',
+    path: `/clusters/${spacePath(base)}/api/v1/namespaces`,
+    ok: [200],
+  })
   await restore(t, base)
   const mailbox = await syncTarget(t, base, base.syncTarget)
   const otherMailbox = await syncTarget(t, base, `${base.syncTarget}-2`)
-  const ws = await must(
-    t,
-    'GET',
-    `/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces/${base.space}`,
-    undefined,
-    [200]
-  )
+  const ws = await must(t, {
+    method: 'GET',
+    path: `/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces/${base.space}`,
+    ok: [200],
+  })
   const spaceId = (ws.json as { spec?: { cluster?: string } }).spec?.cluster
   const fixture = { ...base, mailbox, otherMailbox, ...(spaceId ? { spaceId } : {}) }
   return {

@@ -28,13 +28,11 @@ export type Issued = {
 
 const COLLECTION = `/apis/${TOKEN_API_VERSION}/tokens`
 
-async function call(
-  c: Connection,
-  send: SendFn,
-  method: string,
-  path: string,
-  body?: unknown
-): Promise<unknown> {
+/** One call of the token API: `method` on `path` (below the hub URL), with `body` if any. */
+type TokenCall = { method: string; path: string; body?: unknown }
+
+async function call(c: Connection, send: SendFn, req: TokenCall): Promise<unknown> {
+  const { method, path, body } = req
   const remote = createRemote({ baseUrl: c.hubUrl, token: c.token, fetch: send, timeoutMs: 30_000 })
   const what = `${method} ${remote.baseUrl}${path}`
   const parsed = await remote.call(path, { method, accept: 'application/json', body, what })
@@ -52,7 +50,7 @@ export async function issueToken(c: Connection, send: SendFn, f: IssueFlags): Pr
   if (f.groups.length > 0) spec.groups = f.groups
   if (f.expirationSeconds !== undefined) spec.expirationSeconds = f.expirationSeconds
   const body = { apiVersion: TOKEN_API_VERSION, kind: 'Token', metadata: { name: f.name }, spec }
-  const object = (await call(c, send, 'POST', COLLECTION, body)) as TokenObject
+  const object = (await call(c, send, { method: 'POST', path: COLLECTION, body })) as TokenObject
   const token = object.status?.token
   if (!token) throw new RemoteError(201, 'the hub answered without a token', { kind: 'unreadable' })
   return {
@@ -64,10 +62,12 @@ export async function issueToken(c: Connection, send: SendFn, f: IssueFlags): Pr
 }
 
 export async function listTokens(c: Connection, send: SendFn): Promise<TokenObject[]> {
-  const list = (await call(c, send, 'GET', COLLECTION)) as { items?: TokenObject[] }
+  const list = (await call(c, send, { method: 'GET', path: COLLECTION })) as {
+    items?: TokenObject[]
+  }
   return Array.isArray(list.items) ? list.items : []
 }
 
 export async function revokeToken(c: Connection, send: SendFn, name: string): Promise<void> {
-  await call(c, send, 'DELETE', `${COLLECTION}/${encodeURIComponent(name)}`)
+  await call(c, send, { method: 'DELETE', path: `${COLLECTION}/${encodeURIComponent(name)}` })
 }

@@ -12,7 +12,7 @@ export class BudgetExceeded extends ApiError {
       429,
       'TooManyRequests',
       `this ${kind} invocation needs more than its budget of ${budget} subrequests`,
-      { retryAfterSeconds: 1 }
+      { details: { retryAfterSeconds: 1 } }
     )
     this.name = 'BudgetExceeded'
   }

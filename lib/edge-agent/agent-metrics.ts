@@ -76,7 +76,7 @@ export function createAgentMetrics(o: AgentMetricsOptions): AgentMetrics {
 
   const record = (res: PollResult, seconds: number) => {
     r.inc(M.pollResults, HELP.pollResults, { outcome: res.outcome })
-    r.observe(M.pollDuration, HELP.pollDuration, {}, seconds)
+    r.observe({ name: M.pollDuration, help: HELP.pollDuration }, {}, seconds)
     for (const [outcome, field] of APPLY_FIELDS)
       if (res[field] > 0) r.inc(M.applies, HELP.applies, { outcome }, res[field])
     if (res.ok) r.set(M.lastSuccess, HELP.lastSuccess, {}, now() / 1000)
@@ -118,7 +118,7 @@ export function createAgentMetrics(o: AgentMetricsOptions): AgentMetrics {
         const error = e instanceof Error ? e.message : String(e)
         const failed = { outcome: 'failed' as const, ok: false, error }
         r.inc(M.pollResults, HELP.pollResults, { outcome: 'failed' })
-        r.observe(M.pollDuration, HELP.pollDuration, {}, (now() - started) / 1000)
+        r.observe({ name: M.pollDuration, help: HELP.pollDuration }, {}, (now() - started) / 1000)
         o.health.finished(failed)
         throw e
       }

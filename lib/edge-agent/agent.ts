@@ -234,7 +234,12 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     const statuses = await collectStatuses(applied.live, state.statuses, list, log)
     const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)
     const skip = (k: string) => owned.has(k) || copies.has(k) || keeper.holds(k)
-    const upsync = await collectUpsync(kube, targets, skip, reported.upsynced, log)
+    const upsync = await collectUpsync(kube, {
+      targets,
+      downsynced: skip,
+      previous: reported.upsynced,
+      log,
+    })
     const base: Partial<PollResult> = {
       outcome:
         fresh || applied.created + applied.updated + pruned.pruned > 0 ? 'applied' : 'unchanged',

@@ -17,8 +17,9 @@
  * hash, not a write.
  */
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
+import { isSystemKey } from '../placement/annotations.ts'
 import { MARKER_ANNOTATIONS, markerAnnotations } from './marker.ts'
-import { apiVersionOf, hashOf, isRecord, isSystemKey } from './refs.ts'
+import { apiVersionOf, hashOf, isRecord } from './refs.ts'
 
 const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status'])
 

@@ -2,9 +2,9 @@
  * Identity helpers the agent's files share: the key of an object (group, resource, namespace and
  * name; the version is left out so a version change does not make an object look new), the
  * apiVersion of a group/version, the protocol ObjectRef of an entry, a stable content hash
- * (sha256 of canonical JSON) used for every "did this change since last time" question, and the
- * kcp "system" metadata keys (`kcp.io/...`, `*.kcp.io/...`, but not `edge.kcp.io/...`) that are
- * the center's business and never travel to or from the edge.
+ * (sha256 of canonical JSON) used for every "did this change since last time" question. (The kcp
+ * "system" metadata keys that never travel to or from the edge are the placement model's rule,
+ * lib/placement/annotations.ts.)
  */
 import { createHash } from 'node:crypto'
 import type { ObjectRef } from '../edge/protocol.ts'
@@ -27,9 +27,6 @@ export const refOf = (r: ObjectRef): ObjectRef => ({
 
 export const hashOf = (value: unknown): string =>
   createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32)
-
-/** The placement model's rule (lib/placement/annotations.ts), the same at the center and edge. */
-export { isSystemKey } from '../placement/annotations.ts'
 
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -53,14 +53,20 @@ export type ReportInput = {
 
 const problemKey = (p: Problem) => `${refKey(p)}/${p.reason}`
 
-/** Takes items in order while they fit in the shared budget; skips any that alone exceed it. */
-function fitting<T>(
-  items: readonly T[],
-  size: (t: T) => number,
-  budget: { left: number },
-  oversized: string[],
+/**
+ * How `fitting` measures items (`size`) and names them (`key`); `budget` is shared between calls
+ * and `oversized` collects the keys of items that alone exceed BODY_BUDGET.
+ */
+type Fit<T> = {
+  size: (t: T) => number
   key: (t: T) => string
-): T[] {
+  budget: { left: number }
+  oversized: string[]
+}
+
+/** Takes items in order while they fit in the shared budget; skips any that alone exceed it. */
+function fitting<T>(items: readonly T[], fit: Fit<T>): T[] {
+  const { size, key, budget, oversized } = fit
   const out: T[] = []
   for (const item of items) {
     if (out.length >= CAP) break
@@ -95,17 +101,11 @@ export function planReport(i: ReportInput): ReportPlan | undefined {
   const oversized: string[] = []
   const statuses = fitting(
     i.statuses.filter((s) => !held(`s:${s.key}`, s.hash)),
-    (s) => JSON.stringify(s.report).length,
-    budget,
-    oversized,
-    (s) => s.key
+    { size: (s) => JSON.stringify(s.report).length, budget, oversized, key: (s) => s.key }
   )
   const upsyncApply = fitting(
     i.upsync.apply.filter((u) => !held(`u:${u.key}`, u.hash)),
-    (u) => JSON.stringify(u.body).length,
-    budget,
-    oversized,
-    (u) => u.key
+    { size: (u) => JSON.stringify(u.body).length, budget, oversized, key: (u) => u.key }
   )
   const items = statuses.length + upsyncApply.length + upsyncDelete.length + removed.length
   const empty = items === 0 && !problemsSent

@@ -12,10 +12,11 @@ import { isSystemInfrastructure } from '../apis/categories.ts'
 import type { ObjectRef } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
+import { isSystemKey } from '../placement/annotations.ts'
 import { selectsNamed } from '../upsync/match.ts'
 import type { EdgeKube, ServedResource } from './kube-client.ts'
 import { MARKER_ANNOTATIONS } from './marker.ts'
-import { apiVersionOf, hashOf, isSystemKey, refKey } from './refs.ts'
+import { apiVersionOf, hashOf, refKey } from './refs.ts'
 import type { ReportState } from './report-state.ts'
 import type { UpsyncTarget } from './upsync-sets.ts'
 
@@ -56,13 +57,19 @@ async function listTarget(kube: EdgeKube, t: UpsyncTarget): Promise<KubeObject[]
 
 const grOf = (r: { group: string; resource: string }) => `${r.group}/${r.resource}`
 
-export async function collectUpsync(
-  kube: EdgeKube,
-  targets: readonly UpsyncTarget[],
-  downsynced: (key: string) => boolean,
-  previous: ReportState['upsynced'],
+/**
+ * One collection: the `targets` to list, which keys are `downsynced` (never upsynced), what the
+ * center last accepted (`previous`) and where list failures are logged.
+ */
+export type UpsyncCollection = {
+  targets: readonly UpsyncTarget[]
+  downsynced: (key: string) => boolean
+  previous: ReportState['upsynced']
   log: Logger
-): Promise<UpsyncChanges> {
+}
+
+export async function collectUpsync(kube: EdgeKube, c: UpsyncCollection): Promise<UpsyncChanges> {
+  const { targets, downsynced, previous, log } = c
   const current = new Map<string, UpsyncItem>()
   const failed = new Set<string>()
   for (const t of targets) {

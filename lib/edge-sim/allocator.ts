@@ -62,14 +62,20 @@ async function usesPort(deps: AllocatorDeps, h: Holder, key: string): Promise<bo
   return objects(spec, 'ports').some((p) => `${p.protocol ?? 'TCP'}:${p.nodePort}` === key)
 }
 
-/** Reserves `key` for `holder`; false when another live Service holds it. */
-async function reserve(
-  deps: AllocatorDeps,
-  ns: string,
-  key: string,
-  who: { namespace: string; name: string },
+/**
+ * A reservation of `key` (in the kv namespace `ns`) for the Service `who`; `held` tells whether
+ * an earlier holder still uses it.
+ */
+type Reservation = {
+  ns: string
+  key: string
+  who: { namespace: string; name: string }
   held: (h: Holder) => Promise<boolean>
-): Promise<boolean> {
+}
+
+/** Reserves `r.key` for `r.who`; false when another live Service holds it. */
+async function reserve(deps: AllocatorDeps, r: Reservation): Promise<boolean> {
+  const { ns, key, who, held } = r
   const holder: Holder = { ...who, at: deps.now().getTime() }
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -99,7 +105,7 @@ export function reserveClusterIp(
   ip: string,
   who: { namespace: string; name: string }
 ): Promise<boolean> {
-  return reserve(deps, IPS, ip, who, (h) => usesIp(deps, h, ip))
+  return reserve(deps, { ns: IPS, key: ip, who, held: (h) => usesIp(deps, h, ip) })
 }
 
 /** A free clusterIP, reserved for `who` (unless `dryRun`: then only picked). */
@@ -124,7 +130,7 @@ export function reserveNodePort(
   who: { namespace: string; name: string }
 ): Promise<boolean> {
   const key = `${protocol}:${port}`
-  return reserve(deps, PORTS, key, who, (h) => usesPort(deps, h, key))
+  return reserve(deps, { ns: PORTS, key, who, held: (h) => usesPort(deps, h, key) })
 }
 
 export async function allocateNodePort(

@@ -37,7 +37,11 @@ async function syncOne(ctx: SimContext, ds: KubeObject): Promise<void> {
     desired > 0 ? pods.find((p) => p.metadata.labels?.[REVISION_LABEL] === hash) : undefined
   for (const pod of pods)
     if (pod !== keep && (await deleteIn(ctx, 'pods', pod)))
-      await recordEvent(ctx, ds, DS, 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`)
+      await recordEvent(ctx, ds, {
+        source: DS,
+        reason: 'SuccessfulDelete',
+        message: `Deleted pod: ${pod.metadata.name ?? ''}`,
+      })
   if (desired === 0 || keep) return
   const labels = {
     [REVISION_LABEL]: hash,
@@ -45,7 +49,11 @@ async function syncOne(ctx: SimContext, ds: KubeObject): Promise<void> {
   }
   const pod = await createIn(ctx, 'pods', podFromTemplate(ctx, ds, templateOf(ds), { labels }))
   if (pod)
-    await recordEvent(ctx, ds, DS, 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`)
+    await recordEvent(ctx, ds, {
+      source: DS,
+      reason: 'SuccessfulCreate',
+      message: `Created pod: ${pod.metadata.name ?? ''}`,
+    })
 }
 
 export async function syncDaemonSets(ctx: SimContext): Promise<void> {

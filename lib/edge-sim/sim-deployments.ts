@@ -26,28 +26,30 @@ import { activePods } from './sim-replicasets.ts'
 const specReplicas = (rs: KubeObject) => num(rs.spec, 'replicas', 1)
 const statusReplicas = (rs: KubeObject) => num(rs.status, 'replicas', 0)
 
+/** A ReplicaSet `rs` of Deployment `d` scaled from `from` to `to` replicas. */
+type Scaling = { rs: KubeObject; from: number; to: number }
+
 /** The ScalingReplicaSet Event kube's Deployment controller records about `d`. */
-async function scaled(ctx: SimContext, d: KubeObject, rs: KubeObject, from: number, to: number) {
+async function scaled(ctx: SimContext, d: KubeObject, s: Scaling) {
+  const { rs, from, to } = s
   if (from === to) return
   const how = to > from ? 'up' : 'down'
   const message = `Scaled ${how} replica set ${rs.metadata.name ?? ''} from ${from} to ${to}`
-  await recordEvent(ctx, d, SOURCES.deployment, 'ScalingReplicaSet', message)
+  await recordEvent(ctx, d, { source: SOURCES.deployment, reason: 'ScalingReplicaSet', message })
 }
 
-async function setReplicas(
-  ctx: SimContext,
-  d: KubeObject,
-  rs: KubeObject,
-  replicas: number,
-  annotations?: Record<string, string>
-) {
+/** `rs` (of `d`) at `replicas`, with `annotations` replacing its own when given. */
+type ReplicaChange = { rs: KubeObject; replicas: number; annotations?: Record<string, string> }
+
+async function setReplicas(ctx: SimContext, d: KubeObject, change: ReplicaChange) {
+  const { rs, replicas, annotations } = change
   const metadata = annotations ? { ...rs.metadata, annotations } : rs.metadata
   const written = await updateIn(ctx, 'replicasets', {
     ...rs,
     metadata,
     spec: { ...specOf(rs), replicas } as never,
   })
-  if (written) await scaled(ctx, d, written, specReplicas(rs), replicas)
+  if (written) await scaled(ctx, d, { rs: written, from: specReplicas(rs), to: replicas })
   return written
 }
 
@@ -82,7 +84,7 @@ async function rollout(ctx: SimContext, d: KubeObject): Promise<boolean> {
     newRs = await createIn(ctx, 'replicasets', newReplicaSet(d, hash, maxRevision + 1, initial))
     if (!newRs) return false
     created = true
-    await scaled(ctx, d, newRs, 0, initial)
+    await scaled(ctx, d, { rs: newRs, from: 0, to: initial })
   }
   const olds = owned.filter(isOld)
   const revision = revisionOf(newRs) < maxRevision ? maxRevision + 1 : revisionOf(newRs)
@@ -90,10 +92,10 @@ async function rollout(ctx: SimContext, d: KubeObject): Promise<boolean> {
   const target = recreate && oldActive ? 0 : desired
   const sameAnnotations = jsonEqual(annotations, newRs.metadata.annotations ?? {})
   if (specReplicas(newRs) !== target || !sameAnnotations)
-    newRs = (await setReplicas(ctx, d, newRs, target, annotations)) ?? newRs
+    newRs = (await setReplicas(ctx, d, { rs: newRs, replicas: target, annotations })) ?? newRs
   const newAvailable = num(newRs.status, 'availableReplicas', 0)
   if (recreate || newAvailable >= desired)
-    for (const rs of olds) if (specReplicas(rs) > 0) await setReplicas(ctx, d, rs, 0)
+    for (const rs of olds) if (specReplicas(rs) > 0) await setReplicas(ctx, d, { rs, replicas: 0 })
   await pruneHistory(ctx, d, olds)
   const rev = String(revisionOf(newRs))
   if (d.metadata.annotations?.[REVISION] !== rev)

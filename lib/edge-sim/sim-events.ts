@@ -29,17 +29,12 @@ export const SOURCES = {
   kubelet: 'kubelet',
 } as const
 
-type Extra = { fieldPath?: string }
+/** One Event to record: who says it, why, and the part of the object it is about, if any. */
+export type SimEvent = { source: EventSource; reason: string; message: string; fieldPath?: string }
 
-/** Records one Normal Event about `about` from `source`. */
-export async function recordEvent(
-  ctx: SimContext,
-  about: KubeObject,
-  source: EventSource,
-  reason: string,
-  message: string,
-  extra: Extra = {}
-): Promise<void> {
+/** Records one Normal Event about `about` from `e.source`. */
+export async function recordEvent(ctx: SimContext, about: KubeObject, e: SimEvent): Promise<void> {
+  const { source, reason, message } = e
   const m = about.metadata
   const name = m.name ?? ''
   const at = timestamp(ctx.now())
@@ -58,7 +53,7 @@ export async function recordEvent(
       ...(m.namespace ? { namespace: m.namespace } : {}),
       ...(m.uid ? { uid: m.uid } : {}),
       ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
-      ...(extra.fieldPath ? { fieldPath: extra.fieldPath } : {}),
+      ...(e.fieldPath ? { fieldPath: e.fieldPath } : {}),
     },
     reason,
     message,
@@ -78,13 +73,11 @@ export async function recordEvent(
 /** What kube records when a pod starts: Scheduled, then per container Pulled, Created, Started. */
 export async function podStartedEvents(ctx: SimContext, pod: KubeObject): Promise<void> {
   const ns = pod.metadata.namespace ?? 'default'
-  await recordEvent(
-    ctx,
-    pod,
-    SOURCES.scheduler,
-    'Scheduled',
-    `Successfully assigned ${ns}/${pod.metadata.name ?? ''} to ${ctx.node.name}`
-  )
+  await recordEvent(ctx, pod, {
+    source: SOURCES.scheduler,
+    reason: 'Scheduled',
+    message: `Successfully assigned ${ns}/${pod.metadata.name ?? ''} to ${ctx.node.name}`,
+  })
   const spec = specOf(pod)
   const containers = [
     ...objects(spec, 'initContainers').map((c) => ({ c, path: 'initContainers' })),
@@ -100,7 +93,7 @@ export async function podStartedEvents(ctx: SimContext, pod: KubeObject): Promis
       ['Started', `Started container: ${name}`],
     ]
     for (const [reason, message] of said)
-      await recordEvent(ctx, pod, SOURCES.kubelet, reason, message, { fieldPath })
+      await recordEvent(ctx, pod, { source: SOURCES.kubelet, reason, message, fieldPath })
   }
 }
 

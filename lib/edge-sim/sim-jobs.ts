@@ -70,7 +70,7 @@ export async function syncJobs(ctx: SimContext): Promise<void> {
       if (!pod) continue
       pods.push(pod)
       const message = `Created pod: ${pod.metadata.name ?? ''}`
-      await recordEvent(ctx, job, SOURCES.job, 'SuccessfulCreate', message)
+      await recordEvent(ctx, job, { source: SOURCES.job, reason: 'SuccessfulCreate', message })
     }
   }
 }
@@ -118,6 +118,10 @@ export async function jobStatuses(ctx: SimContext): Promise<void> {
       { status: true }
     )
     if (written && !finished(job) && finished(written))
-      await recordEvent(ctx, written, SOURCES.job, 'Completed', 'Job completed')
+      await recordEvent(ctx, written, {
+        source: SOURCES.job,
+        reason: 'Completed',
+        message: 'Job completed',
+      })
   }
 }

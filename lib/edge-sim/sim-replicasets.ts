@@ -38,11 +38,20 @@ export async function scaleReplicaSets(ctx: SimContext): Promise<void> {
     const pods = activePods(ctx, rs)
     for (let i = pods.length; i < desired; i++) {
       const pod = await createIn(ctx, 'pods', podFromTemplate(ctx, rs, spec.template))
-      if (pod) await recordEvent(ctx, rs, RS, 'SuccessfulCreate', `Created pod: ${nameOf(pod)}`)
+      if (pod)
+        await recordEvent(ctx, rs, {
+          source: RS,
+          reason: 'SuccessfulCreate',
+          message: `Created pod: ${nameOf(pod)}`,
+        })
     }
     for (const pod of victims(pods, pods.length - desired))
       if (await deleteIn(ctx, 'pods', pod))
-        await recordEvent(ctx, rs, RS, 'SuccessfulDelete', `Deleted pod: ${nameOf(pod)}`)
+        await recordEvent(ctx, rs, {
+          source: RS,
+          reason: 'SuccessfulDelete',
+          message: `Deleted pod: ${nameOf(pod)}`,
+        })
   }
 }
 

@@ -28,7 +28,7 @@ async function podEvent(
 ) {
   const reason = verb === 'create' ? 'SuccessfulCreate' : 'SuccessfulDelete'
   const message = `${verb} Pod ${pod.metadata.name ?? ''} in StatefulSet ${sts.metadata.name ?? ''} successful`
-  await recordEvent(ctx, sts, SOURCES.statefulSet, reason, message)
+  await recordEvent(ctx, sts, { source: SOURCES.statefulSet, reason, message })
 }
 
 async function deletePod(ctx: SimContext, sts: KubeObject, pod: KubeObject) {

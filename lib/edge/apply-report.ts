@@ -72,7 +72,11 @@ export async function applyReport(
     return upsyncSetsOf(body)
   }
   const [statuses, upsync, removed] = await Promise.all([
-    applyStatuses(deps.projections, mailbox.space.id, report.statuses, report.problems, manifest),
+    applyStatuses(deps.projections, mailbox.space.id, {
+      statuses: report.statuses,
+      problems: report.problems,
+      readManifest: manifest,
+    }),
     applyUpsync(env, mailbox.space, report.upsync, sets),
     applyRemovals(deps.projections, mailbox.space.id, report.removed ?? [], manifest),
     report.heartbeat ? recordHeartbeat(deps, mailbox.name, env.heartbeats) : 0,

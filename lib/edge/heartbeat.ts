@@ -77,7 +77,7 @@ async function writeHeartbeat(deps: HubDeps, inventory: string, st: KubeObject, 
   status.lastSyncerHeartbeatTime = timestamp(now)
   const opts = defaultWriteOptions({ fieldManager: HEARTBEAT_MANAGER, fieldValidation: 'Strict' })
   try {
-    await commitUpdate(deps, t, st, { ...st, status }, opts, 'status')
+    await commitUpdate(deps, t, { read: st, next: { ...st, status }, opts, sub: 'status' })
     return true
   } catch (e) {
     if (isApiError(e) && (e.code === 409 || e.code === 404)) return false

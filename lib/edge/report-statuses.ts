@@ -137,13 +137,22 @@ function collect(
   return targets
 }
 
+/**
+ * The status half of one report: `statuses` and `problems` for copies of the mailbox;
+ * `readManifest` (default: read it from the store) gives the manifest they are checked against.
+ */
+export type StatusesReport = {
+  statuses: readonly StatusReport[]
+  problems: readonly Problem[]
+  readManifest?: () => Promise<Manifest | undefined>
+}
+
 export async function applyStatuses(
   projections: ProjectionStore,
   mailbox: string,
-  statuses: readonly StatusReport[],
-  problems: readonly Problem[],
-  readManifest: () => Promise<Manifest | undefined> = () => projections.getManifest(mailbox)
+  report: StatusesReport
 ): Promise<Outcome> {
+  const { statuses, problems, readManifest = () => projections.getManifest(mailbox) } = report
   const out: Outcome = { accepted: 0, rejected: [] }
   if (statuses.length === 0 && problems.length === 0) return out
   const manifest = await readManifest()

@@ -25,8 +25,7 @@ export async function ensureWorkspace(
     await createObject(
       deps,
       { space: parent, info, version: 'v1alpha1' },
-      body,
-      defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl })
+      { body, opts: defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl }) }
     )
   } catch (e) {
     if (!(isApiError(e) && e.reason === 'AlreadyExists')) throw e
@@ -47,8 +46,7 @@ export async function ensureDefaultNamespace(
     await createObject(
       deps,
       { space, info, version: 'v1' },
-      body,
-      defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl })
+      { body, opts: defaultWriteOptions({ fieldManager: 'edgeplane-bootstrap', baseUrl }) }
     )
   } catch (e) {
     if (!(isApiError(e) && e.reason === 'AlreadyExists')) throw e

@@ -112,27 +112,30 @@ export function createHubClient(
     },
     async create(ref, gvr, obj) {
       return (
-        await createObject(
-          deps,
-          await target(ref, gvr, undefined, obj.metadata.namespace),
-          obj,
-          write
-        )
+        await createObject(deps, await target(ref, gvr, undefined, obj.metadata.namespace), {
+          body: obj,
+          opts: write,
+        })
       ).object
     },
     async update(ref, gvr, obj) {
       const t = await target(ref, gvr, obj.metadata.name, obj.metadata.namespace)
-      return (await updateObject(deps, t, obj, write, undefined)).object
+      return (await updateObject(deps, t, { body: obj, opts: write })).object
     },
     async updateStatus(ref, gvr, obj) {
       const t = await target(ref, gvr, obj.metadata.name, obj.metadata.namespace)
-      return (await updateObject(deps, t, obj, write, 'status')).object
+      return (await updateObject(deps, t, { body: obj, opts: write, sub: 'status' })).object
     },
     async applyStatus(ref, gvr, config, o) {
       const t = await target(ref, gvr, config.metadata.name, config.metadata.namespace)
       const apply = { ...write, fieldManager: o.fieldManager, force: true }
       try {
-        const done = await patchObject(deps, t, config, APPLY, apply, 'status')
+        const done = await patchObject(deps, t, {
+          patch: config,
+          type: APPLY,
+          opts: apply,
+          sub: 'status',
+        })
         return { object: done.object, written: !done.unchanged }
       } catch (e) {
         if (isApiError(e) && (e.code === 404 || isUidMismatch(e))) return undefined

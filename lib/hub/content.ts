@@ -19,7 +19,7 @@ async function removeOne(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promis
   if ((obj.metadata.finalizers ?? []).length > 0) {
     if (!obj.metadata.deletionTimestamp) {
       const metadata = { ...obj.metadata, deletionTimestamp: timestamp(deps.now()) }
-      await storeUpdate(deps, key, obj, { ...obj, metadata })
+      await storeUpdate(deps, key, { before: obj, after: { ...obj, metadata } })
     }
     return false
   }

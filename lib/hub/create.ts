@@ -12,6 +12,7 @@ import { applyDefaults } from './defaulting.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { initMetadata } from './metadata.ts'
+import { nameMismatch } from './mismatch.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { objectKey, servedAt, storedAt, type Target } from './target.ts'
 import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
@@ -41,21 +42,20 @@ function nameFor(obj: KubeObject): string {
 }
 
 /**
- * `body` is the parsed request body. `fieldsPreset` marks a create coming from server-side apply,
- * whose managedFields are already set.
+ * A create: `body` is the parsed request body. `fieldsPreset` marks a create coming from
+ * server-side apply, whose managedFields are already set.
  */
+export type CreateRequest = { body: unknown; opts: WriteOptions; fieldsPreset?: boolean }
+
 export async function createObject(
   deps: HubDeps,
   t: Target,
-  body: unknown,
-  opts: WriteOptions,
-  fieldsPreset = false
+  r: CreateRequest
 ): Promise<WriteResult> {
+  const { body, opts, fieldsPreset = false } = r
   let obj = placeInNamespace(t, asKubeObject(t, body))
   if (t.name !== undefined && obj.metadata.name && obj.metadata.name !== t.name)
-    throw badRequest(
-      `the name of the object (${obj.metadata.name}) does not match the name on the URL (${t.name})`
-    )
+    throw nameMismatch(obj.metadata.name, t.name)
   if (t.info.namespaced) await requireLiveNamespace(deps, t, obj.metadata.namespace ?? '')
   const now = timestamp(deps.now())
   for (let attempt = 0; ; attempt++) {
@@ -69,7 +69,7 @@ export async function createObject(
     let draft = checked.object
     draft = initMetadata(draft, { uid: deps.uid(), now, clusterId: t.space.id })
     if (t.info.subresources.status) delete draft.status
-    draft = await applyDefaults(deps, t, draft, undefined, opts.dryRun)
+    draft = await applyDefaults(deps, t, { obj: draft, dryRun: opts.dryRun })
     const hook = deps.hooks.for(t.info.group, t.info.resource).prepareCreate
     if (hook) draft = await hook({ deps, space: t.space, baseUrl: opts.baseUrl }, draft)
     draft = fieldsPreset

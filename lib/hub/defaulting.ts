@@ -10,14 +10,16 @@ import type { KubeObject } from '../kube/types.ts'
 import type { HubDeps } from './deps.ts'
 import type { Target } from './target.ts'
 
-/** `obj` with the defaults of `deps.defaults`, or unchanged when the hub applies none. */
+/** The object to default, the stored one it replaces (none on create) and the request's dryRun. */
+export type DefaultsRequest = { obj: KubeObject; old?: KubeObject | undefined; dryRun: boolean }
+
+/** `r.obj` with the defaults of `deps.defaults`, or unchanged when the hub applies none. */
 export async function applyDefaults(
   deps: HubDeps,
   t: Target,
-  obj: KubeObject,
-  old: KubeObject | undefined,
-  dryRun: boolean
+  r: DefaultsRequest
 ): Promise<KubeObject> {
+  const { obj, old, dryRun } = r
   if (!deps.defaults) return obj
   return deps.defaults({
     deps,

@@ -67,7 +67,7 @@ async function deleteOnce(deps: HubDeps, t: Target, opts: DeleteOptions): Promis
     if (current.metadata.deletionTimestamp) return current
     const next = marked(current, timestamp(deps.now()), hooks.terminates === true)
     if (opts.dryRun) return next
-    const stored = await storeUpdate(deps, key, current, storedAt(t, next))
+    const stored = await storeUpdate(deps, key, { before: current, after: storedAt(t, next) })
     if (hooks.terminates)
       deps.background(finishTermination(deps, t.space, key, { baseUrl: opts.baseUrl }))
     return servedAt(t, stored)

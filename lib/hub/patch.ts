@@ -31,16 +31,6 @@ export const PATCH_TYPES = [
 ] as const
 export type PatchType = (typeof PATCH_TYPES)[number]
 
-export function asPatchType(contentType: string | undefined): PatchType {
-  const base = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  const found = PATCH_TYPES.find((p) => p === base)
-  if (!found)
-    throw unsupportedMediaType(
-      `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`
-    )
-  return found
-}
-
 function isObject(v: unknown): v is Record<string, JsonValue> {
   return !!v && typeof v === 'object' && !Array.isArray(v)
 }
@@ -90,13 +80,16 @@ function appliedFor(t: Target, config: KubeObject, sub: Subresource): KubeObject
   return out
 }
 
-async function apply(
-  deps: HubDeps,
-  t: Target,
-  patch: unknown,
-  opts: WriteOptions,
-  sub: Subresource
-): Promise<WriteResult> {
+/** A PATCH: `patch` is the parsed body of `type`, `sub` the subresource (none: the object). */
+export type PatchRequest = {
+  patch: unknown
+  type: PatchType
+  opts: WriteOptions
+  sub?: Subresource
+}
+
+async function apply(deps: HubDeps, t: Target, r: PatchRequest): Promise<WriteResult> {
+  const { patch, opts, sub } = r
   if (!isObject(patch)) throw badRequest('an apply configuration must be an object')
   if (!opts.fieldManager || opts.fieldManager === 'unknown')
     throw badRequest('fieldManager is required for apply requests')
@@ -110,17 +103,22 @@ async function apply(
   checkAppliedIdentity(t, applied, current)
   if (!current) {
     const obj = serverSideApply({ ...base, applied })
-    return createObject(deps, { ...t, name: undefined }, obj, opts, true).catch((e: unknown) => {
+    return createObject(
+      deps,
+      { ...t, name: undefined },
+      { body: obj, opts, fieldsPreset: true }
+    ).catch((e: unknown) => {
       // Created by someone else since the read: apply again, as an update of theirs.
       if (isApiError(e) && e.reason === 'AlreadyExists')
         throw new StaleWriteError(t.info.resource, { name: t.name ?? '' }, 'created concurrently')
       throw e
     })
   }
+  // Fields an older release stored unpruned neither conflict nor stay owned (update.ts drops them).
+  const stored = withoutUnknownFields(t, current)
   const next = serverSideApply({
     ...base,
-    // Fields an older release stored unpruned neither conflict nor stay owned (update.ts drops them).
-    live: withoutUnknownFields(t, current).object,
+    live: stored.object,
     applied,
     ...(sub ? { subresource: sub } : {}),
   })
@@ -128,23 +126,17 @@ async function apply(
   const pinned = isObject(applied.metadata) ? applied.metadata.resourceVersion : undefined
   next.metadata.resourceVersion =
     typeof pinned === 'string' && pinned !== '' ? pinned : current.metadata.resourceVersion
-  return commitUpdate(deps, t, current, next, opts, sub, true)
+  return commitUpdate(deps, t, { read: current, next, opts, sub, applied: stored })
 }
 
-export async function patchObject(
-  deps: HubDeps,
-  t: Target,
-  patch: unknown,
-  type: PatchType,
-  opts: WriteOptions,
-  sub: Subresource
-): Promise<WriteResult> {
+export async function patchObject(deps: HubDeps, t: Target, r: PatchRequest): Promise<WriteResult> {
+  const { patch, type, opts, sub } = r
   return retryStale(async () => {
-    if (type === 'application/apply-patch+yaml') return apply(deps, t, patch, opts, sub)
+    if (type === 'application/apply-patch+yaml') return apply(deps, t, r)
     const current = await readCurrent(deps, t, t.name ?? '')
     const next = patched(t, current, type, patch)
     if (!next.metadata.resourceVersion)
       next.metadata.resourceVersion = current.metadata.resourceVersion
-    return commitUpdate(deps, t, current, next, opts, sub)
+    return commitUpdate(deps, t, { read: current, next, opts, sub })
   })
 }

@@ -76,7 +76,7 @@ export function withProjections(
         return await base.update(key, obj, expectedRv)
       } catch (e) {
         const entry = await copyAt(key, e)
-        return writeCopyStatus(projections, key, entry, obj, expectedRv)
+        return writeCopyStatus(projections, { key, entry, obj, expectedRv })
       }
     },
     async delete(key, expectedRv) {

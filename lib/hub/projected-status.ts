@@ -36,16 +36,22 @@ function withoutStatus(obj: KubeObject): string {
 }
 
 /**
- * Writes `obj`'s status as the state of the copy `entry` stands for; returns the rendered copy.
- * `expectedRv` is the client's resourceVersion precondition ('' for none).
+ * A status write to the copy at `key`, which `entry` stands for: `obj` as the client sent it and
+ * its resourceVersion precondition `expectedRv` ('' for none).
  */
+export type CopyStatusWrite = {
+  key: ObjectKey
+  entry: ManifestEntry
+  obj: KubeObject
+  expectedRv: string
+}
+
+/** Writes `w.obj`'s status as the state of the copy; returns the rendered copy. */
 export async function writeCopyStatus(
   projections: ProjectionStore,
-  key: ObjectKey,
-  entry: ManifestEntry,
-  obj: KubeObject,
-  expectedRv: string
+  w: CopyStatusWrite
 ): Promise<KubeObject> {
+  const { key, entry, obj, expectedRv } = w
   const mailbox = key.cluster
   const [states, bodies] = await Promise.all([
     projections.getCopyStates(mailbox, [key]),

@@ -47,8 +47,10 @@ export function tooLargeResourceVersion(requested: bigint, current: number): Api
     'Timeout',
     `Timeout: Too large resource version: ${requested}, current: ${current}`,
     {
-      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-      retryAfterSeconds: RETRY_AFTER_SECONDS,
+      details: {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      },
     }
   )
 }

@@ -12,6 +12,7 @@ import { applyJsonPatch } from '../patch/json-patch.ts'
 import { applyMergePatch } from '../patch/merge-patch.ts'
 import type { HubDeps } from './deps.ts'
 import { checkNaming } from './identity.ts'
+import { apiVersionMismatch, kindMismatch } from './mismatch.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import type { PatchType } from './patch.ts'
 import { retryStale } from './retry-stale.ts'
@@ -73,13 +74,9 @@ function checkScale(t: Target, current: KubeObject, next: unknown, named: boolea
     throw badRequest('a Scale must be a JSON object')
   const scale = next as Obj
   if (scale.kind !== undefined && scale.kind !== 'Scale')
-    throw badRequest(
-      `the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`
-    )
+    throw kindMismatch(String(scale.kind), 'Scale')
   if (scale.apiVersion !== undefined && scale.apiVersion !== 'autoscaling/v1')
-    throw badRequest(
-      `the API version in the data (${String(scale.apiVersion)}) does not match the expected API version (autoscaling/v1)`
-    )
+    throw apiVersionMismatch(String(scale.apiVersion), 'autoscaling/v1')
   const meta = (scale.metadata ?? {}) as Obj
   if (typeof meta !== 'object' || Array.isArray(meta))
     throw badRequest('metadata must be an object')
@@ -94,24 +91,16 @@ function checkScale(t: Target, current: KubeObject, next: unknown, named: boolea
   return scale
 }
 
-/** Writes a new Scale (`body`, PUT) or a patch of the current one (PATCH). */
-export async function writeScale(
-  deps: HubDeps,
-  t: Target,
-  body: unknown,
-  opts: WriteOptions,
-  patchType?: PatchType
-): Promise<WriteResult> {
-  return retryStale(() => writeScaleOnce(deps, t, body, opts, patchType))
+/** A new Scale (`body`, PUT) or, with `patchType`, a patch of the current one (PATCH). */
+export type ScaleRequest = { body: unknown; opts: WriteOptions; patchType?: PatchType | undefined }
+
+/** Writes the Scale `r` asks for. */
+export async function writeScale(deps: HubDeps, t: Target, r: ScaleRequest): Promise<WriteResult> {
+  return retryStale(() => writeScaleOnce(deps, t, r))
 }
 
-async function writeScaleOnce(
-  deps: HubDeps,
-  t: Target,
-  body: unknown,
-  opts: WriteOptions,
-  patchType?: PatchType
-): Promise<WriteResult> {
+async function writeScaleOnce(deps: HubDeps, t: Target, r: ScaleRequest): Promise<WriteResult> {
+  const { body, opts, patchType } = r
   const current = await readCurrent(deps, t, t.name ?? '')
   const scale = scaleOf(current) as unknown as JsonValue
   let next: unknown = body
@@ -128,6 +117,6 @@ async function writeScaleOnce(
     },
     spec: { ...((current.spec as Obj) ?? {}), replicas } as JsonValue,
   }
-  const res = await commitUpdate(deps, t, current, updated, opts, undefined)
+  const res = await commitUpdate(deps, t, { read: current, next: updated, opts })
   return { ...res, object: scaleOf(res.object) }
 }

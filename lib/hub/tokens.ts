@@ -76,7 +76,7 @@ export async function issueToken(
   const hash = await hashToken(token)
   const expiresAt = timestamp(new Date(deps.now().getTime() + spec.expirationSeconds * 1000))
   const status = { tokenHash: hash, expirationTimestamp: expiresAt }
-  const res = await createObject(deps, t, { ...draft, spec, status }, opts)
+  const res = await createObject(deps, t, { body: { ...draft, spec, status }, opts })
   if (opts.dryRun) return { ...res, warnings }
   const principal: Principal = {
     name: spec.user,

@@ -12,7 +12,7 @@
  * reads from storage: they fail no write, whatever its fieldValidation, and the first write that
  * stores the object again removes them and logs it once, naming the writer and the object.
  */
-import { badRequest, conflict, invalid, notFound } from '../errors.ts'
+import { conflict, invalid, notFound } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
@@ -20,11 +20,18 @@ import { type HubDeps, timestamp } from './deps.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { checkIdentity } from './identity.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
+import { nameMismatch } from './mismatch.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { forgetFields } from './pruned-fields.ts'
 import { retryStale } from './retry-stale.ts'
 import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
-import { asKubeObject, checkObject, placeInNamespace, withoutUnknownFields } from './validation.ts'
+import {
+  asKubeObject,
+  checkObject,
+  placeInNamespace,
+  type StoredView,
+  withoutUnknownFields,
+} from './validation.ts'
 import { storeUpdate } from './write.ts'
 
 export type Subresource = 'status' | undefined
@@ -46,19 +53,27 @@ function comparable(obj: KubeObject): unknown {
 }
 
 /**
- * Writes `next` over `current` (both at the client's version). `next` is a full object as the
- * client wants it; the status rules of the subresource are applied here.
+ * commitUpdate's request. Writes `next` over `read`, the stored object (both at the client's version). `next` is a full
+ * object as the client wants it; the status rules of the subresource are applied here. `applied`
+ * comes from server-side apply: its view of `read` (`withoutUnknownFields`), over which it already
+ * set `next`'s managedFields; so the stored object is pruned once per write.
  */
+export type CommitRequest = {
+  read: KubeObject
+  next: KubeObject
+  opts: WriteOptions
+  sub?: Subresource
+  applied?: StoredView
+}
+
 export async function commitUpdate(
   deps: HubDeps,
   t: Target,
-  read: KubeObject,
-  next: KubeObject,
-  opts: WriteOptions,
-  sub: Subresource,
-  fieldsPreset = false
+  r: CommitRequest
 ): Promise<WriteResult> {
-  const { object: current, pruned } = withoutUnknownFields(t, read)
+  const { read, next, opts, sub, applied } = r
+  const fieldsPreset = applied !== undefined
+  const { object: current, pruned } = applied ?? withoutUnknownFields(t, read)
   const name = current.metadata.name ?? ''
   const expectedRv = next.metadata.resourceVersion || current.metadata.resourceVersion || ''
   // As kube's store: a stale resourceVersion is a Conflict before any validation.
@@ -75,7 +90,8 @@ export async function commitUpdate(
       : t.info.subresources.status
         ? keepStatus(current, next)
         : next
-  if (sub !== 'status') draft = await applyDefaults(deps, t, draft, current, opts.dryRun)
+  if (sub !== 'status')
+    draft = await applyDefaults(deps, t, { obj: draft, old: current, dryRun: opts.dryRun })
   const checked = checkObject(
     t,
     carryMetadata(current, draft),
@@ -111,13 +127,11 @@ export async function commitUpdate(
       object: `${t.space.id}/${t.info.group}/${t.info.resource}/${current.metadata.namespace ?? ''}/${name}`,
       fields: pruned,
     })
-  const stored = await storeUpdate(
-    deps,
-    objectKey(t, name),
-    current,
-    storedAt(t, draft),
-    expectedRv
-  )
+  const stored = await storeUpdate(deps, objectKey(t, name), {
+    before: current,
+    after: storedAt(t, draft),
+    expectedRv,
+  })
   return { object: servedAt(t, stored), warnings, created: false }
 }
 
@@ -136,20 +150,19 @@ export function allowsUnconditionalUpdate(t: Target): boolean {
   ].includes(g)
 }
 
+/** A PUT: `body` is the parsed request body, `sub` the subresource written (none: the object). */
+export type UpdateRequest = { body: unknown; opts: WriteOptions; sub?: Subresource }
+
 export async function updateObject(
   deps: HubDeps,
   t: Target,
-  body: unknown,
-  opts: WriteOptions,
-  sub: Subresource
+  r: UpdateRequest
 ): Promise<WriteResult> {
+  const { body, opts, sub } = r
   const obj = placeInNamespace(t, asKubeObject(t, body))
   const name = t.name ?? ''
   // kube's checkName: the body must name the object the URL names (an absent name too is 400).
-  if (obj.metadata.name !== name)
-    throw badRequest(
-      `the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`
-    )
+  if (obj.metadata.name !== name) throw nameMismatch(obj.metadata.name ?? '', name)
   const pinned = obj.metadata.resourceVersion
   return retryStale(async () => {
     const current = await readCurrent(deps, t, name)
@@ -162,6 +175,6 @@ export async function updateObject(
         },
       ])
     const next = { ...obj, metadata: { ...obj.metadata, name } }
-    return commitUpdate(deps, t, current, next, opts, sub)
+    return commitUpdate(deps, t, { read: current, next, opts, sub })
   })
 }

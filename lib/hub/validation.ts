@@ -13,6 +13,7 @@ import { apiVersionOf } from '../kube/request-path.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { pruneUnknownFields, strictDecodingMessage, validateObject } from '../kube/validate.ts'
 import { MAX_OBJECT_BYTES } from '../store/body-codec.ts'
+import { apiVersionMismatch, kindMismatch, namespaceMismatch } from './mismatch.ts'
 import type { FieldValidation } from './options.ts'
 import { forgetPrunedFields } from './pruned-fields.ts'
 import { type Target, targetDetails } from './target.ts'
@@ -35,14 +36,8 @@ export function asKubeObject(t: Target, body: unknown): KubeObject {
   const apiVersion = typeOrEmpty(given.apiVersion, 'apiVersion')
   const expected = apiVersionOf(t.info.group, t.version)
   const actual = builtin ? withDefaultVersion(apiVersion, t) : apiVersion
-  if (actual !== expected)
-    throw badRequest(
-      `the API version in the data (${apiVersion}) does not match the expected API version (${expected})`
-    )
-  if (kind !== '' && kind !== t.info.kind)
-    throw badRequest(
-      `the kind in the data (${kind}) does not match the expected kind (${t.info.kind})`
-    )
+  if (actual !== expected) throw apiVersionMismatch(apiVersion, expected)
+  if (kind !== '' && kind !== t.info.kind) throw kindMismatch(kind, t.info.kind)
   const { apiVersion: _v, kind: _k, ...rest } = given
   const obj = { apiVersion: expected, kind: t.info.kind, ...rest } as KubeObject
   if (obj.metadata === undefined || obj.metadata === null) return { ...obj, metadata: {} }
@@ -81,10 +76,7 @@ export function placeInNamespace(t: Target, obj: KubeObject): KubeObject {
     return obj
   }
   const ns = t.namespace ?? ''
-  if (obj.metadata.namespace && obj.metadata.namespace !== ns)
-    throw badRequest(
-      'the namespace of the provided object does not match the namespace sent on the request'
-    )
+  if (obj.metadata.namespace && obj.metadata.namespace !== ns) throw namespaceMismatch()
   return { ...obj, metadata: { ...obj.metadata, namespace: ns } }
 }
 
@@ -119,15 +111,15 @@ export function checkObject(
   return { object, warnings: mode === 'Ignore' ? [] : result.warnings }
 }
 
+/** A stored object as a write sees it, and the paths of the unknown fields pruned from it. */
+export type StoredView = { object: KubeObject; pruned: string[] }
+
 /**
  * A stored object as a write reads it: without the unknown fields an older release kept (kube
  * prunes what it reads from storage the same way), and their paths, which the write's check
  * then prunes without reporting.
  */
-export function withoutUnknownFields(
-  t: Target,
-  stored: KubeObject
-): { object: KubeObject; pruned: string[] } {
+export function withoutUnknownFields(t: Target, stored: KubeObject): StoredView {
   const { object, pruned } = pruneUnknownFields(t.info, t.version, stored)
   if (pruned.length === 0) return { object: stored, pruned }
   return { object: forgetPrunedFields(stored, object), pruned }

@@ -4,11 +4,12 @@
  * collection of dependents runs in the background after a hard delete, as kube's Background
  * propagation does; Foreground deletes dependents first; Orphan only drops the owner references.
  */
-import { isApiError, isStaleWrite } from '../errors.ts'
+import { isApiError, isStaleWrite, StaleWriteError } from '../errors.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
 import { type HubDeps, timestamp } from './deps.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
+import { retryStale } from './retry-stale.ts'
 import { CRD_GROUP, invalidateRegistry } from './space-registry.ts'
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
@@ -29,49 +30,54 @@ export async function storeCreate(
   return created
 }
 
+/** A stored replacement: `after` over `before`, guarded by `expectedRv` (default `before`'s). */
+export type StoreReplace = { before: KubeObject; after: KubeObject; expectedRv?: string }
+
 /**
- * Replaces `before` by `after` with `before`'s resourceVersion as precondition (or `expectedRv`).
- * When the result is being deleted and has no finalizers left, it is removed for real.
+ * Replaces `r.before` by `r.after` with `r.before`'s resourceVersion as precondition (or
+ * `r.expectedRv`). When the result is being deleted and has no finalizers left, it is removed for
+ * real.
  */
 export async function storeUpdate(
   deps: HubDeps,
   key: ObjectKey,
-  before: KubeObject,
-  after: KubeObject,
-  expectedRv = before.metadata.resourceVersion ?? ''
+  r: StoreReplace
 ): Promise<KubeObject> {
+  const { before, after, expectedRv = before.metadata.resourceVersion ?? '' } = r
   const updated = await deps.objects.update(key, after, expectedRv)
   touched(deps, key)
   await updateOwnerIndex(deps.kv, key, before, updated)
-  const decided =
-    updated.metadata.deletionTimestamp && (updated.metadata.finalizers ?? []).length === 0
   // Kinds that own content are removed by their termination, once the content is gone.
-  if (decided && !deps.hooks.for(key.group, key.resource).terminates)
+  if (decided(updated) && !deps.hooks.for(key.group, key.resource).terminates)
     return removeDecided(deps, key, updated)
   return updated
 }
 
+/** Being deleted with no finalizer left: nothing keeps the object any more. */
+const decided = (obj: KubeObject) =>
+  !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0
+
 /**
  * Removes an object whose deletion the write just decided. The write has landed, so a concurrent
  * writer in between must not turn it into a failure: read again and remove it if it is still
- * decided (a finalizer added since keeps it); gone already is done.
+ * decided (a finalizer added since keeps it); gone already is done. The retries are retryStale's.
  */
-async function removeDecided(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promise<KubeObject> {
+function removeDecided(deps: HubDeps, key: ObjectKey, obj: KubeObject): Promise<KubeObject> {
   let current = obj
-  for (let attempt = 0; attempt < 20; attempt++) {
+  return retryStale(async () => {
     try {
       return await storeRemove(deps, key, current, 'Background')
     } catch (e) {
-      if (!(isStaleWrite(e) || (isApiError(e) && e.code === 404))) throw e
+      const gone = isApiError(e) && e.code === 404
+      if (!gone && !isStaleWrite(e)) throw e
       const fresh = await deps.objects.get(key)
       if (!fresh) return current
-      const stillDecided =
-        fresh.metadata.deletionTimestamp && (fresh.metadata.finalizers ?? []).length === 0
-      if (!stillDecided) return fresh
+      if (!decided(fresh)) return fresh
       current = fresh
+      // Removed and written again since (gone, yet there): as stale as a moved resourceVersion.
+      throw gone ? new StaleWriteError(key.resource, { name: key.name }, 'replaced meanwhile') : e
     }
-  }
-  return current
+  })
 }
 
 /** Deletes the stored object now and collects its dependents as `policy` says. */
@@ -124,13 +130,13 @@ async function releaseDependent(
   if (policy === 'Orphan' || rest.length > 0) {
     const metadata: ObjectMeta = { ...obj.metadata, ownerReferences: rest }
     if (rest.length === 0) delete metadata.ownerReferences
-    await storeUpdate(deps, key, obj, { ...obj, metadata })
+    await storeUpdate(deps, key, { before: obj, after: { ...obj, metadata } })
     return
   }
   if ((obj.metadata.finalizers ?? []).length > 0) {
     if (obj.metadata.deletionTimestamp) return
     const metadata = { ...obj.metadata, deletionTimestamp: timestamp(deps.now()) }
-    await storeUpdate(deps, key, obj, { ...obj, metadata })
+    await storeUpdate(deps, key, { before: obj, after: { ...obj, metadata } })
     return
   }
   await storeRemove(deps, key, obj, policy)

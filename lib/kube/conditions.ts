@@ -29,17 +29,20 @@ export function conditionHolds(
   )
 }
 
+/** When a condition is written: for `generation`, at `now` (an RFC 3339 time). */
+export type ConditionStamp = { generation: number; now: string }
+
 /**
- * Condition `type` as `want` for `generation`, keeping the lastTransitionTime of the one in
- * `conditions` while its status holds; `now` an RFC 3339 time.
+ * Condition `type` as `want` for `at.generation`, keeping the lastTransitionTime of the one in
+ * `conditions` while its status holds, else `at.now`.
  */
 export function conditionFor(
   conditions: readonly JsonObject[],
   type: string,
   want: WantedCondition,
-  generation: number,
-  now: string
+  at: ConditionStamp
 ): JsonObject {
+  const { generation, now } = at
   const old = conditions.find((c) => c.type === type)
   const kept = old?.status === want.status ? old.lastTransitionTime : undefined
   return {
@@ -50,14 +53,13 @@ export function conditionFor(
   }
 }
 
-/** `conditions` with condition `type` set to `want` for `generation`; `now` an RFC 3339 time. */
+/** `conditions` with condition `type` set to `want` as `at` says. */
 export function withCondition(
   conditions: readonly JsonObject[],
   type: string,
   want: WantedCondition,
-  generation: number,
-  now: string
+  at: ConditionStamp
 ): JsonObject[] {
-  const condition = conditionFor(conditions, type, want, generation, now)
+  const condition = conditionFor(conditions, type, want, at)
   return [...conditions.filter((c) => c.type !== type), condition]
 }

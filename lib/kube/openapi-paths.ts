@@ -58,14 +58,20 @@ export type PathContext = {
   listSchemaRef: string
 }
 
-function operation(
-  ctx: PathContext,
-  action: string,
-  opName: string,
-  params: JsonObject[],
-  ref: string,
-  kind = ctx.info.kind
-): JsonObject {
+/**
+ * One operation: its kube `action`, its operationId `id`, its parameters and the schema `ref` of
+ * its answer; `kind` (default the resource's) names the kind it answers with.
+ */
+type OperationSpec = {
+  action: string
+  id: string
+  params: JsonObject[]
+  ref: string
+  kind?: string
+}
+
+function operation(ctx: PathContext, op: OperationSpec): JsonObject {
+  const { action, id: opName, params, ref, kind = ctx.info.kind } = op
   return {
     operationId: opName,
     tags: [groupVersionCamel(ctx.info.group, ctx.version).replace(/^./, (c) => c.toLowerCase())],
@@ -85,18 +91,27 @@ function collectionItem(ctx: PathContext, ids: Ids): JsonObject {
   const verbs = new Set(ctx.info.verbs)
   const coll: JsonObject = { parameters: ids.nsParams }
   if (verbs.has('list'))
-    coll.get = operation(ctx, 'list', ids.id('list'), READ_LIST, ctx.listSchemaRef)
+    coll.get = operation(ctx, {
+      action: 'list',
+      id: ids.id('list'),
+      params: READ_LIST,
+      ref: ctx.listSchemaRef,
+    })
   if (verbs.has('create'))
-    coll.post = operation(ctx, 'post', ids.id('create'), WRITE, ctx.schemaRef)
+    coll.post = operation(ctx, {
+      action: 'post',
+      id: ids.id('create'),
+      params: WRITE,
+      ref: ctx.schemaRef,
+    })
   if (verbs.has('deletecollection')) {
     const params = [...DELETE, ...READ_LIST]
-    coll.delete = operation(
-      ctx,
-      'deletecollection',
-      ids.id('deleteCollection'),
+    coll.delete = operation(ctx, {
+      action: 'deletecollection',
+      id: ids.id('deleteCollection'),
       params,
-      ctx.listSchemaRef
-    )
+      ref: ctx.listSchemaRef,
+    })
   }
   return coll
 }
@@ -104,12 +119,29 @@ function collectionItem(ctx: PathContext, ids: Ids): JsonObject {
 function objectItem(ctx: PathContext, ids: Ids): JsonObject {
   const verbs = new Set(ctx.info.verbs)
   const item: JsonObject = { parameters: [pathParam('name'), ...ids.nsParams] }
-  if (verbs.has('get')) item.get = operation(ctx, 'get', ids.id('read'), [], ctx.schemaRef)
-  if (verbs.has('update')) item.put = operation(ctx, 'put', ids.id('replace'), WRITE, ctx.schemaRef)
+  if (verbs.has('get'))
+    item.get = operation(ctx, { action: 'get', id: ids.id('read'), params: [], ref: ctx.schemaRef })
+  if (verbs.has('update'))
+    item.put = operation(ctx, {
+      action: 'put',
+      id: ids.id('replace'),
+      params: WRITE,
+      ref: ctx.schemaRef,
+    })
   if (verbs.has('patch'))
-    item.patch = operation(ctx, 'patch', ids.id('patch'), PATCH, ctx.schemaRef)
+    item.patch = operation(ctx, {
+      action: 'patch',
+      id: ids.id('patch'),
+      params: PATCH,
+      ref: ctx.schemaRef,
+    })
   if (verbs.has('delete'))
-    item.delete = operation(ctx, 'delete', ids.id('delete'), DELETE, ctx.schemaRef)
+    item.delete = operation(ctx, {
+      action: 'delete',
+      id: ids.id('delete'),
+      params: DELETE,
+      ref: ctx.schemaRef,
+    })
   return item
 }
 
@@ -117,9 +149,9 @@ function statusItem(ctx: PathContext, ids: Ids): JsonObject {
   const ref = ctx.schemaRef
   return {
     parameters: [pathParam('name'), ...ids.nsParams],
-    get: operation(ctx, 'get', ids.id('read', 'Status'), [], ref),
-    put: operation(ctx, 'put', ids.id('replace', 'Status'), WRITE, ref),
-    patch: operation(ctx, 'patch', ids.id('patch', 'Status'), PATCH, ref),
+    get: operation(ctx, { action: 'get', id: ids.id('read', 'Status'), params: [], ref }),
+    put: operation(ctx, { action: 'put', id: ids.id('replace', 'Status'), params: WRITE, ref }),
+    patch: operation(ctx, { action: 'patch', id: ids.id('patch', 'Status'), params: PATCH, ref }),
   }
 }
 
@@ -141,7 +173,7 @@ export function resourcePaths(ctx: PathContext): Record<string, JsonObject> {
   if (info.namespaced && info.verbs.includes('list')) {
     const opId = `list${gv}${info.kind}ForAllNamespaces`
     out[`${prefix}/${info.resource}`] = {
-      get: operation(ctx, 'list', opId, READ_LIST, ctx.listSchemaRef),
+      get: operation(ctx, { action: 'list', id: opId, params: READ_LIST, ref: ctx.listSchemaRef }),
     }
   }
   out[`${collection}/{name}`] = objectItem(ctx, ids)

@@ -35,7 +35,11 @@ export type HealthServer = {
 
 const TEXT = 'text/plain; charset=utf-8'
 
-function send(res: ServerResponse, head: boolean, code: number, type: string, body: string) {
+/** An answer: status `code`, content `type` and `body` (left out for HEAD). */
+type Answer = { code: number; type: string; body: string }
+
+function send(res: ServerResponse, head: boolean, answer: Answer) {
+  const { code, type, body } = answer
   res.writeHead(code, {
     'content-type': type,
     'content-length': Buffer.byteLength(body),
@@ -51,8 +55,8 @@ function answerCheck(res: ServerResponse, head: boolean, check: () => Check): vo
   } catch (e) {
     c = { ok: false, reason: `check failed: ${e instanceof Error ? e.message : String(e)}` }
   }
-  if (c.ok) send(res, head, 200, TEXT, 'ok\n')
-  else send(res, head, 503, TEXT, `${c.reason.replace(/[\r\n]+/g, ' ')}\n`)
+  if (c.ok) send(res, head, { code: 200, type: TEXT, body: 'ok\n' })
+  else send(res, head, { code: 503, type: TEXT, body: `${c.reason.replace(/[\r\n]+/g, ' ')}\n` })
 }
 
 function handler(o: HealthServerOptions) {
@@ -61,10 +65,10 @@ function handler(o: HealthServerOptions) {
     req.resume()
     const path = (req.url ?? '/').split('?')[0]
     const known = path === '/healthz' || path === '/readyz' || path === '/metrics'
-    if (!known) return send(res, false, 404, TEXT, 'not found\n')
+    if (!known) return send(res, false, { code: 404, type: TEXT, body: 'not found\n' })
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD')
-      return send(res, false, 405, TEXT, 'method not allowed\n')
+      return send(res, false, { code: 405, type: TEXT, body: 'method not allowed\n' })
     }
     const head = req.method === 'HEAD'
     if (path === '/healthz') return answerCheck(res, head, o.live)
@@ -73,9 +77,13 @@ function handler(o: HealthServerOptions) {
     try {
       page = o.metrics()
     } catch (e) {
-      return send(res, head, 500, TEXT, `metrics unavailable: ${String(e).slice(0, 200)}\n`)
+      return send(res, head, {
+        code: 500,
+        type: TEXT,
+        body: `metrics unavailable: ${String(e).slice(0, 200)}\n`,
+      })
     }
-    send(res, head, 200, PROMETHEUS_CONTENT_TYPE, page)
+    send(res, head, { code: 200, type: PROMETHEUS_CONTENT_TYPE, body: page })
   }
 }
 

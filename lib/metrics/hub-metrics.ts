@@ -69,7 +69,7 @@ export class HubMetrics {
   }
 
   private observe(f: FamilySpec, labels: Labels, seconds: number): void {
-    this.pending.observe(f.name, f.help, labels, seconds, f.bounds)
+    this.pending.observe(f, labels, seconds)
   }
 
   /** One answered request. */

@@ -12,6 +12,9 @@ export type MetricType = 'counter' | 'gauge' | 'histogram'
 export type Series = { labels: Labels; value: number }
 export type HistogramSeries = { labels: Labels; buckets: number[]; sum: number; count: number }
 
+/** A histogram family as `MetricsRegistry.observe` names it. */
+export type HistogramSpec = { name: string; help: string; bounds?: readonly number[] | undefined }
+
 export type MetricFamily = {
   name: string
   help: string
@@ -61,14 +64,12 @@ export class MetricsRegistry {
     f.series.set(seriesKey(labels), { labels: { ...labels }, value })
   }
 
-  /** Records one observation into a histogram series. */
-  observe(
-    name: string,
-    help: string,
-    labels: Labels,
-    value: number,
-    bounds: readonly number[] = DURATION_BOUNDS
-  ): void {
+  /**
+   * Records one observation into a histogram series; `histogram.bounds` (default DURATION_BOUNDS)
+   * apply when the family is first used.
+   */
+  observe(histogram: HistogramSpec, labels: Labels, value: number): void {
+    const { name, help, bounds = DURATION_BOUNDS } = histogram
     const f = this.family(name, help, 'histogram', bounds)
     const b = f.bounds ?? bounds
     const k = seriesKey(labels)

@@ -139,5 +139,5 @@ function applyConflict(managers: Manager[], changed: FieldSet): ApiError {
       : `Apply failed with ${causes.length} conflicts: ${groups
           .map((g) => [`conflicts with ${g.who}:`, ...g.paths.map((p) => `- ${p}`)].join('\n'))
           .join('\n')}`
-  return new ApiError(409, 'Conflict', message, { causes })
+  return new ApiError(409, 'Conflict', message, { details: { causes } })
 }

@@ -20,18 +20,24 @@ export const STATUS_MANAGERS = {
 
 export type StatusWriter = keyof typeof STATUS_MANAGERS
 
+/** One step's status write: `status` for the placement `ep` in space `spaceId`. */
+export type PlacementStatusWrite = {
+  spaceId: string
+  ep: KubeObject
+  writer: StatusWriter
+  status: JsonObject
+}
+
 /**
- * Applies `status` (the writer's fields, all of them: what it leaves out it gives up) to the
- * placement `ep` names; true when that changed the stored placement, false when it already said
+ * Applies `w.status` (the writer's fields, all of them: what it leaves out it gives up) to the
+ * placement `w.ep` names; true when that changed the stored placement, false when it already said
  * so or the placement is gone or re-created.
  */
 export async function applyPlacementStatus(
   client: HubClient,
-  spaceId: string,
-  ep: KubeObject,
-  writer: StatusWriter,
-  status: JsonObject
+  w: PlacementStatusWrite
 ): Promise<boolean> {
+  const { spaceId, ep, writer, status } = w
   const config: KubeObject = {
     apiVersion: ep.apiVersion,
     kind: ep.kind,

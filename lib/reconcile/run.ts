@@ -29,13 +29,16 @@ export type RunObserver = (
   seconds: number
 ) => void
 
+/** Where a run's outcomes go: the log, and `observe` (metrics) when given. */
+type RunReporting = { log: Logger; observe?: RunObserver | undefined }
+
 async function runOne(
   c: Controller,
   reconcile: (key: string) => Promise<ReconcileResult>,
   key: string,
-  log: Logger,
-  observe?: RunObserver
+  to: RunReporting
 ): Promise<KeyOutcome> {
+  const { log, observe } = to
   const started = Date.now()
   const seen = (o: Parameters<RunObserver>[1]) =>
     observe?.(c.name, o, (Date.now() - started) / 1000)
@@ -62,8 +65,7 @@ export type BatchResult = { results: KeyOutcome[]; deferred: string[] }
 async function runPaced(
   c: Controller,
   keys: string[],
-  log: Logger,
-  observe: RunObserver | undefined,
+  to: RunReporting,
   paced: boolean
 ): Promise<BatchResult> {
   const unique = [...new Set(keys)]
@@ -84,7 +86,7 @@ async function runPaced(
       const i = next++
       const key = unique[i] as string
       running++
-      const run = () => runOne(c, (k) => session.reconcile(k), key, log, observe)
+      const run = () => runOne(c, (k) => session.reconcile(k), key, to)
       out[i] = await (pacer ? pacer.run(run) : run())
       running--
       const waiting = finished
@@ -104,7 +106,7 @@ export async function runKeys(
   log: Logger,
   observe?: RunObserver
 ): Promise<KeyOutcome[]> {
-  return (await runPaced(c, keys, log, observe, false)).results
+  return (await runPaced(c, keys, { log, observe }, false)).results
 }
 
 /** `runKeys` within the current invocation's ceiling; keys never started come back deferred. */
@@ -114,10 +116,13 @@ export function runBatch(
   log: Logger,
   observe?: RunObserver
 ): Promise<BatchResult> {
-  return runPaced(c, keys, log, observe, true)
+  return runPaced(c, keys, { log, observe }, true)
 }
 
 const CURSORS = 'resync'
+
+/** A resync page's log, its size (default 100 keys) and the observer of its runs. */
+export type ResyncPageOptions = { log: Logger; limit?: number; observe?: RunObserver | undefined }
 
 /**
  * One resync page of `c` within the current ceiling; returns how many keys it ran, how many it
@@ -126,10 +131,9 @@ const CURSORS = 'resync'
 export async function resyncPage(
   c: Controller,
   kv: KvStore,
-  log: Logger,
-  limit = 100,
-  observe?: RunObserver
+  o: ResyncPageOptions
 ): Promise<{ ran: number; failed: number; deferred: number; wrapped: boolean }> {
+  const { log, limit = 100, observe } = o
   const entry = await kv.get<{ cursor?: string }>(CURSORS, c.name)
   const cursor = entry?.value.cursor
   const page = await c.listKeys(cursor, limit)

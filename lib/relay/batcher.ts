@@ -113,8 +113,9 @@ export function createBatcher(options: BatcherOptions): Batcher {
     }, ms)
   }
 
-  /** Sends `key` again in `ms` (the earlier of two delays wins), its waiters still waiting. */
-  const later = (step: string, s: StepState, key: string, ms: number, waiters: Waiter[]) => {
+  /** Sends `d.key` again in `d.ms` (the earlier of two delays wins), its waiters still waiting. */
+  const later = (step: string, s: StepState, d: { key: string; ms: number; waiters: Waiter[] }) => {
+    const { key, ms, waiters } = d
     const at = now() + ms
     const existing = s.delayed.get(key)
     if (existing && existing.at <= at) {
@@ -156,7 +157,7 @@ export function createBatcher(options: BatcherOptions): Batcher {
       attempt: attempts,
       retryInMs: delay,
     })
-    later(step, s, r.key, delay, waiters)
+    later(step, s, { key: r.key, ms: delay, waiters })
     return true
   }
 
@@ -177,7 +178,7 @@ export function createBatcher(options: BatcherOptions): Batcher {
       const requeue = r?.ok ? (r.requeueAfterMs ?? 0) : 0
       if (requeue > 0 && !draining) {
         options.log?.debug('relay key requeued', { step, key, afterMs: requeue })
-        later(step, s, key, requeue, [])
+        later(step, s, { key, ms: requeue, waiters: [] })
       }
     }
   }

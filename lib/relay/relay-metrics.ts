@@ -87,12 +87,12 @@ export function createRelayMetrics(r: MetricsRegistry, now: () => number = Date.
         r.inc(M.hookCalls, HELP.hookCalls, { step, outcome })
         r.inc(M.hookKeys, HELP.hookKeys, { step, result: 'ok' }, keys.length - failed)
         if (failed) r.inc(M.hookKeys, HELP.hookKeys, { step, result: 'failed' }, failed)
-        r.observe(M.hookDuration, HELP.hookDuration, { step }, duration())
+        r.observe({ name: M.hookDuration, help: HELP.hookDuration }, { step }, duration())
         lastHook = { ok: true }
         return results
       } catch (e) {
         r.inc(M.hookCalls, HELP.hookCalls, { step, outcome: 'error' })
-        r.observe(M.hookDuration, HELP.hookDuration, { step }, duration())
+        r.observe({ name: M.hookDuration, help: HELP.hookDuration }, { step }, duration())
         const message = e instanceof Error ? e.message : String(e)
         lastHook = { ok: false, reason: `the last call of /hooks/${step} failed: ${message}` }
         throw e

@@ -34,6 +34,7 @@ import { getCopyStates } from './projection-state.ts'
 import type {
   DesiredEntry,
   Manifest,
+  ManifestWrite,
   ManifestWriteResult,
   StoredCopyState,
 } from './projection-types.ts'
@@ -80,11 +81,9 @@ export async function writeManifest(
   ctx: StoreContext,
   cache: BodyCache,
   mailbox: string,
-  desired: readonly DesiredEntry[],
-  expectedVersion: number | null,
-  now: Date,
-  known?: Manifest | null
+  w: ManifestWrite
 ): Promise<ManifestWriteResult> {
+  const { desired, expectedVersion, now, known } = w
   checkMailbox(mailbox)
   checkDesired(mailbox, desired)
   const bodies = desired.map((d) => d.body)

@@ -23,8 +23,7 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     putBodies: (bodies) => putBodies(ctx, cache, bodies),
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
     getManifest: (mailbox) => readManifest(ctx, mailbox),
-    writeManifest: (mailbox, desired, expectedVersion, now, known) =>
-      writeManifest(ctx, cache, mailbox, desired, expectedVersion, now, known),
+    writeManifest: (mailbox, w) => writeManifest(ctx, cache, mailbox, w),
     deleteManifest: (mailbox) => deleteManifest(ctx, mailbox),
     getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
     listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),

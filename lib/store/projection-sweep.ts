@@ -83,14 +83,20 @@ function newPass(ctx: StoreContext): BodySweepState {
   return { stage: 'mark', began: ctx.now(), seed, filter: newBloom(seed).save(), candidates: [] }
 }
 
+/** The delete stage of pass `st`: its marks (`bloom`), the `candidates` left and the `room`. */
+type DeleteStage = {
+  bloom: Bloom
+  candidates: Set<string>
+  room: (cost: number) => boolean
+}
+
 /** Deletes the candidates the filter does not hold while there is room; drops each one handled. */
 async function deleteCandidates(
   ctx: StoreContext,
   st: BodySweepState,
-  bloom: Bloom,
-  candidates: Set<string>,
-  room: (cost: number) => boolean
+  stage: DeleteStage
 ): Promise<number> {
+  const { bloom, candidates, room } = stage
   let deleted = 0
   for (const hash of [...candidates]) {
     if (!bloom.has(hash)) {
@@ -136,7 +142,7 @@ export async function sweepBodiesStep(
     }
   }
   if (st.stage === 'delete') {
-    done.bodies += await deleteCandidates(ctx, st, bloom, candidates, room)
+    done.bodies += await deleteCandidates(ctx, st, { bloom, candidates, room })
     if (candidates.size === 0) return done
   }
   return { ...done, state: { ...st, filter: bloom.save(), candidates: [...candidates] } }

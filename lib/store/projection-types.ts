@@ -97,6 +97,17 @@ export type ManifestWriteResult = {
   written: boolean
 }
 
+/**
+ * One manifest write (ProjectionStore.writeManifest): the `desired` entries, the version it
+ * expects stored (`expectedVersion`), the time of the write and the manifest the caller `known`.
+ */
+export type ManifestWrite = {
+  desired: readonly DesiredEntry[]
+  expectedVersion: number | null
+  now: Date
+  known?: Manifest | null
+}
+
 export interface ProjectionStore {
   /**
    * Stores bodies by content hash (idempotent: a body already stored is not written again; a
@@ -113,7 +124,7 @@ export interface ProjectionStore {
   /** undefined when the mailbox has no manifest. One consistent GetItem. */
   getManifest(mailbox: string): Promise<Manifest | undefined>
   /**
-   * Makes the manifest hold exactly `desired` (bodies are stored first). Entries whose body hash,
+   * Makes the manifest hold exactly `w.desired` (bodies are stored first). Entries whose body hash,
    * version and `removing` are unchanged keep their rv, uid, creation time and generation (a change
    * of `sources` alone is written without touching them and logs nothing); when nothing differs
    * nothing is written. Otherwise one resourceVersion is taken for the write, the manifest item is put with a
@@ -127,13 +138,7 @@ export interface ProjectionStore {
    * `expectedVersion` names: the write then plans from it instead of reading the manifest again
    * (one GetItem less), the precondition still guarding against a change since that read.
    */
-  writeManifest(
-    mailbox: string,
-    desired: readonly DesiredEntry[],
-    expectedVersion: number | null,
-    now: Date,
-    known?: Manifest | null
-  ): Promise<ManifestWriteResult>
+  writeManifest(mailbox: string, w: ManifestWrite): Promise<ManifestWriteResult>
   /** Removes the manifest (the mailbox went away); its copies get DELETED events. No-op if absent. */
   deleteManifest(mailbox: string): Promise<void>
   /**

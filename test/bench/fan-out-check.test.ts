@@ -8,7 +8,11 @@ import {
 } from '../../bench/fan-out-check.ts'
 import type { Manifest, ManifestEntry } from '../../lib/store/projection-types.ts'
 
-function entry(group: string, resource: string, namespace: string, name: string, hash: string) {
+type At = { group: string; resource: string; namespace: string; name: string }
+
+/** A stored manifest entry for the object `at` names, with body hash `hash`. */
+function entry(at: At, hash: string) {
+  const { group, resource, namespace, name } = at
   const e: ManifestEntry = {
     group,
     version: group ? 'v1alpha1' : 'v1',
@@ -29,10 +33,13 @@ const manifest: Manifest = {
   mailbox: 'mb1',
   version: 3,
   entries: [
-    entry('', 'configmaps', 'fan', 'cm-0', 'h0'),
-    entry('', 'configmaps', 'fan', 'cm-1', 'h1'),
-    entry('', 'namespaces', '', 'fan', 'hn'),
-    entry('edge.kcp.io', 'syncerconfigs', '', 'the-one', 'hs'),
+    entry({ group: '', resource: 'configmaps', namespace: 'fan', name: 'cm-0' }, 'h0'),
+    entry({ group: '', resource: 'configmaps', namespace: 'fan', name: 'cm-1' }, 'h1'),
+    entry({ group: '', resource: 'namespaces', namespace: '', name: 'fan' }, 'hn'),
+    entry(
+      { group: 'edge.kcp.io', resource: 'syncerconfigs', namespace: '', name: 'the-one' },
+      'hs'
+    ),
   ],
 }
 

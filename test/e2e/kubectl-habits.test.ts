@@ -608,8 +608,11 @@ describe('--dry-run=server, kubectl diff and List manifests in root:habits', () 
 
 type Involved = { apiVersion: string; kind: string; name: string; uid: string; namespace?: string }
 
-/** A core/v1 Event about `about`, stored in `ns`, as a component would record it. */
-const event = (ns: string, name: string, about: Involved, reason: string, message: string) => {
+/** A core/v1 Event `name` in `ns` about `about`, as a component would record it. */
+type HabitEvent = { ns: string; name: string; about: Involved; reason: string; message: string }
+
+const event = (e: HabitEvent) => {
+  const { ns, name, about, reason, message } = e
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
   return JSON.stringify({
     apiVersion: 'v1',
@@ -648,8 +651,24 @@ const eventsOf = (described: string) => {
 describe('kubectl describe with Events in root:habits', () => {
   it('Deployment: its fields and the Event about it', async () => {
     const about = await involved(['deployment', 'web'], 'apps/v1', 'Deployment')
-    ok(await kc(['create', '-f', '-'], event(APP, 'web.scaled', about, 'Scaled', 'scaled to 3')))
-    ok(await kc(['create', '-f', '-'], event(APP, 'other.1', { ...about, uid: 'x' }, 'Old', 'no')))
+    ok(
+      await kc(
+        ['create', '-f', '-'],
+        event({ ns: APP, name: 'web.scaled', about, reason: 'Scaled', message: 'scaled to 3' })
+      )
+    )
+    ok(
+      await kc(
+        ['create', '-f', '-'],
+        event({
+          ns: APP,
+          name: 'other.1',
+          about: { ...about, uid: 'x' },
+          reason: 'Old',
+          message: 'no',
+        })
+      )
+    )
     const out = ok(await kc(['describe', 'deployment', 'web']))
     expect(out).toMatch(/^Name:\s+web$/m)
     expect(out).toMatch(/^Namespace:\s+app$/m)
@@ -669,7 +688,12 @@ describe('kubectl describe with Events in root:habits', () => {
   it('ConfigMap: its data and its Event; the field selector kubectl uses matches exactly', async () => {
     ok(await kc(['create', 'configmap', 'described', '--from-literal=colour=blue']))
     const about = await involved(['configmap', 'described'], 'v1', 'ConfigMap')
-    ok(await kc(['create', '-f', '-'], event(APP, 'described.1', about, 'Seen', 'looked at')))
+    ok(
+      await kc(
+        ['create', '-f', '-'],
+        event({ ns: APP, name: 'described.1', about, reason: 'Seen', message: 'looked at' })
+      )
+    )
     const out = ok(await kc(['describe', 'configmap', 'described']))
     expect(out).toMatch(/^colour:\n-+\nblue$/m)
     expect(eventsOf(out).map((e) => e.Reason)).toEqual(['Seen'])
@@ -691,7 +715,12 @@ describe('kubectl describe with Events in root:habits', () => {
 
   it('Namespace: status and quotas; its Event listed by the involvedObject field selectors', async () => {
     const about = await involved(['namespace', APP], 'v1', 'Namespace')
-    ok(await kc(['create', '-f', '-'], event(APP, 'app.labelled', about, 'Labelled', 'ns event')))
+    ok(
+      await kc(
+        ['create', '-f', '-'],
+        event({ ns: APP, name: 'app.labelled', about, reason: 'Labelled', message: 'ns event' })
+      )
+    )
     const out = ok(await kc(['describe', 'namespace', APP]))
     expect(out).toMatch(/^Name:\s+app$/m)
     expect(out).toMatch(/^Status:\s+Active$/m)
@@ -717,7 +746,12 @@ describe('kubectl describe with Events in root:habits', () => {
 
   it('EdgePlacement: spec fields and an Event recorded in the default namespace', async () => {
     const about = await involved(['epl', 'web-everywhere'], 'edge.kcp.io/v1alpha1', 'EdgePlacement')
-    ok(await kc(['create', '-f', '-'], event('default', 'epl.1', about, 'Resolved', '1 location')))
+    ok(
+      await kc(
+        ['create', '-f', '-'],
+        event({ ns: 'default', name: 'epl.1', about, reason: 'Resolved', message: '1 location' })
+      )
+    )
     const out = ok(await kc(['describe', 'edgeplacement', 'web-everywhere']))
     expect(out).toMatch(/^Kind:\s+EdgePlacement$/m)
     expect(out).toMatch(/^\s+Location Selectors:\n\s+Match Labels:\n\s+Env:\s+prod$/m)

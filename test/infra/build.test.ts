@@ -124,15 +124,14 @@ describe('the edge agent bundle', () => {
     async () => {
       const { mailbox, spaceId } = await createSyncTarget(call, 'imw', 'bundled')
       const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bundled' } }
-      await center.deps.projections.writeManifest(
-        spaceId,
-        [
-          entry('', 'v1', 'namespaces', '', ns),
-          entry('', 'v1', 'configmaps', 'bundled', configMap('bundled', 'c', { from: 'center' })),
+      await center.deps.projections.writeManifest(spaceId, {
+        desired: [
+          entry('v1', 'namespaces', '', ns),
+          entry('v1', 'configmaps', 'bundled', configMap('bundled', 'c', { from: 'center' })),
         ],
-        null,
-        new Date()
-      )
+        expectedVersion: null,
+        now: new Date(),
+      })
       await writeFile(join(config, 'token'), await edgeToken({ store }, mailbox))
       const kubeconfig = {
         apiVersion: 'v1',

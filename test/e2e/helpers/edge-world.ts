@@ -61,7 +61,14 @@ spec:
   ).join('---\n')
 }
 
-function workload(ns: string, label: string, cm: string, ep: string, where: string): string {
+/**
+ * A workload space's objects: namespace `ns` (labelled `label`) with ConfigMap `cm`, and the
+ * EdgePlacement `ep` selecting locations by the label pair `where`.
+ */
+type Workload = { ns: string; label: string; cm: string; ep: string; where: string }
+
+function workload(w: Workload): string {
+  const { ns, label, cm, ep, where } = w
   return `apiVersion: v1
 kind: Namespace
 metadata:
@@ -128,15 +135,21 @@ export async function setupWorld(stack: E2eStack): Promise<World> {
   for (const ws of ['imw-1', 'wmw-c', 'wmw-s'])
     ok(await stack.kubectl(['apply', '-f', '-'], { input: workspace(ws) }))
   ok(await stack.kubectl([...at('imw-1'), 'apply', '-f', '-'], { input: inventory() }))
-  const c = workload('commonstuff', 'common', 'httpd-htdocs', 'edge-placement-c', 'env: prod')
+  const c = workload({
+    ns: 'commonstuff',
+    label: 'common',
+    cm: 'httpd-htdocs',
+    ep: 'edge-placement-c',
+    where: 'env: prod',
+  })
   ok(await stack.kubectl([...at('wmw-c'), 'apply', '-f', '-'], { input: `${c}---\n${DEPLOYMENT}` }))
-  const s = workload(
-    'specialstuff',
-    'special',
-    'special-htdocs',
-    'edge-placement-s',
-    'extended: si'
-  )
+  const s = workload({
+    ns: 'specialstuff',
+    label: 'special',
+    cm: 'special-htdocs',
+    ep: 'edge-placement-s',
+    where: 'extended: si',
+  })
   ok(await stack.kubectl([...at('wmw-s'), 'apply', '-f', '-'], { input: s }))
   const imw = okJson<{ spec: { cluster: string } }>(
     await stack.kubectl(['get', 'workspace', 'imw-1', '-o', 'json'])

@@ -97,7 +97,7 @@ describe('isBuiltinDefinition', () => {
     ['CRD without group', ...CRDS, crd(undefined), false],
     ['ConfigMap named default', '', 'configmaps', ns('default'), false],
   ]
-  it.each(cases)('%s → %s', (_label, group, resource, o, want) => {
+  it.for(cases)('%s → %s', ([_label, group, resource, o, want]) => {
     expect(isBuiltinDefinition(group, resource, o, b)).toBe(want)
   })
 

@@ -131,7 +131,7 @@ describe('isSystemInfrastructure', () => {
     ],
     ['a Deployment named default', 'apps', 'deployments', obj('Deployment', 'default'), false],
   ]
-  it.each(cases)('%s → %s', (_label, group, resource, o, want) => {
+  it.for(cases)('%s → %s', ([_label, group, resource, o, want]) => {
     expect(isSystemInfrastructure(group, resource, o)).toBe(want)
   })
 })

@@ -44,24 +44,24 @@ describe('first apply', () => {
   })
 
   it('creates Namespaces first, marks what it creates, skips what is not for the edge', async () => {
-    const dep = ref('apps', 'v1', 'deployments', 'a1', 'web')
+    const dep = ref('apps/v1', 'deployments', 'a1', 'web')
     // Put in an order that would fail without phases: namespaced objects before their Namespace.
     center.put(dep, deployment('a1', 'web', 2))
     center.put(cmRef('a1', 'conf'), configMap('a1', 'conf', { k: 'v' }))
     center.put(nsRef('a1'), namespace('a1', { team: 'x' }))
     center.put(nsRef('default'), namespace('default', { hijacked: 'yes' }))
-    center.put(ref('edge.kcp.io', 'v1alpha1', 'syncerconfigs', '', 'the-one'), {
+    center.put(ref('edge.kcp.io/v1alpha1', 'syncerconfigs', '', 'the-one'), {
       apiVersion: 'edge.kcp.io/v1alpha1',
       kind: 'SyncerConfig',
       metadata: { name: 'the-one' },
       spec: {},
     })
-    center.put(ref('apis.kcp.io', 'v1alpha1', 'apibindings', '', 'b'), {
+    center.put(ref('apis.kcp.io/v1alpha1', 'apibindings', '', 'b'), {
       apiVersion: 'apis.kcp.io/v1alpha1',
       kind: 'APIBinding',
       metadata: { name: 'b' },
     })
-    center.put(ref('example.com', 'v1', 'widgets', 'a1', 'w'), {
+    center.put(ref('example.com/v1', 'widgets', 'a1', 'w'), {
       apiVersion: 'example.com/v1',
       kind: 'Widget',
       metadata: { name: 'w', namespace: 'a1' },
@@ -81,7 +81,7 @@ describe('first apply', () => {
     expect(cm?.data).toEqual({ k: 'v' })
     // Built-in namespace untouched, SyncerConfig and APIBinding not applied.
     expect((await edge.get(nsRef('default')))?.metadata.labels?.hijacked).toBeUndefined()
-    expect(await edge.get(ref('edge.kcp.io', 'v1alpha1', 'syncerconfigs', '', 'the-one'))).toBe(
+    expect(await edge.get(ref('edge.kcp.io/v1alpha1', 'syncerconfigs', '', 'the-one'))).toBe(
       undefined
     )
     // Not served at the edge: reported, not fatal.
@@ -122,7 +122,7 @@ describe('updates', () => {
   })
 
   it('server-side applies: edge-owned fields survive, dropped fields go', async () => {
-    const svc = ref('', 'v1', 'services', 'u1', 'svc')
+    const svc = ref('v1', 'services', 'u1', 'svc')
     const body = (port: number, labels: Record<string, string>) => ({
       apiVersion: 'v1',
       kind: 'Service',
@@ -149,7 +149,7 @@ describe('updates', () => {
   })
 
   it('reverts drift on owned fields, but not for status or foreign-field changes', async () => {
-    const dep = ref('apps', 'v1', 'deployments', 'u2', 'web')
+    const dep = ref('apps/v1', 'deployments', 'u2', 'web')
     center.put(nsRef('u2'), namespace('u2'))
     center.put(dep, deployment('u2', 'web', 3))
     const agent = await newAgent(center, edge)

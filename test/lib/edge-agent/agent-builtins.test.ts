@@ -32,7 +32,7 @@ const crd = (name: string, group: string, kind: string) => ({
   },
 })
 const crdRef = (name: string) =>
-  ref('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', '', name)
+  ref('apiextensions.k8s.io/v1', 'customresourcedefinitions', '', name)
 
 describe('built-ins', () => {
   it('never defines a built-in group or touches a built-in namespace; objects may go into one', async () => {

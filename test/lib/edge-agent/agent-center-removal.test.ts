@@ -28,18 +28,18 @@ const syncerConfig = {
   spec: { namespaceScope: { namespaces: ['gone'], resources: [] } },
 }
 const live = [
-  entry('', 'v1', 'namespaces', '', ns),
-  entry('edge.kcp.io', 'v1alpha1', 'syncerconfigs', '', syncerConfig),
+  entry('v1', 'namespaces', '', ns),
+  entry('edge.kcp.io/v1alpha1', 'syncerconfigs', '', syncerConfig),
 ]
-const cmRef = ref('', 'v1', 'configmaps', 'gone', 'cfg')
+const cmRef = ref('v1', 'configmaps', 'gone', 'cfg')
 
 describe('removal through the real center', () => {
   it('deletes a tombstoned copy at the edge and records the confirmation', async () => {
-    await t.setMailbox([...live, entry('', 'v1', 'configmaps', 'gone', cm)])
+    await t.setMailbox([...live, entry('v1', 'configmaps', 'gone', cm)])
     await t.agent.poll()
     expect((await t.kube.get(cmRef))?.data).toEqual({ a: '1' })
     const removing = '2030-01-01T00:00:00Z'
-    await t.setMailbox([...live, { ...entry('', 'v1', 'configmaps', 'gone', cm), removing }])
+    await t.setMailbox([...live, { ...entry('v1', 'configmaps', 'gone', cm), removing }])
     const copy = await t.mailboxGet('v1/namespaces/gone/configmaps/cfg')
     expect(copy.body.metadata.deletionTimestamp).toBe(removing)
     const r = await t.agent.poll()

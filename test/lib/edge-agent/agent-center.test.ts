@@ -53,12 +53,12 @@ const configMap = (name: string, data: Record<string, string>) => ({
 })
 
 const mailboxContent = (port: number, deploymentLabels: Record<string, string> = {}) => [
-  entry('', 'v1', 'namespaces', '', {
+  entry('v1', 'namespaces', '', {
     apiVersion: 'v1',
     kind: 'Namespace',
     metadata: { name: 'shop' },
   }),
-  entry('apps', 'v1', 'deployments', 'shop', {
+  entry('apps/v1', 'deployments', 'shop', {
     ...workload('Deployment', 'web', {
       selector: { matchLabels: { app: 'web' } },
       template: template('web'),
@@ -66,8 +66,7 @@ const mailboxContent = (port: number, deploymentLabels: Record<string, string> =
     metadata: { name: 'web', namespace: 'shop', labels: deploymentLabels },
   }),
   entry(
-    'apps',
-    'v1',
+    'apps/v1',
     'replicasets',
     'shop',
     workload('ReplicaSet', 'cache', {
@@ -77,15 +76,14 @@ const mailboxContent = (port: number, deploymentLabels: Record<string, string> =
     })
   ),
   entry(
-    'batch',
-    'v1',
+    'batch/v1',
     'jobs',
     'shop',
     workload('Job', 'once', { template: template('once', 'Never') })
   ),
-  entry('', 'v1', 'services', 'shop', service(port)),
-  entry('', 'v1', 'configmaps', 'shop', configMap('taken', { from: 'center' })),
-  entry('edge.kcp.io', 'v1alpha1', 'syncerconfigs', '', syncerConfig),
+  entry('v1', 'services', 'shop', service(port)),
+  entry('v1', 'configmaps', 'shop', configMap('taken', { from: 'center' })),
+  entry('edge.kcp.io/v1alpha1', 'syncerconfigs', '', syncerConfig),
 ]
 
 /** Polls, lets the edge's controllers work, and polls again until the agent has nothing to send. */
@@ -152,20 +150,20 @@ describe('the agent between the center and a simulated edge', () => {
     )
     expect(st.body.status.lastSyncerHeartbeatTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     // The foreign objects are left alone; the one in the way shows on its copy.
-    expect((await t.kube.get(ref('', 'v1', 'configmaps', 'shop', 'taken')))?.data).toEqual({
+    expect((await t.kube.get(ref('v1', 'configmaps', 'shop', 'taken')))?.data).toEqual({
       from: 'edge',
     })
     const taken = (await t.mailboxGet('v1/namespaces/shop/configmaps/taken')).body
     expect(taken.metadata.annotations?.['edge.kcp.io/sync-problem']).toMatch(/^ForeignObject: /)
-    const ns = await t.kube.get(ref('', 'v1', 'namespaces', '', 'shop'))
+    const ns = await t.kube.get(ref('v1', 'namespaces', '', 'shop'))
     expect(ns?.metadata.annotations?.[DOWNSYNCED_ANNOTATION]).toBeUndefined()
     const nsCopy = (await t.mailboxGet('v1/namespaces/shop')).body
     expect(nsCopy.metadata.annotations?.['edge.kcp.io/sync-problem']).toMatch(/^ForeignObject: /)
   })
 
   it('keeps the edge-owned and defaulted fields across an update', async () => {
-    const svcRef = ref('', 'v1', 'services', 'shop', 'svc')
-    const webRef = ref('apps', 'v1', 'deployments', 'shop', 'web')
+    const svcRef = ref('v1', 'services', 'shop', 'svc')
+    const webRef = ref('apps/v1', 'deployments', 'shop', 'web')
     const before = await t.kube.get(svcRef)
     const clusterIP = (before?.spec as { clusterIP?: string } | undefined)?.clusterIP
     expect(clusterIP).toMatch(/^10\.(9[6-9]|1[01]\d)\./)

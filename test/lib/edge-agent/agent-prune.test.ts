@@ -45,7 +45,7 @@ describe('prune', () => {
   })
 
   it('never deletes an object that only carries the downsynced annotation (#900)', async () => {
-    const dep = ref('apps', 'v1', 'deployments', 'p2', 'web')
+    const dep = ref('apps/v1', 'deployments', 'p2', 'web')
     bench.center.put(nsRef('p2'), namespace('p2'))
     bench.center.put(dep, deployment('p2', 'web', 1))
     const agent = await bench.agent()
@@ -90,7 +90,7 @@ describe('prune', () => {
     for (let i = 0; i < 3; i++) expect((await agent.poll()).ok).toBe(true)
     bench.center.remove(cmRef('p2', 'other'))
     expect(await agent.poll()).toMatchObject({ pruned: 1 })
-    const rsRef = ref('apps', 'v1', 'replicasets', 'p2', 'web-5d4f')
+    const rsRef = ref('apps/v1', 'replicasets', 'p2', 'web-5d4f')
     expect((await bench.edge.get(rsRef))?.metadata.uid).toBe(rs.body.metadata.uid)
     expect(await bench.edge.get(cmRef('p2', 'stray'))).toBeDefined()
   })
@@ -139,13 +139,12 @@ function recording(kube: EdgeKube, calls: string[]): EdgeKube {
 describe('natured-both kinds', () => {
   it('applies Namespaces, then CRDs, then the rest; prunes in reverse', async () => {
     const crd = ref(
-      'apiextensions.k8s.io',
-      'v1',
+      'apiextensions.k8s.io/v1',
       'customresourcedefinitions',
       '',
       'gadgets.example.com'
     )
-    const cr = ref('example.com', 'v1', 'gadgets', 'p4', 'g1')
+    const cr = ref('example.com/v1', 'gadgets', 'p4', 'g1')
     bench.center.put(cr, {
       apiVersion: 'example.com/v1',
       kind: 'Gadget',

@@ -18,7 +18,7 @@ const depPath = (ns: string, name: string) => `/apis/apps/v1/namespaces/${ns}/de
 
 /** A Namespace and a Deployment in the mailbox, applied by a new agent. */
 async function deployed(ns: string, name: string) {
-  const dep = ref('apps', 'v1', 'deployments', ns, name)
+  const dep = ref('apps/v1', 'deployments', ns, name)
   bench.center.put(nsRef(ns), namespace(ns))
   bench.center.put(dep, deployment(ns, name, 1))
   const agent = await bench.agent({ now })

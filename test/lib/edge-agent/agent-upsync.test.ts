@@ -37,7 +37,7 @@ const syncerConfig = (upsync: unknown[]) => ({
   metadata: { name: 'the-one' },
   spec: { upsync },
 })
-const THE_ONE = ref('edge.kcp.io', 'v1alpha1', 'syncerconfigs', '', 'the-one')
+const THE_ONE = ref('edge.kcp.io/v1alpha1', 'syncerconfigs', '', 'the-one')
 
 describe('upsync', () => {
   it('sends new, changed and vanished edge-born objects; never downsynced ones', async () => {

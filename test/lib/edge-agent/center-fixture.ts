@@ -16,6 +16,7 @@ import { createKubeRest } from '../../../lib/edge-agent/kube-rest.ts'
 import { bootstrapEdge, edgeNode } from '../../../lib/edge-sim/bootstrap.ts'
 import { createSimulator } from '../../../lib/edge-sim/simulator.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
+import { parseApiVersion } from '../../../lib/kube/resource-info.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import type { DesiredEntry } from '../../../lib/store/projection-types.ts'
@@ -129,7 +130,11 @@ export async function startCenterAndEdge() {
     simulate,
     /** Writes the mailbox content, as the translator does. */
     async setMailbox(entries: DesiredEntry[]) {
-      const w = await center.deps.projections.writeManifest(spaceId, entries, version, new Date())
+      const w = await center.deps.projections.writeManifest(spaceId, {
+        desired: entries,
+        expectedVersion: version,
+        now: new Date(),
+      })
       version = w.manifest.version
     },
     /** GET of a path in the mailbox space, e.g. `apps/v1/namespaces/shop/deployments/web`. */
@@ -147,13 +152,14 @@ export async function startCenterAndEdge() {
   }
 }
 
+/** The desired entry of `body` as `resource` in `namespace` at `apiVersion` (`v1` for core). */
 export const entry = (
-  group: string,
-  version: string,
+  apiVersion: string,
   resource: string,
   namespace: string,
   body: Record<string, unknown>
 ): DesiredEntry => {
   const name = String((body.metadata as { name: string }).name)
+  const { group, version } = parseApiVersion(apiVersion)
   return { group, version, resource, namespace, name, body: body as KubeObject }
 }

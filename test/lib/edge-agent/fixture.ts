@@ -22,6 +22,7 @@ import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
 import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
 import { createKubeRest } from '../../../lib/edge-agent/kube-rest.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
+import { parseApiVersion } from '../../../lib/kube/resource-info.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
@@ -165,13 +166,13 @@ export const cmRef = (namespace: string, name: string): ObjectRef => ({
   namespace,
   name,
 })
+/** The ref of `resource` `namespace`/`name` at `apiVersion` (`apps/v1`, or `v1` for core). */
 export const ref = (
-  group: string,
-  version: string,
+  apiVersion: string,
   resource: string,
   namespace: string,
   name: string
-): ObjectRef => ({ group, version, resource, namespace, name })
+): ObjectRef => ({ ...parseApiVersion(apiVersion), resource, namespace, name })
 
 export const namespace = (name: string, labels?: Record<string, string>) => ({
   apiVersion: 'v1',

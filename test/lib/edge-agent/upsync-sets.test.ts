@@ -3,17 +3,17 @@ import type { DesiredCopy } from '../../../lib/edge-agent/desired-store.ts'
 import { indexDiscovery } from '../../../lib/edge-agent/discovery.ts'
 import type { ServedResource } from '../../../lib/edge-agent/kube-client.ts'
 import { upsyncSetsOf, upsyncTargets } from '../../../lib/edge-agent/upsync-sets.ts'
+import { parseApiVersion } from '../../../lib/kube/resource-info.ts'
 
 const verbs = ['get', 'list', 'watch', 'create']
+/** `resource` as discovery serves it at `apiVersion` (`v1` for core). */
 const served = (
-  group: string,
-  version: string,
+  apiVersion: string,
   resource: string,
   namespaced: boolean,
   preferred = true
 ): ServedResource => ({
-  group,
-  version,
+  ...parseApiVersion(apiVersion),
   resource,
   kind: resource,
   namespaced,
@@ -21,13 +21,13 @@ const served = (
   preferred,
 })
 const discovery = indexDiscovery([
-  served('', 'v1', 'configmaps', true),
-  served('', 'v1', 'events', true),
-  served('', 'v1', 'namespaces', false),
-  served('autoscaling', 'v2', 'horizontalpodautoscalers', true),
-  served('autoscaling', 'v1', 'horizontalpodautoscalers', true, false),
-  served('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', false),
-  served('example.com', 'v1', 'gadgets', true),
+  served('v1', 'configmaps', true),
+  served('v1', 'events', true),
+  served('v1', 'namespaces', false),
+  served('autoscaling/v2', 'horizontalpodautoscalers', true),
+  served('autoscaling/v1', 'horizontalpodautoscalers', true, false),
+  served('apiextensions.k8s.io/v1', 'customresourcedefinitions', false),
+  served('example.com/v1', 'gadgets', true),
 ])
 
 const summary = (sets: Parameters<typeof upsyncTargets>[0]) =>

@@ -50,7 +50,7 @@ const defaulted = async (group: string, resource: string, o: KubeObject) =>
   (await apiServerDefaults(request(group, resource, o))) as KubeObject & Record<string, any>
 
 describe('the API-server defaults table', () => {
-  it.each([
+  it.for<[what: string, group: string, resource: string, input: KubeObject, spec: unknown]>([
     [
       'a Deployment',
       'apps',
@@ -199,7 +199,7 @@ describe('the API-server defaults table', () => {
         volumes: [{ name: 'v', configMap: { name: 'cm', defaultMode: 420 } }],
       }),
     ],
-  ])('fills in %s', async (_what, group, resource, input, spec) => {
+  ])('fills in %s', async ([_what, group, resource, input, spec]) => {
     const before = structuredClone(input)
     const out = await defaulted(group, resource, input)
     expect(out.spec).toEqual(spec)

@@ -123,8 +123,13 @@ export async function createEdgeFixture() {
   if (st.status !== 201) throw new Error(`synctarget: ${JSON.stringify(st.body)}`)
   const name = `${inventory.id}-mb-${st.body.metadata.uid}`
   const space = await makeSpace('root:espw', name, { [SYNC_TARGET_NAME_ANNOTATION]: 'edge1' })
-  let version = (await deps.projections.writeManifest(space.id, DESIRED(), null, new Date()))
-    .manifest.version
+  let version = (
+    await deps.projections.writeManifest(space.id, {
+      desired: DESIRED(),
+      expectedVersion: null,
+      now: new Date(),
+    })
+  ).manifest.version
   const client = createHubClient(deps, { fieldManager: 'edge-upsync', baseUrl: BASE })
   const env: ReportEnv = { deps, client, heartbeats: new Map() }
 
@@ -154,8 +159,13 @@ export async function createEdgeFixture() {
       fault = f
     },
     async rewrite(desired: DesiredEntry[]) {
-      version = (await deps.projections.writeManifest(space.id, desired, version, new Date()))
-        .manifest.version
+      version = (
+        await deps.projections.writeManifest(space.id, {
+          desired,
+          expectedVersion: version,
+          now: new Date(),
+        })
+      ).manifest.version
     },
     async getCopy(rest: string): Promise<KubeObject> {
       const res = await call(

@@ -36,7 +36,11 @@ describe('applyRemovals', () => {
   it('records gone for tombstones only, once', async () => {
     t = await createTestStore()
     const p = t.projections
-    await p.writeManifest('mb', [cm('a', '2030-01-01T00:00:00Z'), cm('live')], null, NOW)
+    await p.writeManifest('mb', {
+      desired: [cm('a', '2030-01-01T00:00:00Z'), cm('live')],
+      expectedVersion: null,
+      now: NOW,
+    })
     const read = () => p.getManifest('mb')
     const out = await applyRemovals(p, 'mb', [ref('a'), ref('dropped'), ref('live')], read)
     expect(out.accepted).toBe(2)

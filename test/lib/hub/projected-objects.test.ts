@@ -36,7 +36,11 @@ async function makeSpace(parent: string, name: string): Promise<string> {
 }
 
 async function write(desired: DesiredEntry[]): Promise<void> {
-  const res = await hub.deps.projections.writeManifest(mailbox, desired, version, new Date())
+  const res = await hub.deps.projections.writeManifest(mailbox, {
+    desired,
+    expectedVersion: version,
+    now: new Date(),
+  })
   version = res.manifest.version
 }
 
@@ -49,12 +53,11 @@ beforeAll(async () => {
   plain = await makeSpace('root', 'plain')
   const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } }
   expect((await hub.call('POST', `/clusters/${mailbox}/api/v1/namespaces`, ns)).status).toBe(201)
-  const res = await hub.deps.projections.writeManifest(
-    mailbox,
-    [cm('a', 'ns1', { k: '1' }), cm('b'), cm('c'), cm('d', 'ns2')],
-    null,
-    new Date()
-  )
+  const res = await hub.deps.projections.writeManifest(mailbox, {
+    desired: [cm('a', 'ns1', { k: '1' }), cm('b'), cm('c'), cm('d', 'ns2')],
+    expectedVersion: null,
+    now: new Date(),
+  })
   version = res.manifest.version
 })
 afterAll(() => hub.close())
@@ -175,7 +178,11 @@ describe('writes', () => {
   })
 
   it('leaves other spaces alone', async () => {
-    await hub.deps.projections.writeManifest(plain, [cm('a')], null, new Date())
+    await hub.deps.projections.writeManifest(plain, {
+      desired: [cm('a')],
+      expectedVersion: null,
+      now: new Date(),
+    })
     expect((await hub.call('GET', `${cms(plain)}/a`)).status).toBe(404)
     expect((await hub.call('GET', cms(plain))).body.items).toEqual([])
   })

@@ -44,7 +44,11 @@ beforeAll(async () => {
     ws
   )
   mailbox = res.body.spec.cluster
-  await hub.deps.projections.writeManifest(mailbox, [deployment(1)], null, new Date())
+  await hub.deps.projections.writeManifest(mailbox, {
+    desired: [deployment(1)],
+    expectedVersion: null,
+    now: new Date(),
+  })
 })
 afterAll(() => hub.close())
 
@@ -139,26 +143,23 @@ describe('status of projected copies', () => {
   it('keeps the status through a manifest change and drops it for a re-created copy', async () => {
     const before = (await hub.call('GET', D())).body
     const v = (await hub.deps.projections.getManifest(mailbox))!.version
-    const changed = await hub.deps.projections.writeManifest(
-      mailbox,
-      [deployment(2)],
-      v,
-      new Date()
-    )
+    const changed = await hub.deps.projections.writeManifest(mailbox, {
+      desired: [deployment(2)],
+      expectedVersion: v,
+      now: new Date(),
+    })
     const after = (await hub.call('GET', D())).body
     expect([after.metadata.generation, after.status]).toEqual([2, before.status])
-    const gone = await hub.deps.projections.writeManifest(
-      mailbox,
-      [],
-      changed.manifest.version,
-      new Date()
-    )
-    await hub.deps.projections.writeManifest(
-      mailbox,
-      [deployment(2)],
-      gone.manifest.version,
-      new Date()
-    )
+    const gone = await hub.deps.projections.writeManifest(mailbox, {
+      desired: [],
+      expectedVersion: changed.manifest.version,
+      now: new Date(),
+    })
+    await hub.deps.projections.writeManifest(mailbox, {
+      desired: [deployment(2)],
+      expectedVersion: gone.manifest.version,
+      now: new Date(),
+    })
     const recreated = (await hub.call('GET', D())).body
     expect(recreated.metadata.uid).not.toBe(before.metadata.uid)
     expect(recreated.status).toBeUndefined()

@@ -12,7 +12,7 @@ const other = { type: 'Other', status: 'True' }
 describe('withCondition / conditionHolds', () => {
   it('keeps lastTransitionTime until the status flips, and says when nothing changed', () => {
     const ready = { status: 'False' as const, reason: 'Propagating', message: '1 of 2' }
-    const first = withCondition([other], 'Ready', ready, 3, T0)
+    const first = withCondition([other], 'Ready', ready, { generation: 3, now: T0 })
     expect(first).toEqual([
       other,
       { type: 'Ready', ...ready, observedGeneration: 3, lastTransitionTime: T0 },
@@ -21,8 +21,15 @@ describe('withCondition / conditionHolds', () => {
     expect(conditionHolds(first, 'Ready', ready, 4)).toBe(false)
     const moved = { ...ready, reason: 'Progressing' }
     expect(conditionHolds(first, 'Ready', moved, 3)).toBe(false)
-    expect(withCondition(first, 'Ready', moved, 3, T1)[1]?.lastTransitionTime).toBe(T0)
-    const flipped = withCondition(first, 'Ready', { ...ready, status: 'True' }, 3, T1)
+    expect(
+      withCondition(first, 'Ready', moved, { generation: 3, now: T1 })[1]?.lastTransitionTime
+    ).toBe(T0)
+    const flipped = withCondition(
+      first,
+      'Ready',
+      { ...ready, status: 'True' },
+      { generation: 3, now: T1 }
+    )
     expect(flipped[1]?.lastTransitionTime).toBe(T1)
     expect(conditionHolds([], 'Ready', ready, 3)).toBe(false)
   })

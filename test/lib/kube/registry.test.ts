@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { BUILTIN_RESOURCES } from '../../../lib/kube/builtin-resources.ts'
 import { createRegistry } from '../../../lib/kube/registry.ts'
-import type { KubeObject } from '../../../lib/kube/types.ts'
+import type { JsonValue, KubeObject } from '../../../lib/kube/types.ts'
 
 const schema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }
 
+/** A CRD of `group` with `names` (plural, kind and any other names field), serving `versions`. */
 function crd(
   group: string,
-  plural: string,
-  kind: string,
-  versions: string[],
-  extra: Record<string, unknown> = {}
+  names: { plural: string; kind: string } & Record<string, JsonValue>,
+  versions: string[]
 ): KubeObject {
+  const { plural } = names
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -19,7 +19,7 @@ function crd(
     spec: {
       group,
       scope: 'Namespaced',
-      names: { plural, kind, ...extra },
+      names,
       versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, schema })),
     },
   }
@@ -141,7 +141,7 @@ describe('createRegistry', () => {
 
   it('lists groups in discovery order with preferred versions', () => {
     const r = createRegistry([
-      crd('group1.test', 'sprockets', 'Sprocket', ['v1beta1', 'v1', 'v1alpha1']),
+      crd('group1.test', { plural: 'sprockets', kind: 'Sprocket' }, ['v1beta1', 'v1', 'v1alpha1']),
     ])
     const groups = r.groups()
     expect(groups[0]).toEqual({ name: '', versions: ['v1'], preferredVersion: 'v1' })
@@ -164,8 +164,8 @@ describe('createRegistry', () => {
 
   it('merges the versions of several CRDs in one group', () => {
     const r = createRegistry([
-      crd('group1.test', 'sprockets', 'Sprocket', ['v1alpha1']),
-      crd('group1.test', 'flanges', 'Flange', ['v1', 'v1alpha1']),
+      crd('group1.test', { plural: 'sprockets', kind: 'Sprocket' }, ['v1alpha1']),
+      crd('group1.test', { plural: 'flanges', kind: 'Flange' }, ['v1', 'v1alpha1']),
     ])
     expect(r.group('group1.test')?.versions).toEqual(['v1', 'v1alpha1'])
     expect(r.resources('group1.test', 'v1alpha1').map((i) => i.resource)).toEqual([
@@ -177,9 +177,9 @@ describe('createRegistry', () => {
 
   it('does not let a CRD override a built-in resource or reuse a kind', () => {
     const r = createRegistry([
-      crd('edge.kcp.io', 'edgeplacements', 'EdgePlacement', ['v1alpha1']),
-      crd('group1.test', 'cogs', 'Cog', ['v1']),
-      crd('group1.test', 'cogz', 'Cog', ['v1']),
+      crd('edge.kcp.io', { plural: 'edgeplacements', kind: 'EdgePlacement' }, ['v1alpha1']),
+      crd('group1.test', { plural: 'cogs', kind: 'Cog' }, ['v1']),
+      crd('group1.test', { plural: 'cogz', kind: 'Cog' }, ['v1']),
     ])
     expect(r.byResource('edge.kcp.io', 'edgeplacements')?.source).toBe('builtin')
     expect(r.byResource('group1.test', 'cogz')).toBeUndefined()
@@ -190,14 +190,14 @@ describe('createRegistry', () => {
 
   it('drops short names already taken and reports them', () => {
     const r = createRegistry([
-      crd('group1.test', 'gizmos', 'Gizmo', ['v1'], { shortNames: ['po', 'gz'] }),
+      crd('group1.test', { plural: 'gizmos', kind: 'Gizmo', shortNames: ['po', 'gz'] }, ['v1']),
     ])
     expect(r.byResource('group1.test', 'gizmos')?.shortNames).toEqual(['gz'])
     expect(r.problems[0]?.causes[0]?.reason).toBe('FieldValueDuplicate')
   })
 
   it('skips invalid CRDs with their causes', () => {
-    const bad = crd('group1.test', 'bads', 'Bad', ['v1'])
+    const bad = crd('group1.test', { plural: 'bads', kind: 'Bad' }, ['v1'])
     bad.metadata.name = 'wrong'
     const r = createRegistry([bad])
     expect(r.byResource('group1.test', 'bads')).toBeUndefined()

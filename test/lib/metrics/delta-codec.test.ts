@@ -18,7 +18,11 @@ function record(r: MetricsRegistry, verb: string, seconds: number[]) {
       resource: 'core/pods',
       code: '200',
     })
-    r.observe(HTTP_DURATION.name, HTTP_DURATION.help, { verb, route: 'resource' }, s)
+    r.observe(
+      { name: HTTP_DURATION.name, help: HTTP_DURATION.help },
+      { verb, route: 'resource' },
+      s
+    )
   }
 }
 

@@ -10,7 +10,7 @@ const c = (method: string, path: string, type?: string) =>
   classifyRequest(method, new URL(`http://hub${path}`), type)
 
 describe('classifyRequest', () => {
-  it.each([
+  it.for<[method: string, path: string, verb: string, route: string, resource: string]>([
     ['GET', '/api/v1/namespaces/a/pods', 'list', 'resource', 'core/pods'],
     [
       'GET',
@@ -74,7 +74,7 @@ describe('classifyRequest', () => {
     ['GET', '/something/else', 'get', 'other', ''],
     ['GET', '/api/v1/namespaces/%zz/pods', 'get', 'invalid', ''],
     ['BREW', '/api/v1/namespaces', 'other', 'resource', 'core/namespaces'],
-  ])('%s %s is %s %s %s', (method, path, verb, route, resource) => {
+  ])('%s %s is %s %s %s', ([method, path, verb, route, resource]) => {
     expect(c(method, path)).toEqual({ verb, route, resource })
   })
 

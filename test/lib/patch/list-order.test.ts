@@ -9,7 +9,9 @@ import { normalizeListOrder } from '../../../lib/patch/list-order.ts'
 const id = (v: JsonValue) => (typeof v === 'string' ? v : undefined)
 
 describe('normalizeListOrder', () => {
-  it.each([
+  it.for<
+    [name: string, merged: JsonValue[], patch: JsonValue[], live: JsonValue[], want: JsonValue[]]
+  >([
     ['patch order wins', ['a', 'b'], ['b', 'a'], ['a', 'b'], ['b', 'a']],
     [
       'server-only item first when it was first',
@@ -39,7 +41,7 @@ describe('normalizeListOrder', () => {
       ['a', 1, 'b'],
       ['b', 'a', 1],
     ],
-  ])('%s', (_name, merged, patchOrder, liveOrder, want) => {
+  ])('%s', ([_name, merged, patchOrder, liveOrder, want]) => {
     expect(normalizeListOrder(merged, patchOrder.map(id), liveOrder.map(id), id)).toEqual(want)
   })
 })

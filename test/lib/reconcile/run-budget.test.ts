@@ -65,7 +65,7 @@ describe('resyncPage within a budget', () => {
     const { c, seen } = costly()
     const pages = []
     for (let tick = 0; tick < 10; tick++) {
-      const page = await within(40, () => resyncPage(c, store.kv, silentLogger, 5))
+      const page = await within(40, () => resyncPage(c, store.kv, { log: silentLogger, limit: 5 }))
       pages.push(page)
       if (page.wrapped) break
     }

@@ -95,10 +95,11 @@ describe('resyncPage', () => {
   it('walks every key in bounded pages and wraps around', async () => {
     const { c, seen } = recorder()
     const pages = []
-    for (let i = 0; i < 3; i++) pages.push(await resyncPage(c, store.kv, silentLogger, 2))
+    for (let i = 0; i < 3; i++)
+      pages.push(await resyncPage(c, store.kv, { log: silentLogger, limit: 2 }))
     expect(seen).toEqual(['a', 'b', 'c', 'd', 'e'])
     expect(pages.map((p) => p.wrapped)).toEqual([false, false, true])
-    await resyncPage(c, store.kv, silentLogger, 2)
+    await resyncPage(c, store.kv, { log: silentLogger, limit: 2 })
     expect(seen.slice(5)).toEqual(['a', 'b'])
   })
 })

@@ -247,7 +247,7 @@ describe('keysForEvent: translate, over a sequence of events sharing one index',
     ],
   ]
   const d = deps()
-  it.each(steps)('%s', async (_name, r, type, object, want) => {
+  it.for(steps)('%s', async ([_name, r, type, object, want]) => {
     const keys = await keysForEvent(r, { type, object }, d)
     expect(show(keys.filter((k) => k.step === TRANSLATE_STEP))).toEqual(
       show(want.map((n) => ({ step: TRANSLATE_STEP, key: mb(n) })))

@@ -168,7 +168,7 @@ const steps: Step[] = [
 ]
 
 describe('summarizeKeys', () => {
-  it.each(steps)('%s', (_name, group, resource, type, object, want) => {
+  it.for(steps)('%s', ([_name, group, resource, type, object, want]) => {
     const keys = summarizeKeys({ group, resource }, type, object, deps)
     expect(keys).toEqual(want.map((key) => ({ step: SUMMARIZE_STEP, key })))
   })

@@ -109,7 +109,11 @@ describe('key-value entries under a key too long to store', () => {
 
 describe('copy states under a key too long to store', () => {
   it('are absent to reads; a write is 400 before anything is written', async () => {
-    await t.projections.writeManifest('mb1', [cmEntry('a')], null, NOW)
+    await t.projections.writeManifest('mb1', {
+      desired: [cmEntry('a')],
+      expectedVersion: null,
+      now: NOW,
+    })
     counter.reset()
     const key = { group: '', resource: 'configmaps', namespace: 'ns1', name: LONG }
     expect((await t.projections.getCopyStates('mb1', [key])).size).toBe(0)

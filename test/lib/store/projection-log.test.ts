@@ -14,9 +14,17 @@ describe('changes() of manifest writes', () => {
   it('expands one write into ADDED, MODIFIED and DELETED events at the write rv', async () => {
     t = await createTestStore()
     const p = t.projections
-    const v1 = await p.writeManifest('mb1', [cmEntry('a'), cmEntry('b')], null, NOW)
+    const v1 = await p.writeManifest('mb1', {
+      desired: [cmEntry('a'), cmEntry('b')],
+      expectedVersion: null,
+      now: NOW,
+    })
     const r1 = v1.manifest.version
-    const v2 = await p.writeManifest('mb1', [cmEntry('a', 'ns1', { k: 'v' })], r1, NOW)
+    const v2 = await p.writeManifest('mb1', {
+      desired: [cmEntry('a', 'ns1', { k: 'v' })],
+      expectedVersion: r1,
+      now: NOW,
+    })
     const r2 = v2.manifest.version
     await p.deleteManifest('mb1')
     const { events, more } = await t.objects.changes({ ...configMaps('mb1'), sinceRv: 0 })
@@ -55,7 +63,11 @@ describe('changes() of manifest writes', () => {
     t = await createTestStore()
     await t.objects.create(cmKey('real', 'ns1', 'mb1'), configMap('real', 'ns1'))
     const desired = [cmEntry('a'), cmEntry('b', 'ns2'), cmEntry('c'), secretEntry('s')]
-    const { manifest } = await t.projections.writeManifest('mb1', desired, null, NOW)
+    const { manifest } = await t.projections.writeManifest('mb1', {
+      desired,
+      expectedVersion: null,
+      now: NOW,
+    })
     const rv = manifest.version
     const ns1 = await t.objects.changes({ ...configMaps('mb1', 'ns1'), sinceRv: 0 })
     expect(summary(ns1.events)).toEqual([
@@ -78,14 +90,17 @@ describe('changes() of manifest writes', () => {
 
   it('shows every mailbox in the cross-space feed, in rv order with ordinary objects', async () => {
     t = await createTestStore()
-    const w1 = await t.projections.writeManifest('mb1', [cmEntry('a')], null, NOW)
+    const w1 = await t.projections.writeManifest('mb1', {
+      desired: [cmEntry('a')],
+      expectedVersion: null,
+      now: NOW,
+    })
     await t.objects.create(cmKey('plain', 'ns1', 'ws'), configMap('plain', 'ns1'))
-    const w2 = await t.projections.writeManifest(
-      'mb2',
-      [cmEntry('a'), cmEntry('z', 'ns2')],
-      null,
-      NOW
-    )
+    const w2 = await t.projections.writeManifest('mb2', {
+      desired: [cmEntry('a'), cmEntry('z', 'ns2')],
+      expectedVersion: null,
+      now: NOW,
+    })
     const all = await t.objects.changes({ ...configMaps('*'), sinceRv: 0 })
     expect(all.events.map((e) => `${e.cluster} ${e.object.metadata.name}@${e.rv}`)).toEqual([
       `mb1 a@${w1.manifest.version}`,
@@ -100,12 +115,11 @@ describe('changes() of manifest writes', () => {
 
   it('never splits a write across calls when limit falls inside it', async () => {
     t = await createTestStore()
-    const w = await t.projections.writeManifest(
-      'mb1',
-      [cmEntry('a'), cmEntry('b'), cmEntry('c')],
-      null,
-      NOW
-    )
+    const w = await t.projections.writeManifest('mb1', {
+      desired: [cmEntry('a'), cmEntry('b'), cmEntry('c')],
+      expectedVersion: null,
+      now: NOW,
+    })
     const rv = w.manifest.version
     await t.objects.create(cmKey('after', 'ns1', 'mb1'), configMap('after', 'ns1'))
     const first = await t.objects.changes({ ...configMaps('mb1'), sinceRv: 0, limit: 2 })

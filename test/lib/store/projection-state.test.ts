@@ -27,7 +27,11 @@ const secretKey = { group: '', resource: 'secrets', namespace: 'ns1', name: 's' 
 async function setup(counter = createRequestCounter()) {
   t = await createTestStore({ counter })
   const desired = [cmEntry('a'), cmEntry('b'), cmEntry('c', 'ns2'), secretEntry('s')]
-  const { manifest } = await t.projections.writeManifest('mb1', desired, null, NOW)
+  const { manifest } = await t.projections.writeManifest('mb1', {
+    desired,
+    expectedVersion: null,
+    now: NOW,
+  })
   const uid = (name: string) => manifest.entries.find((e) => e.name === name)!.uid
   return { store: t, manifest, uid, counter }
 }
@@ -125,14 +129,22 @@ describe('sweeping copy states', () => {
     const clock = manualClock()
     t = await createTestStore({ now: clock.now })
     const p = t.projections
-    const v1 = await p.writeManifest('mb1', [cmEntry('a'), cmEntry('b')], null, NOW)
+    const v1 = await p.writeManifest('mb1', {
+      desired: [cmEntry('a'), cmEntry('b')],
+      expectedVersion: null,
+      now: NOW,
+    })
     const uid = (name: string) => v1.manifest.entries.find((e) => e.name === name)!.uid
     await p.putCopyStates('mb1', [
       { key: key('a'), state: { uid: uid('a'), status: { a: 1 } }, expectedRv: null },
       { key: key('b'), state: { uid: uid('b'), status: { b: 1 } }, expectedRv: null },
     ])
-    await p.writeManifest('mb1', [cmEntry('a')], v1.manifest.version, NOW)
-    await p.writeManifest('gone', [cmEntry('x')], null, NOW)
+    await p.writeManifest('mb1', {
+      desired: [cmEntry('a')],
+      expectedVersion: v1.manifest.version,
+      now: NOW,
+    })
+    await p.writeManifest('gone', { desired: [cmEntry('x')], expectedVersion: null, now: NOW })
     const gone = (await p.getManifest('gone'))!.entries[0]!.uid
     await p.putCopyStates('gone', [
       { key: key('x'), state: { uid: gone, status: {} }, expectedRv: null },

@@ -2,12 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { FaultCall } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
+import type { DesiredEntry, Manifest } from '../../../lib/store/projection-types.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { apiError } from './fixtures.ts'
 import { cmEntry, NOW, secretEntry } from './projection-fixtures.ts'
 
 let t: TestStore | undefined
+
+/** `t`'s writeManifest at NOW. */
+const write = (
+  mailbox: string,
+  desired: readonly DesiredEntry[],
+  expectedVersion: number | null,
+  known?: Manifest | null
+) => t!.projections.writeManifest(mailbox, { desired, expectedVersion, now: NOW, known })
 afterEach(async () => {
   await t?.close()
   t = undefined
@@ -80,10 +89,10 @@ describe('bodies', () => {
     const counter = createRequestCounter()
     t = await createTestStore({ counter, fault: bodies.fault })
     const desired = [cmEntry('a'), cmEntry('b'), secretEntry('s')]
-    await t.projections.writeManifest('mb0', desired, null, NOW)
+    await write('mb0', desired, null)
     expect(bodies.puts()).toBe(3)
     counter.reset()
-    for (let i = 1; i < 50; i++) await t.projections.writeManifest(`mb${i}`, desired, null, NOW)
+    for (let i = 1; i < 50; i++) await write(`mb${i}`, desired, null)
     expect(bodies.puts()).toBe(3)
     // Per mailbox: manifest GetItem, rv UpdateItem, manifest PutItem, one BatchWriteItem (K = 2).
     expect(counter.snapshot()).toEqual({
@@ -98,11 +107,10 @@ describe('bodies', () => {
 describe('manifests', () => {
   it('creates a manifest in key order with fresh uids, generation 1 and the write rv', async () => {
     t = await createTestStore()
-    const res = await t.projections.writeManifest(
+    const res = await write(
       'mb1',
       [cmEntry('b'), secretEntry('s'), cmEntry('a', 'ns2'), cmEntry('a')],
-      null,
-      NOW
+      null
     )
     expect(res).toMatchObject({ added: 4, changed: 0, removed: 0, written: true })
     const m = res.manifest
@@ -117,39 +125,32 @@ describe('manifests', () => {
   it('writes nothing when the desired entries are unchanged', async () => {
     const counter = createRequestCounter()
     t = await createTestStore({ counter })
-    const first = await t.projections.writeManifest('mb1', [cmEntry('a'), cmEntry('b')], null, NOW)
+    const first = await write('mb1', [cmEntry('a'), cmEntry('b')], null)
     counter.reset()
-    const again = await t.projections.writeManifest(
-      'mb1',
-      [cmEntry('b'), cmEntry('a')],
-      first.manifest.version,
-      new Date()
-    )
+    const again = await t.projections.writeManifest('mb1', {
+      desired: [cmEntry('b'), cmEntry('a')],
+      expectedVersion: first.manifest.version,
+      now: new Date(),
+    })
     expect(again).toEqual({ ...first, added: 0, written: false })
     expect(counter.snapshot()).toEqual({ GetItem: 1 })
-    const none = await t.projections.writeManifest('empty', [], null, NOW)
+    const none = await write('empty', [], null)
     expect(none).toMatchObject({ written: false, manifest: { version: 0, entries: [] } })
     expect(await t.projections.getManifest('empty')).toBeUndefined()
-    const created = await t.projections.writeManifest('empty', [cmEntry('a')], 0, NOW)
+    const created = await write('empty', [cmEntry('a')], 0)
     expect(created.written).toBe(true)
   })
 
   it('bumps rv for changed entries only, generation only on spec changes, keeping uids', async () => {
     t = await createTestStore()
-    const v1 = await t.projections.writeManifest(
-      'mb1',
-      [cmEntry('a'), cmEntry('b'), cmEntry('c'), cmEntry('gone')],
-      null,
-      NOW
-    )
+    const v1 = await write('mb1', [cmEntry('a'), cmEntry('b'), cmEntry('c'), cmEntry('gone')], null)
     const labelled = cmEntry('b')
     labelled.body.metadata.labels = { app: 'b', extra: 'yes' }
-    const v2 = await t.projections.writeManifest(
-      'mb1',
-      [cmEntry('a', 'ns1', { k: 'changed' }), labelled, cmEntry('c'), cmEntry('new')],
-      v1.manifest.version,
-      new Date('2031-01-01T00:00:00Z')
-    )
+    const v2 = await t.projections.writeManifest('mb1', {
+      desired: [cmEntry('a', 'ns1', { k: 'changed' }), labelled, cmEntry('c'), cmEntry('new')],
+      expectedVersion: v1.manifest.version,
+      now: new Date('2031-01-01T00:00:00Z'),
+    })
     expect(v2).toMatchObject({ added: 1, changed: 2, removed: 1, written: true })
     expect(v2.manifest.version).toBeGreaterThan(v1.manifest.version)
     const before = new Map(v1.manifest.entries.map((e) => [e.name, e]))
@@ -167,21 +168,21 @@ describe('manifests', () => {
 
   it('is a Conflict on a stale or missing precondition, and logs nothing for the loser', async () => {
     t = await createTestStore()
-    const v1 = await t.projections.writeManifest('mb1', [cmEntry('a')], null, NOW)
+    const v1 = await write('mb1', [cmEntry('a')], null)
     const cases: [string, number | null][] = [
       ['absent expected, but present', null],
       ['stale version', v1.manifest.version - 1],
     ]
     for (const [, expected] of cases) {
-      const e = await apiError(t.projections.writeManifest('mb1', [cmEntry('b')], expected, NOW))
+      const e = await apiError(write('mb1', [cmEntry('b')], expected))
       expect([e.code, e.reason]).toEqual([409, 'Conflict'])
     }
-    const e = await apiError(t.projections.writeManifest('nope', [cmEntry('b')], 5, NOW))
+    const e = await apiError(write('nope', [cmEntry('b')], 5))
     expect(e.code).toBe(409)
     // Two writers on the same version: exactly one wins, one change-log entry.
     const results = await Promise.allSettled([
-      t.projections.writeManifest('mb1', [cmEntry('x')], v1.manifest.version, NOW),
-      t.projections.writeManifest('mb1', [cmEntry('y')], v1.manifest.version, NOW),
+      write('mb1', [cmEntry('x')], v1.manifest.version),
+      write('mb1', [cmEntry('y')], v1.manifest.version),
     ])
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
     const ref = { cluster: 'mb1', group: '', resource: 'configmaps' }
@@ -193,46 +194,30 @@ describe('manifests', () => {
   it('plans from a manifest the caller read (no second read); a stale one is a Conflict', async () => {
     const counter = createRequestCounter()
     t = await createTestStore({ counter })
-    const v1 = await t.projections.writeManifest('mb1', [cmEntry('a')], null, NOW)
+    const v1 = await write('mb1', [cmEntry('a')], null)
     counter.reset()
-    const v2 = await t.projections.writeManifest(
-      'mb1',
-      [cmEntry('a'), cmEntry('b')],
-      v1.manifest.version,
-      NOW,
-      v1.manifest
-    )
+    const v2 = await write('mb1', [cmEntry('a'), cmEntry('b')], v1.manifest.version, v1.manifest)
     expect(v2).toMatchObject({ added: 1, changed: 0, removed: 0, written: true })
     expect(counter.snapshot().GetItem ?? 0).toBe(0)
     expect(await t.projections.getManifest('mb1')).toEqual(v2.manifest)
     // A caller whose read is older than the stored manifest loses on the precondition.
-    const e = await apiError(
-      t.projections.writeManifest('mb1', [cmEntry('c')], v1.manifest.version, NOW, v1.manifest)
-    )
+    const e = await apiError(write('mb1', [cmEntry('c')], v1.manifest.version, v1.manifest))
     expect([e.code, e.reason]).toEqual([409, 'Conflict'])
     expect(keys(await t.projections.getManifest('mb1'))).toEqual(['ns1/a', 'ns1/b'])
     // null: the caller saw none; creating succeeds once, then it is a Conflict.
-    const fresh = await t.projections.writeManifest('mb2', [cmEntry('a')], null, NOW, null)
+    const fresh = await write('mb2', [cmEntry('a')], null, null)
     expect(fresh.written).toBe(true)
-    const again = await apiError(
-      t.projections.writeManifest('mb2', [cmEntry('b')], null, NOW, null)
-    )
+    const again = await apiError(write('mb2', [cmEntry('b')], null, null))
     expect(again.code).toBe(409)
   })
 
   it('refuses invalid and duplicate keys with 400', async () => {
     t = await createTestStore()
     const cases: [string, () => Promise<unknown>][] = [
-      [
-        'duplicate',
-        () => t!.projections.writeManifest('mb1', [cmEntry('a'), cmEntry('a')], null, NOW),
-      ],
-      ['slash in name', () => t!.projections.writeManifest('mb1', [cmEntry('a/b')], null, NOW)],
-      ['bad mailbox', () => t!.projections.writeManifest('m#b', [cmEntry('a')], null, NOW)],
-      [
-        'empty version',
-        () => t!.projections.writeManifest('mb1', [{ ...cmEntry('a'), version: '' }], null, NOW),
-      ],
+      ['duplicate', () => write('mb1', [cmEntry('a'), cmEntry('a')], null)],
+      ['slash in name', () => write('mb1', [cmEntry('a/b')], null)],
+      ['bad mailbox', () => write('m#b', [cmEntry('a')], null)],
+      ['empty version', () => write('mb1', [{ ...cmEntry('a'), version: '' }], null)],
     ]
     for (const [what, run] of cases)
       expect([what, (await apiError(run())).code]).toEqual([what, 400])
@@ -241,11 +226,11 @@ describe('manifests', () => {
   it('deletes a manifest (no-op when absent)', async () => {
     t = await createTestStore()
     await t.projections.deleteManifest('mb1')
-    await t.projections.writeManifest('mb1', [cmEntry('a'), secretEntry('s')], null, NOW)
+    await write('mb1', [cmEntry('a'), secretEntry('s')], null)
     await t.projections.deleteManifest('mb1')
     expect(await t.projections.getManifest('mb1')).toBeUndefined()
     await t.projections.deleteManifest('mb1')
-    const again = await t.projections.writeManifest('mb1', [cmEntry('a')], null, NOW)
+    const again = await write('mb1', [cmEntry('a')], null)
     expect(again.added).toBe(1)
   })
 })

@@ -45,7 +45,7 @@ describe('the projection sweep in steps', () => {
     t = await createTestStore({ now: clock.now, logRetentionMs: 60_000 })
     const [a, b] = [cmEntry('a'), cmEntry('b')]
     const hashes = await t.projections.putBodies([a.body, b.body])
-    await t.projections.writeManifest('mb1', [a], null, NOW)
+    await t.projections.writeManifest('mb1', { desired: [a], expectedVersion: null, now: NOW })
     clock.advance(10 * 60_000)
     const [recent] = await t.projections.putBodies([cmEntry('c').body])
     const pass = await passInSteps(t)
@@ -60,7 +60,11 @@ describe('the projection sweep in steps', () => {
     t = await createTestStore({ now: clock.now, logRetentionMs: 60_000 })
     const [a, b] = [cmEntry('a'), cmEntry('b')]
     const [, hb] = await t.projections.putBodies([a.body, b.body])
-    const v1 = await t.projections.writeManifest('mb1', [a], null, NOW)
+    const v1 = await t.projections.writeManifest('mb1', {
+      desired: [a],
+      expectedVersion: null,
+      now: NOW,
+    })
     clock.advance(10 * 60_000)
     let referenced = false
     const pass = await passInSteps(t, async (st) => {
@@ -68,7 +72,11 @@ describe('the projection sweep in steps', () => {
       referenced = true
       expect(st.candidates).toEqual([hb])
       clock.advance(1000)
-      await t!.projections.writeManifest('mb1', [a, b], v1.manifest.version, NOW)
+      await t!.projections.writeManifest('mb1', {
+        desired: [a, b],
+        expectedVersion: v1.manifest.version,
+        now: NOW,
+      })
     })
     expect(referenced).toBe(true)
     expect(pass.bodies).toBe(0)

@@ -22,9 +22,17 @@ describe('sweeping projection bodies', () => {
       const all = await fresh.projections.getBodies([...hashes, ...(hc ? [hc] : [])])
       return [...all.keys()].sort()
     }
-    const v1 = await t.projections.writeManifest('mb1', [a, b], null, NOW)
+    const v1 = await t.projections.writeManifest('mb1', {
+      desired: [a, b],
+      expectedVersion: null,
+      now: NOW,
+    })
     clock.advance(90_000)
-    await t.projections.writeManifest('mb1', [a], v1.manifest.version, NOW)
+    await t.projections.writeManifest('mb1', {
+      desired: [a],
+      expectedVersion: v1.manifest.version,
+      now: NOW,
+    })
     // b is old and out of the manifest, but the DELETED log entry still needs it.
     await t.sweepChangeLog()
     expect(await stored()).toEqual([...hashes].sort())
@@ -34,12 +42,11 @@ describe('sweeping projection bodies', () => {
     expect(swept.deleted).toBe(1)
     expect(await stored()).toEqual([hashes[0]!, hc!].sort())
     // b comes back when wanted again: the writer's cache is stale by then, so it is rewritten.
-    const v3 = await t.projections.writeManifest(
-      'mb1',
-      [a, b],
-      (await t.projections.getManifest('mb1'))!.version,
-      NOW
-    )
+    const v3 = await t.projections.writeManifest('mb1', {
+      desired: [a, b],
+      expectedVersion: (await t.projections.getManifest('mb1'))!.version,
+      now: NOW,
+    })
     expect(v3.added).toBe(1)
     expect(await stored()).toEqual([...hashes, hc!].sort())
     const { events } = await t.objects.changes({ ...configMaps('mb1'), sinceRv: swept.watermark })

@@ -26,9 +26,17 @@ describe('tombstones', () => {
     t = await createTestStore()
     const p = t.projections
     const a = { ...cmEntry('a'), sources: src('ws1', 'ep1') }
-    const v1 = await p.writeManifest('mb1', [a, cmEntry('b')], null, NOW)
+    const v1 = await p.writeManifest('mb1', {
+      desired: [a, cmEntry('b')],
+      expectedVersion: null,
+      now: NOW,
+    })
     const before = v1.manifest.entries[0]!
-    const v2 = await p.writeManifest('mb1', [tomb(a), cmEntry('b')], v1.manifest.version, NOW)
+    const v2 = await p.writeManifest('mb1', {
+      desired: [tomb(a), cmEntry('b')],
+      expectedVersion: v1.manifest.version,
+      now: NOW,
+    })
     expect(v2).toMatchObject({ written: true, changed: 1, added: 0, removed: 0 })
     const stored = (await p.getManifest('mb1'))!.entries[0]!
     expect(stored).toEqual({
@@ -39,9 +47,17 @@ describe('tombstones', () => {
     })
     expect(stored.generation).toBe(1)
     // The same tombstone again writes nothing.
-    const again = await p.writeManifest('mb1', [tomb(a), cmEntry('b')], v2.manifest.version, NOW)
+    const again = await p.writeManifest('mb1', {
+      desired: [tomb(a), cmEntry('b')],
+      expectedVersion: v2.manifest.version,
+      now: NOW,
+    })
     expect(again.written).toBe(false)
-    const v3 = await p.writeManifest('mb1', [cmEntry('b')], v2.manifest.version, NOW)
+    const v3 = await p.writeManifest('mb1', {
+      desired: [cmEntry('b')],
+      expectedVersion: v2.manifest.version,
+      now: NOW,
+    })
     expect(v3.removed).toBe(1)
     const { events } = await t.objects.changes({ ...configMaps('mb1'), sinceRv: 0 })
     const [r1, r2, r3] = [v1, v2, v3].map((v) => v.manifest.version)
@@ -61,9 +77,17 @@ describe('tombstones', () => {
   it('revives a tombstone with its uid and without deletionTimestamp', async () => {
     t = await createTestStore()
     const p = t.projections
-    const v1 = await p.writeManifest('mb1', [tomb(cmEntry('a'))], null, NOW)
+    const v1 = await p.writeManifest('mb1', {
+      desired: [tomb(cmEntry('a'))],
+      expectedVersion: null,
+      now: NOW,
+    })
     const uid = v1.manifest.entries[0]!.uid
-    const v2 = await p.writeManifest('mb1', [cmEntry('a')], v1.manifest.version, NOW)
+    const v2 = await p.writeManifest('mb1', {
+      desired: [cmEntry('a')],
+      expectedVersion: v1.manifest.version,
+      now: NOW,
+    })
     expect(v2.changed).toBe(1)
     const live = v2.manifest.entries[0]!
     expect(live.uid).toBe(uid)
@@ -78,15 +102,18 @@ describe('tombstones', () => {
   it('writes a change of sources alone without an event or a new rv for the entry', async () => {
     t = await createTestStore()
     const p = t.projections
-    const v1 = await p.writeManifest(
-      'mb1',
-      [{ ...cmEntry('a'), sources: src('ws1', 'ep1') }],
-      null,
-      NOW
-    )
+    const v1 = await p.writeManifest('mb1', {
+      desired: [{ ...cmEntry('a'), sources: src('ws1', 'ep1') }],
+      expectedVersion: null,
+      now: NOW,
+    })
     const entry = v1.manifest.entries[0]!
     const next = { ...cmEntry('a'), sources: src('ws1', 'ep1', 'ep2') }
-    const v2 = await p.writeManifest('mb1', [next], v1.manifest.version, NOW)
+    const v2 = await p.writeManifest('mb1', {
+      desired: [next],
+      expectedVersion: v1.manifest.version,
+      now: NOW,
+    })
     expect(v2).toMatchObject({ written: true, added: 0, changed: 0, removed: 0 })
     expect(v2.manifest.version).toBeGreaterThan(v1.manifest.version)
     expect((await p.getManifest('mb1'))!.entries[0]).toEqual({
@@ -95,7 +122,11 @@ describe('tombstones', () => {
     })
     const { events } = await t.objects.changes({ ...configMaps('mb1'), sinceRv: 0 })
     expect(summary(events)).toEqual([`ADDED ns1/a@${v1.manifest.version}`])
-    const v3 = await p.writeManifest('mb1', [cmEntry('a')], v2.manifest.version, NOW)
+    const v3 = await p.writeManifest('mb1', {
+      desired: [cmEntry('a')],
+      expectedVersion: v2.manifest.version,
+      now: NOW,
+    })
     expect(v3.written).toBe(true)
     expect((await p.getManifest('mb1'))!.entries[0]!.sources).toBeUndefined()
   })
@@ -103,7 +134,9 @@ describe('tombstones', () => {
   it('refuses a removing time that is not a time', async () => {
     t = await createTestStore()
     const bad = { ...cmEntry('a'), removing: 'soon' }
-    await expect(t.projections.writeManifest('mb1', [bad], null, NOW)).rejects.toMatchObject({
+    await expect(
+      t.projections.writeManifest('mb1', { desired: [bad], expectedVersion: null, now: NOW })
+    ).rejects.toMatchObject({
       code: 400,
     })
   })
@@ -111,7 +144,11 @@ describe('tombstones', () => {
   it('stores a gone state of a tombstone and reads it back', async () => {
     t = await createTestStore()
     const p = t.projections
-    const v1 = await p.writeManifest('mb1', [tomb(cmEntry('a'))], null, NOW)
+    const v1 = await p.writeManifest('mb1', {
+      desired: [tomb(cmEntry('a'))],
+      expectedVersion: null,
+      now: NOW,
+    })
     const { uid } = v1.manifest.entries[0]!
     const key = { group: '', resource: 'configmaps', namespace: 'ns1', name: 'a' }
     const [res] = await p.putCopyStates('mb1', [

@@ -89,26 +89,26 @@ describe('upsyncSetsOf', () => {
 })
 
 describe('selectsNamed', () => {
-  it.each([
+  it.for<[set: UpsyncSet, namespaced: boolean, ns: string, name: string, want: boolean]>([
     [{ names: ['*'], namespaces: ['a'] }, true, 'a', 'x', true],
     [{ names: ['*'], namespaces: ['a'] }, true, 'b', 'x', false],
     [{ names: ['x'], namespaces: ['*'] }, true, 'b', 'x', true],
     [{ names: ['y'], namespaces: ['*'] }, true, 'b', 'x', false],
     [{ names: ['x'] }, false, '', 'x', true],
     [{ names: [] }, false, '', 'x', false],
-  ])('%j namespaced=%s %s/%s → %s', (set, namespaced, ns, name, expected) => {
+  ])('%j namespaced=%s %s/%s → %s', ([set, namespaced, ns, name, expected]) => {
     expect(selectsNamed(set, namespaced, ns, name)).toBe(expected)
   })
 })
 
 describe('namesResource', () => {
-  it.each<[string, UpsyncSet, string, string, boolean]>([
+  it.for<[string, UpsyncSet, string, string, boolean]>([
     ['its group and resource', CMS, '', 'configmaps', true],
     ['another resource', CMS, '', 'secrets', false],
     ['another group', CMS, 'apps', 'configmaps', false],
     ['"*" group and resources', { ...CMS, apiGroup: '*', resources: ['*'] }, 'x.io', 'ys', true],
     ['absent resources', { ...CMS, resources: undefined }, '', 'configmaps', false],
-  ])('%s', (_, set, group, resource, expected) => {
+  ])('%s', ([_, set, group, resource, expected]) => {
     expect(namesResource(set, group, resource)).toBe(expected)
   })
 })
