@@ -144,7 +144,9 @@ export function departingCounts(
 
 /**
  * Lifts the finalizer from the space's objects that carry it and are terminating or placed
- * nowhere, once no mailbox holds a copy sourced from the space; the others keep waiting.
+ * nowhere, once no mailbox holds a copy sourced from the space; the others keep waiting. With
+ * `hold` (some placement of the space may have copies in mailboxes not read), none is lifted:
+ * those that would be are counted as `held`.
  */
 export async function releaseDeparted(
   client: HubClient,
@@ -153,14 +155,16 @@ export async function releaseDeparted(
     objects: readonly SourceObject[]
     placed: (o: SourceObject) => boolean
     removals: Removals
+    hold?: boolean
   }
-): Promise<{ released: number; waiting: number }> {
+): Promise<{ released: number; waiting: number; held: number }> {
   const { spaceId, objects, placed, removals } = at
-  const out = { released: 0, waiting: 0 }
+  const out = { released: 0, waiting: 0, held: 0 }
   for (const o of objects) {
     if (!hasRemovalFinalizer(o)) continue
     if (!o.object.metadata.deletionTimestamp && placed(o)) continue
     if (removals.holds(objectKey(o))) out.waiting++
+    else if (at.hold) out.held++
     else if (await releaseFinalizer(client, spaceId, o)) out.released++
   }
   return out

@@ -10,10 +10,10 @@ import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { createCustomizations } from './customization.ts'
-import { isMailboxName } from './names.ts'
+import { isMailboxName, TRANSLATE_STEP } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
 
-export const TRANSLATE_STEP = 'translate'
+export { TRANSLATE_STEP }
 
 export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry'>
 
@@ -25,6 +25,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
       onInvalid: (p) => reportInvalid(deps.log, TRANSLATE_STEP, p),
     }),
     reported: new Set<string>(),
+    held: new Set<string>(),
     customizations: createCustomizations(),
     overlaps: new Map(),
   })

@@ -6,6 +6,9 @@
  */
 export { isMailboxName, parseMailboxName } from '../../lib/reconcile/keys.ts'
 
+/** The step's name: its controller's, and the `step` of its log lines. */
+export const TRANSLATE_STEP = 'translate'
+
 /** 32-bit FNV-1a as 8 hex digits: a short, stable, non-cryptographic digest for names. */
 function fnv1a(text: string): string {
   let h = 0x811c9dc5

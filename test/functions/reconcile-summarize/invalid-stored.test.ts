@@ -1,12 +1,20 @@
 /**
  * The summarize step over an EdgePlacement that turned invalid in the store (written straight to
- * it, past the API): it is reported (a warning naming the step, its key and the issue's path) and
- * its status left as it was, while the valid sibling placement of the same space is summarized.
+ * it, past the API) after it placed an object: `bad` places namespace `solo` (ConfigMap `mine`)
+ * on e3, `good` places namespace `app` on e1 and e2. The invalid placement is reported (a warning
+ * naming the step, its key and the issue's path) and its status left as it was, while the valid
+ * sibling is summarized. It is an unknown, not an absence: `mine` keeps its executing count and its
+ * edge-removal finalizer (its slice still says e3, whose mailbox holds the copy), and one warning
+ * says what was kept. A valid placement whose slice does not decode keeps the finalizer of a
+ * terminating object (where its copies are is unknown) until the slice is rewritten.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildControllers } from '../../../functions/controllers.ts'
-import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
+import { EDGE_PLACEMENTS, PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
+import { EDGE_REMOVAL_FINALIZER } from '../../../lib/deletion/lifecycle.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { EXECUTING_COUNT_ANNOTATION } from '../../../lib/placement/annotations.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
 import { BASE } from '../../helpers/hub.ts'
@@ -15,44 +23,79 @@ import { CM, configMap, createWorld, NS, placement, type World, WS } from './wor
 
 let w: World
 let ws = ''
-const warnings: Warning[] = []
-const spec = {
+let bad: KubeObject | undefined
+let badStatus: unknown
+const badSpec = {
+  locationSelectors: [{ matchLabels: { env: 'dev' } }],
+  namespaceSelector: { matchLabels: { team: 'solo' } },
+}
+const goodSpec = {
   locationSelectors: [{ matchLabels: { env: 'prod' } }],
   namespaceSelector: { matchLabels: { team: 'app' } },
 }
 
+const namespace = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { team: name } },
+})
+
+/** `mine` as stored: its executing count and whether it carries the edge-removal finalizer. */
+const mine = async () => {
+  const o = await w.client.get(WS, CM, 'mine', 'solo')
+  return {
+    count: o?.metadata.annotations?.[EXECUTING_COUNT_ANNOTATION],
+    finalizer: (o?.metadata.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER),
+    terminating: !!o?.metadata.deletionTimestamp,
+  }
+}
+
+/** Runs the summarize step over both keys with a logger keeping the warnings. */
+async function summarize(warnings: Warning[]) {
+  const controllers = buildControllers({ ...w.hub.deps, log: recorder(warnings) }, BASE)
+  const step = controllers.find((c) => c.name === 'summarize') as Controller
+  const res = await runKeys(step, [`${ws}/good`, `${ws}/bad`], silentLogger)
+  expect(res.every((r) => r.ok)).toBe(true)
+  return res
+}
+
+const keptWarnings = (warnings: readonly Warning[]) =>
+  warnings.filter(
+    (x) =>
+      x.msg === 'removals held: a placement of the space does not decode' &&
+      x.fields.step === 'summarize'
+  )
+
 beforeAll(async () => {
   w = await createWorld()
   ws = (await w.client.space(WS)).id
-  await w.client.create(WS, NS, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'app', labels: { team: 'app' } },
-  })
+  for (const ns of ['app', 'solo']) await w.client.create(WS, NS, namespace(ns))
   await w.client.create(WS, CM, configMap('app', 'cfg'))
-  await w.client.create(WS, EDGE_PLACEMENTS, placement('good', spec))
-  await w.client.create(WS, EDGE_PLACEMENTS, placement('bad', spec))
+  await w.client.create(WS, CM, configMap('solo', 'mine'))
+  await w.client.create(WS, EDGE_PLACEMENTS, placement('good', goodSpec))
+  await w.client.create(WS, EDGE_PLACEMENTS, placement('bad', badSpec))
   await w.placeAll()
   for (const e of ['e1', 'e2', 'e3'] as const) await w.heartbeat(e)
-  const bad = await w.client.get(WS, EDGE_PLACEMENTS, 'bad')
+  await w.summarize()
+  bad = await w.client.get(WS, EDGE_PLACEMENTS, 'bad')
   if (!bad) throw new Error('no placement bad')
-  await storeRaw(
-    w.hub,
-    { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
-    {
-      ...bad,
-      spec: { ...spec, namespaceSelector: { matchLabels: 'team=app' } },
-    }
-  )
+  badStatus = await w.placementStatus('bad')
 }, 120_000)
 afterAll(() => w?.close())
 
 describe('summarize over an invalid stored EdgePlacement', () => {
-  it('reports it and leaves its status, while summarizing the valid sibling', async () => {
-    const controllers = buildControllers({ ...w.hub.deps, log: recorder(warnings) }, BASE)
-    const summarize = controllers.find((c) => c.name === 'summarize') as Controller
-    const res = await runKeys(summarize, [`${ws}/good`, `${ws}/bad`], silentLogger)
-    expect(res.every((r) => r.ok)).toBe(true)
+  it('reports it, keeps what rests on it, and summarizes the valid sibling', async () => {
+    expect(await mine()).toMatchObject({ count: '0', finalizer: true })
+    await storeRaw(
+      w.hub,
+      { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
+      {
+        ...(bad as KubeObject),
+        spec: { ...badSpec, namespaceSelector: { matchLabels: 'team=solo' } },
+      }
+    )
+    const warnings: Warning[] = []
+    const res = await summarize(warnings)
     expect(res.find((r) => r.key === `${ws}/bad`)?.outcome).toMatch(/^no placement/)
 
     const reports = invalidReports(warnings, 'summarize').filter(
@@ -64,6 +107,35 @@ describe('summarize over an invalid stored EdgePlacement', () => {
       issues: [{ path: 'spec.namespaceSelector.matchLabels' }],
     })
     expect(await w.placementStatus('good')).toMatchObject({ destinations: 2, objectCount: 1 })
-    expect(await w.placementStatus('bad')).toBeUndefined()
+    expect(await w.placementStatus('bad')).toEqual(badStatus)
+
+    expect(await mine()).toMatchObject({ count: '0', finalizer: true })
+    const kept = keptWarnings(warnings)
+    expect(kept.length).toBeGreaterThan(0)
+    expect(kept[0]?.fields).toMatchObject({
+      space: ws,
+      keys: [`${ws}/bad`],
+      executingCountsKept: 1,
+    })
+  })
+
+  it('lifts no finalizer while a placement of the space has a slice that does not decode', async () => {
+    await storeRaw(
+      w.hub,
+      { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
+      { ...(bad as KubeObject), spec: badSpec }
+    )
+    const slice = await w.client.get(WS, PLACEMENT_SLICES, 'bad')
+    if (!slice) throw new Error('no slice bad')
+    await storeRaw(
+      w.hub,
+      { spaceId: ws, group: 'edge.kcp.io', resource: 'singleplacementslices' },
+      { ...slice, destinations: 'e3' } as unknown as KubeObject
+    )
+    await w.client.delete(WS, CM, 'mine', { namespace: 'solo' })
+    const warnings: Warning[] = []
+    await summarize(warnings)
+    expect(await mine()).toMatchObject({ terminating: true, finalizer: true })
+    expect(keptWarnings(warnings)[0]?.fields).toMatchObject({ finalizersKept: 1 })
   })
 })
