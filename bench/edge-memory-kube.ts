@@ -15,6 +15,7 @@ import { BUILTIN_KUBE_GROUPS, DEFAULT_BUILTIN_NAMESPACES } from '../lib/apis/bui
 import type { ObjectRef } from '../lib/edge/protocol.ts'
 import type { EdgeKube, ServedResource } from '../lib/edge-agent/kube-client.ts'
 import { BUILTIN_RESOURCES } from '../lib/kube/builtin-resources.ts'
+import { timestamp } from '../lib/kube/time.ts'
 import type { GroupVersionResource, KubeObject } from '../lib/kube/types.ts'
 import { RemoteError } from '../lib/remote/remote-error.ts'
 
@@ -59,7 +60,7 @@ export function createMemoryKube(opts: MemoryKubeOptions = {}): MemoryKube {
   const uid = opts.uid ?? (() => crypto.randomUUID())
   const now = opts.now ?? (() => new Date())
   let rv = 0
-  const stamp = () => `${now().toISOString().slice(0, 19)}Z`
+  const stamp = () => timestamp(now())
   for (const name of DEFAULT_BUILTIN_NAMESPACES)
     objects.set(nsKey(name), {
       apiVersion: 'v1',

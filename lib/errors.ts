@@ -151,3 +151,8 @@ export function isStaleWrite(e: unknown): e is StaleWriteError {
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError
 }
+
+/** A 404 NotFound ApiError: the object or space asked for does not exist. */
+export function isNotFound(e: unknown): boolean {
+  return isApiError(e) && e.code === 404
+}

@@ -11,7 +11,7 @@
 import type { Context } from 'hono'
 import { decodeObject, describeIssues, reportInvalid } from '../../lib/apis/decode.ts'
 import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
-import { ESPW, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
+import { SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { authorizeAdmin } from '../../lib/auth/tokens.ts'
 import { issueEdgeCredential } from '../../lib/edge/credentials.ts'
 import {
@@ -25,7 +25,7 @@ import {
 } from '../../lib/edge/manifests-bootstrap.ts'
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { getSpaceByPath, resolveSpace } from '../../lib/hub/spaces.ts'
-import { mailboxName } from '../../lib/reconcile/keys.ts'
+import { mailboxName, mailboxSpacePath } from '../../lib/reconcile/keys.ts'
 import type { ApiEnv } from '../api/api-env.ts'
 import { readBody } from '../api/body.ts'
 import { json } from '../api/respond.ts'
@@ -67,7 +67,7 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
   if (st.metadata.deletionTimestamp || !st.metadata.uid)
     throw conflict(resource, { group, name: req.syncTarget }, 'the SyncTarget is being deleted')
   const mailbox = mailboxName(inventory.id, st.metadata.uid)
-  const mailboxPath = `${ESPW}:${mailbox}`
+  const mailboxPath = mailboxSpacePath(mailbox)
   const space = await getSpaceByPath(deps.kv, mailboxPath)
   if (space?.phase !== 'Ready')
     throw new ApiError(

@@ -10,10 +10,10 @@
  * looked up) → 404; Terminating → 503 (the agent keeps what it
  * runs: a mailbox being deleted is not an instruction to remove everything).
  */
-import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { WORKSPACES } from '../../lib/apis/gvr.ts'
 import { ApiError, notFound } from '../../lib/errors.ts'
 import { getSpaceByPath, type Space } from '../../lib/hub/spaces.ts'
-import { isMailboxName } from '../../lib/reconcile/keys.ts'
+import { isMailboxName, mailboxSpacePath } from '../../lib/reconcile/keys.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 
 /** How long a resolved mailbox space is remembered. */
@@ -41,7 +41,7 @@ export async function mailboxSpace(
   if (!opts.fresh && hit && Date.now() - hit.at < MAILBOX_SPACE_CACHE_MS)
     return { space: hit.space, cached: true }
   cache.delete(name)
-  const path = `${ESPW}:${name}`
+  const path = mailboxSpacePath(name)
   const space = isMailboxName(name) ? await getSpaceByPath(kv, path) : undefined
   if (!space) throw notFound('workspaces', { group: WORKSPACES.group, name: path })
   if (space.phase !== 'Ready')

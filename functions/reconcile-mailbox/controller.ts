@@ -2,7 +2,8 @@
  * The mailbox controller: keys are mailbox names. `listKeys` pages through the union of what should
  * exist (one mailbox per SyncTarget in any space) and what does exist (mailbox Workspaces in
  * root:espw), in name order after the cursor, so the resync both creates missing mailboxes and
- * removes orphaned ones. Events map to keys in `keys-for-event.ts`.
+ * removes orphaned ones. Events map to keys in the relay (lib/relay/event-keys.ts: a SyncTarget
+ * wakes its mailbox, a mailbox Workspace itself).
  */
 import { ESPW, SYNC_TARGETS, WORKSPACES } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'

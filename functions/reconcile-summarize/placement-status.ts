@@ -14,8 +14,8 @@
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
-import { timestamp } from '../../lib/hub/deps.ts'
 import { conditionFor, conditionHolds } from '../../lib/kube/conditions.ts'
+import { timestamp } from '../../lib/kube/time.ts'
 import { canonicalJson } from '../../lib/patch/json-values.ts'
 import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
 import {

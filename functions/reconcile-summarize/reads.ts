@@ -10,7 +10,10 @@
  * space (one list of the space's Events, all namespaces). A failed read rejects its memo, so
  * every key that needed it fails and is retried; nothing is computed from a partial read.
  * EdgePlacements, slices, SyncTargets and Locations are decoded once by their schemas as they are
- * read (lib/apis/decode.ts); one that does not decode is logged once per batch and left out.
+ * read (lib/apis/decode.ts); one that does not decode is logged once per batch and left out, but
+ * an EdgePlacement that does not decode, or the slice of one that does, is kept in `unknownIn`:
+ * what it selects or where it goes is unknown, not absent, and the step removes nothing on its
+ * account.
  */
 import { type DecodeProblem, decodeEach, reportInvalid } from '../../lib/apis/decode.ts'
 import type {
@@ -31,12 +34,13 @@ import {
   SUMMARIZERS,
   SYNC_TARGETS,
 } from '../../lib/apis/gvr.ts'
-import { isApiError } from '../../lib/errors.ts'
+import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
+import { memo } from '../../lib/placement/batch-memo.ts'
 import { canonicalDestinations, type Destination } from '../../lib/placement/destinations.ts'
 import { createSnapshot, type Snapshot, sliceOwnedBy } from '../../lib/placement/snapshot.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
@@ -58,6 +62,19 @@ export type ReadsDeps = {
 /** A live EdgePlacement and the destinations of the slice it owns (none without one). */
 export type PlacementInfo = { placement: EdgePlacementObject; destinations: Destination[] }
 
+/**
+ * A placement of the space whose content is unknown: `placement` when the EdgePlacement does not
+ * decode (what it selects is unknown; `destinations` from its slice when that decodes), `slice`
+ * when it decodes but its slice does not (where it goes is unknown).
+ */
+export type UnknownPlacement = {
+  what: 'placement' | 'slice'
+  problem: DecodeProblem
+  destinations?: Destination[]
+}
+
+type SpacePlacements = { valid: PlacementInfo[]; unknown: UnknownPlacement[] }
+
 export type Inventory = {
   syncTargets: Map<string, SyncTargetObject>
   locations: Map<string, LocationObject>
@@ -68,6 +85,8 @@ export type MailboxView = { space: Space; version: number; entries: Map<string, 
 export type Reads = {
   snapshot: Snapshot
   placementsIn(spaceId: string): Promise<PlacementInfo[]>
+  /** The live placements of the space that do not decode, or whose slice does not. */
+  unknownIn(spaceId: string): Promise<UnknownPlacement[]>
   inventory(spaceId: string): Promise<Inventory>
   /** A ready mailbox's manifest entries by entryKey; undefined when it does not exist (yet). */
   mailbox(name: string): Promise<MailboxView | undefined>
@@ -79,26 +98,12 @@ export type Reads = {
 
 const EVENTS = { group: '', version: 'v1', resource: 'events' }
 
-const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
-
-function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
-  const cache = new Map<string, Promise<T>>()
-  return (key, load) => {
-    let hit = cache.get(key)
-    if (!hit) {
-      hit = load()
-      cache.set(key, hit)
-    }
-    return hit
-  }
-}
-
 const live = (o: Pick<KubeObject, 'metadata'>) => !o.metadata.deletionTimestamp
 
 export function createReads(deps: ReadsDeps): Reads {
   const onInvalid = (p: DecodeProblem) => reportInvalid(deps.log, SUMMARIZE_STEP, p)
   const snapshot = createSnapshot({ client: deps.client, registry: deps.registry, onInvalid })
-  const placements = memo<PlacementInfo[]>()
+  const placements = memo<SpacePlacements>()
   const inventories = memo<Inventory>()
   const mailboxes = memo<MailboxView | undefined>()
   const summarizers = memo<KubeObject[]>()
@@ -112,25 +117,47 @@ export function createReads(deps: ReadsDeps): Reads {
       throw e
     }
   }
+  const spacePlacements = (spaceId: string) =>
+    placements(spaceId, async (): Promise<SpacePlacements> => {
+      const [eps, slices] = await Promise.all([
+        listOrNone(spaceId, EDGE_PLACEMENTS),
+        deps.client.list(spaceId, PLACEMENT_SLICES).catch((e) => {
+          if (isNotFound(e)) return []
+          throw e
+        }),
+      ])
+      const badSlices: DecodeProblem[] = []
+      const decoded = decodeEach(SinglePlacementSliceSchema, slices, (p) => {
+        badSlices.push(p)
+        onInvalid(p)
+      })
+      const unknown: UnknownPlacement[] = []
+      const ownedSlice = (placement: Pick<KubeObject, 'metadata'>) => {
+        const slice = decoded.find((s) => s.metadata.name === placement.metadata.name)
+        return slice && live(slice) && sliceOwnedBy(slice, placement) ? slice : undefined
+      }
+      const badPlacements: DecodeProblem[] = []
+      const valid = decodeEach(EdgePlacementSchema, eps, (p) => {
+        badPlacements.push(p)
+        onInvalid(p)
+      }).map((placement) => {
+        const slice = ownedSlice(placement)
+        const bad = badSlices.find((p) => p.object.metadata.name === placement.metadata.name)
+        if (!slice && bad) unknown.push({ what: 'slice', problem: bad })
+        const destinations = slice ? canonicalDestinations(slice.destinations ?? []) : []
+        return { placement, destinations }
+      })
+      for (const problem of badPlacements) {
+        const slice = ownedSlice(problem.object)
+        const destinations = slice ? canonicalDestinations(slice.destinations ?? []) : undefined
+        unknown.push({ what: 'placement', problem, ...(destinations ? { destinations } : {}) })
+      }
+      return { valid, unknown }
+    })
   return {
     snapshot,
-    placementsIn: (spaceId) =>
-      placements(spaceId, async () => {
-        const [eps, slices] = await Promise.all([
-          listOrNone(spaceId, EDGE_PLACEMENTS),
-          deps.client.list(spaceId, PLACEMENT_SLICES).catch((e) => {
-            if (isNotFound(e)) return []
-            throw e
-          }),
-        ])
-        const decoded = decodeEach(SinglePlacementSliceSchema, slices, onInvalid)
-        return decodeEach(EdgePlacementSchema, eps, onInvalid).map((placement) => {
-          const slice = decoded.find((s) => s.metadata.name === placement.metadata.name)
-          const owned = slice && live(slice) && sliceOwnedBy(slice, placement)
-          const destinations = owned ? canonicalDestinations(slice.destinations ?? []) : []
-          return { placement, destinations }
-        })
-      }),
+    placementsIn: async (spaceId) => (await spacePlacements(spaceId)).valid,
+    unknownIn: async (spaceId) => (await spacePlacements(spaceId)).unknown,
     inventory: (spaceId) =>
       inventories(spaceId, async () => {
         const [sts, locs] = await Promise.all([

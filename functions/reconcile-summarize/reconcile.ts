@@ -9,7 +9,10 @@
  * destinations of the objects in scope (observe.ts) — never any other mailbox — classifies every
  * (object, destination) pair once, then writes only differences, each with a resourceVersion
  * precondition, so running twice or concurrently is safe. Annotations left on objects no placement
- * selects any more are removed. The deletion lifecycle (removals.ts): a selected object with a copy
+ * selects any more are removed (object-writes.ts). A placement of the space that cannot be read
+ * (it or its slice does not decode) is an unknown, not an absence: while there is one, those
+ * annotations stay and removal finalizers are lifted only where it is known to have no copies
+ * (unknown-placements.ts). The deletion lifecycle (removals.ts): a selected object with a copy
  * in some mailbox gets the edge-removal finalizer; a terminating or unplaced object carrying it
  * loses it once no mailbox holds a copy sourced from the space; removals pending at live
  * destinations count in the summary and ask for a run again in REMOVAL_RECHECK_MS. Staleness
@@ -20,11 +23,10 @@
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
 import { clearDepartures } from '../../lib/deletion/departures.ts'
-import { isApiError } from '../../lib/errors.ts'
+import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { Logger } from '../../lib/log.ts'
-import { mapLimit } from '../../lib/map-limit.ts'
 import {
   type Destination,
   mailboxOfDestination,
@@ -35,16 +37,11 @@ import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.t
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import type { SummarizedCopy } from '../../lib/summarize/aggregate.ts'
-import {
-  type CopyCondition,
-  copyCondition,
-  isExecuting,
-} from '../../lib/summarize/copy-condition.ts'
 import { failedByReason, problemEvents } from '../../lib/summarize/edge-problems.ts'
 import { isLive, nextStaleIn, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
-import { carriesCurrentSpec } from './current-spec.ts'
 import { recordProblemEvents } from './events.ts'
 import { parseWhereKey } from './names.ts'
+import { conditions, writeWorkloads } from './object-writes.ts'
 import { type Observations, observe } from './observe.ts'
 import { pairFacts } from './pair-facts.ts'
 import { type ReadyFacts, writePlacementStatus } from './placement-status.ts'
@@ -60,13 +57,8 @@ import {
 } from './removals.ts'
 import { objectKey, type Scope, scopeOf } from './scope.ts'
 import { resultsOf, skipInvalid, writeStatusSummary } from './status-summaries.ts'
+import { logKept, unknownsOf } from './unknown-placements.ts'
 import { upsyncSummary } from './upsync-summary.ts'
-import {
-  hasExecutingCount,
-  returnedStatus,
-  type WorkloadWant,
-  writeWorkload,
-} from './workload-writes.ts'
 
 /** The soonest a key asks to be run again for staleness. */
 export const MIN_RECHECK_MS = 30_000
@@ -82,8 +74,6 @@ export type SummarizeDeps = {
   kv: KvStore
 }
 
-const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
-
 async function spaceOrNone(reads: Reads, spaceId: string): Promise<SpaceSnapshot | undefined> {
   try {
     return await reads.snapshot.space(spaceId)
@@ -91,59 +81,6 @@ async function spaceOrNone(reads: Reads, spaceId: string): Promise<SpaceSnapshot
     if (isNotFound(e)) return undefined
     throw e
   }
-}
-
-/** Every (object, destination) pair of the scope, classified once. */
-function conditions(seen: Observations, nowMs: number) {
-  const cache = new Map<string, CopyCondition>()
-  return (o: SourceObject, d: Destination): CopyCondition => {
-    const k = `${objectKey(o)}\u0000${mailboxOfDestination(d)}`
-    let c = cache.get(k)
-    if (!c) {
-      const facts = seen.facts(o, d)
-      c = copyCondition({ ...facts, live: isLive(facts.beatAt, nowMs, STALE_AFTER_MS) })
-      cache.set(k, c)
-    }
-    return c
-  }
-}
-
-async function writeWorkloads(
-  deps: SummarizeDeps,
-  at: {
-    spaceId: string
-    scope: Scope
-    space: SpaceSnapshot
-    seen: Observations
-    condition: ReturnType<typeof conditions>
-  }
-): Promise<number> {
-  const { spaceId, scope, space, seen, condition } = at
-  const registry = await deps.registry(spaceId)
-  const want = async (o: SourceObject): Promise<{ o: SourceObject; want: WorkloadWant }> => {
-    const running = scope.destinationsOf(o).filter((d) => isExecuting(condition(o, d)))
-    const only = running.length === 1 ? running[0] : undefined
-    const hasStatus = registry.byResource(o.group, o.resource)?.subresources.status ?? false
-    const single = only && hasStatus ? condition(o, only).reported : undefined
-    const current = !!single && !!only && (await carriesCurrentSpec(o, seen.facts(o, only).entry))
-    const status =
-      single && current ? returnedStatus(single, o.object.metadata.generation) : undefined
-    const finalizer = hasCopy(o) ? { finalizer: true } : {}
-    return { o, want: { count: running.length, ...(status ? { status } : {}), ...finalizer } }
-  }
-  // A copy sourced from this space in some mailbox: the object's deletion will wait for it.
-  const hasCopy = (o: SourceObject) =>
-    !(o.group === '' && o.resource === 'namespaces') &&
-    scope.destinationsOf(o).some((d) => {
-      const e = seen.facts(o, d).entry
-      return !!e && !e.removing && (!e.sources || e.sources.some((s) => s.space === spaceId))
-    })
-  const wants = await Promise.all((scope.mine?.objects ?? []).map(want))
-  for (const o of space.objects) {
-    if (hasExecutingCount(o.object) && !scope.placed.has(objectKey(o))) wants.push({ o, want: {} })
-  }
-  const done = await mapLimit(wants, 4, ({ o, want }) => writeWorkload(deps, spaceId, o, want))
-  return done.filter((d) => d.length > 0).length
 }
 
 async function writeSummaries(
@@ -235,9 +172,10 @@ export async function reconcileSummarize(
   const { spaceId, name } = parsed
   const space = await spaceOrNone(reads, spaceId)
   if (!space) return { outcome: 'no such space' }
-  const [placements, summarizers] = await Promise.all([
+  const [placements, summarizers, unknown] = await Promise.all([
     reads.placementsIn(spaceId),
     reads.summarizers(spaceId),
+    reads.unknownIn(spaceId).then(unknownsOf),
   ])
   const scope = scopeOf({ name, space, placements, summarizers, builtins: deps.builtins })
   const pairs = [
@@ -254,7 +192,9 @@ export async function reconcileSummarize(
   const lifting = space.objects.some(
     (o) => hasRemovalFinalizer(o) && (!!o.object.metadata.deletionTimestamp || !placed(o))
   )
-  const reach = lifting ? uniqueDestinations(placements.flatMap((p) => p.destinations)) : own
+  const reach = lifting
+    ? uniqueDestinations([...placements.flatMap((p) => p.destinations), ...unknown.destinations])
+    : own
   const removals = await observeRemovals(deps, reads, {
     spaceId,
     destinations: reach.map(mailboxOfDestination),
@@ -281,17 +221,28 @@ export async function reconcileSummarize(
     done.push(...events.done)
     eventsRetry = events.retryInMs
   }
-  const objects = await writeWorkloads(deps, { spaceId, scope, space, seen, condition })
-  if (objects > 0) done.push(`objects ${objects}`)
+  const objects = await writeWorkloads(deps, {
+    spaceId,
+    scope,
+    space,
+    seen,
+    condition,
+    keepCounts: unknown.keepCounts,
+  })
+  if (objects.written > 0) done.push(`objects ${objects.written}`)
   const left = await releaseDeparted(deps.client, {
     spaceId,
     objects: space.objects,
     placed,
     removals,
+    hold: unknown.holdLifting,
   })
   if (left.released > 0) done.push(`finalizers released ${left.released}`)
+  logKept(deps.log, spaceId, { unknowns: unknown, counts: objects.kept, finalizers: left.held })
+  if (objects.kept + left.held > 0)
+    done.push(`kept ${objects.kept + left.held} (unknown placement)`)
   // Nothing waits in the space any more: its departures record (kept for the resync) can go.
-  if (removals.recorded && left.waiting === 0 && removals.departed.length === 0)
+  if (removals.recorded && left.waiting + left.held === 0 && removals.departed.length === 0)
     await clearDepartures(deps.kv, spaceId)
   const summaries = await writeSummaries(deps, { spaceId, scope, seen, nowMs })
   if (summaries > 0) done.push(`summaries ${summaries}`)

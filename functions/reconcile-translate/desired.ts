@@ -20,6 +20,11 @@ import type { Builtins } from '../../lib/apis/builtins.ts'
 import { categoryOf } from '../../lib/apis/categories.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { impliedNamespace, projectBody } from '../../lib/placement/project.ts'
+import {
+  buildSyncerConfig,
+  type ResourceRef,
+  SYNCER_CONFIG_NAME,
+} from '../../lib/placement/syncer-config.ts'
 import type { DesiredEntry, ManifestEntry } from '../../lib/store/projection-types.ts'
 import {
   type Conflict,
@@ -30,7 +35,6 @@ import {
   type OverlapSelection,
   objectKey,
 } from './overlap.ts'
-import { buildSyncerConfig, type ResourceRef, SYNCER_CONFIG_NAME } from './syncer-config.ts'
 
 export type { Conflict }
 

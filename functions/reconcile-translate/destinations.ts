@@ -1,12 +1,13 @@
 /**
- * The destinations a SinglePlacementSlice names, as customization needs them: per SyncTarget
- * (inventory space id + SyncTarget uid, which is a mailbox) the Location whose labels and
- * annotations are its parameters. The where step writes one destination per (Location, SyncTarget)
- * pair, so a SyncTarget selected by two Locations of its inventory space appears twice; the first
- * Location by name is used, so every copy in one mailbox sees one set of parameters whichever
- * placement selected it. A destination without a SyncTarget uid is skipped.
+ * The destinations a SinglePlacementSlice names, as customization and the reports need them: per
+ * SyncTarget (inventory space id + SyncTarget uid, which is a mailbox) the Location whose labels
+ * and annotations are its parameters. Which destinations those are — one per SyncTarget, the first
+ * of its Locations by name, none without a SyncTarget uid — is the placement model's rule
+ * (`sliceDestinations`, lib/placement/destinations.ts); here they are only reshaped and ordered by
+ * how the reports name them.
  */
 import type { SliceObject } from '../../lib/apis/edge-objects.ts'
+import { sliceDestinations } from '../../lib/placement/destinations.ts'
 import type { LocationRef } from './customization.ts'
 
 export type Destination = {
@@ -17,29 +18,16 @@ export type Destination = {
 
 type Slice = Pick<SliceObject, 'destinations'>
 
-function listed(slice: Slice): Destination[] {
-  return (slice.destinations ?? []).flatMap((d) =>
-    d.syncTargetUID === undefined
-      ? []
-      : [
-          {
-            location: { cluster: d.cluster, name: d.locationName },
-            syncTargetName: d.syncTargetName,
-            syncTargetUid: d.syncTargetUID,
-          },
-        ]
-  )
-}
-
-/** One destination per SyncTarget, with the first of its Locations by name; sorted. */
+/** One destination per SyncTarget, with the first of its Locations by name; sorted by label. */
 export function destinationsOf(slice: Slice): Destination[] {
-  const bySyncTarget = new Map<string, Destination>()
-  for (const d of listed(slice)) {
-    const key = `${d.location.cluster}\u0000${d.syncTargetUid}`
-    const had = bySyncTarget.get(key)
-    if (!had || d.location.name < had.location.name) bySyncTarget.set(key, d)
-  }
-  const keyed = [...bySyncTarget.values()].map((d) => [label(d), d] as const)
+  const keyed = sliceDestinations(slice).map((d) => {
+    const dest: Destination = {
+      location: { cluster: d.cluster, name: d.locationName },
+      syncTargetName: d.syncTargetName,
+      syncTargetUid: d.syncTargetUID,
+    }
+    return [label(dest), dest] as const
+  })
   return keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d)
 }
 

@@ -16,7 +16,7 @@
 
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { EXECUTING_COUNT_ANNOTATION, isSystemKey } from '../../lib/placement/annotations.ts'
+import { travelling } from '../../lib/placement/annotations.ts'
 import type { PlacementRef } from '../../lib/placement/snapshot.ts'
 import type { Selection, SourceObject } from '../../lib/placement/types.ts'
 import type { LocationRef } from './customization.ts'
@@ -122,14 +122,6 @@ export function gather(selections: readonly OverlapSelection[]): Gathered {
 
 const apiVersionOf = (group: string, version: string) => (group ? `${group}/${version}` : version)
 
-function keep(map: Record<string, string> | undefined): Record<string, string> | undefined {
-  if (!map) return undefined
-  const out = Object.entries(map).filter(
-    ([k]) => !isSystemKey(k) && k !== EXECUTING_COUNT_ANNOTATION
-  )
-  return out.length > 0 ? Object.fromEntries(out) : undefined
-}
-
 /** What a contribution brings to a merge: its customized content over the source's metadata. */
 function mergeInput(
   c: Contribution,
@@ -141,8 +133,8 @@ function mergeInput(
   const { status, ...rest } = base
   const metadata = {
     ...o.metadata,
-    labels: keep(base.metadata.labels),
-    annotations: keep(base.metadata.annotations),
+    labels: travelling(base.metadata.labels),
+    annotations: travelling(base.metadata.annotations),
   }
   const input: KubeObject = { ...rest, apiVersion: apiVersionOf(c.source.group, version), metadata }
   if (o.status !== undefined) input.status = o.status

@@ -5,7 +5,7 @@
  * snapshot, the slices, placements and workload objects; computes the desired content
  * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
  * (a concurrent writer makes it fail with Conflict and the key is retried); a copy that leaves
- * becomes a tombstone until the edge confirms it gone (removals.ts). An unchanged result
+ * becomes a tombstone until the edge confirms it gone (removal-plan.ts). An unchanged result
  * writes nothing. Before that, each API group's version is chosen with the version-choice memory
  * (version-memory.ts: skipped without a read when nothing can depend on it), and the conflicts of
  * overlapping workloads are logged and kept in the batch for the reports. Objects asking for customization are customized for this destination first
@@ -13,9 +13,13 @@
  * is terminating) is left alone: the mailbox step creates it and its creation wakes this key
  * again. Reports (condition, Events) follow the commit, once per placement per batch
  * (report-placements.ts). Placements, slices, Customizers and Locations come decoded from the
- * snapshot; one that does not decode is left out (an invalid placement gets an InvalidSpec Event).
+ * snapshot; one that does not decode is left out (an invalid placement gets an InvalidSpec Event),
+ * but is not taken for absent: a mailbox it may have delivered to is not rewritten this round
+ * (held-mailbox.ts), so none of its copies turns into a tombstone; one warning per placement per
+ * batch names it.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import type { DecodeProblem } from '../../lib/apis/decode.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
@@ -27,7 +31,8 @@ import {
   destinationKey,
   destinationSelections,
 } from './destination-inputs.ts'
-import { parseMailboxName } from './names.ts'
+import { holdingPlacements } from './held-mailbox.ts'
+import { parseMailboxName, TRANSLATE_STEP } from './names.ts'
 import { gather } from './overlap.ts'
 import { planRemovals } from './removal-plan.ts'
 import {
@@ -48,8 +53,24 @@ export type TranslateDeps = {
   kv: KvStore
 }
 
-/** State of one batch: its snapshot, customization memo and the placements reported in it. */
-export type TranslateSession = ReportSession
+/**
+ * State of one batch: its snapshot, customization memo, the placements reported in it and the
+ * unknown placements already logged as holding mailboxes (by key).
+ */
+export type TranslateSession = ReportSession & { held: Set<string> }
+
+/** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
+function logHeld(deps: TranslateDeps, session: TranslateSession, held: readonly DecodeProblem[]) {
+  for (const p of held) {
+    if (session.held.has(p.key)) continue
+    session.held.add(p.key)
+    deps.log.warn('mailboxes kept as they are: a placement does not decode', {
+      step: TRANSLATE_STEP,
+      kind: p.object.kind,
+      key: p.key,
+    })
+  }
+}
 
 export async function reconcileTranslate(
   deps: TranslateDeps,
@@ -68,6 +89,17 @@ export async function reconcileTranslate(
     dest.syncTargetUid
   )
   const current = await deps.projections.getManifest(mailbox.id)
+  const invalid = await session.snapshot.invalidPlacementsFor(
+    dest.inventorySpaceId,
+    dest.syncTargetUid
+  )
+  const held = await holdingPlacements(session.snapshot, dest, { chosen, current })
+  if (held.length > 0) {
+    logHeld(deps, session, held)
+    await reportPlacements(deps, session, chosen)
+    await reportInvalidPlacements(deps, session, invalid)
+    return { outcome: `held: ${held.map((p) => p.key).join(', ')} cannot be read` }
+  }
   const bodies = current
     ? await deps.projections.getBodies(current.entries.map((e) => e.hash))
     : new Map()
@@ -102,11 +134,7 @@ export async function reconcileTranslate(
   })
   await removal.settle()
   await reportPlacements(deps, session, chosen)
-  await reportInvalidPlacements(
-    deps,
-    session,
-    await session.snapshot.invalidPlacementsFor(dest.inventorySpaceId, dest.syncTargetUid)
-  )
+  await reportInvalidPlacements(deps, session, invalid)
   const outcome = res.written
     ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`
     : `placements ${chosen.length}: unchanged`

@@ -31,7 +31,7 @@ import {
   SyncTargetSchema,
 } from '../../lib/apis/edge-v1alpha1.ts'
 import { EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
-import { isApiError } from '../../lib/errors.ts'
+import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
@@ -49,8 +49,6 @@ export const WHERE_STEP = 'where'
 
 /** What the where step needs: the hub and where to report invalid stored objects. */
 export type WhereDeps = { client: HubClient; log: Logger }
-
-const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
 
 async function removeSlice(
   client: HubClient,

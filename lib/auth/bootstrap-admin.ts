@@ -21,6 +21,7 @@
  */
 import { z } from 'zod'
 import { internalError, isApiError } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KvStore } from '../store/types.ts'
 import {
   allTokenRecords,
@@ -145,7 +146,7 @@ export async function ensureBootstrapAdmin(
     const older = record ? [record.hash, ...record.pending] : await legacyAdminHashes(kv, hash)
     const next: BootstrapAdminRecord = {
       hash,
-      since: `${now.toISOString().slice(0, 19)}Z`,
+      since: timestamp(now),
       retired: uniq([...older, ...(record?.retired ?? [])], hash).slice(0, MAX_RETIRED),
       pending: uniq(older, hash),
     }

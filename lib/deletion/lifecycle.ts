@@ -9,8 +9,9 @@
  *    the summarize step adds EDGE_REMOVAL_FINALIZER to the source
  *    (functions/reconcile-summarize/workload-writes.ts).
  * 2. leaving: the translate step finds a copy no longer desired (source deleted or deselected,
- *    placement deleted, Location unselected) and keeps it as a tombstone, `removing` set to
- *    removalTime() (tombstones.ts, via functions/reconcile-translate/removal-plan.ts), listing the
+ *    placement deleted, Location unselected) and keeps it as a tombstone, `removing` set to the
+ *    time in kube's form (lib/kube/time.ts; tombstones.ts, via
+ *    functions/reconcile-translate/removal-plan.ts), listing the
  *    mailbox in the source space's departures record first (departures.ts). Clients of the mailbox
  *    see the tombstone as an object being deleted, holding EDGE_REMOVAL_FINALIZER
  *    (lib/store/projection-render.ts). A tombstone desired again is revived (same uid).
@@ -35,9 +36,6 @@
 export const EDGE_REMOVAL_FINALIZER = 'edge.kcp.io/edge-removal'
 
 type Meta = { finalizers?: string[] | undefined; deletionTimestamp?: string | undefined }
-
-/** The time a removal is recorded: RFC 3339 in seconds, as kube writes deletionTimestamp. */
-export const removalTime = (d: Date) => `${d.toISOString().slice(0, 19)}Z`
 
 export const hasEdgeRemovalFinalizer = (m: Meta | undefined) =>
   (m?.finalizers ?? []).includes(EDGE_REMOVAL_FINALIZER)

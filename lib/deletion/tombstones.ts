@@ -15,6 +15,7 @@
  * immutable and kept while referenced, so this does not happen in practice). Pure; the I/O around
  * it is functions/reconcile-translate/removal-plan.ts.
  */
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { copyKeyOf } from '../placement/copy-key.ts'
 import type { SourceObject } from '../placement/types.ts'
@@ -25,7 +26,7 @@ import type {
   ManifestEntry,
   StoredCopyState,
 } from '../store/projection-types.ts'
-import { isConfirmedGone, removalTime } from './lifecycle.ts'
+import { isConfirmedGone } from './lifecycle.ts'
 
 /** What sourcesOf needs of a placement's selection. */
 export type SelectionSources = {
@@ -82,7 +83,7 @@ export function withRemovals(input: RemovalInput): DesiredEntry[] {
     const { group, version, resource, namespace, name, sources } = prev
     out.push({
       ...{ group, version, resource, namespace, name, body },
-      removing: prev.removing ?? removalTime(input.now),
+      removing: prev.removing ?? timestamp(input.now),
       ...(sources?.length ? { sources } : {}),
     })
   }

@@ -7,14 +7,13 @@
  * and unsupported kinds, and the edge API itself.
  */
 
-import { categoryOf, EDGE_GROUP } from '../apis/categories.ts'
+import { categoryOf } from '../apis/categories.ts'
 import type { UpsyncSet } from '../apis/edge-v1alpha1.ts'
+import { syncerConfigEntry } from '../placement/syncer-config.ts'
 import { namesResource, upsyncSetsOf as setsOfSpec } from '../upsync/match.ts'
 import type { DesiredCopy } from './desired-store.ts'
 import type { DiscoveryIndex } from './discovery.ts'
 import type { ServedResource } from './kube-client.ts'
-
-export const SYNCER_CONFIG = { group: EDGE_GROUP, resource: 'syncerconfigs', name: 'the-one' }
 
 export type UpsyncTarget = {
   served: ServedResource
@@ -26,12 +25,7 @@ export type UpsyncTarget = {
 
 /** The valid UpsyncSets of the desired state's SyncerConfig `the-one` (none without one). */
 export function upsyncSetsOf(copy: DesiredCopy): UpsyncSet[] {
-  const e = copy.entries.find(
-    (x) =>
-      x.group === SYNCER_CONFIG.group &&
-      x.resource === SYNCER_CONFIG.resource &&
-      x.name === SYNCER_CONFIG.name
-  )
+  const e = syncerConfigEntry(copy.entries)
   return setsOfSpec(e ? copy.bodies[e.hash] : undefined)
 }
 

@@ -7,8 +7,8 @@
  * True/NewReplicaSetAvailable `ReplicaSet "<rs>" has successfully progressed.`; Unknown while
  * paused). Zero counts are left out, as kube's omitempty does.
  */
-import { timestamp } from '../hub/deps.ts'
 import { jsonEqual } from '../hub/metadata.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { type Condition, conditionsOf, setCondition } from './conditions.ts'
 import { hashLabelOf, maxUnavailable } from './deployment-util.ts'

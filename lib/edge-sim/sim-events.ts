@@ -9,7 +9,7 @@
  * only beside a change the pass made, so an idle edge writes none; they expire an hour after they
  * were last seen, as with kube-apiserver's default --event-ttl.
  */
-import { timestamp } from '../hub/deps.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { objects, specOf, str } from './json.ts'
 import { attempt, type SimContext } from './sim-context.ts'

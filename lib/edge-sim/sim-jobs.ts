@@ -7,8 +7,8 @@
  * SuccessCriteriaMet and Complete (reason CompletionsReached) with completionTime. Events:
  * SuccessfulCreate per pod, Completed once.
  */
-import { timestamp } from '../hub/deps.ts'
 import { jsonEqual } from '../hub/metadata.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import {
   conditionsOf,

@@ -7,7 +7,7 @@
  * `jobDurationMs` after it started (containers terminated with reason Completed). Pods marked for
  * deletion without finalizers go.
  */
-import { timestamp } from '../hub/deps.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { isTerminated, phaseOf } from './conditions.ts'
 import { qualifiedImage, randomHex } from './hash.ts'

@@ -7,13 +7,13 @@
  * whose answer it lost; items that cannot be taken are listed in the result with the reason, and
  * the rest is taken all the same. The manifest is read once and shared by the parts that need it.
  */
-import { SYNCER_CONFIGS } from '../apis/gvr.ts'
 import { badRequest } from '../errors.ts'
 import type { HubClient } from '../hub/client.ts'
 import type { HubDeps } from '../hub/deps.ts'
 import type { HeartbeatMemo } from '../hub/hub-caches.ts'
 import type { Space } from '../hub/spaces.ts'
 import { causesFromZod } from '../kube/validate-zod.ts'
+import { syncerConfigEntry } from '../placement/syncer-config.ts'
 import type { Manifest } from '../store/projection-types.ts'
 import { upsyncSetsOf } from '../upsync/match.ts'
 import { recordHeartbeat } from './heartbeat.ts'
@@ -24,7 +24,6 @@ import { applyUpsync } from './upsync.ts'
 
 /** The field manager of upsync writes. */
 export const UPSYNC_MANAGER = 'edge-upsync'
-const SYNCER_CONFIG_NAME = 'the-one'
 
 export type ReportEnv = {
   deps: HubDeps
@@ -62,12 +61,7 @@ export async function applyReport(
   const manifest = once(() => deps.projections.getManifest(mailbox.space.id))
   const sets = async () => {
     const m: Manifest | undefined = await manifest()
-    const entry = m?.entries.find(
-      (e) =>
-        e.group === SYNCER_CONFIGS.group &&
-        e.resource === SYNCER_CONFIGS.resource &&
-        e.name === SYNCER_CONFIG_NAME
-    )
+    const entry = syncerConfigEntry(m?.entries ?? [])
     const body = entry && (await deps.projections.getBodies([entry.hash])).get(entry.hash)
     return upsyncSetsOf(body)
   }

@@ -17,6 +17,7 @@
 import { z } from 'zod'
 import { generateToken, hashToken, registerToken, revokeTokenHash } from '../auth/tokens.ts'
 import { conflict, internalError, isApiError } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KvStore } from '../store/types.ts'
 import { edgePrincipal } from './edge-scope.ts'
 
@@ -83,7 +84,7 @@ export async function issueEdgeCredential(
 ): Promise<IssuedCredential> {
   const token = generateToken()
   const hash = await hashToken(token)
-  const issuedAt = `${now.toISOString().slice(0, 19)}Z`
+  const issuedAt = timestamp(now)
   const { record, version } = await claim(kv, mailbox, hash, issuedAt)
   await registerToken(kv, token, edgePrincipal(mailbox))
   const after = await readRecord(kv, mailbox)

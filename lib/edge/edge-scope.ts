@@ -9,26 +9,22 @@
  * Paths are compared as sent (after URL normalisation of `.` and `..`), never percent-decoded, so
  * an encoded slash cannot smuggle another mailbox in.
  */
-import { ESPW } from '../apis/gvr.ts'
 import type { Principal } from '../auth/tokens.ts'
 import { forbidden } from '../errors.ts'
-import { isMailboxName } from '../reconcile/keys.ts'
+import { mailboxOfSpacePath, mailboxSpacePath } from '../reconcile/keys.ts'
 import { EDGE_API_PREFIX } from './protocol.ts'
 
 const MAILBOXES = `${EDGE_API_PREFIX}/mailboxes/`
 
 /** The principal an edge credential for `mailbox` is registered with. */
 export function edgePrincipal(mailbox: string): Principal {
-  return { name: `edge:${mailbox}`, kind: 'edge', spaces: [`${ESPW}:${mailbox}`] }
+  return { name: `edge:${mailbox}`, kind: 'edge', spaces: [mailboxSpacePath(mailbox)] }
 }
 
 /** The mailbox name an edge principal stands for; undefined for others or a malformed scope. */
 export function edgeMailboxOf(p: Principal): string | undefined {
   if (p.kind !== 'edge' || p.spaces.length !== 1) return undefined
-  const scope = p.spaces[0] ?? ''
-  if (!scope.startsWith(`${ESPW}:`)) return undefined
-  const name = scope.slice(ESPW.length + 1)
-  return isMailboxName(name) ? name : undefined
+  return mailboxOfSpacePath(p.spaces[0] ?? '')
 }
 
 function isEdgeApi(pathname: string): boolean {

@@ -8,10 +8,11 @@
  */
 import { invalid } from '../errors.ts'
 import { resourcesFromCrd, validateCrd } from '../kube/crd.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { ensureDefaultNamespace } from './bootstrap.ts'
 import { removeAllOf, removeContent } from './content.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import {
   type HookContext as Context,
   createKindHookRegistry,

@@ -8,9 +8,10 @@
 import { hasRoom } from '../budget/frames.ts'
 import { OBJECT_COST_ESTIMATE } from '../budget/limits.ts'
 import type { ResourceInfo } from '../kube/resource-info.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import { storeRemove, storeUpdate } from './write.ts'
 
 type Scope = { cluster: string; namespace?: string }

@@ -6,10 +6,11 @@
  */
 import { badRequest, forbidden, isApiError, notFound } from '../errors.ts'
 import { generateObjectName, isDnsLabel } from '../kube/names.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { initMetadata } from './metadata.ts'
 import { nameMismatch } from './mismatch.ts'

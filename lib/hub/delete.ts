@@ -9,9 +9,10 @@
  * DeleteOptions preconditions are checked against each fresh read.
  */
 import { conflict } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { DeleteOptions } from './delete-options.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import { retryStale } from './retry-stale.ts'
 import { objectKey, servedAt, storedAt, type Target, targetDetails } from './target.ts'
 import { finishTermination } from './terminate.ts'

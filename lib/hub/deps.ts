@@ -58,8 +58,3 @@ export type DefaultingRequest = {
 }
 
 export type Defaulter = (req: DefaultingRequest) => Promise<KubeObject>
-
-/** RFC 3339 timestamp at second precision, as kube writes metav1.Time. */
-export function timestamp(d: Date): string {
-  return `${d.toISOString().slice(0, 19)}Z`
-}

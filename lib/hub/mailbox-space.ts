@@ -5,8 +5,7 @@
  * space's answer is kept for good (in a bounded map per key-value store); an unknown id is asked
  * again next time, since its space may be created later.
  */
-import { ESPW } from '../apis/gvr.ts'
-import { isMailboxName } from '../reconcile/keys.ts'
+import { mailboxOfSpacePath } from '../reconcile/keys.ts'
 import { perStore } from '../store/per-store.ts'
 import type { KvStore } from '../store/types.ts'
 import { getSpaceById } from './spaces.ts'
@@ -16,11 +15,7 @@ export type MailboxCheck = (spaceId: string) => Promise<boolean>
 const CACHE_LIMIT = 20_000
 
 /** True for the path of a mailbox space. */
-export function isMailboxPath(path: string): boolean {
-  if (!path.startsWith(`${ESPW}:`)) return false
-  const name = path.slice(ESPW.length + 1)
-  return !name.includes(':') && isMailboxName(name)
-}
+export const isMailboxPath = (path: string): boolean => mailboxOfSpacePath(path) !== undefined
 
 /** The mailbox check over the space registry in `kv` (one shared cache per store). */
 export const mailboxSpaceCheck = perStore((kv: KvStore): MailboxCheck => {

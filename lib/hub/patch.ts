@@ -8,13 +8,14 @@
  * nothing and lost a create race applies again, now as an update.
  */
 import { badRequest, isApiError, StaleWriteError, unsupportedMediaType } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { applyJsonPatch } from '../patch/json-patch.ts'
 import { applyMergePatch } from '../patch/merge-patch.ts'
 import { serverSideApply } from '../patch/server-side-apply.ts'
 import { applyStrategicMergePatch, supportsStrategicMerge } from '../patch/strategic-merge.ts'
 import { createObject } from './create.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { checkAppliedIdentity } from './identity.ts'
 import type { WriteOptions, WriteResult } from './options.ts'

@@ -13,10 +13,11 @@
  * stores the object again removes them and logs it once, naming the writer and the object.
  */
 import { conflict, invalid, notFound } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { checkIdentity } from './identity.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'

@@ -5,9 +5,10 @@
  * propagation does; Foreground deletes dependents first; Orphan only drops the owner references.
  */
 import { isApiError, isStaleWrite, StaleWriteError } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
 import type { ObjectKey } from '../store/types.ts'
-import { type HubDeps, timestamp } from './deps.ts'
+import type { HubDeps } from './deps.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
 import { retryStale } from './retry-stale.ts'
 import { CRD_GROUP, invalidateRegistry } from './space-registry.ts'

@@ -2,7 +2,9 @@
  * The metadata keys the placement steps share: the label every mailbox copy carries, the
  * annotation the summarize step keeps on workload objects in the center (never sent to the edge),
  * and kcp's "system" keys (`kcp.io/...`, `<something>.kcp.io/...`, but not the edge API's
- * `edge.kcp.io/...`), which are the center's business and never travel to or from the edge.
+ * `edge.kcp.io/...`), which are the center's business and never travel to or from the edge. Which
+ * of a source's label and annotation keys a copy carries is decided here (`travels`), for the
+ * projection and the merge of several sources alike.
  */
 
 /** On every mailbox copy: `edge.kcp.io/projected=yes`. */
@@ -15,4 +17,22 @@ export const EXECUTING_COUNT_ANNOTATION = 'kubestellar.io/executing-count'
 export function isSystemKey(key: string): boolean {
   if (key.startsWith('edge.kcp.io/')) return false
   return key.startsWith('kcp.io/') || key.includes('.kcp.io/')
+}
+
+/**
+ * Keys the center keeps on workload objects for their readers there, never sent to the edge: the
+ * summarize step's executing count changes as edges report, and copying it would rewrite every
+ * mailbox of the object at each change.
+ */
+const CENTER_ONLY_KEYS: ReadonlySet<string> = new Set([EXECUTING_COUNT_ANNOTATION])
+
+/** Whether a copy takes this label or annotation key from its source: not kcp's, not center-only. */
+export const travels = (key: string): boolean => !isSystemKey(key) && !CENTER_ONLY_KEYS.has(key)
+
+/** The entries of a source's labels or annotations a copy takes; undefined when none. */
+export function travelling(
+  map: Readonly<Record<string, string>> | undefined
+): Record<string, string> | undefined {
+  const out = Object.entries(map ?? {}).filter(([k]) => travels(k))
+  return out.length > 0 ? Object.fromEntries(out) : undefined
 }

@@ -6,10 +6,16 @@
  * `spec.instanceSelector`; an absent instanceSelector selects none (kube's
  * LabelSelectorAsSelector(nil) is Nothing), and SyncTargets being deleted are skipped.
  * Destinations come out normalised, sorted and without exact duplicates. A destination's mailbox
- * is the one of its SyncTarget, so two Locations selecting one SyncTarget are one mailbox.
+ * is the one of its SyncTarget, so two Locations selecting one SyncTarget are one mailbox; read
+ * back from a slice (`sliceDestinations`) it is one destination, with the first Location by name.
  * Placements, Locations and SyncTargets come decoded by their schemas (lib/apis/decode.ts).
  */
-import type { EdgePlacementObject, LocationObject, SyncTargetObject } from '../apis/edge-objects.ts'
+import type {
+  EdgePlacementObject,
+  LocationObject,
+  SliceObject,
+  SyncTargetObject,
+} from '../apis/edge-objects.ts'
 import type { SinglePlacement } from '../apis/edge-v1alpha1.ts'
 import {
   type LabelSelector,
@@ -111,4 +117,15 @@ export function uniqueDestinations(list: Iterable<Destination>): Destination[] {
     if (!out.has(mb)) out.set(mb, d)
   }
   return [...out.values()]
+}
+
+/**
+ * What a SinglePlacementSlice says about its mailboxes: its destinations one per SyncTarget, each
+ * with the first of its Locations by name (so every copy in one mailbox takes its customization
+ * parameters from one Location, whichever placement selected it), in canonical order. A
+ * destination without a SyncTarget uid names no mailbox and is left out.
+ */
+export function sliceDestinations(slice: Pick<SliceObject, 'destinations'>): Destination[] {
+  const named = canonicalDestinations(slice.destinations ?? []).filter((d) => d.syncTargetUID)
+  return uniqueDestinations(named)
 }

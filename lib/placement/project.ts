@@ -21,16 +21,9 @@
 
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
 import { cloneJson } from '../patch/json-values.ts'
-import { EXECUTING_COUNT_ANNOTATION, isSystemKey, PROJECTED_LABEL } from './annotations.ts'
+import { PROJECTED_LABEL, travels } from './annotations.ts'
 
 const PROJECTED_VALUE = 'yes'
-
-/**
- * Keys the center keeps on workload objects for their readers there, never sent to the edge: the
- * summarize step's executing count changes as edges report, and copying it would rewrite every
- * mailbox of the object at each change.
- */
-const CENTER_ONLY_KEYS: ReadonlySet<string> = new Set([EXECUTING_COUNT_ANNOTATION])
 
 /** Sections that are not copied as content: identity, metadata and the edge-owned status. */
 const NOT_CONTENT: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata', 'status'])
@@ -53,7 +46,7 @@ function mergeMap(
 ): Map<string, string> {
   const out = new Map<string, string>(Object.entries(previous ?? {}))
   for (const [k, v] of Object.entries(source ?? {})) {
-    if (!isSystemKey(k) && !CENTER_ONLY_KEYS.has(k)) out.set(k, v)
+    if (travels(k)) out.set(k, v)
   }
   return out
 }

@@ -13,7 +13,10 @@
  * Locations are decoded once by their schemas as they are read (lib/apis/decode.ts): an invalid one
  * goes to `onInvalid` and is left out (a placement named by a slice is also listed by
  * `invalidPlacementsFor`, for its step to report); a Customizer keeps its decode result, so the
- * customization that names an invalid one says why.
+ * customization that names an invalid one says why. Left out is not absent: `unknownPlacement`
+ * says whether a placement's own content is unknown (its EdgePlacement, or the slice of a valid
+ * one, does not decode), and `invalidSlices` lists the slices whose destinations are unknown, so a
+ * step can keep what such a placement may have delivered instead of removing it.
  */
 import { categoryOf } from '../apis/categories.ts'
 import { type DecodeProblem, type DecodeResult, decodeEach, decodeObject } from '../apis/decode.ts'
@@ -29,12 +32,14 @@ import {
   LocationSchema,
   SinglePlacementSliceSchema,
 } from '../apis/edge-v1alpha1.ts'
-import { CUSTOMIZERS, EDGE_PLACEMENTS, ESPW, LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
-import { isApiError } from '../errors.ts'
+import { CUSTOMIZERS, EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
+import { isNotFound } from '../errors.ts'
 import type { Gvr, HubClient } from '../hub/client.ts'
 import type { Space } from '../hub/spaces.ts'
 import type { Registry } from '../kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+import { mailboxSpacePath } from '../reconcile/keys.ts'
+import { memo } from './batch-memo.ts'
 import type { SourceObject, SpaceSnapshot } from './types.ts'
 
 export type SnapshotDeps = {
@@ -57,6 +62,14 @@ export type Snapshot = {
   placementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<PlacementRef[]>
   /** The placements a slice naming the SyncTarget belongs to that do not decode. */
   invalidPlacementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<InvalidPlacement[]>
+  /**
+   * Why what the live placement `name` of a workload space delivers is unknown: its EdgePlacement
+   * does not decode, or it does and its slice (same name, same space) does not. Undefined when the
+   * placement decodes with a slice that decodes or none, and when it is absent or being deleted.
+   */
+  unknownPlacement(spaceId: string, name: string): Promise<DecodeProblem | undefined>
+  /** The stored slices (of any space) that do not decode: their destinations are unknown. */
+  invalidSlices(): Promise<DecodeProblem[]>
   /** Every placeable object of a workload space. */
   space(spaceId: string): Promise<SpaceSnapshot>
   /** The registry of a workload space (resources, preferred versions). */
@@ -65,20 +78,6 @@ export type Snapshot = {
   customizers(spaceId: string): Promise<Map<string, DecodeResult<CustomizerObject>>>
   /** The live Locations of an inventory space that decode, by name. */
   locations(spaceId: string): Promise<Map<string, LocationObject>>
-}
-
-const isNotFound = (e: unknown) => isApiError(e) && e.code === 404
-
-function memo<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
-  const cache = new Map<string, Promise<T>>()
-  return (key, load) => {
-    let hit = cache.get(key)
-    if (!hit) {
-      hit = load()
-      cache.set(key, hit)
-    }
-    return hit
-  }
 }
 
 /** `namespace/name` of a namespaced object, `name` of a cluster-scoped one. */
@@ -120,7 +119,7 @@ async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnap
 
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const spaces = memo<Space | undefined>()
-  const slices = memo<SliceObject[]>()
+  const slices = memo<{ valid: SliceObject[]; invalid: DecodeProblem[] }>()
   const placements = memo<DecodeResult<EdgePlacementObject> | undefined>()
   const workloads = memo<SpaceSnapshot>()
   const registries = memo<Registry>()
@@ -136,14 +135,20 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     }
   }
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
-  const allSlices = () =>
-    slices('*', async () =>
-      decodeEach(
+  const sliceList = () =>
+    slices('*', async () => {
+      const invalid: DecodeProblem[] = []
+      const valid = decodeEach(
         SinglePlacementSliceSchema,
         await deps.client.list('*', PLACEMENT_SLICES),
-        onInvalid
+        (p) => {
+          invalid.push(p)
+          onInvalid(p)
+        }
       )
-    )
+      return { valid, invalid }
+    })
+  const allSlices = async () => (await sliceList()).valid
   const placement = (spaceId: string, name: string) =>
     placements(`${spaceId}/${name}`, async () => {
       let stored: KubeObject | undefined
@@ -176,7 +181,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     mailboxSpace: (name) =>
       spaces(name, async () => {
         try {
-          return await deps.client.space(`${ESPW}:${name}`)
+          return await deps.client.space(mailboxSpacePath(name))
         } catch (e) {
           if (isNotFound(e)) return undefined
           throw e
@@ -198,6 +203,15 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       }
       return out
     },
+    async unknownPlacement(spaceId, name) {
+      const res = await placement(spaceId, name)
+      if (!res) return undefined
+      if (!res.ok) return res.problem
+      return (await sliceList()).invalid.find(
+        (p) => spaceOf(p.object) === spaceId && p.object.metadata.name === name
+      )
+    },
+    invalidSlices: async () => (await sliceList()).invalid,
     space: (spaceId) => workloads(spaceId, () => readSpace({ ...deps, registry }, spaceId)),
     registry,
     customizers: (spaceId) =>

@@ -2,11 +2,13 @@
  * The key formats of the reconcile steps, in one place for the steps (functions/reconcile-*) and
  * the watch relay (lib/relay), which must agree on them:
  * - mailbox: `<inventory-space-id>-mb-<synctarget-uid>` (the KubeStellar mailbox name), so a
- *   SyncTarget re-created with a new uid gets a new mailbox;
+ *   SyncTarget re-created with a new uid gets a new mailbox; its space is `root:espw:<mailbox>`
+ *   (`mailboxSpacePath` builds it, `mailboxOfSpacePath` reads it back);
  * - where: `<workload-space-id>/<edgeplacement-name>`, naming one EdgePlacement and its
  *   SinglePlacementSlice whatever the space is later called.
  * Space ids come from an object's `kcp.io/cluster` annotation.
  */
+import { ESPW } from '../apis/gvr.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 
 const MAILBOX_RE = /^([a-z0-9]+)-mb-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
@@ -36,6 +38,17 @@ export function parseMailboxName(
 
 export function isMailboxName(name: string): boolean {
   return MAILBOX_RE.test(name)
+}
+
+/** The path of a mailbox's space, a child of the edge service provider space: `root:espw:<name>`. */
+export const mailboxSpacePath = (mailbox: string): string => `${ESPW}:${mailbox}`
+
+/** The mailbox whose space has this path; undefined for any other path (deeper ones included). */
+export function mailboxOfSpacePath(path: string): string | undefined {
+  const prefix = `${ESPW}:`
+  if (!path.startsWith(prefix)) return undefined
+  const name = path.slice(prefix.length)
+  return isMailboxName(name) ? name : undefined
 }
 
 export function whereKey(spaceId: string, name: string): string {

@@ -8,11 +8,23 @@
  * Location each mailbox came through (`destinationsOfSlice`), so a Location change wakes the
  * mailboxes whose copies take their parameters from it (`ofLocation`; customization). Built from
  * the slices watch, which lists at every start; a relist drops the slices that vanished
- * (`slices()` to compare).
+ * (`slices()` to compare). A watched slice is read as the steps read it: decoded by its schema
+ * (lib/apis/decode.ts; one that does not decode names nothing, as the translate step leaves it
+ * out) and its destinations in the placement model's form (lib/placement/destinations.ts). Still
+ * skipped here, explicitly: destinations without a SyncTarget uid or whose mailbox name is not
+ * valid (a stored slice is not checked against the key format), which name no mailbox.
  */
 
+import { decodeObject } from '../apis/decode.ts'
+import { SinglePlacementSliceSchema } from '../apis/edge-v1alpha1.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { isMailboxName, mailboxName } from '../reconcile/keys.ts'
+import {
+  canonicalDestinations,
+  type Destination,
+  mailboxOfDestination,
+  sliceDestinations,
+} from '../placement/destinations.ts'
+import { isMailboxName } from '../reconcile/keys.ts'
 
 export type SliceRef = { space: string; name: string }
 
@@ -44,34 +56,35 @@ export type SliceIndex = {
   spaces(): string[]
 }
 
-type Destination = { cluster?: unknown; locationName?: unknown; syncTargetUID?: unknown }
-
-/** The mailbox names of a slice's `destinations`; entries lacking a field are skipped. */
-export function mailboxesOfSlice(slice: KubeObject): string[] {
-  const dests = Array.isArray(slice.destinations) ? (slice.destinations as Destination[]) : []
-  const out = new Set<string>()
-  for (const d of dests) {
-    if (typeof d !== 'object' || d === null) continue
-    if (typeof d.cluster !== 'string' || typeof d.syncTargetUID !== 'string') continue
-    const name = mailboxName(d.cluster, d.syncTargetUID)
-    if (isMailboxName(name)) out.add(name)
-  }
-  return [...out].sort()
+/** The stored slice's `destinations`, in canonical form; none when the slice does not decode. */
+function storedDestinations(slice: KubeObject): Destination[] {
+  const decoded = decodeObject(SinglePlacementSliceSchema, slice)
+  return decoded.ok ? canonicalDestinations(decoded.value.destinations ?? []) : []
 }
 
-/** The (Location, mailbox) pairs of a slice's `destinations`; entries lacking a field skipped. */
+/** Whether a destination names a mailbox: a SyncTarget uid, and a valid mailbox name. */
+const namesMailbox = (d: Destination) =>
+  d.syncTargetUID !== '' && isMailboxName(mailboxOfDestination(d))
+
+/** The mailbox names of a slice's destinations, sorted (one per SyncTarget). */
+export function mailboxesOfSlice(slice: KubeObject): string[] {
+  const named = sliceDestinations({ destinations: storedDestinations(slice) }).filter(namesMailbox)
+  return named.map(mailboxOfDestination).sort()
+}
+
+/**
+ * The (Location, mailbox) pairs of a slice's destinations: every Location a mailbox is reached
+ * through, not only the one its copies take parameters from (a wake too many costs a translation
+ * that writes nothing; one too few would leave a copy with stale parameters).
+ */
 export function destinationsOfSlice(slice: KubeObject): LocationMailbox[] {
-  const dests = Array.isArray(slice.destinations) ? (slice.destinations as Destination[]) : []
-  const out: LocationMailbox[] = []
-  for (const d of dests) {
-    if (typeof d !== 'object' || d === null) continue
-    const { cluster, locationName, syncTargetUID } = d
-    if (typeof cluster !== 'string' || typeof syncTargetUID !== 'string') continue
-    if (typeof locationName !== 'string') continue
-    const mailbox = mailboxName(cluster, syncTargetUID)
-    if (isMailboxName(mailbox)) out.push({ cluster, locationName, mailbox })
-  }
-  return out
+  return storedDestinations(slice)
+    .filter(namesMailbox)
+    .map((d) => ({
+      cluster: d.cluster,
+      locationName: d.locationName,
+      mailbox: mailboxOfDestination(d),
+    }))
 }
 
 const locationKey = (cluster: string, locationName: string) => `${cluster}\u0000${locationName}`

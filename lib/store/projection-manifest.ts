@@ -14,6 +14,7 @@
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
 import { badRequest, conflict } from '../errors.ts'
+import { timestamp } from '../kube/time.ts'
 import { b, type Item, isConditionalFailure, n, optBytes, readNumber, s } from './attrs.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
@@ -42,7 +43,6 @@ import type {
 const DELETE_ATTEMPTS = 5
 
 const manifestKey = (mailbox: string): Item => ({ pk: s(manifestPk(mailbox)), sk: s(SINGLE_SK) })
-const timestamp = (d: Date) => `${d.toISOString().slice(0, 19)}Z`
 const manifestConflict = (mailbox: string, why: string) =>
   conflict('manifests', { name: mailbox }, why)
 

@@ -16,7 +16,7 @@ import {
 import { applyReport, UPSYNC_MANAGER } from '../../../lib/edge/apply-report.ts'
 import type { Report, StatusReport } from '../../../lib/edge/protocol.ts'
 import { createHubClient, type Gvr, type HubClient } from '../../../lib/hub/client.ts'
-import { timestamp } from '../../../lib/hub/deps.ts'
+import { timestamp } from '../../../lib/kube/time.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'

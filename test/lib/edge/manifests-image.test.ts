@@ -1,9 +1,9 @@
 /**
  * One image reference per program: the constants carry package.json's version, and every place
- * that names an edgeplane image — the docs, the Dockerfiles' build lines, the bootstrap CLI's
- * help — names exactly these (no stale tag or other spelling).
+ * that names an edgeplane image — the READMEs, every Markdown page under docs/, the Dockerfiles'
+ * build lines, the bootstrap CLI's help — names exactly these (no stale tag or other spelling).
  */
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { USAGE as BOOTSTRAP_USAGE } from '../../../infra/edge-bootstrap/cli-args.ts'
@@ -17,10 +17,17 @@ import {
 } from '../../../lib/edge/manifests-image.ts'
 
 const read = (path: string) => readFile(join(REPO_ROOT, path), 'utf8')
+
+/** Every Markdown file under docs/ (the architecture index and its pages), as repo paths. */
+const docsPages = (await readdir(join(REPO_ROOT, 'docs'), { recursive: true }))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => join('docs', f))
+  .sort()
+
 const DOCS = [
   'README.md',
   'infra/README.md',
-  'docs/ARCHITECTURE.md',
+  ...docsPages,
   'infra/edge-agent/Dockerfile',
   'infra/relay/Dockerfile',
 ]
@@ -40,6 +47,11 @@ describe('the image references', () => {
     for (const ref of named) expect([EDGE_AGENT_IMAGE, RELAY_IMAGE]).toContain(ref)
     for (const stale of ['edgeplane/edge-agent:dev', 'edgeplane-edge-agent', 'edgeplane-relay'])
       expect(text).not.toContain(stale)
+  })
+
+  it('are checked in every page of docs/', () => {
+    expect(docsPages).toContain('docs/ARCHITECTURE.md')
+    expect(docsPages.some((p) => p.startsWith('docs/architecture/'))).toBe(true)
   })
 
   it('are named where a user looks for them', async () => {

@@ -1,6 +1,11 @@
-/** The placement model's shared metadata keys: which are kcp's system keys. */
+/** The placement model's shared metadata keys: which are kcp's system keys, which travel. */
 import { describe, expect, it } from 'vitest'
-import { isSystemKey } from '../../../lib/placement/annotations.ts'
+import {
+  EXECUTING_COUNT_ANNOTATION,
+  isSystemKey,
+  travelling,
+  travels,
+} from '../../../lib/placement/annotations.ts'
 
 describe('isSystemKey', () => {
   const cases: [key: string, want: boolean][] = [
@@ -16,5 +21,23 @@ describe('isSystemKey', () => {
   ]
   it.each(cases)('%s → %s', (key, want) => {
     expect(isSystemKey(key)).toBe(want)
+  })
+})
+
+describe('travels and travelling', () => {
+  it('keep kcp system keys and the center-only executing count out of a copy', () => {
+    expect(travels('app')).toBe(true)
+    expect(travels('edge.kcp.io/customizer')).toBe(true)
+    expect(travels('kcp.io/cluster')).toBe(false)
+    expect(travels(EXECUTING_COUNT_ANNOTATION)).toBe(false)
+    const annotations = {
+      'kcp.io/cluster': 'ws1',
+      [EXECUTING_COUNT_ANNOTATION]: '2',
+      note: 'hi',
+      'edge.kcp.io/expand-parameters': 'true',
+    }
+    expect(travelling(annotations)).toEqual({ note: 'hi', 'edge.kcp.io/expand-parameters': 'true' })
+    expect(travelling({ 'kcp.io/cluster': 'ws1' })).toBeUndefined()
+    expect(travelling(undefined)).toBeUndefined()
   })
 })

@@ -11,6 +11,7 @@ import {
   locationSelectorsOf,
   mailboxOfDestination,
   matchingLocations,
+  sliceDestinations,
   uniqueDestinations,
 } from '../../../lib/placement/destinations.ts'
 
@@ -215,5 +216,30 @@ describe('mailboxOfDestination and uniqueDestinations', () => {
     const list = [dest('inv1', 'a', 'u1'), dest('inv1', 'b', 'u1'), dest('inv2', 'a', 'u1')]
     expect(uniqueDestinations(list)).toEqual([dest('inv1', 'a', 'u1'), dest('inv2', 'a', 'u1')])
     expect(uniqueDestinations([])).toEqual([])
+  })
+})
+
+describe('sliceDestinations', () => {
+  const dest = (cluster: string, locationName: string, uid?: string) => ({
+    cluster,
+    locationName,
+    syncTargetName: `st-${uid ?? 'none'}`,
+    ...(uid === undefined ? {} : { syncTargetUID: uid }),
+  })
+  it('reads one destination per SyncTarget, its first Location by name, none without a uid', () => {
+    const destinations = [
+      dest('inv2', 'west', 'u2'),
+      dest('inv1', 'west', 'u1'),
+      dest('inv1', 'east', 'u1'),
+      dest('inv1', 'east', 'u1'),
+      dest('inv1', 'aaa'),
+      dest('inv2', 'east', 'u1'),
+    ]
+    expect(sliceDestinations({ destinations })).toEqual([
+      dest('inv1', 'east', 'u1'),
+      dest('inv2', 'east', 'u1'),
+      dest('inv2', 'west', 'u2'),
+    ])
+    expect(sliceDestinations({})).toEqual([])
   })
 })

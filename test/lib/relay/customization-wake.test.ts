@@ -47,12 +47,22 @@ const translateKeys = (keys: { step: string; key: string }[]) =>
   keys.filter((k) => k.step === TRANSLATE_STEP).map((k) => k.key)
 
 describe('Location changes wake the mailboxes reached through them', () => {
-  it('reads the (Location, mailbox) pairs of a slice, skipping incomplete entries', () => {
-    const s = slice('p', [['florin', 1]])
-    ;(s.destinations as unknown[]).push({ cluster: 'inv1', syncTargetUID: uid(2) }, 'junk')
+  it('reads the (Location, mailbox) pairs of a slice, skipping destinations without uid', () => {
+    const s = slice('p', [
+      ['guilder', 1],
+      ['florin', 1],
+    ])
+    ;(s.destinations as unknown[]).push({
+      cluster: 'inv1',
+      locationName: 'florin',
+      syncTargetName: 'st2',
+    })
     expect(destinationsOfSlice(s)).toEqual([
       { cluster: 'inv1', locationName: 'florin', mailbox: mb(1) },
+      { cluster: 'inv1', locationName: 'guilder', mailbox: mb(1) },
     ])
+    ;(s.destinations as unknown[]).push('junk')
+    expect(destinationsOfSlice(s)).toEqual([])
   })
 
   it('wakes where and the mailboxes of that Location only, and forgets them with the slice', async () => {

@@ -236,15 +236,29 @@ describe('keysForEvent: translate, over a sequence of events sharing one index',
     ['the last slice deleted', SLICES, 'DELETED', slice('p1', 'ws1', [2]), [2]],
     ['then the space wakes nothing', CONFIGMAPS, 'MODIFIED', configMap('ws1'), []],
     [
-      'a malformed destination is skipped',
+      'a destination without uid is skipped',
       SLICES,
       'ADDED',
       {
         ...slice('p5', 'ws3', [5]),
-        destinations: [{ cluster: 'inv1' }, 7, null, { cluster: 'inv1', syncTargetUID: uid(5) }],
+        destinations: [
+          { cluster: 'inv1', locationName: 'loc', syncTargetName: 'st6' },
+          ...(slice('p5', 'ws3', [5]).destinations as unknown[]),
+        ],
       } as KubeObject,
       [5],
     ],
+    [
+      'a slice that does not decode names nothing, and wakes what it named before',
+      SLICES,
+      'MODIFIED',
+      {
+        ...slice('p5', 'ws3', [5]),
+        destinations: [{ cluster: 'inv1' }, 7, null, { cluster: 'inv1', syncTargetUID: uid(6) }],
+      } as KubeObject,
+      [5],
+    ],
+    ['then its space wakes nothing', CONFIGMAPS, 'MODIFIED', configMap('ws3'), []],
   ]
   const d = deps()
   it.for(steps)('%s', async ([_name, r, type, object, want]) => {

@@ -6,22 +6,38 @@ const U1 = '0a1b2c3d-1111-2222-3333-000000000001'
 const U2 = '0a1b2c3d-1111-2222-3333-000000000002'
 
 describe('slice index', () => {
-  it('reads mailbox names from destinations, skipping incomplete or invalid ones', () => {
-    const slice = {
+  const dest = (cluster: string, locationName: string, uid?: string) => ({
+    cluster,
+    locationName,
+    syncTargetName: 'st',
+    ...(uid === undefined ? {} : { syncTargetUID: uid }),
+  })
+  const slice = (destinations: unknown): KubeObject =>
+    ({
       apiVersion: 'edge.kcp.io/v1alpha1',
       kind: 'SinglePlacementSlice',
       metadata: { name: 's' },
-      destinations: [
-        { cluster: 'inv2', syncTargetUID: U2 },
-        { cluster: 'inv1', syncTargetUID: U1, locationName: 'l', syncTargetName: 'e1' },
-        { cluster: 'inv1', syncTargetUID: U1 },
-        { cluster: 'inv1' },
-        { cluster: 'Bad Space', syncTargetUID: U1 },
-        'junk',
-      ],
-    } as unknown as KubeObject
-    expect(mailboxesOfSlice(slice)).toEqual([`inv1-mb-${U1}`, `inv2-mb-${U2}`])
-    expect(mailboxesOfSlice({ ...slice, destinations: null })).toEqual([])
+      destinations,
+    }) as KubeObject
+
+  it('reads mailbox names from destinations, skipping those without uid or valid mailbox name', () => {
+    const s = slice([
+      dest('inv2', 'l', U2),
+      dest('inv1', 'l', U1),
+      dest('inv1', 'other', U1),
+      dest('inv1', 'no-uid'),
+      dest('Bad Space', 'l', U1),
+      dest('inv1', 'l', 'not-a-uid'),
+    ])
+    expect(mailboxesOfSlice(s)).toEqual([`inv1-mb-${U1}`, `inv2-mb-${U2}`])
+    expect(mailboxesOfSlice(slice(undefined))).toEqual([])
+  })
+
+  it('reads nothing from a slice that does not decode, as the translate step skips it', () => {
+    expect(mailboxesOfSlice(slice([dest('inv1', 'l', U1), 'junk']))).toEqual([])
+    expect(mailboxesOfSlice(slice([{ cluster: 'inv1', syncTargetUID: U1 }]))).toEqual([])
+    expect(mailboxesOfSlice(slice(null))).toEqual([])
+    expect(mailboxesOfSlice({ ...slice([dest('inv1', 'l', U1)]), kind: 'Other' })).toEqual([])
   })
 
   it('keeps mailboxes per slice and per space, returning what a slice had before', () => {

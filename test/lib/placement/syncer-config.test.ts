@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
+import { SyncerConfigSchema } from '../../../lib/apis/edge-v1alpha1.ts'
+import { PROJECTED_LABEL } from '../../../lib/placement/annotations.ts'
 import {
   buildSyncerConfig,
+  isSyncerConfigEntry,
   type ResourceRef,
   SYNCER_CONFIG_NAME,
   type SyncerConfigInput,
-} from '../../../functions/reconcile-translate/syncer-config.ts'
-import { SyncerConfigSchema } from '../../../lib/apis/edge-v1alpha1.ts'
-import { PROJECTED_LABEL } from '../../../lib/placement/annotations.ts'
+  syncerConfigEntry,
+} from '../../../lib/placement/syncer-config.ts'
 
 const ref = (group: string, version: string, resource: string): ResourceRef => ({
   group,
@@ -198,5 +200,28 @@ describe('buildSyncerConfig', () => {
     const before = structuredClone(input)
     buildSyncerConfig(input)
     expect(input).toEqual(before)
+  })
+})
+
+describe('syncerConfigEntry', () => {
+  const entry = (group: string, resource: string, name: string) => ({
+    group,
+    resource,
+    name,
+    hash: `${group}/${resource}/${name}`,
+  })
+
+  it('finds the-one among a mailbox entries, by group, resource and name', () => {
+    const mine = entry('edge.kcp.io', 'syncerconfigs', 'the-one')
+    const others = [
+      entry('edge.kcp.io', 'syncerconfigs', 'another'),
+      entry('', 'configmaps', 'the-one'),
+      entry('other.io', 'syncerconfigs', 'the-one'),
+    ]
+    expect(SYNCER_CONFIG_NAME).toBe('the-one')
+    expect(syncerConfigEntry([...others, mine])).toBe(mine)
+    expect(syncerConfigEntry(others)).toBeUndefined()
+    expect(syncerConfigEntry([])).toBeUndefined()
+    expect(others.some(isSyncerConfigEntry)).toBe(false)
   })
 })

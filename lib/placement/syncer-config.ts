@@ -1,6 +1,8 @@
 /**
- * The SyncerConfig `the-one` of a mailbox (reference §2.3, §7.7): what its edge syncer downsyncs
- * and upsyncs, built from what all EdgePlacements targeting that destination selected.
+ * The SyncerConfig `the-one` of a mailbox (seed 001; reference §2.3, §7.7), the one home of the
+ * concept: its name, how a mailbox's entries (the center's manifest, the agent's desired state) find
+ * it, and how the translate step builds it — what the edge syncer downsyncs and upsyncs, from what
+ * all EdgePlacements targeting that destination selected.
  * `namespaceScope` is the namespaces × namespaced resources cross product, `clusterScope` lists
  * cluster-scoped objects by name per resource, `upsync` is the union of the EPs' UpsyncSets. The
  * `apiVersion` of each triple is the version only (`v1`, `v2`...), the one given per resource; when
@@ -9,16 +11,18 @@
  * a rewrite: everything is sorted and deduplicated (namespaces; resources and clusterScope by group
  * then resource, with sorted names; upsync sets normalized — lists sorted and deduplicated, empty
  * ones omitted since empty and absent both mean none — then deduplicated by canonical JSON and
- * sorted by it; the placements were decoded, so every set is an UpsyncSet). Empty sections: `namespaceScope` is
- * always there, `{}` when there are no namespaces (as the seed shows after its EP is deleted);
- * empty lists (`resources`, `clusterScope`, `upsync`) are omitted. A clusterScope entry never has
- * `objects` omitted (which would mean ALL objects): a resource without selected names is left out.
+ * sorted by it; the placements were decoded, so every set is an UpsyncSet). Empty sections:
+ * `namespaceScope` is always there, `{}` when there are no namespaces (as the seed shows after its
+ * EP is deleted); empty lists (`resources`, `clusterScope`, `upsync`) are omitted. A clusterScope
+ * entry never has `objects` omitted (which would mean ALL objects): a resource without selected
+ * names is left out. Pure.
  */
-import { EDGE_API_VERSION, type UpsyncSet } from '../../lib/apis/edge-v1alpha1.ts'
-import { compareKubeVersions } from '../../lib/kube/crd.ts'
-import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
-import { canonicalJson } from '../../lib/patch/json-values.ts'
-import { PROJECTED_LABEL } from '../../lib/placement/annotations.ts'
+import { EDGE_API_VERSION, type UpsyncSet } from '../apis/edge-v1alpha1.ts'
+import { SYNCER_CONFIGS } from '../apis/gvr.ts'
+import { compareKubeVersions } from '../kube/crd.ts'
+import type { JsonObject, KubeObject } from '../kube/types.ts'
+import { canonicalJson } from '../patch/json-values.ts'
+import { PROJECTED_LABEL } from './annotations.ts'
 
 export type ResourceRef = { group: string; version: string; resource: string }
 
@@ -33,7 +37,22 @@ export type SyncerConfigInput = {
   upsync: UpsyncSet[]
 }
 
+/** The name of a mailbox's one SyncerConfig. */
 export const SYNCER_CONFIG_NAME = 'the-one'
+
+/** What names an entry of a mailbox's content (a manifest entry, a desired-state entry). */
+export type EntryName = { group: string; resource: string; name: string }
+
+/** Whether the entry is the mailbox's SyncerConfig `the-one`. */
+export const isSyncerConfigEntry = (e: EntryName): boolean =>
+  e.group === SYNCER_CONFIGS.group &&
+  e.resource === SYNCER_CONFIGS.resource &&
+  e.name === SYNCER_CONFIG_NAME
+
+/** The SyncerConfig's entry among a mailbox's entries; undefined when it has none (yet). */
+export function syncerConfigEntry<E extends EntryName>(entries: readonly E[]): E | undefined {
+  return entries.find(isSyncerConfigEntry)
+}
 
 const sortedUnique = (list: Iterable<string>): string[] => [...new Set(list)].sort()
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

@@ -1,0 +1,22 @@
+/**
+ * The memo of a placement step's batch reads (lib/placement/snapshot.ts, the summarize step's
+ * reads): one promise per key, made by the first caller and shared by every later one, so the
+ * keys of a batch running concurrently read each thing once. A failed load stays rejected for the
+ * batch (every key that needed it fails and is retried); the memo is dropped with its batch, so
+ * the next batch reads the world again.
+ */
+
+/** A keyed memo of promises: `load` runs only for the first call with a key. */
+export type Memo<T> = (key: string, load: () => Promise<T>) => Promise<T>
+
+export function memo<T>(): Memo<T> {
+  const cache = new Map<string, Promise<T>>()
+  return (key, load) => {
+    let hit = cache.get(key)
+    if (!hit) {
+      hit = load()
+      cache.set(key, hit)
+    }
+    return hit
+  }
+}
