@@ -8,7 +8,7 @@
  * tick comes is not waited for (the parts' cursors are safe to share).
  */
 import type { Logger } from '../../lib/log.ts'
-import { hubRequest } from './hub-request.ts'
+import { createRemote } from '../../lib/remote/remote-client.ts'
 
 /** Must match `[triggers] crons` in wrangler.toml. */
 export const LOCAL_CRON = '*/1 * * * *'
@@ -18,11 +18,16 @@ export type CronTicker = { stop(): Promise<void> }
 export type CronTickerOptions = { hubUrl: string; periodMs: number; log: Logger; ca?: string }
 
 export function startCronTicker(opts: CronTickerOptions): CronTicker {
-  const url = `${opts.hubUrl}/__scheduled?cron=${encodeURIComponent(LOCAL_CRON)}`
+  const hub = createRemote({
+    baseUrl: opts.hubUrl,
+    timeoutMs: 30_000,
+    ...(opts.ca ? { ca: opts.ca } : {}),
+  })
   let running: Promise<void> = Promise.resolve()
   const tick = async () => {
     try {
-      const res = await hubRequest(url, { timeoutMs: 30_000, ...(opts.ca ? { ca: opts.ca } : {}) })
+      const res = await hub.send(`/__scheduled?cron=${encodeURIComponent(LOCAL_CRON)}`)
+      await res.body?.cancel()
       if (!res.ok) opts.log.warn('scheduled run answered an error', { status: res.status })
     } catch (e) {
       opts.log.warn('scheduled run failed', { error: e })

@@ -5,8 +5,9 @@
  * whether to run the watch relay (EDGEPLANE_RELAY, `on` by default; `off` for tests that drive
  * the steps themselves), the simulated edge clusters (EDGEPLANE_EDGES, edges-config.ts: unset is
  * the default two, empty is none), their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
- * seconds) and how often a dead hub is restarted before the stack gives up
- * (EDGEPLANE_HUB_RESTARTS). Nothing else in infra/local reads `process.env` for these.
+ * seconds), how often a dead hub is restarted before the stack gives up
+ * (EDGEPLANE_HUB_RESTARTS) and the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
+ * default 60 like the deployed cron). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -20,6 +21,7 @@ export const LocalEnvSchema = z.object({
   EDGEPLANE_RELAY: z.enum(['on', 'off']).default('on'),
   EDGEPLANE_POLL_INTERVAL: z.coerce.number().int().min(1).max(3600).default(2),
   EDGEPLANE_HUB_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
+  EDGEPLANE_CRON_PERIOD: z.coerce.number().int().min(1).max(3600).default(60),
 })
 
 export type LocalConfig = {
@@ -37,6 +39,8 @@ export type LocalConfig = {
   pollIntervalSeconds: number
   /** Restarts in a row of a dead hub (wrangler or workerd) before the stack ends (default 3). */
   hubRestarts?: number
+  /** Seconds between the local cron ticks (default 60, the deployed cron's every minute). */
+  cronPeriodSeconds?: number
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -63,5 +67,6 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     edges,
     pollIntervalSeconds: c.EDGEPLANE_POLL_INTERVAL,
     hubRestarts: c.EDGEPLANE_HUB_RESTARTS,
+    cronPeriodSeconds: c.EDGEPLANE_CRON_PERIOD,
   }
 }

@@ -15,14 +15,15 @@
  *   7. the simulated edge clusters of EDGEPLANE_EDGES with their agents (local-edges.ts)
  *   8. the kubeconfig (a context per space and per edge) and stack.json (rewritten with new pids
  *      whenever a supervised child is restarted)
- * Every started part is a `Part` with a `stop()`; a failure while starting stops what was started.
+ * Every started part is a `Part` with a `stop()` (parts.ts); a failure while starting stops what
+ * was started.
  */
 import { dirname } from 'node:path'
 import type { Logger } from '../../lib/log.ts'
+import { createRemote } from '../../lib/remote/remote-client.ts'
 import { startCronTicker } from './cron-ticker.ts'
 import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-dir.ts'
 import { startDynalite } from './dynalite-server.ts'
-import { adminCall } from './hub-request.ts'
 import { prepareHub } from './hub-setup.ts'
 import { type HubSupervisor, type HubSupervisorOptions, superviseHub } from './hub-supervisor.ts'
 import { hubUrlFor, startHubWorker } from './hub-worker.ts'
@@ -31,11 +32,10 @@ import { reapLeftovers } from './leftovers.ts'
 import type { LocalConfig } from './local-config.ts'
 import { type LocalEdges, startLocalEdges } from './local-edges.ts'
 import { acquireLock } from './lock-file.ts'
+import { type Part, stopAll } from './parts.ts'
 import { assertPortFree } from './ports.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
 import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
-
-export type Part = { name: string; stop(): Promise<void> }
 
 export type LocalStack = {
   /** stack.json as first written (the relay pid in the file changes when it is restarted). */
@@ -54,6 +54,7 @@ export type LocalStackOptions = {
   log: Logger
   /** How long wrangler dev may take to answer /healthz. */
   readyTimeoutMs?: number
+  /** The cron ticker's period; default LocalConfig.cronPeriodSeconds (EDGEPLANE_CRON_PERIOD), else 60 s. */
   cronPeriodMs?: number
   /** Aborting stops the start: what was started is stopped and the error is rethrown. */
   signal?: AbortSignal
@@ -89,17 +90,6 @@ export function relayArgs(
     // Its /healthz and /metrics on a free loopback port (logged), never a fixed one that clashes.
     ...['--health-host', '127.0.0.1', '--health-port', '0'],
   ]
-}
-
-async function stopAll(parts: Part[], log: Logger): Promise<void> {
-  for (const part of [...parts].reverse()) {
-    try {
-      await part.stop()
-      log.info('stopped', { part: part.name })
-    } catch (e) {
-      log.error('stopping failed', { part: part.name, error: e })
-    }
-  }
 }
 
 export async function startLocalStack(
@@ -157,7 +147,7 @@ export async function startLocalStack(
     checkAborted()
     const ticker = startCronTicker({
       hubUrl,
-      periodMs: opts.cronPeriodMs ?? 60_000,
+      periodMs: opts.cronPeriodMs ?? (cfg.cronPeriodSeconds ?? 60) * 1000,
       log,
       ca: tls.certPem,
     })
@@ -226,7 +216,12 @@ export async function startLocalStack(
         repoRoot: opts.repoRoot,
         dataDir: paths.root,
         center,
-        hub: adminCall(center),
+        hub: createRemote({
+          baseUrl: hubUrl,
+          token: admin.token,
+          ca: tls.certPem,
+          timeoutMs: 30_000,
+        }),
         ddbEndpoint: db.endpoint,
         tlsDir: dirname(paths.tlsCert),
         pollIntervalSeconds: cfg.pollIntervalSeconds,

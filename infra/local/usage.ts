@@ -14,7 +14,8 @@ Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM
     Worker (functions/index.ts, wrangler.toml's "local" environment) on a free loopback http
     port; restarted when wrangler or its workerd dies (EDGEPLANE_HUB_RESTARTS times in a row at
     most, then the stack stops with the reason)
-  - a cron ticker calling the Worker's scheduled() every minute (change-log sweep, terminations)
+  - a cron ticker calling the Worker's scheduled() every minute, or every EDGEPLANE_CRON_PERIOD
+    seconds (change-log sweep, terminations, resync)
   - the watch relay (infra/relay/main.ts): watches the hub and posts reconcile keys to its hooks
     (mailbox, where, translate); restarted with backoff if it dies; EDGEPLANE_RELAY=off leaves it out
   - simulated edge clusters (default two: florin env=prod, guilder env=prod extended=si), each a
@@ -44,6 +45,8 @@ Environment:
   EDGEPLANE_POLL_INTERVAL  seconds between the edge agents' polls (default 2)
   EDGEPLANE_HUB_RESTARTS   restarts in a row of a dead hub before the stack stops (default 3;
                    0: stop at once)
+  EDGEPLANE_CRON_PERIOD    seconds between the local cron ticks (sweeps, resync; default 60,
+                   like the deployed cron)
 
 Files in the data folder (created 0700, its files readable by their owner only):
   admin-token      the admin bearer token (mode 0600), generated on first start

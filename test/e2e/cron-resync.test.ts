@@ -1,8 +1,9 @@
 /**
  * The timer alone heals: with the relay switched off (EDGEPLANE_RELAY=off) no hook is ever called,
  * yet the scheduled maintenance that `npm start` ticks every minute (as the cron does in
- * production) resyncs the mailbox, where and translate steps, so the mailboxes of the example
- * world fill within a period or two.
+ * production; here every EDGEPLANE_CRON_PERIOD=5 seconds, so the test waits for ticks, not for
+ * minutes) resyncs the mailbox, where and translate steps, so the mailboxes of the example world
+ * fill within a period or two.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually, setupWorld, type World } from './helpers/edge-world.ts'
@@ -12,7 +13,7 @@ let stack: E2eStack
 let world: World
 
 beforeAll(async () => {
-  stack = await startStack({ relay: false })
+  stack = await startStack({ relay: false, env: { EDGEPLANE_CRON_PERIOD: '5' } })
   world = await setupWorld(stack)
 }, 120_000)
 afterAll(async () => {

@@ -22,9 +22,9 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { KubeConfig } from '@kubernetes/client-node'
 import { parseReadyLine } from '../../../infra/local/cli-args.ts'
-import { type HubRequestInit, hubRequest } from '../../../infra/local/hub-request.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
 import { readStackInfo, type StackInfo } from '../../../infra/local/stack-info.ts'
+import { createRemote } from '../../../lib/remote/remote-client.ts'
 import {
   type BackgroundKubectl,
   type KubectlOptions,
@@ -37,7 +37,13 @@ const READY_TIMEOUT_MS = 150_000
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 
-export type ApiInit = Omit<HubRequestInit, 'ca'> & { token?: string | null }
+export type ApiInit = {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | Uint8Array
+  timeoutMs?: number
+  token?: string | null
+}
 
 export type StackOptions = {
   dataDir?: string
@@ -245,7 +251,8 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
       const headers: Record<string, string> = { ...init.headers }
       const bearer = init.token === undefined ? token : init.token
       if (bearer !== null) headers.authorization = `Bearer ${bearer}`
-      return hubRequest(`${url}${path}`, { ...init, headers, ca })
+      const hub = createRemote({ baseUrl: url, ca, timeoutMs: init.timeoutMs ?? 30_000 })
+      return hub.send(path, { method: init.method ?? 'GET', headers, body: init.body })
     },
     ca: () => ca,
     output: () => last?.stderr ?? '',

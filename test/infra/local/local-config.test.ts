@@ -15,10 +15,11 @@ describe('readLocalConfig', () => {
       ],
       pollIntervalSeconds: 2,
       hubRestarts: 3,
+      cronPeriodSeconds: 60,
     })
   })
 
-  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY', () => {
+  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY, EDGEPLANE_CRON_PERIOD', () => {
     const env = {
       EDGEPLANE_PORT: '9000',
       EDGEPLANE_DATA: 'tmp/stack2',
@@ -28,6 +29,7 @@ describe('readLocalConfig', () => {
       EDGEPLANE_EDGES: 'zloty:env=dev',
       EDGEPLANE_POLL_INTERVAL: '5',
       EDGEPLANE_HUB_RESTARTS: '0',
+      EDGEPLANE_CRON_PERIOD: '5',
     }
     expect(readLocalConfig(env, '/repo')).toEqual({
       port: 9000,
@@ -38,6 +40,7 @@ describe('readLocalConfig', () => {
       edges: [{ name: 'zloty', labels: { env: 'dev' } }],
       pollIntervalSeconds: 5,
       hubRestarts: 0,
+      cronPeriodSeconds: 5,
     })
     expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
   })
@@ -64,6 +67,8 @@ describe('readLocalConfig', () => {
     ['EDGEPLANE_POLL_INTERVAL', '0'],
     ['EDGEPLANE_POLL_INTERVAL', '1.5'],
     ['EDGEPLANE_HUB_RESTARTS', '-1'],
+    ['EDGEPLANE_CRON_PERIOD', '0'],
+    ['EDGEPLANE_CRON_PERIOD', '2.5'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })

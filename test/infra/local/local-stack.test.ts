@@ -5,13 +5,13 @@ import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { dataPaths } from '../../../infra/local/data-dir.ts'
-import { hubRequest } from '../../../infra/local/hub-request.ts'
 import type { LocalConfig } from '../../../infra/local/local-config.ts'
 import { startLocalStack } from '../../../infra/local/local-stack.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import { readStackInfo } from '../../../infra/local/stack-info.ts'
 import { createLogger, silentLogger } from '../../../lib/log.ts'
+import { createRemote } from '../../../lib/remote/remote-client.ts'
 
 let dir: string
 let cfg: LocalConfig
@@ -61,7 +61,11 @@ async function wranglerReplaced(old: number) {
 }
 
 const healthz = async (info: { url: string; caFile: string }) =>
-  (await hubRequest(`${info.url}/healthz`, { ca: await readFile(info.caFile, 'utf8') })).status
+  (
+    await createRemote({ baseUrl: info.url, ca: await readFile(info.caFile, 'utf8') }).send(
+      '/healthz'
+    )
+  ).status
 
 const base = () => ({ repoRoot: dir, log: silentLogger, readyTimeoutMs: 20_000 })
 
@@ -79,7 +83,9 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
       expect(kc.getCurrentCluster()?.server).toBe(`${stack.info.url}/clusters/root`)
       expect(kc.getCurrentUser()?.token).toBe((await readFile(p.adminToken, 'utf8')).trim())
       const ca = await readFile(stack.info.caFile, 'utf8')
-      expect((await hubRequest(`${stack.info.url}/healthz`, { ca })).status).toBe(200)
+      expect((await createRemote({ baseUrl: stack.info.url, ca }).send('/healthz')).status).toBe(
+        200
+      )
     } finally {
       await stack.stop()
     }

@@ -1,0 +1,31 @@
+/**
+ * The test file order for `npm test`: both projects share one pool of workers (vitest.config.ts),
+ * so the order of the queue decides what runs side by side. Within each project vitest's own
+ * order stands (longest first when a previous run's durations are cached, else largest file
+ * first); the end-to-end files, which spend most of their time waiting on their stack, are then
+ * interleaved with the unit files (interleave.ts), so a couple of stacks run beside the unit
+ * files from the start to near the end.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { interleave } from './interleave.ts'
+
+/** The project whose files wait on a stack rather than use the CPU. */
+export const WAITING_PROJECT = 'e2e'
+
+/** End-to-end files at the head of the queue; the pool's other workers start on unit files. */
+export const E2E_LEAD = 2
+
+/**
+ * The remaining end-to-end files are spread over the first half of the unit files: all of them
+ * start early, so the run ends on unit files, which the workers share well.
+ */
+export const E2E_SPREAD = 0.5
+
+export class InterleavingSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const waiting = sorted.filter((f) => f.project.name === WAITING_PROJECT)
+    const busy = sorted.filter((f) => f.project.name !== WAITING_PROJECT)
+    return interleave(waiting, busy, { lead: E2E_LEAD, spread: E2E_SPREAD })
+  }
+}
