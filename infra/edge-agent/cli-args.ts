@@ -1,7 +1,9 @@
 /**
  * The edge agent's command line and environment: flags win over their environment variables;
  * the center URL, mailbox name and token file are required; `--poll-interval` is a positive
- * number of seconds (default 15); the state folder defaults to ./.edgeplane-agent; the built-in
+ * number of seconds (default 15); `--center-timeout` bounds each request to the center (1 to 120
+ * seconds, default 30: a center that accepts and never answers counts as unreachable after it);
+ * the state folder defaults to ./.edgeplane-agent; the built-in
  * namespaces follow lib/apis/builtins.ts (`EDGE_BUILTIN_NAMESPACES`, kube's four by default).
  * Without `--kubeconfig` the agent uses the in-cluster config when it runs in a pod, else the
  * KUBECONFIG default. Outside `--once` it serves /healthz, /readyz and /metrics on the health
@@ -20,6 +22,8 @@ export type AgentConfig = {
   kubeconfig?: string
   context?: string
   pollIntervalMs: number
+  /** Limit for each request to the center, its answer and body. */
+  centerTimeoutMs: number
   stateDir: string
   builtinNamespaces: string[]
   once: boolean
@@ -59,6 +63,9 @@ Options (environment variable in brackets):
                            else $KUBECONFIG or ~/.kube/config)
   --context NAME           kubeconfig context (default: the current one)
   --poll-interval SECONDS  seconds between polls [EDGEPLANE_POLL_INTERVAL] (default 15)
+  --center-timeout SECONDS limit for each request to the center; a center that answers
+                           nothing within it counts as unreachable [EDGEPLANE_CENTER_TIMEOUT]
+                           (default 30, 1 to 120)
   --state-dir PATH         state folder: desired copy, report state
                            [EDGEPLANE_STATE] (default ./.edgeplane-agent)
   --namespace NS           namespace of the ownership record (ConfigMaps
@@ -84,6 +91,7 @@ const VALUE_FLAGS = [
   '--kubeconfig',
   '--context',
   '--poll-interval',
+  '--center-timeout',
   '--state-dir',
   '--builtin-namespaces',
   '--center-ca',
@@ -94,6 +102,32 @@ const VALUE_FLAGS = [
 const BOOL_FLAGS = ['--once']
 
 const MAILBOX = /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/
+
+/** Milliseconds from a decimal number of seconds accepted by `ok`, else the error message. */
+function millis(text: string, flag: string, ok: (s: number) => boolean, range: string) {
+  const s = Number(text)
+  if (/^\d+(\.\d+)?$/.test(text) && ok(s)) return Math.round(s * 1000)
+  return `${flag} must be ${range}, got ${text}`
+}
+
+/** `--poll-interval` and `--center-timeout` in milliseconds, or the first error message. */
+function readTimes(v: (flag: string, name: string) => string | undefined) {
+  const pollIntervalMs = millis(
+    v('--poll-interval', 'EDGEPLANE_POLL_INTERVAL') ?? '15',
+    '--poll-interval',
+    (s) => s > 0,
+    'a positive number of seconds'
+  )
+  if (typeof pollIntervalMs === 'string') return pollIntervalMs
+  const centerTimeoutMs = millis(
+    v('--center-timeout', 'EDGEPLANE_CENTER_TIMEOUT') ?? '30',
+    '--center-timeout',
+    (s) => s >= 1 && s <= 120,
+    'a number of seconds from 1 to 120'
+  )
+  if (typeof centerTimeoutMs === 'string') return centerTimeoutMs
+  return { pollIntervalMs, centerTimeoutMs }
+}
 
 export function parseAgentArgs(
   argv: string[],
@@ -119,13 +153,8 @@ export function parseAgentArgs(
     return { kind: 'error', message: `--mailbox is not a valid name: ${mailbox}` }
   if (!tokenFile)
     return { kind: 'error', message: 'missing --token-file (or EDGEPLANE_TOKEN_FILE)' }
-  const intervalText = v('--poll-interval', 'EDGEPLANE_POLL_INTERVAL') ?? '15'
-  const interval = Number(intervalText)
-  if (!/^\d+(\.\d+)?$/.test(intervalText) || !(interval > 0))
-    return {
-      kind: 'error',
-      message: `--poll-interval must be a positive number of seconds, got ${intervalText}`,
-    }
+  const times = readTimes(v)
+  if (typeof times === 'string') return { kind: 'error', message: times }
   let builtinNamespaces: string[]
   try {
     builtinNamespaces = parseBuiltinNamespaces(v('--builtin-namespaces', 'EDGE_BUILTIN_NAMESPACES'))
@@ -154,7 +183,7 @@ export function parseAgentArgs(
       tokenFile,
       ...(kubeconfig ? { kubeconfig } : {}),
       ...(context ? { context } : {}),
-      pollIntervalMs: Math.round(interval * 1000),
+      ...times,
       stateDir: v('--state-dir', 'EDGEPLANE_STATE') || './.edgeplane-agent',
       builtinNamespaces,
       once: flags.bools.has('--once'),

@@ -8,8 +8,8 @@
  * wrapped around the center client and the poll). `--once` polls once: exit 0 when the
  * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
  * token file, no usable kubeconfig, an unreadable CA file, a health port it cannot bind), so a
- * supervisor restarts it. `npm run build` bundles this file into dist/edge-agent/main.mjs, which
- * the image runs.
+ * supervisor restarts it. Each request to the center is bounded by `--center-timeout`.
+ * `npm run build` bundles this file into dist/edge-agent/main.mjs, which the image runs.
  */
 
 import { readFile } from 'node:fs/promises'
@@ -73,6 +73,7 @@ async function main(): Promise<number> {
     kubeconfig: setup.source,
     stateDir: cfg.stateDir,
     pollIntervalMs: cfg.pollIntervalMs,
+    centerTimeoutMs: cfg.centerTimeoutMs,
   })
   if (cfg.once) {
     const r = await agent.poll()
@@ -112,6 +113,7 @@ async function prepare(cfg: AgentConfig) {
     baseUrl: cfg.centerUrl,
     mailbox: cfg.mailbox,
     token: () => readToken(cfg.tokenFile),
+    timeoutMs: cfg.centerTimeoutMs,
     ...(ca ? { ca } : {}),
   })
   return { center, kube: createKubeRest({ kubeConfig }), source }

@@ -5,7 +5,8 @@
  * whether to run the watch relay (EDGEPLANE_RELAY, `on` by default; `off` for tests that drive
  * the steps themselves), the simulated edge clusters (EDGEPLANE_EDGES, edges-config.ts: unset is
  * the default two, empty is none), their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
- * seconds), how often a dead hub is restarted before the stack gives up
+ * seconds) and their limit for each request to the center (EDGEPLANE_AGENT_TIMEOUT, seconds,
+ * default 30 like a deployed agent's), how often a dead hub is restarted before the stack gives up
  * (EDGEPLANE_HUB_RESTARTS) and the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
  * default 60 like the deployed cron). Nothing else in infra/local reads `process.env` for these.
  */
@@ -22,6 +23,7 @@ export const LocalEnvSchema = z.object({
   EDGEPLANE_POLL_INTERVAL: z.coerce.number().int().min(1).max(3600).default(2),
   EDGEPLANE_HUB_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
   EDGEPLANE_CRON_PERIOD: z.coerce.number().int().min(1).max(3600).default(60),
+  EDGEPLANE_AGENT_TIMEOUT: z.coerce.number().int().min(1).max(120).default(30),
 })
 
 export type LocalConfig = {
@@ -37,6 +39,8 @@ export type LocalConfig = {
   edges: EdgeSpec[]
   /** Seconds between the simulated edges' agent polls. */
   pollIntervalSeconds: number
+  /** The simulated edges' agents' limit for each request to the center (`--center-timeout`). */
+  agentTimeoutSeconds?: number
   /** Restarts in a row of a dead hub (wrangler or workerd) before the stack ends (default 3). */
   hubRestarts?: number
   /** Seconds between the local cron ticks (default 60, the deployed cron's every minute). */
@@ -66,6 +70,7 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     relay: c.EDGEPLANE_RELAY === 'on',
     edges,
     pollIntervalSeconds: c.EDGEPLANE_POLL_INTERVAL,
+    agentTimeoutSeconds: c.EDGEPLANE_AGENT_TIMEOUT,
     hubRestarts: c.EDGEPLANE_HUB_RESTARTS,
     cronPeriodSeconds: c.EDGEPLANE_CRON_PERIOD,
   }

@@ -8,7 +8,8 @@
  *      https with the hub's certificate; a kubeconfig for it in `<data>/edges/<name>/kubeconfig`;
  *   3. the edge joined through the bootstrap a real edge uses (edge-join.ts);
  *   4. its agent (infra/edge-agent/main.ts) as a supervised child, configured from the Secret the
- *      bootstrap put in the edge cluster, state in `<data>/edges/<name>/agent/`.
+ *      bootstrap put in the edge cluster, state in `<data>/edges/<name>/agent/`, polling every
+ *      `pollIntervalSeconds` with `agentTimeoutSeconds` as its `--center-timeout`.
  * Logs go to `<data>/edges/<name>/edge.log` and `agent.log`. `info()` describes the running edges for
  * stack.json (pids change when a child is restarted; `onChange` says so).
  */
@@ -38,6 +39,8 @@ export type LocalEdgesOptions = {
   /** Folder with the hub's cert.pem and key.pem, which the edges serve too. */
   tlsDir: string
   pollIntervalSeconds: number
+  /** The agents' `--center-timeout` (their default, 30 s, when absent). */
+  agentTimeoutSeconds?: number
   logLevel: string
   log: Logger
   /** Called when a child's pid changed (a restart), to rewrite stack.json. */
@@ -120,6 +123,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
       ...['--parent-pid', String(process.pid)],
       ...['--health-host', '127.0.0.1', '--health-port', '0'],
       ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
+      ...(o.agentTimeoutSeconds ? ['--center-timeout', String(o.agentTimeoutSeconds)] : []),
     ],
   })
   o.addPart({ name: `agent ${spec.name}`, stop: () => agent.stop() })

@@ -225,6 +225,7 @@ export async function startLocalStack(
         ddbEndpoint: db.endpoint,
         tlsDir: dirname(paths.tlsCert),
         pollIntervalSeconds: cfg.pollIntervalSeconds,
+        ...(cfg.agentTimeoutSeconds ? { agentTimeoutSeconds: cfg.agentTimeoutSeconds } : {}),
         logLevel: cfg.logLevel,
         log,
         onChange: rewriteInfo,

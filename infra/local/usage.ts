@@ -43,6 +43,8 @@ Environment:
                    (loc-name=<name> and the given ones, instanceSelector id=<name>) in root:imw-1
                    and a kubeconfig context named after it
   EDGEPLANE_POLL_INTERVAL  seconds between the edge agents' polls (default 2)
+  EDGEPLANE_AGENT_TIMEOUT  seconds the edge agents wait for each answer of the center before
+                   counting it unreachable (their --center-timeout; default 30, 1 to 120)
   EDGEPLANE_HUB_RESTARTS   restarts in a row of a dead hub before the stack stops (default 3;
                    0: stop at once)
   EDGEPLANE_CRON_PERIOD    seconds between the local cron ticks (sweeps, resync; default 60,

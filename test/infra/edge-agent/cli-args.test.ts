@@ -12,6 +12,7 @@ describe('parseAgentArgs', () => {
         mailbox: 'inv-mb-1',
         tokenFile: '/t',
         pollIntervalMs: 15_000,
+        centerTimeoutMs: 30_000,
         stateDir: './.edgeplane-agent',
         builtinNamespaces: ['default', 'kube-system', 'kube-public', 'kube-node-lease'],
         once: false,
@@ -41,6 +42,7 @@ describe('parseAgentArgs', () => {
       EDGEPLANE_MAILBOX: 'env-mb',
       EDGEPLANE_TOKEN_FILE: '/env',
       EDGEPLANE_POLL_INTERVAL: '2.5',
+      EDGEPLANE_CENTER_TIMEOUT: '7',
       EDGEPLANE_STATE: '/state',
       EDGEPLANE_CENTER_CA: '/ca.pem',
       EDGE_BUILTIN_NAMESPACES: 'kube-system, default',
@@ -58,6 +60,7 @@ describe('parseAgentArgs', () => {
         kubeconfig: '/k',
         context: 'c',
         pollIntervalMs: 2500,
+        centerTimeoutMs: 7000,
         stateDir: '/state',
         builtinNamespaces: ['kube-system', 'default'],
         once: true,
@@ -69,6 +72,17 @@ describe('parseAgentArgs', () => {
     expect(supervised.kind === 'run' && supervised.config.parentPid).toBe(42)
     const none = parseAgentArgs([...required, '--builtin-namespaces', ''], {})
     expect(none.kind === 'run' && none.config.builtinNamespaces).toEqual([])
+  })
+
+  it('reads the center timeout in seconds, the flag over the environment', () => {
+    const timeout = (argv: string[], env: Record<string, string> = {}) => {
+      const r = parseAgentArgs([...required, ...argv], env)
+      return r.kind === 'run' ? r.config.centerTimeoutMs : r.kind
+    }
+    expect(timeout(['--center-timeout', '5'])).toBe(5000)
+    expect(timeout(['--center-timeout=1.5'], { EDGEPLANE_CENTER_TIMEOUT: '9' })).toBe(1500)
+    expect(timeout([], { EDGEPLANE_CENTER_TIMEOUT: '120' })).toBe(120_000)
+    expect(timeout(['--center-timeout', '1'])).toBe(1000)
   })
 
   it.each([
@@ -83,6 +97,12 @@ describe('parseAgentArgs', () => {
     [[...required, '--state-dir'], /needs a value/],
     [[...required, '--frobnicate'], /unknown argument/],
     [[...required, '--parent-pid', '0'], /positive integer/],
+    [[...required, '--center-timeout', '0'], /--center-timeout must be .* 1 to 120/],
+    [[...required, '--center-timeout', '0.5'], /--center-timeout must be/],
+    [[...required, '--center-timeout', '121'], /--center-timeout must be/],
+    [[...required, '--center-timeout', '5s'], /--center-timeout must be/],
+    [[...required, '--center-timeout', '-5'], /--center-timeout must be/],
+    [[...required, '--center-timeout'], /needs a value/],
   ])('rejects %j', (argv, message) => {
     const r = parseAgentArgs(argv, {})
     expect(r.kind).toBe('error')

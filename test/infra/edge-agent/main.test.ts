@@ -2,10 +2,12 @@
  * The agent's process end to end: `main.ts --once` as a child process (Node's own binary with
  * --experimental-strip-types) against a real in-process edge API (reached through a kubeconfig
  * file) and the fake center of the agent's unit tests; exit codes for success, an unreachable
- * center, bad arguments and `--help`; JSON log lines.
+ * center, a silent one given up on after `--center-timeout`, bad arguments and `--help`; JSON
+ * log lines.
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, writeFile } from 'node:fs/promises'
+import { createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -112,6 +114,28 @@ describe('edge-agent main', () => {
     expect(await edge.get(cmRef('m1', 'c'))).toBeDefined()
   })
 
+  it('gives up on a center that answers nothing after --center-timeout', async () => {
+    // Accepts connections and never answers, like a frozen center.
+    const held: Socket[] = []
+    const silent = createServer((s) => held.push(s))
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r))
+    const { port } = silent.address() as { port: number }
+    const url = `http://127.0.0.1:${port}`
+    try {
+      const r = await run(
+        args.map((a) => (a === center.url ? url : a)).concat(['--center-timeout', '1'])
+      )
+      expect(r.code).toBe(1)
+      const last = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '{}')
+      expect(last).toMatchObject({ level: 'warn', outcome: 'offline' })
+      expect(JSON.stringify(last)).toMatch(/no answer within 1000 ms/)
+      expect(held.length).toBeGreaterThan(0)
+    } finally {
+      for (const s of held) s.destroy()
+      await new Promise((r) => silent.close(r))
+    }
+  })
+
   it('exits 2 on bad arguments, 1 without a token, 0 for --help', async () => {
     expect((await run(['--center', 'nope'])).code).toBe(2)
     const noToken = args.map((a) => (a === join(dir, 'token') ? join(dir, 'missing') : a))
@@ -119,5 +143,6 @@ describe('edge-agent main', () => {
     const help = await run(['--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/--poll-interval/)
+    expect(help.stdout).toMatch(/--center-timeout SECONDS/)
   })
 })

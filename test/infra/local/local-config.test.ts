@@ -14,12 +14,13 @@ describe('readLocalConfig', () => {
         { name: 'guilder', labels: { env: 'prod', extended: 'si' } },
       ],
       pollIntervalSeconds: 2,
+      agentTimeoutSeconds: 30,
       hubRestarts: 3,
       cronPeriodSeconds: 60,
     })
   })
 
-  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY, EDGEPLANE_CRON_PERIOD', () => {
+  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY, EDGEPLANE_CRON_PERIOD, EDGEPLANE_AGENT_TIMEOUT', () => {
     const env = {
       EDGEPLANE_PORT: '9000',
       EDGEPLANE_DATA: 'tmp/stack2',
@@ -30,6 +31,7 @@ describe('readLocalConfig', () => {
       EDGEPLANE_POLL_INTERVAL: '5',
       EDGEPLANE_HUB_RESTARTS: '0',
       EDGEPLANE_CRON_PERIOD: '5',
+      EDGEPLANE_AGENT_TIMEOUT: '5',
     }
     expect(readLocalConfig(env, '/repo')).toEqual({
       port: 9000,
@@ -39,6 +41,7 @@ describe('readLocalConfig', () => {
       relay: false,
       edges: [{ name: 'zloty', labels: { env: 'dev' } }],
       pollIntervalSeconds: 5,
+      agentTimeoutSeconds: 5,
       hubRestarts: 0,
       cronPeriodSeconds: 5,
     })
@@ -69,6 +72,9 @@ describe('readLocalConfig', () => {
     ['EDGEPLANE_HUB_RESTARTS', '-1'],
     ['EDGEPLANE_CRON_PERIOD', '0'],
     ['EDGEPLANE_CRON_PERIOD', '2.5'],
+    ['EDGEPLANE_AGENT_TIMEOUT', '0'],
+    ['EDGEPLANE_AGENT_TIMEOUT', '121'],
+    ['EDGEPLANE_AGENT_TIMEOUT', '2.5'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })
