@@ -128,20 +128,31 @@ describe('diff', () => {
   })
 })
 
+/** Planning 1,000 requests with 100,000-deep bodies is seconds of CPU on a shared 2-core run. */
+const PLAN_TIMEOUT_MS = 60_000
+
 describe('plan', () => {
   const fx = { ...DEFAULT_FIXTURE, mailbox: 'm1', otherMailbox: 'm2' }
-  it('is deterministic from its seed and covers every category', () => {
-    const a = plan({ seed: 5, count: 1000 }, fx)
-    expect(a).toHaveLength(1000)
-    expect(JSON.stringify(plan({ seed: 5, count: 1000 }, fx))).toBe(JSON.stringify(a))
-    expect(JSON.stringify(plan({ seed: 6, count: 1000 }, fx))).not.toBe(JSON.stringify(a))
-    expect(new Set(a.map((r) => r.category))).toEqual(new Set(Object.keys(CATEGORIES)))
-  })
-  it('holds the nesting depths and bombs the issue names', () => {
-    const all = plan({ seed: 1, count: 1000, categories: ['nesting', 'bombs'] }, fx)
-    const bodies = all.map((r) => (typeof r.body === 'string' ? r.body : ''))
-    expect(bodies.some((b) => b.startsWith('{"a":'.repeat(100_000)))).toBe(true)
-    expect(bodies.some((b) => b.includes('{"a":'.repeat(5_000)))).toBe(true)
-    expect(all.some((r) => r.label.includes('copy /data into itself x30'))).toBe(true)
-  })
+  it(
+    'is deterministic from its seed and covers every category',
+    () => {
+      const a = plan({ seed: 5, count: 1000 }, fx)
+      expect(a).toHaveLength(1000)
+      expect(JSON.stringify(plan({ seed: 5, count: 1000 }, fx))).toBe(JSON.stringify(a))
+      expect(JSON.stringify(plan({ seed: 6, count: 1000 }, fx))).not.toBe(JSON.stringify(a))
+      expect(new Set(a.map((r) => r.category))).toEqual(new Set(Object.keys(CATEGORIES)))
+    },
+    PLAN_TIMEOUT_MS
+  )
+  it(
+    'holds the nesting depths and bombs the issue names',
+    () => {
+      const all = plan({ seed: 1, count: 1000, categories: ['nesting', 'bombs'] }, fx)
+      const bodies = all.map((r) => (typeof r.body === 'string' ? r.body : ''))
+      expect(bodies.some((b) => b.startsWith('{"a":'.repeat(100_000)))).toBe(true)
+      expect(bodies.some((b) => b.includes('{"a":'.repeat(5_000)))).toBe(true)
+      expect(all.some((r) => r.label.includes('copy /data into itself x30'))).toBe(true)
+    },
+    PLAN_TIMEOUT_MS
+  )
 })
