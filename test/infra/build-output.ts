@@ -69,11 +69,18 @@ export type RunningBundle = {
   stop(): Promise<number | null>
 }
 
-/** Runs `node <file> ...args` in the file's folder with only PATH set. */
-export function startBundle(file: string, args: string[]): RunningBundle {
+/**
+ * Runs `node <file> ...args` in the file's folder with only PATH set, plus `env` when given (a
+ * setting the bundle reads, such as LOG_LEVEL for a more telling failure).
+ */
+export function startBundle(
+  file: string,
+  args: string[],
+  env: Record<string, string> = {}
+): RunningBundle {
   const child = spawn(process.execPath, [file, ...args], {
     cwd: dirname(file),
-    env: { PATH: process.env.PATH ?? '' },
+    env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -66,11 +66,12 @@ const bundleOf = (name: string) => {
 }
 
 /** Starts a bundle alone in an empty folder; resolves with it and its health server's base URL. */
-async function start(name: string, args: string[]) {
-  const b = startBundle(await copyAlone(bundleOf(name)), [
-    ...args,
-    ...['--health-host', '127.0.0.1', '--health-port', '0'],
-  ])
+async function start(name: string, args: string[], env: Record<string, string> = {}) {
+  const b = startBundle(
+    await copyAlone(bundleOf(name)),
+    [...args, ...['--health-host', '127.0.0.1', '--health-port', '0']],
+    env
+  )
   running.push(b)
   const line = await b.logLine((l) => l.msg === 'health server listening')
   return { b, base: `http://127.0.0.1:${line.port}` }
@@ -190,10 +191,15 @@ describe('the relay bundle', () => {
     'relays a new SyncTarget to the mailbox hook and serves health and metrics',
     async () => {
       await writeFile(join(config, 'admin-token'), ADMIN)
-      const { b, base } = await start('relay', [
-        ...['--hub', center.url, '--token-file', join(config, 'admin-token')],
-        ...['--ddb-endpoint', store.endpoint, '--table', store.tableName, '--delay-ms', '20'],
-      ])
+      const { b, base } = await start(
+        'relay',
+        [
+          ...['--hub', center.url, '--token-file', join(config, 'admin-token')],
+          ...['--ddb-endpoint', store.endpoint, '--table', store.tableName, '--delay-ms', '20'],
+        ],
+        // Debug lines name every key the hook deferred or failed, should the mailbox not come.
+        { LOG_LEVEL: 'debug' }
+      )
       const st = await call('POST', SYNC_TARGETS, {
         apiVersion: 'edge.kcp.io/v1alpha1',
         kind: 'SyncTarget',
