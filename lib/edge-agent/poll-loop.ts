@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import type { Logger } from '../log.ts'
-import type { PollResult } from './agent.ts'
+import { type PollResult, pollResult } from './agent.ts'
 import { delayAfter } from './backoff.ts'
 
 export type LoopDeps = {
@@ -36,21 +36,11 @@ export function logPoll(log: Logger, r: PollResult, nextPollMs?: number): void {
 
 /** A poll that threw (say, the state folder is not writable): a failure like any other. */
 function failedPoll(e: unknown): PollResult {
-  return {
+  return pollResult({
     outcome: 'failed',
     ok: false,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    pruned: 0,
-    problems: 0,
-    statuses: 0,
-    upsyncApply: 0,
-    upsyncDelete: 0,
-    reported: false,
-    durationMs: 0,
     error: e instanceof Error ? e.message : String(e),
-  }
+  })
 }
 
 export async function runPollLoop(d: LoopDeps): Promise<void> {
