@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildControllers } from '../../../functions/controllers.ts'
-import { EDGE_PLACEMENTS, PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
+import { PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
 import { EDGE_REMOVAL_FINALIZER } from '../../../lib/deletion/lifecycle.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
@@ -18,8 +18,15 @@ import { EXECUTING_COUNT_ANNOTATION } from '../../../lib/placement/annotations.t
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
 import { BASE } from '../../helpers/hub.ts'
-import { invalidReports, recorder, storeRaw, type Warning } from './raw-store.ts'
-import { CM, configMap, createWorld, NS, placement, type World, WS } from './world.ts'
+import {
+  invalidReports,
+  recorder,
+  seedGoodAndBad,
+  storeRawPlacement,
+  storeRawSlice,
+  type Warning,
+} from './raw-store.ts'
+import { CM, createWorld, type World, WS } from './world.ts'
 
 let w: World
 let ws = ''
@@ -33,12 +40,6 @@ const goodSpec = {
   locationSelectors: [{ matchLabels: { env: 'prod' } }],
   namespaceSelector: { matchLabels: { team: 'app' } },
 }
-
-const namespace = (name: string) => ({
-  apiVersion: 'v1',
-  kind: 'Namespace',
-  metadata: { name, labels: { team: name } },
-})
 
 /** `mine` as stored: its executing count and whether it carries the edge-removal finalizer. */
 const mine = async () => {
@@ -69,16 +70,10 @@ const keptWarnings = (warnings: readonly Warning[]) =>
 beforeAll(async () => {
   w = await createWorld()
   ws = (await w.client.space(WS)).id
-  for (const ns of ['app', 'solo']) await w.client.create(WS, NS, namespace(ns))
-  await w.client.create(WS, CM, configMap('app', 'cfg'))
-  await w.client.create(WS, CM, configMap('solo', 'mine'))
-  await w.client.create(WS, EDGE_PLACEMENTS, placement('good', goodSpec))
-  await w.client.create(WS, EDGE_PLACEMENTS, placement('bad', badSpec))
-  await w.placeAll()
-  for (const e of ['e1', 'e2', 'e3'] as const) await w.heartbeat(e)
-  await w.summarize()
-  bad = await w.client.get(WS, EDGE_PLACEMENTS, 'bad')
-  if (!bad) throw new Error('no placement bad')
+  bad = await seedGoodAndBad(w, { good: goodSpec, bad: badSpec }, async () => {
+    for (const e of ['e1', 'e2', 'e3'] as const) await w.heartbeat(e)
+    await w.summarize()
+  })
   badStatus = await w.placementStatus('bad')
 }, 120_000)
 afterAll(() => w?.close())
@@ -86,14 +81,10 @@ afterAll(() => w?.close())
 describe('summarize over an invalid stored EdgePlacement', () => {
   it('reports it, keeps what rests on it, and summarizes the valid sibling', async () => {
     expect(await mine()).toMatchObject({ count: '0', finalizer: true })
-    await storeRaw(
-      w.hub,
-      { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
-      {
-        ...(bad as KubeObject),
-        spec: { ...badSpec, namespaceSelector: { matchLabels: 'team=solo' } },
-      }
-    )
+    await storeRawPlacement(w.hub, ws, {
+      ...(bad as KubeObject),
+      spec: { ...badSpec, namespaceSelector: { matchLabels: 'team=solo' } },
+    })
     const warnings: Warning[] = []
     const res = await summarize(warnings)
     expect(res.find((r) => r.key === `${ws}/bad`)?.outcome).toMatch(/^no placement/)
@@ -120,18 +111,10 @@ describe('summarize over an invalid stored EdgePlacement', () => {
   })
 
   it('lifts no finalizer while a placement of the space has a slice that does not decode', async () => {
-    await storeRaw(
-      w.hub,
-      { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
-      { ...(bad as KubeObject), spec: badSpec }
-    )
+    await storeRawPlacement(w.hub, ws, { ...(bad as KubeObject), spec: badSpec })
     const slice = await w.client.get(WS, PLACEMENT_SLICES, 'bad')
     if (!slice) throw new Error('no slice bad')
-    await storeRaw(
-      w.hub,
-      { spaceId: ws, group: 'edge.kcp.io', resource: 'singleplacementslices' },
-      { ...slice, destinations: 'e3' } as unknown as KubeObject
-    )
+    await storeRawSlice(w.hub, ws, { ...slice, destinations: 'e3' } as unknown as KubeObject)
     await w.client.delete(WS, CM, 'mine', { namespace: 'solo' })
     const warnings: Warning[] = []
     await summarize(warnings)

@@ -21,7 +21,9 @@ import { BASE } from '../../helpers/hub.ts'
 import {
   invalidReports,
   recorder,
-  storeRaw,
+  seedGoodAndBad,
+  storeRawPlacement,
+  storeRawSlice,
   type Warning,
 } from '../reconcile-summarize/raw-store.ts'
 import {
@@ -29,8 +31,6 @@ import {
   configMap,
   createWorld,
   type Edge,
-  NS,
-  placement,
   type World,
   WS,
 } from '../reconcile-summarize/world.ts'
@@ -65,12 +65,6 @@ const content = async (edge: Edge) => {
   }
 }
 
-const namespace = (name: string) => ({
-  apiVersion: 'v1',
-  kind: 'Namespace',
-  metadata: { name, labels: { team: name } },
-})
-
 /** Runs the translate step over every mailbox with a logger keeping the warnings. */
 async function translate(warnings: Warning[]) {
   const controllers = buildControllers({ ...w.hub.deps, log: recorder(warnings) }, BASE)
@@ -92,14 +86,7 @@ const keptWarnings = (warnings: readonly Warning[], key: string) =>
 beforeAll(async () => {
   w = await createWorld()
   ws = (await w.client.space(WS)).id
-  for (const ns of ['app', 'solo']) await w.client.create(WS, NS, namespace(ns))
-  await w.client.create(WS, CM, configMap('app', 'cfg'))
-  await w.client.create(WS, CM, configMap('solo', 'mine'))
-  await w.client.create(WS, EDGE_PLACEMENTS, placement('good', goodSpec))
-  await w.client.create(WS, EDGE_PLACEMENTS, placement('bad', badSpec))
-  await w.placeAll()
-  bad = await w.client.get(WS, EDGE_PLACEMENTS, 'bad')
-  if (!bad) throw new Error('no placement bad')
+  bad = await seedGoodAndBad(w, { good: goodSpec, bad: badSpec })
 }, 120_000)
 afterAll(() => w?.close())
 
@@ -107,11 +94,10 @@ describe('translate over an invalid stored EdgePlacement', () => {
   it('keeps the mailboxes it reaches, reports it, and translates the others', async () => {
     const before = await content('e1')
     expect(before.live.sort()).toEqual(['cfg', 'mine'])
-    await storeRaw(
-      w.hub,
-      { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
-      { ...(bad as KubeObject), spec: { ...badSpec, upsync: 'everything' } }
-    )
+    await storeRawPlacement(w.hub, ws, {
+      ...(bad as KubeObject),
+      spec: { ...badSpec, upsync: 'everything' },
+    })
     await w.client.create(WS, CM, configMap('app', 'later'))
     const warnings: Warning[] = []
     const res = await translate(warnings)
@@ -143,11 +129,7 @@ describe('translate over an invalid stored EdgePlacement', () => {
   })
 
   it('converges once the placement is valid again', async () => {
-    await storeRaw(
-      w.hub,
-      { spaceId: ws, group: 'edge.kcp.io', resource: 'edgeplacements' },
-      { ...(bad as KubeObject), spec: badSpec }
-    )
+    await storeRawPlacement(w.hub, ws, { ...(bad as KubeObject), spec: badSpec })
     const warnings: Warning[] = []
     await translate(warnings)
     expect(keptWarnings(warnings, `${ws}/bad`)).toEqual([])
@@ -160,11 +142,7 @@ describe('translate over an invalid stored EdgePlacement', () => {
   it('keeps the mailboxes a placement delivered to while its slice does not decode', async () => {
     const slice = await w.client.get(WS, PLACEMENT_SLICES, 'bad')
     if (!slice) throw new Error('no slice bad')
-    await storeRaw(
-      w.hub,
-      { spaceId: ws, group: 'edge.kcp.io', resource: 'singleplacementslices' },
-      { ...slice, destinations: 'e1' } as unknown as KubeObject
-    )
+    await storeRawSlice(w.hub, ws, { ...slice, destinations: 'e1' } as unknown as KubeObject)
     await w.client.delete(WS, CM, 'mine', { namespace: 'solo' })
     const before = await content('e1')
     const warnings: Warning[] = []

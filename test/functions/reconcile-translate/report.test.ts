@@ -10,10 +10,11 @@ import { writeCondition } from '../../../functions/reconcile-translate/report.ts
 import { decodeObject } from '../../../lib/apis/decode.ts'
 import { EdgePlacementSchema } from '../../../lib/apis/edge-v1alpha1.ts'
 import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
-import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
+import type { HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
-import { createTestHub, type TestHub } from '../../helpers/hub.ts'
+import type { TestHub } from '../../helpers/hub.ts'
+import { createProdPlacement, hubWithClient } from '../../helpers/hub-client.ts'
 
 let hub: TestHub
 let client: HubClient
@@ -22,20 +23,13 @@ const want = { status: 'False' as const, reason: 'CustomizationFailed', message:
 const deps = () => ({ client, now: () => new Date(NOW), log: silentLogger })
 
 beforeAll(async () => {
-  hub = await createTestHub()
-  client = createHubClient(hub.deps, { fieldManager: 'test' })
+  ;({ hub, client } = await hubWithClient())
 })
 afterAll(async () => {
   await hub?.close()
 })
 
-const create = (name: string) =>
-  client.create('root', EDGE_PLACEMENTS, {
-    apiVersion: 'edge.kcp.io/v1alpha1',
-    kind: 'EdgePlacement',
-    metadata: { name },
-    spec: { locationSelectors: [{ matchLabels: { env: 'prod' } }] },
-  })
+const create = (name: string) => createProdPlacement(client, name)
 
 /** The placement as the step holds it, decoded by its schema. */
 function decoded(ep: KubeObject) {

@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
-import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
+import type { HubClient } from '../../../lib/hub/client.ts'
 import type { JsonObject, KubeObject, ManagedFieldsEntry } from '../../../lib/kube/types.ts'
-import { createTestHub, type TestHub } from '../../helpers/hub.ts'
+import type { TestHub } from '../../helpers/hub.ts'
+import { createProdPlacement, hubWithClient } from '../../helpers/hub-client.ts'
 
 let hub: TestHub
 let client: HubClient
@@ -18,20 +19,13 @@ const EPS = '/apis/edge.kcp.io/v1alpha1/edgeplacements'
 const APPLY = 'application/apply-patch+yaml'
 
 beforeAll(async () => {
-  hub = await createTestHub()
-  client = createHubClient(hub.deps, { fieldManager: 'test' })
+  ;({ hub, client } = await hubWithClient())
 })
 afterAll(async () => {
   await hub?.close()
 })
 
-const create = (name: string) =>
-  client.create('root', EDGE_PLACEMENTS, {
-    apiVersion: 'edge.kcp.io/v1alpha1',
-    kind: 'EdgePlacement',
-    metadata: { name },
-    spec: { locationSelectors: [{ matchLabels: { env: 'prod' } }] },
-  })
+const create = (name: string) => createProdPlacement(client, name)
 
 const config = (name: string, status: JsonObject, more: JsonObject = {}) => ({
   apiVersion: 'edge.kcp.io/v1alpha1',

@@ -1,13 +1,15 @@
 /**
  * Shared fixtures for the store tests: object and key builders, a manual clock, a programmable
  * fault hook for the DynamoDB client (fail or hold the next matching command), and `apiError()`
- * to capture the ApiError a promise rejects with, `contextOf()` to reach the inner modules.
+ * to capture the ApiError a promise rejects with, `contextOf()` to reach the inner modules, and
+ * `storeWithReplacedPut()` for a write whose outcome the writer cannot know.
  */
 import { ApiError } from '../../../lib/errors.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { StoreContext } from '../../../lib/store/context.ts'
 import type { FaultCall } from '../../../lib/store/dynamo-client.ts'
 import type { ObjectKey } from '../../../lib/store/types.ts'
+import { createTestStore } from '../../helpers/dynalite.ts'
 
 export function configMap(
   name: string,
@@ -127,4 +129,25 @@ export function contextOf(store: {
     retentionMs: 60_000,
     settleMs: 0,
   }
+}
+
+/**
+ * A test store holding ConfigMap `a` (`v1`, data v=1) whose next object-head put lands (rv 2) and is
+ * replaced by another writer (data v=other) before the put fails with `error()`. The caller closes
+ * the store.
+ */
+export async function storeWithReplacedPut(error: () => Error) {
+  const faults = faultHook()
+  const store = await createTestStore({ fault: faults.hook })
+  const v1 = await store.objects.create(cmKey('a'), configMap('a', 'default', { v: '1' }))
+  faults.on(
+    'PutItem',
+    'after',
+    async () => {
+      await store.objects.update(cmKey('a'), { ...v1, data: { v: 'other' } }, '2')
+      throw error()
+    },
+    putsInto('o#')
+  )
+  return { store, v1 }
 }

@@ -7,7 +7,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FaultCall } from '../../../lib/store/dynamo-client.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
-import { apiError, cmKey, configMap, faultHook, putsInto } from './fixtures.ts'
+import {
+  apiError,
+  cmKey,
+  configMap,
+  faultHook,
+  putsInto,
+  storeWithReplacedPut,
+} from './fixtures.ts'
 
 let t: TestStore | undefined
 afterEach(async () => {
@@ -42,20 +49,11 @@ describe('store resends on top of the SDK', () => {
   })
 
   it('answers a refused update after the SDK sent it again with 504, not a conflict', async () => {
-    const faults = faultHook()
-    t = await createTestStore({ fault: faults.hook })
-    const store = t
-    const v1 = await store.objects.create(cmKey('a'), configMap('a', 'default', { v: '1' }))
-    faults.on(
-      'PutItem',
-      'after',
-      async () => {
-        // Our first send landed (rv 2) and was replaced; the SDK's second send was refused.
-        await store.objects.update(cmKey('a'), { ...v1, data: { v: 'other' } }, '2')
-        throw sdkError('ConditionalCheckFailedException', 400, 2)
-      },
-      putsInto('o#')
+    // Our first send landed (rv 2) and was replaced; the SDK's second send was refused.
+    const { store, v1 } = await storeWithReplacedPut(() =>
+      sdkError('ConditionalCheckFailedException', 400, 2)
     )
+    t = store
     const err = await apiError(store.objects.update(cmKey('a'), { ...v1, data: { v: '2' } }, '1'))
     expect([err.code, err.reason]).toEqual([504, 'Timeout'])
   })

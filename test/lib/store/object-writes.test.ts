@@ -11,6 +11,7 @@ import {
   faultHook,
   manualClock,
   putsInto,
+  storeWithReplacedPut,
 } from './fixtures.ts'
 
 let t: TestStore | undefined
@@ -140,20 +141,9 @@ describe('retrying writes', () => {
   })
 
   it('a lost response followed by another writer is 504 Timeout (outcome unknown), not a success', async () => {
-    const faults = faultHook()
-    t = await createTestStore({ fault: faults.hook })
-    const store = t
-    const v1 = await store.objects.create(cmKey('a'), configMap('a', 'default', { v: '1' }))
-    faults.on(
-      'PutItem',
-      'after',
-      async () => {
-        // Our put landed (rv 2); another writer replaces it before we learn the outcome.
-        await store.objects.update(cmKey('a'), { ...v1, data: { v: 'other' } }, '2')
-        throw new Error('injected lost response')
-      },
-      putsInto('o#')
-    )
+    // Our put landed (rv 2); another writer replaces it before we learn the outcome.
+    const { store, v1 } = await storeWithReplacedPut(() => new Error('injected lost response'))
+    t = store
     const err = await apiError(store.objects.update(cmKey('a'), { ...v1, data: { v: '2' } }, '1'))
     expect(err.code).toBe(504)
     expect(err.reason).toBe('Timeout')
