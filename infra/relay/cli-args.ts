@@ -2,8 +2,9 @@
  * The relay's command line and environment: flags win over their environment variables, the hub
  * URL and token file are required, `--delay-ms` is a non-negative integer (default 200),
  * `--parent-pid` a positive one (a supervisor's pid: the relay stops when it is no longer its
- * parent), and the health server's flags are infra/health-flags.ts's. Returns a help request, an
- * error message, or the settings to run with; USAGE is the `--help` text.
+ * parent), `--hub-timeout` bounds each hook call (seconds, 1 to 600, default 30; each read of the
+ * hub gets a third of it), and the health server's flags are infra/health-flags.ts's. Returns a
+ * help request, an error message, or the settings to run with; USAGE is the `--help` text.
  */
 import { readFlags } from '../cli-flags.ts'
 import { HEALTH_FLAGS, type HealthSettings, healthUsage, readHealth } from '../health-flags.ts'
@@ -15,6 +16,8 @@ export type RelayConfig = {
   table: string
   region: string
   delayMs: number
+  /** Limit for each hook call, its answer and body; reads get a third of it. */
+  hubTimeoutMs: number
   parentPid?: number
   /** Where /healthz, /readyz and /metrics are served (none with `--health-port off`). */
   health?: HealthSettings
@@ -45,6 +48,10 @@ Options (environment variable in brackets):
   --table NAME         DynamoDB table [TABLE_NAME] (default edgeplane)
   --region NAME        DynamoDB region [DDB_REGION, AWS_REGION] (default us-east-1)
   --delay-ms N         how long keys are collected before a flush (default 200)
+  --hub-timeout SECS   limit in seconds for each hook call: one the hub does not answer within
+                       it fails and is sent again with backoff; each read (discovery, a list
+                       page) gets a third of it; watches are not bounded by it
+                       [EDGEPLANE_HUB_TIMEOUT] (default 30, 1 to 600)
   --parent-pid N       stop when process N is no longer this process's parent (supervisors)
 ${healthUsage(23)}  -h, --help           this text
 
@@ -60,6 +67,7 @@ const FLAGS = [
   '--table',
   '--region',
   '--delay-ms',
+  '--hub-timeout',
   '--parent-pid',
   ...HEALTH_FLAGS,
 ]
@@ -82,6 +90,13 @@ export function parseRelayArgs(
   const delayText = flags.get('--delay-ms') ?? '200'
   if (!/^\d+$/.test(delayText))
     return { kind: 'error', message: `--delay-ms must be a non-negative integer, got ${delayText}` }
+  const timeoutText = flags.get('--hub-timeout') ?? (env.EDGEPLANE_HUB_TIMEOUT || '30')
+  const timeoutS = Number(timeoutText)
+  if (!/^\d+(\.\d+)?$/.test(timeoutText) || timeoutS < 1 || timeoutS > 600)
+    return {
+      kind: 'error',
+      message: `--hub-timeout must be a number of seconds from 1 to 600, got ${timeoutText}`,
+    }
   const parentText = flags.get('--parent-pid')
   if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
     return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
@@ -100,6 +115,7 @@ export function parseRelayArgs(
       table: flags.get('--table') ?? env.TABLE_NAME ?? 'edgeplane',
       region: flags.get('--region') ?? env.DDB_REGION ?? env.AWS_REGION ?? 'us-east-1',
       delayMs: Number(delayText),
+      hubTimeoutMs: Math.round(timeoutS * 1000),
       ...(parentText ? { parentPid: Number(parentText) } : {}),
       ...health,
     },

@@ -6,8 +6,13 @@
  * keys to `POST /hooks/<step>` (answering each key's result, the keys the hook deferred marked as
  * such: hook-answer.ts), every EdgePlacement for the event-key mapping, and the espw space id. A
  * non-2xx answer rejects with a RemoteError carrying the HTTP `code` and the Status `reason` (410 /
- * Expired: the resourceVersion expired). For an https hub with a private CA, start the process with
- * `NODE_EXTRA_CA_CERTS=<ca.pem>`.
+ * Expired: the resourceVersion expired). Every call but the watches is bounded, answer and body:
+ * a hook call by `timeoutMs` (default 30 s: it may run a whole batch), a read (discovery, one list
+ * page, the espw lookup) by `readTimeoutMs` (default a third of that); one that gets no answer in
+ * time rejects with a RemoteError of kind `transport`, so a hub that accepts a connection and never
+ * answers cannot stall a step's batcher or a watch's list. Watches are long-lived by design: the
+ * hub ends each after `watchTimeoutSeconds` and sends a BOOKMARK about every 10 s meanwhile. For
+ * an https hub with a private CA, start the process with `NODE_EXTRA_CA_CERTS=<ca.pem>`.
  */
 import { z } from 'zod'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -20,7 +25,8 @@ import {
   type WatchTarget,
 } from '../../lib/relay/watch-targets.ts'
 import type { FetchFn } from '../../lib/remote/node-transport.ts'
-import { createRemote, failureOf } from '../../lib/remote/remote-client.ts'
+import { createRemote, failureOf, readJson } from '../../lib/remote/remote-client.ts'
+import { isRemoteError } from '../../lib/remote/remote-error.ts'
 
 export type HubHttpOptions = {
   /** Hub base URL, e.g. https://hub.example:8787 (no trailing path). */
@@ -29,7 +35,14 @@ export type HubHttpOptions = {
   fetch?: FetchFn
   /** Server-side watch timeout; the loop reconnects when a watch ends (default 300). */
   watchTimeoutSeconds?: number
+  /** Limit for each hook call, its answer and body (default DEFAULT_HUB_TIMEOUT_MS). */
+  timeoutMs?: number
+  /** Limit for each read, its answer and body (default a third of `timeoutMs`). */
+  readTimeoutMs?: number
 }
+
+/** The default limit of one hook call: a batch of up to 500 keys runs within it. */
+export const DEFAULT_HUB_TIMEOUT_MS = 30_000
 
 export type HubHttp = {
   discover(): Promise<DiscoveredResource[]>
@@ -97,16 +110,35 @@ export function discoveredResources(doc: unknown): DiscoveredResource[] {
 
 const asKube = (o: z.infer<typeof ObjectSchema>): KubeObject => o as unknown as KubeObject
 
+/**
+ * A hook's answer as JSON, undefined when it is not (every key then counts as done, as before);
+ * a body lost midway (timed out, reset) rejects, so the batcher sends the keys again.
+ */
+async function hookAnswer(res: Response, what: string): Promise<unknown> {
+  try {
+    return await readJson(res, what)
+  } catch (e) {
+    if (isRemoteError(e) && e.kind === 'unreadable') return undefined
+    throw e
+  }
+}
+
 export function createHubHttp(options: HubHttpOptions): HubHttp {
-  const remote = createRemote({
-    baseUrl: options.baseUrl,
-    token: options.token,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  })
+  const hookMs = options.timeoutMs ?? DEFAULT_HUB_TIMEOUT_MS
+  const remoteWith = (timeoutMs?: number) =>
+    createRemote({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    })
+  const watcher = remoteWith()
+  const reader = remoteWith(options.readTimeoutMs ?? Math.ceil(hookMs / 3))
+  const hooks = remoteWith(hookMs)
   const timeout = options.watchTimeoutSeconds ?? 300
 
   const getJson = (path: string, accept = 'application/json'): Promise<unknown> =>
-    remote.call(path, { accept })
+    reader.call(path, { accept })
 
   /** Every page; the resourceVersion is the first page's (later changes are replayed). */
   const list: HubHttp['list'] = async (target) => {
@@ -138,7 +170,7 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
       timeoutSeconds: String(timeout),
     }
     const what = `watch ${targetPath(target)}`
-    for await (const line of remote.watch(targetPath(target), { query, signal, what })) {
+    for await (const line of watcher.watch(targetPath(target), { query, signal, what })) {
       const event = EventSchema.parse(line)
       yield { type: event.type, object: asKube(event.object) }
     }
@@ -155,12 +187,14 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
     list,
     openWatch,
     async flush(step, keys) {
-      const res = await remote.send(`/hooks/${encodeURIComponent(step)}`, {
-        method: 'POST',
-        body: { keys },
-      })
-      if (!res.ok) throw await failureOf(res, `POST /hooks/${encodeURIComponent(step)}`)
-      return hookKeyResults(await res.json().catch(() => undefined))
+      const path = `/hooks/${encodeURIComponent(step)}`
+      const what = `POST ${path}`
+      // A call with no answer within `hookMs` rejects, and the batcher sends the keys again after
+      // its backoff. The hook may have run them all the same (the answer was lost, or late): keys
+      // are idempotent, so sending them again is correct.
+      const res = await hooks.send(path, { method: 'POST', body: { keys }, what })
+      if (!res.ok) throw await failureOf(res, what)
+      return hookKeyResults(await hookAnswer(res, what))
     },
     listEdgePlacements: async () => (await list(EDGE_PLACEMENTS)).items,
     async espwSpaceId() {

@@ -55,6 +55,7 @@ async function main(): Promise<number> {
       kv: store.kv,
       log,
       delayMs: cfg.delayMs,
+      hubTimeoutMs: cfg.hubTimeoutMs,
     })
   } catch (err) {
     log.error('relay could not start', { err })

@@ -4,7 +4,8 @@
  * placement can select. A watch set (lib/relay/watch-set.ts) runs one watch loop per target: the
  * core ones always, the others while some space holds a slice, and each CRD's resource in its
  * space while that space does. All loops feed one batcher that flushes reconcile keys to the hub's
- * hooks (retrying keys the hook reports failed, honouring requeueAfterMs), with a cursor per
+ * hooks (retrying keys the hook reports failed, and whole calls that failed or got no answer
+ * within `hubTimeoutMs`, honouring requeueAfterMs), with a cursor per
  * target in a KvStore. `stop()` aborts the watches, drains the batcher (one last flush attempt)
  * and waits for the cursors of delivered events to be saved. Events, hook calls, reconnections and
  * relists are counted into `registry` (lib/relay/relay-metrics.ts); `collectMetrics()` sets the
@@ -56,6 +57,8 @@ export type RelayOptions = {
   lingerMs?: number
   fetch?: FetchFn
   watchTimeoutSeconds?: number
+  /** Limit for each hook call (default 30 s); each read of the hub gets a third (hub-http.ts). */
+  hubTimeoutMs?: number
   /** Where the relay's metrics are counted (default: a registry of its own). */
   registry?: MetricsRegistry
 }
@@ -102,6 +105,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     token: opts.token,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.watchTimeoutSeconds ? { watchTimeoutSeconds: opts.watchTimeoutSeconds } : {}),
+    ...(opts.hubTimeoutMs ? { timeoutMs: opts.hubTimeoutMs } : {}),
   })
   const espwSpaceId = await http.espwSpaceId()
   const discovered = await http.discover()

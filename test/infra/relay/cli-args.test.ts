@@ -16,6 +16,7 @@ describe('parseRelayArgs', () => {
         table: 'tbl',
         region: 'us-east-1',
         delayMs: 50,
+        hubTimeoutMs: 30_000,
         health: { port: 9464 },
       },
     })
@@ -45,6 +46,24 @@ describe('parseRelayArgs', () => {
     expect(health(['--health-port', '-1'])).toMatch(/port number/)
     expect(health(['--health-host', 'a b'])).toMatch(/--health-host/)
     expect(USAGE).toContain('--health-port')
+  })
+  it('reads --hub-timeout in seconds, over EDGEPLANE_HUB_TIMEOUT, from 1 to 600', () => {
+    const env = { EDGEPLANE_HUB: 'https://h', EDGEPLANE_TOKEN_FILE: '/t' }
+    const timeout = (argv: string[], more: Record<string, string> = {}) => {
+      const r = parseRelayArgs(argv, { ...env, ...more })
+      return r.kind === 'run' ? r.config.hubTimeoutMs : r.kind === 'error' ? r.message : 'help'
+    }
+    expect(timeout([])).toBe(30_000)
+    expect(timeout(['--hub-timeout', '5'])).toBe(5000)
+    expect(timeout(['--hub-timeout=1.5'], { EDGEPLANE_HUB_TIMEOUT: '9' })).toBe(1500)
+    expect(timeout([], { EDGEPLANE_HUB_TIMEOUT: '120' })).toBe(120_000)
+    expect(timeout(['--hub-timeout', '600'])).toBe(600_000)
+    for (const bad of ['0', '0.5', '601', '5s', '-5', ''])
+      expect(timeout(['--hub-timeout', bad])).toMatch(/--hub-timeout|needs a value/)
+    expect(timeout([], { EDGEPLANE_HUB_TIMEOUT: 'x' })).toMatch(/--hub-timeout must be/)
+    expect(USAGE).toMatch(
+      /--hub-timeout SECS .*\n(.*\n){2}.*\[EDGEPLANE_HUB_TIMEOUT\] \(default 30/
+    )
   })
   it('rejects bad input', () => {
     const ok = { EDGEPLANE_HUB: 'http://h', EDGEPLANE_TOKEN_FILE: '/t' }
