@@ -1,8 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadKubeConfig, SA_TOKEN } from '../../../infra/edge-agent/kube-config.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 const config = {
   apiVersion: 'v1',
@@ -20,7 +20,7 @@ const config = {
 }
 
 async function file(): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'kc-')), 'config')
+  const path = join(await tempDir('kc-'), 'config')
   await writeFile(path, JSON.stringify(config))
   return path
 }

@@ -6,11 +6,11 @@
  * log lines.
  */
 import { spawn } from 'node:child_process'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { createServer, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fileTempDir } from '../../helpers/temp-dir.ts'
 import { CENTER_TOKEN, type FakeCenter, startFakeCenter } from '../../lib/edge-agent/fake-center.ts'
 import {
   cmRef,
@@ -43,12 +43,13 @@ function run(args: string[], env: Record<string, string> = {}) {
 
 let edge: Edge
 let center: FakeCenter
-let dir: string
 let args: string[]
+const files = fileTempDir('edge-agent-main-')
+let dir: string
 beforeAll(async () => {
   edge = await startEdge()
   center = await startFakeCenter('imw-mb-main')
-  dir = await mkdtemp(join(tmpdir(), 'edge-agent-main-'))
+  dir = files()
   await writeFile(join(dir, 'token'), `${CENTER_TOKEN}\n`)
   const kubeconfig = {
     apiVersion: 'v1',

@@ -1,7 +1,6 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   dataPaths,
   loadOrCreateAdminToken,
@@ -10,14 +9,12 @@ import {
   restrictTree,
   writePrivateFile,
 } from '../../../infra/local/data-dir.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-data-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
+  dir = await tempDir('ep-data-')
 })
 
 const mode = async (p: string) => (await stat(p)).mode & 0o777

@@ -1,21 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { startDynalite } from '../../../infra/local/dynalite-server.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../../lib/store/ensure-table.ts'
 import { TABLE } from '../../../lib/store/table.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-dyn-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
+  dir = await tempDir('ep-dyn-')
 })
 
 const clientFor = (endpoint: string) =>

@@ -1,24 +1,23 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type HubSupervisorOptions, superviseHub } from '../../../infra/local/hub-supervisor.ts'
 import { type HubWorker, startHubWorker } from '../../../infra/local/hub-worker.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 import { hubWorkerOptions } from './hub-worker-options.ts'
 
 let dir: string
 let hub: HubWorker | undefined
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-hs-'))
+  dir = await tempDir('ep-hs-')
 })
 afterEach(async () => {
   await hub?.wrangler.stop()
   await hub?.front.close()
   hub = undefined
-  await rm(dir, { recursive: true, force: true })
 })
 
 /**

@@ -1,19 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { hubUrlFor, startHubWorker } from '../../../infra/local/hub-worker.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import type { WranglerProcess } from '../../../infra/local/wrangler-process.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 import { hubWorkerOptions } from './hub-worker-options.ts'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-hw-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
+  dir = await tempDir('ep-hw-')
 })
 
 const options = (command: string[]) => hubWorkerOptions(dir, command)

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
@@ -9,6 +8,7 @@ import {
   renderKubeconfig,
   writeKubeconfig,
 } from '../../../infra/local/kubeconfig.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 const opts = { hubUrl: 'http://127.0.0.1:8787', adminToken: 'tok-1', spaces: ['root', 'root:espw'] }
 
@@ -37,15 +37,11 @@ describe('kubeconfig', () => {
   })
 
   it('is written owner-only, since it holds the token', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ep-kc-'))
-    try {
-      const path = join(dir, 'kubeconfig')
-      await writeKubeconfig(path, opts)
-      expect((await stat(path)).mode & 0o777).toBe(0o600)
-      expect(await readFile(path, 'utf8')).toContain('current-context: root')
-    } finally {
-      await rm(dir, { recursive: true, force: true })
-    }
+    const dir = await tempDir('ep-kc-')
+    const path = join(dir, 'kubeconfig')
+    await writeKubeconfig(path, opts)
+    expect((await stat(path)).mode & 0o777).toBe(0o600)
+    expect(await readFile(path, 'utf8')).toContain('current-context: root')
   })
 
   it('trusts the hub certificate for https servers only', () => {

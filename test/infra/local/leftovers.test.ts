@@ -1,21 +1,17 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { reapLeftovers } from '../../../infra/local/leftovers.ts'
 import { groupAlive } from '../../../infra/local/process-group.ts'
 import { type StackInfo, writeStackInfo } from '../../../infra/local/stack-info.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-left-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
+  dir = await tempDir('ep-left-')
 })
 
 function info(wranglerPid: number): StackInfo {

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { dataPaths } from '../../../infra/local/data-dir.ts'
 import type { LocalConfig } from '../../../infra/local/local-config.ts'
 import { startLocalStack } from '../../../infra/local/local-stack.ts'
@@ -12,12 +11,13 @@ import { groupMembers } from '../../../infra/local/process-group.ts'
 import { readStackInfo } from '../../../infra/local/stack-info.ts'
 import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { createRemote } from '../../../lib/remote/remote-client.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
 let cfg: LocalConfig
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-stack-'))
+  dir = await tempDir('ep-stack-')
   cfg = {
     port: await pickFreePort(),
     dataDir: dir,
@@ -27,9 +27,6 @@ beforeEach(async () => {
     edges: [],
     pollIntervalSeconds: 2,
   }
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 /**

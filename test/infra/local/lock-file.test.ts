@@ -1,17 +1,14 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { acquireLock, processAlive } from '../../../infra/local/lock-file.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-lock-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
+  dir = await tempDir('ep-lock-')
 })
 
 async function deadPid(): Promise<number> {

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import {
   LOCAL_ENV,
@@ -12,14 +11,12 @@ import {
   wranglerArgs,
   wranglerBin,
 } from '../../../infra/local/wrangler-process.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ep-wr-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
+  dir = await tempDir('ep-wr-')
 })
 
 const base = (): WranglerOptions => ({

@@ -28,7 +28,7 @@ import {
 } from '../../functions/edge-api/edge-setup.ts'
 import { createTestStore } from '../../helpers/dynalite.ts'
 import { ADMIN_TOKEN, BASE } from '../../helpers/hub.ts'
-import { tempStateDir } from './fixture.ts'
+import { makeTempDir, removeTempDir } from '../../helpers/temp-dir.ts'
 
 const EDGE_ADMIN = 'sim-edge-admin'
 
@@ -79,7 +79,8 @@ export async function startCenterAndEdge() {
   )
   const kube = createKubeRest({ kubeConfig })
 
-  // The agent.
+  // The agent, its state folder removed by close().
+  const stateDir = await makeTempDir('edge-agent-')
   const clock = { ms: Date.parse('2030-01-01T00:00:00Z') }
   const agent: Agent = await createAgent({
     mailbox,
@@ -90,7 +91,7 @@ export async function startCenterAndEdge() {
       fetch: (input, init) => Promise.resolve(center.app.request(input, init)),
     }),
     kube,
-    stateDir: await tempStateDir(),
+    stateDir,
     record: { namespace: 'kube-system', name: 'edgeplane-agent-owned' },
     builtins: builtinsFrom(),
     log: silentLogger,
@@ -148,6 +149,7 @@ export async function startCenterAndEdge() {
       await edge.close()
       await edgeStore.close()
       await centerStore.close()
+      await removeTempDir(stateDir)
     },
   }
 }

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { DesiredEntry, DesiredState } from '../../../lib/edge/protocol.ts'
@@ -9,6 +8,7 @@ import {
   mergeDesired,
   saveDesired,
 } from '../../../lib/edge-agent/desired-store.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 
 const entry = (name: string, hash: string, rv: number): DesiredEntry => ({
   group: '',
@@ -68,7 +68,7 @@ describe('mergeDesired', () => {
 
 describe('loadDesired / saveDesired', () => {
   it('round-trips atomically and rejects corrupt or foreign copies', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'desired-'))
+    const dir = await tempDir('desired-')
     const path = join(dir, 'desired.json')
     expect(await loadDesired(path, 'mb')).toEqual({})
     await saveDesired(path, previous)

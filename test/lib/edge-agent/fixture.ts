@@ -9,9 +9,6 @@
  * manager: a controller, an operator), and to build ObjectRefs and bodies.
  */
 import { createHash } from 'node:crypto'
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
@@ -26,6 +23,7 @@ import { parseApiVersion } from '../../../lib/kube/resource-info.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
 import { CENTER_TOKEN, type FakeCenter, startFakeCenter } from './fake-center.ts'
 
 export const EDGE_TOKEN = 'edge-cluster-admin'
@@ -111,7 +109,8 @@ export function agentBench(mailbox: string): Bench {
   return bench
 }
 
-export const tempStateDir = () => mkdtemp(join(tmpdir(), 'edge-agent-'))
+/** A fresh state folder, removed when the current test finishes (call in a test or beforeEach). */
+export const tempStateDir = () => tempDir('edge-agent-')
 
 export type AgentOptions = {
   stateDir?: string
