@@ -24,6 +24,10 @@ export type Dynalite = { endpoint: string; close(): Promise<void> }
 /** Starts an in-memory dynalite on 127.0.0.1 with a free port. */
 export async function startDynalite(): Promise<Dynalite> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 })
+  // Idle connections stay open until close(), which ends them. With Node's default of 5 s the
+  // server may close a socket just as the client (no retries in tests: maxAttempts 1) sends on it,
+  // a "read ECONNRESET" that a busy test process hits when a test pauses longer than that.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
