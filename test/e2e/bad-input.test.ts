@@ -10,22 +10,22 @@ import type { KubeStatus } from '../../lib/errors.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
 import { configMap, namespace } from './helpers/manifests.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 import { openStackStore, type StoreAccess } from './helpers/store-access.ts'
 
 const NS = 'bad'
 const CMS = `/clusters/root/api/v1/namespaces/${NS}/configmaps`
-let stack: E2eStack
+let stack: SharedStack
 let store: StoreAccess
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await sharedStack()
   store = openStackStore(stack.info())
   ok(await stack.kubectl(['create', '-f', '-'], { input: namespace(NS) }))
 })
 afterAll(async () => {
   store?.close()
-  await stack?.destroy()
+  await stack?.close()
 })
 
 const cmKey = (name: string, namespace = NS) => ({
@@ -245,12 +245,12 @@ describe('authentication and authorization', () => {
         input: JSON.stringify({
           apiVersion: 'tenancy.kcp.io/v1alpha1',
           kind: 'Workspace',
-          metadata: { name: 'team-a' },
+          metadata: { name: 'bad-input-team' },
         }),
       })
     )
     const token = `scoped-${crypto.randomUUID()}`
-    await store.mintToken(token, { name: 'alice', kind: 'user', spaces: ['root:team-a'] })
+    await store.mintToken(token, { name: 'alice', kind: 'user', spaces: ['root:bad-input-team'] })
     const denied = await expectStatus(
       await stack.api('/clusters/root/api/v1/namespaces', { token }),
       403,
@@ -267,6 +267,8 @@ describe('authentication and authorization', () => {
     const r = await stack.kubectl(['--token', token, 'get', 'configmaps', '-n', NS])
     expect(r.code).not.toBe(0)
     expect(r.stderr).toContain('Forbidden')
-    expect((await stack.api('/clusters/root:team-a/api/v1/namespaces', { token })).status).toBe(200)
+    expect(
+      (await stack.api('/clusters/root:bad-input-team/api/v1/namespaces', { token })).status
+    ).toBe(200)
   })
 })

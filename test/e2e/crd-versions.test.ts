@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
 import { namespace } from './helpers/manifests.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 
 const GROUP = 'e2e.example.com'
 const schema = {
@@ -36,14 +36,14 @@ const crd = {
   },
 }
 
-let stack: E2eStack
+let stack: SharedStack
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await sharedStack()
   ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('crds') }))
 })
 afterAll(async () => {
-  await stack?.destroy()
+  await stack?.close()
 })
 
 describe('a CRD with two served versions', () => {

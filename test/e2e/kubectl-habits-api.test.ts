@@ -1,6 +1,6 @@
 /**
  * More everyday kubectl habits against the real local stack, in root and in a workspace space
- * (`root:habits`, reached with `--server`): `api-resources` (the edge kinds' short names and
+ * (`root:habits-api`, reached with `--server`): `api-resources` (the edge kinds' short names and
  * scope) and `api-versions`, `explain` of edge and built-in kinds (the FIELDS shown), `auth whoami`
  * and `auth can-i` (also `--list`) as admin and with a token scoped to another space (kubectl
  * posts these reviews as protobuf), and the container-runtime commands (`logs`, `exec`,
@@ -11,22 +11,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ok } from './helpers/kubectl.ts'
 import { workspace } from './helpers/manifests.ts'
 import { parsePrinted, printedRow } from './helpers/printed-table.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 import { openStackStore } from './helpers/store-access.ts'
 
 const NS = 'habits-api'
 const SCOPED_TOKEN = 'habits-scoped-to-espw'
-let stack: E2eStack
+let stack: SharedStack
 let server = ''
 
-/** kubectl against root:habits through `--server`. */
+/** kubectl against root:habits-api through `--server`. */
 const inHabits = (args: string[], input?: string) =>
   stack.kubectl(['--server', server, ...args], input !== undefined ? { input } : {})
 
 beforeAll(async () => {
-  stack = await startStack()
-  server = `${stack.url}/clusters/root:habits`
-  ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('habits') }))
+  stack = await sharedStack()
+  server = `${stack.url}/clusters/root:habits-api`
+  ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('habits-api') }))
   ok(await inHabits(['create', 'namespace', NS]))
   ok(await stack.kubectl(['create', 'namespace', NS]))
   const store = openStackStore(stack.info())
@@ -37,12 +37,12 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  await stack?.destroy()
+  await stack?.close()
 })
 
 describe.each([
   { space: 'root', run: (args: string[]) => stack.kubectl(args) },
-  { space: 'root:habits', run: (args: string[]) => inHabits(args) },
+  { space: 'root:habits-api', run: (args: string[]) => inHabits(args) },
 ])('discovery in $space', ({ run }) => {
   it('api-resources lists the edge kinds with their short names and scope', async () => {
     const out = ok(await run(['api-resources', '--api-group=edge.kcp.io']))
@@ -210,7 +210,7 @@ describe('kubectl explain', () => {
 })
 
 describe('kubectl auth', () => {
-  it('whoami and can-i as admin, in root and in root:habits', async () => {
+  it('whoami and can-i as admin, in root and in root:habits-api', async () => {
     for (const run of [(a: string[]) => stack.kubectl(a), inHabits]) {
       const who = ok(await run(['auth', 'whoami']))
       expect(printedRow(who, 'Username', 'ATTRIBUTE').VALUE).toBe('admin')
@@ -237,7 +237,7 @@ describe('kubectl auth', () => {
     expect(printedRow(who, 'Extra: edgeplane.io/scopes', 'ATTRIBUTE').VALUE).toBe('[root:espw]')
     const no = await inHabits([...token, 'auth', 'can-i', 'create', 'deployments', '-n', NS])
     expect(no.code).toBe(1)
-    expect(no.stdout).toBe('no - user token "espw-user" does not reach workspace root:habits\n')
+    expect(no.stdout).toBe('no - user token "espw-user" does not reach workspace root:habits-api\n')
     const none = await inHabits([...token, 'auth', 'can-i', '--list', '-n', NS])
     expect(none.code, none.stderr).toBe(0)
     expect(parsePrinted(none.stdout, 'Resources')).toEqual([])
@@ -260,7 +260,7 @@ describe('container-runtime commands and create token fail at once with a clear 
   })
   const NO_RUNTIME = 'is not available in an edgeplane workspace: it holds desired state only'
 
-  it('logs, exec, port-forward, top pod and create token in root:habits', async () => {
+  it('logs, exec, port-forward, top pod and create token in root:habits-api', async () => {
     ok(await inHabits(['create', '-f', '-'], POD))
     ok(
       await inHabits([

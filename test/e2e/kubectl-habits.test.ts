@@ -16,12 +16,12 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
 import { workspace } from './helpers/manifests.ts'
 import { parsePrinted, printedColumns, printedRow } from './helpers/printed-table.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 
 /** The workspace context's default namespace, and root's namespace for these tests. */
 const APP = 'app'
 const ROOT_NS = 'habits-root'
-let stack: E2eStack
+let stack: SharedStack
 let dir = ''
 
 /** kubectl in the `habits` context (space root:habits, namespace app). */
@@ -29,7 +29,7 @@ const kc = (args: string[], input?: string) =>
   stack.kubectl(args, { context: 'habits', ...(input !== undefined ? { input } : {}) })
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await sharedStack()
   dir = await mkdtemp(join(tmpdir(), 'habits-'))
   ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('habits') }))
   const server = `${stack.url}/clusters/root:habits`
@@ -52,7 +52,7 @@ beforeAll(async () => {
   ok(await stack.kubectl(['create', 'namespace', ROOT_NS]))
 })
 afterAll(async () => {
-  await stack?.destroy()
+  await stack?.close()
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 

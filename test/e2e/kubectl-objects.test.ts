@@ -7,17 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
 import { configMap, namespace } from './helpers/manifests.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 
 const NS = 'e2e-objects'
-let stack: E2eStack
+let stack: SharedStack
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await sharedStack()
   ok(await stack.kubectl(['create', '-f', '-'], { input: namespace(NS) }))
 })
 afterAll(async () => {
-  await stack?.destroy()
+  await stack?.close()
 })
 
 const cm = (name: string, data: Record<string, string>) =>

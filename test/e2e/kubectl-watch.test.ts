@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { ok, splitJsonStream } from './helpers/kubectl.ts'
 import { configMap, namespace } from './helpers/manifests.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 
-let stack: E2eStack
+let stack: SharedStack
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await sharedStack()
   ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('watched') }))
   ok(await stack.kubectl(['create', '-f', '-'], { input: namespace('other') }))
   ok(
@@ -22,7 +22,7 @@ beforeAll(async () => {
   )
 })
 afterAll(async () => {
-  await stack?.destroy()
+  await stack?.close()
 })
 
 type WatchEvent = { type: string; object: KubeObject & { data?: Record<string, string> } }

@@ -10,20 +10,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rawRequest } from '../helpers/raw-request.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
 import { configMap, namespace } from './helpers/manifests.ts'
-import { type E2eStack, startStack } from './helpers/stack.ts'
+import { type SharedStack, sharedStack } from './helpers/shared-stack.ts'
 
 const NS = 'rawp'
 const CMS = `/clusters/root/api/v1/namespaces/${NS}/configmaps`
-let stack: E2eStack
+let stack: SharedStack
 
 beforeAll(async () => {
-  stack = await startStack({ relay: false })
+  stack = await sharedStack()
   ok(await stack.kubectl(['create', '-f', '-'], { input: namespace(NS) }))
   for (const name of ['a', 'b'])
     ok(await stack.kubectl(['create', '-f', '-'], { input: configMap(NS, name) }))
 })
 afterAll(async () => {
-  await stack?.destroy()
+  await stack?.close()
 })
 
 const raw = (method: string, target: string) =>

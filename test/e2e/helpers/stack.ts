@@ -1,49 +1,38 @@
 /**
  * The e2e harness: starts the real local stack (`npm start`, i.e. `node --experimental-strip-types
  * infra/local/start.ts`) as a child process on a free EDGEPLANE_PORT and a temporary
- * EDGEPLANE_DATA, waits for its ready line, and gives tests kubectl (with a private
- * KUBECACHEDIR), a client-node KubeConfig, authenticated requests (trusting the hub's self-signed
- * certificate) and the stack's stack.json. `stop()` signals it (SIGTERM by default) and waits for
- * the exit code; `start()` starts it again on the same data folder and port; `destroy()` also
- * removes the temporary folders. The stack runs the watch relay unless started with
- * `{ relay: false }` (EDGEPLANE_RELAY=off) and no simulated edges unless given `{ edges: '...' }`
- * (EDGEPLANE_EDGES); `relayPid()` reads its pid from stack.json,
- * `killRelay()` kills it and `relayRestarted(oldPid)` waits until the stack has started a new one
- * (it restarts a dead relay by itself, after a backoff of 1-30 s).
+ * EDGEPLANE_DATA, waits for its ready line, and gives tests what stack-client.ts describes
+ * (kubectl with a private KUBECACHEDIR, a client-node KubeConfig, authenticated requests, the
+ * stack's stack.json). `stop()` signals it (SIGTERM by default) and waits for the exit code;
+ * `start()` starts it again on the same data folder and port; `destroy()` also removes the
+ * temporary folders. The stack runs the watch relay unless started with `{ relay: false }`
+ * (EDGEPLANE_RELAY=off) and no simulated edges unless given `{ edges: '...' }` (EDGEPLANE_EDGES);
+ * `killRelay()` kills the relay and `relayRestarted(oldPid)` waits until the stack has started a
+ * new one (it restarts a dead relay by itself, after a backoff of 1-30 s).
+ *
+ * A file that needs a stack of its own (it stops, restarts or kills parts of it, or needs exact
+ * global contents) uses this; the others use the run's shared stack (shared-stack.ts).
  *
  *   const stack = await startStack()
  *   afterAll(() => stack.destroy())
  *   const r = await stack.kubectl(['get', 'ns', '-o', 'json'])
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { appendFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { KubeConfig } from '@kubernetes/client-node'
 import { parseReadyLine } from '../../../infra/local/cli-args.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
 import { readStackInfo, type StackInfo } from '../../../infra/local/stack-info.ts'
-import { createRemote } from '../../../lib/remote/remote-client.ts'
-import {
-  type BackgroundKubectl,
-  type KubectlOptions,
-  type KubectlResult,
-  runKubectl,
-  startKubectl,
-} from './kubectl.ts'
+import { type StackClient, stackClient } from './stack-client.ts'
+
+export type { ApiInit, StackClient } from './stack-client.ts'
 
 const READY_TIMEOUT_MS = 150_000
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
-
-export type ApiInit = {
-  method?: string
-  headers?: Record<string, string>
-  body?: string | Uint8Array
-  timeoutMs?: number
-  token?: string | null
-}
 
 export type StackOptions = {
   dataDir?: string
@@ -54,34 +43,15 @@ export type StackOptions = {
   edges?: string
   /** More environment for the start program. */
   env?: Record<string, string>
+  /** A file the start program's stderr is appended to as well (read by other processes). */
+  stderrFile?: string
 }
 
-export type E2eStack = {
-  readonly dataDir: string
-  readonly port: number
-  readonly url: string
-  readonly kubeconfig: string
-  /** stack.json of the current run, as read when it was ready. */
-  info(): StackInfo
-  /** stack.json read now (the relay pid changes when the relay is restarted). */
-  readInfo(): Promise<StackInfo>
-  /** The running relay's pid per stack.json; undefined with the relay off. */
-  relayPid(): Promise<number | undefined>
+export type E2eStack = StackClient & {
   /** Kills the relay (SIGKILL unless told) and returns the pid it had. */
   killRelay(signal?: NodeJS.Signals): Promise<number>
   /** Waits until stack.json names a relay pid other than `oldPid`, and returns it. */
   relayRestarted(oldPid: number, timeoutMs?: number): Promise<number>
-  adminToken(): string
-  kubectl(args: string[], opts?: KubectlOptions): Promise<KubectlResult>
-  kubectlWatch(args: string[], opts?: { context?: string }): BackgroundKubectl
-  /** A client-node KubeConfig loaded from the stack's kubeconfig (current context, or `context`). */
-  kubeConfig(context?: string): KubeConfig
-  /** A request to the hub (trusting its certificate) with the admin token; `token: null` sends none. */
-  api(path: string, init?: ApiInit): Promise<Response>
-  /** The hub's self-signed certificate (PEM). */
-  ca(): string
-  /** The start program's stderr so far (JSON logs and failure messages). */
-  output(): string
   /** Signals the start program (SIGTERM unless told) and resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
   start(): Promise<void>
@@ -90,7 +60,10 @@ export type E2eStack = {
 
 type Run = { child: ChildProcess; exited: Promise<number | null>; stderr: string }
 
-function launch(env: Record<string, string>): { run: Run; ready: Promise<void> } {
+function launch(
+  env: Record<string, string>,
+  stderrFile?: string
+): { run: Run; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--experimental-strip-types', 'infra/local/start.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
@@ -103,6 +76,7 @@ function launch(env: Record<string, string>): { run: Run; ready: Promise<void> }
   }
   child.stderr?.on('data', (d: Buffer) => {
     run.stderr += d.toString()
+    if (stderrFile) appendFileSync(stderrFile, d)
   })
   let stdout = ''
   const ready = new Promise<void>((resolveReady, reject) => {
@@ -165,7 +139,6 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
   const cacheDir = await mkdtemp(join(tmpdir(), 'edgeplane-kubecache-'))
   const port = opts.port ?? (await pickFreePort())
   const kubeconfig = join(dataDir, 'kubeconfig')
-  const kenv = { kubeconfig, cacheDir }
   let run: Run | undefined
   let last: Run | undefined
   let info: StackInfo | undefined
@@ -173,14 +146,17 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
   let ca = ''
 
   const start = async () => {
-    const launched = launch({
-      EDGEPLANE_PORT: String(port),
-      EDGEPLANE_DATA: dataDir,
-      LOG_LEVEL: 'warn',
-      ...(opts.relay === false ? { EDGEPLANE_RELAY: 'off' } : {}),
-      EDGEPLANE_EDGES: opts.edges ?? '',
-      ...opts.env,
-    })
+    const launched = launch(
+      {
+        EDGEPLANE_PORT: String(port),
+        EDGEPLANE_DATA: dataDir,
+        LOG_LEVEL: 'warn',
+        ...(opts.relay === false ? { EDGEPLANE_RELAY: 'off' } : {}),
+        EDGEPLANE_EDGES: opts.edges ?? '',
+        ...opts.env,
+      },
+      opts.stderrFile
+    )
     run = launched.run
     last = launched.run
     await launched.ready
@@ -205,26 +181,21 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
     await rm(cacheDir, { recursive: true, force: true })
     throw e
   }
-  const readInfo = async () => {
-    const now = await readStackInfo(join(dataDir, 'stack.json'))
-    if (!now) throw new Error(`no stack.json in ${dataDir}`)
-    return now
-  }
-  const relayPid = async () => (await readInfo()).relay?.pid
-  const url = info?.url ?? ''
-  return {
+  const client = stackClient({
     dataDir,
     port,
-    url,
+    url: info?.url ?? '',
     kubeconfig,
-    info: () => {
-      if (!info) throw new Error('stack not started')
-      return info
-    },
-    readInfo,
-    relayPid,
+    cacheDir,
+    info: () => info,
+    token: () => token,
+    ca: () => ca,
+    output: () => last?.stderr ?? '',
+  })
+  return {
+    ...client,
     async killRelay(signal = 'SIGKILL') {
-      const pid = await relayPid()
+      const pid = await client.relayPid()
       if (pid === undefined) throw new Error('the stack runs no relay')
       process.kill(pid, signal)
       return pid
@@ -232,30 +203,12 @@ export async function startStack(opts: StackOptions = {}): Promise<E2eStack> {
     async relayRestarted(oldPid, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
-        const pid = await relayPid().catch(() => undefined)
+        const pid = await client.relayPid().catch(() => undefined)
         if (pid !== undefined && pid !== oldPid) return pid
         if (Date.now() > deadline) throw new Error(`relay ${oldPid} was not replaced in time`)
         await new Promise((r) => setTimeout(r, 100))
       }
     },
-    adminToken: () => token,
-    kubectl: (args, o) => runKubectl(kenv, args, o),
-    kubectlWatch: (args, o) => startKubectl(kenv, args, o),
-    kubeConfig: (context) => {
-      const kc = new KubeConfig()
-      kc.loadFromFile(kubeconfig)
-      if (context) kc.setCurrentContext(context)
-      return kc
-    },
-    api: (path, init = {}) => {
-      const headers: Record<string, string> = { ...init.headers }
-      const bearer = init.token === undefined ? token : init.token
-      if (bearer !== null) headers.authorization = `Bearer ${bearer}`
-      const hub = createRemote({ baseUrl: url, ca, timeoutMs: init.timeoutMs ?? 30_000 })
-      return hub.send(path, { method: init.method ?? 'GET', headers, body: init.body })
-    },
-    ca: () => ca,
-    output: () => last?.stderr ?? '',
     stop: (signal) => stop(signal),
     start,
     destroy: async () => {
