@@ -15,7 +15,7 @@ import { type NodeHub, startNodeHub } from '../../functions/node-server.ts'
 import { bundleFile, NODE_BUNDLES } from '../../infra/node-bundles.ts'
 import { AGENT_METRIC } from '../../lib/edge-agent/agent-metrics.ts'
 import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
-import { silentLogger } from '../../lib/log.ts'
+import { createLogger } from '../../lib/log.ts'
 import { CURSOR_NS } from '../../lib/relay/cursor.ts'
 import { RELAY_METRIC } from '../../lib/relay/relay-metrics.ts'
 import { createInventory, createSyncTarget, edgeToken } from '../functions/edge-api/edge-setup.ts'
@@ -48,6 +48,8 @@ let center: NodeHub
 let edge: Edge
 let config: string
 const running: RunningBundle[] = []
+/** The center's own log (debug and up), shown beside a bundle's output when a check fails. */
+const centerLog: string[] = []
 
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${center.url}${path}`, {
@@ -89,7 +91,7 @@ beforeAll(async () => {
     objects: store.objects,
     kv: store.kv,
     projections: store.projections,
-    log: silentLogger,
+    log: createLogger({ level: 'debug', sink: (line) => centerLog.push(line) }),
   })
   await bootstrapHub(center.deps, { adminToken: ADMIN, baseUrl: center.url })
   await createInventory(call, 'imw')
@@ -216,10 +218,18 @@ describe('the relay bundle', () => {
           )
           return names.some((n) => n.endsWith(`-mb-${st.body.metadata.uid}`)) ? true : undefined
         },
-        b.output
-      )
-      const page = (await text(`${base}/metrics`)).body
+        () => `${b.output()}\ncenter log:\n${centerLog.slice(-40).join('\n')}`
+      ).catch(async (e: Error) => {
+        // What the relay counted (hook calls by outcome, events, watches) says where the key stopped.
+        const metrics = await text(`${base}/metrics`).catch((err) => ({ body: String(err) }))
+        throw new Error(`${e.message}\nrelay metrics:\n${metrics.body}`)
+      })
+      // The hook's call is counted once its answer was read, which may follow the Workspace.
       const calls = { step: 'mailbox', outcome: 'ok' }
+      const page = await eventually('the hook call counted', async () => {
+        const body = (await text(`${base}/metrics`)).body
+        return sample(body, RELAY_METRIC.hookCalls, calls) === undefined ? undefined : body
+      })
       expect(sample(page, RELAY_METRIC.hookCalls, calls)).toBeGreaterThanOrEqual(1)
       const events = { resource: 'synctargets.edge.kcp.io', type: 'ADDED' }
       expect(sample(page, RELAY_METRIC.events, events)).toBeGreaterThanOrEqual(1)
