@@ -3,8 +3,12 @@
  * system interpreter that loads Debian's client package (/usr/bin/python3, /usr/bin/ruby; PATH's
  * python3 may be another one) and reads back what it printed: one JSON object per line, keyed by
  * its `step`. `step(name)` returns a step's fields, or throws with the script's own error (the
- * failed request's status and body) so a failing assertion says what the hub answered.
+ * failed request's status and body) so a failing assertion says what the hub answered. The script
+ * runs with a temporary folder of its own as TMPDIR, removed after it (the Python DynamicClient
+ * caches discovery in the temporary folder).
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runProgram } from '../helpers/run-program.ts'
@@ -42,9 +46,11 @@ export async function runClientScript(
   args: string[],
   timeoutMs = 150_000
 ): Promise<ScriptRun> {
+  const scratch = await mkdtemp(join(tmpdir(), 'client-script-'))
   const { code, stdout, stderr } = await runProgram(interpreter, [join(HERE, script), ...args], {
     timeoutMs,
-  })
+    env: { TMPDIR: scratch },
+  }).finally(() => rm(scratch, { recursive: true, force: true }))
   const lines = parseLines(stdout)
   const step = (name: string) => {
     const line = lines.find((l) => l.step === name)
