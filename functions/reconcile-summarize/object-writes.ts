@@ -32,16 +32,32 @@ export type ObjectWriteDeps = WorkloadDeps & { registry(spaceId: string): Promis
 
 export type Condition = (o: SourceObject, d: Destination) => CopyCondition
 
-/** Every (object, destination) pair of the scope, classified once. */
+/**
+ * Every (object, destination) pair of the scope, classified once: by object key, then mailbox.
+ * The pairs are asked for many times over (counts, finalizers, Ready facts), so an object's key is
+ * worked out once per object (the SourceObjects of a run are never changed).
+ */
 export function conditions(seen: Observations, nowMs: number): Condition {
-  const cache = new Map<string, CopyCondition>()
+  const byObject = new Map<string, Map<string, CopyCondition>>()
+  const keys = new WeakMap<SourceObject, Map<string, CopyCondition>>()
+  const rowOf = (o: SourceObject) => {
+    let row = keys.get(o)
+    if (!row) {
+      const k = objectKey(o)
+      row = byObject.get(k) ?? new Map<string, CopyCondition>()
+      byObject.set(k, row)
+      keys.set(o, row)
+    }
+    return row
+  }
   return (o, d) => {
-    const k = `${objectKey(o)}\u0000${mailboxOfDestination(d)}`
-    let c = cache.get(k)
+    const row = rowOf(o)
+    const mb = mailboxOfDestination(d)
+    let c = row.get(mb)
     if (!c) {
       const facts = seen.facts(o, d)
       c = copyCondition({ ...facts, live: isLive(facts.beatAt, nowMs, STALE_AFTER_MS) })
-      cache.set(k, c)
+      row.set(mb, c)
     }
     return c
   }

@@ -76,6 +76,16 @@ export async function observe(
     }
   }
   const bodies: Map<string, KubeObject> = await projections.getBodies([...hashes])
+  // An object's entry key, worked out once per object: facts() is asked per pair, many times.
+  const keyOf = new WeakMap<SourceObject, string>()
+  const entryKeyOf = (o: SourceObject) => {
+    let k = keyOf.get(o)
+    if (k === undefined) {
+      k = entryKey(copyKeyOf(o))
+      keyOf.set(o, k)
+    }
+    return k
+  }
   return {
     destination(d) {
       const inv = inventories.get(d.cluster)
@@ -93,7 +103,7 @@ export async function observe(
       const inv = inventories.get(d.cluster)
       const beatAt = heartbeatAt(inv?.syncTargets.get(d.syncTargetUID))
       const read = mailboxes.get(mailboxOfDestination(d))
-      const k = entryKey(copyKeyOf(object))
+      const k = entryKeyOf(object)
       const entry = read?.view.entries.get(k)
       const state = read?.states.get(k)
       const body = entry ? bodies.get(entry.hash) : undefined

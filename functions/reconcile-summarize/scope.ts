@@ -58,15 +58,30 @@ export function scopeOf(input: ScopeInput): Scope {
     ),
   }))
   const placed = new Map<string, SourceObject>()
-  const dests = new Map<string, Destination[]>()
+  // Per object, the destination lists of the placements selecting it, in placement order.
+  const dests = new Map<string, (readonly Destination[])[]>()
   for (const p of selected) {
     for (const o of p.objects) {
       const k = objectKey(o)
       placed.set(k, o)
-      dests.set(k, [...(dests.get(k) ?? []), ...p.destinations])
+      const lists = dests.get(k)
+      if (lists) lists.push(p.destinations)
+      else dests.set(k, [p.destinations])
     }
   }
-  const unique = new Map([...dests].map(([k, list]) => [k, uniqueDestinations(list)]))
+  // The objects one placement alone selects share its list, made unique once (never changed).
+  const perList = new Map<readonly Destination[], Destination[]>()
+  const uniqueOf = (lists: (readonly Destination[])[]): Destination[] => {
+    const [only] = lists
+    if (lists.length !== 1 || !only) return uniqueDestinations(lists.flat())
+    let u = perList.get(only)
+    if (!u) {
+      u = uniqueDestinations(only)
+      perList.set(only, u)
+    }
+    return u
+  }
+  const unique = new Map([...dests].map(([k, lists]) => [k, uniqueOf(lists)]))
   const mine = selected.find((p) => p.placement.metadata.name === name)
   const own = new Set(mine?.objects.map(objectKey))
   const handled: HandledSummarizer[] = []

@@ -19,8 +19,9 @@ import type {
 import type { SinglePlacement } from '../apis/edge-v1alpha1.ts'
 import {
   type LabelSelector,
+  labelSelectorRequirements,
   matchesLabelSelector,
-  matchesOptionalLabelSelector,
+  matchesRequirements,
 } from '../kube/label-selector.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { mailboxName } from '../reconcile/keys.ts'
@@ -58,10 +59,14 @@ export function destinationsFor(
   const out: Destination[] = []
   for (const loc of locations) {
     const cluster = clusterOf(loc)
+    // The instanceSelector's requirements, worked out once per Location (not per SyncTarget);
+    // an absent or invalid selector selects nothing.
     const selector = loc.spec.instanceSelector
+    const requirements = selector ? labelSelectorRequirements(selector) : undefined
+    if (!requirements) continue
     for (const st of syncTargetsIn(cluster)) {
       if (st.metadata.deletionTimestamp || !st.metadata.name || !st.metadata.uid) continue
-      if (!matchesOptionalLabelSelector(st.metadata.labels, selector, 'nothing')) continue
+      if (!matchesRequirements(st.metadata.labels, requirements)) continue
       out.push({
         cluster,
         locationName: loc.metadata.name ?? '',
