@@ -5,8 +5,8 @@
  * - Settling. resourceVersions are issued before the write that uses them lands, so entry 6 can
  *   appear before entry 5. An entry is handed out only once `settleMs` has passed since its rv was
  *   issued (`ts`), and reading stops at the first unsettled entry; any write that finishes within
- *   `settleMs` of taking its rv is therefore seen in order. Slower writers may be missed (the
- *   level-based resync heals that).
+ *   `settleMs` of taking its rv is therefore seen in order. A writer whose entry landed later
+ *   announces its change again at a fresh rv (late-entries.ts), so no reader misses it.
  * - Expiry. The watermark is read AFTER the entries: the sweep raises it before deleting, so a
  *   `sinceRv` below it is 410 Expired ("too old resource version"), never a silent gap.
  * An entry whose big-object blob has vanished is skipped rather than wedging every watcher.

@@ -2,7 +2,8 @@
  * create, update and delete of objects. Each is: encode the body (413 past 1 MiB, before anything
  * is written), take a resourceVersion from the counter, write chunks if the body is big, write the
  * head with ONE conditional request (absent for create, `rv = expected` for update, present and
- * optionally `rv = expected` for delete), then put the change-log entry. A failed condition is
+ * optionally `rv = expected` for delete), then put the change-log entry; an entry that landed late
+ * is announced again at a fresh rv (late-entries.ts). A failed condition is
  * turned into AlreadyExists / Conflict (a StaleWriteError, so callers without preconditions can
  * read again and retry) / NotFound here, after deleting the chunks just written.
  * Retry safety comes from the identity of the attempt, never from comparing content: the rv taken
@@ -36,7 +37,7 @@ import { encodeBody, parseBody } from './body-codec.ts'
 import type { StoreContext } from './context.ts'
 import { objectKeyFits, tooLongToStore } from './key-size.ts'
 import { checkObjectKey, headKey } from './keys.ts'
-import { allocateRv } from './meta-items.ts'
+import { ANNOUNCE_ATTEMPTS, type IssuedRv, issueRv, landedLate } from './late-entries.ts'
 import {
   blobOf,
   getHead,
@@ -97,11 +98,14 @@ async function sendUntilKnown(
   }
 }
 
+type WrittenHead = { head: Item; text: string; issued: IssuedRv }
+
 /** Writes the head; on a failed condition succeeds only when the stored head is this attempt's. */
-async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item; text: string }> {
+async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<WrittenHead> {
   const { key, obj, expectedRv } = w
   const { text, data } = await encodeBody(obj, describeTarget(key.resource, key.group, key.name))
-  const rv = await allocateRv(ctx)
+  const issued = await issueRv(ctx)
+  const { rv } = issued
   const ts = ctx.now()
   const body = await storeBody(ctx, rv, data, key)
   const blob = 'blob' in body ? body.blob : undefined
@@ -123,10 +127,10 @@ async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<{ head: Item;
   const { refused, uncertain } = await sendUntilKnown(() =>
     ctx.client.send(new PutItemCommand({ TableName: ctx.table, Item: head, ...condition }))
   )
-  if (!refused) return { head, text }
+  if (!refused) return { head, text, issued }
   const current = await getHead(ctx, key)
   // The rv is this attempt's alone: a head holding it is this write, landed by an earlier send.
-  if (current && readNumber(current, 'rv') === rv) return { head: current, text }
+  if (current && readNumber(current, 'rv') === rv) return { head: current, text, issued }
   if (uncertain)
     throw outcomeUnknown(
       `the write of ${describeTarget(key.resource, key.group, key.name)} may or may not have been applied (its response was lost and the object changed since); read it and try again`
@@ -152,11 +156,40 @@ async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject>
     if (w.expectedRv === undefined) throw tooLongToStore(w.key)
     throw notFound(w.key.resource, target(w.key))
   }
-  const { head, text } = await writeHead(ctx, w)
-  const rv = readNumber(head, 'rv')
-  const type = w.expectedRv === undefined ? 'ADDED' : 'MODIFIED'
-  await putLog(ctx, logItemFor(ctx, head, { type, rv, ts: readNumber(head, 'ts') }))
-  return parseBody(text, rv)
+  let written = await writeHead(ctx, w)
+  await logHead(ctx, written.head, w.expectedRv === undefined ? 'ADDED' : 'MODIFIED')
+  for (let n = 1; n < ANNOUNCE_ATTEMPTS && landedLate(ctx, written.issued); n++) {
+    const again = await writeAgain(ctx, w.key, w.obj, written.head)
+    if (!again) break
+    written = again
+  }
+  return parseBody(written.text, readNumber(written.head, 'rv'))
+}
+
+async function logHead(ctx: StoreContext, head: Item, type: 'ADDED' | 'MODIFIED'): Promise<void> {
+  const at = { rv: readNumber(head, 'rv'), ts: readNumber(head, 'ts') }
+  await putLog(ctx, logItemFor(ctx, head, { type, ...at }))
+}
+
+/**
+ * A late entry (late-entries.ts) is announced again by writing the object again, unchanged, on
+ * the condition that it is still this write's version: a MODIFIED at a fresh rv. Whoever changed or
+ * deleted it meanwhile logged that later change themselves, and a failure to write again leaves
+ * the first write as it was (it stands; only its announcement was late): both end the loop.
+ */
+async function writeAgain(
+  ctx: StoreContext,
+  key: ObjectKey,
+  obj: KubeObject,
+  head: Item
+): Promise<WrittenHead | undefined> {
+  try {
+    const again = await writeHead(ctx, { key, obj, expectedRv: readNumber(head, 'rv') })
+    await logHead(ctx, again.head, 'MODIFIED')
+    return again
+  } catch {
+    return undefined
+  }
 }
 
 /** Creates an object; AlreadyExists when the key is taken. */
@@ -187,7 +220,7 @@ export async function deleteObject(
   checkObjectKey(key)
   if (!objectKeyFits(key)) throw notFound(key.resource, target(key))
   const expected = expectedRv === undefined ? undefined : parseRv(expectedRv)
-  const rv = await allocateRv(ctx)
+  const issued = await issueRv(ctx)
   const ts = ctx.now()
   const { pk, sk } = headKey(key)
   let old: Item | undefined
@@ -219,12 +252,30 @@ export async function deleteObject(
     throw new StaleWriteError(key.resource, target(key), why)
   }
   if (!old) throw notFound(key.resource, target(key))
-  const blob = blobOf(old)
-  if (blob) await markDeleteRef(ctx, blob.blobRv, rv)
-  const [obj] = await Promise.all([
-    headObject(ctx, old),
-    putLog(ctx, logItemFor(ctx, old, { type: 'DELETED', rv, ts })),
-  ])
-  obj.metadata = { ...obj.metadata, resourceVersion: String(rv) }
+  const [obj, last] = await Promise.all([headObject(ctx, old), logDeletion(ctx, old, issued, ts)])
+  obj.metadata = { ...obj.metadata, resourceVersion: String(last) }
   return obj
+}
+
+/**
+ * Logs the DELETED entry of `old` and, while that landed late (late-entries.ts), logs it again at a
+ * fresh rv; the blob of a big object records the last entry that references it. Returns the rv of
+ * the last entry.
+ */
+async function logDeletion(
+  ctx: StoreContext,
+  old: Item,
+  first: IssuedRv,
+  firstTs: number
+): Promise<number> {
+  const blob = blobOf(old)
+  let issued = first
+  let ts = firstTs
+  for (let n = 1; ; n++) {
+    if (blob) await markDeleteRef(ctx, blob.blobRv, issued.rv)
+    await putLog(ctx, logItemFor(ctx, old, { type: 'DELETED', rv: issued.rv, ts }))
+    if (n >= ANNOUNCE_ATTEMPTS || !landedLate(ctx, issued)) return issued.rv
+    issued = await issueRv(ctx)
+    ts = ctx.now()
+  }
 }

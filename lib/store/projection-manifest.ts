@@ -19,7 +19,7 @@ import { b, type Item, isConditionalFailure, n, optBytes, readNumber, s } from '
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
 import { checkObjectKey, manifestPk, SINGLE_SK } from './keys.ts'
-import { allocateRv } from './meta-items.ts'
+import { issueRv, logAgainWhileLate } from './late-entries.ts'
 import { type BodyCache, putBodies } from './projection-bodies.ts'
 import { decodeEntries, encodeEntries } from './projection-codec.ts'
 import {
@@ -113,12 +113,13 @@ export async function writeManifest(
   }
   // Changed copies keep their reported state: their MODIFIED events carry it.
   const changedCopies = plan.items.flatMap(({ old, same }) => (old && !same ? [old] : []))
-  const [rv, states] = await Promise.all([
-    allocateRv(ctx),
+  const [issued, states] = await Promise.all([
+    issueRv(ctx),
     changedCopies.length > 0
       ? getCopyStates(ctx, mailbox, changedCopies)
       : new Map<string, StoredCopyState>(),
   ])
+  const { rv } = issued
   const ts = ctx.now()
   const stamp = { rv, created: timestamp(now), uid: () => crypto.randomUUID() }
   const { entries, changes } = stampManifest(plan, stamp)
@@ -150,6 +151,7 @@ export async function writeManifest(
     throw manifestConflict(mailbox, `the manifest changed since version ${expected}`)
   }
   await putItems(ctx, logItems)
+  await logAgainWhileLate(ctx, issued, (at) => projectionLogItems(ctx, mailbox, changes, at))
   return { manifest: { mailbox, version: rv, entries }, ...counts, written: true }
 }
 
@@ -158,10 +160,12 @@ export async function deleteManifest(ctx: StoreContext, mailbox: string): Promis
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const current = await readManifest(ctx, mailbox)
     if (!current) return
-    const rv = await allocateRv(ctx)
-    const ts = ctx.now()
-    const changes = current.entries.map((e) => ({ type: 'DELETED' as const, entry: { ...e, rv } }))
-    const logItems = await projectionLogItems(ctx, mailbox, changes, { rv, ts })
+    const issued = await issueRv(ctx)
+    const deleted = (rv: number) =>
+      current.entries.map((e) => ({ type: 'DELETED' as const, entry: { ...e, rv } }))
+    const logAt = (at: { rv: number; ts: number }) =>
+      projectionLogItems(ctx, mailbox, deleted(at.rv), at)
+    const logItems = await logAt({ rv: issued.rv, ts: ctx.now() })
     try {
       await ctx.client.send(
         new DeleteItemCommand({
@@ -176,6 +180,7 @@ export async function deleteManifest(ctx: StoreContext, mailbox: string): Promis
       continue
     }
     await putItems(ctx, logItems)
+    await logAgainWhileLate(ctx, issued, logAt)
     return
   }
   throw manifestConflict(mailbox, 'the manifest kept changing while it was being deleted')

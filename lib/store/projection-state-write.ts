@@ -17,7 +17,7 @@ import { b, type Item, isConditionalFailure, n, s } from './attrs.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
 import { checkObjectKey } from './keys.ts'
-import { allocateRv } from './meta-items.ts'
+import { issueRv, logAgainWhileLate } from './late-entries.ts'
 import { encodeState, type ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { projectionLogItems } from './projection-log.ts'
@@ -88,7 +88,8 @@ export async function putCopyStates(
     })
   )
   if (live.every((l) => l === undefined)) return writes.map(() => ({ outcome: 'gone' }))
-  const at = { rv: await allocateRv(ctx), ts: ctx.now() }
+  const issued = await issueRv(ctx)
+  const at = { rv: issued.rv, ts: ctx.now() }
   const changeOf = (l: Live): ProjectionChange => ({
     type: 'MODIFIED',
     entry: l.entry,
@@ -113,5 +114,9 @@ export async function putCopyStates(
   else if (changes.length > 0) {
     await putItems(ctx, await projectionLogItems(ctx, mailbox, changes, at))
   }
+  if (changes.length > 0)
+    await logAgainWhileLate(ctx, issued, (again) =>
+      projectionLogItems(ctx, mailbox, changes, again)
+    )
   return results
 }
