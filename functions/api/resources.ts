@@ -115,6 +115,8 @@ async function readCollection(
     {
       ...(predicate ? { predicate } : {}),
       ...listParams(r.query),
+      // A client may watch from this list's version (kubectl get -w, every informer).
+      watchable: true,
       ...(r.query.limit ? { limit: r.query.limit } : {}),
       ...(r.query.continue ? { continue: r.query.continue } : {}),
     },

@@ -3,7 +3,10 @@
  * change log. The options are kube's (lib/hub/list-options.ts: a watch from "" or "0" defaults to
  * sendInitialEvents=true): with sendInitialEvents the current objects are sent first as ADDED,
  * followed, when bookmarks are allowed, by a BOOKMARK annotated `k8s.io/initial-events-end`;
- * sendInitialEvents=false from "" or "0" starts at the store's current version. Bookmarks are
+ * sendInitialEvents=false from "" or "0" starts at the store's current version. A watch from a
+ * watchable list's version (every list the API answers, and the initial events' own) also sends
+ * the writes that list may have missed, in flight while it read (lib/store/list-marks.ts), and
+ * not the changes it showed. Bookmarks are
  * sent when asked for; the stream ends after timeoutSeconds (0 or absent: 30 minutes; negative: at
  * once, as kube's expired context does); a too-old resourceVersion ends it with an ERROR event
  * carrying a 410 Expired Status. A resourceVersion the store has not reached yet is waited for
@@ -35,6 +38,7 @@ import {
 import { servedAt, type Target } from '../../lib/hub/target.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { ChangeEvent, ResumePoint } from '../../lib/store/types.ts'
 
 export type WatchParams = {
   target: Target
@@ -67,7 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function initialEvents(
   deps: HubDeps,
   p: WatchParams
-): Promise<{ events: unknown[]; rv: number }> {
+): Promise<{ events: unknown[]; rv: number } & Pick<Cursor, 'listed' | 'listedUpTo'>> {
   const { target: t } = p
   const res = await deps.objects.list({
     cluster: p.allSpaces ? '*' : t.space.id,
@@ -75,15 +79,50 @@ async function initialEvents(
     resource: t.info.resource,
     ...(t.namespace ? { namespace: t.namespace } : {}),
     predicate: p.predicate,
+    watchable: true,
   })
+  const listed = new Map<string, number>()
+  let listedUpTo = 0
+  for (const o of res.items) {
+    const at = Number(o.metadata.resourceVersion)
+    if (o.metadata.uid) listed.set(o.metadata.uid, at)
+    listedUpTo = Math.max(listedUpTo, at)
+  }
   return {
     events: res.items.map((o) => ({ type: 'ADDED', object: servedAt(t, o) })),
     rv: Number(res.resourceVersion),
+    listed,
+    listedUpTo,
   }
 }
 
-/** Tracks what was sent, and the cursor below which everything has settled. */
-type Cursor = { low: number; highest: number; sent: Map<number, number> }
+/**
+ * Tracks what was sent, and the cursor below which everything has settled. `listed` holds the
+ * version (by uid) of each object the initial events sent, which are not sent again.
+ */
+type Cursor = {
+  low: number
+  highest: number
+  sent: Map<number, number>
+  listed?: Map<string, number>
+  /** The highest version in `listed`. */
+  listedUpTo?: number
+  /** Set when the watch resumes from a watchable list's version. */
+  resume?: ResumePoint
+}
+
+/**
+ * Whether the list the watch resumes from already showed this change: one at or below the list's
+ * version that landed before the list began (lib/store/list-marks.ts), or one the initial events
+ * sent (or a later change of its object).
+ */
+function alreadyListed(cur: Cursor, ev: ChangeEvent): boolean {
+  const r = cur.resume
+  if (r && ev.rv <= r.upTo && ev.landedAt !== undefined && ev.landedAt < r.landedAfter) return true
+  const uid = ev.object.metadata.uid
+  const at = uid === undefined ? undefined : cur.listed?.get(uid)
+  return at !== undefined && at >= ev.rv
+}
 
 async function pollOnce(
   deps: HubDeps,
@@ -107,6 +146,7 @@ async function pollOnce(
     if (seen.has(ev.rv)) continue
     cur.sent.set(ev.rv, now)
     cur.highest = Math.max(cur.highest, ev.rv)
+    if (alreadyListed(cur, ev)) continue
     if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(t, ev.object) })
   }
   for (const [rv, at] of cur.sent)
@@ -114,6 +154,9 @@ async function pollOnce(
       cur.low = Math.max(cur.low, rv)
       cur.sent.delete(rv)
     }
+  // Nothing at or below the cursor is read again: listed versions it has passed are done with.
+  if (cur.listed && cur.low >= (cur.listedUpTo ?? 0)) cur.listed = undefined
+  if (cur.resume && cur.low >= cur.resume.upTo) cur.resume = undefined
   return { more: res.more, events: res.events.length }
 }
 
@@ -141,7 +184,7 @@ async function startCursor(
   p: WatchParams,
   deadline: number,
   emit: (v: unknown) => void
-): Promise<number> {
+): Promise<Omit<Cursor, 'highest' | 'sent'>> {
   const rv = parseResourceVersion(p.resourceVersion)
   const wait = Math.max(0, Math.min(p.freshWaitMs ?? FRESHNESS_WAIT_MS, deadline - Date.now()))
   const current = rv > 0n ? await waitForResourceVersion(deps.objects, rv, wait) : undefined
@@ -149,10 +192,27 @@ async function startCursor(
     const init = await initialEvents(deps, p)
     for (const e of init.events) emit(e)
     if (p.bookmarks) emit(bookmark(p.target, init.rv, true))
-    return init.rv
+    const { listed, listedUpTo } = init
+    return { ...(await resumeAt(deps, p, init.rv)), listed, listedUpTo }
   }
-  if (rv > 0n) return Number(rv)
-  return current ?? (await deps.objects.currentRv())
+  if (rv > 0n) return resumeAt(deps, p, Number(rv))
+  return { low: current ?? (await deps.objects.currentRv()) }
+}
+
+/** After `rv`, or, when `rv` is a watchable list's, from where that list may have missed writes. */
+async function resumeAt(
+  deps: HubDeps,
+  p: WatchParams,
+  rv: number
+): Promise<Pick<Cursor, 'low' | 'resume'>> {
+  const { target: t } = p
+  const collection = {
+    cluster: p.allSpaces ? '*' : t.space.id,
+    group: t.info.group,
+    resource: t.info.resource,
+  }
+  const resume = await deps.objects.resumePoint(collection, rv)
+  return resume ? { low: resume.sinceRv, resume } : { low: rv }
 }
 
 /** The watch loop: initial events when asked, then poll until closed or past the deadline. */
@@ -164,8 +224,10 @@ async function streamEvents(
 ): Promise<void> {
   const deadline = deadlineOf(p.timeoutSeconds)
   if (Date.now() >= deadline) return
-  const low = await startCursor(deps, p, deadline, emit)
-  const cur: Cursor = { low, highest: low, sent: new Map() }
+  const start = await startCursor(deps, p, deadline, emit)
+  // Bookmarks never go below the version the client resumed from.
+  const highest = Math.max(start.low, start.resume?.upTo ?? 0)
+  const cur: Cursor = { ...start, highest, sent: new Map() }
   let lastBookmark = Date.now()
   const base = p.pollMs ?? 200
   const idle = Math.max(base, p.idlePollMs ?? 1000)

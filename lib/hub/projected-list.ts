@@ -6,7 +6,8 @@
  * resourceVersion, the collection and the last key returned. Every page re-reads both sources, so
  * later pages are live, as in the store's own lists. Copy states of the collection (the status the
  * edge reported) are read with one Query alongside and merged into the copies. The list's
- * resourceVersion is the larger of the stored list's and the manifest's version.
+ * resourceVersion is the larger of the stored list's and the manifest's version, or, for a
+ * `watchable` list, the rv the stored list took and marked (lib/store/list-marks.ts).
  */
 import { z } from 'zod'
 import { badRequest } from '../errors.ts'
@@ -96,7 +97,7 @@ export async function listWithProjections(
   const { cluster, group, resource, namespace } = opts
   const ref = { cluster, group, resource, ...(namespace === undefined ? {} : { namespace }) }
   const [stored, manifest, states] = await Promise.all([
-    base.list(ref),
+    base.list(opts.watchable && !token ? { ...ref, watchable: true } : ref),
     projections.getManifest(cluster),
     projections.listCopyStates(cluster, ref),
   ])
@@ -114,7 +115,13 @@ export async function listWithProjections(
     .filter((o) => !opts.predicate || opts.predicate(o))
     .filter((o) => !after || compare([nsOf(o), nameOf(o)], after) > 0)
     .sort((a, b) => compare([nsOf(a), nameOf(a)], [nsOf(b), nameOf(b)]))
-  const rv = token?.rv ?? Math.max(Number(stored.resourceVersion), manifest?.version ?? 0)
+  // A watchable answer is the stored list's own rv, marked in the collection's log, which also
+  // holds the manifest's change lists (lib/store/list-marks.ts).
+  const rv =
+    token?.rv ??
+    (opts.watchable
+      ? Number(stored.resourceVersion)
+      : Math.max(Number(stored.resourceVersion), manifest?.version ?? 0))
   const resourceVersion = String(rv)
   if (limit === undefined || items.length <= limit) return { items, resourceVersion }
   const page = items.slice(0, limit)

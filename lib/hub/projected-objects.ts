@@ -92,6 +92,7 @@ export function withProjections(
       return listWithProjections(base, projections, opts)
     },
     changes: (opts) => base.changes(opts),
+    resumePoint: (c, rv) => base.resumePoint(c, rv),
     currentRv: () => base.currentRv(),
   }
 }

@@ -30,6 +30,8 @@ export type ListQuery = {
   resourceVersionMatch?: string
   /** Only to refuse it: kube forbids sendInitialEvents on a list. */
   sendInitialEvents?: boolean
+  /** Answer with a resourceVersion a watch can resume from (lib/store/list-marks.ts). */
+  watchable?: boolean
 }
 
 /** Gets the object; with a resourceVersion, once the store has reached it. */
@@ -89,6 +91,7 @@ export async function listObjects(
   }
   const res = await deps.objects.list({
     ...collection,
+    ...(q.watchable && exactAt === undefined ? { watchable: true } : {}),
     ...(q.predicate ? { predicate: q.predicate } : {}),
     ...(q.limit && q.limit > 0 ? { limit: q.limit } : {}),
     ...(q.continue ? { continue: q.continue } : {}),

@@ -17,7 +17,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
 import { badRequest, expired } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { type Item, readNumber, readString, s } from './attrs.ts'
+import { type Item, optNumber, readNumber, readString, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { checkCollection, logGsiPk, logPk, padRv } from './keys.ts'
 import { readWatermark } from './meta-items.ts'
@@ -111,12 +111,14 @@ async function toEvent(ctx: StoreContext, item: Item): Promise<ChangeEvent | und
   if (!TYPES.includes(type)) return undefined
   const object = await itemObject(ctx, item)
   if (!object) return undefined
+  const landedAt = optNumber(item, 'lt')
   return {
     type: type as ChangeType,
     object,
     rv: readNumber(item, 'rv'),
     cluster: readString(item, 'cl'),
     namespace: readString(item, 'ns'),
+    ...(landedAt === undefined ? {} : { landedAt }),
   }
 }
 

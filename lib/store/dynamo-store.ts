@@ -17,6 +17,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { readChanges } from './change-log.ts'
 import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from './context.ts'
 import { createKvStore } from './kv-store.ts'
+import { resumePoint } from './list-marks.ts'
 import { readCurrentRv } from './meta-items.ts'
 import { createMetricItems, type MetricItems } from './metric-items.ts'
 import { getObject, listObjects } from './object-reads.ts'
@@ -86,6 +87,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     delete: (key, expectedRv) => deleteObject(ctx, key, expectedRv),
     list: (opts) => listObjects(ctx, opts),
     changes: (opts) => readChanges(ctx, opts, projections.getBodies),
+    resumePoint: (c, rv) => resumePoint(ctx, c, rv),
     currentRv: () => readCurrentRv(ctx),
   }
   return {

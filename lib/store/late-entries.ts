@@ -15,6 +15,7 @@ import type { Item } from './attrs.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
 import { allocateRv } from './meta-items.ts'
+import { landedNow } from './projection-log.ts'
 
 /** A resourceVersion and the store clock's time just before it was asked for. */
 export type IssuedRv = { rv: number; askedAt: number }
@@ -45,6 +46,6 @@ export async function logAgainWhileLate(
   let issued = first
   for (let n = 1; n < ANNOUNCE_ATTEMPTS && landedLate(ctx, issued); n++) {
     issued = await issueRv(ctx)
-    await putItems(ctx, await itemsAt({ rv: issued.rv, ts: ctx.now() }))
+    await putItems(ctx, landedNow(ctx, await itemsAt({ rv: issued.rv, ts: ctx.now() })))
   }
 }

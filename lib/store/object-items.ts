@@ -60,9 +60,10 @@ export function headItem(key: ObjectKey, rv: number, ts: number, body: StoredBod
 export function logItemFor(
   ctx: StoreContext,
   head: Item,
-  change: { type: ChangeType; rv: number; ts: number }
+  change: { type: ChangeType; rv: number; ts: number; landed: number }
 ): Item {
   const item: Item = {
+    lt: n(change.landed),
     pk: s(logPkForHead(readString(head, 'pk'))),
     sk: s(padRv(change.rv)),
     type: s(change.type),

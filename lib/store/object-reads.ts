@@ -6,6 +6,8 @@
  * page stops early the `continue` token carries the list rv and the last key. A continued list
  * keeps the first page's rv, and one whose rv is below the change-log watermark is 410 Expired,
  * as kube does after compaction. Pages after the first are read live, not from a snapshot.
+ * With `watchable`, the first page's resourceVersion is one a watch can resume from without
+ * missing a write that was in flight during the list (list-marks.ts).
  * A key or namespace too long to be stored (key-size.ts) names nothing: get answers absent and list
  * empty without a request; a continue token naming a key outside its list is 400.
  */
@@ -17,6 +19,7 @@ import type { StoreContext } from './context.ts'
 import { type ContinueToken, decodeContinue, encodeContinue } from './continue-token.ts'
 import { keyFits, namespaceFits, objectKeyFits } from './key-size.ts'
 import { checkCollection, checkObjectKey, objectGsiPk, objectPk } from './keys.ts'
+import { putListMark, takeListRv } from './list-marks.ts'
 import { readCurrentRv, readWatermark } from './meta-items.ts'
 import { getHead, headObject } from './object-items.ts'
 import { GSI_NAME } from './table.ts'
@@ -149,12 +152,17 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
   const limit = checkLimit(opts.limit)
   const token = opts.continue ? decodeContinue(opts.continue) : undefined
   let start = token && startKey(token, opts)
-  const rv = await listRv(ctx, token)
+  // A watchable list takes its own rv and marks it while the objects are read; a continued list
+  // keeps the first page's (in its token).
+  const own = opts.watchable && !token ? await takeListRv(ctx) : undefined
+  const rv = own?.rv ?? (await listRv(ctx, token))
+  const marked = own ? putListMark(ctx, opts, own) : Promise.resolve()
+  // Awaited below; a failed query must not leave its rejection unhandled.
+  marked.catch(() => undefined)
   const items: KubeObject[] = []
-  const resourceVersion = String(rv)
   // No object is stored under a namespace too long for a key: nothing to query.
   if (opts.namespace !== undefined && !namespaceFits(opts.namespace))
-    return { items, resourceVersion }
+    return { items, resourceVersion: String(await marked.then(() => rv)) }
   const query = baseQuery(ctx, opts)
   for (;;) {
     const pageLimit =
@@ -166,9 +174,12 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
     const objects = await Promise.all(pageItems.map((item) => headObject(ctx, item)))
     const page = { items: pageItems, objects, lastEvaluated: out.LastEvaluatedKey }
     const stop = takeMatching(page, items, { limit, predicate: opts.predicate })
-    if (stop?.more) return { items, resourceVersion, continue: tokenFor(opts, rv, stop.last) }
-    if (stop) return { items, resourceVersion }
     start = out.LastEvaluatedKey
-    if (!start) return { items, resourceVersion }
+    if (stop || !start) {
+      await marked
+      const resourceVersion = String(rv)
+      if (stop?.more) return { items, resourceVersion, continue: tokenFor(opts, rv, stop.last) }
+      return { items, resourceVersion }
+    }
   }
 }

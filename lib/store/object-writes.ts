@@ -167,7 +167,7 @@ async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject>
 }
 
 async function logHead(ctx: StoreContext, head: Item, type: 'ADDED' | 'MODIFIED'): Promise<void> {
-  const at = { rv: readNumber(head, 'rv'), ts: readNumber(head, 'ts') }
+  const at = { rv: readNumber(head, 'rv'), ts: readNumber(head, 'ts'), landed: ctx.now() }
   await putLog(ctx, logItemFor(ctx, head, { type, ...at }))
 }
 
@@ -273,7 +273,8 @@ async function logDeletion(
   let ts = firstTs
   for (let n = 1; ; n++) {
     if (blob) await markDeleteRef(ctx, blob.blobRv, issued.rv)
-    await putLog(ctx, logItemFor(ctx, old, { type: 'DELETED', rv: issued.rv, ts }))
+    const landed = ctx.now()
+    await putLog(ctx, logItemFor(ctx, old, { type: 'DELETED', rv: issued.rv, ts, landed }))
     if (n >= ANNOUNCE_ATTEMPTS || !landedLate(ctx, issued)) return issued.rv
     issued = await issueRv(ctx)
     ts = ctx.now()

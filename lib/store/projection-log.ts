@@ -9,7 +9,17 @@
  * change). `readChanges` expands such an item into one event per listed copy.
  */
 import type { KubeObject } from '../kube/types.ts'
-import { b, type Item, n, optBytes, optString, readNumber, readString, s } from './attrs.ts'
+import {
+  b,
+  type Item,
+  n,
+  optBytes,
+  optNumber,
+  optString,
+  readNumber,
+  readString,
+  s,
+} from './attrs.ts'
 import { type StoreContext, TTL_SLACK_MS } from './context.ts'
 import { logGsiPk, logPk, padRv } from './keys.ts'
 import { decodeChanges, encodeChanges, type ProjectionChange } from './projection-codec.ts'
@@ -50,6 +60,12 @@ export async function projectionLogItems(
   )
 }
 
+/** `items` stamped with `lt`, now: the write they record has landed (list-marks.ts). */
+export function landedNow(ctx: StoreContext, items: Item[]): Item[] {
+  const lt = n(ctx.now())
+  return items.map((item) => ({ ...item, lt }))
+}
+
 export function isProjectionLogItem(item: Item): boolean {
   return optString(item, 'type') === PROJECTION_TYPE
 }
@@ -76,6 +92,16 @@ export function projectionEvents(
     const body = bodies.get(entry.hash)
     if (!body) return []
     const object = renderProjected(mailbox, entry, body, state)
-    return [{ type, object, rv, cluster: mailbox, namespace: entry.namespace }]
+    const landedAt = optNumber(item, 'lt')
+    return [
+      {
+        type,
+        object,
+        rv,
+        cluster: mailbox,
+        namespace: entry.namespace,
+        ...(landedAt === undefined ? {} : { landedAt }),
+      },
+    ]
   })
 }

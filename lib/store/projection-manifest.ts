@@ -30,7 +30,7 @@ import {
   type WantedEntry,
 } from './projection-diff.ts'
 import { specHash } from './projection-hash.ts'
-import { projectionLogItems } from './projection-log.ts'
+import { landedNow, projectionLogItems } from './projection-log.ts'
 import { getCopyStates } from './projection-state.ts'
 import type {
   DesiredEntry,
@@ -150,7 +150,7 @@ export async function writeManifest(
     if (!isConditionalFailure(e)) throw e
     throw manifestConflict(mailbox, `the manifest changed since version ${expected}`)
   }
-  await putItems(ctx, logItems)
+  await putItems(ctx, landedNow(ctx, logItems))
   await logAgainWhileLate(ctx, issued, (at) => projectionLogItems(ctx, mailbox, changes, at))
   return { manifest: { mailbox, version: rv, entries }, ...counts, written: true }
 }
@@ -179,7 +179,7 @@ export async function deleteManifest(ctx: StoreContext, mailbox: string): Promis
       if (!isConditionalFailure(e)) throw e
       continue
     }
-    await putItems(ctx, logItems)
+    await putItems(ctx, landedNow(ctx, logItems))
     await logAgainWhileLate(ctx, issued, logAt)
     return
   }

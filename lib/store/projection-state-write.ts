@@ -20,7 +20,7 @@ import { checkObjectKey } from './keys.ts'
 import { issueRv, logAgainWhileLate } from './late-entries.ts'
 import { encodeState, type ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
-import { projectionLogItems } from './projection-log.ts'
+import { landedNow, projectionLogItems } from './projection-log.ts'
 import { checkMailbox, readManifest } from './projection-manifest.ts'
 import { stateKey, stateKeyFits } from './projection-state.ts'
 import type { CopyStateWrite, CopyStateWriteResult, ManifestEntry } from './projection-types.ts'
@@ -110,9 +110,9 @@ export async function putCopyStates(
       changes.push(change)
     }
   })
-  if (changes.length === all.length) await putItems(ctx, allItems)
+  if (changes.length === all.length) await putItems(ctx, landedNow(ctx, allItems))
   else if (changes.length > 0) {
-    await putItems(ctx, await projectionLogItems(ctx, mailbox, changes, at))
+    await putItems(ctx, landedNow(ctx, await projectionLogItems(ctx, mailbox, changes, at)))
   }
   if (changes.length > 0)
     await logAgainWhileLate(ctx, issued, (again) =>

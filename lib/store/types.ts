@@ -36,6 +36,13 @@ export type ListOptions = CollectionRef & {
   continue?: string
   /** Applied while paging, so `limit` counts matching objects (label and field selectors). */
   predicate?: (obj: KubeObject) => boolean
+  /**
+   * Answer with a resourceVersion a watch can resume from without missing a write that was in
+   * flight during the list (lib/store/list-marks.ts): the list marks its rv in the collection's
+   * log (one more PutItem, sent while the objects are read). For lists whose version
+   * a client may watch from; a list read only for its items does without.
+   */
+  watchable?: boolean
 }
 
 export type ListResult = {
@@ -57,6 +64,18 @@ export type ChangeEvent = {
   rv: number
   cluster: string
   namespace: string
+  /** When the change had landed, by its writer's clock (absent in entries of older releases). */
+  landedAt?: number
+}
+
+/** Where a watch from a watchable list's resourceVersion resumes (lib/store/list-marks.ts). */
+export type ResumePoint = {
+  /** Read the change log after this rv. */
+  sinceRv: number
+  /** Changes at or below this rv (the list's) are handed out only when they landed at or after... */
+  upTo: number
+  /** ...this time (the list's start): earlier ones are in the list. */
+  landedAfter: number
 }
 
 export type ChangesOptions = CollectionRef & {
@@ -93,6 +112,11 @@ export interface ObjectStore {
   list(options: ListOptions): Promise<ListResult>
   /** Change-log entries after `sinceRv`, oldest first. Expired (410) when `sinceRv` is too old. */
   changes(options: ChangesOptions): Promise<ChangesResult>
+  /**
+   * Where a watch of `collection` from `rv` resumes when `rv` is a watchable list's; undefined
+   * for any other rv.
+   */
+  resumePoint(collection: CollectionRef, rv: number): Promise<ResumePoint | undefined>
   /** The latest resourceVersion issued so far. */
   currentRv(): Promise<number>
 }

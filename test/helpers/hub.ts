@@ -17,9 +17,14 @@ export const BASE = 'http://hub.test'
 
 export type TestHub = Awaited<ReturnType<typeof createTestHub>>
 
-/** `budget` replaces the default strict budget of 1,000 subrequests per request. */
-export async function createTestHub(opts: { budget?: BudgetConfig } = {}) {
-  const store: TestStore = await createTestStore()
+/**
+ * `budget` replaces the default strict budget of 1,000 subrequests per request; `settleMs` is the
+ * store's (default 0: change-log entries are handed out at once).
+ */
+export async function createTestHub(opts: { budget?: BudgetConfig; settleMs?: number } = {}) {
+  const store: TestStore = await createTestStore(
+    opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }
+  )
   const { app, deps, settle } = createNodeApp({
     objects: store.objects,
     kv: store.kv,

@@ -30,8 +30,9 @@ describe('object items', () => {
 
   it('builds a log entry from a head, pointing at the same blob and carrying a TTL', () => {
     const head = headItem(cmKey('a', 'ns', 'c7'), 12, 1000, { blob: { blobRv: 12, chunks: 3 } })
-    const entry = logItemFor(ctx, head, { type: 'DELETED', rv: 15, ts: 2000 })
+    const entry = logItemFor(ctx, head, { type: 'DELETED', rv: 15, ts: 2000, landed: 2100 })
     expect(entry).toEqual({
+      lt: { N: '2100' },
       pk: { S: 'l#c7#/configmaps' },
       sk: { S: '00000000000000000015' },
       type: { S: 'DELETED' },
