@@ -4,10 +4,12 @@
  * order stands (longest first when a previous run's durations are cached, else largest file
  * first); the end-to-end files, which spend most of their time waiting on their stack, are then
  * interleaved with the unit files (interleave.ts), so a couple of stacks run beside the unit
- * files from the start to near the end.
+ * files from the start to near the end. The program-starting files known to run long start first
+ * among their project's files (long-first.ts), so that none of them ends the run alone.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { interleave } from './interleave.ts'
+import { longFirst } from './long-first.ts'
 
 /** The project whose files wait on a stack rather than use the CPU. */
 export const WAITING_PROJECT = 'e2e'
@@ -21,11 +23,34 @@ export const E2E_LEAD = 2
  */
 export const E2E_SPREAD = 0.5
 
+/** The project whose files start programs, each with a fresh module graph (vitest.config.ts). */
+export const ISOLATED_PROJECT = 'unit-isolated'
+
+/**
+ * Its files that run far longer than the others (seconds on a fresh clone, 2 cores, in the full
+ * run): hostile.test.ts 35-39, checks.test.ts 21, edge-agent/main 14, edge-sim/start 14,
+ * local-stack 14.
+ */
+export const LONG_ISOLATED = [
+  'test/fuzz/hostile.test.ts',
+  'test/fuzz/checks.test.ts',
+  'test/infra/edge-agent/main.test.ts',
+  'test/infra/edge-sim/start.test.ts',
+  'test/infra/local/local-stack.test.ts',
+]
+
+const isLong = (f: TestSpecification) =>
+  LONG_ISOLATED.some((path) => f.moduleId.endsWith(`/${path}`))
+
 export class InterleavingSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
     const waiting = sorted.filter((f) => f.project.name === WAITING_PROJECT)
-    const busy = sorted.filter((f) => f.project.name !== WAITING_PROJECT)
+    const busy = longFirst(
+      sorted.filter((f) => f.project.name !== WAITING_PROJECT),
+      (f) => f.project.name === ISOLATED_PROJECT,
+      isLong
+    )
     return interleave(waiting, busy, { lead: E2E_LEAD, spread: E2E_SPREAD })
   }
 }
