@@ -6,6 +6,7 @@ import { type HubWorker, startHubWorker } from '../../../infra/local/hub-worker.
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
+import { waitUntil } from '../../helpers/wait-until.ts'
 import { hubWorkerOptions } from './hub-worker-options.ts'
 
 let dir: string
@@ -57,7 +58,7 @@ describe('superviseHub', () => {
     try {
       expect(await h.probe()).toBe(true)
       process.kill(h.wrangler.pid, 'SIGKILL')
-      for (let i = 0; i < 400 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25))
+      await waitUntil(() => seen.length > 0)
       expect(seen).toEqual([sup.current().pid, 1])
       expect(sup.current().pid).not.toBe(h.wrangler.pid)
       expect(await h.probe()).toBe(true)

@@ -12,6 +12,7 @@ import { readStackInfo } from '../../../infra/local/stack-info.ts'
 import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { createRemote } from '../../../lib/remote/remote-client.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
+import { waitUntil } from '../../helpers/wait-until.ts'
 
 let dir: string
 let cfg: LocalConfig
@@ -139,7 +140,7 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
     try {
       process.kill(stack.info.wrangler.pid, 'SIGUSR2')
       const recovered = () => lines.some((l) => l.includes('wrangler restarted it, the hub serves'))
-      for (let i = 0; i < 400 && !recovered(); i++) await new Promise((r) => setTimeout(r, 25))
+      await waitUntil(recovered)
       expect(recovered()).toBe(true)
       const info = await readStackInfo(dataPaths(dir).stackInfo)
       expect(info?.wrangler).toMatchObject({ pid: stack.info.wrangler.pid, restarts: 0 })
@@ -237,20 +238,20 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
       expect((await readStackInfo(p.stackInfo))?.relay?.pid).toBe(first?.pid)
       process.kill(first?.pid ?? 0, 'SIGKILL')
       let again: number | undefined
-      for (let i = 0; i < 200 && (again === undefined || again === first?.pid); i++) {
-        await new Promise((r) => setTimeout(r, 50))
+      await waitUntil(async () => {
         again = (await readStackInfo(p.stackInfo))?.relay?.pid
-      }
+        return again !== undefined && again !== first?.pid
+      })
       expect(again).toBeDefined()
       expect(again).not.toBe(first?.pid)
       expect((await readStackInfo(p.stackInfo))?.relay?.restarts).toBe(1)
       pids = [first?.pid ?? 0, again ?? 0]
       let log = ''
       const printed = () => log.includes('(restart 1)') && log.trimEnd().endsWith('}')
-      for (let i = 0; i < 200 && !printed(); i++) {
-        await new Promise((r) => setTimeout(r, 50))
+      await waitUntil(async () => {
         log = await readFile(p.relayLog, 'utf8')
-      }
+        return printed()
+      })
       expect(log).toContain('--- relay starting at')
       expect(log).toContain(`"ca":${JSON.stringify(p.tlsCert)}`)
       expect(log).toContain(`"--token-file","${p.adminToken}"`)

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { watchParent } from '../../../infra/local/parent-watch.ts'
+import { waitUntil } from '../../helpers/wait-until.ts'
 
 describe('watchParent', () => {
   it('stays quiet while the parent lives', async () => {
@@ -32,8 +33,7 @@ describe('watchParent', () => {
     parent.stdout.on('data', (d: Buffer) => {
       out += d.toString()
     })
-    for (let i = 0; i < 100 && !out.includes('parent gone'); i++)
-      await new Promise((r) => setTimeout(r, 50))
+    await waitUntil(() => out.includes('parent gone'))
     expect(out).toContain('parent gone')
   })
 })

@@ -12,6 +12,7 @@ import {
   wranglerBin,
 } from '../../../infra/local/wrangler-process.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
+import { waitUntil } from '../../helpers/wait-until.ts'
 
 let dir: string
 
@@ -115,8 +116,10 @@ describe('wrangler dev process', () => {
       "console.log('\\u001b[31mBuild failed with 2 errors:\\u001b[0m'); setInterval(() => {}, 1000)"
     const w = startWrangler({ ...base(), command: ['-e', script] })
     try {
-      for (let i = 0; i < 200 && !w.startupProblem(); i++)
-        await new Promise((r) => setTimeout(r, 25))
+      // However long the process takes to start (the test's timeout bounds it), once the line is
+      // in the log the problem is reported.
+      const log = join(dir, 'wrangler.log')
+      await waitUntil(async () => (await readFile(log, 'utf8')).includes('Build failed'))
       expect(w.startupProblem()).toBe('wrangler dev could not build the Worker')
       expect(w.exitReason()).toBeUndefined()
     } finally {
@@ -138,16 +141,11 @@ describe('wrangler dev process', () => {
     const w = startWrangler({ ...base(), command: ['-e', script] })
     try {
       const log = join(dir, 'wrangler.log')
-      for (let i = 0; i < 200 && !(await readFile(log, 'utf8')).endsWith('Ready\n'); i++)
-        await new Promise((r) => setTimeout(r, 25))
+      await waitUntil(async () => (await readFile(log, 'utf8')).endsWith('Ready\n'))
       expect(w.runtimeCrashed()).toBe(false)
       process.kill(w.pid, 'SIGUSR2')
-      let seen = false
-      for (let i = 0; i < 200 && !seen; i++) {
-        await new Promise((r) => setTimeout(r, 25))
-        seen = w.runtimeCrashed()
-      }
-      expect(seen).toBe(true)
+      // runtimeCrashed() reports each crash once: the wait's answer is that report.
+      expect(await waitUntil(() => w.runtimeCrashed())).toBe(true)
       expect(w.runtimeCrashed()).toBe(false)
     } finally {
       await w.stop()

@@ -8,6 +8,7 @@ import { createSliceIndex } from '../../../lib/relay/slice-index.ts'
 import { type RawWatchEvent, runWatchLoop } from '../../../lib/relay/watch-loop.ts'
 import { targetId, type WatchTarget } from '../../../lib/relay/watch-targets.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { waitUntil } from '../../helpers/wait-until.ts'
 import { createFakeClock } from './fake-clock.ts'
 
 const ep = (name: string, rv: string): KubeObject => ({
@@ -23,9 +24,9 @@ const PLACEMENTS: WatchTarget = {
 }
 const ID = targetId(PLACEMENTS)
 
-/** Waits (in real time, as the store is real) until `ready()` holds; fails after about 5s. */
+/** Waits (in real time, as the store is real) until `ready()` holds; fails if it never does. */
 async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !ready(); i++) await new Promise((r) => setTimeout(r, 10))
+  await waitUntil(ready, { everyMs: 10 })
   expect(ready()).toBe(true)
 }
 
