@@ -56,7 +56,10 @@ export type BackgroundKubectl = {
   /** Everything written to stdout so far. */
   stdout(): string
   stderr(): string
-  /** Resolves once stdout satisfies `test`, rejects after `timeoutMs`. */
+  /**
+   * Resolves with stdout's complete lines once they satisfy `test` (a row kubectl is still writing
+   * is left out), rejects after `timeoutMs`.
+   */
   waitFor(test: (stdout: string) => boolean, timeoutMs?: number): Promise<string>
   stop(): Promise<KubectlResult>
 }
@@ -79,16 +82,19 @@ export function startKubectl(
   const closed = new Promise<number | null>((resolve) =>
     child.once('close', (code) => resolve(code))
   )
+  // kubectl's table writer writes a row cell by cell, so a read can end mid-row: conditions and
+  // callers see the complete lines only.
+  const lines = () => out.slice(0, out.lastIndexOf('\n') + 1)
   const waitFor = async (test: (s: string) => boolean, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs
-    while (!test(out)) {
+    while (!test(lines())) {
       if (Date.now() > deadline)
         throw new Error(
           `kubectl ${args.join(' ')}: condition not met in ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`
         )
       await new Promise((r) => setTimeout(r, 100))
     }
-    return out
+    return lines()
   }
   return {
     stdout: () => out,
