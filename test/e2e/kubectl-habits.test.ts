@@ -797,11 +797,14 @@ describe('kubectl wait, scale, rollout restart and edit in root:habits', () => {
       ],
     })
     expect(ok(await waiting)).toBe('deployment.apps/web condition met\n')
-    ok(await kc(['create', 'configmap', 'doomed']))
-    const gone = kc(['wait', '--for=delete', 'configmap/doomed', '--timeout=30s'])
+    // Not a namespaced object: web-everywhere places every one of those to edge-1, which has no
+    // agent, and once summarize has put the edge-removal finalizer on it (seed 002) its deletion
+    // waits for an edge that never confirms. Nothing places a ClusterRole here.
+    ok(await kc(['create', 'clusterrole', 'doomed', '--verb=get', '--resource=pods']))
+    const gone = kc(['wait', '--for=delete', 'clusterrole/doomed', '--timeout=30s'])
     await new Promise((r) => setTimeout(r, 1000))
-    ok(await kc(['delete', 'configmap', 'doomed']))
-    expect(ok(await gone)).toBe('configmap/doomed condition met\n')
+    ok(await kc(['delete', 'clusterrole', 'doomed']))
+    expect(ok(await gone)).toBe('clusterrole.rbac.authorization.k8s.io/doomed condition met\n')
     const timedOut = await kc(['wait', '--for=condition=Gone', 'epl/waited', '--timeout=1s'])
     expect(timedOut.code).not.toBe(0)
     expect(timedOut.stderr).toContain('timed out waiting for the condition')

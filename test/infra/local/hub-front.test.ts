@@ -221,11 +221,15 @@ describe('endToEndHeaders', () => {
     ['the front refuses', '/api/v1/namespaces/x/configmaps/%2e%2e', 400],
     ['the Worker refuses (then hangs up)', '/early', 401],
   ])('a 4 MiB upload %s at once still gets its whole Status', async (_, target, code) => {
-    // the Worker answers in full, then hangs up on the body it never read
+    // The Worker answers in full, stops sending (FIN), then hangs up on the body it never read.
+    // Closing with unread data sends a reset, which makes the front's kernel drop an answer the
+    // front has not read yet; so the reset comes once the front has had ample time to read it (a
+    // reset within 20 ms failed on a loaded machine: 503, the answer never read).
     handler = (req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' })
       res.end('{"kind":"Status","code":401}')
-      setTimeout(() => req.socket.destroy(), 20)
+      setTimeout(() => req.socket.end(), 20)
+      setTimeout(() => req.socket.destroy(), 1000)
     }
     const size = 4 * 1024 * 1024
     for (let i = 0; i < 3; i++) {
