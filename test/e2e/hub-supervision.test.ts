@@ -61,6 +61,28 @@ function workerds(wranglerPid: number): { pid: number; cmdline: string }[] {
     .filter((w) => w !== undefined)
 }
 
+/**
+ * Waits until the recorded wrangler dev is alive with both its workerds (the proxy on its port and
+ * the Worker's own) and the hub answers: a kill in an earlier test can still be followed by a
+ * restart (wrangler restarting its workerd, or the supervisor restarting wrangler once it saw the
+ * hub down), during which the recorded pid is briefly one that is going away.
+ */
+async function settledHub() {
+  let found: { info: Awaited<ReturnType<E2eStack['readInfo']>>; proxy: number; own: number }
+  await eventually(async () => {
+    const info = await s().readInfo()
+    const all = workerds(info.wrangler.pid)
+    const onPort = (w: { cmdline: string }) =>
+      w.cmdline.includes(`entry=127.0.0.1:${info.wrangler.port}`)
+    const proxy = all.find(onPort)
+    const own = all.find((w) => !onPort(w))
+    expect(proxy && own, `workerds of wrangler ${info.wrangler.pid}`).toBeTruthy()
+    expect((await s().api('/healthz', { token: null, timeoutMs: 5000 })).status).toBe(200)
+    found = { info, proxy: proxy?.pid ?? 0, own: own?.pid ?? 0 }
+  }, 90_000)
+  return found!
+}
+
 async function servesWithData(): Promise<void> {
   await eventually(async () => {
     expect((await s().api('/healthz', { token: null, timeoutMs: 5000 })).status).toBe(200)
@@ -82,28 +104,20 @@ describe('the data folder', () => {
 
 describe('hub supervision', () => {
   it("serves again after the proxy workerd on wrangler's port is killed", async () => {
-    const info = await s().readInfo()
-    const proxy = workerds(info.wrangler.pid).find((w) =>
-      w.cmdline.includes(`entry=127.0.0.1:${info.wrangler.port}`)
-    )
-    if (!proxy) throw new Error(`no workerd on port ${info.wrangler.port}`)
-    process.kill(proxy.pid, 'SIGKILL')
+    const { proxy } = await settledHub()
+    process.kill(proxy, 'SIGKILL')
     await servesWithData()
     expect(s().output()).toMatch(/hub down; restarting wrangler dev|wrangler restarted it/)
   }, 150_000)
 
   it("serves again after the Worker's own workerd is killed", async () => {
-    const info = await s().readInfo()
-    const own = workerds(info.wrangler.pid).find(
-      (w) => !w.cmdline.includes(`entry=127.0.0.1:${info.wrangler.port}`)
-    )
-    if (!own) throw new Error('no second workerd')
-    process.kill(own.pid, 'SIGKILL')
+    const { own } = await settledHub()
+    process.kill(own, 'SIGKILL')
     await servesWithData()
   }, 150_000)
 
   it('restarts wrangler dev when it is killed, and records the new pid', async () => {
-    const before = await s().readInfo()
+    const before = (await settledHub()).info
     process.kill(before.wrangler.pid, 'SIGKILL')
     await eventually(async () => {
       expect((await s().readInfo()).wrangler.pid).not.toBe(before.wrangler.pid)
