@@ -71,7 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function initialEvents(
   deps: HubDeps,
   p: WatchParams
-): Promise<{ events: unknown[]; rv: number } & Pick<Cursor, 'listed' | 'listedUpTo'>> {
+): Promise<{ events: unknown[]; rv: number }> {
   const { target: t } = p
   const res = await deps.objects.list({
     cluster: p.allSpaces ? '*' : t.space.id,
@@ -81,47 +81,29 @@ async function initialEvents(
     predicate: p.predicate,
     watchable: true,
   })
-  const listed = new Map<string, number>()
-  let listedUpTo = 0
-  for (const o of res.items) {
-    const at = Number(o.metadata.resourceVersion)
-    if (o.metadata.uid) listed.set(o.metadata.uid, at)
-    listedUpTo = Math.max(listedUpTo, at)
-  }
   return {
     events: res.items.map((o) => ({ type: 'ADDED', object: servedAt(t, o) })),
     rv: Number(res.resourceVersion),
-    listed,
-    listedUpTo,
   }
 }
 
-/**
- * Tracks what was sent, and the cursor below which everything has settled. `listed` holds the
- * version (by uid) of each object the initial events sent, which are not sent again.
- */
+/** Tracks what was sent, and the cursor below which everything has settled. */
 type Cursor = {
   low: number
   highest: number
   sent: Map<number, number>
-  listed?: Map<string, number>
-  /** The highest version in `listed`. */
-  listedUpTo?: number
   /** Set when the watch resumes from a watchable list's version. */
   resume?: ResumePoint
 }
 
 /**
- * Whether the list the watch resumes from already showed this change: one at or below the list's
- * version that landed before the list began (lib/store/list-marks.ts), or one the initial events
- * sent (or a later change of its object).
+ * Whether the list the watch resumes from (the client's, or the initial events') already showed
+ * this change: one at or below the list's version that landed before the list began
+ * (lib/store/list-marks.ts).
  */
 function alreadyListed(cur: Cursor, ev: ChangeEvent): boolean {
   const r = cur.resume
-  if (r && ev.rv <= r.upTo && ev.landedAt !== undefined && ev.landedAt < r.landedAfter) return true
-  const uid = ev.object.metadata.uid
-  const at = uid === undefined ? undefined : cur.listed?.get(uid)
-  return at !== undefined && at >= ev.rv
+  return !!r && ev.rv <= r.upTo && ev.landedAt !== undefined && ev.landedAt < r.landedAfter
 }
 
 async function pollOnce(
@@ -154,8 +136,7 @@ async function pollOnce(
       cur.low = Math.max(cur.low, rv)
       cur.sent.delete(rv)
     }
-  // Nothing at or below the cursor is read again: listed versions it has passed are done with.
-  if (cur.listed && cur.low >= (cur.listedUpTo ?? 0)) cur.listed = undefined
+  // Nothing at or below the cursor is read again: past the list's version, resuming is done.
   if (cur.resume && cur.low >= cur.resume.upTo) cur.resume = undefined
   return { more: res.more, events: res.events.length }
 }
@@ -192,8 +173,7 @@ async function startCursor(
     const init = await initialEvents(deps, p)
     for (const e of init.events) emit(e)
     if (p.bookmarks) emit(bookmark(p.target, init.rv, true))
-    const { listed, listedUpTo } = init
-    return { ...(await resumeAt(deps, p, init.rv)), listed, listedUpTo }
+    return resumeAt(deps, p, init.rv)
   }
   if (rv > 0n) return resumeAt(deps, p, Number(rv))
   return { low: current ?? (await deps.objects.currentRv()) }

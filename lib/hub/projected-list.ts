@@ -7,7 +7,7 @@
  * later pages are live, as in the store's own lists. Copy states of the collection (the status the
  * edge reported) are read with one Query alongside and merged into the copies. The list's
  * resourceVersion is the larger of the stored list's and the manifest's version, or, for a
- * `watchable` list, the rv the stored list took and marked (lib/store/list-marks.ts).
+ * `watchable` list, the stored list's rv, which it marked (lib/store/list-marks.ts).
  */
 import { z } from 'zod'
 import { badRequest } from '../errors.ts'
@@ -115,8 +115,8 @@ export async function listWithProjections(
     .filter((o) => !opts.predicate || opts.predicate(o))
     .filter((o) => !after || compare([nsOf(o), nameOf(o)], after) > 0)
     .sort((a, b) => compare([nsOf(a), nameOf(a)], [nsOf(b), nameOf(b)]))
-  // A watchable answer is the stored list's own rv, marked in the collection's log, which also
-  // holds the manifest's change lists (lib/store/list-marks.ts).
+  // A watchable answer is the stored list's rv, marked in the collection's log, which also holds
+  // the manifest's change lists (lib/store/list-marks.ts).
   const rv =
     token?.rv ??
     (opts.watchable

@@ -21,7 +21,7 @@ import { landedNow } from './projection-log.ts'
 export type IssuedRv = { rv: number; askedAt: number }
 
 /** How many times one change is written or logged at most: the first time and three again. */
-export const ANNOUNCE_ATTEMPTS = 4
+const ANNOUNCE_ATTEMPTS = 4
 
 /** The next resourceVersion, with the time it was asked for. */
 export async function issueRv(ctx: StoreContext): Promise<IssuedRv> {
@@ -30,8 +30,27 @@ export async function issueRv(ctx: StoreContext): Promise<IssuedRv> {
 }
 
 /** Whether an entry at `issued`, landed now, may have been passed over by a reader. */
-export function landedLate(ctx: StoreContext, issued: IssuedRv): boolean {
+function landedLate(ctx: StoreContext, issued: IssuedRv): boolean {
   return ctx.settleMs > 0 && ctx.now() - issued.askedAt >= ctx.settleMs
+}
+
+/**
+ * Announces a change again while its last announcement landed late: `again` writes or logs it once
+ * more (taking a fresh rv) and says how, or undefined when it need not or could not; at most
+ * ANNOUNCE_ATTEMPTS announcements in all. Returns the last one.
+ */
+export async function announceWhileLate<T extends { issued: IssuedRv }>(
+  ctx: StoreContext,
+  first: T,
+  again: (last: T) => Promise<T | undefined>
+): Promise<T> {
+  let last = first
+  for (let n = 1; n < ANNOUNCE_ATTEMPTS && landedLate(ctx, last.issued); n++) {
+    const next = await again(last)
+    if (!next) break
+    last = next
+  }
+  return last
 }
 
 /**
@@ -43,9 +62,9 @@ export async function logAgainWhileLate(
   first: IssuedRv,
   itemsAt: (at: { rv: number; ts: number }) => Promise<Item[]>
 ): Promise<void> {
-  let issued = first
-  for (let n = 1; n < ANNOUNCE_ATTEMPTS && landedLate(ctx, issued); n++) {
-    issued = await issueRv(ctx)
+  await announceWhileLate(ctx, { issued: first }, async () => {
+    const issued = await issueRv(ctx)
     await putItems(ctx, landedNow(ctx, await itemsAt({ rv: issued.rv, ts: ctx.now() })))
-  }
+    return { issued }
+  })
 }

@@ -24,7 +24,7 @@ import {
 import { type Item, isConditionalFailure, n, optString, readNumber, s } from './attrs.ts'
 import { type StoreContext, TTL_SLACK_MS } from './context.ts'
 import { logGsiPk, logPk, padRv } from './keys.ts'
-import { readCurrentRv, readWatermark } from './meta-items.ts'
+import { readWatermark } from './meta-items.ts'
 import { GSI_NAME } from './table.ts'
 import type { CollectionRef, ResumePoint } from './types.ts'
 
@@ -37,12 +37,6 @@ const MAX_PAGES = 4
 const markPk = (c: CollectionRef) => logPk(c.cluster, c.group, c.resource)
 /** Right after the entry at `rv` (if any) and before the next: `<padded rv>#list`. */
 const markSk = (rv: number) => `${padRv(rv)}#list`
-
-/** A watchable list's rv (the counter's), and the time just before it was read. */
-export async function takeListRv(ctx: StoreContext): Promise<{ rv: number; t0: number }> {
-  const t0 = ctx.now()
-  return { rv: await readCurrentRv(ctx), t0 }
-}
 
 /**
  * Puts the mark of a list of `c` that read `rv` at `t0`, unless a list at the same rv marked it

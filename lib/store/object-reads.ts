@@ -19,7 +19,7 @@ import type { StoreContext } from './context.ts'
 import { type ContinueToken, decodeContinue, encodeContinue } from './continue-token.ts'
 import { keyFits, namespaceFits, objectKeyFits } from './key-size.ts'
 import { checkCollection, checkObjectKey, objectGsiPk, objectPk } from './keys.ts'
-import { putListMark, takeListRv } from './list-marks.ts'
+import { putListMark } from './list-marks.ts'
 import { readCurrentRv, readWatermark } from './meta-items.ts'
 import { getHead, headObject } from './object-items.ts'
 import { GSI_NAME } from './table.ts'
@@ -152,11 +152,11 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
   const limit = checkLimit(opts.limit)
   const token = opts.continue ? decodeContinue(opts.continue) : undefined
   let start = token && startKey(token, opts)
-  // A watchable list takes its own rv and marks it while the objects are read; a continued list
-  // keeps the first page's (in its token).
-  const own = opts.watchable && !token ? await takeListRv(ctx) : undefined
-  const rv = own?.rv ?? (await listRv(ctx, token))
-  const marked = own ? putListMark(ctx, opts, own) : Promise.resolve()
+  const t0 = ctx.now()
+  const rv = await listRv(ctx, token)
+  // A watchable list marks its rv while the objects are read; a continued list keeps the first
+  // page's (in its token).
+  const marked = opts.watchable && !token ? putListMark(ctx, opts, { rv, t0 }) : Promise.resolve()
   // Awaited below; a failed query must not leave its rejection unhandled.
   marked.catch(() => undefined)
   const items: KubeObject[] = []

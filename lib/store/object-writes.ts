@@ -37,7 +37,7 @@ import { encodeBody, parseBody } from './body-codec.ts'
 import type { StoreContext } from './context.ts'
 import { objectKeyFits, tooLongToStore } from './key-size.ts'
 import { checkObjectKey, headKey } from './keys.ts'
-import { ANNOUNCE_ATTEMPTS, type IssuedRv, issueRv, landedLate } from './late-entries.ts'
+import { announceWhileLate, type IssuedRv, issueRv } from './late-entries.ts'
 import {
   blobOf,
   getHead,
@@ -156,14 +156,12 @@ async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject>
     if (w.expectedRv === undefined) throw tooLongToStore(w.key)
     throw notFound(w.key.resource, target(w.key))
   }
-  let written = await writeHead(ctx, w)
-  await logHead(ctx, written.head, w.expectedRv === undefined ? 'ADDED' : 'MODIFIED')
-  for (let n = 1; n < ANNOUNCE_ATTEMPTS && landedLate(ctx, written.issued); n++) {
-    const again = await writeAgain(ctx, w.key, w.obj, written.head)
-    if (!again) break
-    written = again
-  }
-  return parseBody(written.text, readNumber(written.head, 'rv'))
+  const first = await writeHead(ctx, w)
+  await logHead(ctx, first.head, w.expectedRv === undefined ? 'ADDED' : 'MODIFIED')
+  const last = await announceWhileLate(ctx, first, (prev) =>
+    writeAgain(ctx, w.key, w.obj, prev.head)
+  )
+  return parseBody(last.text, readNumber(last.head, 'rv'))
 }
 
 async function logHead(ctx: StoreContext, head: Item, type: 'ADDED' | 'MODIFIED'): Promise<void> {
@@ -269,14 +267,16 @@ async function logDeletion(
   firstTs: number
 ): Promise<number> {
   const blob = blobOf(old)
-  let issued = first
-  let ts = firstTs
-  for (let n = 1; ; n++) {
+  const log = async (issued: IssuedRv, ts: number) => {
     if (blob) await markDeleteRef(ctx, blob.blobRv, issued.rv)
     const landed = ctx.now()
     await putLog(ctx, logItemFor(ctx, old, { type: 'DELETED', rv: issued.rv, ts, landed }))
-    if (n >= ANNOUNCE_ATTEMPTS || !landedLate(ctx, issued)) return issued.rv
-    issued = await issueRv(ctx)
-    ts = ctx.now()
+    return { issued }
   }
+  await log(first, firstTs)
+  const last = await announceWhileLate(ctx, { issued: first }, async () => {
+    const issued = await issueRv(ctx)
+    return log(issued, ctx.now())
+  })
+  return last.issued.rv
 }
