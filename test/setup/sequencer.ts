@@ -4,8 +4,9 @@
  * order stands (longest first when a previous run's durations are cached, else largest file
  * first); the end-to-end files, which spend most of their time waiting on their stack, are then
  * interleaved with the unit files (interleave.ts), so a couple of stacks run beside the unit
- * files from the start to near the end. The program-starting files known to run long start first
- * among their project's files (long-first.ts), so that none of them ends the run alone.
+ * files from the start to near the end. The program-starting files known to run long go to the
+ * front of the unit files (long-first.ts), beside the first stacks, so that none of them ends the
+ * run alone.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { interleave } from './interleave.ts'
@@ -28,8 +29,8 @@ export const ISOLATED_PROJECT = 'unit-isolated'
 
 /**
  * Its files that run far longer than the others (seconds on a fresh clone, 2 cores, in the full
- * run): hostile.test.ts 35-39, checks.test.ts 21, edge-agent/main 14, edge-sim/start 14,
- * local-stack 14.
+ * run, 2026-11-26): hostile.test.ts 57-69, local-stack 15, edge-sim/start 15, checks.test.ts 13,
+ * edge-agent/main 9.
  */
 export const LONG_ISOLATED = [
   'test/fuzz/hostile.test.ts',
@@ -48,8 +49,7 @@ export class InterleavingSequencer extends BaseSequencer {
     const waiting = sorted.filter((f) => f.project.name === WAITING_PROJECT)
     const busy = longFirst(
       sorted.filter((f) => f.project.name !== WAITING_PROJECT),
-      (f) => f.project.name === ISOLATED_PROJECT,
-      isLong
+      (f) => f.project.name === ISOLATED_PROJECT && isLong(f)
     )
     return interleave(waiting, busy, { lead: E2E_LEAD, spread: E2E_SPREAD })
   }
