@@ -17,8 +17,10 @@
  * be forever, so every watch gets the event. Because writers take a resourceVersion before they
  * commit, a change with a lower version can land just after a higher one: the loop re-reads a
  * short window behind its cursor and skips what it already sent. A quiet watch polls less often
- * (the interval doubles per empty poll, up to `idlePollMs`), so many idle watches cost little;
- * the first change after a quiet spell waits at most that long.
+ * (the interval doubles per empty poll, up to `idlePollMs`; the first change after a quiet spell
+ * waits at most that long), and before each poll after a complete one it asks the store's change
+ * signal (lib/store/change-signal.ts) whether anything can be new: while nothing can, it sends
+ * no request of its own, so many idle watches cost one shared counter read.
  * `Content-Encoding: identity` keeps wrangler dev from buffering the stream through gzip.
  * A watch is one Worker invocation, and every poll costs subrequests: the stream ends normally
  * (after a BOOKMARK at its last version when bookmarks are allowed) before another poll could take
@@ -38,6 +40,7 @@ import {
 import { servedAt, type Target } from '../../lib/hub/target.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { REREAD_WINDOW_MS } from '../../lib/store/change-signal.ts'
 import type { ChangeEvent, ResumePoint } from '../../lib/store/types.ts'
 
 export type WatchParams = {
@@ -94,6 +97,8 @@ type Cursor = {
   sent: Map<number, number>
   /** Set when the watch resumes from a watchable list's version. */
   resume?: ResumePoint
+  /** When the last poll began, if it read everything there was (not while paging). */
+  polledAt?: number
 }
 
 /**
@@ -111,7 +116,7 @@ async function pollOnce(
   p: WatchParams,
   cur: Cursor,
   emit: (v: unknown) => void
-): Promise<{ more: boolean; events: number }> {
+): Promise<{ more: boolean; events: number; polledAt: number }> {
   const { target: t } = p
   const res = await deps.objects.changes({
     cluster: p.allSpaces ? '*' : t.space.id,
@@ -132,13 +137,13 @@ async function pollOnce(
     if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(t, ev.object) })
   }
   for (const [rv, at] of cur.sent)
-    if (now - at > (p.settleMs ?? 2000)) {
+    if (now - at > (p.settleMs ?? REREAD_WINDOW_MS)) {
       cur.low = Math.max(cur.low, rv)
       cur.sent.delete(rv)
     }
   // Nothing at or below the cursor is read again: past the list's version, resuming is done.
   if (cur.resume && cur.low >= cur.resume.upTo) cur.resume = undefined
-  return { more: res.more, events: res.events.length }
+  return { more: res.more, events: res.events.length, polledAt: res.polledAt }
 }
 
 function bookmark(t: Target, rv: number, initialEventsEnd = false): unknown {
@@ -195,6 +200,23 @@ async function resumeAt(
   return resume ? { low: resume.sinceRv, resume } : { low: rv }
 }
 
+/**
+ * A poll, unless the last one read everything there was and the store's change signal says
+ * nothing can be new since (lib/store/change-signal.ts).
+ */
+async function pollIfChanged(
+  deps: HubDeps,
+  p: WatchParams,
+  cur: Cursor,
+  emit: (v: unknown) => void
+): Promise<{ polled: boolean; events: number }> {
+  if (cur.polledAt !== undefined && !(await deps.objects.changedSince(cur.polledAt)))
+    return { polled: false, events: 0 }
+  const res = await pollOnce(deps, p, cur, emit)
+  cur.polledAt = res.more ? undefined : res.polledAt
+  return { polled: true, events: res.events }
+}
+
 /** The watch loop: initial events when asked, then poll until closed or past the deadline. */
 async function streamEvents(
   deps: HubDeps,
@@ -223,16 +245,16 @@ async function streamEvents(
       if (p.bookmarks) emit(bookmark(p.target, cur.highest))
       return
     }
-    const { more, events } = await pollOnce(deps, p, cur, emit)
-    polls++
+    const turn = await pollIfChanged(deps, p, cur, emit)
+    if (turn.polled) polls++
     pollCost = Math.max(pollCost, (inv?.subrequests ?? 0) - used)
     if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
       lastBookmark = Date.now()
       emit(bookmark(p.target, cur.highest))
     }
     // quiet watches back off (most of a relay's watches are quiet most of the time)
-    interval = events > 0 ? base : Math.min(idle, interval * 2)
-    if (!more) await sleep(interval)
+    interval = turn.events > 0 ? base : Math.min(idle, interval * 2)
+    if (cur.polledAt !== undefined) await sleep(interval)
   }
 }
 

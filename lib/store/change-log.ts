@@ -78,9 +78,10 @@ function checkOptions(opts: ChangesOptions): void {
  */
 async function readEntries(
   ctx: StoreContext,
-  opts: ChangesOptions
+  opts: ChangesOptions,
+  polledAt: number
 ): Promise<{ units: Unit[]; more: boolean }> {
-  const horizon = ctx.now() - ctx.settleMs
+  const horizon = polledAt - ctx.settleMs
   const query = logQuery(ctx, opts)
   const pageLimit =
     opts.limit === undefined || opts.namespace !== undefined ? PAGE : Math.min(PAGE, opts.limit + 1)
@@ -128,7 +129,8 @@ export async function readChanges(
   getBodies: BodyReader
 ): Promise<ChangesResult> {
   checkOptions(opts)
-  const { units, more } = await readEntries(ctx, opts)
+  const polledAt = ctx.now()
+  const { units, more } = await readEntries(ctx, opts, polledAt)
   const watermark = await readWatermark(ctx)
   if (opts.sinceRv < watermark) {
     throw expired(`too old resource version: ${opts.sinceRv} (${watermark})`)
@@ -142,5 +144,5 @@ export async function readChanges(
       return event ? [event] : []
     })
   )
-  return { events: events.flat(), more }
+  return { events: events.flat(), more, polledAt }
 }

@@ -5,7 +5,8 @@
  * also removes unreferenced projection bodies) over one table whose layout is described in
  * `keys.ts`. Only single-item conditional writes are used (dynalite has no transactions), a write
  * recognizes its own resent attempt by its rv (object-writes.ts), and watch is served by polling the change log, whose entries are handed
- * out `settleMs` after their rv was issued (change-log.ts).
+ * out `settleMs` after their rv was issued (change-log.ts); an idle poller asks the change signal
+ * (change-signal.ts, one per store) before polling again.
  * Known limits: the resourceVersion counter is one hot item; a crash between an object write and
  * its log entry loses that watch event (the log put itself is sent again on failure); a delete
  * whose response was lost and that the SDK sends again answers NotFound and logs no DELETED
@@ -15,6 +16,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { readChanges } from './change-log.ts'
+import { createChangeSignal } from './change-signal.ts'
 import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from './context.ts'
 import { createKvStore } from './kv-store.ts'
 import { resumePoint } from './list-marks.ts'
@@ -80,6 +82,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
   }
   const projections = createProjectionStore(ctx)
+  const changedSince = createChangeSignal(ctx)
   const objects: ObjectStore = {
     get: (key) => getObject(ctx, key),
     create: (key, obj) => createObject(ctx, key, obj),
@@ -89,6 +92,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     changes: (opts) => readChanges(ctx, opts, projections.getBodies),
     resumePoint: (c, rv) => resumePoint(ctx, c, rv),
     currentRv: () => readCurrentRv(ctx),
+    changedSince,
   }
   return {
     objects,

@@ -89,6 +89,8 @@ export type ChangesResult = {
   events: ChangeEvent[]
   /** True when more events past the last one are already available. */
   more: boolean
+  /** The store's time when this read began: what changedSince() takes. */
+  polledAt: number
 }
 
 export interface ObjectStore {
@@ -119,6 +121,12 @@ export interface ObjectStore {
   resumePoint(collection: CollectionRef, rv: number): Promise<ResumePoint | undefined>
   /** The latest resourceVersion issued so far. */
   currentRv(): Promise<number>
+  /**
+   * False when a changes() call that began at `polledAt` (its `ChangesResult.polledAt`) has seen
+   * everything changes() can hand out now, told from the counter alone (change-signal.ts); true
+   * when something may be new, or when unsure.
+   */
+  changedSince(polledAt: number): Promise<boolean>
 }
 
 /** A versioned value in the key-value store (cursors, version-choice memory, tokens, spaces). */

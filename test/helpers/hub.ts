@@ -10,6 +10,7 @@ import { createNodeApp } from '../../functions/node-server.ts'
 import { registerToken } from '../../lib/auth/tokens.ts'
 import type { BudgetConfig } from '../../lib/budget/invocation.ts'
 import { bootstrapHub } from '../../lib/hub/bootstrap.ts'
+import type { RequestCounter } from '../../lib/store/types.ts'
 import { createTestStore, type TestStore } from './dynalite.ts'
 
 export const ADMIN_TOKEN = 'test-admin-token'
@@ -19,12 +20,15 @@ export type TestHub = Awaited<ReturnType<typeof createTestHub>>
 
 /**
  * `budget` replaces the default strict budget of 1,000 subrequests per request; `settleMs` is the
- * store's (default 0: change-log entries are handed out at once).
+ * store's (default 0: change-log entries are handed out at once); `counter` counts its requests.
  */
-export async function createTestHub(opts: { budget?: BudgetConfig; settleMs?: number } = {}) {
-  const store: TestStore = await createTestStore(
-    opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }
-  )
+export async function createTestHub(
+  opts: { budget?: BudgetConfig; settleMs?: number; counter?: RequestCounter } = {}
+) {
+  const store: TestStore = await createTestStore({
+    ...(opts.settleMs === undefined ? {} : { settleMs: opts.settleMs }),
+    ...(opts.counter ? { counter: opts.counter } : {}),
+  })
   const { app, deps, settle } = createNodeApp({
     objects: store.objects,
     kv: store.kv,

@@ -78,7 +78,7 @@ describe('changes() of manifest writes', () => {
     const ns2 = await t.objects.changes({ ...configMaps('mb1', 'ns2'), sinceRv: 0 })
     expect(summary(ns2.events)).toEqual([`ADDED ns2/b@${rv}`])
     const none = await t.objects.changes({ ...configMaps('mb1', 'ns3'), sinceRv: 0 })
-    expect(none).toEqual({ events: [], more: false })
+    expect(none).toMatchObject({ events: [], more: false })
     const secrets = await t.objects.changes({
       cluster: 'mb1',
       group: '',

@@ -1,0 +1,63 @@
+/**
+ * The change signal: whether a poller of the change log can find anything new since a poll, told
+ * from the resourceVersion counter alone, so that idle watches cost one shared read instead of a
+ * Query and a GetItem each per poll (a relay's 47 watches polled about 94 times a second on an idle
+ * hub). Every change-log entry takes its rv from the counter (late-entries.ts issueRv), so:
+ * - every rv up to the counter's value C was issued before the read that first returned C ended
+ *   (`seenAt`);
+ * - a poll that began `settleMs` or more after `seenAt` handed out every entry up to C that had
+ *   landed (change-log.ts hands out entries `settleMs` after their rv was issued), and an entry
+ *   that lands later than that is announced again at a fresh rv, which moves the counter.
+ * So while the counter still reads C, a poll that began at or after `seenAt + settleMs` has seen
+ * all there is. A poller also reads again the entries of the last REREAD_WINDOW_MS behind its
+ * cursor (functions/api/watch.ts), which on a store with a shorter settle window (tests run with
+ * none) catches a write landing after a later one; the signal waits that long too. The counter is read at most once per `maxAgeMs` per store (one store per isolate
+ * or process), by whichever poller finds the value too old; others use the last value meanwhile.
+ * Only the value is shared, never a pending read: in a Worker, one request must not wait on I/O
+ * another request started. A failed read answers "changed", so the poller polls as before.
+ */
+import type { StoreContext } from './context.ts'
+import { readCurrentRv } from './meta-items.ts'
+
+/** How old the shared counter value may be (ms) before a poller reads it again. */
+export const SIGNAL_MAX_AGE_MS = 250
+
+/** How far behind its cursor a poller reads again for writes that landed late (ms). */
+export const REREAD_WINDOW_MS = 2_000
+
+/** A read in flight longer than this no longer stops others from reading (ms). */
+const READ_STALE_MS = 2_000
+
+/** True unless nothing can have been handed out since a changes() call that began at `polledAt`. */
+export type ChangedSince = (polledAt: number) => Promise<boolean>
+
+export function createChangeSignal(ctx: StoreContext, maxAgeMs = SIGNAL_MAX_AGE_MS): ChangedSince {
+  let known: { rv: number; seenAt: number; readAt: number } | undefined
+  let readingSince: number | undefined
+
+  const refresh = async () => {
+    readingSince = ctx.now()
+    try {
+      const rv = await readCurrentRv(ctx)
+      const at = ctx.now()
+      known = known?.rv === rv ? { ...known, readAt: at } : { rv, seenAt: at, readAt: at }
+    } finally {
+      readingSince = undefined
+    }
+  }
+
+  return async (polledAt) => {
+    const now = ctx.now()
+    const fresh = known !== undefined && now - known.readAt <= maxAgeMs
+    const reading = readingSince !== undefined && now - readingSince < READ_STALE_MS
+    if (!fresh && !reading) {
+      try {
+        await refresh()
+      } catch {
+        return true
+      }
+    }
+    if (!known) return true
+    return polledAt < known.seenAt + Math.max(ctx.settleMs, REREAD_WINDOW_MS)
+  }
+}
