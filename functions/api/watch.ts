@@ -20,7 +20,8 @@
  * (the interval doubles per empty poll, up to `idlePollMs`; the first change after a quiet spell
  * waits at most that long), and before each poll after a complete one it asks the store's change
  * signal (lib/store/change-signal.ts) whether anything can be new: while nothing can, it sends
- * no request of its own, so many idle watches cost one shared counter read.
+ * no request of its own, so many idle watches cost one shared counter read, and after a write
+ * elsewhere it polls once when it learns of it and once when that write has settled.
  * `Content-Encoding: identity` keeps wrangler dev from buffering the stream through gzip.
  * A watch is one Worker invocation, and every poll costs subrequests: the stream ends normally
  * (after a BOOKMARK at its last version when bookmarks are allowed) before another poll could take
@@ -202,19 +203,20 @@ async function resumeAt(
 
 /**
  * A poll, unless the last one read everything there was and the store's change signal says
- * nothing can be new since (lib/store/change-signal.ts).
+ * nothing more can be handed out yet (lib/store/change-signal.ts); `waitMs` is how long until
+ * something can (Infinity after a poll, or while nothing can until the counter moves).
  */
 async function pollIfChanged(
   deps: HubDeps,
   p: WatchParams,
   cur: Cursor,
   emit: (v: unknown) => void
-): Promise<{ polled: boolean; events: number }> {
-  if (cur.polledAt !== undefined && !(await deps.objects.changedSince(cur.polledAt)))
-    return { polled: false, events: 0 }
+): Promise<{ polled: boolean; events: number; waitMs: number }> {
+  const waitMs = cur.polledAt === undefined ? 0 : await deps.objects.pollDelay(cur.polledAt)
+  if (waitMs > 0) return { polled: false, events: 0, waitMs }
   const res = await pollOnce(deps, p, cur, emit)
   cur.polledAt = res.more ? undefined : res.polledAt
-  return { polled: true, events: res.events }
+  return { polled: true, events: res.events, waitMs: Number.POSITIVE_INFINITY }
 }
 
 /** The watch loop: initial events when asked, then poll until closed or past the deadline. */
@@ -246,7 +248,7 @@ async function streamEvents(
       return
     }
     const turn = await pollIfChanged(deps, p, cur, emit)
-    if (turn.polled) polls++
+    polls += Number(turn.polled)
     pollCost = Math.max(pollCost, (inv?.subrequests ?? 0) - used)
     if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
       lastBookmark = Date.now()
@@ -254,7 +256,7 @@ async function streamEvents(
     }
     // quiet watches back off (most of a relay's watches are quiet most of the time)
     interval = turn.events > 0 ? base : Math.min(idle, interval * 2)
-    if (cur.polledAt !== undefined) await sleep(interval)
+    if (cur.polledAt !== undefined) await sleep(Math.min(interval, turn.waitMs))
   }
 }
 

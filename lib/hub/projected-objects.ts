@@ -94,7 +94,7 @@ export function withProjections(
     changes: (opts) => base.changes(opts),
     resumePoint: (c, rv) => base.resumePoint(c, rv),
     currentRv: () => base.currentRv(),
-    changedSince: (polledAt) => base.changedSince(polledAt),
+    pollDelay: (polledAt) => base.pollDelay(polledAt),
   }
 }
 

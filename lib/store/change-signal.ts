@@ -9,12 +9,15 @@
  *   landed (change-log.ts hands out entries `settleMs` after their rv was issued), and an entry
  *   that lands later than that is announced again at a fresh rv, which moves the counter.
  * So while the counter still reads C, a poll that began at or after `seenAt + settleMs` has seen
- * all there is. A poller also reads again the entries of the last REREAD_WINDOW_MS behind its
+ * all there is (the delay is Infinity). A value first seen after the last poll began may be any
+ * entry's, some perhaps ready already: poll now. Between the two, what the last poll may have
+ * missed is settled by `seenAt + settleMs`: one more poll then, not one per interval (a counter
+ * moved by a write in another collection cost every idle watch three or four polls). A poller also reads again the entries of the last REREAD_WINDOW_MS behind its
  * cursor (functions/api/watch.ts), which on a store with a shorter settle window (tests run with
  * none) catches a write landing after a later one; the signal waits that long too. The counter is read at most once per `maxAgeMs` per store (one store per isolate
  * or process), by whichever poller finds the value too old; others use the last value meanwhile.
  * Only the value is shared, never a pending read: in a Worker, one request must not wait on I/O
- * another request started. A failed read answers "changed", so the poller polls as before.
+ * another request started. A failed read answers "poll now", so the poller polls as before.
  */
 import type { StoreContext } from './context.ts'
 import { readCurrentRv } from './meta-items.ts'
@@ -28,10 +31,13 @@ export const REREAD_WINDOW_MS = 2_000
 /** A read in flight longer than this no longer stops others from reading (ms). */
 const READ_STALE_MS = 2_000
 
-/** True unless nothing can have been handed out since a changes() call that began at `polledAt`. */
-export type ChangedSince = (polledAt: number) => Promise<boolean>
+/**
+ * How long (ms) until a changes() call could hand out anything the one that began at `polledAt`
+ * did not: 0 to poll now, Infinity while nothing can appear until the counter moves.
+ */
+export type PollDelay = (polledAt: number) => Promise<number>
 
-export function createChangeSignal(ctx: StoreContext, maxAgeMs = SIGNAL_MAX_AGE_MS): ChangedSince {
+export function createChangeSignal(ctx: StoreContext, maxAgeMs = SIGNAL_MAX_AGE_MS): PollDelay {
   let known: { rv: number; seenAt: number; readAt: number } | undefined
   let readingSince: number | undefined
 
@@ -54,10 +60,11 @@ export function createChangeSignal(ctx: StoreContext, maxAgeMs = SIGNAL_MAX_AGE_
       try {
         await refresh()
       } catch {
-        return true
+        return 0
       }
     }
-    if (!known) return true
-    return polledAt < known.seenAt + Math.max(ctx.settleMs, REREAD_WINDOW_MS)
+    if (!known || known.seenAt > polledAt) return 0
+    const complete = known.seenAt + Math.max(ctx.settleMs, REREAD_WINDOW_MS)
+    return polledAt >= complete ? Number.POSITIVE_INFINITY : Math.max(0, complete - ctx.now())
   }
 }

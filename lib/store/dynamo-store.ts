@@ -82,7 +82,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
   }
   const projections = createProjectionStore(ctx)
-  const changedSince = createChangeSignal(ctx)
+  const pollDelay = createChangeSignal(ctx)
   const objects: ObjectStore = {
     get: (key) => getObject(ctx, key),
     create: (key, obj) => createObject(ctx, key, obj),
@@ -92,7 +92,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     changes: (opts) => readChanges(ctx, opts, projections.getBodies),
     resumePoint: (c, rv) => resumePoint(ctx, c, rv),
     currentRv: () => readCurrentRv(ctx),
-    changedSince,
+    pollDelay,
   }
   return {
     objects,

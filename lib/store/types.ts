@@ -89,7 +89,7 @@ export type ChangesResult = {
   events: ChangeEvent[]
   /** True when more events past the last one are already available. */
   more: boolean
-  /** The store's time when this read began: what changedSince() takes. */
+  /** The store's time when this read began: what pollDelay() takes. */
   polledAt: number
 }
 
@@ -122,11 +122,11 @@ export interface ObjectStore {
   /** The latest resourceVersion issued so far. */
   currentRv(): Promise<number>
   /**
-   * False when a changes() call that began at `polledAt` (its `ChangesResult.polledAt`) has seen
-   * everything changes() can hand out now, told from the counter alone (change-signal.ts); true
-   * when something may be new, or when unsure.
+   * How long (ms) until changes() could hand out anything the call that began at `polledAt` (its
+   * `ChangesResult.polledAt`) did not, told from the counter alone (change-signal.ts): 0 to poll
+   * now (also when unsure), Infinity while nothing can appear until the counter moves.
    */
-  changedSince(polledAt: number): Promise<boolean>
+  pollDelay(polledAt: number): Promise<number>
 }
 
 /** A versioned value in the key-value store (cursors, version-choice memory, tokens, spaces). */
