@@ -72,12 +72,15 @@ export function createHubClient(
     baseUrl: opts.baseUrl ?? '',
     fieldValidation: 'Strict',
   })
-  const spaces = new Map<string, Space>()
-  const space = async (ref: string) => {
+  // Resolutions in flight are shared: a step's snapshot lists some forty resources of one space
+  // at once, and each resolved the space again (two key-value reads each).
+  const spaces = new Map<string, Promise<Space>>()
+  const space = (ref: string) => {
     const hit = spaces.get(ref)
     if (hit) return hit
-    const s = await resolveSpace(deps.kv, ref)
+    const s = resolveSpace(deps.kv, ref)
     spaces.set(ref, s)
+    s.catch(() => spaces.delete(ref))
     return s
   }
   const target = async (
@@ -107,7 +110,7 @@ export function createHubClient(
     },
     async list(ref, gvr, filter = {}) {
       const t = await target(ref, gvr, undefined, filter.namespace)
-      const q = filter.predicate ? { predicate: filter.predicate } : {}
+      const q = { itemsOnly: true, ...(filter.predicate ? { predicate: filter.predicate } : {}) }
       return (await listObjects(deps, t, q, ref === '*')).items
     },
     async create(ref, gvr, obj) {

@@ -32,6 +32,8 @@ export type ListQuery = {
   sendInitialEvents?: boolean
   /** Answer with a resourceVersion a watch can resume from (lib/store/list-marks.ts). */
   watchable?: boolean
+  /** Only the items are used (the hub client's lists): no resourceVersion is read for them. */
+  itemsOnly?: boolean
 }
 
 /** Gets the object; with a resourceVersion, once the store has reached it. */
@@ -92,6 +94,7 @@ export async function listObjects(
   const res = await deps.objects.list({
     ...collection,
     ...(q.watchable && exactAt === undefined ? { watchable: true } : {}),
+    ...(q.itemsOnly && rv === 0n ? { itemsOnly: true } : {}),
     ...(q.predicate ? { predicate: q.predicate } : {}),
     ...(q.limit && q.limit > 0 ? { limit: q.limit } : {}),
     ...(q.continue ? { continue: q.continue } : {}),

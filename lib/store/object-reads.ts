@@ -153,7 +153,9 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
   const token = opts.continue ? decodeContinue(opts.continue) : undefined
   let start = token && startKey(token, opts)
   const t0 = ctx.now()
-  const rv = await listRv(ctx, token)
+  const versionless = opts.itemsOnly && !token && !opts.watchable && limit === undefined
+  const rv = versionless ? 0 : await listRv(ctx, token)
+  const resourceVersion = versionless ? '' : String(rv)
   // A watchable list marks its rv while the objects are read; a continued list keeps the first
   // page's (in its token).
   const marked = opts.watchable && !token ? putListMark(ctx, opts, { rv, t0 }) : Promise.resolve()
@@ -162,7 +164,7 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
   const items: KubeObject[] = []
   // No object is stored under a namespace too long for a key: nothing to query.
   if (opts.namespace !== undefined && !namespaceFits(opts.namespace))
-    return { items, resourceVersion: String(await marked.then(() => rv)) }
+    return { items, resourceVersion: await marked.then(() => resourceVersion) }
   const query = baseQuery(ctx, opts)
   for (;;) {
     const pageLimit =
@@ -177,7 +179,6 @@ export async function listObjects(ctx: StoreContext, opts: ListOptions): Promise
     start = out.LastEvaluatedKey
     if (stop || !start) {
       await marked
-      const resourceVersion = String(rv)
       if (stop?.more) return { items, resourceVersion, continue: tokenFor(opts, rv, stop.last) }
       return { items, resourceVersion }
     }

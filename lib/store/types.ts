@@ -43,6 +43,11 @@ export type ListOptions = CollectionRef & {
    * a client may watch from; a list read only for its items does without.
    */
   watchable?: boolean
+  /**
+   * The caller uses the items only (a step reading what is there now): the counter is not read,
+   * and the result's resourceVersion is ''. Ignored with `limit`, `continue` or `watchable`.
+   */
+  itemsOnly?: boolean
 }
 
 export type ListResult = {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../lib/kube/types.ts'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { apiError, cmKey, configMap, configMaps } from './fixtures.ts'
 
@@ -67,6 +68,29 @@ describe('ObjectStore on DynamoDB: lists', () => {
     const list = await t.objects.list(configMaps('c1'))
     expect(list.resourceVersion).toBe(String(await t.objects.currentRv()))
     expect(list.continue).toBeUndefined()
+  })
+
+  it('reads no resourceVersion for a list of items only, unless it pages or is watchable', async () => {
+    const counter = createRequestCounter()
+    const own = await createTestStore({ counter })
+    try {
+      await own.objects.create(cmKey('a'), configMap('a'))
+      counter.reset()
+      const plain = await own.objects.list({ ...configMaps('c1'), itemsOnly: true })
+      expect(names(plain.items)).toEqual(['default/a'])
+      expect(plain.resourceVersion).toBe('')
+      expect(counter.snapshot()).toEqual({ Query: 1 })
+      const paged = await own.objects.list({ ...configMaps('c1'), itemsOnly: true, limit: 5 })
+      expect(paged.resourceVersion).toBe('1')
+      const watchable = await own.objects.list({
+        ...configMaps('c1'),
+        itemsOnly: true,
+        watchable: true,
+      })
+      expect(watchable.resourceVersion).toBe('1')
+    } finally {
+      await own.close()
+    }
   })
 
   it('pages with limit and continue, keeping the first page resourceVersion', async () => {
