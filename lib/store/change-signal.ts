@@ -12,12 +12,14 @@
  * all there is (the delay is Infinity). A value first seen after the last poll began may be any
  * entry's, some perhaps ready already: poll now. Between the two, what the last poll may have
  * missed is settled by `seenAt + settleMs`: one more poll then, not one per interval (a counter
- * moved by a write in another collection cost every idle watch three or four polls). A poller also reads again the entries of the last REREAD_WINDOW_MS behind its
- * cursor (functions/api/watch.ts), which on a store with a shorter settle window (tests run with
- * none) catches a write landing after a later one; the signal waits that long too. The counter is read at most once per `maxAgeMs` per store (one store per isolate
- * or process), by whichever poller finds the value too old; others use the last value meanwhile.
- * Only the value is shared, never a pending read: in a Worker, one request must not wait on I/O
- * another request started. A failed read answers "poll now", so the poller polls as before.
+ * moved by a write in another collection cost every idle watch three or four polls).
+ * A store without a settle window (tests) hands entries out as they land, and a poller catches a
+ * write landing after a later one by reading again the last REREAD_WINDOW_MS behind its cursor
+ * (functions/api/watch.ts); there the signal waits that long instead.
+ * The counter is read at most once per `maxAgeMs` per store (one store per isolate or process),
+ * by whichever poller finds the value too old; others use the last value meanwhile. Only the
+ * value is shared, never a pending read: in a Worker, one request must not wait on I/O another
+ * request started. A failed read answers "poll now", so the poller polls as before.
  */
 import type { StoreContext } from './context.ts'
 import { readCurrentRv } from './meta-items.ts'
@@ -64,7 +66,7 @@ export function createChangeSignal(ctx: StoreContext, maxAgeMs = SIGNAL_MAX_AGE_
       }
     }
     if (!known || known.seenAt > polledAt) return 0
-    const complete = known.seenAt + Math.max(ctx.settleMs, REREAD_WINDOW_MS)
+    const complete = known.seenAt + (ctx.settleMs > 0 ? ctx.settleMs : REREAD_WINDOW_MS)
     return polledAt >= complete ? Number.POSITIVE_INFINITY : Math.max(0, complete - ctx.now())
   }
 }

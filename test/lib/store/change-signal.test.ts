@@ -1,10 +1,11 @@
 /**
  * The change signal (lib/store/change-signal.ts) through the store's pollDelay(), on dynalite with
  * a manual clock: "poll now" when the counter moved after the last poll began; "poll when it has
- * settled" (the settle window, at least the re-read window, after its value was first seen) when
- * the last poll began before that; "nothing until the counter moves" (Infinity) after. Any write,
- * including a late entry's announcement at a fresh rv, moves it; the counter is read at most once
- * per SIGNAL_MAX_AGE_MS however many pollers ask; a failed read answers "poll now".
+ * settled" (the settle window, or the re-read window on a store without one, after its value was
+ * first seen) when the last poll began before that; "nothing until the counter moves" (Infinity)
+ * after. Any write, including a late entry's announcement at a fresh rv, moves it; the counter is
+ * read at most once per SIGNAL_MAX_AGE_MS however many pollers ask; a failed read answers "poll
+ * now".
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { REREAD_WINDOW_MS, SIGNAL_MAX_AGE_MS } from '../../../lib/store/change-signal.ts'
@@ -32,7 +33,7 @@ async function world(settleMs: number) {
 describe('pollDelay', () => {
   it('says when a poll can find more: now, once settled, or not until the counter moves', async () => {
     const SETTLE = 1000
-    const W = Math.max(SETTLE, REREAD_WINDOW_MS)
+    const W = SETTLE
     const w = await world(SETTLE)
     await w.store.objects.create(cmKey('a'), configMap('a'))
     const first = await w.poll()
