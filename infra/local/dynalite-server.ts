@@ -1,8 +1,9 @@
 /**
  * dynalite, the local DynamoDB, served in-process on 127.0.0.1 with its LevelDB files in the
  * data folder, so objects survive restarts. Table state changes are instant (no CREATING
- * delay). The port is picked by the OS unless given; `close()` stops the HTTP server and closes
- * the database (so the LevelDB lock is released).
+ * delay), and idle connections are kept open. The port is picked by the OS unless given; `close()`
+ * stops the HTTP server, ends its connections and closes the database (so the LevelDB lock is
+ * released).
  */
 
 import type { Server } from 'node:http'
@@ -41,6 +42,11 @@ export async function startDynalite(opts: DynaliteServerOptions): Promise<Dynali
     deleteTableMs: 0,
     updateTableMs: 0,
   })
+  // Idle connections stay open until close(), which ends them. With Node's default of 5 s the
+  // server may close a socket just as a client sends on it: a client whose event loop was busy
+  // for longer (the fuzz's hub in a worker thread, busy with a 1.6 MB patch beside e2e stacks)
+  // has not yet seen the close, reuses the socket and gets a reset, which the hub answers 503.
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(opts.port ?? 0, host, () => {

@@ -1,3 +1,9 @@
+/**
+ * The local stack's dynalite (infra/local/dynalite-server.ts): tables and items survive a close
+ * and a new start in the same folder, two servers get distinct ports, and an idle keep-alive
+ * connection is not closed by the server (a busy client reusing it must not get a reset).
+ */
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -46,6 +52,31 @@ describe('local dynalite', () => {
     } finally {
       c2.destroy()
       await second.close()
+    }
+  })
+
+  it("keeps an idle keep-alive connection open past Node's default 5 s", async () => {
+    const db = await startDynalite({})
+    const socket = connect(db.port, '127.0.0.1')
+    try {
+      let ended = false
+      socket.on('end', () => {
+        ended = true
+      })
+      const ask = () =>
+        new Promise<string>((resolve) => {
+          socket.once('data', (d) => resolve(d.toString()))
+          socket.write('GET / HTTP/1.1\r\nHost: local\r\nConnection: keep-alive\r\n\r\n')
+        })
+      expect(await ask()).toMatch(/^HTTP\/1\.1 /)
+      // Node's default closes an idle connection 5 s after its last answer, on a timer checked
+      // about once a second (6.0 s here without the setting).
+      await new Promise((r) => setTimeout(r, 7_000))
+      expect(ended).toBe(false)
+      expect(await ask()).toMatch(/^HTTP\/1\.1 /)
+    } finally {
+      socket.destroy()
+      await db.close()
     }
   })
 
