@@ -98,7 +98,7 @@ type Cursor = {
   sent: Map<number, number>
   /** Set when the watch resumes from a watchable list's version. */
   resume?: ResumePoint
-  /** When the last poll began, if it read everything there was (not while paging). */
+  /** When the last poll began, if it read everything there was and brought nothing new. */
   polledAt?: number
 }
 
@@ -215,7 +215,9 @@ async function pollIfChanged(
   const waitMs = cur.polledAt === undefined ? 0 : await deps.objects.pollDelay(cur.polledAt)
   if (waitMs > 0) return { polled: false, events: 0, waitMs }
   const res = await pollOnce(deps, p, cur, emit)
-  cur.polledAt = res.more ? undefined : res.polledAt
+  // While changes flow, poll on at the base interval without asking: the shared counter value
+  // may be up to 250 ms old, which would delay the next event by as much.
+  cur.polledAt = res.more || res.events > 0 ? undefined : res.polledAt
   return { polled: true, events: res.events, waitMs: Number.POSITIVE_INFINITY }
 }
 
