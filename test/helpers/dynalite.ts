@@ -11,8 +11,7 @@
  *   afterAll(() => t.close())
  *   await t.objects.create(key, obj)
  */
-import type { AddressInfo } from 'node:net'
-import dynalite from 'dynalite'
+import { startDynalite as startLocalDynalite } from '../../infra/local/dynalite-server.ts'
 import { createDynamoClient, type FaultCall } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore, type DynamoStore } from '../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../lib/store/ensure-table.ts'
@@ -21,25 +20,14 @@ import type { RequestCounter } from '../../lib/store/types.ts'
 
 export type Dynalite = { endpoint: string; close(): Promise<void> }
 
-/** Starts an in-memory dynalite on 127.0.0.1 with a free port. */
+/**
+ * Starts an in-memory dynalite on 127.0.0.1 with a free port: the local stack's
+ * (infra/local/dynalite-server.ts), which keeps idle connections open as tests need (no retries in
+ * tests, maxAttempts 1: a socket the server closed while a busy test paused was a "read ECONNRESET").
+ */
 export async function startDynalite(): Promise<Dynalite> {
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 })
-  // Idle connections stay open until close(), which ends them. With Node's default of 5 s the
-  // server may close a socket just as the client (no retries in tests: maxAttempts 1) sends on it,
-  // a "read ECONNRESET" that a busy test process hits when a test pauses longer than that.
-  server.keepAliveTimeout = 0
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
-  })
-  const { port } = server.address() as AddressInfo
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()))
-      }),
-  }
+  const db = await startLocalDynalite({})
+  return { endpoint: db.endpoint, close: () => db.close() }
 }
 
 export type TestStoreOptions = {
