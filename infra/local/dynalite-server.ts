@@ -2,8 +2,8 @@
  * dynalite, the local DynamoDB, served in-process on 127.0.0.1 with its LevelDB files in the
  * data folder, so objects survive restarts. Table state changes are instant (no CREATING
  * delay), and idle connections are kept open. The port is picked by the OS unless given; `close()`
- * stops the HTTP server, ends its connections and closes the database (so the LevelDB lock is
- * released).
+ * stops the HTTP server, lets requests in flight answer, ends its connections and closes the
+ * database (so the LevelDB lock is released).
  */
 
 import type { Server } from 'node:http'
@@ -60,11 +60,32 @@ export async function startDynalite(opts: DynaliteServerOptions): Promise<Dynali
     endpoint: `http://${host}:${port}`,
     port,
     close: () => {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()))
-        server.closeAllConnections()
-      })
+      closing ??= closeGracefully(server)
       return closing
     },
   }
+}
+
+/** How long close() lets requests in flight finish before it ends their connections. */
+const CLOSE_GRACE_MS = 5_000
+const IDLE_SWEEP_MS = 20
+
+/**
+ * Stops accepting, ends idle connections as they become idle, and lets requests in flight answer.
+ * Ending a connection mid-request does not stop dynalite's action: its next database step would
+ * run after dynalite closed the database behind the HTTP server, and dynalite throws that error
+ * (uncaught) instead of answering it. Only past the grace period are busy connections ended.
+ */
+function closeGracefully(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS)
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+    server.close((err) => {
+      clearInterval(sweep)
+      clearTimeout(force)
+      if (err) reject(err)
+      else resolve()
+    })
+    server.closeIdleConnections()
+  })
 }

@@ -1,11 +1,13 @@
 /**
  * The local stack's dynalite (infra/local/dynalite-server.ts): tables and items survive a close
- * and a new start in the same folder, two servers get distinct ports, and an idle keep-alive
- * connection is not closed by the server (a busy client reusing it must not get a reset).
+ * and a new start in the same folder, two servers get distinct ports, an idle keep-alive
+ * connection is not closed by the server (a busy client reusing it must not get a reset), and a
+ * close lets the requests in flight answer (dynalite throws, uncaught, a database step that runs
+ * after its database closed).
  */
 import { connect } from 'node:net'
 import { join } from 'node:path'
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb'
+import { GetItemCommand, ListTablesCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { startDynalite } from '../../../infra/local/dynalite-server.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
@@ -88,6 +90,87 @@ describe('local dynalite', () => {
     } finally {
       await a.close()
       await b.close()
+    }
+  })
+
+  it('answers the requests in flight when closed under load', async () => {
+    const db = await startDynalite({})
+    const client = clientFor(db.endpoint)
+    const uncaught: unknown[] = []
+    const onUncaught = (err: unknown) => uncaught.push(err)
+    process.on('uncaughtException', onUncaught)
+    try {
+      await ensureTable(client, TABLE, { tableName: 'busy' })
+      const key = { pk: { S: 'p' }, sk: { S: 's' } }
+      // Each action is several database steps (the table, then the item): a close between two
+      // of them used to leave the second to a closed database.
+      const inFlight = Array.from({ length: 120 }, (_, i) =>
+        client
+          .send(
+            i % 2 === 0
+              ? new GetItemCommand({ TableName: 'busy', Key: key })
+              : new QueryCommand({
+                  TableName: 'busy',
+                  KeyConditionExpression: 'pk = :p',
+                  ExpressionAttributeValues: { ':p': { S: 'p' } },
+                })
+          )
+          .then(
+            () => 'answered',
+            (err: Error) => `${err.name}: ${err.message}`
+          )
+      )
+      // Close once the server is answering, with the rest still in flight.
+      await Promise.race(inFlight)
+      await db.close()
+      const outcomes = await Promise.all(inFlight)
+      // Those the server began are answered; later ones are refused, or reset while their
+      // request was still arriving. None may be cut off mid-action: dynalite would throw.
+      expect(outcomes).toContain('answered')
+      for (const o of outcomes)
+        expect(o).toMatch(/^(answered|.*ECONNREFUSED|.*ECONNRESET|.*socket hang up)/)
+      await new Promise((r) => setTimeout(r, 50))
+      expect(uncaught).toEqual([])
+    } finally {
+      process.off('uncaughtException', onUncaught)
+      client.destroy()
+      await db.close()
+    }
+  })
+
+  it('lets a request whose body is still arriving finish before it closes', async () => {
+    const db = await startDynalite({})
+    const socket = connect(db.port, '127.0.0.1')
+    const body = JSON.stringify({})
+    try {
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+      const answer = new Promise<string>((resolve) => {
+        let text = ''
+        socket.on('data', (d) => {
+          text += d.toString()
+        })
+        socket.on('close', () => resolve(text))
+      })
+      socket.write(
+        'POST / HTTP/1.1\r\nHost: local\r\nContent-Type: application/x-amz-json-1.0\r\n' +
+          `X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: ${body.length}\r\n\r\n`
+      )
+      // The server has the request's head: the connection is busy, not idle.
+      await new Promise((r) => setTimeout(r, 50))
+      let closed = false
+      const closing = db.close().then(() => {
+        closed = true
+      })
+      await new Promise((r) => setTimeout(r, 100))
+      expect(closed).toBe(false)
+      socket.write(body)
+      // dynalite answers (here: the request is unsigned) and the connection then ends.
+      expect(await answer).toMatch(/^HTTP\/1\.1 [24]\d\d /)
+      await closing
+      expect(closed).toBe(true)
+    } finally {
+      socket.destroy()
+      await db.close()
     }
   })
 })
