@@ -104,21 +104,21 @@ describe('local dynalite', () => {
       const key = { pk: { S: 'p' }, sk: { S: 's' } }
       // Each action is several database steps (the table, then the item): a close between two
       // of them used to leave the second to a closed database.
+      const ask = (i: number): Promise<unknown> =>
+        i % 2 === 0
+          ? client.send(new GetItemCommand({ TableName: 'busy', Key: key }))
+          : client.send(
+              new QueryCommand({
+                TableName: 'busy',
+                KeyConditionExpression: 'pk = :p',
+                ExpressionAttributeValues: { ':p': { S: 'p' } },
+              })
+            )
       const inFlight = Array.from({ length: 120 }, (_, i) =>
-        client
-          .send(
-            i % 2 === 0
-              ? new GetItemCommand({ TableName: 'busy', Key: key })
-              : new QueryCommand({
-                  TableName: 'busy',
-                  KeyConditionExpression: 'pk = :p',
-                  ExpressionAttributeValues: { ':p': { S: 'p' } },
-                })
-          )
-          .then(
-            () => 'answered',
-            (err: Error) => `${err.name}: ${err.message}`
-          )
+        ask(i).then(
+          () => 'answered',
+          (err: Error) => `${err.name}: ${err.message}`
+        )
       )
       // Close once the server is answering, with the rest still in flight.
       await Promise.race(inFlight)
