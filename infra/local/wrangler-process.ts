@@ -120,6 +120,10 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
     fd,
     `\n--- wrangler dev starting at ${new Date().toISOString()} on port ${opts.port} ---\n`
   )
+  // Where this process's lines begin, taken before it runs: taken after spawn(), a parent
+  // descheduled for a moment on a busy machine could find the child's first lines (a failed
+  // build) already written, and never see them.
+  const logStart = fstatSync(fd).size
   const argv = opts.command ?? [wranglerBin(), ...wranglerArgs(opts)]
   const child = spawn(process.execPath, argv, {
     cwd: opts.cwd,
@@ -127,7 +131,6 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
     stdio: ['ignore', fd, fd],
     detached: true,
   })
-  const logStart = fstatSync(fd).size
   closeSync(fd)
   const pid = child.pid
   if (pid === undefined) throw new Error('could not start wrangler dev')

@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type HubSupervisorOptions, superviseHub } from '../../../infra/local/hub-supervisor.ts'
 import { type HubWorker, startHubWorker } from '../../../infra/local/hub-worker.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
-import { silentLogger } from '../../../lib/log.ts'
+import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 import { waitUntil } from '../../helpers/wait-until.ts'
 import { hubWorkerOptions } from './hub-worker-options.ts'
@@ -71,11 +71,23 @@ describe('superviseHub', () => {
 
   it('gives up when the restarted wrangler does not come up, with its log tail', async () => {
     const h = await startHub()
-    const sup = supervise(h)
+    const lines: string[] = []
+    const log = createLogger({ level: 'debug', sink: (line) => lines.push(line) })
+    const sup = supervise(h, { log })
     try {
       await writeFile(join(dir, 'broken'), '')
       process.kill(h.wrangler.pid, 'SIGKILL')
-      const reason = await sup.failed
+      // The supervisor gives up within a second or so; should it not, say what it did instead
+      // (a test timeout says nothing): its log, its restarts and wrangler's log.
+      const late = new Promise<string>((resolve) => setTimeout(() => resolve('late'), 12_000))
+      const reason = await Promise.race([sup.failed, late])
+      if (reason === 'late') {
+        const wranglerLog = await readFile(join(dir, 'wrangler.log'), 'utf8').catch(String)
+        expect.fail(
+          `no verdict after 12 s; restarts ${sup.restarts()}, current pid ${sup.current().pid}\n` +
+            `supervisor log:\n${lines.join('\n')}\nwrangler log:\n${wranglerLog}`
+        )
+      }
       expect(reason).toMatch(/^wrangler dev was killed by SIGKILL; restarting it failed: /)
       expect(reason).toContain('could not build the Worker')
       expect(reason).toContain('Build failed with 1 error: broken')
