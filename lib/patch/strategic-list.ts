@@ -82,6 +82,11 @@ function mergeSet(live: JsonValue[], patch: JsonValue[], path: string): JsonValu
   })
 }
 
+/**
+ * Merges a keyed patch list into the live one. Items are found through an index of merge-key
+ * values (canonical JSON, the equality `deepEqual` decides), not by scanning the list for each
+ * patch item: a hostile patch of 10,000 containers cost 10^8 comparisons that way.
+ */
 function mergeKeyed(
   live: JsonValue[],
   patch: JsonValue[],
@@ -89,9 +94,25 @@ function mergeKeyed(
   ctx: ListMergeContext
 ): JsonValue[] {
   const key = list.mergeKey ?? ''
-  let merged = [...live]
-  patch.forEach((item, index) => {
-    const where = `${ctx.path}[${index}]`
+  /** The merged list, with `undefined` where an item was removed. */
+  const merged: (JsonValue | undefined)[] = [...live]
+  /** Positions in `merged`, in ascending order, of the items with each merge-key value. */
+  const index = new Map<string, number[]>()
+  const track = (id: string, at: number) => {
+    const known = index.get(id)
+    if (known) known.push(at)
+    else index.set(id, [at])
+  }
+  live.forEach((item, at) => {
+    const value = isJsonObject(item) ? ownMember(item, key) : undefined
+    if (value !== undefined) track(canonicalJson(value), at)
+  })
+  const removeAll = (id: string) => {
+    for (const at of index.get(id) ?? []) merged[at] = undefined
+    index.delete(id)
+  }
+  for (const [position, item] of patch.entries()) {
+    const where = `${ctx.path}[${position}]`
     if (!isJsonObject(item))
       throw badRequest(`${where}: expected an object with merge key "${key}"`)
     const value = ownMember(item, key)
@@ -100,17 +121,17 @@ function mergeKeyed(
         `${where}: ${canonicalJson(item)} does not contain declared merge key "${key}"`
       )
     }
-    const matches = (x: JsonValue) => isJsonObject(x) && deepEqual(ownMember(x, key), value)
+    const id = canonicalJson(value)
     if (item.$patch === 'delete') {
-      merged = merged.filter((x) => !matches(x))
-      return
+      removeAll(id)
+      continue
     }
-    const at = merged.findIndex(matches)
-    const base = at >= 0 ? merged[at] : undefined
+    const at = index.get(id)?.[0]
+    const base = at === undefined ? undefined : merged[at]
     const result = ctx.mergeObject(isJsonObject(base) ? base : {}, item, list.items, where)
-    if (result === undefined) merged = merged.filter((x) => !matches(x))
-    else if (at >= 0) merged[at] = result
-    else merged.push(result)
-  })
-  return merged
+    if (result === undefined) removeAll(id)
+    else if (at !== undefined) merged[at] = result
+    else track(id, merged.push(result) - 1)
+  }
+  return merged.filter((x): x is JsonValue => x !== undefined)
 }

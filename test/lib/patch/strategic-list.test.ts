@@ -43,6 +43,57 @@ describe('mergeList', () => {
     ])
   })
 
+  it('matches merge keys by value: the first duplicate merges, a delete removes them all', () => {
+    const list = keyedList('port').list
+    const live: JsonValue[] = [
+      { port: { n: 80, p: 'TCP' }, v: 1 },
+      { port: { n: 80, p: 'TCP' }, v: 2 },
+      { port: 'x' },
+      'not-an-object',
+      { port: 443 },
+    ]
+    // Key order inside an object value does not matter; the item added by the patch is found
+    // by a later patch item.
+    const patch: JsonValue[] = [
+      { port: { p: 'TCP', n: 80 }, w: 1 },
+      { port: 9 },
+      { port: 9, w: 2 },
+      { port: 'x', $patch: 'delete' },
+    ]
+    expect(mergeList(live, patch, ctx(list))).toEqual([
+      { port: { n: 80, p: 'TCP' }, v: 1, w: 1 },
+      { port: { n: 80, p: 'TCP' }, v: 2 },
+      { port: 9, w: 2 },
+      { port: 443 },
+      'not-an-object',
+    ])
+    const gone = mergeList(live, [{ port: { p: 'TCP', n: 80 }, $patch: 'delete' }], ctx(list))
+    expect(gone).toEqual([{ port: 'x' }, { port: 443 }, 'not-an-object'])
+  })
+
+  it('removes every item of a key whose merge yields nothing', () => {
+    const list = keyedList('name').list
+    const live: JsonValue[] = [{ name: 'a', v: 1 }, { name: 'b' }, { name: 'a', v: 2 }]
+    const dropA: ListMergeContext = {
+      ...ctx(list),
+      mergeObject: (l, p) => (p.name === 'a' ? undefined : { ...l, ...p }),
+    }
+    expect(mergeList(live, [{ name: 'a' }], dropA)).toEqual([{ name: 'b' }])
+  })
+
+  it('merges 10,000 keyed items into 10,000 live ones item by item', () => {
+    const list = keyedList('name').list
+    const live: JsonValue[] = Array.from({ length: 10_000 }, (_, i) => ({ name: `c${i}`, v: 0 }))
+    const patch: JsonValue[] = Array.from({ length: 10_000 }, (_, i) => ({
+      name: `c${9_999 - i}`,
+      v: 1,
+    }))
+    const out = mergeList(live, patch, ctx(list))
+    expect(out).toHaveLength(10_000)
+    expect(out[0]).toEqual({ name: 'c9999', v: 1 })
+    expect(out.every((x) => (x as JsonObject).v === 1)).toBe(true)
+  })
+
   it('honours $setElementOrder', () => {
     const live = [{ name: 'a' }, { name: 'b' }]
     const out = mergeList(
