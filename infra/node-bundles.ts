@@ -49,24 +49,29 @@ const REQUIRE_SHIM =
   "import { createRequire as __bundleRequire } from 'node:module';\n" +
   'const require = __bundleRequire(import.meta.url);'
 
+/** Bundles one program (`entry`, relative to `root`) into `outfile`, as the images run it. */
+export async function bundleProgram(root: string, entry: string, outfile: string): Promise<void> {
+  await build({
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    banner: { js: `${REQUIRE_SHIM}\n${NODE_VERSION_CHECK}` },
+    external: OPTIONAL_ADDONS,
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+}
+
 /** Bundles each program into `<outdir>/<name>/main.mjs`; resolves with the paths written. */
 export async function buildNodeBundles(root: string, outdir: string): Promise<string[]> {
   const written: string[] = []
   for (const b of NODE_BUNDLES) {
     const outfile = join(outdir, bundleFile(b))
-    await build({
-      absWorkingDir: root,
-      entryPoints: [b.entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      banner: { js: `${REQUIRE_SHIM}\n${NODE_VERSION_CHECK}` },
-      external: OPTIONAL_ADDONS,
-      legalComments: 'none',
-      logLevel: 'warning',
-    })
+    await bundleProgram(root, b.entry, outfile)
     written.push(outfile)
   }
   return written

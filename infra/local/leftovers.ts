@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs'
 import type { Logger } from '../../lib/log.ts'
 import { groupAlive, stopGroup } from './process-group.ts'
+import { bundleName } from './program-bundles.ts'
 import { readStackInfo, removeStackInfo } from './stack-info.ts'
 import { EDGE_AGENT_MAIN, EDGE_SIM_MAIN, RELAY_MAIN } from './supervise.ts'
 
@@ -37,7 +38,9 @@ export async function reapLeftovers(
   ]
   await Promise.all(
     children.map(async ([pid, main, what]) => {
-      if (pid === undefined || !groupAlive(pid) || !commandLineHas(pid, main)) return
+      if (pid === undefined || !groupAlive(pid)) return
+      // Run from its source or from its bundle (program-bundles.ts).
+      if (!commandLineHas(pid, main) && !commandLineHas(pid, bundleName(main))) return
       log.warn(`stopping ${what} left over by an earlier run`, { pid })
       await stopGroup(pid, 5000)
     })

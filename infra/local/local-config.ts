@@ -7,8 +7,9 @@
  * the default two, empty is none), their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
  * seconds) and their limit for each request to the center (EDGEPLANE_AGENT_TIMEOUT, seconds,
  * default 30 like a deployed agent's), how often a dead hub is restarted before the stack gives up
- * (EDGEPLANE_HUB_RESTARTS) and the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
- * default 60 like the deployed cron). Nothing else in infra/local reads `process.env` for these.
+ * (EDGEPLANE_HUB_RESTARTS), the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
+ * default 60 like the deployed cron) and whether the relay, edges and agents run from bundles
+ * (EDGEPLANE_PROGRAMS, `bundles` by default, program-bundles.ts; `source` for their sources). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -24,6 +25,7 @@ export const LocalEnvSchema = z.object({
   EDGEPLANE_HUB_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
   EDGEPLANE_CRON_PERIOD: z.coerce.number().int().min(1).max(3600).default(60),
   EDGEPLANE_AGENT_TIMEOUT: z.coerce.number().int().min(1).max(120).default(30),
+  EDGEPLANE_PROGRAMS: z.enum(['bundles', 'source']).default('bundles'),
 })
 
 export type LocalConfig = {
@@ -45,6 +47,8 @@ export type LocalConfig = {
   hubRestarts?: number
   /** Seconds between the local cron ticks (default 60, the deployed cron's every minute). */
   cronPeriodSeconds?: number
+  /** How the relay, edges and agents run: from cached bundles (default) or their sources. */
+  programs?: 'bundles' | 'source'
 }
 
 /** Parses the environment; throws one readable error listing every bad variable. */
@@ -73,5 +77,6 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     agentTimeoutSeconds: c.EDGEPLANE_AGENT_TIMEOUT,
     hubRestarts: c.EDGEPLANE_HUB_RESTARTS,
     cronPeriodSeconds: c.EDGEPLANE_CRON_PERIOD,
+    programs: c.EDGEPLANE_PROGRAMS,
   }
 }

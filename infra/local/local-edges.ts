@@ -26,6 +26,7 @@ import { waitHealthy } from './health.ts'
 import { type KubeconfigContext, renderKubeconfig } from './kubeconfig.ts'
 import type { Part } from './parts.ts'
 import { pickFreePort } from './ports.ts'
+import type { ProgramRunner } from './program-bundles.ts'
 import type { EdgeInfo } from './stack-info.ts'
 import { EDGE_AGENT_MAIN, EDGE_SIM_MAIN, type Supervisor, supervise } from './supervise.ts'
 
@@ -42,6 +43,8 @@ export type LocalEdgesOptions = {
   /** The agents' `--center-timeout` (their default, 30 s, when absent). */
   agentTimeoutSeconds?: number
   logLevel: string
+  /** How the edge and agent programs run (program-bundles.ts); their sources when absent. */
+  programs?: ProgramRunner
   log: Logger
   /** Called when a child's pid changed (a restart), to rewrite stack.json. */
   onChange(): void
@@ -81,6 +84,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     ...child('edge'),
     name: `edge ${spec.name}`,
     main: EDGE_SIM_MAIN,
+    ...(o.programs ? { command: o.programs.argv(EDGE_SIM_MAIN) } : {}),
     args: [
       ...['--name', spec.name, '--ddb-endpoint', o.ddbEndpoint, '--token-file', tokenFile],
       ...['--cert-dir', o.tlsDir, '--port', String(port), '--parent-pid', String(process.pid)],
@@ -116,6 +120,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     ...child('agent'),
     name: `agent ${spec.name}`,
     main: EDGE_AGENT_MAIN,
+    ...(o.programs ? { command: o.programs.argv(EDGE_AGENT_MAIN) } : {}),
     args: [
       ...['--center', joined.centerUrl, '--mailbox', joined.mailbox],
       ...['--token-file', joined.tokenFile, '--kubeconfig', kubeconfig],

@@ -34,6 +34,7 @@ import { type LocalEdges, startLocalEdges } from './local-edges.ts'
 import { acquireLock } from './lock-file.ts'
 import { type Part, stopAll } from './parts.ts'
 import { assertPortFree } from './ports.ts'
+import { prepareProgramBundles } from './program-bundles.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
 import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
 
@@ -109,6 +110,12 @@ export async function startLocalStack(
     const tls = await loadOrCreateTls(paths)
     log.info('tls certificate', { file: paths.tlsCert, created: tls.created })
 
+    // Built (or found in the cache) while the hub starts; the relay and the edges wait for it.
+    const programsReady = prepareProgramBundles({
+      root: opts.repoRoot,
+      bundles: cfg.programs !== 'source',
+      log,
+    })
     checkAborted()
     const db = await startDynalite({ path: paths.dynalite })
     parts.push({ name: 'dynalite', stop: () => db.close() })
@@ -191,6 +198,7 @@ export async function startLocalStack(
       onRestart: rewriteInfo,
     })
     const hubFailed = hubSup.failed
+    const programs = await programsReady
     if (cfg.relay) {
       relay = supervise({
         name: 'relay',
@@ -200,7 +208,7 @@ export async function startLocalStack(
         env: { NODE_EXTRA_CA_CERTS: paths.tlsCert, LOG_LEVEL: cfg.logLevel },
         logFile: paths.relayLog,
         log,
-        ...(opts.relayCommand ? { command: opts.relayCommand } : {}),
+        command: opts.relayCommand ?? programs.argv(RELAY_MAIN),
         onSpawn: rewriteInfo,
       })
       const r = relay
@@ -227,6 +235,7 @@ export async function startLocalStack(
         pollIntervalSeconds: cfg.pollIntervalSeconds,
         ...(cfg.agentTimeoutSeconds ? { agentTimeoutSeconds: cfg.agentTimeoutSeconds } : {}),
         logLevel: cfg.logLevel,
+        programs,
         log,
         onChange: rewriteInfo,
         addPart: (part) => parts.push(part),

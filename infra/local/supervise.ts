@@ -32,7 +32,10 @@ export type SuperviseOptions = {
   env: Record<string, string>
   logFile: string
   log: Logger
-  /** Program (and its first arguments) run with process.execPath instead of `main` (tests). */
+  /**
+   * Node arguments that run the program in place of `--experimental-strip-types main`: its
+   * bundle (program-bundles.ts), or a stand-in program in tests.
+   */
   command?: string[]
   backoff?: BackoffPolicy
   /** A run at least this long resets the backoff (default 30 s). */

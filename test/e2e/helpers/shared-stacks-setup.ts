@@ -6,7 +6,8 @@
  * same start; a start that failed three times is answered to every file with its output). Each
  * stack has its own temporary data folder, and its stderr is appended to a file beside the
  * others' for `output()`; after the last file all stacks are destroyed and the folders removed.
- * A run with no sharing file starts none.
+ * A run with no sharing file starts none. First it builds the programs' bundle set the stacks run
+ * (infra/local/program-bundles.ts), so the stacks booting at once do not each build it.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage } from 'node:http'
@@ -14,8 +15,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { prepareProgramBundles } from '../../../infra/local/program-bundles.ts'
+import { silentLogger } from '../../../lib/log.ts'
 import type { SharedConfig, SharedStackReply } from './shared-stack.ts'
-import { type E2eStack, type StackOptions, startStack } from './stack.ts'
+import { type E2eStack, REPO_ROOT, type StackOptions, startStack } from './stack.ts'
 
 type Running = { stack: Promise<E2eStack>; stderrFile: string }
 
@@ -45,6 +48,9 @@ async function bootWithRetries(opts: StackOptions): Promise<E2eStack> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The programs' bundle set, built once here rather than by the first stacks booting at once
+  // (each stack finds it in the cache: infra/local/program-bundles.ts).
+  await prepareProgramBundles({ root: REPO_ROOT, log: silentLogger })
   const logs = await mkdtemp(join(tmpdir(), 'edgeplane-e2e-shared-'))
   const running = new Map<string, Running>()
 

@@ -4,7 +4,9 @@ import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { reapLeftovers } from '../../../infra/local/leftovers.ts'
 import { groupAlive } from '../../../infra/local/process-group.ts'
+import { bundleName } from '../../../infra/local/program-bundles.ts'
 import { type StackInfo, writeStackInfo } from '../../../infra/local/stack-info.ts'
+import { EDGE_AGENT_MAIN } from '../../../infra/local/supervise.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 
@@ -62,6 +64,21 @@ describe('reapLeftovers', () => {
     } finally {
       process.kill(-pid, 'SIGKILL')
     }
+  })
+
+  it('stops a left-over agent run from its bundle', async () => {
+    const wrangler = fakeWrangler('wrangler-dev')
+    const agent = fakeWrangler(`/cache/set/${bundleName(EDGE_AGENT_MAIN)}`)
+    const path = join(dir, 'stack.json')
+    await writeStackInfo(path, {
+      ...info(wrangler),
+      edges: [
+        { name: 'e1', url: '', port: 1, mailbox: '', dir: '', pid: 999_997, agentPid: agent },
+      ],
+    })
+    await reapLeftovers(path, silentLogger)
+    expect(groupAlive(agent)).toBe(false)
+    expect(groupAlive(wrangler)).toBe(false)
   })
 
   it('stops a left-over relay too, and leaves a reused relay pid alone', async () => {

@@ -17,10 +17,11 @@ describe('readLocalConfig', () => {
       agentTimeoutSeconds: 30,
       hubRestarts: 3,
       cronPeriodSeconds: 60,
+      programs: 'bundles',
     })
   })
 
-  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY, EDGEPLANE_CRON_PERIOD, EDGEPLANE_AGENT_TIMEOUT', () => {
+  it('honours EDGEPLANE_PORT, EDGEPLANE_DATA (relative or absolute), TABLE_NAME, LOG_LEVEL, EDGEPLANE_RELAY, EDGEPLANE_CRON_PERIOD, EDGEPLANE_AGENT_TIMEOUT, EDGEPLANE_PROGRAMS', () => {
     const env = {
       EDGEPLANE_PORT: '9000',
       EDGEPLANE_DATA: 'tmp/stack2',
@@ -32,6 +33,7 @@ describe('readLocalConfig', () => {
       EDGEPLANE_HUB_RESTARTS: '0',
       EDGEPLANE_CRON_PERIOD: '5',
       EDGEPLANE_AGENT_TIMEOUT: '5',
+      EDGEPLANE_PROGRAMS: 'source',
     }
     expect(readLocalConfig(env, '/repo')).toEqual({
       port: 9000,
@@ -44,6 +46,7 @@ describe('readLocalConfig', () => {
       agentTimeoutSeconds: 5,
       hubRestarts: 0,
       cronPeriodSeconds: 5,
+      programs: 'source',
     })
     expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
   })
@@ -75,6 +78,7 @@ describe('readLocalConfig', () => {
     ['EDGEPLANE_AGENT_TIMEOUT', '0'],
     ['EDGEPLANE_AGENT_TIMEOUT', '121'],
     ['EDGEPLANE_AGENT_TIMEOUT', '2.5'],
+    ['EDGEPLANE_PROGRAMS', 'bundled'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })
