@@ -102,15 +102,18 @@ async function buildSet(root: string, cacheDir: string, key: string): Promise<st
   const scratch = join(cacheDir, `.${key}-${process.pid}-${Date.now()}`)
   await mkdir(scratch, { recursive: true })
   try {
-    await Promise.all(
+    // Every build ends before the scratch folder may be removed: with Promise.all, the first
+    // failure removed it while the others still wrote there, and that error hid the build's.
+    const builds = await Promise.allSettled(
       LOCAL_PROGRAMS.map((main) => bundleProgram(root, main, join(scratch, bundleName(main))))
     )
+    for (const b of builds) if (b.status === 'rejected') throw b.reason
     await rename(scratch, set).catch(async (e: NodeJS.ErrnoException) => {
       // Another start renamed its own set into place first: the same sources, the same bundles.
       if (!complete(set)) throw e
     })
   } finally {
-    await rm(scratch, { recursive: true, force: true })
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined)
   }
   await prune(cacheDir, key)
   return set
