@@ -28,6 +28,8 @@ export type HubWorkerOptions = {
   logFile: string
   tls: { certPem: string; keyPem: string }
   readyTimeoutMs: number
+  /** The built Worker to run (`wrangler dev --no-bundle`); absent: wrangler bundles the sources. */
+  workerScript?: string
   signal?: AbortSignal
   /**
    * A Node program and arguments to run instead of wrangler dev (tests); it finds the port to
@@ -87,6 +89,7 @@ export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker>
         LOG_LEVEL: opts.logLevel,
       },
       ...(opts.command ? { command: opts.command } : {}),
+      ...(opts.workerScript ? { script: opts.workerScript } : {}),
     })
   /** Waits for `w` to answer through the front; stops it and throws with the log tail if not. */
   const untilHealthy = async (w: WranglerProcess, gaveUp: () => string | undefined) => {

@@ -8,7 +8,7 @@
  * seconds) and their limit for each request to the center (EDGEPLANE_AGENT_TIMEOUT, seconds,
  * default 30 like a deployed agent's), how often a dead hub is restarted before the stack gives up
  * (EDGEPLANE_HUB_RESTARTS), the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
- * default 60 like the deployed cron) and whether the relay, edges and agents run from bundles
+ * default 60 like the deployed cron) and whether the Worker, relay, edges and agents run from bundles
  * (EDGEPLANE_PROGRAMS, `bundles` by default, program-bundles.ts; `source` for their sources). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
@@ -47,7 +47,7 @@ export type LocalConfig = {
   hubRestarts?: number
   /** Seconds between the local cron ticks (default 60, the deployed cron's every minute). */
   cronPeriodSeconds?: number
-  /** How the relay, edges and agents run: from cached bundles (default) or their sources. */
+  /** How the Worker, relay, edges and agents run: from cached bundles (default) or their sources. */
   programs?: 'bundles' | 'source'
 }
 

@@ -110,7 +110,7 @@ export async function startLocalStack(
     const tls = await loadOrCreateTls(paths)
     log.info('tls certificate', { file: paths.tlsCert, created: tls.created })
 
-    // Built (or found in the cache) while the hub starts; the relay and the edges wait for it.
+    // Built (or found in the cache) while dynalite starts and the hub is set up.
     const programsReady = prepareProgramBundles({
       root: opts.repoRoot,
       bundles: cfg.programs !== 'source',
@@ -129,6 +129,7 @@ export async function startLocalStack(
       log,
     })
 
+    const programs = await programsReady
     checkAborted()
     let hubSup: HubSupervisor | undefined
     const hub = await startHubWorker({
@@ -143,6 +144,7 @@ export async function startLocalStack(
       readyTimeoutMs: opts.readyTimeoutMs ?? 120_000,
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.wranglerCommand ? { command: opts.wranglerCommand } : {}),
+      ...(programs.workerScript ? { workerScript: programs.workerScript } : {}),
       onSpawn: (w, front) => {
         parts.push({ name: 'front', stop: () => front.close() })
         parts.push({ name: 'wrangler', stop: () => (hubSup ? hubSup.stop() : w.stop()) })
@@ -198,7 +200,6 @@ export async function startLocalStack(
       onRestart: rewriteInfo,
     })
     const hubFailed = hubSup.failed
-    const programs = await programsReady
     if (cfg.relay) {
       relay = supervise({
         name: 'relay',

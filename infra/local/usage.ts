@@ -50,8 +50,10 @@ Environment:
   EDGEPLANE_CRON_PERIOD    seconds between the local cron ticks (sweeps, resync; default 60,
                    like the deployed cron)
   EDGEPLANE_PROGRAMS       bundles (default): the relay, edges and agents run from bundles built
-                   as their images' are and cached in node_modules/.cache/edgeplane/programs/
-                   (rebuilt when a source changes); source: from their TypeScript sources
+                   as their images' are, and the Worker as wrangler deploy builds it, cached in
+                   node_modules/.cache/edgeplane/programs/ (rebuilt at the next start when a
+                   source changes); source: from their TypeScript sources, the Worker bundled
+                   by wrangler dev (which rebuilds it on edits)
 
 Files in the data folder (created 0700, its files readable by their owner only):
   admin-token      the admin bearer token (mode 0600), generated on first start

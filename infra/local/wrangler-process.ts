@@ -25,6 +25,11 @@ export type WranglerOptions = {
   origin?: string
   /** Worker variables (`--var KEY:VALUE`). */
   vars: Record<string, string>
+  /**
+   * A built Worker (worker-bundle.ts) run as it is (`--no-bundle`); absent: wrangler bundles
+   * wrangler.toml's `main` itself, and rebuilds it on edits.
+   */
+  script?: string
   /** Program and arguments run with process.execPath instead of wrangler (tests). */
   command?: string[]
 }
@@ -56,14 +61,10 @@ export function wranglerBin(): string {
 export const LOCAL_ENV = 'local'
 
 export function wranglerArgs(opts: WranglerOptions): string[] {
-  const args = ['dev', '--env', LOCAL_ENV, '--ip', '127.0.0.1', '--port', String(opts.port)]
+  const args = ['dev', ...(opts.script ? [opts.script, '--no-bundle'] : [])]
+  args.push('--env', LOCAL_ENV, '--ip', '127.0.0.1', '--port', String(opts.port))
   args.push('--inspector-port', String(opts.inspectorPort), '--inspector-ip', '127.0.0.1')
-  args.push(
-    '--test-scheduled',
-    '--show-interactive-dev-session=false',
-    '--persist-to',
-    opts.persistTo
-  )
+  args.push('--show-interactive-dev-session=false', '--persist-to', opts.persistTo)
   if (opts.origin) {
     const origin = new URL(opts.origin)
     args.push('--local-upstream', origin.host, '--upstream-protocol', origin.protocol.slice(0, -1))

@@ -5,7 +5,7 @@ import { LOCAL_CRON, startCronTicker } from '../../../infra/local/cron-ticker.ts
 import { createLogger } from '../../../lib/log.ts'
 
 describe('cron ticker', () => {
-  it('calls /__scheduled with the cron every period until stopped, logging failures', async () => {
+  it("calls wrangler's scheduled route with the cron every period until stopped, logging failures", async () => {
     const urls: string[] = []
     const server = createServer((req, res) => {
       urls.push(req.url ?? '')
@@ -23,7 +23,7 @@ describe('cron ticker', () => {
     await new Promise((r) => setTimeout(r, 100))
     await new Promise<void>((r) => server.close(() => r()))
     expect(urls.length).toBe(seen)
-    expect(urls[0]).toBe(`/__scheduled?cron=${encodeURIComponent(LOCAL_CRON)}`)
+    expect(urls[0]).toBe(`/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(LOCAL_CRON)}`)
     expect(lines.some((l) => JSON.parse(l).msg === 'scheduled run answered an error')).toBe(true)
   })
 })

@@ -65,7 +65,9 @@ describe('wrangler dev process', () => {
     ])
     expect(LOCAL_ENV).toBe('local')
     expect(args.join(' ')).toContain('--inspector-port 9229')
-    expect(args).toContain('--test-scheduled')
+    // The cron ticker asks wrangler's own scheduled route (cron-ticker.ts): no test route needed.
+    expect(args).not.toContain('--test-scheduled')
+    expect(args).not.toContain('--no-bundle')
     expect(args).toContain('--show-interactive-dev-session=false')
     expect(args.join(' ')).toContain(`--persist-to ${join(dir, 'state')}`)
     expect(args.join(' ')).toContain(
@@ -73,6 +75,17 @@ describe('wrangler dev process', () => {
     )
     expect(existsSync(wranglerBin())).toBe(true)
     expect(WRANGLER_ENV.WRANGLER_SEND_METRICS).toBe('false')
+  })
+
+  it('runs a built Worker as it is when given one', () => {
+    const args = wranglerArgs({ ...base(), script: '/cache/set/worker/index.js' })
+    expect(args.slice(0, 5)).toEqual([
+      'dev',
+      '/cache/set/worker/index.js',
+      '--no-bundle',
+      '--env',
+      LOCAL_ENV,
+    ])
   })
 
   it('serves plain http and names the front as the public origin', () => {
