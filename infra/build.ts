@@ -5,12 +5,11 @@
  * their images copy; and prints each bundle's size, raw and gzipped, so size regressions are
  * visible. `--help` for usage.
  */
-import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { WRANGLER_ENV, wranglerBin } from './local/wrangler-process.ts'
 import { buildNodeBundles } from './node-bundles.ts'
+import { buildWorkerBundle } from './worker-bundle.ts'
 
 const HELP = `Usage: npm run build [-- --outdir DIR]
 
@@ -33,12 +32,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const i = argv.indexOf('--outdir')
   const outdir = resolve((i >= 0 ? argv[i + 1] : undefined) ?? 'dist')
-  const res = spawnSync(
-    process.execPath,
-    [wranglerBin(), 'deploy', '--dry-run', '--minify', '--outdir', outdir],
-    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...WRANGLER_ENV } }
-  )
-  if (res.status !== 0) return res.status ?? 1
+  try {
+    await buildWorkerBundle(process.cwd(), outdir, { minify: true, show: true })
+  } catch {
+    // wrangler has printed the errors.
+    return 1
+  }
   for (const f of readdirSync(outdir).filter((n) => n.endsWith('.js')))
     console.log(sizeLine(join(outdir, f)))
   try {

@@ -1,7 +1,7 @@
 /**
  * The Worker as `wrangler deploy` ships it, built offline with `wrangler deploy --dry-run` into a
- * folder (its entry is `index.js` there): what `npm run build` writes to dist/ (minified there)
- * and what the local stack runs under `wrangler dev --no-bundle` (program-bundles.ts) so that
+ * folder (its entry is `index.js` there): what `npm run build` writes to dist/ (minified, with
+ * wrangler's output shown) and what the local stack runs under `wrangler dev --no-bundle` (program-bundles.ts) so that
  * each start does not bundle the sources again. Rejects with the tail of wrangler's output when
  * the build fails.
  */
@@ -12,21 +12,33 @@ import { WRANGLER_ENV, wranglerBin } from './local/wrangler-process.ts'
 /** The entry of a Worker bundle folder. */
 export const workerEntry = (dir: string) => join(dir, 'index.js')
 
+export type WorkerBundleOptions = {
+  /** Minified, as `npm run build` ships it. */
+  minify?: boolean
+  /** wrangler's output goes to this process's (`npm run build`); else it is kept for the error. */
+  show?: boolean
+}
+
 /** Builds the Worker of the repository at `root` into `outdir`; resolves with its entry. */
-export function buildWorkerBundle(root: string, outdir: string): Promise<string> {
+export function buildWorkerBundle(
+  root: string,
+  outdir: string,
+  opts: WorkerBundleOptions = {}
+): Promise<string> {
   const args = [wranglerBin(), 'deploy', '--dry-run', '--outdir', outdir]
+  if (opts.minify) args.push('--minify')
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
       env: { ...process.env, ...WRANGLER_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', opts.show ? 'inherit' : 'pipe', opts.show ? 'inherit' : 'pipe'],
     })
     let output = ''
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-4000)
     }
-    child.stdout.on('data', keep)
-    child.stderr.on('data', keep)
+    child.stdout?.on('data', keep)
+    child.stderr?.on('data', keep)
     child.once('error', reject)
     child.once('exit', (code, signal) => {
       if (code === 0) resolve(workerEntry(outdir))

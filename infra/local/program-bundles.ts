@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import type { Logger } from '../../lib/log.ts'
 import { bundleProgram } from '../node-bundles.ts'
 import { buildWorkerBundle, workerEntry } from '../worker-bundle.ts'
-import { EDGE_AGENT_MAIN, EDGE_SIM_MAIN, RELAY_MAIN } from './supervise.ts'
+import { childArgv, EDGE_AGENT_MAIN, EDGE_SIM_MAIN, RELAY_MAIN } from './supervise.ts'
 
 /** The programs `npm start` runs, by their entry (relative to the repository root). */
 export const LOCAL_PROGRAMS = [RELAY_MAIN, EDGE_SIM_MAIN, EDGE_AGENT_MAIN] as const
@@ -52,10 +52,7 @@ export type ProgramBundlesOptions = {
   log: Logger
 }
 
-const fromSource: ProgramRunner = {
-  mode: 'source',
-  argv: (main) => ['--experimental-strip-types', main],
-}
+const fromSource: ProgramRunner = { mode: 'source', argv: (main) => childArgv({ main, args: [] }) }
 
 /** The bundle file of `main` inside a set. */
 export const bundleName = (main: string) => `${main.replace(/\//g, '_').replace(/\.ts$/, '')}.mjs`
