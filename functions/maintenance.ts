@@ -2,7 +2,8 @@
  * Periodic maintenance run by the cron, as one Worker invocation within its subrequest budget
  * (docs/ARCHITECTURE.md, "Workers limits"): each part runs until the invocation has used its
  * cumulative share of the budget (lib/budget/limits.ts SHARES.cron) and continues next tick from
- * a cursor in the key-value store — a step of the change-log sweep and of the projection sweep
+ * a cursor — a step of the migration to the current stored format while one is due
+ * (lib/store/format-migrations.ts; its cursor is in the format record), a step of the change-log sweep and of the projection sweep
  * (maintenance-sweeps.ts), a step of the walk that finishes anything still terminating
  * (namespaces, workspaces, CRDs whose content removal was interrupted:
  * maintenance-terminations.ts), then one resync page of every reconcile step, each step getting
@@ -10,7 +11,7 @@
  * Outside an invocation (tests, tools) nothing bounds the parts. Each part logs what it did; a
  * failure in one does not stop the others.
  */
-import { currentInvocation, withShare } from '../lib/budget/frames.ts'
+import { currentInvocation, hasRoom, withShare } from '../lib/budget/frames.ts'
 import { SHARES } from '../lib/budget/limits.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
 import { resyncPage } from '../lib/reconcile/run.ts'
@@ -27,6 +28,12 @@ export async function runMaintenance(
   const log = deps.log.child({ step: 'maintenance', cron: opts.cron })
   const started = Date.now()
   const share = SHARES.cron
+  try {
+    const step = await withShare(share.format, () => store.migrate(hasRoom))
+    if (!step.done || step.from !== step.format) log.info('stored format migration', { ...step })
+  } catch (e) {
+    log.error('stored format migration failed', { error: e })
+  }
   try {
     const swept = await withShare(share.changeLog, () =>
       sweepChangeLogTick(store, deps.kv, Date.now())

@@ -4,7 +4,9 @@
  * (GetItem) per poll: the token and the mailbox space come from per-process caches, and when the
  * agent's `If-None-Match` names the current version the answer is 304 with no body and nothing else
  * is read or written. Otherwise the bodies of the entries changed since the named version (all when
- * none is usable) are read by hash — cached in-process, immutable — and sent with the full index.
+ * none is usable) are read by hash — cached in-process, immutable — and sent with the full index,
+ * after the mailbox's served mark is raised to the version sent when the caller is the mailbox's
+ * agent (one UpdateItem; a 304 or an admin's read writes none).
  */
 import type { Context } from 'hono'
 import {
@@ -52,6 +54,11 @@ export async function handleDesired(c: Context<ApiEnv>): Promise<Response> {
     throw internalError(
       `mailbox ${name}: ${missing.length} projected bodies are missing (first ${missing[0]}); retry`
     )
+  // Recorded before the answer leaves: the deletion lifecycle may drop a leaving copy at once
+  // only if no version holding it was served to the agent (lib/deletion/tombstones.ts). An admin
+  // reading the desired state is no agent: nothing of it reaches the edge.
+  if (manifest && c.get('principal')?.kind === 'edge')
+    await deps.projections.markServed(manifest.mailbox, version)
   const res = json(buildDesiredState(name, manifest, since, bodies))
   res.headers.set('ETag', etag)
   res.headers.set('Cache-Control', 'no-cache')

@@ -1,7 +1,8 @@
 /**
  * The translate step's part of the deletion lifecycle (lib/deletion/lifecycle.ts), the I/O around
  * lib/deletion/tombstones.ts for one mailbox: reads the copy states of the previous tombstones
- * (one BatchGetItem per 100; none without tombstones), computes the entries to write, and keeps
+ * (one BatchGetItem per 100; none without tombstones) and, when some copy leaves or stays a
+ * tombstone, what the mailbox's agent was served (one GetItem), computes the entries to write, and keeps
  * the departures records (lib/deletion/departures.ts) in step — a workload space that gets its
  * first tombstone here has this mailbox listed BEFORE the manifest write (so a summarize run never
  * sees a tombstone its record misses), one whose last tombstone goes is unlisted by `settle()`,
@@ -10,6 +11,7 @@
 import { addDeparture, removeDeparture } from '../../lib/deletion/departures.ts'
 import { departedSpaces, sourcesOf, withRemovals } from '../../lib/deletion/tombstones.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
 import type {
   DesiredEntry,
   Manifest,
@@ -36,16 +38,21 @@ export async function planRemovals(
   const { chosen, current, bodies, desired } = at
   const previous = current?.entries ?? []
   const tombstones = previous.filter((e) => e.removing)
-  const states =
+  const live = new Set(desired.map(entryKey))
+  const leaving = previous.some((e) => !live.has(entryKey(e)))
+  const [states, served] = await Promise.all([
     tombstones.length > 0
-      ? await deps.projections.getCopyStates(mailbox.id, tombstones)
-      : new Map<string, StoredCopyState>()
+      ? deps.projections.getCopyStates(mailbox.id, tombstones)
+      : new Map<string, StoredCopyState>(),
+    leaving ? deps.projections.getServed(mailbox.id) : ({ kind: 'unknown' } as const),
+  ])
   const entries = withRemovals({
     desired,
     previous,
     bodies,
     states,
     sources: sourcesOf(chosen),
+    served,
     now: deps.now(),
   })
   const before = departedSpaces(previous)

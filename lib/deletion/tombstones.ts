@@ -10,6 +10,11 @@
  *   and sources (Namespaces never leave, translate keeps them; the SyncerConfig is always live);
  * - a tombstone whose state says gone is dropped (DELETED in the mailbox), any other stays as it
  *   was (its removal time does not move);
+ * - a leaving copy its edge never received is dropped at once, tombstone or not: no manifest
+ *   version holding it was served to the mailbox's agent (`neverReceived`: the mailbox's served
+ *   mark is below the version that added the copy, or the agent was never served at all), so
+ *   there is nothing at the edge to wait for — SyncTargets whose agent never connected do not
+ *   collect terminating copies;
  * - a tombstone desired again is revived: the live entry replaces it, same uid.
  * An entry whose previous body cannot be read cannot be kept and is dropped at once (bodies are
  * immutable and kept while referenced, so this does not happen in practice). Pure; the I/O around
@@ -24,6 +29,7 @@ import type {
   DesiredEntry,
   EntrySource,
   ManifestEntry,
+  ServedMark,
   StoredCopyState,
 } from '../store/projection-types.ts'
 import { isConfirmedGone } from './lifecycle.ts'
@@ -64,7 +70,16 @@ export type RemovalInput = {
   /** Copy states of the previous tombstones, by entryKey. */
   states: ReadonlyMap<string, StoredCopyState>
   sources: ReadonlyMap<string, EntrySource[]>
+  /** What the mailbox's agent was served (ProjectionStore.getServed). */
+  served: ServedMark
   now: Date
+}
+
+/** True when no manifest version holding `entry` was served to its mailbox's agent. */
+export function neverReceived(entry: Pick<ManifestEntry, 'added'>, served: ServedMark): boolean {
+  if (served.kind === 'unknown') return false
+  if (served.kind === 'never') return true
+  return entry.added !== undefined && served.version < entry.added
 }
 
 /** The entries to write: live ones with sources, then the tombstones kept or made. */
@@ -78,6 +93,7 @@ export function withRemovals(input: RemovalInput): DesiredEntry[] {
     const key = entryKey(prev)
     if (live.has(key)) continue
     if (prev.removing && isConfirmedGone(prev, input.states.get(key))) continue
+    if (neverReceived(prev, input.served)) continue
     const body = input.bodies.get(prev.hash)
     if (!body) continue
     const { group, version, resource, namespace, name, sources } = prev

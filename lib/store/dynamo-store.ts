@@ -18,6 +18,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { readChanges } from './change-log.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from './context.ts'
+import { type MigrationStep, migrateStep } from './format-migrations.ts'
 import { createKvStore } from './kv-store.ts'
 import { resumePoint } from './list-marks.ts'
 import { readCurrentRv } from './meta-items.ts'
@@ -65,6 +66,11 @@ export type DynamoStore = {
       room: (cost: number) => boolean
     ): Promise<BodySweepStep>
   }
+  /**
+   * One bounded step of the migration to the current stored format (format-migrations.ts): pages
+   * while `room` allows, at most `maxPages`. Done at once on a current table (one GetItem).
+   */
+  migrate(room: (cost: number) => boolean, maxPages?: number): Promise<MigrationStep>
   /** The Worker's aggregated metric items (metric-items.ts). */
   metrics: MetricItems
   /** Resolves when the table answered a read within `timeoutMs` (ping.ts). */
@@ -107,6 +113,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
       changeLog: (opts) => sweepChangeLog(ctx, opts),
       bodies: (state, room) => sweepBodiesStep(ctx, state, room),
     },
+    migrate: (room, maxPages) => migrateStep(ctx, room, maxPages),
     metrics: createMetricItems(ctx),
     ping: (timeoutMs) => pingStore(ctx, timeoutMs),
     tableName: options.tableName,

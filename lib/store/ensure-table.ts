@@ -1,7 +1,8 @@
 /**
  * Creates the table from its definition (`lib/store/table.ts`) unless it exists, waits until the
  * table and its indexes are ACTIVE, and turns on TTL where the service supports it (dynalite does
- * not; that is reported, not an error). Safe to run any number of times, also concurrently.
+ * not; that is reported, not an error). A table it creates is recorded at the current stored format
+ * (format.ts). Safe to run any number of times, also concurrently.
  */
 import {
   CreateTableCommand,
@@ -12,6 +13,7 @@ import {
   type TableDescription,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
+import { recordNewTable } from './format.ts'
 import type { TableDefinition } from './table.ts'
 
 export type EnsureTableResult = {
@@ -102,5 +104,6 @@ export async function ensureTable(
     if (Date.now() > deadline) throw new Error(`table ${tableName} did not become ACTIVE in time`)
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
+  if (created) await recordNewTable(client, tableName)
   return { created, ttl: await enableTtl(client, tableName, def.ttlAttribute) }
 }

@@ -36,6 +36,7 @@ const EntrySchema = z.object({
   generation: z.number(),
   removing: z.string().optional(),
   sources: z.array(z.object({ space: z.string(), placements: z.array(z.string()) })).optional(),
+  added: z.number().optional(),
 })
 const EntriesSchema = z.array(EntrySchema)
 /** A copy state without uid and rv, which its item keeps as attributes. */

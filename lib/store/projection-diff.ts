@@ -113,8 +113,16 @@ export function stampManifest(
           uid: old.uid,
           created: old.created,
           generation: old.generation + (old.specHash === want.specHash ? 0 : 1),
+          ...(old.added !== undefined ? { added: old.added } : {}),
         }
-      : { ...want, rv: stamp.rv, uid: stamp.uid(), created: stamp.created, generation: 1 }
+      : {
+          ...want,
+          rv: stamp.rv,
+          uid: stamp.uid(),
+          created: stamp.created,
+          generation: 1,
+          added: stamp.rv,
+        }
     entries.push(tidy(entry))
     changes.push({ type: old ? 'MODIFIED' : 'ADDED', entry: tidy(entry) })
   }

@@ -8,23 +8,36 @@
  * UpdateItem (the rv), 1 PutItem (the manifest) and ceil(K / 25) BatchWriteItem, plus one
  * BatchGetItem per 100 changed (not added or removed) entries for their copy states. Each uncached
  * body adds one conditional PutItem (plus one shared BatchGetItem per 100 when they already
- * existed). getManifest is one GetItem whatever the copy states.
+ * existed). getManifest is one GetItem whatever the copy states. markServed is one UpdateItem,
+ * getServed one GetItem (plus one for the format record until the table is current).
  */
 import type { StoreContext } from './context.ts'
+import { formatWatch } from './format.ts'
 import { type BodyCache, getBodies, putBodies } from './projection-bodies.ts'
 import { deleteManifest, readManifest, writeManifest } from './projection-manifest.ts'
+import { deleteServed, markServed, readServed } from './projection-served.ts'
 import { getCopyStates, listCopyStates } from './projection-state.ts'
 import { putCopyStates } from './projection-state-write.ts'
 import type { ProjectionStore } from './projection-types.ts'
 
 export function createProjectionStore(ctx: StoreContext): ProjectionStore {
   const cache: BodyCache = new Map()
+  const format = formatWatch(ctx)
   return {
     putBodies: (bodies) => putBodies(ctx, cache, bodies),
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
     getManifest: (mailbox) => readManifest(ctx, mailbox),
     writeManifest: (mailbox, w) => writeManifest(ctx, cache, mailbox, w),
-    deleteManifest: (mailbox) => deleteManifest(ctx, mailbox),
+    deleteManifest: async (mailbox) => {
+      await deleteManifest(ctx, mailbox)
+      await deleteServed(ctx, mailbox)
+    },
+    markServed: (mailbox, version) => markServed(ctx, mailbox, version),
+    getServed: async (mailbox) => {
+      if (!(await format.isCurrent())) return { kind: 'unknown' }
+      const version = await readServed(ctx, mailbox)
+      return version === undefined ? { kind: 'never' } : { kind: 'at', version }
+    },
     getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
     listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),
     putCopyStates: (mailbox, writes) => putCopyStates(ctx, mailbox, writes),

@@ -70,6 +70,12 @@ export type ManifestEntry = {
   removing?: string
   /** Where the copy comes from (DesiredEntry.sources); absent when unknown. */
   sources?: EntrySource[]
+  /**
+   * resourceVersion of the manifest write that first added this copy (this uid); absent on
+   * entries written before format 2 (format.ts). The deletion lifecycle compares it with the
+   * mailbox's served mark: a copy added after the last version served never reached the edge.
+   */
+  added?: number
 }
 
 export type Manifest = {
@@ -139,8 +145,21 @@ export interface ProjectionStore {
    * (one GetItem less), the precondition still guarding against a change since that read.
    */
   writeManifest(mailbox: string, w: ManifestWrite): Promise<ManifestWriteResult>
-  /** Removes the manifest (the mailbox went away); its copies get DELETED events. No-op if absent. */
+  /**
+   * Removes the manifest (the mailbox went away) and its served mark; its copies get DELETED
+   * events. No-op if absent.
+   */
   deleteManifest(mailbox: string): Promise<void>
+  /**
+   * Records that the mailbox's agent was answered with manifest `version` (projection-served.ts):
+   * the mark only grows. One UpdateItem.
+   */
+  markServed(mailbox: string, version: number): Promise<void>
+  /**
+   * What the mailbox's agent was served: `unknown` while the table's format is older than
+   * served marks (the format is read once per store until current), else its mark or `never`.
+   */
+  getServed(mailbox: string): Promise<ServedMark>
   /**
    * The stored states of the named copies (projection-state.ts), by `entryKey`; absent ones are
    * missing from the map. A state is returned whatever its uid: callers match it to the entry.
@@ -161,6 +180,15 @@ export interface ProjectionStore {
    */
   putCopyStates(mailbox: string, writes: readonly CopyStateWrite[]): Promise<CopyStateWriteResult[]>
 }
+
+/** What is known of what a mailbox's agent was served. */
+export type ServedMark =
+  /** The table's marks are not complete yet (its migration runs): assume anything was served. */
+  | { kind: 'unknown' }
+  /** No manifest version was ever served to the mailbox's agent. */
+  | { kind: 'never' }
+  /** The highest manifest version served. */
+  | { kind: 'at'; version: number }
 
 /** Names one projected copy of a mailbox. */
 export type CopyKey = Pick<ManifestEntry, 'group' | 'resource' | 'namespace' | 'name'>

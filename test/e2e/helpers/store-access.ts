@@ -8,11 +8,13 @@ import type { StackInfo } from '../../../infra/local/stack-info.ts'
 import { type Principal, registerToken } from '../../../lib/auth/tokens.ts'
 import { readConfig } from '../../../lib/env.ts'
 import { openStore } from '../../../lib/hub/hub-deps.ts'
+import type { ProjectionStore } from '../../../lib/store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../../../lib/store/types.ts'
 
 export type StoreAccess = {
   objects: ObjectStore
   kv: KvStore
+  projections: ProjectionStore
   mintToken(token: string, principal: Principal): Promise<void>
   close(): void
 }
@@ -28,6 +30,7 @@ export function openStackStore(info: StackInfo): StoreAccess {
   return {
     objects: handle.store.objects,
     kv: handle.store.kv,
+    projections: handle.store.projections,
     mintToken: (token, principal) => registerToken(handle.store.kv, token, principal),
     close: () => handle.store.client.destroy(),
   }

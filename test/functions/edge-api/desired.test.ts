@@ -157,6 +157,24 @@ describe('GET /edge/v1/mailboxes/<name>/desired', () => {
     expect(s2.bodies[c.hash]).toMatchObject({ data: { k: '3' } })
   })
 
+  it('raises the served mark to each version it answers with, and writes nothing for a 304', async () => {
+    const current = await deps.projections.getManifest(spaceId)
+    const v = current?.version ?? 0
+    const cost = await requestsOf(() => call('GET', path(), undefined, { token }))
+    expect(cost).toMatchObject({ GetItem: 1, UpdateItem: 1 })
+    expect(await deps.projections.getServed(spaceId)).toEqual({ kind: 'at', version: v })
+    const idle = await requestsOf(() =>
+      call('GET', path(), undefined, { token, ifNoneMatch: `"${v}"` })
+    )
+    expect(idle).toEqual({ GetItem: 1 })
+    // An admin's read is no agent's poll.
+    const admin = await requestsOf(() => call('GET', path()))
+    expect(admin).toEqual({ GetItem: 1 })
+    // An agent answered with an older version (a slow request) never lowers the mark.
+    await deps.projections.markServed(spaceId, v - 1)
+    expect(await deps.projections.getServed(spaceId)).toEqual({ kind: 'at', version: v })
+  })
+
   it('answers everything for a version it cannot relate', async () => {
     for (const inm of ['"999999999"', 'garbage', '"0"']) {
       const res = await call('GET', path(), undefined, { token, ifNoneMatch: inm })

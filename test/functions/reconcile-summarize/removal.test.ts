@@ -3,7 +3,8 @@
  * placed object with copies gets the edge-removal finalizer; deleted at the source it stays
  * terminating while its tombstones wait, counted `removing` in the placement's summary (also in a
  * row of its own, and at a destination the placement no longer has), and goes once every edge
- * confirmed; a destination whose SyncTarget is deleted is not waited for; a space whose last
+ * confirmed; an edge that never received the copy (no poll answered with it) and a destination
+ * whose SyncTarget is deleted are not waited for; a space whose last
  * placement went keeps a resync key while its removals wait, so the finalizers are lifted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -82,6 +83,26 @@ describe('deletion lifecycle', () => {
     expect(s.destinations).toBe(2)
     expect(s.totals.removing).toBe(0)
     expect(res.requeueAfterMs ?? Number.POSITIVE_INFINITY).toBeGreaterThan(5_000)
+  })
+
+  it('does not wait for edges that never received the copy: no poll was answered with it', async () => {
+    await w.client.create(WS, CM, configMap('rm', 'unseen'))
+    // The steps run, but no agent polls before the object is deleted again.
+    const steps = async () => {
+      for (const name of ['mailbox', 'where', 'translate']) await w.runAll(w.step(name))
+      await w.summarize()
+    }
+    await steps()
+    expect(await finalizersOf('unseen')).toEqual([FINALIZER])
+    const mb = await w.mailbox('e1')
+    const copyPath = `/clusters/${mb.space.id}/api/v1/namespaces/rm/configmaps/unseen`
+    expect((await w.hub.call('GET', copyPath)).status).toBe(200)
+    await w.client.delete(WS, CM, 'unseen', { namespace: 'rm' })
+    await steps()
+    await w.summarize()
+    expect(await w.client.get(WS, CM, 'unseen', 'rm')).toBeUndefined()
+    expect((await w.hub.call('GET', copyPath)).status).toBe(404)
+    expect((await summary()).totals.removing).toBe(0)
   })
 
   it('keeps an object deleted at the source until every edge confirmed, counting removing', async () => {

@@ -21,6 +21,7 @@ import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
+import { agentsPolled } from '../../helpers/agents-polled.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 export const IMW = 'root:imw'
@@ -109,10 +110,15 @@ export async function createWorld() {
     return res.map((r) => `${r.key} ${r.outcome}`)
   }
 
-  /** mailbox, where, translate over all keys, twice (the second settles what the first made). */
+  /**
+   * mailbox, where, translate over all keys, twice (the second settles what the first made), each
+   * pass followed by every edge's poll (helpers/agents-polled.ts).
+   */
   async function placeAll(): Promise<void> {
-    for (let pass = 0; pass < 2; pass++)
+    for (let pass = 0; pass < 2; pass++) {
       for (const name of ['mailbox', 'where', 'translate']) await runAll(step(name))
+      await agentsPolled(client, hub.deps.projections)
+    }
   }
 
   async function mailbox(edge: Edge) {

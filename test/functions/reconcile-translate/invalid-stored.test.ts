@@ -17,6 +17,7 @@ import type { JsonObject, KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
+import { agentsPolled } from '../../helpers/agents-polled.ts'
 import { BASE } from '../../helpers/hub.ts'
 import {
   invalidReports,
@@ -72,6 +73,7 @@ async function translate(warnings: Warning[]) {
   const page = await step.listKeys(undefined, 1000)
   const res = await runKeys(step, page.keys, silentLogger)
   expect(res.every((r) => r.ok)).toBe(true)
+  await agentsPolled(w.client, w.hub.deps.projections)
   return res
 }
 

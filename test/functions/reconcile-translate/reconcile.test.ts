@@ -21,6 +21,7 @@ import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
+import { agentsPolled } from '../../helpers/agents-polled.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 const IMW = 'root:imw'
@@ -83,6 +84,7 @@ async function converge(): Promise<string[]> {
         outcomes.push(`${c.name} ${r.outcome}`)
       }
     }
+    await agentsPolled(client, hub.deps.projections)
   }
   return outcomes
 }

@@ -51,6 +51,8 @@ const gone = (name: string, uid = `uid-${name}`): [string, StoredCopyState] => [
   { uid, status: {}, gone: true, rv: 9 },
 ]
 const none = new Map()
+/** The agent was served everything these tests' entries were added at. */
+const served = { kind: 'at', version: 100 } as const
 
 describe('withRemovals', () => {
   it('turns an entry no longer desired into a tombstone with its body and sources', () => {
@@ -60,6 +62,7 @@ describe('withRemovals', () => {
       bodies,
       states: none,
       sources: new Map([['/configmaps/ns/a', src]]),
+      served,
       now: NOW,
     })
     expect(out).toEqual([
@@ -70,7 +73,7 @@ describe('withRemovals', () => {
 
   it('keeps a tombstone (same time) until a gone state of its own uid drops it', () => {
     const tomb = had('b', { removing: '2030-01-02T00:00:00Z' })
-    const input = { desired: [], previous: [tomb], bodies, sources: none, now: NOW }
+    const input = { desired: [], previous: [tomb], bodies, sources: none, served, now: NOW }
     expect(withRemovals({ ...input, states: none })).toEqual([
       { ...want('b'), removing: '2030-01-02T00:00:00Z' },
     ])
@@ -86,9 +89,37 @@ describe('withRemovals', () => {
       bodies,
       states: new Map([gone('b')]),
       sources: none,
+      served,
       now: NOW,
     })
     expect(out).toEqual([want('b')])
+  })
+
+  it('drops at once a leaving copy its edge never received, and keeps one it may hold', () => {
+    const base = { desired: [], bodies, states: none, sources: none, now: NOW }
+    const tomb = { removing: '2030-01-02T00:00:00Z' }
+    const previous = [
+      had('a', { added: 7 }),
+      had('b', { added: 7, ...tomb }),
+      had('c', { added: 3 }),
+    ]
+    const at = (version: number) => ({ kind: 'at', version }) as const
+    const names = (served: Parameters<typeof withRemovals>[0]['served']) =>
+      withRemovals({ ...base, previous, served }).map((e) => e.name)
+    // Never served at all: nothing to wait for.
+    expect(names({ kind: 'never' })).toEqual([])
+    // Served up to 6: a and b (added at 7) never reached the edge, c (added at 3) may be there.
+    expect(names(at(6))).toEqual(['c'])
+    expect(names(at(7))).toEqual(['a', 'b', 'c'])
+    // The table's marks are not complete yet (migrating): every tombstone is kept.
+    expect(names({ kind: 'unknown' })).toEqual(['a', 'b', 'c'])
+  })
+
+  it('keeps an entry from before added was recorded whenever its mailbox was served', () => {
+    const base = { desired: [], bodies, states: none, sources: none, now: NOW }
+    const previous = [had('a')]
+    expect(withRemovals({ ...base, previous, served: { kind: 'at', version: 1 } })).toHaveLength(1)
+    expect(withRemovals({ ...base, previous, served: { kind: 'never' } })).toEqual([])
   })
 })
 

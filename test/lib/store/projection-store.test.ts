@@ -163,7 +163,12 @@ describe('manifests', () => {
     for (const name of ['a', 'b']) {
       expect(after.get(name)?.uid).toBe(before.get(name)?.uid)
       expect(after.get(name)?.created).toBe(before.get(name)?.created)
+      // The version that first added the copy stays with it through changes.
+      expect(after.get(name)?.added).toBe(v1.manifest.version)
     }
+    expect(after.get('new')?.added).toBe(v2.manifest.version)
+    const reread = await t.projections.getManifest('mb1')
+    expect(reread?.entries.map((e) => e.added)).toEqual(v2.manifest.entries.map((e) => e.added))
   })
 
   it('is a Conflict on a stale or missing precondition, and logs nothing for the loser', async () => {
