@@ -1,6 +1,6 @@
 /**
  * The mailbox space behind `/edge/v1/mailboxes/<name>`: `root:espw:<name>`, resolved through the
- * space registry and remembered per process (per store) for MAILBOX_SPACE_CACHE_MS, ten minutes:
+ * space registry and remembered per process (per store) for MAILBOX_SPACE_CACHE_MS, thirty minutes:
  * far longer than an agent's poll interval (15 s by default), so a poll does not pay this read
  * again each time the short token cache expires. That is safe because a mailbox name never maps to
  * another space while it exists (the name carries the SyncTarget's uid), and a deleted mailbox is
@@ -17,7 +17,7 @@ import { isMailboxName, mailboxSpacePath } from '../../lib/reconcile/keys.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 
 /** How long a resolved mailbox space is remembered. */
-export const MAILBOX_SPACE_CACHE_MS = 10 * 60_000
+export const MAILBOX_SPACE_CACHE_MS = 30 * 60_000
 const LIMIT = 20_000
 const caches = new WeakMap<KvStore, Map<string, { at: number; space: Space }>>()
 

@@ -1,12 +1,14 @@
 /**
  * `GET /edge/v1/mailboxes/<name>/desired`: the mailbox's desired state for its edge agent (the
- * contract is lib/edge/protocol.ts, the decisions lib/edge/desired-state.ts). One manifest read
- * (GetItem) per poll: the token and the mailbox space come from per-process caches, and when the
- * agent's `If-None-Match` names the current version the answer is 304 with no body and nothing else
- * is read or written. Otherwise the bodies of the entries changed since the named version (all when
- * none is usable) are read by hash — cached in-process, immutable — and sent with the full index,
- * after the mailbox's served mark is raised to the version sent when the caller is the mailbox's
- * agent (one UpdateItem; a 304 or an admin's read writes none).
+ * contract is lib/edge/protocol.ts, the decisions lib/edge/desired-state.ts). The token and the
+ * mailbox space come from per-process caches, and so, for an idle poll, does the answer: when the
+ * agent's `If-None-Match` names the version this process last read for the mailbox and the
+ * `manifests` epoch has not moved since (desired-versions.ts), the answer is 304 with nothing read
+ * or written. Otherwise one manifest read (GetItem): 304 again when it names that version; else
+ * the bodies of the entries changed since the named version (all when none is usable) are read by
+ * hash — cached in-process, immutable — and sent with the full index, after the mailbox's served
+ * mark is raised to the version sent when the caller is the mailbox's agent (one UpdateItem; a
+ * 304 or an admin's read writes none).
  */
 import type { Context } from 'hono'
 import {
@@ -19,33 +21,53 @@ import {
 } from '../../lib/edge/desired-state.ts'
 import { internalError } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
+import { currentEpoch } from '../../lib/store/epochs.ts'
 import type { Manifest } from '../../lib/store/projection-types.ts'
 import type { ApiEnv } from '../api/api-env.ts'
 import { json } from '../api/respond.ts'
 import { mailboxSpace } from './desired-space.ts'
+import { rememberVersion, trustedVersion } from './desired-versions.ts'
 
-/** The manifest of mailbox `name` (undefined: none yet), re-resolving a possibly stale space. */
+/**
+ * The manifest of mailbox `name` (undefined: none yet), re-resolving a possibly stale space; the
+ * version read is remembered for idle polls (desired-versions.ts).
+ */
 async function readManifest(
   deps: HubDeps,
-  name: string,
+  at: { name: string; spaceId: string; cached: boolean; epoch: number | undefined; now: number },
   agentHoldsEmpty: boolean
 ): Promise<Manifest | undefined> {
-  const { space, cached } = await mailboxSpace(deps.kv, name)
-  const manifest = await deps.projections.getManifest(space.id)
-  if (manifest || !cached || agentHoldsEmpty) return manifest
+  const { name, epoch, now } = at
+  const remember = (spaceId: string, m: Manifest | undefined) => {
+    if (epoch !== undefined)
+      rememberVersion(deps.kv, spaceId, { version: m?.version ?? 0, epoch, at: now })
+    return m
+  }
+  const manifest = remember(at.spaceId, await deps.projections.getManifest(at.spaceId))
+  if (manifest || !at.cached || agentHoldsEmpty) return manifest
   const fresh = await mailboxSpace(deps.kv, name, { fresh: true })
-  return fresh.space.id === space.id ? undefined : deps.projections.getManifest(fresh.space.id)
+  if (fresh.space.id === at.spaceId) return undefined
+  return remember(fresh.space.id, await deps.projections.getManifest(fresh.space.id))
 }
+
+const notModified = (etag: string) =>
+  new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'no-cache' } })
 
 export async function handleDesired(c: Context<ApiEnv>): Promise<Response> {
   const deps = c.get('deps')
   const name = c.req.param('mailbox') ?? ''
   const named = parseIfNoneMatch(c.req.header('if-none-match'))
-  const manifest = await readManifest(deps, name, isNotModified(named, 0))
+  const { space, cached } = await mailboxSpace(deps.kv, name)
+  const now = Date.now()
+  // Read before the manifest: a write after this read moves the epoch past it.
+  const epoch = await currentEpoch(deps.kv, 'manifests', now)
+  const known = trustedVersion(deps.kv, space.id, epoch, now)
+  if (known !== undefined && isNotModified(named, known)) return notModified(versionEtag(known))
+  const at = { name, spaceId: space.id, cached, epoch, now }
+  const manifest = await readManifest(deps, at, isNotModified(named, 0))
   const version = manifest?.version ?? 0
   const etag = versionEtag(version)
-  if (isNotModified(named, version))
-    return new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'no-cache' } })
+  if (isNotModified(named, version)) return notModified(etag)
   const since = deltaBase(named, version)
   const wanted = bodiesToSend(manifest, since)
   const bodies = wanted.length > 0 ? await deps.projections.getBodies(wanted) : new Map()

@@ -2,13 +2,14 @@
  * The translate controller: keys are mailbox names. `listKeys` pages through the mailbox
  * Workspaces of root:espw in name order after the cursor, so the resync revisits every mailbox.
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
- * the slices, placements and workload spaces (and the customization inputs and outcomes), eight
- * mailboxes at a time. Each stored edge object that does not decode is logged once per batch.
+ * the slices, placements and workload spaces (and the customization inputs and outcomes) and
+ * one mover of the `manifests` epoch, eight mailboxes at a time. Each stored edge object that does not decode is logged once per batch.
  */
 import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
+import { epochAnnouncer } from '../../lib/store/epochs.ts'
 import { createCustomizations } from './customization.ts'
 import { isMailboxName, TRANSLATE_STEP } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
@@ -28,6 +29,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     held: new Set<string>(),
     customizations: createCustomizations(),
     overlaps: new Map(),
+    announce: epochAnnouncer(deps.kv, 'manifests'),
   })
   return {
     name: TRANSLATE_STEP,

@@ -4,7 +4,8 @@
  * plus its SyncerConfig `the-one`. It re-reads the mailbox's manifest and, through the batch's
  * snapshot, the slices, placements and workload objects; computes the desired content
  * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
- * (a concurrent writer makes it fail with Conflict and the key is retried); a copy that leaves
+ * (a concurrent writer makes it fail with Conflict and the key is retried), then moves the
+ * `manifests` epoch the edge API's idle polls rely on; a copy that leaves
  * becomes a tombstone until the edge confirms it gone (removal-plan.ts). An unchanged result
  * writes nothing. Before that, each API group's version is chosen with the version-choice memory
  * (version-memory.ts: skipped without a read when nothing can depend on it), and the conflicts of
@@ -57,7 +58,14 @@ export type TranslateDeps = {
  * State of one batch: its snapshot, customization memo, the placements reported in it and the
  * unknown placements already logged as holding mailboxes (by key).
  */
-export type TranslateSession = ReportSession & { held: Set<string> }
+export type TranslateSession = ReportSession & {
+  held: Set<string>
+  /**
+   * Moves the `manifests` epoch after a write (lib/store/epochs.ts `epochAnnouncer`, one per
+   * batch), so edge API processes stop answering idle polls from what they remembered.
+   */
+  announce(): Promise<void>
+}
 
 /** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
 function logHeld(deps: TranslateDeps, session: TranslateSession, held: readonly DecodeProblem[]) {
@@ -133,6 +141,7 @@ export async function reconcileTranslate(
     known: current ?? null,
   })
   await removal.settle()
+  if (res.written) await session.announce()
   await reportPlacements(deps, session, chosen)
   await reportInvalidPlacements(deps, session, invalid)
   const outcome = res.written

@@ -13,6 +13,7 @@
  * store, the hub or a maintenance tool alike, reaches that cache when it revokes or re-registers.
  */
 import { forbidden, unauthorized } from '../errors.ts'
+import { bumpEpoch, currentEpoch } from '../store/epochs.ts'
 import { perStore } from '../store/per-store.ts'
 import type { KvStore } from '../store/types.ts'
 
@@ -29,11 +30,16 @@ export type Principal = {
 }
 
 const TOKENS = 'tokens'
-/** Known tokens are remembered per store object this long, so most requests skip the lookup. */
+/**
+ * Known tokens are remembered per store object: trusted without a lookup for TOKEN_TRUST_MS while
+ * the `credentials` epoch (lib/store/epochs.ts) stands where it stood when the record was read —
+ * every replacement or revocation moves it — and for TOKEN_CACHE_MS when the epoch cannot be read.
+ */
 export const TOKEN_CACHE_MS = 10_000
+export const TOKEN_TRUST_MS = 10 * 60_000
 const MAX_CACHED = 10_000
 
-type TokenCache = Map<string, { at: number; principal: Principal }>
+type TokenCache = Map<string, { at: number; epoch: number | undefined; principal: Principal }>
 /** The cache of a store object: dropped with it, never shared with another store. */
 const cacheOf = perStore((): TokenCache => new Map())
 
@@ -67,6 +73,7 @@ export async function registerTokenHash(
 ): Promise<void> {
   cacheOf(kv).delete(hash)
   await kv.put(TOKENS, hash, principal)
+  await bumpEpoch(kv, 'credentials')
 }
 
 /** The principal stored for a token hash, if any (expired or not). */
@@ -93,16 +100,20 @@ export async function revokeToken(kv: KvStore, token: string): Promise<void> {
   const hash = await hashToken(token)
   cacheOf(kv).delete(hash)
   await kv.delete(TOKENS, hash).catch(() => undefined)
+  await bumpEpoch(kv, 'credentials')
 }
 
 /**
  * Revokes by the stored hash, for rotation where the old token itself is not known. Revoking an
- * unknown hash is a no-op; a failed delete throws, so a rotation never silently leaves the old
- * token working. The cache of `kv` forgets it at once; other processes within TOKEN_CACHE_MS.
+ * unknown hash is a no-op; a failed delete (or move of the epoch) throws, so a rotation never
+ * silently leaves the old token working. The cache of `kv` forgets it at once; other processes
+ * once they read the moved `credentials` epoch (within EPOCH_MAX_AGE_MS), or within
+ * TOKEN_CACHE_MS if they cannot read it.
  */
 export async function revokeTokenHash(kv: KvStore, hash: string): Promise<void> {
   cacheOf(kv).delete(hash)
   await kv.delete(TOKENS, hash)
+  await bumpEpoch(kv, 'credentials')
 }
 
 /**
@@ -120,7 +131,9 @@ export async function authenticate(
   const hash = await hashToken(m[1])
   const cache = cacheOf(kv)
   const hit = cache.get(hash)
-  if (hit && now - hit.at < TOKEN_CACHE_MS && now >= hit.at) {
+  // Read before the record, so a record read after it is never trusted past a later move.
+  const epoch = await currentEpoch(kv, 'credentials', now)
+  if (hit && now >= hit.at && isTrusted(hit, epoch, now)) {
     if (!isExpired(hit.principal, now)) return hit.principal
     cache.delete(hash)
   }
@@ -132,8 +145,20 @@ export async function authenticate(
     throw unauthorized()
   }
   if (cache.size > MAX_CACHED) cache.clear()
-  cache.set(hash, { at: now, principal: entry.value })
+  cache.set(hash, { at: now, epoch, principal: entry.value })
   return entry.value
+}
+
+/** Whether a cached record may be used without a lookup (TOKEN_TRUST_MS, TOKEN_CACHE_MS). */
+function isTrusted(
+  hit: { at: number; epoch: number | undefined },
+  epoch: number | undefined,
+  now: number
+): boolean {
+  const age = now - hit.at
+  if (epoch !== undefined && hit.epoch !== undefined)
+    return epoch === hit.epoch && age < TOKEN_TRUST_MS
+  return age < TOKEN_CACHE_MS
 }
 
 export function scopeCovers(scope: string, path: string): boolean {

@@ -10,6 +10,7 @@ import { invalid } from '../errors.ts'
 import { resourcesFromCrd, validateCrd } from '../kube/crd.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
+import { bumpEpoch } from '../store/epochs.ts'
 import { ensureDefaultNamespace } from './bootstrap.ts'
 import { removeAllOf, removeContent } from './content.ts'
 import type { HubDeps } from './deps.ts'
@@ -144,6 +145,8 @@ export async function deleteSpace(ctx: HookContext, space: Space): Promise<void>
     if (!again || attempt >= MANIFEST_RACE_ATTEMPTS)
       throw new ContentRemains(`space ${space.path} still has content with finalizers`)
   }
+  // The edge API's idle polls stop trusting what they remembered of the manifest.
+  await bumpEpoch(ctx.deps.kv, 'manifests')
   await forgetSpace(ctx.deps.kv, space)
 }
 

@@ -1,6 +1,8 @@
 /**
  * Token records and authentication against a real (dynalite) store: expiry (also for a cached
- * principal), lazy removal of an expired record, revocation by hash, and the header grammar.
+ * principal), lazy removal of an expired record, revocation by hash, the header grammar, and the
+ * cache: trusted for minutes while the credentials epoch stands, dropped when another process
+ * revokes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -10,7 +12,11 @@ import {
   type Principal,
   registerToken,
   revokeTokenHash,
+  TOKEN_TRUST_MS,
 } from '../../../lib/auth/tokens.ts'
+import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
+import { EPOCH_MAX_AGE_MS } from '../../../lib/store/epochs.ts'
+import type { KvStore } from '../../../lib/store/types.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
 let store: TestStore
@@ -27,6 +33,21 @@ const user = (expiresAt?: string): Principal => ({
   ...(expiresAt ? { expiresAt } : {}),
 })
 
+/** Another process's key-value store over the same table, its reads counted (tokens apart). */
+function countedKv() {
+  const kv = createDynamoStore({ client: store.client, tableName: store.tableName }).kv
+  const gets = { n: 0, tokens: 0 }
+  const wrapped: KvStore = {
+    ...kv,
+    get: (ns, key) => {
+      gets.n++
+      if (ns === 'tokens') gets.tokens++
+      return kv.get(ns, key)
+    },
+  }
+  return { kv: wrapped, gets }
+}
+
 async function code(header: string | undefined, now = NOW): Promise<number> {
   try {
     await authenticate(store.kv, header, now)
@@ -35,6 +56,34 @@ async function code(header: string | undefined, now = NOW): Promise<number> {
     return (e as { code?: number }).code ?? 500
   }
 }
+
+describe('the token cache and the credentials epoch', () => {
+  it('trusts a cached token past the short cache time while nothing was revoked anywhere', async () => {
+    const { kv, gets } = countedKv()
+    await registerToken(store.kv, 'steady', user())
+    const t0 = Date.now()
+    await authenticate(kv, 'Bearer steady', t0)
+    const first = gets.n
+    // Every 15 s for 9 minutes: one epoch read per poll at most, never the token record...
+    for (let i = 1; i <= 36; i++) await authenticate(kv, 'Bearer steady', t0 + i * 15_000)
+    expect(gets.tokens).toBe(1)
+    expect(gets.n - first).toBeLessThanOrEqual(36)
+    // ...until TOKEN_TRUST_MS has passed since it was read.
+    await authenticate(kv, 'Bearer steady', t0 + TOKEN_TRUST_MS)
+    expect(gets.tokens).toBe(2)
+  })
+
+  it('refuses a token revoked by another process once it read the moved epoch', async () => {
+    const { kv } = countedKv()
+    await registerToken(store.kv, 'revoked-elsewhere', user())
+    const t0 = Date.now()
+    expect(await authenticate(kv, 'Bearer revoked-elsewhere', t0)).toMatchObject({ name: 'u' })
+    await revokeTokenHash(store.kv, await hashToken('revoked-elsewhere'))
+    await expect(
+      authenticate(kv, 'Bearer revoked-elsewhere', t0 + EPOCH_MAX_AGE_MS + 1)
+    ).rejects.toMatchObject({ code: 401 })
+  })
+})
 
 describe('isExpired', () => {
   it('is false without expiry, true at and after it, and true when unreadable', () => {

@@ -19,6 +19,7 @@ import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { parseApiVersion } from '../../../lib/kube/resource-info.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { bumpEpoch } from '../../../lib/store/epochs.ts'
 import type { DesiredEntry } from '../../../lib/store/projection-types.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import {
@@ -38,10 +39,18 @@ export async function startCenterAndEdge() {
   // The center.
   const counter = createRequestCounter()
   const centerStore = await createTestStore({ counter })
+  const reads = { manifests: 0 }
+  const projections = centerStore.projections
   const center = createNodeApp({
     objects: centerStore.objects,
     kv: centerStore.kv,
-    projections: centerStore.projections,
+    projections: {
+      ...projections,
+      getManifest: (m) => {
+        reads.manifests++
+        return projections.getManifest(m)
+      },
+    },
     log: silentLogger,
   })
   await bootstrapHub(center.deps, { adminToken: ADMIN_TOKEN, baseUrl: BASE })
@@ -129,13 +138,16 @@ export async function startCenterAndEdge() {
     call,
     edgeCall,
     simulate,
-    /** Writes the mailbox content, as the translator does. */
+    /** Manifest reads of the center so far. */
+    reads,
+    /** Writes the mailbox content, as the translator does (the `manifests` epoch moves after it). */
     async setMailbox(entries: DesiredEntry[]) {
       const w = await center.deps.projections.writeManifest(spaceId, {
         desired: entries,
         expectedVersion: version,
         now: new Date(),
       })
+      await bumpEpoch(center.deps.kv, 'manifests')
       version = w.manifest.version
     },
     /** GET of a path in the mailbox space, e.g. `apps/v1/namespaces/shop/deployments/web`. */

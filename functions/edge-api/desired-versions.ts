@@ -1,0 +1,42 @@
+/**
+ * The manifest versions the desired-state endpoint last read, per mailbox space and per process
+ * (per store), so that an idle poll — the agent names the version it holds — is answered 304 from
+ * memory: an entry is trusted while the `manifests` epoch (lib/store/epochs.ts), which moves after
+ * every manifest write or deletion, still stands where it stood before the manifest was read, and
+ * for at most DESIRED_TRUST_MS (the bound on staleness should a writer fail between its write and
+ * the epoch's move). A change therefore reaches the agent's next poll once the process has read
+ * the moved epoch (at most EPOCH_MAX_AGE_MS later).
+ */
+import { perStore } from '../../lib/store/per-store.ts'
+
+/** How long a remembered version is trusted at most, however still the epoch stands. */
+export const DESIRED_TRUST_MS = 30 * 60_000
+const LIMIT = 50_000
+
+export type KnownVersion = { version: number; epoch: number; at: number }
+
+const versionsOf = perStore((): Map<string, KnownVersion> => new Map())
+
+/** The version remembered for mailbox space `spaceId` if it may be trusted at `epoch`. */
+export function trustedVersion(
+  kv: Parameters<typeof versionsOf>[0],
+  spaceId: string,
+  epoch: number | undefined,
+  now: number
+): number | undefined {
+  const known = versionsOf(kv).get(spaceId)
+  if (!known || epoch === undefined || known.epoch !== epoch) return undefined
+  if (now < known.at || now - known.at >= DESIRED_TRUST_MS) return undefined
+  return known.version
+}
+
+/** Remembers the version read for `spaceId` after the epoch stood at `epoch`. */
+export function rememberVersion(
+  kv: Parameters<typeof versionsOf>[0],
+  spaceId: string,
+  known: KnownVersion
+): void {
+  const versions = versionsOf(kv)
+  if (versions.size >= LIMIT) versions.clear()
+  versions.set(spaceId, known)
+}

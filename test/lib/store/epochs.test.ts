@@ -1,0 +1,91 @@
+/**
+ * Epochs (lib/store/epochs.ts) over a real (dynalite) key-value store: 0 before any move; a move
+ * is seen at once by the store that made it and by another store object (another process) once
+ * its value is older than the max age, which it reads at most once per max age; a failed read
+ * trusts nothing; an announcer shares moves between writes finishing together, each call still
+ * resolving only after a move that began after it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
+import {
+  bumpEpoch,
+  currentEpoch,
+  EPOCH_MAX_AGE_MS,
+  epochAnnouncer,
+} from '../../../lib/store/epochs.ts'
+import type { KvStore } from '../../../lib/store/types.ts'
+import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+
+let store: TestStore
+beforeAll(async () => {
+  store = await createTestStore()
+})
+afterAll(() => store.close())
+
+/** Another process's view of the same table: its own store objects and caches. */
+const otherProcess = () =>
+  createDynamoStore({ client: store.client, tableName: store.tableName }).kv
+
+/** `kv` with its gets and puts counted. */
+function counted(kv: KvStore) {
+  const n = { get: 0, put: 0 }
+  const wrapped: KvStore = {
+    ...kv,
+    get: (ns, key) => {
+      n.get++
+      return kv.get(ns, key)
+    },
+    put: (ns, key, value, expected) => {
+      n.put++
+      return kv.put(ns, key, value, expected)
+    },
+  }
+  return { kv: wrapped, n }
+}
+
+describe('epochs', () => {
+  it('starts at 0; a move is seen at once here and elsewhere once the value is old', async () => {
+    const here = store.kv
+    const there = otherProcess()
+    const t0 = Date.now()
+    expect(await currentEpoch(here, 'credentials', t0)).toBe(0)
+    expect(await currentEpoch(there, 'credentials', t0)).toBe(0)
+    await bumpEpoch(here, 'credentials')
+    expect(await currentEpoch(here, 'credentials', Date.now())).toBe(1)
+    // The other process keeps its value until it is older than the max age...
+    expect(await currentEpoch(there, 'credentials', t0 + 1)).toBe(0)
+    // ...then reads the moved one.
+    expect(await currentEpoch(there, 'credentials', t0 + EPOCH_MAX_AGE_MS + 1)).toBe(1)
+    // Each epoch counts on its own.
+    expect(await currentEpoch(there, 'manifests', t0)).toBe(0)
+  })
+
+  it('reads at most once per max age, and trusts nothing when the read fails', async () => {
+    const { kv, n } = counted(otherProcess())
+    const t0 = Date.now()
+    for (let i = 0; i < 50; i++) await currentEpoch(kv, 'manifests', t0 + i * 10)
+    expect(n.get).toBe(1)
+    await currentEpoch(kv, 'manifests', t0 + EPOCH_MAX_AGE_MS + 1)
+    expect(n.get).toBe(2)
+    const failing: KvStore = { ...otherProcess(), get: () => Promise.reject(new Error('down')) }
+    expect(await currentEpoch(failing, 'manifests', t0)).toBeUndefined()
+  })
+
+  it('shares moves between writes finishing together, each resolving after a later move', async () => {
+    const { kv, n } = counted(otherProcess())
+    const announce = epochAnnouncer(kv, 'manifests')
+    const before = (await kv.get('epochs', 'manifests'))?.version ?? 0
+    await Promise.all(Array.from({ length: 8 }, () => announce()))
+    expect(n.put).toBeGreaterThanOrEqual(1)
+    expect(n.put).toBeLessThanOrEqual(2)
+    // A call made while a move is in flight waits for the next one.
+    const first = announce()
+    const second = announce()
+    await first
+    const afterFirst = (await kv.get('epochs', 'manifests'))?.version ?? 0
+    await second
+    const afterSecond = (await kv.get('epochs', 'manifests'))?.version ?? 0
+    expect(afterSecond).toBe(afterFirst + 1)
+    expect(afterSecond).toBeGreaterThan(before)
+  })
+})
