@@ -1,6 +1,6 @@
 /**
  * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout`, `--skip-edge`,
- * `--skip-limits` and the knobs that size each phase (the options, defaults and help text are in options.ts).
+ * `--skip-limits`, `--scale` (the scale figures instead), `--skip-npm-start` and the knobs that size each phase (the options, defaults and help text are in options.ts).
  * Explicit flags win over the `--quick` preset whatever their order. Parsing is pure: it returns
  * what to do (help, an error message, or the options) and never exits.
  */
@@ -22,6 +22,8 @@ type NumberKey = Exclude<
   | 'edgeColdCost'
   | 'watchSettleMs'
   | 'edgeAgents'
+  | 'scale'
+  | 'scaleEdges'
 >
 
 const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }> = {
@@ -43,6 +45,10 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--edge-idle-polls': { key: 'edgeIdlePolls', min: 1, max: 1_000_000 },
   '--limits-targets': { key: 'limitsTargets', min: 1, max: 100_000 },
   '--max-seconds': { key: 'maxSeconds', min: 1, max: 86_400 },
+  '--scale-objects': { key: 'scaleObjects', min: 1, max: 10_000 },
+  '--scale-idle-intervals': { key: 'scaleIdleIntervals', min: 1, max: 100 },
+  '--npm-start-edges': { key: 'npmStartEdges', min: 0, max: 100_000 },
+  '--npm-start-objects': { key: 'npmStartObjects', min: 1, max: 10_000 },
 }
 
 function parseInteger(flag: string, raw: string | undefined, min: number, max: number) {
@@ -55,6 +61,7 @@ function parseInteger(flag: string, raw: string | undefined, min: number, max: n
 const LIST_FLAGS = {
   '--settle-ms': { key: 'watchSettleMs', what: 'milliseconds', min: 0, max: 60_000 },
   '--edge-agents': { key: 'edgeAgents', what: 'agent counts', min: 1, max: 10_000 },
+  '--scale-edges': { key: 'scaleEdges', what: 'destination counts', min: 1, max: 100_000 },
 } as const
 
 function parseList(flag: keyof typeof LIST_FLAGS, raw: string | undefined): number[] | string {
@@ -76,7 +83,7 @@ function parseValue(
   flag: string | undefined,
   value: string | undefined
 ): string | undefined {
-  if (flag === '--settle-ms' || flag === '--edge-agents') {
+  if (flag === '--settle-ms' || flag === '--edge-agents' || flag === '--scale-edges') {
     const parsed = parseList(flag, value)
     if (typeof parsed === 'string') return parsed
     explicit[LIST_FLAGS[flag].key] = parsed
@@ -97,6 +104,8 @@ const SWITCHES: Record<string, Partial<BenchOptions>> = {
   '--skip-edge': { skipEdge: true },
   '--skip-limits': { skipLimits: true },
   '--skip-edge-cold': { edgeColdCost: false },
+  '--scale': { scale: true },
+  '--skip-npm-start': { npmStartEdges: 0 },
 }
 
 /** What the command line asks for (flags after `npm run bench --`). */

@@ -49,6 +49,9 @@ export type FanOutPhase = {
   /** Per-key durations from the hub's log. */
   translateKeyMs: Summary
   whereKeyMs: Summary
+  /** Reconcile runs of the phase by step, and those whose outcome was "unchanged". */
+  runs: Record<string, number>
+  unchangedRuns: Record<string, number>
 }
 
 export type FanOutResults = {

@@ -103,8 +103,20 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
       bodies: bodyWrites.snapshot(),
       translateKeyMs: durations('translate'),
       whereKeyMs: durations('where'),
+      ...countRuns(runs),
     },
   }
+}
+
+/** Runs by step, and those that changed nothing (translate `…: unchanged`, others `unchanged`). */
+function countRuns(runs: readonly { step: string; outcome: string }[]) {
+  const all: Record<string, number> = {}
+  const unchanged: Record<string, number> = {}
+  for (const r of runs) {
+    all[r.step] = (all[r.step] ?? 0) + 1
+    if (/(^|: )unchanged$/.test(r.outcome)) unchanged[r.step] = (unchanged[r.step] ?? 0) + 1
+  }
+  return { runs: all, unchangedRuns: unchanged }
 }
 
 const specCluster = (o: unknown) =>

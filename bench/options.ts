@@ -53,6 +53,18 @@ export type BenchOptions = {
   skipLimits: boolean
   /** Hard limit for the whole run; it fails past this. */
   maxSeconds: number
+  /** Runs the scale figures (scale.ts) instead of the phases above. */
+  scale: boolean
+  /** Scale: destination counts, one in-process fan-out run each. */
+  scaleEdges: number[]
+  /** Scale: ConfigMaps the EdgePlacement selects in the in-process runs. */
+  scaleObjects: number
+  /** Scale: poll intervals the idle fleet is measured over (after one warm-up interval). */
+  scaleIdleIntervals: number
+  /** Scale: edges of the run through `npm start`'s stack (0 leaves it out). */
+  npmStartEdges: number
+  /** Scale: ConfigMaps of the run through `npm start`'s stack. */
+  npmStartObjects: number
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -81,6 +93,12 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   limitsTargets: 600,
   skipLimits: false,
   maxSeconds: 1800,
+  scale: false,
+  scaleEdges: [1000, 10_000],
+  scaleObjects: 100,
+  scaleIdleIntervals: 3,
+  npmStartEdges: 1000,
+  npmStartObjects: 20,
 }
 
 export const QUICK_OPTIONS: Partial<BenchOptions> = {
@@ -98,6 +116,11 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
   edgeIdlePolls: 300,
   edgeColdCost: false,
   limitsTargets: 150,
+  scaleEdges: [100, 300],
+  scaleObjects: 20,
+  scaleIdleIntervals: 2,
+  npmStartEdges: 50,
+  npmStartObjects: 5,
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -143,4 +166,18 @@ Flags:
   --limits-targets N      mailboxes of the Workers-limits phase (${DEFAULT_OPTIONS.limitsTargets}; --quick: ${QUICK_OPTIONS.limitsTargets})
   --skip-limits           leave the Workers-limits phase out
   --max-seconds N         abort the run after this long (${DEFAULT_OPTIONS.maxSeconds})
+
+Scale (the ten-thousand-edge figures; the other phases are left out):
+  --scale                 registration, fan-out and change at each --scale-edges size in process,
+                          the idle fleet (every mailbox polled once per --poll-interval-ms by a
+                          process of its own: store requests per poll, the center's CPU) on the
+                          largest, propagation to real agents at --edge-agents, and registration,
+                          fan-out and change through npm start's stack; the last line is one JSON
+                          object with a "goals" map (value, target, edges per figure)
+  --scale-edges LIST      destination counts (${DEFAULT_OPTIONS.scaleEdges.join(',')}; --quick: ${QUICK_OPTIONS.scaleEdges?.join(',')})
+  --scale-objects N       ConfigMaps placed in process (${DEFAULT_OPTIONS.scaleObjects}; --quick: ${QUICK_OPTIONS.scaleObjects})
+  --scale-idle-intervals N  poll intervals the idle fleet is measured over (${DEFAULT_OPTIONS.scaleIdleIntervals})
+  --npm-start-edges N     edges of the npm start run (${DEFAULT_OPTIONS.npmStartEdges}; --quick: ${QUICK_OPTIONS.npmStartEdges}; 0: none)
+  --npm-start-objects N   ConfigMaps of the npm start run (${DEFAULT_OPTIONS.npmStartObjects})
+  --skip-npm-start        leave the npm start run out
 `

@@ -6,7 +6,8 @@
  * propagation to many in-process agents (unless `--skip-edge`), and the Workers limits (unless
  * `--skip-limits`; the per-invocation table covers every phase). Progress lines go to stderr; the
  * report and a final JSON line go to stdout. `--help` lists the flags. The whole run is bounded
- * by `--max-seconds`; past it the process exits 1.
+ * by `--max-seconds`; past it the process exits 1. `--scale` runs the scale figures instead
+ * (scale.ts), with a report and a last JSON line of their own (scale-report.ts).
  */
 import { cpus, platform } from 'node:os'
 import { parseArgs, USAGE } from './args.ts'
@@ -21,6 +22,8 @@ import { type LimitsResults, runLimits } from './limits.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
 import { type BenchResults, jsonSummary, renderReport } from './report.ts'
 import { measureRequestCosts } from './request-costs.ts'
+import { runScale } from './scale.ts'
+import { renderScale, scaleJson } from './scale-report.ts'
 import { BENCH_TOKEN, startBenchStack } from './stack.ts'
 import { measureWatchLatency, type WatchLatency } from './watch-latency.ts'
 
@@ -44,6 +47,18 @@ async function main(): Promise<number> {
   }, o.maxSeconds * 1000)
   guard.unref()
 
+  if (o.scale) {
+    try {
+      const scale = await runScale(o, progress)
+      progress('done')
+      process.stdout.write(`${renderScale(scale, o.pollIntervalMs)}\n`)
+      const summary = scaleJson(scale, o.pollIntervalMs, performance.now() - t0)
+      process.stdout.write(`${JSON.stringify(summary)}\n`)
+      return 0
+    } finally {
+      clearTimeout(guard)
+    }
+  }
   progress('starting dynalite and the hub')
   const stack = await startBenchStack()
   try {

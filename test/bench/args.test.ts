@@ -12,6 +12,15 @@ describe('parseArgs', () => {
     expect(options([])).toEqual(DEFAULT_OPTIONS)
   })
 
+  it('reads the scale flags', () => {
+    const o = options(['--scale', '--scale-edges', '1000,10000', '--skip-npm-start'])
+    expect(o).toMatchObject({ scale: true, scaleEdges: [1000, 10_000], npmStartEdges: 0 })
+    expect(options(['--scale', '--quick', '--npm-start-edges', '7']).npmStartEdges).toBe(7)
+    expect(parseArgs(['--scale-edges', '0'])).toMatchObject({ kind: 'error' })
+    expect(USAGE).toContain('--scale-edges')
+    expect(USAGE).toContain('"goals"')
+  })
+
   it('asks for help', () => {
     expect(parseArgs(['--help'])).toEqual({ kind: 'help' })
     expect(parseArgs(['--objects', '5', '-h'])).toEqual({ kind: 'help' })

@@ -18,6 +18,8 @@ export function phase(over: Partial<FanOutPhase>): FanOutPhase {
     bodies: { attempted: 300, stored: 102 },
     translateKeyMs: summarize([10, 20, 30]),
     whereKeyMs: summarize([250]),
+    runs: { where: 1, translate: 1000 },
+    unchangedRuns: {},
     ...over,
   }
 }

@@ -1,0 +1,99 @@
+/**
+ * The idle fleet against the in-process center: every mailbox of the scale run polled once per
+ * poll interval by bench/idle-pollers.ts, a process of its own, for a few intervals after one
+ * warm-up interval (each isolate's caches filled, as in a fleet that has been running). Measured
+ * over the timed intervals: the center's DynamoDB requests per poll (reads and writes apart) and
+ * the CPU this process — the hub and the in-memory dynalite, everything of the center but its
+ * clients — used, as a fraction of the machine's cores over the wall time.
+ */
+import { spawn } from 'node:child_process'
+import { cpus } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { PollTarget } from './edge-poll.ts'
+import type { IdleFleetInput, IdleFleetResult } from './idle-pollers.ts'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+
+export type IdleFleet = {
+  agents: number
+  intervalMs: number
+  polls: number
+  failed: number
+  /** DynamoDB reads (GetItem, BatchGetItem, Query, Scan) per poll. */
+  readsPerPoll: number
+  writesPerPoll: number
+  /** CPU of the center (this process) over wall time, per core: 1 = every core busy. */
+  centerCpuFraction: number
+  pollLatencyMs: IdleFleetResult['latencyMs']
+}
+
+type Counter = { reset(): void; snapshot(): Record<string, number> }
+
+function runFleet(input: IdleFleetInput): Promise<IdleFleetResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--experimental-strip-types', join(HERE, 'idle-pollers.ts')],
+      { stdio: ['pipe', 'pipe', 'inherit'] }
+    )
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`idle pollers exited with ${code}`))
+      else resolve(JSON.parse(out) as IdleFleetResult)
+    })
+    child.stdin.end(JSON.stringify(input))
+  })
+}
+
+const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
+
+export async function measureIdleFleet(
+  deps: { baseUrl: string; counter: Counter; progress(m: string): void },
+  targets: readonly PollTarget[],
+  opts: { intervalMs: number; intervals: number }
+): Promise<IdleFleet> {
+  const { intervalMs } = opts
+  deps.progress(`idle fleet: ${targets.length} agents, one warm-up interval of ${intervalMs} ms`)
+  const warm = await runFleet({
+    baseUrl: deps.baseUrl,
+    targets: [...targets],
+    intervalMs,
+    durationMs: intervalMs,
+  })
+  if (warm.failed > 0) throw new Error(`idle fleet warm-up: ${warm.failed} polls failed`)
+  deps.progress(`idle fleet: ${opts.intervals} intervals measured`)
+  deps.counter.reset()
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  const r = await runFleet({
+    baseUrl: deps.baseUrl,
+    targets: [...targets],
+    intervalMs,
+    durationMs: intervalMs * opts.intervals,
+  })
+  const wallMs = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  const ops = deps.counter.snapshot()
+  let reads = 0
+  let writes = 0
+  for (const [op, n] of Object.entries(ops)) {
+    if (READS.test(op)) reads += n
+    else writes += n
+  }
+  const polls = Math.max(1, r.polls)
+  return {
+    agents: targets.length,
+    intervalMs,
+    polls: r.polls,
+    failed: r.failed,
+    readsPerPoll: reads / polls,
+    writesPerPoll: writes / polls,
+    centerCpuFraction: (cpu.user + cpu.system) / 1000 / wallMs / cpus().length,
+    pollLatencyMs: r.latencyMs,
+  }
+}

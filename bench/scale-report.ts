@@ -1,0 +1,149 @@
+/**
+ * The scale run's report (scale.ts): a text table per size and for the npm start run, and the JSON
+ * summary whose `goals` map holds, per figure of the ten-thousand-edge issue, the value measured,
+ * its target and the edge count it was measured at (value null when that part was left out). A
+ * figure is read at the largest size measured. Pure.
+ */
+import type { FanOutResults } from './fan-out-types.ts'
+import type { ScaleResults } from './scale.ts'
+import type { TimedPhase } from './scale-npm-start.ts'
+import { round } from './stats.ts'
+
+export type Goal = { value: number | null; target: number; edges: number | null }
+
+/** Store requests per mailbox of the fan-out and of the change (every mailbox's content changes). */
+export const perMailbox = (r: FanOutResults) => ({
+  fanout: r.initial.requestsTotal / r.targets,
+  change: r.change.requestsTotal / r.targets,
+})
+const registerMs = (r: FanOutResults) => r.setup.createMs + r.setup.mailboxMs
+const seconds = (ms: number) => round(ms / 1000, 2)
+
+export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<string, Goal> {
+  const row = s.rows[s.rows.length - 1]
+  const edges = row?.targets ?? null
+  const fleet = s.idle?.fleet
+  const prop = s.propagation?.propagation[s.propagation.propagation.length - 1]
+  const throughput = s.idle?.bare.throughput
+  const cost = row ? perMailbox(row) : undefined
+  return {
+    fanoutSeconds: { value: row ? seconds(row.initial.completeMs) : null, target: 10, edges },
+    changeSeconds: { value: row ? seconds(row.change.completeMs) : null, target: 5, edges },
+    requestsPerChangedMailbox: {
+      value: cost ? round(Math.max(cost.fanout, cost.change), 2) : null,
+      target: 1.2,
+      edges,
+    },
+    propagationP99Ms: {
+      value: prop ? Math.round(prop.latencyMs.p99) : null,
+      target: pollIntervalMs + 2000,
+      edges: prop?.agents ?? null,
+    },
+    pollIntervalMs: { value: pollIntervalMs, target: 15_000, edges: prop?.agents ?? null },
+    idleStoreReadsPerPoll: {
+      value: fleet ? round(fleet.readsPerPoll, 4) : null,
+      target: 0.05,
+      edges: fleet?.agents ?? null,
+    },
+    idleRatioToBare: {
+      value: throughput ? round(throughput.real.opsPerSec / throughput.bare.opsPerSec, 3) : null,
+      target: 0.5,
+      edges: fleet?.agents ?? null,
+    },
+    registerSeconds: { value: row ? seconds(registerMs(row)) : null, target: 60, edges },
+    centerCpuIdleFraction: {
+      value: fleet ? round(fleet.centerCpuFraction, 3) : null,
+      target: 0.5,
+      edges: fleet?.agents ?? null,
+    },
+  }
+}
+
+/** The same rows through npm start's stack, with the issue's targets at 1,000 edges. */
+export function npmStartGoals(s: ScaleResults): Record<string, Goal> | null {
+  const n = s.npmStart
+  if (!n) return null
+  return {
+    registerSeconds: { value: seconds(n.register.allMs), target: 30, edges: n.edges },
+    fanoutSeconds: { value: seconds(n.place.allMs), target: 10, edges: n.edges },
+    changeSeconds: { value: seconds(n.change.allMs), target: 5, edges: n.edges },
+  }
+}
+
+const unchanged = (p: { runs: Record<string, number>; unchangedRuns: Record<string, number> }) =>
+  Object.entries(p.runs)
+    .map(([step, n]) => `${step} ${n} (${p.unchangedRuns[step] ?? 0} unchanged)`)
+    .join(', ')
+
+const workerRuns = (p: TimedPhase) =>
+  Object.entries(p.runs)
+    .map(([step, r]) => `${step} ${r.runs} (${r.unchanged} unchanged, ${r.failed} failed)`)
+    .join(', ')
+
+export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
+  const lines = ['edgeplane scale figures', '']
+  for (const r of s.rows) {
+    const c = perMailbox(r)
+    lines.push(
+      `in process, ${r.targets} edges, ${r.objects} ConfigMaps:`,
+      `  register  ${seconds(registerMs(r))} s (objects ${seconds(r.setup.createMs)} s, mailboxes ${seconds(r.setup.mailboxMs)} s)`,
+      `  fan-out   ${seconds(r.initial.completeMs)} s, ${round(c.fanout, 2)} requests/mailbox; runs: ${unchanged(r.initial)}`,
+      `  change    ${seconds(r.change.completeMs)} s, ${round(c.change, 2)} requests/mailbox; runs: ${unchanged(r.change)}`,
+      `  translate per mailbox p50 ${round(r.initial.translateKeyMs.p50)} ms`
+    )
+  }
+  const f = s.idle?.fleet
+  if (f)
+    lines.push(
+      `idle fleet, ${f.agents} agents every ${f.intervalMs} ms: ${f.polls} polls (${f.failed} failed),` +
+        ` ${round(f.readsPerPoll, 4)} reads and ${round(f.writesPerPoll, 4)} writes per poll,` +
+        ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores, poll p99 ${round(f.pollLatencyMs.p99)} ms`
+    )
+  for (const p of s.propagation?.propagation ?? [])
+    lines.push(
+      `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
+    )
+  const n = s.npmStart
+  if (n)
+    lines.push(
+      `through npm start, ${n.edges} edges, ${n.objects} ConfigMaps:`,
+      `  register  ${seconds(n.register.allMs)} s (p50 ${seconds(n.register.p50Ms)} s; writes ${seconds(n.register.writesMs)} s); runs: ${workerRuns(n.register)}`,
+      `  fan-out   ${seconds(n.place.allMs)} s (p50 ${seconds(n.place.p50Ms)} s); runs: ${workerRuns(n.place)}`,
+      `  change    ${seconds(n.change.allMs)} s (p50 ${seconds(n.change.p50Ms)} s); runs: ${workerRuns(n.change)}`
+    )
+  lines.push('', 'goals (value / target @ edges):')
+  const goals = { ...scaleGoals(s, pollIntervalMs) }
+  for (const [k, g] of Object.entries(goals))
+    lines.push(`  ${k.padEnd(26)} ${g.value ?? '-'} / ${g.target} @ ${g.edges ?? '-'}`)
+  for (const [k, g] of Object.entries(npmStartGoals(s) ?? {}))
+    lines.push(`  npm start ${k.padEnd(16)} ${g.value ?? '-'} / ${g.target} @ ${g.edges ?? '-'}`)
+  return lines.join('\n')
+}
+
+/** The last line of a scale run. */
+export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: number) {
+  return {
+    benchmark: 'edgeplane-scale',
+    goals: scaleGoals(s, pollIntervalMs),
+    npmStart: npmStartGoals(s),
+    rows: s.rows.map((r) => ({
+      edges: r.targets,
+      objects: r.objects,
+      registerMs: Math.round(registerMs(r)),
+      fanoutMs: Math.round(r.initial.completeMs),
+      changeMs: Math.round(r.change.completeMs),
+      requestsPerMailbox: perMailbox(r),
+      runs: { fanout: r.initial.runs, change: r.change.runs },
+      unchangedRuns: { fanout: r.initial.unchangedRuns, change: r.change.unchangedRuns },
+    })),
+    idleFleet: s.idle?.fleet ?? null,
+    npmStartRuns: s.npmStart
+      ? {
+          register: s.npmStart.register.runs,
+          place: s.npmStart.place.runs,
+          change: s.npmStart.change.runs,
+        }
+      : null,
+    durationMs: Math.round(durationMs),
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench -- --scale`: the ten-thousand-edge figures. For each size (`--scale-edges`, by
+ * default 1,000 and 10,000), on a fresh in-process stack (stack.ts): registration (SyncTargets and
+ * Locations written → every mailbox made: fan-out-setup.ts), the fan-out of `--scale-objects`
+ * ConfigMaps to every mailbox and the change of one (fan-out.ts), with DynamoDB requests per
+ * mailbox and the reconcile runs that changed nothing. On the largest size's stack, then, the idle
+ * fleet: every mailbox gets its edge credential and is polled once per poll interval by a separate
+ * process (scale-idle.ts) — store requests per poll and the center's CPU — and idle polls per
+ * second against a bare 304 endpoint (edge-idle.ts). Propagation to real agents runs on a stack of
+ * its own at the `--edge-agents` counts (edge.ts). Last, unless `--skip-npm-start`, the
+ * registration, fan-out and change rows again through `npm start`'s stack at `--npm-start-edges`
+ * (scale-npm-start.ts). scale-report.ts renders it all and the goals line.
+ */
+import { issueEdgeCredential } from '../lib/edge/credentials.ts'
+import { IDLE_MAILBOXES, runEdge } from './edge.ts'
+import { measureIdle } from './edge-idle.ts'
+import { currentEtag, type PollTarget } from './edge-poll.ts'
+import type { EdgeResults, IdleResults } from './edge-types.ts'
+import { runFanOut } from './fan-out.ts'
+import type { FanOutResults } from './fan-out-types.ts'
+import { createHubClient } from './hub-client.ts'
+import { runLoad } from './load.ts'
+import type { BenchOptions } from './options.ts'
+import { runRawBaseline } from './raw-dynamo.ts'
+import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
+import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
+import { BENCH_TOKEN, type BenchStack, startBenchStack } from './stack.ts'
+
+export type ScaleResults = {
+  rows: FanOutResults[]
+  idle: { fleet: IdleFleet; bare: IdleResults } | null
+  propagation: EdgeResults | null
+  npmStart: NpmStartScale | null
+}
+
+type Progress = (message: string) => void
+
+/** Raw PutItem throughput of a stack, which the fan-out report relates translate to. */
+async function rawPutPerSec(stack: BenchStack, o: BenchOptions, progress: Progress) {
+  const raw = await runRawBaseline(
+    stack.rawClient,
+    stack.rawTable,
+    {
+      ops: 200,
+      concurrency: o.concurrency,
+      itemBytes: o.itemBytes,
+      listItems: 10,
+      listOps: 1,
+      listLimit: 10,
+    },
+    progress
+  )
+  return raw.putConcurrent.opsPerSec
+}
+
+/** Edge credentials and current ETags of every mailbox of the stack's fan-out inventory. */
+async function fleetTargets(stack: BenchStack, progress: Progress): Promise<PollTarget[]> {
+  const hub = createHubClient(stack.hub.url, BENCH_TOKEN)
+  const list = (await hub.call(
+    'GET',
+    '/clusters/root:espw/apis/tenancy.kcp.io/v1alpha1/workspaces'
+  )) as {
+    items?: { metadata?: { name?: string } }[]
+  }
+  const names = (list.items ?? []).map((w) => w.metadata?.name ?? '').filter(Boolean)
+  progress(`idle fleet: credentials and versions of ${names.length} mailboxes (not timed)`)
+  const targets: PollTarget[] = new Array(names.length)
+  await runLoad({ count: names.length, concurrency: 16 }, async (i) => {
+    const mailbox = names[i]!
+    const { token } = await issueEdgeCredential(stack.hub.deps.kv, mailbox)
+    targets[i] = { mailbox, token, etag: await currentEtag(stack.hub.url, mailbox, token) }
+  })
+  return targets
+}
+
+async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
+  const targets = await fleetTargets(stack, progress)
+  const fleet = await measureIdleFleet(
+    { baseUrl: stack.hub.url, counter: stack.counter, progress },
+    targets,
+    { intervalMs: o.pollIntervalMs, intervals: o.scaleIdleIntervals }
+  )
+  progress('idle fleet: polls per second against a bare 304 endpoint')
+  const bare = await measureIdle(
+    {
+      hub: createHubClient(stack.hub.url, BENCH_TOKEN),
+      kv: stack.hub.deps.kv,
+      counter: stack.counter,
+      settle: () => stack.hub.settle(),
+      inspect: stack.inspect,
+      progress,
+    },
+    targets.slice(0, IDLE_MAILBOXES),
+    { samples: o.costSamples, cold: false, polls: o.edgeIdlePolls, concurrency: o.concurrency }
+  )
+  return { fleet, bare }
+}
+
+export async function runScale(o: BenchOptions, progress: Progress): Promise<ScaleResults> {
+  const rows: FanOutResults[] = []
+  let idle: ScaleResults['idle'] = null
+  const sizes = [...o.scaleEdges].sort((a, b) => a - b)
+  for (const [i, edges] of sizes.entries()) {
+    progress(`scale: ${edges} edges, in process`)
+    const stack = await startBenchStack()
+    try {
+      const deps = {
+        hub: createHubClient(stack.hub.url, BENCH_TOKEN),
+        counter: stack.counter,
+        bodyWrites: stack.bodyWrites,
+        reconciles: stack.reconciles,
+        inspect: stack.inspect,
+        progress,
+      }
+      rows.push(
+        await runFanOut(deps, {
+          targets: edges,
+          objects: o.scaleObjects,
+          itemBytes: o.itemBytes,
+          concurrency: o.concurrency,
+          batch: o.fanoutBatch,
+          calls: o.fanoutCalls,
+          rawPutPerSec: await rawPutPerSec(stack, o, progress),
+        })
+      )
+      if (i === sizes.length - 1 && !o.skipEdge) idle = await idleOn(stack, o, progress)
+    } finally {
+      await stack.close()
+    }
+  }
+  let propagation: EdgeResults | null = null
+  if (!o.skipEdge) {
+    const stack = await startBenchStack()
+    try {
+      propagation = await runEdge(
+        {
+          hub: createHubClient(stack.hub.url, BENCH_TOKEN),
+          kv: stack.hub.deps.kv,
+          counter: stack.counter,
+          settle: () => stack.hub.settle(),
+          inspect: stack.inspect,
+          progress,
+        },
+        {
+          agents: o.edgeAgents,
+          pollIntervalMs: o.pollIntervalMs,
+          changes: o.edgeChanges,
+          idlePolls: o.edgeIdlePolls,
+          costSamples: o.costSamples,
+          coldCost: false,
+          itemBytes: o.itemBytes,
+          concurrency: o.concurrency,
+          batch: o.fanoutBatch,
+          calls: o.fanoutCalls,
+          rawGetPerSec: Number.NaN,
+        }
+      )
+    } finally {
+      await stack.close()
+    }
+  }
+  const npmStart =
+    o.npmStartEdges > 0
+      ? await runNpmStartScale(
+          {
+            edges: o.npmStartEdges,
+            objects: o.npmStartObjects,
+            itemBytes: o.itemBytes,
+            concurrency: 16,
+            phaseTimeoutMs: o.maxSeconds * 1000,
+          },
+          progress
+        )
+      : null
+  return { rows, idle, propagation, npmStart }
+}

@@ -1,0 +1,96 @@
+/**
+ * The scale report (bench/scale-report.ts): the goals map reads each figure at the largest size,
+ * names the edge count it was measured at, gives null for parts left out, and the npm start rows
+ * have their own targets; the JSON line keeps every row.
+ */
+import { describe, expect, it } from 'vitest'
+import type { ScaleResults } from '../../bench/scale.ts'
+import { npmStartGoals, renderScale, scaleGoals, scaleJson } from '../../bench/scale-report.ts'
+import { summarize } from '../../bench/stats.ts'
+import { fanOut, phase } from './fan-out-fixture.ts'
+
+const GOAL_KEYS = [
+  'fanoutSeconds',
+  'changeSeconds',
+  'requestsPerChangedMailbox',
+  'propagationP99Ms',
+  'pollIntervalMs',
+  'idleStoreReadsPerPoll',
+  'idleRatioToBare',
+  'registerSeconds',
+  'centerCpuIdleFraction',
+]
+
+const small = fanOut({ targets: 1000 })
+const large = fanOut({
+  targets: 10_000,
+  setup: { createMs: 50_000, mailboxMs: 30_000, translateMs: 1 },
+  initial: phase({ completeMs: 12_345, requestsTotal: 20_000 }),
+  change: phase({ completeMs: 4_000, requestsTotal: 11_000 }),
+})
+const timed = (ms: number) => ({ allMs: ms, p50Ms: ms / 2, runs: {} })
+
+const full: ScaleResults = {
+  rows: [small, large],
+  idle: {
+    fleet: {
+      agents: 10_000,
+      intervalMs: 15_000,
+      polls: 30_000,
+      failed: 0,
+      readsPerPoll: 0.01234,
+      writesPerPoll: 0,
+      centerCpuFraction: 0.2,
+      pollLatencyMs: summarize([1, 2, 3]),
+    },
+    bare: {
+      mailboxes: 100,
+      warm: { operation: 'x', samples: 1, total: 0, perOperation: {} },
+      cold: null,
+      throughput: {
+        rounds: 3,
+        concurrency: 16,
+        real: { ops: 1, elapsedMs: 1, opsPerSec: 600, p50Ms: 1, p99Ms: 2 },
+        bare: { ops: 1, elapsedMs: 1, opsPerSec: 1000, p50Ms: 1, p99Ms: 2 },
+        roundRatios: [0.6],
+      },
+    },
+  },
+  propagation: null,
+  npmStart: {
+    edges: 1000,
+    objects: 20,
+    register: { ...timed(25_000), writesMs: 20_000 },
+    place: timed(9_000),
+    change: timed(6_000),
+  },
+}
+
+describe('scale goals', () => {
+  it('reads every figure at the largest size, with its target and edge count', () => {
+    const g = scaleGoals(full, 15_000)
+    expect(Object.keys(g)).toEqual(GOAL_KEYS)
+    expect(g.fanoutSeconds).toEqual({ value: 12.35, target: 10, edges: 10_000 })
+    expect(g.changeSeconds).toEqual({ value: 4, target: 5, edges: 10_000 })
+    expect(g.requestsPerChangedMailbox).toEqual({ value: 2, target: 1.2, edges: 10_000 })
+    expect(g.registerSeconds).toEqual({ value: 80, target: 60, edges: 10_000 })
+    expect(g.idleStoreReadsPerPoll).toEqual({ value: 0.0123, target: 0.05, edges: 10_000 })
+    expect(g.idleRatioToBare).toEqual({ value: 0.6, target: 0.5, edges: 10_000 })
+    expect(g.centerCpuIdleFraction).toEqual({ value: 0.2, target: 0.5, edges: 10_000 })
+    // Left out: null values, never a made-up figure.
+    expect(g.propagationP99Ms).toEqual({ value: null, target: 17_000, edges: null })
+  })
+
+  it('gives the npm start rows their own targets, and the JSON line every row', () => {
+    expect(npmStartGoals(full)).toEqual({
+      registerSeconds: { value: 25, target: 30, edges: 1000 },
+      fanoutSeconds: { value: 9, target: 10, edges: 1000 },
+      changeSeconds: { value: 6, target: 5, edges: 1000 },
+    })
+    expect(npmStartGoals({ ...full, npmStart: null })).toBeNull()
+    const json = scaleJson(full, 15_000, 1234.4)
+    expect(json.rows.map((r) => r.edges)).toEqual([1000, 10_000])
+    expect(json.goals).toEqual(scaleGoals(full, 15_000))
+    expect(renderScale(full, 15_000)).toContain('fanoutSeconds')
+  })
+})
