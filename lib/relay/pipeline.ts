@@ -36,6 +36,22 @@ export type PipelineDeps = {
   observe?(target: WatchTarget, seen: Observed): void
 }
 
+/** What a debug line says of an event: the object, its version and the keys it woke per step. */
+function eventFields(target: string, event: WatchEvent, keys: readonly StepKey[]) {
+  const meta = event.object?.metadata
+  const steps: Record<string, number> = {}
+  for (const k of keys) steps[k.step] = (steps[k.step] ?? 0) + 1
+  return {
+    target,
+    type: event.type,
+    space: meta?.annotations?.['kcp.io/cluster'],
+    namespace: meta?.namespace,
+    name: meta?.name,
+    resourceVersion: meta?.resourceVersion,
+    keys: steps,
+  }
+}
+
 export function createResourcePipeline(target: WatchTarget, deps: PipelineDeps): ResourcePipeline {
   const id = targetId(target)
   const tracker = createCommitTracker(id, deps.cursors, deps.log)
@@ -48,6 +64,7 @@ export function createResourcePipeline(target: WatchTarget, deps: PipelineDeps):
     async onEvent(event) {
       const keys = await keysForEvent(target, event, deps.eventKeys)
       deps.observe?.(target, { event })
+      if (keys.length > 0) deps.log?.debug('relay event', eventFields(id, event, keys))
       return queue(keys)
     },
     async onListed(items) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { silentLogger } from '../../../lib/log.ts'
+import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { createBatcher } from '../../../lib/relay/batcher.ts'
 import { type CursorStore, createKvCursorStore } from '../../../lib/relay/cursor.ts'
 import { createResourcePipeline } from '../../../lib/relay/pipeline.ts'
@@ -133,5 +133,54 @@ describe('relay pipeline (batcher + cursor + watch loop)', () => {
     expect(second.opened).toEqual(['10'])
     expect(second.flushed).toEqual([['ws1/p1', 'ws1/p2']])
     expect(await cursors.load(ID)).toBe('12')
+  })
+})
+
+describe('relay pipeline debug lines', () => {
+  it('names each event that woke keys, with the keys per step, at debug level only', async () => {
+    const lines: string[] = []
+    const log = (level: 'debug' | 'info') =>
+      createLogger({ level, sink: (line) => void lines.push(line) })
+    const clock = createFakeClock()
+    const batcher = createBatcher({
+      delayMs: 100,
+      maxKeys: 50,
+      setTimer: clock.setTimer,
+      random: () => 0,
+      backoff: { baseMs: 1000, maxMs: 1000 },
+      flush: async () => {},
+    })
+    const t = await createTestStore()
+    try {
+      for (const level of ['info', 'debug'] as const) {
+        const pipeline = createResourcePipeline(PLACEMENTS, {
+          batcher,
+          cursors: createKvCursorStore(t.kv),
+          eventKeys: {
+            espwSpaceId: 'espw',
+            listEdgePlacements: async () => [],
+            index: createSliceIndex(),
+          },
+          log: log(level),
+        })
+        await pipeline.onEvent({ type: 'MODIFIED', object: ep('p1', '42') })
+      }
+      const events = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'relay event')
+      expect(events).toEqual([
+        expect.objectContaining({
+          level: 'debug',
+          target: ID,
+          type: 'MODIFIED',
+          space: 'ws1',
+          name: 'p1',
+          resourceVersion: '42',
+          keys: { where: 1 },
+        }),
+      ])
+    } finally {
+      await clock.advance(100)
+      await batcher.drain()
+      await t.close()
+    }
   })
 })
