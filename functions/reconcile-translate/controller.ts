@@ -29,15 +29,25 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     held: new Set<string>(),
     customizations: createCustomizations(),
     overlaps: new Map(),
-    announce: epochAnnouncer(deps.kv, 'manifests'),
+    announcer: epochAnnouncer(deps.kv, 'manifests'),
   })
   return {
     name: TRANSLATE_STEP,
     concurrency: 8,
-    reconcile: (key) => reconcileTranslate(deps, session(), key),
+    async reconcile(key) {
+      const s = session()
+      try {
+        return await reconcileTranslate(deps, s, key)
+      } finally {
+        await s.announcer.settle()
+      }
+    },
     session() {
       const s = session()
-      return { reconcile: (key: string) => reconcileTranslate(deps, s, key) }
+      return {
+        reconcile: (key: string) => reconcileTranslate(deps, s, key),
+        settle: () => s.announcer.settle(),
+      }
     },
     async listKeys(cursor, limit) {
       const all = (await deps.client.list(ESPW, WORKSPACES))

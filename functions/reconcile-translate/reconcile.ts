@@ -24,6 +24,7 @@ import type { DecodeProblem } from '../../lib/apis/decode.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
+import type { EpochAnnouncer } from '../../lib/store/epochs.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { desiredContent } from './desired.ts'
@@ -61,10 +62,11 @@ export type TranslateDeps = {
 export type TranslateSession = ReportSession & {
   held: Set<string>
   /**
-   * Moves the `manifests` epoch after a write (lib/store/epochs.ts `epochAnnouncer`, one per
-   * batch), so edge API processes stop answering idle polls from what they remembered.
+   * Moves the `manifests` epoch after the batch's writes (lib/store/epochs.ts `epochAnnouncer`,
+   * settled when the batch ends), so edge API processes stop answering idle polls from what they
+   * remembered.
    */
-  announce(): Promise<void>
+  announcer: EpochAnnouncer
 }
 
 /** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
@@ -141,7 +143,7 @@ export async function reconcileTranslate(
     known: current ?? null,
   })
   await removal.settle()
-  if (res.written) await session.announce()
+  if (res.written) session.announcer.announce()
   await reportPlacements(deps, session, chosen)
   await reportInvalidPlacements(deps, session, invalid)
   const outcome = res.written

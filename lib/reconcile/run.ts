@@ -96,6 +96,13 @@ async function runPaced(
   }
   const width = Math.max(1, Math.min(c.concurrency ?? 1, unique.length))
   await Promise.all(Array.from({ length: width }, worker))
+  if ('settle' in session && session.settle) {
+    try {
+      await session.settle()
+    } catch (e) {
+      to.log.error('finishing the batch failed', { step: c.name, keys: next, error: e })
+    }
+  }
   return { results: out.slice(0, next), deferred: unique.slice(next) }
 }
 

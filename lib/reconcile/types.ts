@@ -31,7 +31,11 @@ export type Controller = {
    * lives only as long as the batch). Each key still re-reads its own state; what is shared is what
    * every key of the batch would read identically, such as a workload space's objects.
    */
-  session?(): { reconcile(key: string): Promise<ReconcileResult> }
+  session?(): {
+    reconcile(key: string): Promise<ReconcileResult>
+    /** Finishes what the batch's runs left to do (awaited once every key of the batch ran). */
+    settle?(): Promise<void>
+  }
   /** How many keys of one batch may run at once; default 1. */
   concurrency?: number
 }

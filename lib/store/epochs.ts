@@ -73,33 +73,67 @@ export async function currentEpoch(
   }
 }
 
+/** Least time between two moves of one announcer (ms): readers elsewhere see a move within
+ * EPOCH_MAX_AGE_MS anyway. */
+export const ANNOUNCE_SPACING_MS = 250
+const ANNOUNCE_ATTEMPTS = 3
+
+export type EpochAnnouncer = {
+  /** Asks for a move after this call; returns at once. */
+  announce(): void
+  /**
+   * Resolves once every move asked for has happened (rejects when one failed three times); the
+   * request must await it before it ends.
+   */
+  settle(): Promise<void>
+}
+
 /**
  * A mover of epoch `name` for the writes of one request (never share it between requests: a
- * Worker request must not wait on I/O another started): `announce()` resolves once the epoch
- * moved after the call, and calls made while a move is in flight share the next one, so eight
- * writes finishing together cost one or two moves, not eight.
+ * Worker request must not wait on I/O another started). Writes announce without waiting; the
+ * announcer moves the epoch once, then again at most every ANNOUNCE_SPACING_MS while writes keep
+ * asking, so a batch of a thousand writes costs a few moves, not a thousand; `settle()` waits for
+ * the last one.
  */
-export function epochAnnouncer(kv: KvStore, name: EpochName): () => Promise<void> {
-  let inFlight: Promise<void> | undefined
-  let queued: Promise<void> | undefined
-  const start = (): Promise<void> => {
-    const move = bumpEpoch(kv, name).finally(() => {
-      if (inFlight === move) inFlight = undefined
-    })
-    inFlight = move
-    return move
+export function epochAnnouncer(
+  kv: KvStore,
+  name: EpochName,
+  spacingMs = ANNOUNCE_SPACING_MS
+): EpochAnnouncer {
+  let asked = false
+  let running: Promise<void> | undefined
+  let lastMove = Number.NEGATIVE_INFINITY
+  const move = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await bumpEpoch(kv, name)
+      } catch (e) {
+        if (attempt >= ANNOUNCE_ATTEMPTS) throw e
+        await new Promise((r) => setTimeout(r, 50 * attempt))
+      }
+    }
   }
-  return () => {
-    if (queued) return queued
-    if (!inFlight) return start()
-    const next = inFlight.then(
-      () => undefined,
-      () => undefined
-    )
-    queued = next.then(() => {
-      queued = undefined
-      return start()
-    })
-    return queued
+  const loop = async () => {
+    await Promise.resolve() // announcements of the same tick share the first move
+    while (asked) {
+      const wait = lastMove + spacingMs - Date.now()
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      asked = false
+      lastMove = Date.now()
+      await move()
+    }
+  }
+  return {
+    announce() {
+      asked = true
+      if (running) return
+      running = loop().finally(() => {
+        running = undefined
+      })
+      running.catch(() => undefined)
+    },
+    async settle() {
+      while (running) await running
+    },
   }
 }

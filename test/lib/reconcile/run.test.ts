@@ -1,10 +1,10 @@
 /**
  * runKeys and resyncPage: duplicates collapse, one key's failure never stops the others, a batch
- * shares one session, concurrency is bounded by the step's setting, and the resync cursor walks
+ * shares one session (settled after its last key), concurrency is bounded by the step's setting, and the resync cursor walks
  * the keys page by page in the key-value store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { silentLogger } from '../../../lib/log.ts'
+import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { resyncPage, runKeys } from '../../../lib/reconcile/run.ts'
 import { type Controller, TerminalError } from '../../../lib/reconcile/types.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
@@ -61,6 +61,32 @@ describe('runKeys', () => {
     await runKeys(c, ['a', 'b', 'c'], silentLogger)
     await runKeys(c, ['d'], silentLogger)
     expect(used).toEqual([1, 1, 1, 2])
+  })
+
+  it("settles a batch's session after its last key, and logs a settle that fails", async () => {
+    const order: string[] = []
+    const lines: string[] = []
+    const log = createLogger({ level: 'error', sink: (line) => void lines.push(line) })
+    let fail = false
+    const { c } = recorder({
+      concurrency: 2,
+      session: () => ({
+        async reconcile(key: string) {
+          order.push(key)
+          return { outcome: key }
+        },
+        async settle() {
+          order.push('settled')
+          if (fail) throw new Error('epoch down')
+        },
+      }),
+    })
+    const out = await runKeys(c, ['a', 'b', 'c'], log)
+    expect(order).toEqual(['a', 'b', 'c', 'settled'])
+    expect(out.every((o) => o.ok)).toBe(true)
+    fail = true
+    await runKeys(c, ['d'], log)
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['finishing the batch failed'])
   })
 
   it('never runs more keys at once than the concurrency allows, and keeps result order', async () => {

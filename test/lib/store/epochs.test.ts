@@ -2,8 +2,8 @@
  * Epochs (lib/store/epochs.ts) over a real (dynalite) key-value store: 0 before any move; a move
  * is seen at once by the store that made it and by another store object (another process) once
  * its value is older than the max age, which it reads at most once per max age; a failed read
- * trusts nothing; an announcer shares moves between writes finishing together, each call still
- * resolving only after a move that began after it.
+ * trusts nothing; an announcer moves once for writes announcing together and spaces later moves,
+ * retries a failed one and reports one that keeps failing from settle().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
@@ -71,21 +71,39 @@ describe('epochs', () => {
     expect(await currentEpoch(failing, 'manifests', t0)).toBeUndefined()
   })
 
-  it('shares moves between writes finishing together, each resolving after a later move', async () => {
+  it('moves once for writes announcing together, again after later ones, spaced, settled', async () => {
     const { kv, n } = counted(otherProcess())
-    const announce = epochAnnouncer(kv, 'manifests')
-    const before = (await kv.get('epochs', 'manifests'))?.version ?? 0
-    await Promise.all(Array.from({ length: 8 }, () => announce()))
-    expect(n.put).toBeGreaterThanOrEqual(1)
-    expect(n.put).toBeLessThanOrEqual(2)
-    // A call made while a move is in flight waits for the next one.
-    const first = announce()
-    const second = announce()
-    await first
-    const afterFirst = (await kv.get('epochs', 'manifests'))?.version ?? 0
-    await second
-    const afterSecond = (await kv.get('epochs', 'manifests'))?.version ?? 0
-    expect(afterSecond).toBe(afterFirst + 1)
-    expect(afterSecond).toBeGreaterThan(before)
+    const version = async () => (await kv.get('epochs', 'manifests'))?.version ?? 0
+    const announcer = epochAnnouncer(kv, 'manifests', 100)
+    const before = await version()
+    for (let i = 0; i < 8; i++) announcer.announce()
+    await announcer.settle()
+    expect(n.put).toBe(1)
+    expect(await version()).toBe(before + 1)
+    // Writes during and after that move get one more, no sooner than the spacing after the last.
+    const t0 = Date.now()
+    for (let i = 0; i < 20; i++) announcer.announce()
+    await announcer.settle()
+    expect(n.put).toBe(2)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(90)
+    await announcer.settle()
+    expect(n.put).toBe(2)
+  })
+
+  it('tries a failed move again, and settle() reports one that kept failing', async () => {
+    let fails = 2
+    const base = otherProcess()
+    const flaky: KvStore = {
+      ...base,
+      put: (ns, key, value, expected) =>
+        fails-- > 0 ? Promise.reject(new Error('throttled')) : base.put(ns, key, value, expected),
+    }
+    const announcer = epochAnnouncer(flaky, 'manifests', 0)
+    announcer.announce()
+    await announcer.settle()
+    const down: KvStore = { ...base, put: () => Promise.reject(new Error('down')) }
+    const failing = epochAnnouncer(down, 'manifests', 0)
+    failing.announce()
+    await expect(failing.settle()).rejects.toThrow('down')
   })
 })
