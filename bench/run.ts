@@ -24,7 +24,7 @@ import { type BenchResults, jsonSummary, renderReport } from './report.ts'
 import { measureRequestCosts } from './request-costs.ts'
 import { runScale } from './scale.ts'
 import { renderScale, scaleJson } from './scale-report.ts'
-import { BENCH_TOKEN, startBenchStack } from './stack.ts'
+import { BENCH_TOKEN, edgeDepsOf, startBenchStack } from './stack.ts'
 import { measureWatchLatency, type WatchLatency } from './watch-latency.ts'
 
 async function main(): Promise<number> {
@@ -132,29 +132,19 @@ async function main(): Promise<number> {
     }
     let edge: EdgeResults | null = null
     if (!o.skipEdge) {
-      edge = await runEdge(
-        {
-          hub,
-          kv: stack.hub.deps.kv,
-          counter: stack.counter,
-          settle: () => stack.hub.settle(),
-          inspect: stack.inspect,
-          progress,
-        },
-        {
-          agents: o.edgeAgents,
-          pollIntervalMs: o.pollIntervalMs,
-          changes: o.edgeChanges,
-          idlePolls: o.edgeIdlePolls,
-          costSamples: o.costSamples,
-          coldCost: o.edgeColdCost,
-          itemBytes: o.itemBytes,
-          concurrency: o.concurrency,
-          batch: o.fanoutBatch,
-          calls: o.fanoutCalls,
-          rawGetPerSec: raw.getConcurrent.opsPerSec,
-        }
-      )
+      edge = await runEdge(edgeDepsOf(stack, progress), {
+        agents: o.edgeAgents,
+        pollIntervalMs: o.pollIntervalMs,
+        changes: o.edgeChanges,
+        idlePolls: o.edgeIdlePolls,
+        costSamples: o.costSamples,
+        coldCost: o.edgeColdCost,
+        itemBytes: o.itemBytes,
+        concurrency: o.concurrency,
+        batch: o.fanoutBatch,
+        calls: o.fanoutCalls,
+        rawGetPerSec: raw.getConcurrent.opsPerSec,
+      })
     }
     let limits: LimitsResults | null = null
     if (!o.skipLimits) {

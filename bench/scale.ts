@@ -24,7 +24,7 @@ import type { BenchOptions } from './options.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
 import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
 import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
-import { BENCH_TOKEN, type BenchStack, startBenchStack } from './stack.ts'
+import { BENCH_TOKEN, type BenchStack, edgeDepsOf, startBenchStack } from './stack.ts'
 
 export type ScaleResults = {
   rows: FanOutResults[]
@@ -81,18 +81,12 @@ async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
     { intervalMs: o.pollIntervalMs, intervals: o.scaleIdleIntervals }
   )
   progress('idle fleet: polls per second against a bare 304 endpoint')
-  const bare = await measureIdle(
-    {
-      hub: createHubClient(stack.hub.url, BENCH_TOKEN),
-      kv: stack.hub.deps.kv,
-      counter: stack.counter,
-      settle: () => stack.hub.settle(),
-      inspect: stack.inspect,
-      progress,
-    },
-    targets.slice(0, IDLE_MAILBOXES),
-    { samples: o.costSamples, cold: false, polls: o.edgeIdlePolls, concurrency: o.concurrency }
-  )
+  const bare = await measureIdle(edgeDepsOf(stack, progress), targets.slice(0, IDLE_MAILBOXES), {
+    samples: o.costSamples,
+    cold: false,
+    polls: o.edgeIdlePolls,
+    concurrency: o.concurrency,
+  })
   return { fleet, bare }
 }
 
@@ -132,29 +126,19 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
   if (!o.skipEdge) {
     const stack = await startBenchStack()
     try {
-      propagation = await runEdge(
-        {
-          hub: createHubClient(stack.hub.url, BENCH_TOKEN),
-          kv: stack.hub.deps.kv,
-          counter: stack.counter,
-          settle: () => stack.hub.settle(),
-          inspect: stack.inspect,
-          progress,
-        },
-        {
-          agents: o.edgeAgents,
-          pollIntervalMs: o.pollIntervalMs,
-          changes: o.edgeChanges,
-          idlePolls: o.edgeIdlePolls,
-          costSamples: o.costSamples,
-          coldCost: false,
-          itemBytes: o.itemBytes,
-          concurrency: o.concurrency,
-          batch: o.fanoutBatch,
-          calls: o.fanoutCalls,
-          rawGetPerSec: Number.NaN,
-        }
-      )
+      propagation = await runEdge(edgeDepsOf(stack, progress), {
+        agents: o.edgeAgents,
+        pollIntervalMs: o.pollIntervalMs,
+        changes: o.edgeChanges,
+        idlePolls: o.edgeIdlePolls,
+        costSamples: o.costSamples,
+        coldCost: false,
+        itemBytes: o.itemBytes,
+        concurrency: o.concurrency,
+        batch: o.fanoutBatch,
+        calls: o.fanoutCalls,
+        rawGetPerSec: Number.NaN,
+      })
     } finally {
       await stack.close()
     }

@@ -25,6 +25,7 @@ import { TABLE } from '../lib/store/table.ts'
 import type { RequestCounter } from '../lib/store/types.ts'
 import { type BodyWrites, createBodyWriteCounter } from './fan-out-body-writes.ts'
 import { createReconcileLog, type ReconcileLog } from './fan-out-reconcile-log.ts'
+import { createHubClient } from './hub-client.ts'
 import { createInvocationLog, type InvocationLog } from './invocation-log.ts'
 
 export const BENCH_TOKEN = 'bench-admin-token'
@@ -162,5 +163,17 @@ export async function startBenchStack(): Promise<BenchStack> {
   } catch (e) {
     await close()
     throw e
+  }
+}
+
+/** What the edge phases need of a stack (bench/edge-types.ts EdgeDeps). */
+export function edgeDepsOf(stack: BenchStack, progress: (message: string) => void) {
+  return {
+    hub: createHubClient(stack.hub.url, BENCH_TOKEN),
+    kv: stack.hub.deps.kv,
+    counter: stack.counter,
+    settle: () => stack.hub.settle(),
+    inspect: stack.inspect,
+    progress,
   }
 }
