@@ -21,7 +21,7 @@ export function buildControllers(
 ): Controller[] {
   const client = createHubClient(deps, { fieldManager: CONTROLLER_MANAGER, baseUrl })
   return [
-    mailboxController(client, deps.log),
+    mailboxController(client, deps.kv, deps.log),
     whereController(client, deps.log),
     translateController({
       client,

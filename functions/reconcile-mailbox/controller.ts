@@ -9,16 +9,21 @@ import { ESPW, SYNC_TARGETS, WORKSPACES } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { type Logger, silentLogger } from '../../lib/log.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
 import { mailboxOf, parseMailboxName } from './names.ts'
 import { MAILBOX_STEP, reconcileMailbox } from './reconcile.ts'
 
 export { MAILBOX_STEP }
 
 /** `log` gets one warning per invalid stored SyncTarget the step skips (lib/apis/decode.ts). */
-export function mailboxController(client: HubClient, log: Logger = silentLogger): Controller {
+export function mailboxController(
+  client: HubClient,
+  kv: KvStore,
+  log: Logger = silentLogger
+): Controller {
   return {
     name: MAILBOX_STEP,
-    reconcile: (key) => reconcileMailbox({ client, log }, key),
+    reconcile: (key) => reconcileMailbox({ client, kv, log }, key),
     async listKeys(cursor, limit) {
       const wanted = (await client.list('*', SYNC_TARGETS)).map(mailboxOf)
       const existing = (await client.list(ESPW, WORKSPACES)).map((w) => w.metadata.name)

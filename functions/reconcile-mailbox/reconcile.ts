@@ -1,7 +1,7 @@
 /**
  * The mailbox step for one key (a mailbox name): make the world match "a Workspace of that name
  * exists in root:espw exactly while its SyncTarget exists". It re-reads the SyncTarget (by uid, in
- * its inventory space) and the Workspace, then creates, annotates, or deletes the Workspace — with
+ * its inventory space, through the hub's uid index: lib/hub/uid-index.ts) and the Workspace, then creates, annotates, or deletes the Workspace — with
  * uid preconditions — and reports what it did. A mailbox deleted while its SyncTarget lives is
  * created again once its termination completes. A failed read throws: nothing is deleted on doubt;
  * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox. The
@@ -10,24 +10,23 @@
  */
 import { decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
 import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
-import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { ESPW, SYNC_TARGET_NAME_ANNOTATION, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
+import { syncTargetByUid } from '../../lib/hub/uid-index.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
 import { parseMailboxName } from './names.ts'
 
 async function findSyncTarget(
-  client: HubClient,
+  deps: MailboxDeps,
   spaceId: string,
   uid: string
 ): Promise<KubeObject | undefined> {
   try {
-    const all = await client.list(spaceId, SYNC_TARGETS, {
-      predicate: (o) => o.metadata.uid === uid,
-    })
-    return all.find((o) => !o.metadata.deletionTimestamp)
+    return await syncTargetByUid(deps.client, deps.kv, spaceId, uid)
   } catch (e) {
     // The inventory space itself is gone, and every SyncTarget with it.
     if (isApiError(e) && e.code === 404) return undefined
@@ -37,13 +36,13 @@ async function findSyncTarget(
 
 export const MAILBOX_STEP = 'mailbox'
 
-export type MailboxDeps = { client: HubClient; log: Logger }
+export type MailboxDeps = { client: HubClient; kv: KvStore; log: Logger }
 
 export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<ReconcileResult> {
   const { client } = deps
   const parsed = parseMailboxName(key)
   if (!parsed) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
-  const stored = await findSyncTarget(client, parsed.inventorySpaceId, parsed.syncTargetUid)
+  const stored = await findSyncTarget(deps, parsed.inventorySpaceId, parsed.syncTargetUid)
   const decoded = stored && decodeObject(SyncTargetSchema, stored)
   if (decoded && !decoded.ok) {
     reportInvalid(deps.log, MAILBOX_STEP, decoded.problem)

@@ -29,6 +29,7 @@ import {
 } from './spaces.ts'
 import { finishTermination } from './terminate.ts'
 import { registerTokenHooks } from './tokens.ts'
+import { registerUidIndexHooks } from './uid-index.ts'
 
 type HookContext = Context<HubDeps>
 
@@ -178,5 +179,6 @@ export function builtinKindHooks(): KindHookRegistry<HubDeps> {
     finalize: finalizeWorkspace,
   })
   registerTokenHooks(hooks)
+  registerUidIndexHooks(hooks)
   return hooks
 }

@@ -18,7 +18,8 @@ import { createWorld, IMW, type World } from '../reconcile-summarize/world.ts'
 let w: World
 let imw = ''
 const warnings: Warning[] = []
-const run = (key: string) => reconcileMailbox({ client: w.client, log: recorder(warnings) }, key)
+const run = (key: string) =>
+  reconcileMailbox({ client: w.client, kv: w.hub.deps.kv, log: recorder(warnings) }, key)
 
 beforeAll(async () => {
   w = await createWorld()

@@ -37,8 +37,12 @@ describe('mailbox step', () => {
     const target = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     const key = mailboxOf(target)!
     expect(key).toMatch(/^[a-z0-9]{16}-mb-[0-9a-f-]{36}$/)
-    expect((await reconcileMailbox({ client, log: silentLogger }, key)).outcome).toBe('created')
-    expect((await reconcileMailbox({ client, log: silentLogger }, key)).outcome).toBe('unchanged')
+    expect(
+      (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, key)).outcome
+    ).toBe('created')
+    expect(
+      (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, key)).outcome
+    ).toBe('unchanged')
     const ws = await client.get(ESPW, WORKSPACES, key)
     expect(ws?.metadata.annotations?.[SYNC_TARGET_NAME_ANNOTATION]).toBe('florin')
     expect(await client.space(`${ESPW}:${key}`)).toMatchObject({ path: `${ESPW}:${key}` })
@@ -49,31 +53,39 @@ describe('mailbox step', () => {
     await client.delete(ESPW, WORKSPACES, key)
     await hub.settle()
     expect(await client.get(ESPW, WORKSPACES, key)).toBeUndefined()
-    expect((await reconcileMailbox({ client, log: silentLogger }, key)).outcome).toBe('created')
+    expect(
+      (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, key)).outcome
+    ).toBe('created')
   })
   it('deletes the mailbox when the SyncTarget goes, and a re-created SyncTarget gets a new one', async () => {
     const old = await client.get('root:imw-1', SYNC_TARGETS, 'florin')
     const oldKey = mailboxOf(old!)!
     await client.delete('root:imw-1', SYNC_TARGETS, 'florin')
-    expect((await reconcileMailbox({ client, log: silentLogger }, oldKey)).outcome).toBe('deleted')
+    expect(
+      (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, oldKey)).outcome
+    ).toBe('deleted')
     await hub.settle()
     expect(await client.get(ESPW, WORKSPACES, oldKey)).toBeUndefined()
-    expect((await reconcileMailbox({ client, log: silentLogger }, oldKey)).outcome).toBe('absent')
+    expect(
+      (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, oldKey)).outcome
+    ).toBe('absent')
     const again = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     const newKey = mailboxOf(again)!
     expect(newKey).not.toBe(oldKey)
-    expect((await reconcileMailbox({ client, log: silentLogger }, newKey)).outcome).toBe('created')
+    expect(
+      (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, newKey)).outcome
+    ).toBe('created')
   })
   it('rejects a key that is not a mailbox name without retrying', async () => {
     await expect(
-      reconcileMailbox({ client, log: silentLogger }, 'not-a-mailbox')
+      reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, 'not-a-mailbox')
     ).rejects.toMatchObject({
       name: 'TerminalError',
     })
   })
   it('lists every wanted and existing mailbox in pages for the resync', async () => {
     await client.create('root:imw-1', SYNC_TARGETS, st('guilder'))
-    const c = mailboxController(client)
+    const c = mailboxController(client, hub.deps.kv)
     const first = await c.listKeys(undefined, 1)
     expect(first.keys).toHaveLength(1)
     const second = await c.listKeys(first.next, 10)
