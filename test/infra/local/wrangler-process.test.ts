@@ -146,9 +146,11 @@ describe('wrangler dev process', () => {
       command: ['-e', "console.log('The Workers runtime crashed unexpectedly (crash #1).')"],
     })
     await old.exited
+    // The handler is in place before 'Ready' is written: the test signals as soon as it reads
+    // 'Ready', and a SIGUSR2 arriving before the handler would kill the fake wrangler instead.
     const script = [
-      "console.log('Ready')",
       "process.on('SIGUSR2', () => console.log('[wrangler:warn] The Workers runtime crashed unexpectedly and is being restarted (crash #1).'))",
+      "console.log('Ready')",
       'setInterval(() => {}, 1000)',
     ].join('\n')
     const w = startWrangler({ ...base(), command: ['-e', script] })
