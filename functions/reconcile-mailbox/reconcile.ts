@@ -13,7 +13,7 @@ import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
-import { syncTargetByUid } from '../../lib/hub/uid-index.ts'
+import { forgetUid, syncTargetByUid } from '../../lib/hub/uid-index.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
@@ -51,7 +51,11 @@ export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<
   const st = decoded?.value
   const ws = await client.get(ESPW, WORKSPACES, key)
   if (!st) {
-    if (!ws || ws.metadata.deletionTimestamp) return { outcome: 'absent' }
+    if (!ws) {
+      await forgetUid(deps.kv, parsed.inventorySpaceId, parsed.syncTargetUid)
+      return { outcome: 'absent' }
+    }
+    if (ws.metadata.deletionTimestamp) return { outcome: 'absent' }
     await client.delete(ESPW, WORKSPACES, key, { uid: ws.metadata.uid ?? '' })
     return { outcome: 'deleted' }
   }

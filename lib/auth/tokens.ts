@@ -12,7 +12,7 @@
  * store it caches, so a hub never accepts a token from another hub's store, and whoever holds the
  * store, the hub or a maintenance tool alike, reaches that cache when it revokes or re-registers.
  */
-import { forbidden, unauthorized } from '../errors.ts'
+import { forbidden, isApiError, unauthorized } from '../errors.ts'
 import { bumpEpoch, currentEpoch } from '../store/epochs.ts'
 import { perStore } from '../store/per-store.ts'
 import type { KvStore } from '../store/types.ts'
@@ -72,8 +72,14 @@ export async function registerTokenHash(
   principal: Principal
 ): Promise<void> {
   cacheOf(kv).delete(hash)
-  await kv.put(TOKENS, hash, principal)
-  await bumpEpoch(kv, 'credentials')
+  try {
+    // A new record: no process can have cached it, so the epoch need not move.
+    await kv.put(TOKENS, hash, principal, null)
+  } catch (e) {
+    if (!isApiError(e) || e.reason !== 'AlreadyExists') throw e
+    await kv.put(TOKENS, hash, principal)
+    await bumpEpoch(kv, 'credentials')
+  }
 }
 
 /** The principal stored for a token hash, if any (expired or not). */

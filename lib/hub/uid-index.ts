@@ -4,10 +4,11 @@
  * inventory space to find one — a read that grew with the inventory on every run, so registering N
  * edges cost N². Key-value ns `uids:<space-id>`, key `<resource>/<uid>`, value the object's name
  * (cluster-scoped kinds only). The entry is written when the object is prepared for creation (so
- * also for a dry run or a create that then fails) and removed once its deletion is decided; a
- * lookup reads the object by that name and checks its uid, so an entry whose object never was, or
- * went, finds nothing. Objects created before the index existed have no entry: the lookup lists
- * the kind in the space then, as before, and adds the entry of the one it found.
+ * also for a dry run or a create that then fails) and outlives the object until the mailbox step
+ * has removed its mailbox too (`forgetUid`), so the runs a deletion wakes stay one read and one
+ * get; a lookup reads the object by that name and checks its uid, so an entry whose object never
+ * was, or went, finds nothing. Objects created before the index existed have no entry: the lookup
+ * lists the kind in the space then, as before, and adds the entry of the one it found.
  */
 import { SYNC_TARGETS } from '../apis/gvr.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -44,17 +45,18 @@ export async function syncTargetByUid(
   return found
 }
 
-/** The hooks keeping the index of SyncTargets. */
+/** Drops the entry of `uid` (once neither the SyncTarget nor its mailbox is left). */
+export async function forgetUid(kv: KvStore, spaceId: string, uid: string): Promise<void> {
+  await kv.delete(nsOf(spaceId), `${SYNC_TARGETS.resource}/${uid}`)
+}
+
+/** The hook writing the index entry of every SyncTarget created. */
 export function registerUidIndexHooks(hooks: KindHookRegistry<HubDeps>): void {
   hooks.register(SYNC_TARGETS.group, SYNC_TARGETS.resource, {
     async prepareCreate(ctx, obj) {
       const { uid, name } = obj.metadata
       if (uid && name) await rememberUid(ctx.deps.kv, ctx.space.id, uid, name)
       return obj
-    },
-    async finalize(ctx, obj) {
-      const uid = obj.metadata.uid
-      if (uid) await ctx.deps.kv.delete(nsOf(ctx.space.id), `${SYNC_TARGETS.resource}/${uid}`)
     },
   })
 }

@@ -19,7 +19,7 @@ import type { StoreContext } from './context.ts'
 import { SINGLE_SK } from './keys.ts'
 import { checkMailbox } from './projection-manifest.ts'
 
-export const SERVED_PK_PREFIX = 'sv#'
+const SERVED_PK_PREFIX = 'sv#'
 
 const servedKey = (mailbox: string): Item => ({
   pk: s(`${SERVED_PK_PREFIX}${mailbox}`),

@@ -69,6 +69,9 @@ describe('mailbox step', () => {
     expect(
       (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, oldKey)).outcome
     ).toBe('absent')
+    // Neither the SyncTarget nor its mailbox is left: the uid index forgets it.
+    const imw = (await client.space('root:imw-1')).id
+    expect(await hub.deps.kv.get(`uids:${imw}`, `synctargets/${old?.metadata.uid}`)).toBeUndefined()
     const again = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     const newKey = mailboxOf(again)!
     expect(newKey).not.toBe(oldKey)
