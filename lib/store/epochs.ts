@@ -92,8 +92,8 @@ export type EpochAnnouncer = {
  * A mover of epoch `name` for the writes of one request (never share it between requests: a
  * Worker request must not wait on I/O another started). Writes announce without waiting; the
  * announcer moves the epoch once, then again at most every ANNOUNCE_SPACING_MS while writes keep
- * asking, so a batch of a thousand writes costs a few moves, not a thousand; `settle()` waits for
- * the last one.
+ * asking, so a batch of a thousand writes costs a few moves, not a thousand; `settle()` (the batch
+ * is done) makes the last move at once and waits for it.
  */
 export function epochAnnouncer(
   kv: KvStore,
@@ -113,11 +113,22 @@ export function epochAnnouncer(
       }
     }
   }
+  // Set by settle(): the batch's writes are done, so the last move need not wait for the spacing.
+  let finishing = false
+  let wake: (() => void) | undefined
   const loop = async () => {
     await Promise.resolve() // announcements of the same tick share the first move
     while (asked) {
       const wait = lastMove + spacingMs - Date.now()
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      if (wait > 0 && !finishing)
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, wait)
+          wake = () => {
+            clearTimeout(timer)
+            r()
+          }
+        })
+      wake = undefined
       asked = false
       lastMove = Date.now()
       await move()
@@ -133,6 +144,8 @@ export function epochAnnouncer(
       running.catch(() => undefined)
     },
     async settle() {
+      finishing = true
+      wake?.()
       while (running) await running
     },
   }

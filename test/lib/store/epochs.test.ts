@@ -2,8 +2,9 @@
  * Epochs (lib/store/epochs.ts) over a real (dynalite) key-value store: 0 before any move; a move
  * is seen at once by the store that made it and by another store object (another process) once
  * its value is older than the max age, which it reads at most once per max age; a failed read
- * trusts nothing; an announcer moves once for writes announcing together and spaces later moves,
- * retries a failed one and reports one that keeps failing from settle().
+ * trusts nothing; an announcer moves once for writes announcing together, spaces later moves while
+ * the batch runs and makes its last one at once when settled, retries a failed one and reports
+ * one that keeps failing from settle().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
@@ -15,6 +16,7 @@ import {
 } from '../../../lib/store/epochs.ts'
 import type { KvStore } from '../../../lib/store/types.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
+import { waitUntil } from '../../helpers/wait-until.ts'
 
 let store: TestStore
 beforeAll(async () => {
@@ -71,23 +73,34 @@ describe('epochs', () => {
     expect(await currentEpoch(failing, 'manifests', t0)).toBeUndefined()
   })
 
-  it('moves once for writes announcing together, again after later ones, spaced, settled', async () => {
+  it('moves once for writes announcing together, spaces later moves, and settles at once', async () => {
     const { kv, n } = counted(otherProcess())
     const version = async () => (await kv.get('epochs', 'manifests'))?.version ?? 0
-    const announcer = epochAnnouncer(kv, 'manifests', 100)
+    const announcer = epochAnnouncer(kv, 'manifests', 200)
     const before = await version()
     for (let i = 0; i < 8; i++) announcer.announce()
-    await announcer.settle()
-    expect(n.put).toBe(1)
-    expect(await version()).toBe(before + 1)
-    // Writes during and after that move get one more, no sooner than the spacing after the last.
+    await waitUntil(() => n.put === 1)
+    // While the batch runs, writes after that move get the next one no sooner than the spacing.
     const t0 = Date.now()
     for (let i = 0; i < 20; i++) announcer.announce()
+    await waitUntil(() => n.put === 2)
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150)
     await announcer.settle()
     expect(n.put).toBe(2)
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(90)
+    expect(await version()).toBe(before + 2)
+  })
+
+  it("makes a settled batch's last move at once, not after the spacing", async () => {
+    const { kv, n } = counted(otherProcess())
+    const announcer = epochAnnouncer(kv, 'manifests', 60_000)
+    announcer.announce()
+    await waitUntil(() => n.put === 1)
+    announcer.announce()
+    const t0 = Date.now()
     await announcer.settle()
     expect(n.put).toBe(2)
+    // Far below the minute a move inside the batch would have waited.
+    expect(Date.now() - t0).toBeLessThan(30_000)
   })
 
   it('tries a failed move again, and settle() reports one that kept failing', async () => {
