@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-dynamodb'
 import { alreadyExists, badRequest, conflict, tooLarge } from '../errors.ts'
 import { type Item, isConditionalFailure, n, readNumber, readString, s } from './attrs.ts'
+import { getItems } from './batch-get.ts'
 import type { StoreContext } from './context.ts'
 import { kvKeyFits } from './key-size.ts'
 import { kvPk } from './keys.ts'
@@ -105,6 +106,18 @@ export function createKvStore(ctx: StoreContext): KvStore {
         new GetItemCommand({ TableName: ctx.table, Key: keyOf(ns, key), ConsistentRead: true })
       )
       return out.Item && toEntry<T>(out.Item)
+    },
+
+    async getMany<T = unknown>(ns: string, keys: readonly string[]) {
+      const wanted = [...new Set(keys)].filter((key) => kvKeyFits(ns, key))
+      const items =
+        wanted.length > 0
+          ? await getItems(
+              ctx,
+              wanted.map((k) => keyOf(ns, k))
+            )
+          : []
+      return new Map(items.map((item) => [readString(item, 'sk'), toEntry<T>(item)] as const))
     },
 
     async put(

@@ -29,6 +29,19 @@ export async function issueRv(ctx: StoreContext): Promise<IssuedRv> {
   return { rv: await allocateRv(ctx), askedAt }
 }
 
+/**
+ * The next `count` resourceVersions (one request), in increasing order, all asked for at the same
+ * moment: writers batched together share one counter move and one measure of lateness.
+ */
+export async function issueRvs(
+  ctx: StoreContext,
+  count: number
+): Promise<{ rvs: number[]; askedAt: number }> {
+  const askedAt = ctx.now()
+  const top = await allocateRv(ctx, count)
+  return { rvs: Array.from({ length: count }, (_, i) => top - count + 1 + i), askedAt }
+}
+
 /** Whether an entry at `issued`, landed now, may have been passed over by a reader. */
 function landedLate(ctx: StoreContext, issued: IssuedRv): boolean {
   return ctx.settleMs > 0 && ctx.now() - issued.askedAt >= ctx.settleMs
@@ -62,9 +75,26 @@ export async function logAgainWhileLate(
   first: IssuedRv,
   itemsAt: (at: { rv: number; ts: number }) => Promise<Item[]>
 ): Promise<void> {
-  await announceWhileLate(ctx, { issued: first }, async () => {
-    const issued = await issueRv(ctx)
-    await putItems(ctx, landedNow(ctx, await itemsAt({ rv: issued.rv, ts: ctx.now() })))
-    return { issued }
+  await logAllAgainWhileLate(ctx, first.askedAt, [itemsAt])
+}
+
+/**
+ * `logAgainWhileLate` for several changes whose rvs were issued together (issueRvs) and whose
+ * items landed together: while that was late, each is logged again at a fresh rv of one new
+ * batch (one counter request and the items put together).
+ */
+export async function logAllAgainWhileLate(
+  ctx: StoreContext,
+  askedAt: number,
+  itemsAt: readonly ((at: { rv: number; ts: number }) => Promise<Item[]>)[]
+): Promise<void> {
+  if (itemsAt.length === 0) return
+  const first = { issued: { rv: 0, askedAt } }
+  await announceWhileLate(ctx, first, async () => {
+    const { rvs, askedAt: asked } = await issueRvs(ctx, itemsAt.length)
+    const ts = ctx.now()
+    const items = await Promise.all(itemsAt.map((at, i) => at({ rv: rvs[i] as number, ts })))
+    await putItems(ctx, landedNow(ctx, items.flat()))
+    return { issued: { rv: rvs[rvs.length - 1] as number, askedAt: asked } }
   })
 }

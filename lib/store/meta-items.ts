@@ -10,14 +10,17 @@ import { isConditionalFailure, n, optNumber, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { META_PK, RV_SK, WATERMARK_SK } from './keys.ts'
 
-/** Issues the next resourceVersion. */
-export async function allocateRv(ctx: StoreContext): Promise<number> {
+/**
+ * Issues the next resourceVersion, or the next `count` of them at once: the counter moves by
+ * `count` and the answer is the highest, so the caller owns `answer - count + 1 ... answer`.
+ */
+export async function allocateRv(ctx: StoreContext, count = 1): Promise<number> {
   const out = await ctx.client.send(
     new UpdateItemCommand({
       TableName: ctx.table,
       Key: { pk: s(META_PK), sk: s(RV_SK) },
       UpdateExpression: 'ADD n :one',
-      ExpressionAttributeValues: { ':one': n(1) },
+      ExpressionAttributeValues: { ':one': n(count) },
       ReturnValues: 'UPDATED_NEW',
     })
   )

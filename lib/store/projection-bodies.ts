@@ -7,9 +7,10 @@
  * fine), an old one gets its `ts` refreshed, so the sweep (which removes unreferenced bodies older
  * than the log retention) cannot remove a body a manifest is about to reference. A bounded
  * process-local cache keeps bodies by hash (immutable) and how long each is known fresh: putBodies
- * skips hashes confirmed within half the retention, getBodies reads only misses, with BatchGetItem.
+ * skips hashes confirmed within half the retention (and writers of one body at once share one
+ * put), getBodies reads only misses, with BatchGetItem (batch-get.ts).
  */
-import { BatchGetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
+import { PutItemCommand } from '@aws-sdk/client-dynamodb'
 import { internalError, tooLarge } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import {
@@ -22,14 +23,13 @@ import {
   readString,
   s,
 } from './attrs.ts'
+import { getItems } from './batch-get.ts'
 import { bodyText, encodeBody, INLINE_LIMIT } from './body-codec.ts'
 import type { StoreContext } from './context.ts'
 import { bodyPk, SINGLE_SK } from './keys.ts'
-import { contentHash } from './projection-hash.ts'
+import { bodyHash } from './projection-hash.ts'
 
 const CACHE_LIMIT = 5000
-const GET_BATCH = 100
-const MAX_ROUNDS = 8
 
 type Cached = { body: KubeObject; freshUntil: number }
 
@@ -46,7 +46,6 @@ function remember(cache: BodyCache, hash: string, entry: Cached): void {
 }
 
 const freshFor = (ctx: StoreContext) => ctx.retentionMs / 2
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function putBody(ctx: StoreContext, cache: BodyCache, hash: string, body: KubeObject) {
   const what = `projected ${body.kind} "${body.metadata?.name ?? ''}"`
@@ -72,13 +71,29 @@ async function putBody(ctx: StoreContext, cache: BodyCache, hash: string, body: 
   }
 }
 
+/** Puts of bodies in flight, per cache: concurrent writers of one new body send one PutItem. */
+const inFlight = new WeakMap<BodyCache, Map<string, Promise<string | undefined>>>()
+
+function putOnce(ctx: StoreContext, cache: BodyCache, hash: string, body: KubeObject) {
+  let puts = inFlight.get(cache)
+  if (!puts) {
+    puts = new Map()
+    inFlight.set(cache, puts)
+  }
+  const running = puts.get(hash)
+  if (running) return running
+  const put = putBody(ctx, cache, hash, body).finally(() => puts.delete(hash))
+  puts.set(hash, put)
+  return put
+}
+
 /** Stores bodies that are not known fresh; returns their hashes in input order. */
 export async function putBodies(
   ctx: StoreContext,
   cache: BodyCache,
   bodies: readonly KubeObject[]
 ): Promise<string[]> {
-  const hashes = await Promise.all(bodies.map(contentHash))
+  const hashes = await Promise.all(bodies.map(bodyHash))
   const now = ctx.now()
   const todo = new Map<string, KubeObject>()
   hashes.forEach((hash, i) => {
@@ -86,7 +101,7 @@ export async function putBodies(
     todo.set(hash, bodies[i]!)
   })
   const present = await Promise.all(
-    [...todo].map(([hash, body]) => putBody(ctx, cache, hash, body))
+    [...todo].map(([hash, body]) => putOnce(ctx, cache, hash, body))
   )
   // Stored already and confirmed recently: read their `ts` so later writes can skip them.
   const known = present.filter((h) => h !== undefined)
@@ -102,35 +117,15 @@ async function toCached(ctx: StoreContext, item: Item): Promise<[string, Cached]
   return [hash, { body, freshUntil: readNumber(item, 'ts') + freshFor(ctx) }]
 }
 
-async function readBatch(ctx: StoreContext, hashes: string[]): Promise<[string, Cached][]> {
-  const found: [string, Cached][] = []
-  let keys: Item[] = hashes.map((h) => ({ pk: s(bodyPk(h)), sk: s(SINGLE_SK) }))
-  for (let round = 0; keys.length > 0; round++) {
-    if (round === MAX_ROUNDS) throw internalError('batch get made no progress')
-    if (round > 0) await pause(20 * 2 ** round)
-    const out = await ctx.client.send(
-      new BatchGetItemCommand({
-        RequestItems: { [ctx.table]: { Keys: keys, ConsistentRead: true } },
-      })
-    )
-    const items = out.Responses?.[ctx.table] ?? []
-    found.push(...(await Promise.all(items.map((i) => toCached(ctx, i)))))
-    keys = out.UnprocessedKeys?.[ctx.table]?.Keys ?? []
-  }
-  return found
-}
-
-/** Reads `hashes` from the table (100 keys per BatchGetItem, in parallel) into the cache. */
+/** Reads `hashes` from the table (batch-get.ts) into the cache. */
 async function readBodies(
   ctx: StoreContext,
   cache: BodyCache,
   hashes: string[]
 ): Promise<Map<string, Cached>> {
-  const batches: Promise<[string, Cached][]>[] = []
-  for (let at = 0; at < hashes.length; at += GET_BATCH) {
-    batches.push(readBatch(ctx, hashes.slice(at, at + GET_BATCH)))
-  }
-  const found = new Map((await Promise.all(batches)).flat())
+  const keys = hashes.map((h) => ({ pk: s(bodyPk(h)), sk: s(SINGLE_SK) }))
+  const items = await getItems(ctx, keys)
+  const found = new Map(await Promise.all(items.map((i) => toCached(ctx, i))))
   for (const [hash, entry] of found) remember(cache, hash, entry)
   return found
 }

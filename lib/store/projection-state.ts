@@ -9,18 +9,16 @@
  * A copy whose key is too long for a sort key (key-size.ts) has no state. Reads here; writes in
  * projection-state-write.ts.
  */
-import { BatchGetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
+import { QueryCommand } from '@aws-sdk/client-dynamodb'
 import { internalError } from '../errors.ts'
 import { canonicalJson } from '../patch/json-values.ts'
 import { type Item, optBytes, readNumber, readString, s } from './attrs.ts'
+import { getItems } from './batch-get.ts'
 import type { StoreContext } from './context.ts'
 import { keyFits } from './key-size.ts'
 import { decodeState } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import type { CopyKey, CopyState, StoredCopyState } from './projection-types.ts'
-
-const GET_BATCH = 100
-const MAX_ROUNDS = 8
 
 export const STATE_PK_PREFIX = 'ps#'
 export const statePk = (mailbox: string) => `${STATE_PK_PREFIX}${mailbox}`
@@ -34,30 +32,11 @@ export const stateKey = (mailbox: string, key: CopyKey): Item => ({
   sk: s(entryKey(key)),
 })
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 async function fromItem(item: Item): Promise<[string, StoredCopyState]> {
   const data = optBytes(item, 'body')
   if (!data) throw internalError('stored copy state has no body')
   const state = await decodeState(data, readString(item, 'uid'), readNumber(item, 'rv'))
   return [readString(item, 'sk'), state]
-}
-
-async function getBatch(ctx: StoreContext, keys: Item[]): Promise<[string, StoredCopyState][]> {
-  const found: [string, StoredCopyState][] = []
-  let pending = keys
-  for (let round = 0; pending.length > 0; round++) {
-    if (round === MAX_ROUNDS) throw internalError('batch get made no progress')
-    if (round > 0) await pause(20 * 2 ** round)
-    const out = await ctx.client.send(
-      new BatchGetItemCommand({
-        RequestItems: { [ctx.table]: { Keys: pending, ConsistentRead: true } },
-      })
-    )
-    found.push(...(await Promise.all((out.Responses?.[ctx.table] ?? []).map(fromItem))))
-    pending = out.UnprocessedKeys?.[ctx.table]?.Keys ?? []
-  }
-  return found
 }
 
 /** The stored states of `keys` (read consistently, 100 per request in parallel), by entryKey. */
@@ -68,11 +47,34 @@ export async function getCopyStates(
 ): Promise<Map<string, StoredCopyState>> {
   const storable = keys.filter((k) => stateKeyFits(mailbox, k))
   const unique = [...new Map(storable.map((k) => [entryKey(k), stateKey(mailbox, k)])).values()]
-  const batches: Promise<[string, StoredCopyState][]>[] = []
-  for (let at = 0; at < unique.length; at += GET_BATCH) {
-    batches.push(getBatch(ctx, unique.slice(at, at + GET_BATCH)))
+  return new Map(await Promise.all((await getItems(ctx, unique)).map(fromItem)))
+}
+
+/**
+ * `getCopyStates` for several mailboxes at once (the writes of one batch): by mailbox, then by
+ * entryKey; one BatchGetItem per 100 keys in all.
+ */
+export async function getCopyStatesOf(
+  ctx: StoreContext,
+  wants: readonly { mailbox: string; keys: readonly CopyKey[] }[]
+): Promise<Map<string, Map<string, StoredCopyState>>> {
+  const keys = new Map<string, Item>()
+  for (const { mailbox, keys: copies } of wants) {
+    for (const k of copies) {
+      if (stateKeyFits(mailbox, k))
+        keys.set(`${statePk(mailbox)}\n${entryKey(k)}`, stateKey(mailbox, k))
+    }
   }
-  return new Map((await Promise.all(batches)).flat())
+  const out = new Map<string, Map<string, StoredCopyState>>()
+  if (keys.size === 0) return out
+  for (const item of await getItems(ctx, [...keys.values()])) {
+    const mailbox = readString(item, 'pk').slice(STATE_PK_PREFIX.length)
+    const [key, state] = await fromItem(item)
+    const at = out.get(mailbox) ?? new Map<string, StoredCopyState>()
+    at.set(key, state)
+    out.set(mailbox, at)
+  }
+  return out
 }
 
 /** Every state of one group/resource (and namespace) of a mailbox, by entryKey. */

@@ -4,9 +4,11 @@
  * (projection-manifest.ts) whose writes log one change-log item per touched group/resource
  * (projection-log.ts), and one state item per copy the edge reported on (projection-state.ts,
  * projection-state-write.ts). Request cost of a writeManifest of N entries in K group/resources
- * whose bodies are cached: 1 consistent GetItem when nothing changed; otherwise that GetItem, 1
- * UpdateItem (the rv), 1 PutItem (the manifest) and ceil(K / 25) BatchWriteItem, plus one
- * BatchGetItem per 100 changed (not added or removed) entries for their copy states. Each uncached
+ * whose bodies are cached: 1 consistent read of the manifest (none when the caller passes it as
+ * `known`) when nothing changed; otherwise that read, 1 UpdateItem (the rv), 1 PutItem (the
+ * manifest) and ceil(K / 25) BatchWriteItem, plus one BatchGetItem per 100 changed (not added or
+ * removed) entries for their copy states. writeManifests shares all of those but the PutItems
+ * among the writes of a batch (projection-manifest-write.ts). Each uncached
  * body adds one conditional PutItem (plus one shared BatchGetItem per 100 when they already
  * existed). getManifest is one GetItem whatever the copy states. markServed is one UpdateItem,
  * getServed one GetItem (plus one for the format record until the table is current).
@@ -14,7 +16,8 @@
 import type { StoreContext } from './context.ts'
 import { formatWatch } from './format.ts'
 import { type BodyCache, getBodies, putBodies } from './projection-bodies.ts'
-import { deleteManifest, readManifest, writeManifest } from './projection-manifest.ts'
+import { deleteManifest, readManifest, readManifests } from './projection-manifest.ts'
+import { writeManifest, writeManifests } from './projection-manifest-write.ts'
 import { deleteServed, markServed, readServed } from './projection-served.ts'
 import { getCopyStates, listCopyStates } from './projection-state.ts'
 import { putCopyStates } from './projection-state-write.ts'
@@ -27,7 +30,9 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     putBodies: (bodies) => putBodies(ctx, cache, bodies),
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
     getManifest: (mailbox) => readManifest(ctx, mailbox),
+    getManifests: (mailboxes) => readManifests(ctx, mailboxes),
     writeManifest: (mailbox, w) => writeManifest(ctx, cache, mailbox, w),
+    writeManifests: (requests) => writeManifests(ctx, cache, requests),
     deleteManifest: async (mailbox) => {
       await deleteManifest(ctx, mailbox)
       await deleteServed(ctx, mailbox)

@@ -114,6 +114,14 @@ export type ManifestWrite = {
   known?: Manifest | null
 }
 
+/** One manifest write of a batch (ProjectionStore.writeManifests). */
+export type ManifestWriteRequest = { mailbox: string; w: ManifestWrite }
+
+/** What became of one write of a batch: its result, or why it failed (Conflict, 400, 413...). */
+export type ManifestWriteOutcome =
+  | { ok: true; result: ManifestWriteResult }
+  | { ok: false; error: unknown }
+
 export interface ProjectionStore {
   /**
    * Stores bodies by content hash (idempotent: a body already stored is not written again; a
@@ -130,6 +138,11 @@ export interface ProjectionStore {
   /** undefined when the mailbox has no manifest. One consistent GetItem. */
   getManifest(mailbox: string): Promise<Manifest | undefined>
   /**
+   * The manifests of several mailboxes, by mailbox (absent ones missing): one consistent
+   * BatchGetItem per 100. BadRequest for an invalid mailbox id.
+   */
+  getManifests(mailboxes: readonly string[]): Promise<Map<string, Manifest>>
+  /**
    * Makes the manifest hold exactly `w.desired` (bodies are stored first). Entries whose body hash,
    * version and `removing` are unchanged keep their rv, uid, creation time and generation (a change
    * of `sources` alone is written without touching them and logs nothing); when nothing differs
@@ -145,6 +158,14 @@ export interface ProjectionStore {
    * (one GetItem less), the precondition still guarding against a change since that read.
    */
   writeManifest(mailbox: string, w: ManifestWrite): Promise<ManifestWriteResult>
+  /**
+   * Several `writeManifest`s (each to its own mailbox) sharing their requests
+   * (projection-manifest-write.ts): the manifests not `known` read in one BatchGetItem per 100, one
+   * counter request for all the rvs, one BatchGetItem per 100 changed copies' states, one
+   * conditional PutItem per manifest that changes and their log items together. Outcomes in input
+   * order; one write failing never fails the others.
+   */
+  writeManifests(requests: readonly ManifestWriteRequest[]): Promise<ManifestWriteOutcome[]>
   /**
    * Removes the manifest (the mailbox went away) and its served mark; its copies get DELETED
    * events. No-op if absent.

@@ -140,6 +140,11 @@ export type KvEntry<T = unknown> = { key: string; value: T; version: number }
 export interface KvStore {
   get<T = unknown>(ns: string, key: string): Promise<KvEntry<T> | undefined>
   /**
+   * Several entries of one namespace at once, by key (absent ones missing): one consistent
+   * BatchGetItem per 100 keys.
+   */
+  getMany<T = unknown>(ns: string, keys: readonly string[]): Promise<Map<string, KvEntry<T>>>
+  /**
    * Write. `expectedVersion`: undefined = unconditional, null = only if absent, a number = only if
    * the stored version equals it (Conflict otherwise). Returns the new version.
    */

@@ -69,6 +69,7 @@ describe('createAdminGate', () => {
     expect(await gate(store.kv, 'gate-old', log)).toBeUndefined()
     const failing: KvStore = {
       get: (ns, k) => store.kv.get(ns, k),
+      getMany: (ns, keys) => store.kv.getMany(ns, keys),
       put: (ns, k, v, e) => store.kv.put(ns, k, v, e),
       list: (ns, p) => store.kv.list(ns, p),
       delete: async () => {

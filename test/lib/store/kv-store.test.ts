@@ -16,6 +16,17 @@ describe('KvStore on DynamoDB', () => {
     expect(await t.kv.get('u', 'k')).toEqual({ key: 'k', value: { cursor: 2 }, version: 2 })
   })
 
+  it('gets many keys of a namespace at once, absent and unstorable ones missing', async () => {
+    const keys = Array.from({ length: 150 }, (_, i) => `k${i}`)
+    for (const k of keys.slice(0, 120)) await t.kv.put('many', k, { k })
+    await t.kv.put('other', 'k1', 'elsewhere')
+    const got = await t.kv.getMany<{ k: string }>('many', [...keys, 'k1', 'x'.repeat(2000)])
+    expect(got.size).toBe(120)
+    expect(got.get('k7')).toEqual({ key: 'k7', value: { k: 'k7' }, version: 1 })
+    expect(got.has('k130')).toBe(false)
+    expect((await t.kv.getMany('many', [])).size).toBe(0)
+  })
+
   it('puts only-if-absent, AlreadyExists when present', async () => {
     expect(await t.kv.put('a', 'k', 'first', null)).toBe(1)
     const err = await apiError(t.kv.put('a', 'k', 'second', null))
