@@ -156,3 +156,8 @@ export function isApiError(e: unknown): e is ApiError {
 export function isNotFound(e: unknown): boolean {
   return isApiError(e) && e.code === 404
 }
+
+/** A 409 Conflict ApiError (not AlreadyExists): a precondition failed against a newer write. */
+export function isConflict(e: unknown): boolean {
+  return isApiError(e) && e.code === 409 && e.reason === 'Conflict'
+}

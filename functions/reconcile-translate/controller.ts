@@ -3,23 +3,28 @@
  * Workspaces of root:espw in name order after the cursor, so the resync revisits every mailbox.
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
  * the slices, placements and workload spaces (and the customization inputs and outcomes) and
- * one mover of the `manifests` epoch, eight mailboxes at a time. Each stored edge object that does not decode is logged once per batch.
+ * one mover of the `manifests` epoch, eight mailboxes at a time, their manifest writes committed
+ * together (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch.
  */
 import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { isConflict } from '../../lib/errors.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { epochAnnouncer } from '../../lib/store/epochs.ts'
 import { createCustomizations } from './customization.ts'
+import { mailboxReads } from './mailbox-reads.ts'
+import { manifestCommits } from './manifest-commits.ts'
 import { isMailboxName, TRANSLATE_STEP } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
+import { contentMemo } from './shared-content.ts'
 
 export { TRANSLATE_STEP }
 
 export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry'>
 
 export function translateController(deps: TranslateControllerDeps): Controller {
-  const session = (): TranslateSession => ({
+  const session = (keys: readonly string[]): TranslateSession => ({
     snapshot: createSnapshot({
       client: deps.client,
       registry: deps.registry,
@@ -30,22 +35,35 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     customizations: createCustomizations(),
     overlaps: new Map(),
     announcer: epochAnnouncer(deps.kv, 'manifests'),
+    commits: manifestCommits(deps.projections),
+    mailboxes: mailboxReads(deps, keys),
+    contents: contentMemo(),
   })
+  const once = (s: TranslateSession, key: string) => reconcileTranslate(deps, s, key)
+  // A Conflict may come from planning on a read made ahead: run once more on fresh reads.
+  const run = async (s: TranslateSession, key: string) => {
+    try {
+      return await once(s, key)
+    } catch (e) {
+      if (!isConflict(e)) throw e
+      return await once(s, key)
+    }
+  }
   return {
     name: TRANSLATE_STEP,
-    concurrency: 8,
+    concurrency: 16,
     async reconcile(key) {
-      const s = session()
+      const s = session([key])
       try {
-        return await reconcileTranslate(deps, s, key)
+        return await run(s, key)
       } finally {
         await s.announcer.settle()
       }
     },
-    session() {
-      const s = session()
+    session(keys) {
+      const s = session(keys)
       return {
-        reconcile: (key: string) => reconcileTranslate(deps, s, key),
+        reconcile: (key: string) => run(s, key),
         settle: () => s.announcer.settle(),
       }
     },

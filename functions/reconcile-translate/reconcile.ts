@@ -1,10 +1,12 @@
 /**
  * The translate step for one key, a mailbox name `<inventory-space-id>-mb-<synctarget-uid>`: make
  * the mailbox hold exactly the projection of what the placements naming that destination select,
- * plus its SyncerConfig `the-one`. It re-reads the mailbox's manifest and, through the batch's
+ * plus its SyncerConfig `the-one`. It re-reads the mailbox's space and manifest (read ahead with
+ * the batch's next keys, mailbox-reads.ts) and, through the batch's
  * snapshot, the slices, placements and workload objects; computes the desired content
  * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
- * (a concurrent writer makes it fail with Conflict and the key is retried), then moves the
+ * (a concurrent writer makes it fail with Conflict and the key is retried), sent together with
+ * the writes of the batch's other runs (manifest-commits.ts), then moves the
  * `manifests` epoch the edge API's idle polls rely on; a copy that leaves
  * becomes a tombstone until the edge confirms it gone (removal-plan.ts). An unchanged result
  * writes nothing. Before that, each API group's version is chosen with the version-choice memory
@@ -34,6 +36,8 @@ import {
   destinationSelections,
 } from './destination-inputs.ts'
 import { holdingPlacements } from './held-mailbox.ts'
+import type { MailboxReads } from './mailbox-reads.ts'
+import type { ManifestCommits } from './manifest-commits.ts'
 import { parseMailboxName, TRANSLATE_STEP } from './names.ts'
 import { gather } from './overlap.ts'
 import { planRemovals } from './removal-plan.ts'
@@ -43,6 +47,7 @@ import {
   reportInvalidPlacements,
   reportPlacements,
 } from './report-placements.ts'
+import { type ContentMemo, contentKey } from './shared-content.ts'
 import { chooseVersions, manifestVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
@@ -67,6 +72,12 @@ export type TranslateSession = ReportSession & {
    * remembered.
    */
   announcer: EpochAnnouncer
+  /** Where the batch's manifest writes go, to be committed together (manifest-commits.ts). */
+  commits: ManifestCommits
+  /** The batch's mailbox spaces and manifests, read ahead (mailbox-reads.ts). */
+  mailboxes: MailboxReads
+  /** Desired contents computed in the batch, by their inputs (shared-content.ts). */
+  contents: ContentMemo
 }
 
 /** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
@@ -89,7 +100,7 @@ export async function reconcileTranslate(
 ): Promise<ReconcileResult> {
   const dest = parseMailboxName(key)
   if (!dest) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
-  const mailbox = await session.snapshot.mailboxSpace(key)
+  const { space: mailbox, manifest: current } = await session.mailboxes.read(key)
   if (!mailbox) return { outcome: 'no mailbox yet' }
   if (mailbox.phase !== 'Ready') return { outcome: 'mailbox terminating' }
   const chosen = await destinationSelections(
@@ -98,7 +109,6 @@ export async function reconcileTranslate(
     dest.inventorySpaceId,
     dest.syncTargetUid
   )
-  const current = await deps.projections.getManifest(mailbox.id)
   const invalid = await session.snapshot.invalidPlacementsFor(
     dest.inventorySpaceId,
     dest.syncTargetUid
@@ -121,10 +131,12 @@ export async function reconcileTranslate(
   const gathered = gather(chosen)
   const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
   const versions = await chooseVersions(deps.kv, mailbox.id, candidates, manifestVersions(current))
-  const { entries, conflicts } = desiredContent(chosen, previous, deps.builtins, {
-    customize,
-    choice: { gathered, versions },
-  })
+  const compute = () =>
+    desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
+  // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
+  const { entries, conflicts } = customize
+    ? compute()
+    : session.contents.get(contentKey(chosen, versions, previous), compute)
   session.overlaps.set(
     destinationKey(dest.inventorySpaceId, dest.syncTargetUid),
     Promise.resolve(conflicts)
@@ -136,7 +148,7 @@ export async function reconcileTranslate(
     { id: mailbox.id, name: key },
     { chosen, current, bodies, desired: entries }
   )
-  const res = await deps.projections.writeManifest(mailbox.id, {
+  const res = await session.commits.write(mailbox.id, {
     desired: removal.entries,
     expectedVersion: current ? current.version : null,
     now: deps.now(),

@@ -69,7 +69,7 @@ async function runPaced(
   paced: boolean
 ): Promise<BatchResult> {
   const unique = [...new Set(keys)]
-  const session = c.session ? c.session() : c
+  const session = c.session ? c.session(unique) : c
   const pacer = paced ? createPacer() : undefined
   const out: KeyOutcome[] = new Array(unique.length)
   let next = 0

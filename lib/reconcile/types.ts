@@ -29,9 +29,10 @@ export type Controller = {
   /**
    * A reconciler for one batch of keys, sharing reads between them (a read-through snapshot that
    * lives only as long as the batch). Each key still re-reads its own state; what is shared is what
-   * every key of the batch would read identically, such as a workload space's objects.
+   * every key of the batch would read identically, such as a workload space's objects. `keys` are
+   * the batch's distinct keys in the order their runs start (a session may read ahead for them).
    */
-  session?(): {
+  session?(keys: readonly string[]): {
     reconcile(key: string): Promise<ReconcileResult>
     /** Finishes what the batch's runs left to do (awaited once every key of the batch ran). */
     settle?(): Promise<void>

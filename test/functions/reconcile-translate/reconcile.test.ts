@@ -422,3 +422,47 @@ describe('translate', () => {
     expect(await removing('zloty')).toEqual([])
   })
 })
+
+describe('reading ahead', () => {
+  it('runs again on fresh reads when a manifest read ahead moved before its write', async () => {
+    await converge()
+    const translate = controllers.find((c) => c.name === 'translate')
+    const [florin, guilder] = [await mailboxOf('florin'), await mailboxOf('guilder')].map((m) =>
+      m.slice(`${ESPW}:`.length)
+    )
+    const before = await content('florin')
+    // A selected ConfigMap changes, so both mailboxes have something to write.
+    const cm = before.find((c) => c.startsWith('configmaps/'))?.split('/') ?? []
+    const source = await client.get(WA, CM, cm[2]!, cm[1])
+    await client.update(WA, CM, { ...source!, data: { changed: 'yes' } })
+    const session = translate!.session!([guilder!, florin!])
+    // guilder's run reads florin's space and manifest ahead, with its own.
+    expect((await session.reconcile(guilder!)).outcome).toContain('changed 1')
+    // Another writer moves florin's manifest meanwhile: a copy nobody selects.
+    const p = hub.deps.projections
+    const mbId = (await client.space(await mailboxOf('florin'))).id
+    const known = await p.getManifest(mbId)
+    const bodies = await p.getBodies((known?.entries ?? []).map((e) => e.hash))
+    const desired = (known?.entries ?? []).map(
+      ({ group, version, resource, namespace, name, hash }) => ({
+        ...{ group, version, resource, namespace, name, body: bodies.get(hash)! },
+      })
+    )
+    const stray = configMap('common', 'stray', {})
+    desired.push({ ...CM, resource: 'configmaps', namespace: 'common', name: 'stray', body: stray })
+    const moved = await p.writeManifest(mbId, {
+      desired,
+      expectedVersion: known?.version ?? null,
+      now: new Date(),
+      known: known ?? null,
+    })
+    expect(moved.written).toBe(true)
+    // florin's run planned on the manifest read ahead: its write meets a Conflict, and it runs
+    // again on fresh reads instead of failing; the stray copy, never served, goes at once.
+    const res = await session.reconcile(florin!)
+    await session.settle?.()
+    expect(res.outcome).toMatch(/changed [1-9]\d*, removed 1$/)
+    expect(await content('florin')).toEqual(before)
+    expect((await p.getManifest(mbId))?.version).toBeGreaterThan(moved.manifest.version)
+  })
+})

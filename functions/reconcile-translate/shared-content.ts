@@ -1,0 +1,58 @@
+/**
+ * Desired content shared by the mailboxes of one batch that have the same inputs. A mailbox's
+ * content (desired.ts) is a function of the placements that name it (in order; what each selects
+ * comes from the batch's one snapshot), the version chosen per API group, its previous entries
+ * (the update rules project over the previous bodies) and its customization. Where no selected
+ * object asks for customization the Location plays no part, so two mailboxes fed by the same
+ * placements, at the same versions, holding the same previous copies, get the same content: the
+ * batch computes it once and hands the same entries (the same body objects, hashed once,
+ * lib/store/projection-hash.ts) to every such mailbox's write. A thousand destinations of one
+ * placement cost one projection per distinct previous state, not a thousand. The memo keeps the
+ * last MEMO_LIMIT contents only, so a batch of mailboxes that all differ holds little.
+ */
+import type { ManifestEntry } from '../../lib/store/projection-types.ts'
+import type { DesiredContent, PlacementSelection, Previous } from './desired.ts'
+
+/** Distinct contents a batch remembers (least recently used dropped first). */
+export const MEMO_LIMIT = 16
+
+export type ContentMemo = {
+  /** The content for `key`, computed by `compute` unless the batch has it. */
+  get(key: string, compute: () => DesiredContent): DesiredContent
+}
+
+const entryText = (e: ManifestEntry) =>
+  `${e.group}/${e.resource}/${e.namespace}/${e.name}=${e.hash}@${e.version}!${e.removing ?? ''}`
+
+/** What a mailbox's content depends on (no customization asked), as one string. */
+export function contentKey(
+  chosen: readonly PlacementSelection[],
+  versions: ReadonlyMap<string, string>,
+  previous: readonly Previous[]
+): string {
+  const placements = chosen.map((s) => `${s.ref.spaceId}/${s.ref.placement.metadata.name ?? ''}`)
+  const chosenVersions = [...versions].map(([g, v]) => `${g}=${v}`).sort()
+  const copies = previous.map((p) => `${entryText(p.entry)}${p.body ? '' : '?'}`)
+  return [placements.join(','), chosenVersions.join(','), copies.join('\n')].join('\n--\n')
+}
+
+export function contentMemo(limit = MEMO_LIMIT): ContentMemo {
+  const memo = new Map<string, DesiredContent>()
+  return {
+    get(key, compute) {
+      const hit = memo.get(key)
+      if (hit) {
+        memo.delete(key)
+        memo.set(key, hit)
+        return hit
+      }
+      const content = compute()
+      memo.set(key, content)
+      if (memo.size > limit) {
+        const oldest = memo.keys().next().value
+        if (oldest !== undefined) memo.delete(oldest)
+      }
+      return content
+    },
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { manifestCommits } from '../../../functions/reconcile-translate/manifest-commits.ts'
+import { conflict } from '../../../lib/errors.ts'
+import type {
+  ManifestWriteOutcome,
+  ManifestWriteRequest,
+} from '../../../lib/store/projection-types.ts'
+
+const NOW = new Date('2030-01-01T00:00:00Z')
+const write = { desired: [], expectedVersion: null, now: NOW }
+
+/** A store whose writeManifests records each group and answers when `release` is called. */
+function recordingStore(fail?: (mailbox: string) => unknown) {
+  const groups: string[][] = []
+  const pending: (() => void)[] = []
+  return {
+    groups,
+    release: () => pending.shift()?.(),
+    writeManifests(requests: readonly ManifestWriteRequest[]) {
+      groups.push(requests.map((r) => r.mailbox))
+      return new Promise<ManifestWriteOutcome[]>((resolve) => {
+        pending.push(() =>
+          resolve(
+            requests.map((r, i) => {
+              const error = fail?.(r.mailbox)
+              if (error) return { ok: false, error }
+              const manifest = { mailbox: r.mailbox, version: i + 1, entries: [] }
+              return {
+                ok: true,
+                result: { manifest, added: 0, changed: 0, removed: 0, written: true },
+              }
+            })
+          )
+        )
+      })
+    },
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0))
+
+describe('manifestCommits', () => {
+  it('sends a lone write at once and groups the writes that arrive meanwhile', async () => {
+    const store = recordingStore()
+    const commits = manifestCommits(store, { max: 3 })
+    const first = commits.write('m1', write)
+    expect(store.groups).toEqual([['m1']])
+    const later = ['m2', 'm3', 'm4', 'm5'].map((m) => commits.write(m, write))
+    expect(store.groups).toHaveLength(1)
+    store.release()
+    expect((await first).manifest.mailbox).toBe('m1')
+    await tick()
+    expect(store.groups).toEqual([['m1'], ['m2', 'm3', 'm4']])
+    store.release()
+    await tick()
+    expect(store.groups.at(-1)).toEqual(['m5'])
+    store.release()
+    expect((await Promise.all(later)).map((r) => r.manifest.mailbox)).toEqual([
+      'm2',
+      'm3',
+      'm4',
+      'm5',
+    ])
+  })
+
+  it('fails only the write whose outcome failed, and every write of a group that threw', async () => {
+    const store = recordingStore((m) =>
+      m === 'bad' ? conflict('manifests', { name: m }, 'moved') : undefined
+    )
+    const commits = manifestCommits(store)
+    const a = commits.write('a', write)
+    const bad = commits.write('bad', write)
+    const b = commits.write('b', write)
+    store.release()
+    await tick()
+    store.release()
+    await expect(a).resolves.toMatchObject({ written: true })
+    await expect(bad).rejects.toMatchObject({ code: 409 })
+    await expect(b).resolves.toMatchObject({ written: true })
+    const broken = manifestCommits({
+      writeManifests: () => Promise.reject(new Error('table gone')),
+    })
+    await expect(broken.write('x', write)).rejects.toThrow('table gone')
+  })
+})
