@@ -1,14 +1,18 @@
 /**
- * The translate controller: keys are mailbox names. `listKeys` pages through the mailbox
- * Workspaces of root:espw in name order after the cursor, so the resync revisits every mailbox.
+ * The translate controller: keys are mailbox names. `listKeys` pages through the mailbox spaces
+ * registered under root:espw in name order after the cursor (lib/hub/spaces.ts `childSpaces`: one
+ * bounded read per page, whatever the number of mailboxes), so the resync revisits every mailbox
+ * at a cost per tick that does not grow with the fleet. (A Workspace whose space is not
+ * registered yet has nothing to translate; its creation wakes the key.)
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
  * the slices, placements and workload spaces (and the customization inputs and outcomes) and
- * one mover of the `manifests` epoch, eight mailboxes at a time, their manifest writes committed
+ * one mover of the `manifests` epoch, sixteen mailboxes at a time, their manifest writes committed
  * together (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch.
  */
 import { reportInvalid } from '../../lib/apis/decode.ts'
-import { ESPW, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { ESPW } from '../../lib/apis/gvr.ts'
 import { isConflict } from '../../lib/errors.ts'
+import { childSpaces } from '../../lib/hub/spaces.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { epochAnnouncer } from '../../lib/store/epochs.ts'
@@ -68,12 +72,9 @@ export function translateController(deps: TranslateControllerDeps): Controller {
       }
     },
     async listKeys(cursor, limit) {
-      const all = (await deps.client.list(ESPW, WORKSPACES))
-        .map((w) => w.metadata.name ?? '')
-        .filter((n) => isMailboxName(n) && (cursor === undefined || n > cursor))
-        .sort()
-      const keys = all.slice(0, limit)
-      return all.length > limit ? { keys, next: keys[keys.length - 1] } : { keys }
+      const page = await childSpaces(deps.kv, ESPW, { after: cursor, limit })
+      const keys = page.spaces.map((s) => s.path.slice(ESPW.length + 1)).filter(isMailboxName)
+      return page.more && page.last ? { keys, next: page.last } : { keys }
     },
   }
 }

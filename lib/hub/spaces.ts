@@ -110,6 +110,33 @@ export async function forgetSpace(kv: KvStore, space: Space): Promise<void> {
   await kv.delete(BY_ID, space.id).catch(() => undefined)
 }
 
+/**
+ * The spaces directly under `parent`, in path order, after the child named `after` (exclusive):
+ * one bounded read of at most `limit` registry entries, so a page costs the same whatever the
+ * number of spaces. Deeper descendants read on the way are left out, so a page may hold fewer
+ * children than entries read: `last` is the last entry read (relative to `parent`, a descendant's
+ * `child:grandchild` path included), where the next page starts, and `more` says whether the
+ * read was full, so more may follow.
+ */
+export async function childSpaces(
+  kv: KvStore,
+  parent: string,
+  page: { after?: string | undefined; limit: number }
+): Promise<{ spaces: Space[]; last: string | undefined; more: boolean }> {
+  const prefix = `${parent}:`
+  const after = page.after === undefined ? undefined : `${prefix}${page.after}`
+  const read = await kv.list<Space>(BY_PATH, prefix, {
+    ...(after !== undefined ? { after } : {}),
+    limit: page.limit,
+  })
+  const children = read
+    .map((e) => e.value)
+    .filter((s) => !s.path.slice(prefix.length).includes(':'))
+  const lastPath = read[read.length - 1]?.key
+  const last = lastPath?.slice(prefix.length)
+  return { spaces: children, last, more: read.length >= page.limit }
+}
+
 /** Every registered space (root included), in path order. */
 export async function listSpaces(kv: KvStore): Promise<Space[]> {
   const rest = (await kv.list<Space>(BY_PATH)).map((e) => e.value)

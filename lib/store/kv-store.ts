@@ -20,7 +20,7 @@ import { getItems } from './batch-get.ts'
 import type { StoreContext } from './context.ts'
 import { kvKeyFits } from './key-size.ts'
 import { kvPk } from './keys.ts'
-import type { KvEntry, KvStore } from './types.ts'
+import type { KvEntry, KvPage, KvStore } from './types.ts'
 
 /** Largest stored value, as JSON bytes (one item holds at most 400 KB). */
 export const MAX_KV_VALUE_BYTES = 350_000
@@ -98,6 +98,45 @@ async function putValue(
   }
 }
 
+/**
+ * At most `page.limit` entries with `prefix` after `page.after`: Queries from the later of the two
+ * (keys with the prefix sort from the prefix itself on), each asking for what is still missing and
+ * going on only while a 1 MB page cut the answer short, stopping where the prefix ends.
+ */
+async function listPage<T>(
+  ctx: StoreContext,
+  ns: string,
+  prefix: string,
+  page: KvPage
+): Promise<KvEntry<T>[]> {
+  const out: KvEntry<T>[] = []
+  const after = page.after !== undefined && page.after >= prefix ? page.after : undefined
+  let start: Item | undefined
+  while (out.length < page.limit) {
+    const res = await ctx.client.send(
+      new QueryCommand({
+        TableName: ctx.table,
+        KeyConditionExpression:
+          after !== undefined ? 'pk = :pk AND sk > :after' : 'pk = :pk AND sk >= :prefix',
+        ExpressionAttributeValues: {
+          ':pk': s(kvPk(ns)),
+          ...(after !== undefined ? { ':after': s(after) } : { ':prefix': s(prefix || '\u0000') }),
+        },
+        ConsistentRead: true,
+        Limit: page.limit - out.length,
+        ExclusiveStartKey: start,
+      })
+    )
+    for (const item of res.Items ?? []) {
+      if (!readString(item, 'sk').startsWith(prefix)) return out
+      out.push(toEntry<T>(item))
+    }
+    start = res.LastEvaluatedKey
+    if (!start) break
+  }
+  return out
+}
+
 export function createKvStore(ctx: StoreContext): KvStore {
   return {
     async get<T = unknown>(ns: string, key: string): Promise<KvEntry<T> | undefined> {
@@ -158,9 +197,10 @@ export function createKvStore(ctx: StoreContext): KvStore {
       }
     },
 
-    async list<T = unknown>(ns: string, prefix = ''): Promise<KvEntry<T>[]> {
+    async list<T = unknown>(ns: string, prefix = '', page?: KvPage): Promise<KvEntry<T>[]> {
       const entries: KvEntry<T>[] = []
       if (!kvKeyFits(ns, prefix)) return entries
+      if (page) return listPage<T>(ctx, ns, prefix, page)
       const values: Item = { ':pk': s(kvPk(ns)) }
       if (prefix) values[':prefix'] = s(prefix)
       let start: Item | undefined

@@ -137,6 +137,9 @@ export interface ObjectStore {
 /** A versioned value in the key-value store (cursors, version-choice memory, tokens, spaces). */
 export type KvEntry<T = unknown> = { key: string; value: T; version: number }
 
+/** A bounded part of a key-value listing (KvStore.list). */
+export type KvPage = { after?: string; limit: number }
+
 export interface KvStore {
   get<T = unknown>(ns: string, key: string): Promise<KvEntry<T> | undefined>
   /**
@@ -150,8 +153,11 @@ export interface KvStore {
    */
   put(ns: string, key: string, value: unknown, expectedVersion?: number | null): Promise<number>
   delete(ns: string, key: string, expectedVersion?: number): Promise<void>
-  /** Entries of `ns` whose key starts with `prefix`, in key order. */
-  list<T = unknown>(ns: string, prefix?: string): Promise<KvEntry<T>[]>
+  /**
+   * Entries of `ns` whose key starts with `prefix`, in key order. `page` bounds the read: only
+   * keys after `after` (exclusive), at most `limit` of them (one Query).
+   */
+  list<T = unknown>(ns: string, prefix?: string, page?: KvPage): Promise<KvEntry<T>[]>
 }
 
 /** Counts DynamoDB requests by operation name, for the benchmarks. */

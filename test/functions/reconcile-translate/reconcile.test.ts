@@ -423,6 +423,25 @@ describe('translate', () => {
   })
 })
 
+describe('resync pages', () => {
+  it('lists every mailbox once, page by page, from the space registry', async () => {
+    const translate = controllers.find((c) => c.name === 'translate')!
+    const all = await Promise.all(
+      ['florin', 'guilder', 'zloty'].map(async (t) => (await mailboxOf(t)).slice(`${ESPW}:`.length))
+    )
+    const seen: string[] = []
+    let cursor: string | undefined
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await translate.listKeys(cursor, 2)
+      expect(page.keys.length).toBeLessThanOrEqual(2)
+      seen.push(...page.keys)
+      if (!page.next) break
+      cursor = page.next
+    }
+    expect(seen).toEqual([...all].sort())
+  })
+})
+
 describe('reading ahead', () => {
   it('runs again on fresh reads when a manifest read ahead moved before its write', async () => {
     await converge()

@@ -27,6 +27,28 @@ describe('KvStore on DynamoDB', () => {
     expect((await t.kv.getMany('many', [])).size).toBe(0)
   })
 
+  it('lists a bounded page after a key, within a prefix', async () => {
+    for (const k of ['a:1', 'a:2', 'a:3', 'a:4', 'b:1', 'a']) await t.kv.put('paged', k, k)
+    const keys = async (prefix: string, page: { after?: string; limit: number }) =>
+      (await t.kv.list('paged', prefix, page)).map((e) => e.key)
+    expect(await keys('a:', { limit: 2 })).toEqual(['a:1', 'a:2'])
+    expect(await keys('a:', { after: 'a:2', limit: 2 })).toEqual(['a:3', 'a:4'])
+    // The prefix ends before the limit: fewer entries back, none from past the prefix.
+    expect(await keys('a:', { after: 'a:3', limit: 5 })).toEqual(['a:4'])
+    expect(await keys('a:', { after: 'a:4', limit: 5 })).toEqual([])
+    // An `after` before the prefix starts at the prefix.
+    expect(await keys('b:', { after: 'a:9', limit: 5 })).toEqual(['b:1'])
+    expect(await keys('', { after: 'a:4', limit: 5 })).toEqual(['b:1'])
+    expect(await keys('', { limit: 1 })).toEqual(['a'])
+  })
+
+  it('pages on past the 1 MB a single Query answers', async () => {
+    const big = 'x'.repeat(300_000)
+    for (let i = 0; i < 5; i++) await t.kv.put('big', `k${i}`, big)
+    const page = await t.kv.list<string>('big', 'k', { limit: 5 })
+    expect(page.map((e) => e.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4'])
+  })
+
   it('puts only-if-absent, AlreadyExists when present', async () => {
     expect(await t.kv.put('a', 'k', 'first', null)).toBe(1)
     const err = await apiError(t.kv.put('a', 'k', 'second', null))
