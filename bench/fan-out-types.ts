@@ -33,6 +33,11 @@ export type FanOutOptions = {
 /** One timed part: the clock starts when the last write returned, and stops when every mailbox is complete. */
 export type FanOutPhase = {
   completeMs: number
+  /**
+   * CPU of this process (the hub with its steps and the in-memory dynalite) from the clock start
+   * to completion, ms.
+   */
+  cpuMs: number
   whereMs: number
   /** All translate hook rounds. */
   translateMs: number

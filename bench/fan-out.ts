@@ -56,6 +56,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
   const { where, mailboxes, wants, label } = d
   const { counter, bodyWrites, reconciles, hub } = deps
   const start = performance.now()
+  const cpu0 = process.cpuUsage()
   counter.reset()
   bodyWrites.reset()
   reconciles.clear()
@@ -66,6 +67,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
   let rounds = 0
   let retried = 0
   let completeMs = 0
+  let cpuMs = 0
   let manifests: (Manifest | undefined)[] = []
   while (todo.length > 0) {
     if (++rounds > MAX_ROUNDS)
@@ -78,6 +80,8 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
       { batch: opts.batch, calls: opts.calls, settled: settledOutcome }
     )
     completeMs = performance.now() - start
+    const cpu = process.cpuUsage(cpu0)
+    cpuMs = (cpu.user + cpu.system) / 1000
     translateMs += run.elapsedMs
     translateCalls += run.calls
     retried += run.retried
@@ -93,6 +97,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
     manifests,
     phase: {
       completeMs,
+      cpuMs,
       whereMs: whereRun.elapsedMs,
       translateMs,
       translateCalls,

@@ -4,7 +4,8 @@
  * warm-up interval (each isolate's caches filled, as in a fleet that has been running). Measured
  * over the timed intervals: the center's DynamoDB requests per poll (reads and writes apart) and
  * the CPU this process — the hub and the in-memory dynalite, everything of the center but its
- * clients — used, as a fraction of the machine's cores over the wall time.
+ * clients — used, as a fraction of the machine's cores over the wall time and per poll, and the
+ * bytes of one poll on the wire.
  */
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -25,6 +26,10 @@ export type IdleFleet = {
   writesPerPoll: number
   /** CPU of the center (this process) over wall time, per core: 1 = every core busy. */
   centerCpuFraction: number
+  /** CPU of the center per poll, ms. */
+  cpuMsPerPoll: number
+  /** HTTP/1.1 bytes of one poll, request and answer (idle-pollers.ts). */
+  bytesPerPoll: IdleFleetResult['bytes']
   pollLatencyMs: IdleFleetResult['latencyMs']
 }
 
@@ -94,6 +99,8 @@ export async function measureIdleFleet(
     readsPerPoll: reads / polls,
     writesPerPoll: writes / polls,
     centerCpuFraction: (cpu.user + cpu.system) / 1000 / wallMs / cpus().length,
+    cpuMsPerPoll: (cpu.user + cpu.system) / 1000 / polls,
+    bytesPerPoll: r.bytes,
     pollLatencyMs: r.latencyMs,
   }
 }

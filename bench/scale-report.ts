@@ -59,6 +59,42 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
   }
 }
 
+/**
+ * What one operation costs, read at the largest size (the inputs of docs/SCALING.md): per
+ * changed mailbox (the change row: every mailbox's content changes) and per mailbox of the first
+ * fan-out, the store requests and the CPU of the in-process center (hub and in-memory dynalite
+ * together, so an upper bound of the hub's own); per idle poll, the store requests, the center's
+ * CPU and the HTTP bytes; a full desired answer's body; registration per edge.
+ */
+export function operationCosts(s: ScaleResults) {
+  const row = s.rows[s.rows.length - 1]
+  const fleet = s.idle?.fleet
+  const per = (total: number) => (row ? round(total / row.targets, 3) : null)
+  return {
+    edges: row?.targets ?? null,
+    changedMailbox: {
+      storeRequests: row ? per(row.change.requestsTotal) : null,
+      cpuMs: row ? per(row.change.cpuMs) : null,
+    },
+    placedMailbox: {
+      storeRequests: row ? per(row.initial.requestsTotal) : null,
+      cpuMs: row ? per(row.initial.cpuMs) : null,
+      objects: row?.objects ?? null,
+    },
+    registerMsPerEdge: row ? per(registerMs(row)) : null,
+    idlePoll: fleet
+      ? {
+          storeReads: round(fleet.readsPerPoll, 4),
+          storeWrites: round(fleet.writesPerPoll, 4),
+          cpuMs: round(fleet.cpuMsPerPoll, 3),
+          requestBytes: Math.round(fleet.bytesPerPoll.request),
+          responseBytes: Math.round(fleet.bytesPerPoll.response),
+        }
+      : null,
+    desiredAnswerBytes: s.idle?.answerBytes ?? null,
+  }
+}
+
 /** The same rows through npm start's stack, with the issue's targets at 1,000 edges. */
 export function npmStartGoals(s: ScaleResults): Record<string, Goal> | null {
   const n = s.npmStart
@@ -111,6 +147,22 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
       `  fan-out   ${seconds(n.place.allMs)} s (p50 ${seconds(n.place.p50Ms)} s); runs: ${workerRuns(n.place)}`,
       `  change    ${seconds(n.change.allMs)} s (p50 ${seconds(n.change.p50Ms)} s); runs: ${workerRuns(n.change)}`
     )
+  const c = operationCosts(s)
+  lines.push(
+    '',
+    `per operation, at ${c.edges ?? '-'} edges (CPU of hub and dynalite in one process):`,
+    `  changed mailbox  ${c.changedMailbox.storeRequests ?? '-'} store requests, ${c.changedMailbox.cpuMs ?? '-'} ms CPU`,
+    `  placed mailbox   ${c.placedMailbox.storeRequests ?? '-'} store requests, ${c.placedMailbox.cpuMs ?? '-'} ms CPU (${c.placedMailbox.objects ?? '-'} objects)`,
+    `  registered edge  ${c.registerMsPerEdge ?? '-'} ms of wall time`
+  )
+  if (c.idlePoll)
+    lines.push(
+      `  idle poll        ${c.idlePoll.storeReads} reads, ${c.idlePoll.storeWrites} writes, ${c.idlePoll.cpuMs} ms CPU, ${c.idlePoll.requestBytes} + ${c.idlePoll.responseBytes} bytes`
+    )
+  if (c.desiredAnswerBytes)
+    lines.push(
+      `  desired answer   ${c.desiredAnswerBytes.identity} bytes (${c.desiredAnswerBytes.gzip} gzip-compressed)`
+    )
   lines.push('', 'goals (value / target @ edges):')
   const goals = { ...scaleGoals(s, pollIntervalMs) }
   for (const [k, g] of Object.entries(goals))
@@ -137,6 +189,7 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
       unchangedRuns: { fanout: r.initial.unchangedRuns, change: r.change.unchangedRuns },
     })),
     idleFleet: s.idle?.fleet ?? null,
+    costs: operationCosts(s),
     npmStartRuns: s.npmStart
       ? {
           register: s.npmStart.register.runs,

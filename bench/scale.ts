@@ -14,7 +14,7 @@
 import { issueEdgeCredential } from '../lib/edge/credentials.ts'
 import { IDLE_MAILBOXES, runEdge } from './edge.ts'
 import { measureIdle } from './edge-idle.ts'
-import { currentEtag, type PollTarget } from './edge-poll.ts'
+import { answerBytes, currentEtag, type PollTarget } from './edge-poll.ts'
 import type { EdgeResults, IdleResults } from './edge-types.ts'
 import { runFanOut } from './fan-out.ts'
 import type { FanOutResults } from './fan-out-types.ts'
@@ -28,7 +28,12 @@ import { BENCH_TOKEN, type BenchStack, edgeDepsOf, startBenchStack } from './sta
 
 export type ScaleResults = {
   rows: FanOutResults[]
-  idle: { fleet: IdleFleet; bare: IdleResults } | null
+  /** The idle fleet, the bare-endpoint ratio, and one mailbox's full desired answer in bytes. */
+  idle: {
+    fleet: IdleFleet
+    bare: IdleResults
+    answerBytes: { identity: number; gzip: number }
+  } | null
   propagation: EdgeResults | null
   npmStart: NpmStartScale | null
 }
@@ -80,6 +85,10 @@ async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
     targets,
     { intervalMs: o.pollIntervalMs, intervals: o.scaleIdleIntervals }
   )
+  const first = targets[0]
+  const bytes = first
+    ? await answerBytes(stack.hub.url, first.mailbox, first.token)
+    : { identity: 0, gzip: 0 }
   progress('idle fleet: polls per second against a bare 304 endpoint')
   const bare = await measureIdle(edgeDepsOf(stack, progress), targets.slice(0, IDLE_MAILBOXES), {
     samples: o.costSamples,
@@ -87,7 +96,7 @@ async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
     polls: o.edgeIdlePolls,
     concurrency: o.concurrency,
   })
-  return { fleet, bare }
+  return { fleet, bare, answerBytes: bytes }
 }
 
 export async function runScale(o: BenchOptions, progress: Progress): Promise<ScaleResults> {

@@ -8,6 +8,7 @@ import { summarize } from '../../bench/stats.ts'
 export function phase(over: Partial<FanOutPhase>): FanOutPhase {
   return {
     completeMs: 6_200,
+    cpuMs: 9_000,
     whereMs: 300,
     translateMs: 5_000,
     translateCalls: 4,

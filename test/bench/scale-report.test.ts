@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ScaleResults } from '../../bench/scale.ts'
-import { npmStartGoals, renderScale, scaleGoals, scaleJson } from '../../bench/scale-report.ts'
+import {
+  npmStartGoals,
+  operationCosts,
+  renderScale,
+  scaleGoals,
+  scaleJson,
+} from '../../bench/scale-report.ts'
 import { summarize } from '../../bench/stats.ts'
 import { fanOut, phase } from './fan-out-fixture.ts'
 
@@ -26,7 +32,7 @@ const large = fanOut({
   targets: 10_000,
   setup: { createMs: 50_000, mailboxMs: 30_000, translateMs: 1 },
   initial: phase({ completeMs: 12_345, requestsTotal: 20_000 }),
-  change: phase({ completeMs: 4_000, requestsTotal: 11_000 }),
+  change: phase({ completeMs: 4_000, requestsTotal: 11_000, cpuMs: 25_000 }),
 })
 const timed = (ms: number) => ({ allMs: ms, p50Ms: ms / 2, runs: {} })
 
@@ -41,8 +47,11 @@ const full: ScaleResults = {
       readsPerPoll: 0.01234,
       writesPerPoll: 0,
       centerCpuFraction: 0.2,
+      cpuMsPerPoll: 0.4,
+      bytesPerPoll: { request: 300.4, response: 150.6 },
       pollLatencyMs: summarize([1, 2, 3]),
     },
+    answerBytes: { identity: 120_000, gzip: 9_000 },
     bare: {
       mailboxes: 100,
       warm: { operation: 'x', samples: 1, total: 0, perOperation: {} },
@@ -92,5 +101,30 @@ describe('scale goals', () => {
     expect(json.rows.map((r) => r.edges)).toEqual([1000, 10_000])
     expect(json.goals).toEqual(scaleGoals(full, 15_000))
     expect(renderScale(full, 15_000)).toContain('fanoutSeconds')
+  })
+
+  it('derives the per-operation costs from the largest row and the idle fleet', () => {
+    const c = operationCosts(full)
+    expect(c).toEqual({
+      edges: 10_000,
+      changedMailbox: { storeRequests: 1.1, cpuMs: 2.5 },
+      placedMailbox: { storeRequests: 2, cpuMs: 0.9, objects: 100 },
+      registerMsPerEdge: 8,
+      idlePoll: {
+        storeReads: 0.0123,
+        storeWrites: 0,
+        cpuMs: 0.4,
+        requestBytes: 300,
+        responseBytes: 151,
+      },
+      desiredAnswerBytes: { identity: 120_000, gzip: 9_000 },
+    })
+    expect(scaleJson(full, 15_000, 1).costs).toEqual(c)
+    expect(renderScale(full, 15_000)).toContain(
+      'idle poll        0.0123 reads, 0 writes, 0.4 ms CPU'
+    )
+    const bare = operationCosts({ ...full, rows: [], idle: null })
+    expect(bare.changedMailbox).toEqual({ storeRequests: null, cpuMs: null })
+    expect(bare.idlePoll).toBeNull()
   })
 })
