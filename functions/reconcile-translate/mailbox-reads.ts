@@ -1,8 +1,10 @@
 /**
  * The per-mailbox reads of a translate batch, read ahead in chunks: the first run of a chunk of
  * the batch's keys reads the mailbox spaces of the whole chunk (one key-value BatchGetItem) and
- * then their manifests (one BatchGetItem), where each run read its own space and manifest (two
- * GetItems per mailbox). A chunk is one wave of the step's concurrency (CHUNK keys), so what it
+ * then their manifests and version-choice memories (one BatchGetItem each), where each run read
+ * its own space and manifest (two GetItems per mailbox) and, whenever a group's version could
+ * depend on it, its memory (a third). The memory's write keeps its own precondition, as the
+ * manifest's does. A chunk is one wave of the step's concurrency (CHUNK keys), so what it
  * read is at most one wave of runs old when a run plans from it: far younger than the batch's
  * snapshot of the placements and workloads the run plans with. The manifest write's precondition
  * still guards it: a run whose write meets a Conflict runs again (controller.ts) and then reads
@@ -15,12 +17,18 @@
 import { getSpacesByPath, type Space } from '../../lib/hub/spaces.ts'
 import { mailboxSpacePath } from '../../lib/reconcile/keys.ts'
 import type { Manifest, ProjectionStore } from '../../lib/store/projection-types.ts'
-import type { KvStore } from '../../lib/store/types.ts'
+import type { KvEntry, KvStore } from '../../lib/store/types.ts'
+import { type Memory, type StoredMemory, VERSION_MEMORY_NS } from './version-memory.ts'
 
 /** Keys read ahead together. */
 export const CHUNK = 16
 
-export type MailboxRead = { space: Space | undefined; manifest: Manifest | undefined }
+export type MailboxRead = {
+  space: Space | undefined
+  manifest: Manifest | undefined
+  /** The mailbox's version-choice memory item (version-memory.ts). */
+  memory: StoredMemory
+}
 
 export type MailboxReads = {
   /** The mailbox space of a key (`<inventory space id>-mb-<uid>`) and, when Ready, its manifest. */
@@ -32,11 +40,17 @@ export type MailboxReadDeps = { kv: KvStore; projections: Pick<ProjectionStore, 
 async function readChunk(deps: MailboxReadDeps, keys: readonly string[]) {
   const spaces = await getSpacesByPath(deps.kv, keys.map(mailboxSpacePath))
   const ready = [...spaces.values()].filter((s) => s.phase === 'Ready').map((s) => s.id)
-  const manifests = ready.length > 0 ? await deps.projections.getManifests(ready) : new Map()
+  const none = ready.length === 0
+  const [manifests, memories] = await Promise.all([
+    none ? new Map<string, Manifest>() : deps.projections.getManifests(ready),
+    none ? new Map<string, KvEntry<Memory>>() : deps.kv.getMany<Memory>(VERSION_MEMORY_NS, ready),
+  ])
   return new Map(
     keys.map((key): [string, MailboxRead] => {
       const space = spaces.get(mailboxSpacePath(key))
-      return [key, { space, manifest: space ? manifests.get(space.id) : undefined }]
+      const id = space?.id
+      const manifest = id === undefined ? undefined : manifests.get(id)
+      return [key, { space, manifest, memory: id === undefined ? undefined : memories.get(id) }]
     })
   )
 }

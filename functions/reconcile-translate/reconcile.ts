@@ -100,7 +100,7 @@ export async function reconcileTranslate(
 ): Promise<ReconcileResult> {
   const dest = parseMailboxName(key)
   if (!dest) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
-  const { space: mailbox, manifest: current } = await session.mailboxes.read(key)
+  const { space: mailbox, manifest: current, memory } = await session.mailboxes.read(key)
   if (!mailbox) return { outcome: 'no mailbox yet' }
   if (mailbox.phase !== 'Ready') return { outcome: 'mailbox terminating' }
   const chosen = await destinationSelections(
@@ -130,7 +130,8 @@ export async function reconcileTranslate(
   const customize = await destinationCustomizer(session, chosen, dest.inventorySpaceId)
   const gathered = gather(chosen)
   const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
-  const versions = await chooseVersions(deps.kv, mailbox.id, candidates, manifestVersions(current))
+  const seen = manifestVersions(current)
+  const versions = await chooseVersions(deps.kv, mailbox.id, candidates, seen, async () => memory)
   const compute = () =>
     desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
   // Without customization, mailboxes with the same inputs share one content (shared-content.ts).

@@ -16,12 +16,12 @@
  * version the manifest holds its copies at.
  */
 import type { Manifest } from '../../lib/store/projection-types.ts'
-import type { KvStore } from '../../lib/store/types.ts'
+import type { KvEntry, KvStore } from '../../lib/store/types.ts'
 import { chooseVersion } from './version-choice.ts'
 
 export const VERSION_MEMORY_NS = 'translate-versions'
 
-type Memory = Record<string, string>
+export type Memory = Record<string, string>
 
 /** Per group, the versions the previous manifest's copies of that group are at. */
 export type ManifestVersions = ReadonlyMap<string, ReadonlySet<string>>
@@ -49,19 +49,27 @@ function canSkip(candidates: ReadonlyMap<string, readonly string[]>, seen: Manif
   return true
 }
 
-/** The chosen version per group (the keys of `candidates`), remembering what changed. */
+/** A mailbox's stored memory item, absent when it has none. */
+export type StoredMemory = KvEntry<Memory> | undefined
+
+/**
+ * The chosen version per group (the keys of `candidates`), remembering what changed. `read`, when
+ * given, supplies the memory item instead of a read of its own (the batch read it ahead,
+ * mailbox-reads.ts); the write's precondition is its version either way.
+ */
 export async function chooseVersions(
   kv: KvStore,
   mailboxId: string,
   candidates: ReadonlyMap<string, readonly string[]>,
-  seen: ManifestVersions
+  seen: ManifestVersions,
+  read: () => Promise<StoredMemory> = () => kv.get<Memory>(VERSION_MEMORY_NS, mailboxId)
 ): Promise<Map<string, string>> {
   const choices = new Map<string, string>()
   if (canSkip(candidates, seen)) {
     for (const [group, list] of candidates) choices.set(group, list[0] as string)
     return choices
   }
-  const stored = await kv.get<Memory>(VERSION_MEMORY_NS, mailboxId)
+  const stored = await read()
   const memory: Memory = { ...(stored?.value ?? {}) }
   let changed = false
   for (const [group, list] of candidates) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { mailboxReads } from '../../../functions/reconcile-translate/mailbox-reads.ts'
+import { VERSION_MEMORY_NS } from '../../../functions/reconcile-translate/version-memory.ts'
 import { ensureSpace, markSpaceTerminating } from '../../../lib/hub/spaces.ts'
 import { mailboxSpacePath } from '../../../lib/reconcile/keys.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
@@ -21,7 +22,7 @@ const cm = {
 }
 
 describe('mailboxReads', () => {
-  it('reads the spaces and manifests of a chunk of keys in two requests, each once', async () => {
+  it('reads the spaces, manifests and memories of a chunk of keys in three requests', async () => {
     const counter = createRequestCounter()
     t = await createTestStore({ counter })
     const keys = Array.from({ length: 5 }, (_, i) => `inv-mb-${i}`)
@@ -33,6 +34,7 @@ describe('mailboxReads', () => {
       expectedVersion: null,
       now: new Date(),
     })
+    await t.kv.put(VERSION_MEMORY_NS, ids[2]!, { 'apps.test': 'v2' })
     const gone = await ensureSpace(t.kv, mailboxSpacePath(keys[3]!))
     await markSpaceTerminating(t.kv, gone)
     counter.reset()
@@ -41,9 +43,12 @@ describe('mailboxReads', () => {
     expect(first.space?.id).toBe(ids[0])
     expect(first.manifest?.entries.map((e) => e.name)).toEqual(['a'])
     expect((await reads.read(keys[1]!)).manifest).toBeUndefined()
-    expect((await reads.read(keys[2]!)).space?.id).toBe(ids[2])
-    // Keys 0-2 came in one chunk: one read of their spaces, one of their manifests.
-    expect(counter.snapshot()).toEqual({ BatchGetItem: 2 })
+    const third = await reads.read(keys[2]!)
+    expect(third.space?.id).toBe(ids[2])
+    expect(third.memory).toMatchObject({ value: { 'apps.test': 'v2' }, version: 1 })
+    expect(first.memory).toBeUndefined()
+    // Keys 0-2 came in one chunk: one read of their spaces, then their manifests and memories.
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 3 })
     counter.reset()
     // The next chunk: a terminating space (no manifest read for it) and one that does not exist.
     const terminating = await reads.read(keys[3]!)
@@ -59,7 +64,7 @@ describe('mailboxReads', () => {
     })
     counter.reset()
     expect((await reads.read(keys[1]!)).manifest?.entries).toHaveLength(1)
-    expect(counter.snapshot()).toEqual({ BatchGetItem: 2 })
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 3 })
   })
 
   it('reads a key outside the batch on its own', async () => {

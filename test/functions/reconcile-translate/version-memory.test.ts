@@ -42,6 +42,27 @@ const none = new Map<string, Set<string>>()
 const g = (entries: [string, string[]][]) => new Map(entries)
 
 describe('chooseVersions', () => {
+  it('takes the memory read ahead instead of reading, and fails with Conflict when it is stale', async () => {
+    const { kv, calls } = counted(t.kv)
+    await t.kv.put(VERSION_MEMORY_NS, 'mb-ahead', { 'apps.test': 'v1' })
+    const ahead = await t.kv.get<Record<string, string>>(VERSION_MEMORY_NS, 'mb-ahead')
+    const cands = g([
+      ['apps.test', ['v2', 'v1']],
+      ['x.test', ['v1']],
+    ])
+    const chosen = await chooseVersions(kv, 'mb-ahead', cands, none, async () => ahead)
+    expect(chosen.get('apps.test')).toBe('v1')
+    expect(calls).toEqual({ get: 0, put: 1 })
+    // The same read ahead, now stale (the memory moved since): the write's precondition fails.
+    const more = g([
+      ['apps.test', ['v2', 'v1']],
+      ['y.test', ['v1']],
+    ])
+    await expect(
+      chooseVersions(kv, 'mb-ahead', more, none, async () => ahead)
+    ).rejects.toMatchObject({ code: 409, reason: 'Conflict' })
+  })
+
   it('remembers the first choice and sticks with it while it is a candidate', async () => {
     const { kv, calls } = counted(t.kv)
     const first = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v2', 'v1']]]), none)
