@@ -131,7 +131,10 @@ export async function reconcileTranslate(
   const gathered = gather(chosen)
   const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
   const seen = manifestVersions(current)
-  const versions = await chooseVersions(deps.kv, mailbox.id, candidates, seen, async () => memory)
+  const versions = await chooseVersions(deps.kv, mailbox.id, candidates, {
+    seen,
+    read: async () => memory,
+  })
   const compute = () =>
     desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
   // Without customization, mailboxes with the same inputs share one content (shared-content.ts).

@@ -53,17 +53,19 @@ function canSkip(candidates: ReadonlyMap<string, readonly string[]>, seen: Manif
 export type StoredMemory = KvEntry<Memory> | undefined
 
 /**
- * The chosen version per group (the keys of `candidates`), remembering what changed. `read`, when
- * given, supplies the memory item instead of a read of its own (the batch read it ahead,
+ * The chosen version per group (the keys of `candidates`), remembering what changed; `seen` is
+ * what the previous manifest holds. `read`, when given, supplies the memory item instead of a
+ * read of its own (the batch read it ahead,
  * mailbox-reads.ts); the write's precondition is its version either way.
  */
 export async function chooseVersions(
   kv: KvStore,
   mailboxId: string,
   candidates: ReadonlyMap<string, readonly string[]>,
-  seen: ManifestVersions,
-  read: () => Promise<StoredMemory> = () => kv.get<Memory>(VERSION_MEMORY_NS, mailboxId)
+  known: { seen: ManifestVersions; read?: () => Promise<StoredMemory> }
 ): Promise<Map<string, string>> {
+  const { seen } = known
+  const read = known.read ?? (() => kv.get<Memory>(VERSION_MEMORY_NS, mailboxId))
   const choices = new Map<string, string>()
   if (canSkip(candidates, seen)) {
     for (const [group, list] of candidates) choices.set(group, list[0] as string)

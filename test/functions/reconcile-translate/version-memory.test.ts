@@ -50,7 +50,10 @@ describe('chooseVersions', () => {
       ['apps.test', ['v2', 'v1']],
       ['x.test', ['v1']],
     ])
-    const chosen = await chooseVersions(kv, 'mb-ahead', cands, none, async () => ahead)
+    const chosen = await chooseVersions(kv, 'mb-ahead', cands, {
+      seen: none,
+      read: async () => ahead,
+    })
     expect(chosen.get('apps.test')).toBe('v1')
     expect(calls).toEqual({ get: 0, put: 1 })
     // The same read ahead, now stale (the memory moved since): the write's precondition fails.
@@ -59,25 +62,25 @@ describe('chooseVersions', () => {
       ['y.test', ['v1']],
     ])
     await expect(
-      chooseVersions(kv, 'mb-ahead', more, none, async () => ahead)
+      chooseVersions(kv, 'mb-ahead', more, { seen: none, read: async () => ahead })
     ).rejects.toMatchObject({ code: 409, reason: 'Conflict' })
   })
 
   it('remembers the first choice and sticks with it while it is a candidate', async () => {
     const { kv, calls } = counted(t.kv)
-    const first = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v2', 'v1']]]), none)
+    const first = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v2', 'v1']]]), { seen: none })
     expect(first.get('apps.test')).toBe('v2')
     expect(calls).toEqual({ get: 1, put: 1 })
     expect((await t.kv.get(VERSION_MEMORY_NS, 'mb-1'))?.value).toEqual({ 'apps.test': 'v2' })
     // v1 is still a candidate but v2 too: stay with v2, no write
-    const again = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v3', 'v2']]]), none)
+    const again = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v3', 'v2']]]), { seen: none })
     expect(again.get('apps.test')).toBe('v2')
     expect(calls).toEqual({ get: 2, put: 1 })
   })
 
   it('re-picks the highest when the remembered version is gone, and remembers it', async () => {
     const { kv, calls } = counted(t.kv)
-    const next = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v1', 'v3']]]), none)
+    const next = await chooseVersions(kv, 'mb-1', g([['apps.test', ['v1', 'v3']]]), { seen: none })
     expect(next.get('apps.test')).toBe('v3')
     expect(calls).toEqual({ get: 1, put: 1 })
     expect((await t.kv.get(VERSION_MEMORY_NS, 'mb-1'))?.value).toEqual({ 'apps.test': 'v3' })
@@ -85,12 +88,16 @@ describe('chooseVersions', () => {
 
   it('keeps its choices across a restart (a new store over the same table)', async () => {
     const restarted = createDynamoStore({ client: t.client, tableName: t.tableName, settleMs: 0 })
-    await chooseVersions(restarted.kv, 'mb-2', g([['x.test', ['v1']]]), none)
+    await chooseVersions(restarted.kv, 'mb-2', g([['x.test', ['v1']]]), { seen: none })
     const after = createDynamoStore({ client: t.client, tableName: t.tableName, settleMs: 0 })
-    const sticky = await chooseVersions(after.kv, 'mb-2', g([['x.test', ['v2', 'v1']]]), none)
+    const sticky = await chooseVersions(after.kv, 'mb-2', g([['x.test', ['v2', 'v1']]]), {
+      seen: none,
+    })
     expect(sticky.get('x.test')).toBe('v1')
     // a fresh mailbox with the same situation picks the highest
-    const fresh = await chooseVersions(after.kv, 'mb-3', g([['x.test', ['v2', 'v1']]]), none)
+    const fresh = await chooseVersions(after.kv, 'mb-3', g([['x.test', ['v2', 'v1']]]), {
+      seen: none,
+    })
     expect(fresh.get('x.test')).toBe('v2')
   })
 
@@ -101,7 +108,7 @@ describe('chooseVersions', () => {
       ['apps', ['v1']],
     ])
     const prev = new Map([...seen].map(([k, v]) => [k, new Set(v)]))
-    const out = await chooseVersions(kv, 'mb-4', seen, prev)
+    const out = await chooseVersions(kv, 'mb-4', seen, { seen: prev })
     expect(out).toEqual(
       new Map([
         ['', 'v1'],
@@ -110,23 +117,23 @@ describe('chooseVersions', () => {
     )
     expect(calls).toEqual({ get: 0, put: 0 })
     // a group the manifest does not hold yet: read, and write the new choice
-    await chooseVersions(kv, 'mb-4', g([['new.test', ['v1']]]), prev)
+    await chooseVersions(kv, 'mb-4', g([['new.test', ['v1']]]), { seen: prev })
     expect(calls).toEqual({ get: 1, put: 1 })
     // the manifest at another version than the only candidate: read (and write)
     const moved = new Map([['apps', new Set(['v1beta1'])]])
-    await chooseVersions(kv, 'mb-4', g([['apps', ['v1']]]), moved)
+    await chooseVersions(kv, 'mb-4', g([['apps', ['v1']]]), { seen: moved })
     expect(calls).toEqual({ get: 2, put: 2 })
   })
 
   it('remembers a forced choice, so a later overlap sticks with it', async () => {
-    await chooseVersions(t.kv, 'mb-5', g([['y.test', ['v1']]]), none)
-    const later = await chooseVersions(t.kv, 'mb-5', g([['y.test', ['v2', 'v1']]]), none)
+    await chooseVersions(t.kv, 'mb-5', g([['y.test', ['v1']]]), { seen: none })
+    const later = await chooseVersions(t.kv, 'mb-5', g([['y.test', ['v2', 'v1']]]), { seen: none })
     expect(later.get('y.test')).toBe('v1')
   })
 
   it('takes the manifest as the memory of a group the item lacks', async () => {
     const held = new Map([['z.test', new Set(['v1'])]])
-    const out = await chooseVersions(t.kv, 'mb-6', g([['z.test', ['v2', 'v1']]]), held)
+    const out = await chooseVersions(t.kv, 'mb-6', g([['z.test', ['v2', 'v1']]]), { seen: held })
     expect(out.get('z.test')).toBe('v1')
     expect((await t.kv.get(VERSION_MEMORY_NS, 'mb-6'))?.value).toEqual({ 'z.test': 'v1' })
   })
