@@ -43,14 +43,13 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     mailboxes: mailboxReads(deps, keys),
     contents: contentMemo(),
   })
-  const once = (s: TranslateSession, key: string) => reconcileTranslate(deps, s, key)
   // A Conflict may come from planning on a read made ahead: run once more on fresh reads.
   const run = async (s: TranslateSession, key: string) => {
     try {
-      return await once(s, key)
+      return await reconcileTranslate(deps, s, key)
     } catch (e) {
       if (!isConflict(e)) throw e
-      return await once(s, key)
+      return await reconcileTranslate(deps, s, key)
     }
   }
   return {

@@ -14,12 +14,10 @@
  * between the manifest puts and their log items loses those watch events (a relist heals it).
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb'
-import { conflict } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
-import { b, type Item, isConditionalFailure, n, s } from './attrs.ts'
+import { b, type Item, isConditionalFailure, n } from './attrs.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
-import { manifestPk, SINGLE_SK } from './keys.ts'
 import { issueRvs, logAllAgainWhileLate } from './late-entries.ts'
 import { type BodyCache, putBodies } from './projection-bodies.ts'
 import { encodeEntries, type ProjectionChange } from './projection-codec.ts'
@@ -33,7 +31,15 @@ import {
 } from './projection-diff.ts'
 import { specHash } from './projection-hash.ts'
 import { landedNow, projectionLogItems } from './projection-log.ts'
-import { checkDesired, checkMailbox, readManifest, readManifests } from './projection-manifest.ts'
+import {
+  checkDesired,
+  checkMailbox,
+  isMailboxId,
+  manifestConflict,
+  manifestKey,
+  readManifest,
+  readManifests,
+} from './projection-manifest.ts'
 import { getCopyStatesOf } from './projection-state.ts'
 import type {
   Manifest,
@@ -43,9 +49,6 @@ import type {
   ManifestWriteResult,
   StoredCopyState,
 } from './projection-types.ts'
-
-const manifestConflict = (mailbox: string, why: string) =>
-  conflict('manifests', { name: mailbox }, why)
 
 /** A write that changes something, planned and waiting for its rv. */
 type Planned = {
@@ -111,15 +114,10 @@ async function currentManifests(
   ctx: StoreContext,
   requests: readonly ManifestWriteRequest[]
 ): Promise<Map<string, Manifest>> {
-  const toRead = requests.filter((r) => r.w.known === undefined).map((r) => r.mailbox)
-  const valid = toRead.filter((m) => {
-    try {
-      checkMailbox(m)
-      return true
-    } catch {
-      return false
-    }
-  })
+  // An invalid id fails its own write (prepare); the others are read.
+  const valid = requests
+    .filter((r) => r.w.known === undefined && isMailboxId(r.mailbox))
+    .map((r) => r.mailbox)
   if (valid.length === 0) return new Map()
   // One alone is one GetItem, as cheap as a batch and cheaper to answer.
   if (new Set(valid).size === 1) {
@@ -159,10 +157,7 @@ async function put(
     await ctx.client.send(
       new PutItemCommand({
         TableName: ctx.table,
-        Item: {
-          ...{ pk: s(manifestPk(mailbox)), sk: s(SINGLE_SK) },
-          ...{ ver: n(at.rv), ts: n(at.ts), body: b(data) },
-        },
+        Item: { ...manifestKey(mailbox), ver: n(at.rv), ts: n(at.ts), body: b(data) },
         ...condition,
       })
     )

@@ -22,15 +22,21 @@ import type { DesiredEntry, Manifest } from './projection-types.ts'
 
 const DELETE_ATTEMPTS = 5
 
-const manifestKey = (mailbox: string): Item => ({ pk: s(manifestPk(mailbox)), sk: s(SINGLE_SK) })
-const manifestConflict = (mailbox: string, why: string) =>
+/** The table key of a mailbox's manifest item. */
+export const manifestKey = (mailbox: string): Item => ({
+  pk: s(manifestPk(mailbox)),
+  sk: s(SINGLE_SK),
+})
+export const manifestConflict = (mailbox: string, why: string) =>
   conflict('manifests', { name: mailbox }, why)
 
-/** BadRequest unless `mailbox` can name a manifest (and the copy states of the mailbox). */
+/** Whether `mailbox` can name a manifest (and the copy states of the mailbox). */
+export const isMailboxId = (mailbox: string): boolean =>
+  mailbox !== '' && mailbox !== '*' && !/[#/]/.test(mailbox)
+
+/** BadRequest unless `mailbox` can name a manifest (isMailboxId). */
 export function checkMailbox(mailbox: string): void {
-  if (mailbox === '' || mailbox === '*' || /[#/]/.test(mailbox)) {
-    throw badRequest(`invalid mailbox id "${mailbox}"`)
-  }
+  if (!isMailboxId(mailbox)) throw badRequest(`invalid mailbox id "${mailbox}"`)
 }
 
 async function fromItem(mailbox: string, item: Item): Promise<Manifest> {

@@ -30,6 +30,21 @@ async function until(ready: () => boolean): Promise<void> {
   expect(ready()).toBe(true)
 }
 
+/** A batcher on a fake clock (flushes after 100 ms, retries after 1 s) sending keys to `flush`. */
+function testBatcher(
+  clock: ReturnType<typeof createFakeClock>,
+  flush: (keys: string[]) => void | Promise<void>
+) {
+  return createBatcher({
+    delayMs: 100,
+    maxKeys: 50,
+    setTimer: clock.setTimer,
+    random: () => 0,
+    backoff: { baseMs: 1000, maxMs: 1000 },
+    flush: async (_step, keys) => flush(keys),
+  })
+}
+
 /** A relay for edgeplacements whose watch yields `events` once per connection and then idles. */
 function relay(cursors: CursorStore, events: RawWatchEvent[], failFlushes: number) {
   const clock = createFakeClock()
@@ -37,19 +52,12 @@ function relay(cursors: CursorStore, events: RawWatchEvent[], failFlushes: numbe
   const flushed: string[][] = []
   const opened: string[] = []
   let failures = failFlushes
-  const batcher = createBatcher({
-    delayMs: 100,
-    maxKeys: 50,
-    setTimer: clock.setTimer,
-    random: () => 0,
-    backoff: { baseMs: 1000, maxMs: 1000 },
-    flush: async (_step, keys) => {
-      if (failures > 0) {
-        failures -= 1
-        throw new Error('hub down')
-      }
-      flushed.push(keys)
-    },
+  const batcher = testBatcher(clock, (keys) => {
+    if (failures > 0) {
+      failures -= 1
+      throw new Error('hub down')
+    }
+    flushed.push(keys)
   })
   const pipeline = createResourcePipeline(PLACEMENTS, {
     batcher,
@@ -142,14 +150,7 @@ describe('relay pipeline debug lines', () => {
     const log = (level: 'debug' | 'info') =>
       createLogger({ level, sink: (line) => void lines.push(line) })
     const clock = createFakeClock()
-    const batcher = createBatcher({
-      delayMs: 100,
-      maxKeys: 50,
-      setTimer: clock.setTimer,
-      random: () => 0,
-      backoff: { baseMs: 1000, maxMs: 1000 },
-      flush: async () => {},
-    })
+    const batcher = testBatcher(clock, () => {})
     const t = await createTestStore()
     try {
       for (const level of ['info', 'debug'] as const) {
