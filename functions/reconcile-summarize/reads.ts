@@ -11,7 +11,7 @@
  * every key that needed it fails and is retried; nothing is computed from a partial read.
  * EdgePlacements, slices, SyncTargets and Locations are decoded once by their schemas as they are
  * read (lib/apis/decode.ts); one that does not decode is logged once per batch and left out, but
- * an EdgePlacement that does not decode, or the slice of one that does, is kept in `unknownIn`:
+ * an EdgePlacement that does not decode, or any slice of one that does, is kept in `unknownIn`:
  * what it selects or where it goes is unknown, not absent, and the step removes nothing on its
  * account.
  */
@@ -42,7 +42,9 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { memo } from '../../lib/placement/batch-memo.ts'
 import { canonicalDestinations, type Destination } from '../../lib/placement/destinations.ts'
-import { createSnapshot, type Snapshot, sliceOwnedBy } from '../../lib/placement/snapshot.ts'
+import { mergeSlices } from '../../lib/placement/slice-groups.ts'
+import { placementOfSlice } from '../../lib/placement/slice-owner.ts'
+import { createSnapshot, type Snapshot } from '../../lib/placement/snapshot.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type {
   CopyKey,
@@ -132,9 +134,12 @@ export function createReads(deps: ReadsDeps): Reads {
         onInvalid(p)
       })
       const unknown: UnknownPlacement[] = []
+      const ofPlacement = (name: string | undefined) => (s: Pick<KubeObject, 'metadata'>) =>
+        placementOfSlice(s) === name
+      /** The union of the placement's live slices that this incarnation owns. */
       const ownedSlice = (placement: Pick<KubeObject, 'metadata'>) => {
-        const slice = decoded.find((s) => s.metadata.name === placement.metadata.name)
-        return slice && live(slice) && sliceOwnedBy(slice, placement) ? slice : undefined
+        const mine = decoded.filter((s) => live(s) && ofPlacement(placement.metadata.name)(s))
+        return mergeSlices(mine, placement)
       }
       const badPlacements: DecodeProblem[] = []
       const valid = decodeEach(EdgePlacementSchema, eps, (p) => {
@@ -142,8 +147,8 @@ export function createReads(deps: ReadsDeps): Reads {
         onInvalid(p)
       }).map((placement) => {
         const slice = ownedSlice(placement)
-        const bad = badSlices.find((p) => p.object.metadata.name === placement.metadata.name)
-        if (!slice && bad) unknown.push({ what: 'slice', problem: bad })
+        const bad = badSlices.find((p) => ofPlacement(placement.metadata.name)(p.object))
+        if (bad) unknown.push({ what: 'slice', problem: bad })
         const destinations = slice ? canonicalDestinations(slice.destinations ?? []) : []
         return { placement, destinations }
       })

@@ -1,12 +1,13 @@
 /**
- * Which where-keys an event affects. An EdgePlacement or SinglePlacementSlice event affects its
- * own key. A Location or SyncTarget event affects every EdgePlacement in every space: a relabel
+ * Which where-keys an event affects. An EdgePlacement event affects its own key, a
+ * SinglePlacementSlice event its placement's (lib/placement/slice-owner.ts). A Location or SyncTarget event affects every EdgePlacement in every space: a relabel
  * can add a Location to, or drop it from, any placement's selection, and listing the placements
  * is cheaper than working out which selectors the old and new labels satisfied.
  */
 import { EDGE_PLACEMENTS } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { sliceWhereKey } from '../../lib/placement/slice-owner.ts'
 import { whereKeyOf } from './names.ts'
 
 export type WhereEventKind = 'EdgePlacement' | 'SinglePlacementSlice' | 'Location' | 'SyncTarget'
@@ -17,7 +18,7 @@ export async function keysForEvent(
   client: HubClient
 ): Promise<string[]> {
   if (kind === 'EdgePlacement' || kind === 'SinglePlacementSlice') {
-    const key = whereKeyOf(obj)
+    const key = kind === 'EdgePlacement' ? whereKeyOf(obj) : sliceWhereKey(obj)
     return key ? [key] : []
   }
   const keys = (await client.list('*', EDGE_PLACEMENTS)).map(whereKeyOf)

@@ -1,17 +1,19 @@
 /**
  * The where step for one key (`<workload-space-id>/<edgeplacement-name>`): make the world match
- * "the EdgePlacement's SinglePlacementSlice lists exactly the (Location, SyncTarget) pairs its
+ * "the EdgePlacement's SinglePlacementSlices list exactly the (Location, SyncTarget) pairs its
  * locationSelectors reach, and its status counts the matched Locations". It re-reads the
- * EdgePlacement, every Location in every space and the SyncTargets of the matched Locations'
- * spaces, then creates or updates the slice (resourceVersion precondition, only when it differs)
- * and applies its status fields (only when they differ; server-side apply as `edgeplane-where`,
- * the one writer of specGeneration and matchingLocationCount). When the EdgePlacement is absent
- * or deleting, its slice is deleted with a uid precondition — but only a slice owned by an
- * EdgePlacement of that name, so a slice someone else made is left alone. A failed read throws;
- * nothing is deleted on doubt. Every object is decoded once by its lib/apis schema as it is read
- * (lib/apis/decode.ts): an invalid EdgePlacement is reported and its key left as it is (its slice
- * neither written nor deleted); an invalid Location or SyncTarget is reported and selects nothing;
- * an invalid slice (the step's own output) is reported and rewritten whole.
+ * EdgePlacement, its slices (slices.ts: the one named after it, and parts once its destinations
+ * outgrow one object, slice-plan.ts), every Location in every space and the SyncTargets of the
+ * matched Locations' spaces, then creates, updates or deletes slices (resourceVersion and uid
+ * preconditions, only where they differ) and applies its status fields (only when they differ;
+ * server-side apply as `edgeplane-where`, the one writer of specGeneration and
+ * matchingLocationCount). When the EdgePlacement is absent or deleting, its slices are deleted
+ * with uid preconditions — but only slices owned by an EdgePlacement of that name, so a slice
+ * someone else made is left alone. A failed read throws; nothing is deleted on doubt. Every object
+ * is decoded once by its lib/apis schema as it is read (lib/apis/decode.ts): an invalid
+ * EdgePlacement is reported and its key left as it is (its slices neither written nor deleted); an
+ * invalid Location or SyncTarget is reported and selects nothing; an invalid slice (the step's own
+ * output) is reported and refilled.
  */
 import {
   type DecodeProblem,
@@ -27,13 +29,12 @@ import type {
 import {
   EdgePlacementSchema,
   LocationSchema,
-  SinglePlacementSliceSchema,
   SyncTargetSchema,
 } from '../../lib/apis/edge-v1alpha1.ts'
-import { EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
+import { EDGE_PLACEMENTS, LOCATIONS, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
-import { CLUSTER_ANNOTATION, type KubeObject } from '../../lib/kube/types.ts'
+import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import {
   destinationsFor,
@@ -43,29 +44,15 @@ import {
 import { applyPlacementStatus } from '../../lib/reconcile/placement-status.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import { parseWhereKey } from './names.ts'
-import { desiredSlice, ownedByPlacement, sliceUpdate } from './slice.ts'
+import { readPlacementSlices, removeSlices, writeSlices } from './slices.ts'
 
 export const WHERE_STEP = 'where'
 
-/** What the where step needs: the hub and where to report invalid stored objects. */
-export type WhereDeps = { client: HubClient; log: Logger }
-
-async function removeSlice(
-  client: HubClient,
-  spaceId: string,
-  name: string,
-  slice: KubeObject | undefined
-): Promise<ReconcileResult> {
-  if (!slice || slice.metadata.deletionTimestamp || !ownedByPlacement(slice, name))
-    return { outcome: 'absent' }
-  try {
-    await client.delete(spaceId, PLACEMENT_SLICES, name, { uid: slice.metadata.uid ?? '' })
-  } catch (e) {
-    if (isNotFound(e)) return { outcome: 'absent' }
-    throw e
-  }
-  return { outcome: 'deleted' }
-}
+/**
+ * What the where step needs: the hub, where to report invalid stored objects and (tests) how many
+ * bytes of destinations one slice holds before a part is started.
+ */
+export type WhereDeps = { client: HubClient; log: Logger; sliceBudgetBytes?: number }
 
 /** SyncTargets of each space holding a matched Location; a vanished space holds none. */
 async function syncTargetsOf(
@@ -115,8 +102,11 @@ export async function reconcileWhere(deps: WhereDeps, key: string): Promise<Reco
   if (!parsed) throw new TerminalError(`"${key}" is not a where key (<space-id>/<name>)`)
   const { spaceId, name } = parsed
   const stored = await client.get(spaceId, EDGE_PLACEMENTS, name)
-  const slice = await client.get(spaceId, PLACEMENT_SLICES, name)
-  if (!stored || stored.metadata.deletionTimestamp) return removeSlice(client, spaceId, name, slice)
+  const slices = await readPlacementSlices(client, spaceId, name)
+  if (!stored || stored.metadata.deletionTimestamp) {
+    const n = await removeSlices(client, spaceId, name, slices)
+    return { outcome: n === 0 ? 'absent' : n === 1 ? 'deleted' : `deleted ${n} slices` }
+  }
   const onInvalid = (p: DecodeProblem) => reportInvalid(deps.log, WHERE_STEP, p)
   const decoded = decodeObject(EdgePlacementSchema, stored)
   if (!decoded.ok) {
@@ -124,29 +114,14 @@ export async function reconcileWhere(deps: WhereDeps, key: string): Promise<Reco
     return { outcome: 'invalid EdgePlacement: skipped' }
   }
   const ep = decoded.value
+  if (slices.held.some((s) => s.metadata.deletionTimestamp))
+    return { outcome: 'waiting for termination', requeueAfterMs: 2000 }
   const locations = decodeEach(LocationSchema, await client.list('*', LOCATIONS), onInvalid)
   const selected = matchingLocations(locationSelectorsOf(ep), locations)
   const destinations = destinationsFor(selected, await syncTargetsOf(client, selected, onInvalid))
-  const done: string[] = []
-  if (!slice) {
-    await client.create(spaceId, PLACEMENT_SLICES, desiredSlice(ep, destinations))
-    done.push('created')
-  } else if (slice.metadata.deletionTimestamp) {
-    return { outcome: 'waiting for termination', requeueAfterMs: 2000 }
-  } else {
-    const current = decodeObject(SinglePlacementSliceSchema, slice)
-    if (!current.ok) onInvalid(current.problem)
-    const next = sliceUpdate({
-      slice,
-      current: current.ok ? (current.value.destinations ?? []) : undefined,
-      ep,
-      destinations,
-    })
-    if (next) {
-      await client.update(spaceId, PLACEMENT_SLICES, next)
-      done.push('updated')
-    }
-  }
+  const budget = deps.sliceBudgetBytes
+  const write = { client, onInvalid, ...(budget ? { budgetBytes: budget } : {}) }
+  const done = await writeSlices(write, { spaceId, ep, slices, destinations })
   if (await writeStatus(client, spaceId, ep, selected.length)) done.push('status updated')
   return { outcome: done.length > 0 ? done.join(', ') : 'unchanged' }
 }

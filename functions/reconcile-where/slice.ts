@@ -1,11 +1,13 @@
 /**
- * The SinglePlacementSlice an EdgePlacement should have: same name, one controller
- * ownerReference to the EdgePlacement (apiVersion, kind, name, uid), and the resolved
- * `destinations` at top level. `sliceChanges` says what an existing slice lacks, comparing
- * destinations and owner references canonically (order and field order do not matter), so an
- * up-to-date slice is never rewritten. Owner references to other EdgePlacements (an earlier
- * incarnation with another uid) and any other controller reference are replaced; others are kept.
- * A slice whose stored destinations did not decode is rewritten whole.
+ * A SinglePlacementSlice as an EdgePlacement should have it: named after the placement (a part:
+ * a name generated from it, slice-plan.ts), one controller ownerReference to the EdgePlacement
+ * (apiVersion, kind, name, uid), the `edge.kcp.io/source-placement` label naming it, and its
+ * share of the resolved `destinations` at top level. `sliceUpdate` says what an existing slice
+ * lacks, comparing destinations and owner references canonically (order and field order do not
+ * matter), so an up-to-date slice is never rewritten. Owner references to other EdgePlacements (an
+ * earlier incarnation with another uid) and any other controller reference are replaced; others
+ * are kept, and so are other labels. A slice whose stored destinations did not decode is rewritten
+ * whole.
  */
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import { EDGE_API_VERSION, type SinglePlacement } from '../../lib/apis/edge-v1alpha1.ts'
@@ -15,6 +17,7 @@ import {
   type Destination,
   sameDestinations,
 } from '../../lib/placement/destinations.ts'
+import { owningPlacement, SOURCE_PLACEMENT_LABEL } from '../../lib/placement/slice-owner.ts'
 
 export const PLACEMENT_KIND = 'EdgePlacement'
 
@@ -31,16 +34,27 @@ export function ownerRefTo(ep: EdgePlacementObject): OwnerReference {
 
 /** Whether the slice is owned by an EdgePlacement called `name` (of any uid). */
 export function ownedByPlacement(slice: KubeObject, name: string): boolean {
-  return (slice.metadata.ownerReferences ?? []).some(
-    (r) => r.kind === PLACEMENT_KIND && r.apiVersion.startsWith('edge.kcp.io/') && r.name === name
-  )
+  return owningPlacement(slice) === name
 }
 
-export function desiredSlice(ep: EdgePlacementObject, destinations: Destination[]): KubeObject {
+/**
+ * A new slice of the placement: named after it (`primary`), or a part whose name the hub
+ * generates from the placement's.
+ */
+export function desiredSlice(
+  ep: EdgePlacementObject,
+  destinations: Destination[],
+  primary = true
+): KubeObject {
+  const name = ep.metadata.name ?? ''
   return {
     apiVersion: EDGE_API_VERSION,
     kind: 'SinglePlacementSlice',
-    metadata: { name: ep.metadata.name ?? '', ownerReferences: [ownerRefTo(ep)] },
+    metadata: {
+      ...(primary ? { name } : { generateName: `${name}-` }),
+      labels: { [SOURCE_PLACEMENT_LABEL]: name },
+      ownerReferences: [ownerRefTo(ep)],
+    },
     destinations,
   }
 }
@@ -81,6 +95,14 @@ export function sliceUpdate(u: SliceUpdate): KubeObject | undefined {
   const refs = ownerRefsFor(refs0, ep)
   const sameRefs = refsKey(refs0) === refsKey(refs)
   const same = u.current && sameDestinations(canonicalDestinations(u.current), destinations)
-  if (sameRefs && same) return undefined
-  return { ...slice, metadata: { ...slice.metadata, ownerReferences: refs }, destinations }
+  const name = ep.metadata.name ?? ''
+  const labels = slice.metadata.labels ?? {}
+  const labelled = labels[SOURCE_PLACEMENT_LABEL] === name
+  if (sameRefs && same && labelled) return undefined
+  const metadata = {
+    ...slice.metadata,
+    labels: { ...labels, [SOURCE_PLACEMENT_LABEL]: name },
+    ownerReferences: refs,
+  }
+  return { ...slice, metadata, destinations }
 }

@@ -10,7 +10,9 @@
  * Customization inputs are read only when some selected object asks for customization: a space's
  * Customizers and an inventory space's Locations, each with one list per batch (a thousand
  * destinations in one inventory space cost one list). Slices, placements, Customizers and
- * Locations are decoded once by their schemas as they are read (lib/apis/decode.ts): an invalid one
+ * Locations are decoded once by their schemas as they are read (lib/apis/decode.ts). A placement's
+ * slice, as the steps see it, is the union of the slices its live incarnation owns (its
+ * destinations may span several, slice-groups.ts). An invalid one
  * goes to `onInvalid` and is left out (a placement named by a slice is also listed by
  * `invalidPlacementsFor`, for its step to report); a Customizer keeps its decode result, so the
  * customization that names an invalid one says why. Left out is not absent: `unknownPlacement`
@@ -40,6 +42,15 @@ import type { Registry } from '../kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { mailboxSpacePath } from '../reconcile/keys.ts'
 import { memo } from './batch-memo.ts'
+import {
+  destinationId,
+  type GroupedSlices,
+  groupSlices,
+  mergeSlices,
+  namesDestination as names,
+  type SliceGroup,
+} from './slice-groups.ts'
+import { placementOfSlice } from './slice-owner.ts'
 import type { SourceObject, SpaceSnapshot } from './types.ts'
 
 export type SnapshotDeps = {
@@ -49,7 +60,10 @@ export type SnapshotDeps = {
   onInvalid?: (problem: DecodeProblem) => void
 }
 
-/** A placement that names a destination, with the EdgePlacement that owns its slice. */
+/**
+ * A placement that names a destination, with the EdgePlacement that owns its slices and their
+ * union as one slice.
+ */
 export type PlacementRef = { spaceId: string; placement: EdgePlacementObject; slice: SliceObject }
 
 /** A placement whose slice names a destination but which does not decode. */
@@ -64,7 +78,7 @@ export type Snapshot = {
   invalidPlacementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<InvalidPlacement[]>
   /**
    * Why what the live placement `name` of a workload space delivers is unknown: its EdgePlacement
-   * does not decode, or it does and its slice (same name, same space) does not. Undefined when the
+   * does not decode, or it does and one of its slices (lib/placement/slice-owner.ts) does not. Undefined when the
    * placement decodes with a slice that decodes or none, and when it is absent or being deleted.
    */
   unknownPlacement(spaceId: string, name: string): Promise<DecodeProblem | undefined>
@@ -89,16 +103,6 @@ const qualifiedName = (o: Pick<KubeObject, 'metadata'>) =>
 const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
   o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
-/** Is `slice` owned (ownerReference) by the EdgePlacement `placement` (this uid)? */
-export function sliceOwnedBy(
-  slice: Pick<KubeObject, 'metadata'>,
-  placement: Pick<KubeObject, 'metadata'>
-): boolean {
-  return (slice.metadata.ownerReferences ?? []).some(
-    (r) => r.kind === 'EdgePlacement' && r.uid === placement.metadata.uid
-  )
-}
-
 /** Lists every placeable resource of a space; resources that cannot be listed are skipped. */
 async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnapshot> {
   const registry = await deps.registry(spaceId)
@@ -119,7 +123,7 @@ async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnap
 
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const spaces = memo<Space | undefined>()
-  const slices = memo<{ valid: SliceObject[]; invalid: DecodeProblem[] }>()
+  const slices = memo<{ valid: SliceObject[]; invalid: DecodeProblem[] } & GroupedSlices>()
   const placements = memo<DecodeResult<EdgePlacementObject> | undefined>()
   const workloads = memo<SpaceSnapshot>()
   const registries = memo<Registry>()
@@ -146,9 +150,8 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
           onInvalid(p)
         }
       )
-      return { valid, invalid }
+      return { valid, invalid, ...groupSlices(valid) }
     })
-  const allSlices = async () => (await sliceList()).valid
   const placement = (spaceId: string, name: string) =>
     placements(`${spaceId}/${name}`, async () => {
       let stored: KubeObject | undefined
@@ -163,18 +166,19 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       if (!res.ok) onInvalid(res.problem)
       return res
     })
-  /** The placements (decoded or not) owning the slices that name the SyncTarget. */
+  /** Per placement and uid: its slices owned by that uid as one (memoized per batch). */
+  const merged = new Map<string, SliceObject | undefined>()
+  const ownedSlice = (group: SliceGroup, owner: Pick<KubeObject, 'metadata'>) => {
+    const key = `${group.spaceId}/${group.placement}/${owner.metadata.uid ?? ''}`
+    if (!merged.has(key)) merged.set(key, mergeSlices(group.slices, owner))
+    return merged.get(key)
+  }
+  /** The placements (decoded or not) whose slices name the SyncTarget. */
   const named = async (inventorySpaceId: string, syncTargetUid: string) => {
-    const list = (await allSlices()).filter((s) =>
-      (s.destinations ?? []).some(
-        (d) => d.cluster === inventorySpaceId && d.syncTargetUID === syncTargetUid
-      )
-    )
+    const { byDestination } = await sliceList()
+    const groups = byDestination.get(destinationId(inventorySpaceId, syncTargetUid)) ?? []
     return Promise.all(
-      list.map(async (slice) => {
-        const spaceId = spaceOf(slice)
-        return { spaceId, slice, res: await placement(spaceId, slice.metadata.name ?? '') }
-      })
+      groups.map(async (group) => ({ group, res: await placement(group.spaceId, group.placement) }))
     )
   }
   return {
@@ -189,17 +193,19 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       }),
     async placementsFor(inventorySpaceId, syncTargetUid) {
       const refs: PlacementRef[] = []
-      for (const { spaceId, slice, res } of await named(inventorySpaceId, syncTargetUid)) {
-        if (res?.ok && sliceOwnedBy(slice, res.value))
-          refs.push({ spaceId, placement: res.value, slice })
+      for (const { group, res } of await named(inventorySpaceId, syncTargetUid)) {
+        const slice = res?.ok ? ownedSlice(group, res.value) : undefined
+        if (res?.ok && slice && names(slice, inventorySpaceId, syncTargetUid))
+          refs.push({ spaceId: group.spaceId, placement: res.value, slice })
       }
       return refs
     },
     async invalidPlacementsFor(inventorySpaceId, syncTargetUid) {
       const out: InvalidPlacement[] = []
-      for (const { spaceId, slice, res } of await named(inventorySpaceId, syncTargetUid)) {
-        if (res && !res.ok && sliceOwnedBy(slice, res.problem.object))
-          out.push({ spaceId, problem: res.problem })
+      for (const { group, res } of await named(inventorySpaceId, syncTargetUid)) {
+        const slice = res && !res.ok ? ownedSlice(group, res.problem.object) : undefined
+        if (res && !res.ok && slice && names(slice, inventorySpaceId, syncTargetUid))
+          out.push({ spaceId: group.spaceId, problem: res.problem })
       }
       return out
     },
@@ -208,7 +214,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       if (!res) return undefined
       if (!res.ok) return res.problem
       return (await sliceList()).invalid.find(
-        (p) => spaceOf(p.object) === spaceId && p.object.metadata.name === name
+        (p) => spaceOf(p.object) === spaceId && placementOfSlice(p.object) === name
       )
     },
     invalidSlices: async () => (await sliceList()).invalid,

@@ -2,12 +2,12 @@
  * Maps a hub watch event to the reconcile-step keys it should wake, for the relay that runs outside
  * the Worker. mailbox: a SyncTarget wakes its mailbox, a mailbox Workspace in the edge service
  * provider space (espw) wakes itself. where: SyncTargets and Locations wake every where-key (a
- * relabel can change any placement's selection); EdgePlacements and SinglePlacementSlices wake
- * their own. translate (keys are mailbox names): a slice wakes the mailboxes it names now and those
+ * relabel can change any placement's selection); an EdgePlacement wakes its own, a
+ * SinglePlacementSlice its placement's (lib/placement/slice-owner.ts). translate (keys are mailbox names): a slice wakes the mailboxes it names now and those
  * it named before (from the slice index, which the event also updates), a Location the mailboxes
  * slices reach through it (their copies take customization parameters from its labels and
  * annotations; a change of selection follows through the slices anyway), an EdgePlacement the
- * mailboxes of its slice (when the relay keeps `specs`, only for a new uid or generation: status
+ * mailboxes of its slices (when the relay keeps `specs`, only for a new uid or generation: status
  * writes change nothing translate reads), a mailbox Workspace itself (a new mailbox needs its
  * content), and any other object in space S the mailboxes of every slice in S; objects in espw wake
  * nothing (nor do mailbox spaces, which hold no slices), and neither do the objects every cluster
@@ -19,6 +19,7 @@
  */
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+import { placementOfSlice, sliceWhereKey } from '../placement/slice-owner.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
 import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
@@ -79,7 +80,10 @@ function sliceKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[
   const before =
     type === 'DELETED'
       ? deps.index.remove(space, name)
-      : deps.index.set(space, name, now, destinationsOfSlice(obj))
+      : deps.index.set(space, name, now, {
+          locations: destinationsOfSlice(obj),
+          placement: placementOfSlice(obj),
+        })
   return translate([...now, ...before])
 }
 
@@ -150,11 +154,14 @@ async function stepKeys(
         const space = spaceOf(obj)
         const name = obj.metadata.name
         const moved = specMoved(event.type, obj, deps)
-        const slice = space && name && moved ? deps.index.ofSlice(space, name) : []
-        return [...ownWhereKey(obj), ...translate(slice)]
+        const slices = space && name && moved ? deps.index.ofPlacement(space, name) : []
+        return [...ownWhereKey(obj), ...translate(slices)]
       }
-      case 'singleplacementslices':
-        return [...ownWhereKey(obj), ...sliceKeys(event.type, obj, deps)]
+      case 'singleplacementslices': {
+        const key = sliceWhereKey(obj)
+        const own = key ? [{ step: WHERE_STEP, key }] : []
+        return [...own, ...sliceKeys(event.type, obj, deps)]
+      }
     }
   }
   if (ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces') {

@@ -30,6 +30,6 @@ export function removalKeys(
   const keys = deps.index
     .slices()
     .filter((s) => s.space === space)
-    .map((s) => whereKey(s.space, s.name))
+    .map((s) => whereKey(s.space, s.placement))
   return [...new Set(keys)].sort().map((key) => ({ step: SUMMARIZE_STEP, key }))
 }

@@ -6,7 +6,10 @@
  * an object in space S wakes the mailboxes `ofSpace(S)`, and a slice change wakes the mailboxes it
  * names now and the ones it named before (`set` returns those). Per slice it also keeps which
  * Location each mailbox came through (`destinationsOfSlice`), so a Location change wakes the
- * mailboxes whose copies take their parameters from it (`ofLocation`; customization). Built from
+ * mailboxes whose copies take their parameters from it (`ofLocation`; customization). Per slice it
+ * keeps the EdgePlacement it belongs to (lib/placement/slice-owner.ts; a placement's destinations
+ * may span several slices), so a placement's mailboxes are those of all its slices
+ * (`ofPlacement`) and a slice's summarize key is its placement's. Built from
  * the slices watch, which lists at every start; a relist drops the slices that vanished
  * (`slices()` to compare). A watched slice is read as the steps read it: decoded by its schema
  * (lib/apis/decode.ts; one that does not decode names nothing, as the translate step leaves it
@@ -26,7 +29,16 @@ import {
 } from '../placement/destinations.ts'
 import { isMailboxName } from '../reconcile/keys.ts'
 
-export type SliceRef = { space: string; name: string }
+/** A slice (space id, name) and the EdgePlacement (same space) it belongs to. */
+export type SliceRef = { space: string; name: string; placement: string }
+
+/** What the index keeps of a slice besides its mailboxes. */
+export type SliceFacts = {
+  /** The Locations its mailboxes are reached through. */
+  locations?: Iterable<LocationMailbox>
+  /** The EdgePlacement it belongs to; its own name when not given. */
+  placement?: string
+}
 
 /** One destination of a slice: the Location (inventory space id + name) and the mailbox. */
 export type LocationMailbox = { cluster: string; locationName: string; mailbox: string }
@@ -36,15 +48,12 @@ export type SliceIndex = {
    * Records a slice's mailboxes (and, when given, the Locations they came through); returns the
    * mailboxes it had before (empty when new).
    */
-  set(
-    space: string,
-    name: string,
-    mailboxes: Iterable<string>,
-    locations?: Iterable<LocationMailbox>
-  ): string[]
+  set(space: string, name: string, mailboxes: Iterable<string>, more?: SliceFacts): string[]
   /** Forgets a slice; returns the mailboxes it had. */
   remove(space: string, name: string): string[]
   ofSlice(space: string, name: string): string[]
+  /** The mailboxes of every slice of an EdgePlacement, sorted. */
+  ofPlacement(space: string, placement: string): string[]
   /** The mailboxes of every slice in the space, sorted. */
   ofSpace(space: string): string[]
   /** The mailboxes that some slice reaches through this Location, sorted. */
@@ -94,9 +103,13 @@ export function createSliceIndex(): SliceIndex {
   const bySpace = new Map<string, Map<string, Set<string>>>()
   /** Per slice: Location key -> mailboxes reached through it. */
   const locations = new Map<string, Map<string, Set<string>>>()
+  /** Per slice: the EdgePlacement it belongs to, where not its own name. */
+  const owners = new Map<string, string>()
   const get = (space: string, name: string) => bySpace.get(space)?.get(name)
+  const placementOf = (space: string, name: string) => owners.get(sliceKey(space, name)) ?? name
   const remove = (space: string, name: string): string[] => {
     locations.delete(sliceKey(space, name))
+    owners.delete(sliceKey(space, name))
     const names = bySpace.get(space)
     const had = names?.get(name)
     if (!names || !had) return []
@@ -105,8 +118,9 @@ export function createSliceIndex(): SliceIndex {
     return [...had].sort()
   }
   return {
-    set(space, name, mailboxes, through = []) {
+    set(space, name, mailboxes, { locations: through = [], placement = name } = {}) {
       const before = remove(space, name)
+      if (placement !== name) owners.set(sliceKey(space, name), placement)
       const byLocation = new Map<string, Set<string>>()
       for (const d of through) {
         const k = locationKey(d.cluster, d.locationName)
@@ -123,6 +137,12 @@ export function createSliceIndex(): SliceIndex {
     },
     remove,
     ofSlice: (space, name) => [...(get(space, name) ?? [])].sort(),
+    ofPlacement(space, placement) {
+      const out = new Set<string>()
+      for (const [name, mbs] of bySpace.get(space) ?? [])
+        if (placementOf(space, name) === placement) for (const m of mbs) out.add(m)
+      return [...out].sort()
+    },
     ofSpace(space) {
       const out = new Set<string>()
       for (const mbs of bySpace.get(space)?.values() ?? []) for (const m of mbs) out.add(m)
@@ -138,13 +158,15 @@ export function createSliceIndex(): SliceIndex {
     slices() {
       const out: SliceRef[] = []
       for (const [space, names] of bySpace)
-        for (const name of names.keys()) out.push({ space, name })
+        for (const name of names.keys())
+          out.push({ space, name, placement: placementOf(space, name) })
       return out
     },
     slicesNaming(mailbox) {
       const out: SliceRef[] = []
       for (const [space, names] of bySpace)
-        for (const [name, mbs] of names) if (mbs.has(mailbox)) out.push({ space, name })
+        for (const [name, mbs] of names)
+          if (mbs.has(mailbox)) out.push({ space, name, placement: placementOf(space, name) })
       return out
     },
     spaces() {

@@ -1,6 +1,6 @@
 /**
  * The summarize step's keys for a hub event (keys are the where step's, one per EdgePlacement:
- * `<space-id>/<name>`, a slice's name being its placement's). What an edge reports lands in its
+ * `<space-id>/<name>`; a slice's is its placement's, lib/placement/slice-owner.ts). What an edge reports lands in its
  * mailbox space: a copy-state write logs the copy as MODIFIED there (and a manifest write its
  * copies as ADDED/MODIFIED/DELETED; an upsync a stored object), and cross-space watches see those
  * events with the mailbox space's id as `kcp.io/cluster`. So an event in a mailbox space wakes
@@ -8,13 +8,14 @@
  * comes from the mailbox Workspaces in espw (`spec.cluster`), listed at every start. A SyncTarget
  * wakes the placements naming its mailbox only when its heartbeat brings it back to life — first
  * seen by this relay, or after a gap of STALE_AFTER_MS — not at each heartbeat write (once a minute
- * per edge); turning stale has no event, the step asks to be run again for that. EdgePlacements and
- * slices wake their own key, a Location every placement (its labels group Summarizers), a
+ * per edge); turning stale has no event, the step asks to be run again for that. EdgePlacements wake
+ * their own key, slices their placement's, a Location every placement (its labels group Summarizers), a
  * Summarizer the placements of its space. Events missed meanwhile are healed by the resync.
  */
 
 import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
+import { sliceWhereKey } from '../placement/slice-owner.ts'
 import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
 import { heartbeatAt, STALE_AFTER_MS } from '../summarize/liveness.ts'
 import type { SliceIndex, SliceRef } from './slice-index.ts'
@@ -38,7 +39,7 @@ type Key = { step: string; key: string }
 const spaceOf = (obj: KubeObject) => obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
 
 const keysOf = (slices: Iterable<SliceRef>): Key[] =>
-  [...new Set([...slices].map((s) => whereKey(s.space, s.name)))]
+  [...new Set([...slices].map((s) => whereKey(s.space, s.placement)))]
     .sort()
     .map((key) => ({ step: SUMMARIZE_STEP, key }))
 
@@ -76,8 +77,11 @@ export function summarizeKeys(
   if (ref.group === 'edge.kcp.io') {
     switch (ref.resource) {
       case 'edgeplacements':
-      case 'singleplacementslices':
         return own(obj)
+      case 'singleplacementslices': {
+        const key = sliceWhereKey(obj)
+        return key ? [{ step: SUMMARIZE_STEP, key }] : []
+      }
       case 'locations':
         return keysOf(index.slices())
       case 'summarizers': {

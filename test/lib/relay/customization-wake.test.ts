@@ -107,8 +107,12 @@ describe('Location changes wake the mailboxes reached through them', () => {
 
   it('unites the mailboxes of several slices reaching one Location', () => {
     const index = createSliceIndex()
-    index.set('ws1', 'a', [mb(1)], [{ cluster: 'inv1', locationName: 'l', mailbox: mb(1) }])
-    index.set('ws2', 'b', [mb(2)], [{ cluster: 'inv1', locationName: 'l', mailbox: mb(2) }])
+    index.set('ws1', 'a', [mb(1)], {
+      locations: [{ cluster: 'inv1', locationName: 'l', mailbox: mb(1) }],
+    })
+    index.set('ws2', 'b', [mb(2)], {
+      locations: [{ cluster: 'inv1', locationName: 'l', mailbox: mb(2) }],
+    })
     index.set('ws3', 'c', [mb(3)])
     expect(index.ofLocation('inv1', 'l')).toEqual([mb(1), mb(2)])
     index.remove('ws1', 'a')

@@ -123,6 +123,43 @@ describe('keysForEvent: mailbox and where', () => {
     expect(d.listed).toBe(0)
   })
 
+  it("maps a placement's part slices to its where-key, and the placement to every part's mailboxes", async () => {
+    const d = deps(placements)
+    const part = (name: string, mailboxes: number[]): KubeObject => {
+      const s = slice(name, 'ws1', mailboxes)
+      s.metadata.labels = { 'edge.kcp.io/source-placement': 'big' }
+      s.metadata.ownerReferences = [
+        {
+          apiVersion: 'edge.kcp.io/v1alpha1',
+          kind: 'EdgePlacement',
+          name: 'big',
+          uid: 'u-big',
+          controller: true,
+        },
+      ]
+      return s
+    }
+    const first = await keysForEvent(SLICES, { type: 'ADDED', object: part('big', [1, 2]) }, d)
+    const second = await keysForEvent(SLICES, { type: 'ADDED', object: part('big-x7k2p', [3]) }, d)
+    expect(first.filter((k) => k.step === WHERE_STEP)).toEqual([
+      { step: WHERE_STEP, key: 'ws1/big' },
+    ])
+    expect(second.filter((k) => k.step === WHERE_STEP)).toEqual([
+      { step: WHERE_STEP, key: 'ws1/big' },
+    ])
+    expect(show(second.filter((k) => k.step === TRANSLATE_STEP))).toEqual([
+      `${TRANSLATE_STEP} ${mb(3)}`,
+    ])
+    const ep = await keysForEvent(
+      PLACEMENTS,
+      { type: 'MODIFIED', object: obj('EdgePlacement', 'big', 'ws1') },
+      d
+    )
+    expect(show(ep.filter((k) => k.step === TRANSLATE_STEP))).toEqual(
+      [1, 2, 3].map((n) => `${TRANSLATE_STEP} ${mb(n)}`)
+    )
+  })
+
   it('maps mailbox-named Workspaces in the espw space to mailbox and translate', async () => {
     const d = deps()
     const name = `inv1-mb-${UID}`
@@ -287,8 +324,8 @@ describe('keysForRelist', () => {
       `${TRANSLATE_STEP} ${mb(3)}`,
     ])
     expect(d.index.slices()).toEqual([
-      { space: 'ws1', name: 'p1' },
-      { space: 'ws3', name: 'r' },
+      { space: 'ws1', name: 'p1', placement: 'p1' },
+      { space: 'ws3', name: 'r', placement: 'r' },
     ])
     expect(d.index.spaces()).toEqual(['ws1', 'ws3'])
     expect(await keysForEvent(CONFIGMAPS, { type: 'ADDED', object: configMap('ws2') }, d)).toEqual(

@@ -53,11 +53,31 @@ describe('slice index', () => {
     expect(index.remove('ws1', 'b')).toEqual(['m2', 'm3'])
     expect(index.remove('ws1', 'b')).toEqual([])
     expect(index.slices()).toEqual([
-      { space: 'ws1', name: 'a' },
-      { space: 'ws2', name: 'a' },
+      { space: 'ws1', name: 'a', placement: 'a' },
+      { space: 'ws2', name: 'a', placement: 'a' },
     ])
     index.remove('ws1', 'a')
     expect(index.ofSpace('ws1')).toEqual([])
     expect(index.spaces()).toEqual([])
+  })
+
+  it("gathers a placement's mailboxes over all its slices, and names the placement per slice", () => {
+    const index = createSliceIndex()
+    index.set('ws1', 'big', ['m1', 'm2'])
+    index.set('ws1', 'big-x7k2p', ['m3'], { placement: 'big' })
+    index.set('ws1', 'big-2', ['m9'])
+    index.set('ws2', 'big-q9z4w', ['m4'], { placement: 'big' })
+    expect(index.ofPlacement('ws1', 'big')).toEqual(['m1', 'm2', 'm3'])
+    expect(index.ofPlacement('ws1', 'big-2')).toEqual(['m9'])
+    expect(index.ofPlacement('ws2', 'big')).toEqual(['m4'])
+    expect(index.slicesNaming('m3')).toEqual([
+      { space: 'ws1', name: 'big-x7k2p', placement: 'big' },
+    ])
+    // Re-set without an owner, the slice is its own placement again.
+    index.set('ws1', 'big-x7k2p', ['m3'])
+    expect(index.ofPlacement('ws1', 'big')).toEqual(['m1', 'm2'])
+    index.set('ws1', 'big-x7k2p', ['m3'], { placement: 'big' })
+    expect(index.remove('ws1', 'big-x7k2p')).toEqual(['m3'])
+    expect(index.ofPlacement('ws1', 'big')).toEqual(['m1', 'm2'])
   })
 })

@@ -46,6 +46,8 @@ const index = createSliceIndex()
 index.set('ws1', 'p', [mb(1), mb(2)])
 index.set('ws1', 'q', [mb(2)])
 index.set('ws2', 'r', [mb(3)])
+// A part of placement r (its destinations outgrew one slice): its mailboxes wake r's key.
+index.set('ws2', 'r-k8s2x', [mb(4)], { placement: 'r' })
 const state = createSummarizeKeysState()
 const deps = { espwSpaceId: 'espw1', index, summarize: state }
 
@@ -123,6 +125,32 @@ const steps: Step[] = [
     'singleplacementslices',
     'MODIFIED',
     obj('SinglePlacementSlice', 'r', 'ws2'),
+    ['ws2/r'],
+  ],
+  [
+    "a part slice wakes its placement's key",
+    EDGE,
+    'singleplacementslices',
+    'MODIFIED',
+    {
+      ...obj('SinglePlacementSlice', 'r-k8s2x', 'ws2'),
+      metadata: {
+        name: 'r-k8s2x',
+        annotations: { 'kcp.io/cluster': 'ws2' },
+        ownerReferences: [
+          { apiVersion: 'edge.kcp.io/v1alpha1', kind: 'EdgePlacement', name: 'r', uid: 'u' },
+        ],
+      },
+    },
+    ['ws2/r'],
+  ],
+  ['mailbox 4 is remembered', 'tenancy.kcp.io', 'workspaces', 'ADDED', mailboxWs(4), []],
+  [
+    "a report in a part's mailbox wakes the placement, not the part",
+    '',
+    'configmaps',
+    'ADDED',
+    obj('ConfigMap', 'c', 'mbspace4'),
     ['ws2/r'],
   ],
   [

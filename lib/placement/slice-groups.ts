@@ -1,0 +1,86 @@
+/**
+ * The slices of one batch grouped by the EdgePlacement they belong to (slice-owner.ts), for the
+ * placement steps' snapshot: an EdgePlacement's destinations may span several slices, so a reader
+ * takes the union of the slices its live incarnation (uid) owns as its one slice (`mergeSlices`).
+ * `byDestination` finds the placements naming a SyncTarget (inventory space id + uid) without
+ * scanning every slice per mailbox, which at ten thousand destinations would make a batch
+ * quadratic.
+ */
+import type { SliceObject } from '../apis/edge-objects.ts'
+import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+import { placementOfSlice } from './slice-owner.ts'
+
+/** The slices (decoded) of one placement of one workload space, of any owner uid. */
+export type SliceGroup = { spaceId: string; placement: string; slices: SliceObject[] }
+
+export type GroupedSlices = {
+  groups: SliceGroup[]
+  /** Per destination (`destinationId`): the groups with a slice naming it. */
+  byDestination: Map<string, SliceGroup[]>
+}
+
+export const destinationId = (inventorySpaceId: string, syncTargetUid: string) =>
+  `${inventorySpaceId}\u0000${syncTargetUid}`
+
+const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
+  o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
+
+/** Is `slice` owned (ownerReference) by the EdgePlacement `placement` (this uid)? */
+export function sliceOwnedBy(
+  slice: Pick<KubeObject, 'metadata'>,
+  placement: Pick<KubeObject, 'metadata'>
+): boolean {
+  return (slice.metadata.ownerReferences ?? []).some(
+    (r) => r.kind === 'EdgePlacement' && r.uid === placement.metadata.uid
+  )
+}
+
+export function groupSlices(slices: readonly SliceObject[]): GroupedSlices {
+  const byKey = new Map<string, SliceGroup>()
+  const byDestination = new Map<string, SliceGroup[]>()
+  for (const slice of slices) {
+    const spaceId = spaceOf(slice)
+    const placement = placementOfSlice(slice) ?? ''
+    const key = `${spaceId}/${placement}`
+    let group = byKey.get(key)
+    if (!group) {
+      group = { spaceId, placement, slices: [] }
+      byKey.set(key, group)
+    }
+    group.slices.push(slice)
+    for (const d of slice.destinations ?? []) {
+      if (!d.syncTargetUID) continue
+      const id = destinationId(d.cluster, d.syncTargetUID)
+      const at = byDestination.get(id) ?? []
+      if (at[at.length - 1] !== group) at.push(group)
+      byDestination.set(id, at)
+    }
+  }
+  return { groups: [...byKey.values()], byDestination }
+}
+
+/**
+ * The slices `owner` (an EdgePlacement, by uid) owns as one slice: the first one's metadata and
+ * all their destinations; undefined when it owns none of them.
+ */
+export function mergeSlices(
+  slices: readonly SliceObject[],
+  owner: Pick<KubeObject, 'metadata'>
+): SliceObject | undefined {
+  const owned = slices.filter((s) => sliceOwnedBy(s, owner))
+  const [first] = owned
+  if (!first) return undefined
+  if (owned.length === 1) return first
+  return { ...first, destinations: owned.flatMap((s) => s.destinations ?? []) }
+}
+
+/** Whether a slice names the SyncTarget. */
+export function namesDestination(
+  slice: SliceObject,
+  inventorySpaceId: string,
+  syncTargetUid: string
+): boolean {
+  return (slice.destinations ?? []).some(
+    (d) => d.cluster === inventorySpaceId && d.syncTargetUID === syncTargetUid
+  )
+}
