@@ -18,8 +18,23 @@ export type Destination = {
 
 type Slice = Pick<SliceObject, 'destinations'>
 
-/** One destination per SyncTarget, with the first of its Locations by name; sorted by label. */
-export function destinationsOf(slice: Slice): Destination[] {
+const sorted = new WeakMap<Slice, Destination[]>()
+const byTarget = new WeakMap<Slice, Map<string, LocationRef>>()
+
+/**
+ * One destination per SyncTarget, with the first of its Locations by name; sorted by label.
+ * Worked out once per slice object (a batch's slices are read once and not changed): a placement
+ * of ten thousand destinations is asked about once per mailbox.
+ */
+export function destinationsOf(slice: Slice): readonly Destination[] {
+  const known = sorted.get(slice)
+  if (known) return known
+  const out = computeDestinations(slice)
+  sorted.set(slice, out)
+  return out
+}
+
+function computeDestinations(slice: Slice): Destination[] {
   const keyed = sliceDestinations(slice).map((d) => {
     const dest: Destination = {
       location: { cluster: d.cluster, name: d.locationName },
@@ -37,9 +52,17 @@ export function locationFor(
   cluster: string,
   syncTargetUid: string
 ): LocationRef | undefined {
-  return destinationsOf(slice).find(
-    (d) => d.location.cluster === cluster && d.syncTargetUid === syncTargetUid
-  )?.location
+  let index = byTarget.get(slice)
+  if (!index) {
+    index = new Map(
+      destinationsOf(slice).map((d) => [
+        `${d.location.cluster}\u0000${d.syncTargetUid}`,
+        d.location,
+      ])
+    )
+    byTarget.set(slice, index)
+  }
+  return index.get(`${cluster}\u0000${syncTargetUid}`)
 }
 
 /** How reports name a destination: `<SyncTarget> (Location <space id>:<name>)`. */

@@ -74,13 +74,23 @@ export function mergeSlices(
   return { ...first, destinations: owned.flatMap((s) => s.destinations ?? []) }
 }
 
-/** Whether a slice names the SyncTarget. */
+const named = new WeakMap<SliceObject, Set<string>>()
+
+/**
+ * Whether a slice names the SyncTarget; the slice's destinations are indexed once per slice
+ * object, so asking for each of ten thousand mailboxes is not ten thousand scans.
+ */
 export function namesDestination(
   slice: SliceObject,
   inventorySpaceId: string,
   syncTargetUid: string
 ): boolean {
-  return (slice.destinations ?? []).some(
-    (d) => d.cluster === inventorySpaceId && d.syncTargetUID === syncTargetUid
-  )
+  let ids = named.get(slice)
+  if (!ids) {
+    ids = new Set(
+      (slice.destinations ?? []).map((d) => destinationId(d.cluster, d.syncTargetUID ?? ''))
+    )
+    named.set(slice, ids)
+  }
+  return ids.has(destinationId(inventorySpaceId, syncTargetUid))
 }
