@@ -25,6 +25,7 @@ import {
 } from '../kube/label-selector.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { mailboxName } from '../reconcile/keys.ts'
+import { type LabelIndex, labelIndex } from './label-index.ts'
 
 export type Destination = Required<SinglePlacement>
 
@@ -51,12 +52,25 @@ export function matchingLocations(
 
 const locationKey = (l: LocationObject) => [clusterOf(l), l.metadata.name ?? '']
 
-/** One destination per (Location, live SyncTarget it selects in its own space). */
+/**
+ * One destination per (Location, live SyncTarget it selects in its own space). The SyncTargets of
+ * each space are indexed by label once (label-index.ts), so a Location's selector is tested only
+ * on the SyncTargets that carry one of the values it asks for.
+ */
 export function destinationsFor(
   locations: readonly LocationObject[],
   syncTargetsIn: (spaceId: string) => readonly SyncTargetObject[]
 ): Destination[] {
   const out: Destination[] = []
+  const indexes = new Map<string, LabelIndex<SyncTargetObject>>()
+  const indexOf = (space: string) => {
+    let index = indexes.get(space)
+    if (!index) {
+      index = labelIndex(syncTargetsIn(space))
+      indexes.set(space, index)
+    }
+    return index
+  }
   for (const loc of locations) {
     const cluster = clusterOf(loc)
     // The instanceSelector's requirements, worked out once per Location (not per SyncTarget);
@@ -64,7 +78,7 @@ export function destinationsFor(
     const selector = loc.spec.instanceSelector
     const requirements = selector ? labelSelectorRequirements(selector) : undefined
     if (!requirements) continue
-    for (const st of syncTargetsIn(cluster)) {
+    for (const st of indexOf(cluster).candidates(requirements)) {
       if (st.metadata.deletionTimestamp || !st.metadata.name || !st.metadata.uid) continue
       if (!matchesRequirements(st.metadata.labels, requirements)) continue
       out.push({
