@@ -5,11 +5,14 @@
  */
 import { ensureBootstrapAdmin } from '../auth/bootstrap-admin.ts'
 import { isApiError } from '../errors.ts'
+import { BUILTIN_RESOURCES } from '../kube/builtin-resources.ts'
 import { createObject } from './create.ts'
 import type { HubDeps } from './deps.ts'
 import { defaultWriteOptions } from './options.ts'
 import { registryForSpace } from './space-registry.ts'
 import { ROOT, type Space } from './spaces.ts'
+
+const NAMESPACES_INFO = BUILTIN_RESOURCES.find((r) => r.group === '' && r.resource === 'namespaces')
 
 export async function ensureWorkspace(
   deps: HubDeps,
@@ -32,14 +35,18 @@ export async function ensureWorkspace(
   }
 }
 
-/** Creates the `default` Namespace of a space if it is missing (kcp gives every workspace one). */
+/**
+ * Creates the `default` Namespace of a space if it is missing (kcp gives every workspace one).
+ * Namespaces are a built-in of the core group, which no CRD can serve, so the space's registry
+ * (a list of its CRDs and the mailbox checks that go with it: six store requests, for a space
+ * made a moment ago) is not read to find them.
+ */
 export async function ensureDefaultNamespace(
   deps: HubDeps,
   space: Space,
   baseUrl: string
 ): Promise<void> {
-  const registry = await registryForSpace(deps, space.id)
-  const info = registry.byResource('', 'namespaces')
+  const info = NAMESPACES_INFO
   if (!info) return
   const body = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }
   try {

@@ -19,6 +19,7 @@ import {
   createKindHookRegistry,
   type KindHookRegistry,
 } from './kind-hooks.ts'
+import { rememberSpace } from './mailbox-space.ts'
 import { registryForSpace } from './space-registry.ts'
 import {
   ensureSpace,
@@ -95,6 +96,7 @@ async function finalizeCrd(ctx: HookContext, crd: KubeObject): Promise<void> {
 async function workspacePrepare(ctx: HookContext, ws: KubeObject): Promise<KubeObject> {
   const path = `${ctx.space.path}:${ws.metadata.name}`
   const child = await ensureSpace(ctx.deps.kv, path, { workspaceUid: ws.metadata.uid ?? '' })
+  rememberSpace(ctx.deps.kv, child)
   await ensureDefaultNamespace(ctx.deps, child, ctx.baseUrl)
   const spec = {
     type: { name: 'universal', path: 'root' },
