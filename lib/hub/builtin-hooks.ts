@@ -20,6 +20,7 @@ import {
   type KindHookRegistry,
 } from './kind-hooks.ts'
 import { rememberSpace } from './mailbox-space.ts'
+import { withNameLabel } from './namespace-label.ts'
 import { registryForSpace } from './space-registry.ts'
 import {
   ensureSpace,
@@ -164,7 +165,7 @@ export function builtinKindHooks(): KindHookRegistry<HubDeps> {
   hooks.register('', 'namespaces', {
     terminates: true,
     prepareCreate: (_ctx, ns) => ({
-      ...ns,
+      ...withNameLabel(ns),
       spec: { finalizers: ['kubernetes'], ...((ns.spec as object) ?? {}) },
       status: { phase: 'Active' },
     }),

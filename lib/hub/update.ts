@@ -22,6 +22,7 @@ import { fieldSchemaFor } from './field-schema.ts'
 import { checkIdentity } from './identity.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
 import { nameMismatch } from './mismatch.ts'
+import { isNamespaces, withNameLabel } from './namespace-label.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { forgetFields } from './pruned-fields.ts'
 import { retryStale } from './retry-stale.ts'
@@ -93,6 +94,7 @@ export async function commitUpdate(
         : next
   if (sub !== 'status')
     draft = await applyDefaults(deps, t, { obj: draft, old: current, dryRun: opts.dryRun })
+  if (sub !== 'status' && isNamespaces(t.info.group, t.info.resource)) draft = withNameLabel(draft)
   const checked = checkObject(
     t,
     carryMetadata(current, draft),

@@ -1,8 +1,8 @@
 /**
  * The "what" of one EdgePlacement (v1alpha1, reference §2.1 and §7.3) over a snapshot of its
  * workload space. `namespaceSelector` (one LabelSelector; absent, null or {} matches every
- * namespace) picks live Namespace objects by their labels, and then ALL live namespaced objects in
- * them. `nonNamespacedObjects` picks live cluster-scoped objects: group equal AND resource listed
+ * namespace) picks live Namespace objects by their labels (with `kubernetes.io/metadata.name`, which
+ * kube keeps on every Namespace), and then ALL live namespaced objects in them. `nonNamespacedObjects` picks live cluster-scoped objects: group equal AND resource listed
  * (or "*") AND (name listed or "*", OR labels matching any of its selectors); empty lists match
  * nothing. Everything reached is then sorted by category (lib/apis/categories.ts): not-for-edge
  * kinds, unsupported kinds, system infrastructure and built-in definitions are skipped with a
@@ -15,6 +15,7 @@
 import { type Builtins, isBuiltinDefinition } from '../apis/builtins.ts'
 import { categoryOf, EDGE_GROUP, isSystemInfrastructure } from '../apis/categories.ts'
 import { LabelSelectorSchema } from '../apis/meta.ts'
+import { NAMESPACE_NAME_LABEL } from '../hub/namespace-label.ts'
 import {
   type LabelMatcher,
   type LabelSelector,
@@ -129,6 +130,16 @@ const byKey =
     return ka < kb ? -1 : ka > kb ? 1 : 0
   }
 
+/**
+ * A Namespace's labels as kube-apiserver keeps them: with `kubernetes.io/metadata.name` set to its
+ * name, also for one stored before the hub set it (lib/hub/namespace-label.ts).
+ */
+const namespaceLabels = (o: SourceObject) => {
+  const labels = o.object.metadata?.labels
+  const name = nameOf(o)
+  return name ? { ...(labels ?? {}), [NAMESPACE_NAME_LABEL]: name } : labels
+}
+
 export function selectForPlacement(
   ep: KubeObject,
   snap: SpaceSnapshot,
@@ -149,7 +160,7 @@ export function selectForPlacement(
   const live = snap.objects.filter(isLive)
   const namespaces = new Set(
     live
-      .filter((o) => isNamespaceObject(o) && nsMatches(o.object.metadata?.labels))
+      .filter((o) => isNamespaceObject(o) && nsMatches(namespaceLabels(o)))
       .map(nameOf)
       .filter((n) => n !== '')
   )

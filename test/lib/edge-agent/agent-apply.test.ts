@@ -73,7 +73,7 @@ describe('first apply', () => {
     const ns = await edge.get(nsRef('a1'))
     const cm = await edge.get(cmRef('a1', 'conf'))
     const d = await edge.get(dep)
-    expect(ns?.metadata.labels).toEqual({ team: 'x' })
+    expect(ns?.metadata.labels).toEqual({ team: 'x', 'kubernetes.io/metadata.name': 'a1' })
     for (const o of [ns, cm, d])
       expect(o?.metadata.annotations?.[DOWNSYNCED_ANNOTATION]).toBe('true')
     expect(Number(ns?.metadata.resourceVersion)).toBeLessThan(Number(cm?.metadata.resourceVersion))

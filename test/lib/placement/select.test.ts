@@ -403,6 +403,23 @@ describe('selectForPlacement', () => {
     expect(got.problems[0]).toContain('operator')
   })
 
+  it('selects a namespace by kubernetes.io/metadata.name even when it was stored without it', () => {
+    const got = selectForPlacement(
+      ep({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'batch' } } }),
+      SNAPSHOT,
+      builtins
+    )
+    expect(objKeys(got.objects)).toEqual(['batch/jobs/batch/nightly'])
+    // A label written by hand that disagrees with the name is not what kube keeps.
+    const liar = { ...SNAPSHOT, objects: [ns('odd', { 'kubernetes.io/metadata.name': 'batch' })] }
+    const none = selectForPlacement(
+      ep({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'batch' } } }),
+      liar,
+      builtins
+    )
+    expect(none.objects).toEqual([])
+  })
+
   it('uses the configured built-in namespaces', () => {
     const got = selectForPlacement(
       ep({ ...NOTHING, nonNamespacedObjects: [set('', ['namespaces'], ['kube-system', 'shop'])] }),
