@@ -119,8 +119,7 @@ export async function reconcileWhere(deps: WhereDeps, key: string): Promise<Reco
   const locations = decodeEach(LocationSchema, await client.list('*', LOCATIONS), onInvalid)
   const selected = matchingLocations(locationSelectorsOf(ep), locations)
   const destinations = destinationsFor(selected, await syncTargetsOf(client, selected, onInvalid))
-  const budget = deps.sliceBudgetBytes
-  const write = { client, onInvalid, ...(budget ? { budgetBytes: budget } : {}) }
+  const write = { client, onInvalid, budgetBytes: deps.sliceBudgetBytes }
   const done = await writeSlices(write, { spaceId, ep, slices, destinations })
   if (await writeStatus(client, spaceId, ep, selected.length)) done.push('status updated')
   return { outcome: done.length > 0 ? done.join(', ') : 'unchanged' }

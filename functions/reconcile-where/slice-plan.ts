@@ -48,12 +48,14 @@ export type PlanInput<S> = {
   isPrimary: (s: S) => boolean
   /** Whether to create the slice named after the placement (it has none, and the name is free). */
   createPrimary: boolean
-  budgetBytes?: number
+  /** Bytes of destinations per slice; SLICE_BUDGET_BYTES when not given. */
+  budgetBytes?: number | undefined
 }
 
 /** Spreads the desired destinations over the held slices and new ones (see the header). */
 export function planSlices<S>(input: PlanInput<S>): SlicePlan<S> {
-  const { held, desired, isPrimary, budgetBytes = SLICE_BUDGET_BYTES } = input
+  const { held, desired, isPrimary } = input
+  const budgetBytes = input.budgetBytes ?? SLICE_BUDGET_BYTES
   const order = new Map(desired.map((d, i) => [keyOf(d), i]))
   const placed = new Set<string>()
   const slots = held.map(({ slice, destinations }) => {

@@ -17,9 +17,11 @@ import {
   type Destination,
   sameDestinations,
 } from '../../lib/placement/destinations.ts'
-import { owningPlacement, SOURCE_PLACEMENT_LABEL } from '../../lib/placement/slice-owner.ts'
-
-export const PLACEMENT_KIND = 'EdgePlacement'
+import {
+  owningPlacement,
+  PLACEMENT_KIND,
+  SOURCE_PLACEMENT_LABEL,
+} from '../../lib/placement/slice-owner.ts'
 
 export function ownerRefTo(ep: EdgePlacementObject): OwnerReference {
   return {

@@ -96,7 +96,11 @@ const counted = (verb: string, n: number) =>
  * `updated 2 slices`, ...), empty when they already matched.
  */
 export async function writeSlices(
-  deps: { client: HubClient; onInvalid: (p: DecodeProblem) => void; budgetBytes?: number },
+  deps: {
+    client: HubClient
+    onInvalid: (p: DecodeProblem) => void
+    budgetBytes?: number | undefined
+  },
   want: {
     spaceId: string
     ep: EdgePlacementObject
@@ -118,7 +122,7 @@ export async function writeSlices(
     desired: destinations,
     isPrimary: (s) => s === slices.primary,
     createPrimary,
-    ...(deps.budgetBytes ? { budgetBytes: deps.budgetBytes } : {}),
+    budgetBytes: deps.budgetBytes,
   })
   let created = 0
   for (const [i, dests] of plan.create.entries()) {

@@ -8,7 +8,7 @@
  */
 import type { SliceObject } from '../apis/edge-objects.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
-import { placementOfSlice } from './slice-owner.ts'
+import { placementOfSlice, sliceOwnedBy } from './slice-owner.ts'
 
 /** The slices (decoded) of one placement of one workload space, of any owner uid. */
 export type SliceGroup = { spaceId: string; placement: string; slices: SliceObject[] }
@@ -24,16 +24,6 @@ export const destinationId = (inventorySpaceId: string, syncTargetUid: string) =
 
 const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
   o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
-
-/** Is `slice` owned (ownerReference) by the EdgePlacement `placement` (this uid)? */
-export function sliceOwnedBy(
-  slice: Pick<KubeObject, 'metadata'>,
-  placement: Pick<KubeObject, 'metadata'>
-): boolean {
-  return (slice.metadata.ownerReferences ?? []).some(
-    (r) => r.kind === 'EdgePlacement' && r.uid === placement.metadata.uid
-  )
-}
 
 export function groupSlices(slices: readonly SliceObject[]): GroupedSlices {
   const byKey = new Map<string, SliceGroup>()

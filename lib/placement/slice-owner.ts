@@ -5,7 +5,8 @@
  * no reader may take a slice's name for its placement's: the placement is named by the slice's
  * EdgePlacement owner reference (the controller one first), else by the
  * `edge.kcp.io/source-placement` label the where step also writes, else (a slice nobody owns) by
- * the slice's own name, as before slices came in parts.
+ * the slice's own name, as before slices came in parts. Whether one incarnation (uid) of a
+ * placement owns a slice is `sliceOwnedBy`.
  */
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { whereKey } from '../reconcile/keys.ts'
@@ -13,7 +14,8 @@ import { whereKey } from '../reconcile/keys.ts'
 /** The label naming a slice's EdgePlacement (KubeStellar's key, defined there but unused). */
 export const SOURCE_PLACEMENT_LABEL = 'edge.kcp.io/source-placement'
 
-const PLACEMENT_KIND = 'EdgePlacement'
+/** The kind of a slice's owner. */
+export const PLACEMENT_KIND = 'EdgePlacement'
 
 type Meta = Pick<KubeObject, 'metadata'>
 
@@ -37,4 +39,11 @@ export function sliceWhereKey(slice: Meta): string | undefined {
   const space = slice.metadata?.annotations?.[CLUSTER_ANNOTATION]
   const placement = placementOfSlice(slice)
   return space && placement ? whereKey(space, placement) : undefined
+}
+
+/** Is `slice` owned (ownerReference) by the EdgePlacement `placement` (this uid)? */
+export function sliceOwnedBy(slice: Meta, placement: Meta): boolean {
+  return (slice.metadata.ownerReferences ?? []).some(
+    (r) => r.kind === PLACEMENT_KIND && r.uid === placement.metadata.uid
+  )
 }
