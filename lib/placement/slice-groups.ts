@@ -42,7 +42,7 @@ export function groupSlices(slices: readonly SliceObject[]): GroupedSlices {
       if (!d.syncTargetUID) continue
       const id = destinationId(d.cluster, d.syncTargetUID)
       const at = byDestination.get(id) ?? []
-      if (at[at.length - 1] !== group) at.push(group)
+      if (!at.includes(group)) at.push(group)
       byDestination.set(id, at)
     }
   }
