@@ -7,10 +7,10 @@ import {
   LOCATIONS,
   PLACEMENT_SLICES,
   SYNC_TARGETS,
-  WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { createSpaces } from './world.ts'
 
 let hub: TestHub
 let client: HubClient
@@ -26,14 +26,7 @@ const placement = (name: string) => ({
 beforeAll(async () => {
   hub = await createTestHub()
   client = createHubClient(hub.deps, { fieldManager: 'test' })
-  for (const name of ['imw-1', 'wmw-1', 'wmw-2']) {
-    await client.create('root', WORKSPACES, {
-      apiVersion: 'tenancy.kcp.io/v1alpha1',
-      kind: 'Workspace',
-      metadata: { name },
-    })
-    ids[name] = (await client.space(`root:${name}`)).id
-  }
+  Object.assign(ids, await createSpaces(client, ['imw-1', 'wmw-1', 'wmw-2']))
   for (const n of ['a', 'b', 'c']) await client.create('root:wmw-1', EDGE_PLACEMENTS, placement(n))
   await client.create('root:wmw-2', EDGE_PLACEMENTS, placement('a'))
   const owner = {

@@ -5,13 +5,13 @@ import {
   LOCATIONS,
   PLACEMENT_SLICES,
   SYNC_TARGETS,
-  WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { LabelSelector } from '../../../lib/kube/label-selector.ts'
 import type { JsonObject, KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { createSpaces, location, syncTarget } from './world.ts'
 
 const IMW = 'root:imw-1'
 const WMW = 'root:wmw-1'
@@ -20,20 +20,6 @@ let client: HubClient
 let imwId: string
 let wmwId: string
 
-const location = (name: string, labels: Record<string, string>, instance?: LabelSelector) => ({
-  apiVersion: 'edge.kcp.io/v1alpha1',
-  kind: 'Location',
-  metadata: { name, labels },
-  spec: {
-    resource: { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' },
-    instanceSelector: instance ?? { matchLabels: { id: name } },
-  },
-})
-const syncTarget = (name: string, labels: Record<string, string> = { id: name }) => ({
-  apiVersion: 'edge.kcp.io/v1alpha1',
-  kind: 'SyncTarget',
-  metadata: { name, labels },
-})
 const placement = (name: string, locationSelectors?: LabelSelector[]): KubeObject => ({
   apiVersion: 'edge.kcp.io/v1alpha1',
   kind: 'EdgePlacement',
@@ -65,14 +51,9 @@ async function relabel(name: string, labels: Record<string, string>) {
 beforeAll(async () => {
   hub = await createTestHub()
   client = createHubClient(hub.deps, { fieldManager: 'test' })
-  for (const name of ['imw-1', 'wmw-1'])
-    await client.create('root', WORKSPACES, {
-      apiVersion: 'tenancy.kcp.io/v1alpha1',
-      kind: 'Workspace',
-      metadata: { name },
-    })
-  imwId = (await client.space(IMW)).id
-  wmwId = (await client.space(WMW)).id
+  const ids = await createSpaces(client, ['imw-1', 'wmw-1'])
+  imwId = ids['imw-1'] ?? ''
+  wmwId = ids['wmw-1'] ?? ''
 })
 afterAll(() => hub.close())
 

@@ -16,13 +16,13 @@ import {
   LOCATIONS,
   PLACEMENT_SLICES,
   SYNC_TARGETS,
-  WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createSnapshot } from '../../../lib/placement/snapshot.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { createSpaces, location, syncTarget } from './world.ts'
 
 const IMW = 'root:imw-p'
 const WMW = 'root:wmw-p'
@@ -49,30 +49,12 @@ async function setLabel(n: number, t: string) {
 beforeAll(async () => {
   hub = await createTestHub()
   client = createHubClient(hub.deps, { fieldManager: 'test' })
-  for (const name of ['imw-p', 'wmw-p'])
-    await client.create('root', WORKSPACES, {
-      apiVersion: 'tenancy.kcp.io/v1alpha1',
-      kind: 'Workspace',
-      metadata: { name },
-    })
-  imwId = (await client.space(IMW)).id
-  wmwId = (await client.space(WMW)).id
+  const ids = await createSpaces(client, ['imw-p', 'wmw-p'])
+  imwId = ids['imw-p'] ?? ''
+  wmwId = ids['wmw-p'] ?? ''
   for (let n = 0; n < 7; n++) {
-    const name = `edge-${n}`
-    await client.create(IMW, LOCATIONS, {
-      apiVersion: 'edge.kcp.io/v1alpha1',
-      kind: 'Location',
-      metadata: { name, labels: { t: 'big' } },
-      spec: {
-        resource: { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' },
-        instanceSelector: { matchLabels: { id: name } },
-      },
-    })
-    await client.create(IMW, SYNC_TARGETS, {
-      apiVersion: 'edge.kcp.io/v1alpha1',
-      kind: 'SyncTarget',
-      metadata: { name, labels: { id: name } },
-    })
+    await client.create(IMW, LOCATIONS, location(`edge-${n}`, { t: 'big' }))
+    await client.create(IMW, SYNC_TARGETS, syncTarget(`edge-${n}`))
   }
   const one = {
     cluster: imwId,
