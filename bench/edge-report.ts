@@ -118,7 +118,7 @@ export function renderEdge(e: EdgeResults): string {
         )
       : '    token cache cold: skipped (--skip-edge-cold, --quick)',
     `    polls/s, ${t.concurrency} workers, ${t.rounds} alternating rounds of ${t.real.ops / t.rounds}: real ${fmt(t.real.opsPerSec)} vs bare hono 304 ${fmt(t.bare.opsPerSec)} = ${fmt(q.pollRatio, 2)}x (target ≥ ${TARGET_IDLE_RATIO}x: ${verdict(q.pollRatioMet)}); rounds ${t.roundRatios.map((x) => `${fmt(x, 2)}x`).join(' ')}`,
-    `    a 304 poll reads the manifest (1 GetItem): real polls/s = ${fmt(q.vsRawGetItem, 2)}x raw GetItem/s (${fmt(e.rawGetPerSec)}/s through the SDK to the in-process dynalite, phase 1)`,
+    `    a 304 poll reads the manifest (1 GetItem): real polls/s = ${fmt(q.vsRawGetItem, 2)}x raw GetItem/s (${fmt(e.rawGetPerSec)}/s through the SDK to the same dynalite, phase 1)`,
     `    latency p50/p99 (median round): real ${fmt(t.real.p50Ms, 2)}/${fmt(t.real.p99Ms, 2)} ms, bare ${fmt(t.bare.p50Ms, 2)}/${fmt(t.bare.p99Ms, 2)} ms`,
     '  propagation: source write over the hub API -> translate keys of every mailbox posted to /hooks/translate right after it (as the relay would; the relay itself is not run) -> each real agent (lib/edge-agent) polls the edge API over HTTP with its own token -> applies to its edge cluster, an in-memory EdgeKube written for the bench (not a kube API server)',
     `  latency = write sent -> object with the new content stored at that edge, ms (target p99 ≤ ${target} ms)`,

@@ -15,6 +15,8 @@ export type FanOutDeps = {
   bodyWrites: BodyWrites
   reconciles: ReconcileLog
   inspect: ProjectionStore
+  /** CPU the store (dynalite's process) has used so far, ms. */
+  storeCpuMs: () => number
   progress: (message: string) => void
 }
 
@@ -33,11 +35,10 @@ export type FanOutOptions = {
 /** One timed part: the clock starts when the last write returned, and stops when every mailbox is complete. */
 export type FanOutPhase = {
   completeMs: number
-  /**
-   * CPU of this process (the hub with its steps and the in-memory dynalite) from the clock start
-   * to completion, ms.
-   */
+  /** CPU of this process (the hub with its steps) from the clock start to completion, ms. */
   cpuMs: number
+  /** CPU of the store (dynalite's process) over the same time, ms. */
+  storeCpuMs: number
   whereMs: number
   /** All translate hook rounds. */
   translateMs: number

@@ -57,6 +57,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
   const { counter, bodyWrites, reconciles, hub } = deps
   const start = performance.now()
   const cpu0 = process.cpuUsage()
+  const storeCpu0 = deps.storeCpuMs()
   counter.reset()
   bodyWrites.reset()
   reconciles.clear()
@@ -68,6 +69,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
   let retried = 0
   let completeMs = 0
   let cpuMs = 0
+  let storeCpuMs = 0
   let manifests: (Manifest | undefined)[] = []
   while (todo.length > 0) {
     if (++rounds > MAX_ROUNDS)
@@ -82,6 +84,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
     completeMs = performance.now() - start
     const cpu = process.cpuUsage(cpu0)
     cpuMs = (cpu.user + cpu.system) / 1000
+    storeCpuMs = deps.storeCpuMs() - storeCpu0
     translateMs += run.elapsedMs
     translateCalls += run.calls
     retried += run.retried
@@ -98,6 +101,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
     phase: {
       completeMs,
       cpuMs,
+      storeCpuMs,
       whereMs: whereRun.elapsedMs,
       translateMs,
       translateCalls,

@@ -125,7 +125,7 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
 
 export const USAGE = `Usage: npm run bench -- [flags]
 
-Benchmarks the edgeplane hub against one in-process, in-memory dynalite on 127.0.0.1:
+Benchmarks the edgeplane hub against one in-memory dynalite (a child process) on 127.0.0.1:
 raw DynamoDB PutItem/GetItem/Query throughput, hub create/get/list over HTTP (ratios to raw),
 DynamoDB requests per hub operation, watch delivery latency, and the fan-out of one
 EdgePlacement's objects to many SyncTargets' mailboxes (time to complete, DynamoDB requests and

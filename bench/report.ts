@@ -118,7 +118,7 @@ export function renderReport(r: BenchResults): string {
   const env = r.environment
   const out = [
     `edgeplane hub benchmark: Node ${env.node} on ${env.platform}, ${env.cpus} CPUs (${env.cpuModel})`,
-    'dynalite in this process (in-memory); hub over HTTP on 127.0.0.1; one event loop for all',
+    'dynalite in a child process (in-memory); hub and agents over HTTP on 127.0.0.1 in this one',
     '',
     '1. Raw dynalite through @aws-sdk/client-dynamodb',
     formatTable(LOAD_HEADERS, [

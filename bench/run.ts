@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the hub benchmark. Starts one in-memory dynalite and the hub in this process
- * (bench/stack.ts), then runs seven phases against them: the raw DynamoDB baseline, hub CRUD over
+ * `npm run bench`: the hub benchmark. Starts one in-memory dynalite in a child process and the hub
+ * in this process (bench/stack.ts), then runs seven phases against them: the raw DynamoDB baseline, hub CRUD over
  * HTTP, DynamoDB requests per hub operation, watch delivery latency, the fan-out of one
  * EdgePlacement to many mailboxes (unless `--skip-fanout`), the edge API's idle polls and
  * propagation to many in-process agents (unless `--skip-edge`), and the Workers limits (unless
@@ -117,6 +117,7 @@ async function main(): Promise<number> {
           bodyWrites: stack.bodyWrites,
           reconciles: stack.reconciles,
           inspect: stack.inspect,
+          storeCpuMs: stack.storeCpuMs,
           progress,
         },
         {

@@ -3,9 +3,9 @@
  * poll interval by bench/idle-pollers.ts, a process of its own, for a few intervals after one
  * warm-up interval (each isolate's caches filled, as in a fleet that has been running). Measured
  * over the timed intervals: the center's DynamoDB requests per poll (reads and writes apart) and
- * the CPU this process — the hub and the in-memory dynalite, everything of the center but its
- * clients — used, as a fraction of the machine's cores over the wall time and per poll, and the
- * bytes of one poll on the wire.
+ * the CPU the center used — this process (the hub) and dynalite's, everything of the center but
+ * its clients — as a fraction of the machine's cores over the wall time and per poll (the hub's
+ * share apart), and the bytes of one poll on the wire.
  */
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -24,10 +24,14 @@ export type IdleFleet = {
   /** DynamoDB reads (GetItem, BatchGetItem, Query, Scan) per poll. */
   readsPerPoll: number
   writesPerPoll: number
-  /** CPU of the center (this process) over wall time, per core: 1 = every core busy. */
+  /** CPU of the center (hub and store) over wall time, per core: 1 = every core busy. */
   centerCpuFraction: number
+  /** The hub's part of it (this process). */
+  hubCpuFraction: number
   /** CPU of the center per poll, ms. */
   cpuMsPerPoll: number
+  /** The hub's part of it. */
+  hubCpuMsPerPoll: number
   /** HTTP/1.1 bytes of one poll, request and answer (idle-pollers.ts). */
   bytesPerPoll: IdleFleetResult['bytes']
   pollLatencyMs: IdleFleetResult['latencyMs']
@@ -58,7 +62,12 @@ function runFleet(input: IdleFleetInput): Promise<IdleFleetResult> {
 const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
 
 export async function measureIdleFleet(
-  deps: { baseUrl: string; counter: Counter; progress(m: string): void },
+  deps: {
+    baseUrl: string
+    counter: Counter
+    storeCpuMs: () => number
+    progress(m: string): void
+  },
   targets: readonly PollTarget[],
   opts: { intervalMs: number; intervals: number }
 ): Promise<IdleFleet> {
@@ -74,6 +83,7 @@ export async function measureIdleFleet(
   deps.progress(`idle fleet: ${opts.intervals} intervals measured`)
   deps.counter.reset()
   const cpu0 = process.cpuUsage()
+  const storeCpu0 = deps.storeCpuMs()
   const t0 = performance.now()
   const r = await runFleet({
     baseUrl: deps.baseUrl,
@@ -83,6 +93,8 @@ export async function measureIdleFleet(
   })
   const wallMs = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
+  const hubMs = (cpu.user + cpu.system) / 1000
+  const centerMs = hubMs + (deps.storeCpuMs() - storeCpu0)
   const ops = deps.counter.snapshot()
   let reads = 0
   let writes = 0
@@ -98,8 +110,10 @@ export async function measureIdleFleet(
     failed: r.failed,
     readsPerPoll: reads / polls,
     writesPerPoll: writes / polls,
-    centerCpuFraction: (cpu.user + cpu.system) / 1000 / wallMs / cpus().length,
-    cpuMsPerPoll: (cpu.user + cpu.system) / 1000 / polls,
+    centerCpuFraction: centerMs / wallMs / cpus().length,
+    hubCpuFraction: hubMs / wallMs / cpus().length,
+    cpuMsPerPoll: centerMs / polls,
+    hubCpuMsPerPoll: hubMs / polls,
     bytesPerPoll: r.bytes,
     pollLatencyMs: r.latencyMs,
   }

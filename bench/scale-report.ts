@@ -62,9 +62,9 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
 /**
  * What one operation costs, read at the largest size (the inputs of docs/SCALING.md): per
  * changed mailbox (the change row: every mailbox's content changes) and per mailbox of the first
- * fan-out, the store requests and the CPU of the in-process center (hub and in-memory dynalite
- * together, so an upper bound of the hub's own); per idle poll, the store requests, the center's
- * CPU and the HTTP bytes; a full desired answer's body; registration per edge.
+ * fan-out, the store requests and the CPU of the hub (this process) and of the store (dynalite's
+ * process) apart; per idle poll, the store requests, the center's CPU (the hub's part apart) and
+ * the HTTP bytes; a full desired answer's body; registration per edge.
  */
 export function operationCosts(s: ScaleResults) {
   const row = s.rows[s.rows.length - 1]
@@ -75,10 +75,12 @@ export function operationCosts(s: ScaleResults) {
     changedMailbox: {
       storeRequests: row ? per(row.change.requestsTotal) : null,
       cpuMs: row ? per(row.change.cpuMs) : null,
+      storeCpuMs: row ? per(row.change.storeCpuMs) : null,
     },
     placedMailbox: {
       storeRequests: row ? per(row.initial.requestsTotal) : null,
       cpuMs: row ? per(row.initial.cpuMs) : null,
+      storeCpuMs: row ? per(row.initial.storeCpuMs) : null,
       objects: row?.objects ?? null,
     },
     registerMsPerEdge: row ? per(registerMs(row)) : null,
@@ -87,6 +89,7 @@ export function operationCosts(s: ScaleResults) {
           storeReads: round(fleet.readsPerPoll, 4),
           storeWrites: round(fleet.writesPerPoll, 4),
           cpuMs: round(fleet.cpuMsPerPoll, 3),
+          hubCpuMs: round(fleet.hubCpuMsPerPoll, 3),
           requestBytes: Math.round(fleet.bytesPerPoll.request),
           responseBytes: Math.round(fleet.bytesPerPoll.response),
         }
@@ -133,7 +136,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `idle fleet, ${f.agents} agents every ${f.intervalMs} ms: ${f.polls} polls (${f.failed} failed),` +
         ` ${round(f.readsPerPoll, 4)} reads and ${round(f.writesPerPoll, 4)} writes per poll,` +
-        ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores, poll p99 ${round(f.pollLatencyMs.p99)} ms`
+        ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores (hub ${round(f.hubCpuFraction * 100, 1)} %), poll p99 ${round(f.pollLatencyMs.p99)} ms`
     )
   for (const p of s.propagation?.propagation ?? [])
     lines.push(
@@ -150,14 +153,14 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
   const c = operationCosts(s)
   lines.push(
     '',
-    `per operation, at ${c.edges ?? '-'} edges (CPU of hub and dynalite in one process):`,
-    `  changed mailbox  ${c.changedMailbox.storeRequests ?? '-'} store requests, ${c.changedMailbox.cpuMs ?? '-'} ms CPU`,
-    `  placed mailbox   ${c.placedMailbox.storeRequests ?? '-'} store requests, ${c.placedMailbox.cpuMs ?? '-'} ms CPU (${c.placedMailbox.objects ?? '-'} objects)`,
+    `per operation, at ${c.edges ?? '-'} edges (CPU of the hub's process + dynalite's):`,
+    `  changed mailbox  ${c.changedMailbox.storeRequests ?? '-'} store requests, ${c.changedMailbox.cpuMs ?? '-'} + ${c.changedMailbox.storeCpuMs ?? '-'} ms CPU`,
+    `  placed mailbox   ${c.placedMailbox.storeRequests ?? '-'} store requests, ${c.placedMailbox.cpuMs ?? '-'} + ${c.placedMailbox.storeCpuMs ?? '-'} ms CPU (${c.placedMailbox.objects ?? '-'} objects)`,
     `  registered edge  ${c.registerMsPerEdge ?? '-'} ms of wall time`
   )
   if (c.idlePoll)
     lines.push(
-      `  idle poll        ${c.idlePoll.storeReads} reads, ${c.idlePoll.storeWrites} writes, ${c.idlePoll.cpuMs} ms CPU, ${c.idlePoll.requestBytes} + ${c.idlePoll.responseBytes} bytes`
+      `  idle poll        ${c.idlePoll.storeReads} reads, ${c.idlePoll.storeWrites} writes, ${c.idlePoll.cpuMs} ms CPU (hub ${c.idlePoll.hubCpuMs}), ${c.idlePoll.requestBytes} + ${c.idlePoll.responseBytes} bytes`
     )
   if (c.desiredAnswerBytes)
     lines.push(

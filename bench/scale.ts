@@ -81,7 +81,7 @@ async function fleetTargets(stack: BenchStack, progress: Progress): Promise<Poll
 async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
   const targets = await fleetTargets(stack, progress)
   const fleet = await measureIdleFleet(
-    { baseUrl: stack.hub.url, counter: stack.counter, progress },
+    { baseUrl: stack.hub.url, counter: stack.counter, storeCpuMs: stack.storeCpuMs, progress },
     targets,
     { intervalMs: o.pollIntervalMs, intervals: o.scaleIdleIntervals }
   )
@@ -113,6 +113,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
         bodyWrites: stack.bodyWrites,
         reconciles: stack.reconciles,
         inspect: stack.inspect,
+        storeCpuMs: stack.storeCpuMs,
         progress,
       }
       rows.push(

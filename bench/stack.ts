@@ -1,5 +1,6 @@
 /**
- * What the benchmark runs against, all in this process on 127.0.0.1: one in-memory dynalite, a
+ * What the benchmark runs against, on 127.0.0.1: one in-memory dynalite in a child process
+ * (dynalite-process.ts, so this process's CPU is the hub's alone; `storeCpuMs` reads the child's), a
  * table for the raw baseline and one for the hub (both from lib/store/table.ts), and hubs served over
  * HTTP by startNodeHub on the hub table with its ProjectionStore (so mailbox spaces and the
  * translate step work) — the main one with a DynamoDB request counter, a counter of projection
@@ -12,7 +13,6 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { type NodeHub, startNodeHub } from '../functions/node-server.ts'
-import { startDynalite } from '../infra/local/dynalite-server.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { bootstrapHub } from '../lib/hub/bootstrap.ts'
 import type { Logger } from '../lib/log.ts'
@@ -23,6 +23,7 @@ import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import { createRequestCounter } from '../lib/store/request-counter.ts'
 import { TABLE } from '../lib/store/table.ts'
 import type { RequestCounter } from '../lib/store/types.ts'
+import { startDynaliteProcess } from './dynalite-process.ts'
 import { type BodyWrites, createBodyWriteCounter } from './fan-out-body-writes.ts'
 import { createReconcileLog, type ReconcileLog } from './fan-out-reconcile-log.ts'
 import { createHubClient } from './hub-client.ts'
@@ -58,6 +59,8 @@ export type BenchStack = {
   store: DynamoStore
   /** Every invocation of the hubs (but extra hubs given a budget of their own). */
   invocations: InvocationLog
+  /** CPU dynalite's process has used so far, ms (NaN where /proc is missing). */
+  storeCpuMs(): number
   /**
    * Another hub on the same table whose store hands out change-log entries after `settleMs`,
    * recording into `invocations` unless given a budget of its own.
@@ -111,7 +114,7 @@ async function serveHub(
 
 /** Starts dynalite, creates both tables, serves the main hub and bootstraps it. */
 export async function startBenchStack(): Promise<BenchStack> {
-  const db = await startDynalite({ host: '127.0.0.1' })
+  const db = await startDynaliteProcess()
   const rawClient = client(db.endpoint)
   const extra: ServedHub[] = []
   let main: ServedHub | undefined
@@ -147,6 +150,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       hub: main.hub,
       store: main.store,
       invocations,
+      storeCpuMs: db.cpuMs,
       startHub: async (settleMs, own) => {
         const served = await serveHub(db.endpoint, settleMs, { budget: own ?? budget })
         extra.push(served)

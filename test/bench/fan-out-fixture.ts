@@ -9,6 +9,7 @@ export function phase(over: Partial<FanOutPhase>): FanOutPhase {
   return {
     completeMs: 6_200,
     cpuMs: 9_000,
+    storeCpuMs: 4_000,
     whereMs: 300,
     translateMs: 5_000,
     translateCalls: 4,

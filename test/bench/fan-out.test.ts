@@ -21,6 +21,7 @@ beforeAll(async () => {
       bodyWrites: stack.bodyWrites,
       reconciles: stack.reconciles,
       inspect: stack.inspect,
+      storeCpuMs: stack.storeCpuMs,
       progress: () => {},
     },
     {

@@ -47,7 +47,9 @@ const full: ScaleResults = {
       readsPerPoll: 0.01234,
       writesPerPoll: 0,
       centerCpuFraction: 0.2,
+      hubCpuFraction: 0.15,
       cpuMsPerPoll: 0.4,
+      hubCpuMsPerPoll: 0.3,
       bytesPerPoll: { request: 300.4, response: 150.6 },
       pollLatencyMs: summarize([1, 2, 3]),
     },
@@ -107,13 +109,14 @@ describe('scale goals', () => {
     const c = operationCosts(full)
     expect(c).toEqual({
       edges: 10_000,
-      changedMailbox: { storeRequests: 1.1, cpuMs: 2.5 },
-      placedMailbox: { storeRequests: 2, cpuMs: 0.9, objects: 100 },
+      changedMailbox: { storeRequests: 1.1, cpuMs: 2.5, storeCpuMs: 0.4 },
+      placedMailbox: { storeRequests: 2, cpuMs: 0.9, storeCpuMs: 0.4, objects: 100 },
       registerMsPerEdge: 8,
       idlePoll: {
         storeReads: 0.0123,
         storeWrites: 0,
         cpuMs: 0.4,
+        hubCpuMs: 0.3,
         requestBytes: 300,
         responseBytes: 151,
       },
@@ -121,10 +124,13 @@ describe('scale goals', () => {
     })
     expect(scaleJson(full, 15_000, 1).costs).toEqual(c)
     expect(renderScale(full, 15_000)).toContain(
-      'idle poll        0.0123 reads, 0 writes, 0.4 ms CPU'
+      'idle poll        0.0123 reads, 0 writes, 0.4 ms CPU (hub 0.3)'
+    )
+    expect(renderScale(full, 15_000)).toContain(
+      'changed mailbox  1.1 store requests, 2.5 + 0.4 ms CPU'
     )
     const bare = operationCosts({ ...full, rows: [], idle: null })
-    expect(bare.changedMailbox).toEqual({ storeRequests: null, cpuMs: null })
+    expect(bare.changedMailbox).toEqual({ storeRequests: null, cpuMs: null, storeCpuMs: null })
     expect(bare.idlePoll).toBeNull()
   })
 })
