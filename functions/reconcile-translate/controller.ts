@@ -6,8 +6,8 @@
  * registered yet has nothing to translate; its creation wakes the key.)
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
  * the slices, placements and workload spaces (and the customization inputs and outcomes) and
- * one mover of the `manifests` epoch, sixteen mailboxes at a time, their manifest writes committed
- * together (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch.
+ * one mover of the `manifests` epoch, a wave of WAVE mailboxes at a time (read ahead together,
+ * mailbox-reads.ts), each wave's manifest writes committed as one group (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch.
  */
 import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW } from '../../lib/apis/gvr.ts'
@@ -17,7 +17,7 @@ import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { epochAnnouncer } from '../../lib/store/epochs.ts'
 import { createCustomizations } from './customization.ts'
-import { mailboxReads } from './mailbox-reads.ts'
+import { mailboxReads, WAVE } from './mailbox-reads.ts'
 import { manifestCommits } from './manifest-commits.ts'
 import { isMailboxName, TRANSLATE_STEP } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
@@ -43,18 +43,22 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     mailboxes: mailboxReads(deps, keys),
     contents: contentMemo(),
   })
-  // A Conflict may come from planning on a read made ahead: run once more on fresh reads.
+  // A Conflict may come from planning on a read made ahead: run once more on fresh reads. The
+  // commits are told while the run is in flight, so a wave's writes go out as one group.
   const run = async (s: TranslateSession, key: string) => {
+    s.commits.started()
     try {
       return await reconcileTranslate(deps, s, key)
     } catch (e) {
       if (!isConflict(e)) throw e
       return await reconcileTranslate(deps, s, key)
+    } finally {
+      s.commits.ended()
     }
   }
   return {
     name: TRANSLATE_STEP,
-    concurrency: 16,
+    concurrency: WAVE,
     async reconcile(key) {
       const s = session([key])
       try {

@@ -4,7 +4,7 @@
  * then their manifests and version-choice memories (one BatchGetItem each), where each run read
  * its own space and manifest (two GetItems per mailbox) and, whenever a group's version could
  * depend on it, its memory (a third). The memory's write keeps its own precondition, as the
- * manifest's does. A chunk is one wave of the step's concurrency (CHUNK keys), so what it
+ * manifest's does. A chunk is one wave of the step's concurrency (WAVE keys), so what it
  * read is at most one wave of runs old when a run plans from it: far younger than the batch's
  * snapshot of the placements and workloads the run plans with. The manifest write's precondition
  * still guards it: a run whose write meets a Conflict runs again (controller.ts) and then reads
@@ -20,8 +20,11 @@ import type { Manifest, ProjectionStore } from '../../lib/store/projection-types
 import type { KvEntry, KvStore } from '../../lib/store/types.ts'
 import { type Memory, type StoredMemory, VERSION_MEMORY_NS } from './version-memory.ts'
 
-/** Keys read ahead together. */
-export const CHUNK = 16
+/**
+ * Keys read ahead together, and the step's concurrency: the runs of one wave read together and
+ * commit together (manifest-commits.ts), so the requests they share cost about 1/WAVE each.
+ */
+export const WAVE = 96
 
 export type MailboxRead = {
   space: Space | undefined
@@ -58,7 +61,7 @@ async function readChunk(deps: MailboxReadDeps, keys: readonly string[]) {
 export function mailboxReads(
   deps: MailboxReadDeps,
   keys: readonly string[],
-  chunk = CHUNK
+  chunk = WAVE
 ): MailboxReads {
   const order = new Map(keys.map((k, i) => [k, i]))
   const ahead = new Map<string, Promise<MailboxRead>>()

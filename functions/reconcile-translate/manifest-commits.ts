@@ -3,12 +3,22 @@
  * write here and waits for its own outcome, and the writes waiting are sent as one
  * `writeManifests` (lib/store/projection-manifest-write.ts: one counter request, one read of the
  * changed copies' states and one round of log items for all of them; one conditional PutItem per
- * changed mailbox remains). Group commit, as databases do it: a write that finds no group being
- * written goes out at once, alone; writes that arrive while a group is being written wait and go
- * out together (up to `max`) as soon as it is done. So a lone run never waits for a timer, and the
- * busier the batch, the larger its groups. Each write keeps its own precondition and its own
- * outcome: a Conflict fails that run only.
+ * changed mailbox remains). Group commit, as databases do it, sized by the runs in flight: the
+ * batch tells when a run starts and ends (`started` / `ended`), and the writes waiting go out
+ * together (up to `max`) once every run in flight is waiting on its write or done, so a wave of
+ * runs planned together commits as one group and its shared requests are paid once per wave, not
+ * once per few mailboxes. A group waits for a run still planning only while writes keep arriving:
+ * `lingerMs` without a new write (a run stalled on a slow read) sends it, and without started runs
+ * (a caller that does not tell) a write goes out at once.
+ * Writes that arrive while a group is being written wait for it. Each write keeps its own
+ * precondition and its own outcome: a Conflict fails that run only.
  */
+import {
+  chargeScopes,
+  measuredApart,
+  measuringScopes,
+  type Scope,
+} from '../../lib/budget/frames.ts'
 import type {
   ManifestWrite,
   ManifestWriteResult,
@@ -18,34 +28,49 @@ import type {
 export type ManifestCommits = {
   /** Commits one mailbox's write with the others waiting; resolves or fails with its outcome. */
   write(mailbox: string, w: ManifestWrite): Promise<ManifestWriteResult>
+  /** A run that may write has started. */
+  started(): void
+  /** A run has ended (written or not). */
+  ended(): void
 }
 
-/** Writes per group at most: one log BatchWriteItem holds 25 items. */
-export const COMMIT_MAX = 25
+/** Writes per group at most (two log BatchWriteItems of 25 for one group/resource each). */
+export const COMMIT_MAX = 96
 /** Groups being written at once. */
 export const COMMITS_IN_FLIGHT = 1
+/** How long a group waits for runs still planning after the last write arrived, ms. */
+export const LINGER_MS = 25
 
 type Waiting = {
   mailbox: string
   w: ManifestWrite
+  /** The scopes measuring the run that wrote (lib/budget/frames.ts), charged its share. */
+  scopes: readonly Scope[]
   resolve: (r: ManifestWriteResult) => void
   reject: (e: unknown) => void
 }
 
 export function manifestCommits(
   projections: Pick<ProjectionStore, 'writeManifests'>,
-  opts: { max?: number; inFlight?: number } = {}
+  opts: { max?: number; inFlight?: number; lingerMs?: number } = {}
 ): ManifestCommits {
   const max = opts.max ?? COMMIT_MAX
   const inFlight = opts.inFlight ?? COMMITS_IN_FLIGHT
+  const lingerMs = opts.lingerMs ?? LINGER_MS
   let waiting: Waiting[] = []
   let sending = 0
+  let active = 0
+  let lingering: ReturnType<typeof setTimeout> | undefined
+  let lingered = false
 
   const send = async (group: Waiting[]) => {
     try {
-      const outcomes = await projections.writeManifests(
-        group.map(({ mailbox, w }) => ({ mailbox, w }))
+      // The group's requests are the group's: each run is charged an equal share, not the run
+      // that happened to send it (the batch's pacer reads what a run costs from its share).
+      const { value: outcomes, used } = await measuredApart(() =>
+        projections.writeManifests(group.map(({ mailbox, w }) => ({ mailbox, w })))
       )
+      for (const g of group) chargeScopes(g.scopes, used / group.length)
       group.forEach((g, i) => {
         const o = outcomes[i]
         if (o?.ok) g.resolve(o.result)
@@ -55,8 +80,25 @@ export function manifestCommits(
       for (const g of group) g.reject(e)
     }
   }
-  const pump = () => {
-    while (sending < inFlight && waiting.length > 0) {
+  // Every run in flight has handed its write (or the group is full, or waited long enough).
+  const ready = () => waiting.length >= Math.min(max, active) || lingered
+  // The linger restarts whenever a write arrives: it waits for a run that stalls, not for a wave
+  // whose runs are still handing their writes in.
+  const pump = (progress = false) => {
+    if (progress && lingering) {
+      clearTimeout(lingering)
+      lingering = undefined
+    }
+    if (waiting.length > 0 && sending < inFlight && !ready() && !lingering) {
+      lingering = setTimeout(() => {
+        lingered = true
+        pump()
+      }, lingerMs)
+    }
+    while (sending < inFlight && waiting.length > 0 && ready()) {
+      clearTimeout(lingering)
+      lingering = undefined
+      lingered = false
       const group = waiting.slice(0, max)
       waiting = waiting.slice(max)
       sending++
@@ -69,9 +111,16 @@ export function manifestCommits(
   return {
     write(mailbox, w) {
       return new Promise<ManifestWriteResult>((resolve, reject) => {
-        waiting.push({ mailbox, w, resolve, reject })
-        pump()
+        waiting.push({ mailbox, w, scopes: measuringScopes(), resolve, reject })
+        pump(true)
       })
+    },
+    started() {
+      active++
+    },
+    ended() {
+      active = Math.max(0, active - 1)
+      pump()
     },
   }
 }

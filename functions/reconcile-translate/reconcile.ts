@@ -10,7 +10,8 @@
  * `manifests` epoch the edge API's idle polls rely on; a copy that leaves
  * becomes a tombstone until the edge confirms it gone (removal-plan.ts). An unchanged result
  * writes nothing. Before that, each API group's version is chosen with the version-choice memory
- * (version-memory.ts: skipped without a read when nothing can depend on it), and the conflicts of
+ * (version-memory.ts: skipped without a read when nothing can depend on it, and written only where
+ * the manifest's live copies cannot stand for it), and the conflicts of
  * overlapping workloads are logged and kept in the batch for the reports. Objects asking for customization are customized for this destination first
  * (customization.ts; inputs read only when some object asks). A mailbox that does not exist yet (or
  * is terminating) is left alone: the mailbox step creates it and its creation wakes this key
@@ -48,7 +49,7 @@ import {
   reportPlacements,
 } from './report-placements.ts'
 import { type ContentMemo, contentKey } from './shared-content.ts'
-import { chooseVersions, manifestVersions } from './version-memory.ts'
+import { chooseVersions, liveVersions, manifestVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
   client: HubClient
@@ -131,10 +132,11 @@ export async function reconcileTranslate(
   const gathered = gather(chosen)
   const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
   const seen = manifestVersions(current)
-  const versions = await chooseVersions(deps.kv, mailbox.id, candidates, {
+  const choice = await chooseVersions(deps.kv, mailbox.id, candidates, {
     seen,
     read: async () => memory,
   })
+  const versions = choice.versions
   const compute = () =>
     desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
   // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
@@ -152,6 +154,7 @@ export async function reconcileTranslate(
     { id: mailbox.id, name: key },
     { chosen, current, bodies, desired: entries }
   )
+  await choice.remember(liveVersions(entries))
   const res = await session.commits.write(mailbox.id, {
     desired: removal.entries,
     expectedVersion: current ? current.version : null,

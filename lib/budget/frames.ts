@@ -13,13 +13,17 @@
  * - `withCeiling(limit, fn)`: runs `fn` with a lower ceiling (an absolute subrequest count).
  * - `withShare(fraction, fn)`: the same at a share of the budget (limits.ts SHARES).
  * - `measured(fn)`: runs `fn` and also tells how many subrequests it made itself.
+ * - Work done once for several units (a group commit): `measuringScopes()` captures, in each unit,
+ *   the scopes measuring it; `measuredApart(fn)` runs the shared work measured on its own, outside
+ *   the scopes of whichever unit started it; `chargeScopes(scopes, n)` then charges each unit its
+ *   share, so a pacer sees what a unit costs on average instead of one unit paying for the group.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { cpuEnter, cpuExit } from './cpu-accounting.ts'
 import { type BudgetConfig, Invocation } from './invocation.ts'
 import { SHARES } from './limits.ts'
 
-type Scope = { used: number }
+export type Scope = { used: number }
 
 export type Frame = {
   invocation: Invocation
@@ -91,4 +95,23 @@ export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; use
   const scope: Scope = { used: 0 }
   const value = await frames.run({ ...frame, scopes: [...frame.scopes, scope] }, fn)
   return { value, used: scope.used }
+}
+
+/** The scopes measuring the current work (none outside an invocation). */
+export function measuringScopes(): readonly Scope[] {
+  return frames.getStore()?.scopes ?? []
+}
+
+/** `measured`, but outside the scopes measuring the work that calls it. */
+export async function measuredApart<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {
+  const frame = frames.getStore()
+  if (!frame) return { value: await fn(), used: 0 }
+  const scope: Scope = { used: 0 }
+  const value = await frames.run({ ...frame, scopes: [scope] }, fn)
+  return { value, used: scope.used }
+}
+
+/** Charges `n` subrequests, already counted by the invocation, to the scopes of one unit. */
+export function chargeScopes(scopes: readonly Scope[], n: number): void {
+  for (const s of scopes) s.used += n
 }

@@ -3,12 +3,16 @@
  * widgets group of helpers/overlap-workload.ts at one edge, each through the interface a user or
  * the edge has: the widgets' resource triple in the mailbox's SyncerConfig `the-one` (kubectl in
  * the mailbox space), the version of each widget copy in the edge's desired state (the edge API,
- * with the edge's own token), and the step's memory for the mailbox (the key-value item, read
- * from the stack's store: it has no API). The edge itself serves a copy at every version its CRD
+ * with the edge's own token), and the step's memory for the mailbox (the key-value item and, for
+ * the groups it lacks, the manifest's live copies, read from the stack's store: it has no API). The edge itself serves a copy at every version its CRD
  * serves (no conversion, and an apply that changes nothing but the version writes nothing), so
  * at the edge the tests list the copies at the chosen version and compare the CRD's versions.
  */
-import { VERSION_MEMORY_NS } from '../../../functions/reconcile-translate/version-memory.ts'
+import {
+  manifestVersions,
+  rememberedVersions,
+  VERSION_MEMORY_NS,
+} from '../../../functions/reconcile-translate/version-memory.ts'
 import type { EdgeStack } from './edge-stack.ts'
 import { okJson } from './kubectl.ts'
 import { CRD_GROUP, CRD_NAME } from './overlap-workload.ts'
@@ -43,7 +47,9 @@ export function versionView(stack: E2eStack, edges: EdgeStack): VersionView {
   const remembered = async (mailboxId: string) => {
     const store = openStackStore(await stack.readInfo())
     try {
-      return (await store.kv.get<Record<string, string>>(VERSION_MEMORY_NS, mailboxId))?.value
+      const item = await store.kv.get<Record<string, string>>(VERSION_MEMORY_NS, mailboxId)
+      const manifest = await store.projections.getManifest(mailboxId)
+      return rememberedVersions(item?.value, manifestVersions(manifest))
     } finally {
       store.close()
     }

@@ -1,3 +1,9 @@
+/**
+ * Group commit of a translate batch's manifest writes: a lone write goes out at once, writes that
+ * arrive meanwhile go together, a wave of runs in flight commits as one group once each has
+ * handed its write or ended, a run still planning holds the group only up to the linger time,
+ * and each write keeps its own outcome.
+ */
 import { describe, expect, it } from 'vitest'
 import { manifestCommits } from '../../../functions/reconcile-translate/manifest-commits.ts'
 import { conflict } from '../../../lib/errors.ts'
@@ -81,5 +87,52 @@ describe('manifestCommits', () => {
       writeManifests: () => Promise.reject(new Error('table gone')),
     })
     await expect(broken.write('x', write)).rejects.toThrow('table gone')
+  })
+
+  it('commits a wave of runs as one group once every run in flight has written or ended', async () => {
+    const store = recordingStore()
+    const commits = manifestCommits(store, { max: 10, lingerMs: 60_000 })
+    for (let i = 0; i < 4; i++) commits.started()
+    const a = commits.write('a', write)
+    const b = commits.write('b', write)
+    await tick()
+    // Two runs still plan: nothing goes out yet.
+    expect(store.groups).toEqual([])
+    commits.ended() // a run that wrote nothing
+    const c = commits.write('c', write)
+    await tick()
+    expect(store.groups).toEqual([['a', 'b', 'c']])
+    store.release()
+    await Promise.all([a, b, c])
+    for (let i = 0; i < 3; i++) commits.ended()
+    // With no run in flight, a write goes out at once again.
+    const d = commits.write('d', write)
+    expect(store.groups.at(-1)).toEqual(['d'])
+    store.release()
+    await d
+  })
+
+  it('sends a full group without waiting for the rest of the wave', async () => {
+    const store = recordingStore()
+    const commits = manifestCommits(store, { max: 2, lingerMs: 60_000 })
+    for (let i = 0; i < 5; i++) commits.started()
+    const writes = ['a', 'b'].map((m) => commits.write(m, write))
+    expect(store.groups).toEqual([['a', 'b']])
+    store.release()
+    await Promise.all(writes)
+  })
+
+  it('holds a group for a run still planning only up to the linger time', async () => {
+    const store = recordingStore()
+    const commits = manifestCommits(store, { max: 10, lingerMs: 20 })
+    commits.started()
+    commits.started()
+    const a = commits.write('a', write)
+    await tick()
+    expect(store.groups).toEqual([])
+    await new Promise((r) => setTimeout(r, 40))
+    expect(store.groups).toEqual([['a']])
+    store.release()
+    await a
   })
 })

@@ -8,7 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildControllers } from '../../../functions/controllers.ts'
-import { VERSION_MEMORY_NS } from '../../../functions/reconcile-translate/version-memory.ts'
+import {
+  manifestVersions,
+  rememberedVersions,
+  VERSION_MEMORY_NS,
+} from '../../../functions/reconcile-translate/version-memory.ts'
 import {
   EDGE_PLACEMENTS,
   ESPW,
@@ -65,6 +69,14 @@ async function copies(group: string, resource: string) {
   )
   const bodies = await hub.deps.projections.getBodies(entries.map((e) => e.hash))
   return entries.map((e) => ({ ...e, body: bodies.get(e.hash) as KubeObject }))
+}
+
+/** The step's memory for the mailbox: its item, and the manifest's live copies for the rest. */
+async function remembered() {
+  const mb = await mailbox()
+  const item = await hub.deps.kv.get<Record<string, string>>(VERSION_MEMORY_NS, mb.id)
+  const manifest = await hub.deps.projections.getManifest(mb.id)
+  return rememberedVersions(item?.value, manifestVersions(manifest))
 }
 
 async function events(space: string, reason: string): Promise<KubeObject[]> {
@@ -236,8 +248,7 @@ describe('overlapping workloads', () => {
     const [sc] = await copies('edge.kcp.io', 'syncerconfigs')
     const triples = (sc?.body.spec as any)?.namespaceScope?.resources
     expect(triples).toContainEqual({ group: 'example.io', resource: 'widgets', apiVersion: 'v1' })
-    const memory = await hub.deps.kv.get(VERSION_MEMORY_NS, (await mailbox()).id)
-    expect(memory?.value).toMatchObject({ 'example.io': 'v1' })
+    expect(await remembered()).toMatchObject({ 'example.io': 'v1' })
   })
 
   it('moves to the highest common version once the old one is no longer a candidate', async () => {
@@ -246,8 +257,7 @@ describe('overlapping workloads', () => {
     await converge()
     const found = await copies('example.io', 'widgets')
     expect(found.map((c) => c.body.apiVersion)).toEqual(['example.io/v2', 'example.io/v2'])
-    const memory = await hub.deps.kv.get(VERSION_MEMORY_NS, (await mailbox()).id)
-    expect(memory?.value).toMatchObject({ 'example.io': 'v2' })
+    expect(await remembered()).toMatchObject({ 'example.io': 'v2' })
   })
 
   it('leaves out the objects of a space with no version in common, and reports it', async () => {

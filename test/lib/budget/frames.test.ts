@@ -7,9 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isBudgetExceeded } from '../../../lib/budget/budget-exceeded.ts'
 import {
+  chargeScopes,
   currentInvocation,
   hasRoom,
   measured,
+  measuredApart,
+  measuringScopes,
   runInvocation,
   withCeiling,
   withShare,
@@ -118,6 +121,26 @@ describe('ceilings, scopes and holds', () => {
       })
       expect(currentInvocation()!.subrequests).toBe(9)
     })
+  })
+
+  it('measures shared work apart from the unit that started it, and charges each unit a share', async () => {
+    await runInvocation('hook', { subrequests: 100 }, async () => {
+      let captured: readonly { used: number }[] = []
+      const outer = await measured(async () => {
+        await gets(1)
+        captured = measuringScopes()
+        const shared = await measuredApart(() => gets(6))
+        expect(shared.used).toBe(6)
+        chargeScopes(captured, shared.used / 3)
+      })
+      // The unit paid its own read and a third of the shared six, not all of them.
+      expect(outer.used).toBe(3)
+      expect(captured).toHaveLength(1)
+      // The invocation counted every subrequest once.
+      expect(currentInvocation()!.subrequests).toBe(7)
+    })
+    expect(measuringScopes()).toEqual([])
+    expect((await measuredApart(() => gets(1))).used).toBe(0)
   })
 
   it('withShare sets the ceiling at a share of the budget, and bounds nothing outside one', async () => {
