@@ -1,16 +1,21 @@
 /**
  * The mailbox controller: keys are mailbox names. `listKeys` pages through the union of what should
- * exist (one mailbox per SyncTarget in any space) and what does exist (mailbox Workspaces in
- * root:espw), in name order after the cursor, so the resync both creates missing mailboxes and
- * removes orphaned ones. Events map to keys in the relay (lib/relay/event-keys.ts: a SyncTarget
- * wakes its mailbox, a mailbox Workspace itself).
+ * exist (one mailbox per SyncTarget in any space: the SyncTarget index, lib/hub/uid-index.ts
+ * `wantedMailboxes`) and what does exist (the mailbox spaces under root:espw, lib/hub/spaces.ts
+ * `childSpaces`), in name order after the cursor, so the resync both creates missing mailboxes
+ * and removes orphaned ones. A page reads at most `limit` entries of each, whatever the number of
+ * edges: both are listed in name order, so the first `limit` names of their union after the
+ * cursor are exactly the page. Events map to keys in the relay (lib/relay/event-keys.ts: a
+ * SyncTarget wakes its mailbox, a mailbox Workspace itself).
  */
-import { ESPW, SYNC_TARGETS, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { ESPW } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
+import { childSpaces } from '../../lib/hub/spaces.ts'
+import { wantedMailboxes } from '../../lib/hub/uid-index.ts'
 import { type Logger, silentLogger } from '../../lib/log.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
-import { mailboxOf, parseMailboxName } from './names.ts'
+import { isMailboxName } from './names.ts'
 import { MAILBOX_STEP, reconcileMailbox } from './reconcile.ts'
 
 export { MAILBOX_STEP }
@@ -25,14 +30,24 @@ export function mailboxController(
     name: MAILBOX_STEP,
     reconcile: (key) => reconcileMailbox({ client, kv, log }, key),
     async listKeys(cursor, limit) {
-      const wanted = (await client.list('*', SYNC_TARGETS)).map(mailboxOf)
-      const existing = (await client.list(ESPW, WORKSPACES)).map((w) => w.metadata.name)
-      const all = [...new Set([...wanted, ...existing])]
-        .filter((k): k is string => !!k && !!parseMailboxName(k))
-        .filter((k) => cursor === undefined || k > cursor)
-        .sort()
-      const keys = all.slice(0, limit)
-      return all.length > limit ? { keys, next: keys[keys.length - 1] } : { keys }
+      const [wanted, existing] = await Promise.all([
+        wantedMailboxes(kv, { after: cursor, limit }),
+        childSpaces(kv, ESPW, { after: cursor, limit }),
+      ])
+      const names = existing.spaces.map((s) => s.path.slice(ESPW.length + 1))
+      const union = [...new Set([...wanted, ...names])].filter(isMailboxName).sort()
+      // A source that filled its page may hold more; names past the shorter one wait for a page
+      // of their own, as the next page starts after the last name handed out.
+      const bounds = [
+        ...(wanted.length >= limit ? [wanted[wanted.length - 1] as string] : []),
+        ...(existing.more && existing.last !== undefined ? [existing.last] : []),
+      ]
+      const bound = bounds.length > 0 ? bounds.sort()[0] : undefined
+      const keys = union.filter((k) => bound === undefined || k <= bound).slice(0, limit)
+      const last = keys[keys.length - 1]
+      const more = bound !== undefined || union.length > keys.length
+      if (!more) return { keys }
+      return { keys, next: last ?? bound }
     },
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailboxController } from '../../../functions/reconcile-mailbox/controller.ts'
-import { mailboxOf } from '../../../functions/reconcile-mailbox/names.ts'
+import { mailboxName, mailboxOf } from '../../../functions/reconcile-mailbox/names.ts'
 import { reconcileMailbox } from '../../../functions/reconcile-mailbox/reconcile.ts'
 import {
   ESPW,
@@ -9,6 +9,7 @@ import {
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
+import { SYNC_TARGET_INDEX, wantedMailboxes } from '../../../lib/hub/uid-index.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 
@@ -71,7 +72,10 @@ describe('mailbox step', () => {
     ).toBe('absent')
     // Neither the SyncTarget nor its mailbox is left: the uid index forgets it.
     const imw = (await client.space('root:imw-1')).id
-    expect(await hub.deps.kv.get(`uids:${imw}`, `synctargets/${old?.metadata.uid}`)).toBeUndefined()
+    expect(
+      await hub.deps.kv.get(SYNC_TARGET_INDEX, mailboxName(imw, old?.metadata.uid ?? ''))
+    ).toBeUndefined()
+    expect(await wantedMailboxes(hub.deps.kv, { limit: 100 })).not.toContain(oldKey)
     const again = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     const newKey = mailboxOf(again)!
     expect(newKey).not.toBe(oldKey)
@@ -95,5 +99,49 @@ describe('mailbox step', () => {
     const all = [...first.keys, ...second.keys]
     const sts = await client.list('root:imw-1', SYNC_TARGETS)
     expect(all.sort()).toEqual(sts.map((s) => mailboxOf(s)!).sort())
+  })
+
+  it('pages through wanted and orphaned mailboxes in name order, reading a bounded page of each', async () => {
+    const space = 'root:imw-paging'
+    await client.create('root', WORKSPACES, {
+      apiVersion: 'tenancy.kcp.io/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'imw-paging' },
+    })
+    const targets = []
+    for (let i = 0; i < 7; i++) targets.push(await client.create(space, SYNC_TARGETS, st(`p-${i}`)))
+    const run = (key: string) =>
+      reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, key)
+    // Three with a mailbox, then two of those SyncTargets gone: orphans only the spaces list.
+    for (const t of targets.slice(0, 3)) await run(mailboxOf(t)!)
+    for (const t of targets.slice(0, 2)) {
+      await client.delete(space, SYNC_TARGETS, t.metadata.name ?? '')
+      await hub.deps.kv.delete(SYNC_TARGET_INDEX, mailboxOf(t)!)
+    }
+    const reads: number[] = []
+    const counted = {
+      ...hub.deps.kv,
+      list: ((ns, prefix, page) => {
+        reads.push(page?.limit ?? Number.POSITIVE_INFINITY)
+        return hub.deps.kv.list(ns, prefix, page)
+      }) as typeof hub.deps.kv.list,
+    }
+    const c = mailboxController(client, counted)
+    const seen: string[] = []
+    let cursor: string | undefined
+    for (let pages = 0; pages < 100; pages++) {
+      const page = await c.listKeys(cursor, 2)
+      expect(page.keys.length).toBeLessThanOrEqual(2)
+      seen.push(...page.keys)
+      if (!page.next) break
+      cursor = page.next
+    }
+    expect(reads.every((limit) => limit === 2)).toBe(true)
+    expect(seen).toEqual([...new Set(seen)].sort())
+    const existing = (await client.list(ESPW, WORKSPACES)).map((w) => w.metadata.name ?? '')
+    const wanted = (await client.list('*', SYNC_TARGETS)).map((s) => mailboxOf(s)!)
+    expect(seen).toEqual([...new Set([...existing, ...wanted])].sort())
+    expect(seen).toContain(mailboxOf(targets[0]!))
+    expect(seen).toContain(mailboxOf(targets[6]!))
   })
 })
