@@ -22,14 +22,16 @@ const st = (name: string) => ({
   metadata: { name, labels: { id: name } },
 })
 
+const workspace = (name: string) => ({
+  apiVersion: 'tenancy.kcp.io/v1alpha1',
+  kind: 'Workspace',
+  metadata: { name },
+})
+
 beforeAll(async () => {
   hub = await createTestHub()
   client = createHubClient(hub.deps, { fieldManager: 'test' })
-  await client.create('root', WORKSPACES, {
-    apiVersion: 'tenancy.kcp.io/v1alpha1',
-    kind: 'Workspace',
-    metadata: { name: 'imw-1' },
-  })
+  await client.create('root', WORKSPACES, workspace('imw-1'))
 })
 afterAll(() => hub.close())
 
@@ -103,11 +105,7 @@ describe('mailbox step', () => {
 
   it('pages through wanted and orphaned mailboxes in name order, reading a bounded page of each', async () => {
     const space = 'root:imw-paging'
-    await client.create('root', WORKSPACES, {
-      apiVersion: 'tenancy.kcp.io/v1alpha1',
-      kind: 'Workspace',
-      metadata: { name: 'imw-paging' },
-    })
+    await client.create('root', WORKSPACES, workspace('imw-paging'))
     const targets = []
     for (let i = 0; i < 7; i++) targets.push(await client.create(space, SYNC_TARGETS, st(`p-${i}`)))
     const run = (key: string) =>
