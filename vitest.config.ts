@@ -14,9 +14,18 @@
  * `npm test` runs with `--maxWorkers=4` (package.json: on 2 cores, about two stacks waiting and
  * two unit files computing); a bare `npx vitest run <files>` keeps vitest's default of cores - 1
  * workers, so targeted runs stay light on a shared machine.
+ *
+ * The timeouts catch hangs; they are not speed limits. In the full run the unit files share two
+ * cores with two stacks booting and the longest program-starting files, and on some machines
+ * (2026-11-27, a fresh clone, `a8b3ece` and after alike) a test then takes four to five times its
+ * time alone: the fuzzer's plan 14 s alone and 67-86 s in the run, the hooks' 500-key budget test
+ * 4 s and over 20 s. So a unit test gets 60 s (hooks 90 s), which a hang still exceeds by far.
  */
 import { defineConfig } from 'vitest/config'
 import { InterleavingSequencer } from './test/setup/sequencer.ts'
+
+const TEST_TIMEOUT_MS = 60_000
+const HOOK_TIMEOUT_MS = 90_000
 
 /**
  * Unit files that start programs, bundles and servers (the relay and agent bundles, the local
@@ -41,8 +50,8 @@ export default defineConfig({
           // One module graph per worker, shared by its files: importing the graph again for each
           // file cost more CPU than the tests themselves (223 vs 84 CPU-s for these files).
           isolate: false,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: HOOK_TIMEOUT_MS,
         },
       },
       {
@@ -53,8 +62,8 @@ export default defineConfig({
           setupFiles: ['test/setup/budget.ts'],
           // A fresh module graph per file (see STARTS_PROCESSES).
           isolate: true,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          testTimeout: TEST_TIMEOUT_MS,
+          hookTimeout: HOOK_TIMEOUT_MS,
         },
       },
       {
