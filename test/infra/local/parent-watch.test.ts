@@ -19,12 +19,13 @@ describe('watchParent', () => {
     const grandchild = [
       `import { watchParent } from ${JSON.stringify(url)}`,
       "watchParent(() => { console.log('parent gone'); process.exit(0) }, 20)",
+      "console.log('watching')",
       'setInterval(() => {}, 1000)',
     ].join('\n')
     const parentScript = [
       "const { spawn } = require('node:child_process')",
       `const c = spawn(process.execPath, ['--experimental-strip-types', '--input-type=module', '-e', ${JSON.stringify(grandchild)}], { stdio: ['ignore', 'inherit', 'inherit'] })`,
-      'setTimeout(() => process.exit(0), 500)',
+      'setInterval(() => {}, 1000)',
     ].join('\n')
     const parent = spawn(process.execPath, ['-e', parentScript], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -33,7 +34,11 @@ describe('watchParent', () => {
     parent.stdout.on('data', (d: Buffer) => {
       out += d.toString()
     })
-    await waitUntil(() => out.includes('parent gone'))
+    // The parent goes only once the grandchild watches: a grandchild that starts after its parent
+    // left (a loaded machine took over 500 ms to start one) was born an orphan and sees no change.
+    await waitUntil(() => out.includes('watching'), { withinMs: 45_000 })
+    parent.kill('SIGKILL')
+    await waitUntil(() => out.includes('parent gone'), { withinMs: 45_000 })
     expect(out).toContain('parent gone')
   })
 })
