@@ -89,12 +89,20 @@ export function withShare<T>(fraction: number, fn: () => Promise<T>): Promise<T>
   return frame ? withCeiling(frame.invocation.shareAt(fraction), fn) : fn()
 }
 
-export async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {
+/** Runs `fn` with one more measuring scope, after the scopes `keep` takes from the frame's. */
+async function measure<T>(
+  fn: () => Promise<T>,
+  keep: (scopes: readonly Scope[]) => readonly Scope[]
+): Promise<{ value: T; used: number }> {
   const frame = frames.getStore()
   if (!frame) return { value: await fn(), used: 0 }
   const scope: Scope = { used: 0 }
-  const value = await frames.run({ ...frame, scopes: [...frame.scopes, scope] }, fn)
+  const value = await frames.run({ ...frame, scopes: [...keep(frame.scopes), scope] }, fn)
   return { value, used: scope.used }
+}
+
+export function measured<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {
+  return measure(fn, (scopes) => scopes)
 }
 
 /** The scopes measuring the current work (none outside an invocation). */
@@ -103,12 +111,8 @@ export function measuringScopes(): readonly Scope[] {
 }
 
 /** `measured`, but outside the scopes measuring the work that calls it. */
-export async function measuredApart<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {
-  const frame = frames.getStore()
-  if (!frame) return { value: await fn(), used: 0 }
-  const scope: Scope = { used: 0 }
-  const value = await frames.run({ ...frame, scopes: [scope] }, fn)
-  return { value, used: scope.used }
+export function measuredApart<T>(fn: () => Promise<T>): Promise<{ value: T; used: number }> {
+  return measure(fn, () => [])
 }
 
 /** Charges `n` subrequests, already counted by the invocation, to the scopes of one unit. */
