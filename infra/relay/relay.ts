@@ -133,6 +133,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     index,
     summarize: createSummarizeKeysState(),
     specs: new Map(),
+    sources: new Map(),
   }
   const pipelines = new Map<string, ResourcePipeline>()
   /** The last resourceVersion each watch received (for the cursor lag). */

@@ -11,15 +11,21 @@
  * writes change nothing translate reads), a mailbox Workspace itself (a new mailbox needs its
  * content), and any other object in space S the mailboxes of every slice in S; objects in espw wake
  * nothing (nor do mailbox spaces, which hold no slices), and neither do the objects every cluster
- * makes for itself.
+ * makes for itself. When the relay keeps `sources`, a workload object's MODIFIED event wakes
+ * translate only if what translate reads of it changed (lib/placement/translate-input.ts): the
+ * summarize step's own writes on workload objects (executing count, edge-removal finalizer) would
+ * otherwise re-translate every mailbox of the space after each one.
  * summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements).
  * The deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key,
  * a terminating workload object holding the edge-removal finalizer its space's summarize keys.
  * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
+import { createHash } from 'node:crypto'
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
+import { canonicalJson } from '../patch/json-values.ts'
 import { placementOfSlice, sliceWhereKey } from '../placement/slice-owner.ts'
+import { translateInput } from '../placement/translate-input.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
 import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
@@ -46,6 +52,11 @@ export type EventKeysDeps = {
   summarize?: SummarizeKeysState
   /** EdgePlacement key -> `<uid>/<generation>` last seen; without it, every event translates. */
   specs?: Map<string, string>
+  /**
+   * Workload object (space, resource, namespace, name) -> hash of its translate input last seen;
+   * without it, every event translates.
+   */
+  sources?: Map<string, string>
 }
 
 const EDGE = 'edge.kcp.io'
@@ -63,12 +74,42 @@ async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
     .map((key) => ({ step: WHERE_STEP, key }))
 }
 
+/**
+ * Whether a workload object's event may change what translate computes: not a MODIFIED whose
+ * translate input equals the one last seen for that object (a write by the summarize step).
+ */
+function inputMoved(type: string, ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps): boolean {
+  const seen = deps.sources
+  if (!seen) return true
+  const m = obj.metadata
+  const key = [spaceOf(obj), ref.group, ref.resource, m.namespace ?? '', m.name ?? ''].join(
+    '\u0000'
+  )
+  if (type === 'DELETED') {
+    seen.delete(key)
+    return true
+  }
+  const input = createHash('sha256')
+    .update(canonicalJson(translateInput(obj)))
+    .digest('base64')
+  const before = seen.get(key)
+  seen.set(key, input)
+  return type !== 'MODIFIED' || before !== input
+}
+
 /** translate keys for an object of any kind in its space (workload objects, Namespaces, CRDs...). */
-function spaceKeys(ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps): StepKey[] {
+function spaceKeys(
+  type: string,
+  ref: ResourceRef,
+  obj: KubeObject,
+  deps: EventKeysDeps
+): StepKey[] {
   const space = spaceOf(obj)
   if (!space || space === deps.espwSpaceId) return []
   if (isSystemInfrastructure(ref.group, ref.resource, obj)) return []
-  return translate(deps.index.ofSpace(space))
+  const mailboxes = deps.index.ofSpace(space)
+  if (mailboxes.length === 0 || !inputMoved(type, ref, obj, deps)) return []
+  return translate(mailboxes)
 }
 
 /** Updates the index for a slice event; wakes the mailboxes named now and before. */
@@ -142,13 +183,13 @@ async function stepKeys(
       case 'synctargets': {
         const mailbox = mailboxOf(obj)
         const own = mailbox ? [{ step: MAILBOX_STEP, key: mailbox }] : []
-        return [...own, ...(await allWhereKeys(deps)), ...spaceKeys(ref, obj, deps)]
+        return [...own, ...(await allWhereKeys(deps)), ...spaceKeys(event.type, ref, obj, deps)]
       }
       case 'locations': {
         const space = spaceOf(obj)
         const name = obj.metadata.name
         const through = space && name ? translate(deps.index.ofLocation(space, name)) : []
-        return [...(await allWhereKeys(deps)), ...through, ...spaceKeys(ref, obj, deps)]
+        return [...(await allWhereKeys(deps)), ...through, ...spaceKeys(event.type, ref, obj, deps)]
       }
       case 'edgeplacements': {
         const space = spaceOf(obj)
@@ -169,7 +210,7 @@ async function stepKeys(
     if (spaceOf(obj) === deps.espwSpaceId && name && isMailboxName(name))
       return [{ step: MAILBOX_STEP, key: name }, ...translate([name])]
   }
-  return spaceKeys(ref, obj, deps)
+  return spaceKeys(event.type, ref, obj, deps)
 }
 
 /**

@@ -364,3 +364,54 @@ describe('keysForEvent: EdgePlacement status writes', () => {
     expect(await translated('ADDED', ep(2, 'u2'))).toEqual(wake)
   })
 })
+
+describe("keysForEvent: the summarize step's writes on workload objects", () => {
+  it('translate only when what translate reads changed, when the relay keeps sources', async () => {
+    const d = { ...deps(), sources: new Map<string, string>() }
+    d.index.set('ws1', 'p', [mb(1)])
+    const cm = (
+      rv: string,
+      extra: Partial<KubeObject['metadata']> = {},
+      data = '1'
+    ): KubeObject => ({
+      ...configMap('ws1'),
+      metadata: { ...configMap('ws1').metadata, namespace: 'app', resourceVersion: rv, ...extra },
+      data: { a: data },
+    })
+    const counted = {
+      annotations: { 'kcp.io/cluster': 'ws1', 'kubestellar.io/executing-count': '2' },
+      finalizers: ['edge.kcp.io/edge-removal'],
+    }
+    const translated = async (type: string, o: KubeObject) =>
+      show(
+        (await keysForEvent(CONFIGMAPS, { type, object: o }, d)).filter(
+          (k) => k.step === TRANSLATE_STEP
+        )
+      )
+    const wake = [`${TRANSLATE_STEP} ${mb(1)}`]
+    expect(await translated('ADDED', cm('1'))).toEqual(wake)
+    expect(await translated('MODIFIED', cm('2', counted))).toEqual([])
+    expect(await translated('MODIFIED', cm('3', counted, '2'))).toEqual(wake)
+    expect(await translated('MODIFIED', cm('4', { ...counted, labels: { l: 'v' } }, '2'))).toEqual(
+      wake
+    )
+    expect(await translated('MODIFIED', cm('5', { labels: { l: 'v' } }, '2'))).toEqual([])
+    expect(await translated('DELETED', cm('6', { labels: { l: 'v' } }, '2'))).toEqual(wake)
+    // after a DELETED (or a relay restart) nothing is remembered: the next event wakes
+    expect(await translated('MODIFIED', cm('7', { labels: { l: 'v' } }, '2'))).toEqual(wake)
+    // another object of the same space is remembered apart
+    const other = { ...cm('8'), metadata: { ...cm('8').metadata, name: 'other' } }
+    expect(await translated('MODIFIED', other)).toEqual(wake)
+  })
+
+  it('without sources every event translates', async () => {
+    const d = deps()
+    d.index.set('ws1', 'p', [mb(1)])
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await keysForEvent(CONFIGMAPS, { type: 'MODIFIED', object: configMap('ws1') }, d)).map(
+          (k) => k.step
+        )
+      ).toContain(TRANSLATE_STEP)
+  })
+})
