@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mailboxController } from '../../../functions/reconcile-mailbox/controller.ts'
+import { CONCURRENCY, mailboxController } from '../../../functions/reconcile-mailbox/controller.ts'
 import { mailboxName, mailboxOf } from '../../../functions/reconcile-mailbox/names.ts'
 import { reconcileMailbox } from '../../../functions/reconcile-mailbox/reconcile.ts'
 import {
@@ -11,6 +11,7 @@ import {
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import { SYNC_TARGET_INDEX, wantedMailboxes } from '../../../lib/hub/uid-index.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { runKeys } from '../../../lib/reconcile/run.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 let hub: TestHub
@@ -141,5 +142,41 @@ describe('mailbox step', () => {
     expect(seen).toEqual([...new Set([...existing, ...wanted])].sort())
     expect(seen).toContain(mailboxOf(targets[0]!))
     expect(seen).toContain(mailboxOf(targets[6]!))
+  })
+
+  it('runs a batch of keys several at a time, each creating its own mailbox once', async () => {
+    await client.create('root', WORKSPACES, workspace('imw-batch'))
+    const targets = []
+    for (let i = 0; i < 40; i++)
+      targets.push(await client.create('root:imw-batch', SYNC_TARGETS, st(`batch-${i}`)))
+    const keys = targets.map((t) => mailboxOf(t)!)
+    let inFlight = 0
+    let most = 0
+    const counting: HubClient = {
+      ...client,
+      create: (async (...args: Parameters<HubClient['create']>) => {
+        most = Math.max(most, ++inFlight)
+        try {
+          return await client.create(...args)
+        } finally {
+          inFlight--
+        }
+      }) as HubClient['create'],
+    }
+    const c = mailboxController(counting, hub.deps.kv)
+    expect(c.concurrency).toBe(CONCURRENCY)
+    const runs = await runKeys(c, [...keys, ...keys], silentLogger)
+    expect(runs.map((r) => r.outcome)).toEqual(keys.map(() => 'created'))
+    expect(most).toBeGreaterThan(1)
+    expect(most).toBeLessThanOrEqual(CONCURRENCY)
+    for (const [i, key] of keys.entries())
+      expect(
+        (await client.get(ESPW, WORKSPACES, key))?.metadata.annotations?.[
+          SYNC_TARGET_NAME_ANNOTATION
+        ]
+      ).toBe(`batch-${i}`)
+    expect((await runKeys(c, keys, silentLogger)).every((r) => r.outcome === 'unchanged')).toBe(
+      true
+    )
   })
 })
