@@ -13,21 +13,29 @@ import type { ObjectRef } from '../lib/edge/protocol.ts'
 import { createAgent, type PollResult } from '../lib/edge-agent/agent.ts'
 import { createCenterClient } from '../lib/edge-agent/center-client.ts'
 import { defaultSleep, runPollLoop } from '../lib/edge-agent/poll-loop.ts'
-import type { KubeObject } from '../lib/kube/types.ts'
 import { silentLogger } from '../lib/log.ts'
 import { createMemoryKube } from './edge-memory-kube.ts'
+import { markerOf } from './edge-objects.ts'
 import type { PollStats } from './edge-types.ts'
 
 export type FleetMember = { mailbox: string; token: string }
+
+/** An object an edge cluster stored: its ref, its `data.marker`, when (this process's clock). */
+export type WriteSeen = { ref: ObjectRef; marker?: string | undefined; atMs: number }
 
 export type FleetOptions = {
   baseUrl: string
   members: readonly FleetMember[]
   intervalMs: number
+  /**
+   * Each agent's first poll comes at a random moment within this (default: one interval), as
+   * agents come online at different times; a large fleet spreads its first full answers wider.
+   */
+  startSpreadMs?: number
   /** A folder for the agents' state folders (one subfolder each). */
   stateRoot: string
   /** Every object an agent's edge cluster stores, with the agent's index. */
-  onWrite: (agent: number, ref: ObjectRef, obj: KubeObject) => void
+  onWrite: (agent: number, seen: WriteSeen) => void
   random?: () => number
 }
 
@@ -67,7 +75,10 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
           mailbox: m.mailbox,
           token: async () => m.token,
         }),
-        kube: createMemoryKube({ onWrite: (ref, obj) => o.onWrite(i, ref, obj) }),
+        kube: createMemoryKube({
+          onWrite: (ref, obj) =>
+            o.onWrite(i, { ref, marker: markerOf(obj), atMs: performance.now() }),
+        }),
         stateDir: join(o.stateRoot, String(i)),
         record: { namespace: 'kube-system' },
         builtins,
@@ -77,7 +88,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   )
   const stop = new AbortController()
   const loops = agents.map(async (agent, i) => {
-    await defaultSleep(random() * o.intervalMs, stop.signal)
+    await defaultSleep(random() * (o.startSpreadMs ?? o.intervalMs), stop.signal)
     if (stop.signal.aborted) return
     await runPollLoop({
       poll: async () => record(i, await agent.poll()),

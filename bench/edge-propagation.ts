@@ -1,28 +1,24 @@
 /**
  * One propagation run with N agents. Untimed: the workload and its placement are driven into the
- * mailboxes (edge-placement.ts), N real agents start polling (edge-agents.ts) with their state
- * folders on tmpfs when there is one, and the run waits until each has applied the namespace and
+ * mailboxes (edge-placement.ts), N real agents start polling (edge-agents.ts; over processes of
+ * their own past AGENTS_PER_PROCESS agents, edge-fleet.ts) with their state folders on tmpfs when
+ * there is one, and the run waits until each has applied the namespace and
  * polled twice. Then one poll interval with every agent idle is counted (DynamoDB requests per
  * agent poll). Timed, per change: the clock starts when the source write is sent (a create of the
  * ConfigMap `prop` in the workload space, then merge patches of its data), the translate keys are
  * posted to `/hooks/translate` right after it returns (as the relay would), and each agent's
  * latency is the moment its edge cluster stored the object carrying the change's marker. The
- * event-loop delay over the timed part tells whether this one process was saturated.
+ * event-loop delay over the timed part tells whether this process (the hub's, and the agents' when
+ * they run in it) was saturated.
  */
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { startFleet } from './edge-agents.ts'
+import { processesFor, startAgents } from './edge-fleet.ts'
 import type { EdgeInventory } from './edge-inventory.ts'
-import {
-  changeMarker,
-  EDGE_NAMESPACE,
-  markerOf,
-  PROP_CONFIGMAP,
-  propConfigMap,
-} from './edge-objects.ts'
+import { changeMarker, EDGE_NAMESPACE, PROP_CONFIGMAP, propConfigMap } from './edge-objects.ts'
 import { placeWorkload, translateAll } from './edge-placement.ts'
 import { createTracker } from './edge-tracker.ts'
 import type { ChangeRun, EdgeDeps, EdgeOptions, PropagationRun } from './edge-types.ts'
@@ -32,6 +28,14 @@ import { summarize } from './stats.ts'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** How long a change may take before its stragglers count as missing. */
 export const changeTimeoutMs = (intervalMs: number) => intervalMs * 3 + 60_000
+/**
+ * Agents coming online per second at most: the first poll of each is a full answer, so 10,000
+ * agents starting within one 15 s interval would ask the hub for 667 of them a second (setup,
+ * not timed); they start over `agents / START_RATE` seconds instead when that is longer.
+ */
+export const START_RATE = 50
+export const startSpreadMs = (agents: number, intervalMs: number) =>
+  Math.max(intervalMs, (agents / START_RATE) * 1000)
 
 async function waitFor(what: string, check: () => boolean, timeoutMs: number, why: () => string) {
   const until = performance.now() + timeoutMs
@@ -57,27 +61,34 @@ export async function runPropagation(
   const stateRoot = await mkdtemp(join(existsSync(shm) ? shm : tmpdir(), 'edgeplane-bench-'))
   const tracker = createTracker(n)
   const ready = new Set<number>()
-  const fleet = await startFleet({
-    baseUrl: hub.baseUrl,
-    members: inv.members,
-    intervalMs: interval,
-    stateRoot,
-    onWrite: (i, ref, obj) => {
-      if (ref.resource === 'namespaces' && ref.name === EDGE_NAMESPACE) ready.add(i)
-      else if (ref.resource === 'configmaps' && ref.name === PROP_CONFIGMAP)
-        tracker.observe(i, markerOf(obj), performance.now())
+  const spread = startSpreadMs(n, interval)
+  const fleet = await startAgents(
+    {
+      baseUrl: hub.baseUrl,
+      members: inv.members,
+      intervalMs: interval,
+      startSpreadMs: spread,
+      stateRoot,
+      onWrite: (i, { ref, marker, atMs }) => {
+        if (ref.resource === 'namespaces' && ref.name === EDGE_NAMESPACE) ready.add(i)
+        else if (ref.resource === 'configmaps' && ref.name === PROP_CONFIGMAP)
+          tracker.observe(i, marker, atMs)
+      },
     },
-  }).catch(async (e: unknown) => {
+    opts.agentsPerProcess
+  ).catch(async (e: unknown) => {
     await rm(stateRoot, { recursive: true, force: true })
     throw e
   })
   try {
-    progress(`edge: ${n} agents polling every ${interval} ms; waiting until all settled`)
+    progress(
+      `edge: ${n} agents polling every ${interval} ms, coming online over ${(spread / 1000).toFixed(0)} s; waiting until all settled`
+    )
     const t1 = performance.now()
     await waitFor(
       `${n} agents settling`,
       () => ready.size === n && fleet.okPolls().every((c) => c >= 2),
-      changeTimeoutMs(interval),
+      spread + changeTimeoutMs(interval),
       () => `${ready.size}/${n} applied the namespace; ${fleet.errors().join('; ')}`
     )
     const agentsReady = performance.now() - t1
@@ -136,6 +147,7 @@ export async function runPropagation(
     return {
       agents: n,
       intervalMs: interval,
+      agentProcesses: processesFor(n, opts.agentsPerProcess),
       setupMs: {
         inventory: inv.inventoryMs,
         tokens: inv.tokensMs,

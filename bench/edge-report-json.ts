@@ -74,6 +74,7 @@ export function edgeJson(e: EdgeResults): Record<string, unknown> {
       },
       setupMs: Object.fromEntries(Object.entries(r.setupMs).map(([k, v]) => [k, round(v)])),
       polls: r.polls,
+      agentProcesses: r.agentProcesses,
       loopDelayMs: {
         p50: round(r.loopDelayMs.p50),
         p99: round(r.loopDelayMs.p99),

@@ -148,7 +148,7 @@ export function renderEdge(e: EdgeResults): string {
     const s = r.setupMs
     const d = r.loopDelayMs
     lines.push(
-      `    ${r.agents} agents: inventory ${sec(s.inventory)}, tokens ${sec(s.tokens)}, placement ${sec(s.placement)}, agents settled ${sec(s.agentsReady)}; polls ${r.polls.polls} (${r.polls.applied} applied, ${r.polls.unchanged} unchanged, ${r.polls.failed} failed); event-loop delay while timed p50 ${fmt(d.p50, 0)} / p99 ${fmt(d.p99, 0)} / max ${fmt(d.max, 0)} ms`
+      `    ${r.agents} agents (${r.agentProcesses === 1 ? "in the hub's process" : `in ${r.agentProcesses} processes`}): inventory ${sec(s.inventory)}, tokens ${sec(s.tokens)}, placement ${sec(s.placement)}, agents settled ${sec(s.agentsReady)}; polls ${r.polls.polls} (${r.polls.applied} applied, ${r.polls.unchanged} unchanged, ${r.polls.failed} failed); event-loop delay while timed p50 ${fmt(d.p50, 0)} / p99 ${fmt(d.p99, 0)} / max ${fmt(d.max, 0)} ms`
     )
   }
   return lines.join('\n')

@@ -25,6 +25,8 @@ export type EdgeOptions = {
   /** Agent counts, one propagation run each (the first one's mailboxes serve the idle runs). */
   agents: number[]
   pollIntervalMs: number
+  /** Agents one process runs; more are spread over child processes (edge-fleet.ts). */
+  agentsPerProcess?: number
   /** Timed source writes per propagation run (the first a create, then updates). */
   changes: number
   /** Polls per side and round of the idle throughput run. */
@@ -104,7 +106,9 @@ export type PropagationRun = {
   latencyMs: Summary
   missing: number
   polls: PollStats
-  /** Event-loop delay of this process (hub, dynalite and agents) during the timed changes, ms. */
+  /** Processes the agents ran in: 1 is the hub's own (edge-fleet.ts), more are children of it. */
+  agentProcesses: number
+  /** Event-loop delay of the hub's process (and the agents' when they ran in it) during the timed changes, ms. */
   loopDelayMs: { p50: number; p99: number; max: number }
 }
 

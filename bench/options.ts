@@ -37,6 +37,8 @@ export type BenchOptions = {
   skipFanout: boolean
   /** Edge phase: agent counts, one propagation run each. */
   edgeAgents: number[]
+  /** Edge phase: agents one process runs; a larger fleet is spread over processes (edge-fleet.ts). */
+  agentsPerProcess: number
   /** Edge phase: the agents' poll interval. */
   pollIntervalMs: number
   /** Edge phase: timed source writes per propagation run. */
@@ -85,6 +87,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   fanoutCalls: 2,
   skipFanout: false,
   edgeAgents: [100, 1000],
+  agentsPerProcess: 2000,
   pollIntervalMs: 15_000,
   edgeChanges: 3,
   edgeIdlePolls: 2000,
@@ -157,6 +160,8 @@ Flags:
   --skip-fanout           leave the fan-out phase out
   --edge-agents LIST      agent counts of the propagation runs, comma-separated
                           (${DEFAULT_OPTIONS.edgeAgents.join(',')}; --quick: ${QUICK_OPTIONS.edgeAgents?.join(',')})
+  --agents-per-process N  agents one process runs; more are spread over child processes
+                          (${DEFAULT_OPTIONS.agentsPerProcess}; up to that many run in the hub's process)
   --poll-interval-ms N    the agents' poll interval, ms (${DEFAULT_OPTIONS.pollIntervalMs}: the agent's default;
                           --quick: ${QUICK_OPTIONS.pollIntervalMs})
   --edge-changes N        timed source writes per propagation run (${DEFAULT_OPTIONS.edgeChanges}; --quick: ${QUICK_OPTIONS.edgeChanges})

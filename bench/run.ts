@@ -136,6 +136,7 @@ async function main(): Promise<number> {
       edge = await runEdge(edgeDepsOf(stack, progress), {
         agents: o.edgeAgents,
         pollIntervalMs: o.pollIntervalMs,
+        agentsPerProcess: o.agentsPerProcess,
         changes: o.edgeChanges,
         idlePolls: o.edgeIdlePolls,
         costSamples: o.costSamples,

@@ -139,6 +139,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
       propagation = await runEdge(edgeDepsOf(stack, progress), {
         agents: o.edgeAgents,
         pollIntervalMs: o.pollIntervalMs,
+        agentsPerProcess: o.agentsPerProcess,
         changes: o.edgeChanges,
         idlePolls: o.edgeIdlePolls,
         costSamples: o.costSamples,

@@ -45,6 +45,7 @@ export function run(agents: number, over: Partial<PropagationRun> = {}): Propaga
     latencyMs: summarize([1000, 3000, 5000, 800, 2500, 5800]),
     missing: 0,
     polls: { polls: 900, unchanged: 700, applied: 200, failed: 0 },
+    agentProcesses: 1,
     loopDelayMs: { p50: 11, p99: 40, max: 120 },
     ...over,
   }
