@@ -134,6 +134,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     summarize: createSummarizeKeysState(),
     specs: new Map(),
     sources: new Map(),
+    syncTargets: new Map(),
   }
   const pipelines = new Map<string, ResourcePipeline>()
   /** The last resourceVersion each watch received (for the cursor lag). */

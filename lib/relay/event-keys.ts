@@ -14,7 +14,11 @@
  * makes for itself. When the relay keeps `sources`, a workload object's MODIFIED event wakes
  * translate only if what translate reads of it changed (lib/placement/translate-input.ts): the
  * summarize step's own writes on workload objects (executing count, edge-removal finalizer) would
- * otherwise re-translate every mailbox of the space after each one.
+ * otherwise re-translate every mailbox of the space after each one. Likewise, when the relay keeps
+ * `syncTargets`, a SyncTarget's MODIFIED event that changed only its status (the heartbeat every
+ * agent writes once a minute) wakes no mailbox, where or translate key: those steps read a
+ * SyncTarget's existence, name, labels and annotations, never its status; at 10,000 edges the
+ * heartbeats alone would wake every where key 167 times a second.
  * summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements).
  * The deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key,
  * a terminating workload object holding the edge-removal finalizer its space's summarize keys.
@@ -57,6 +61,8 @@ export type EventKeysDeps = {
    * without it, every event translates.
    */
   sources?: Map<string, string>
+  /** SyncTarget (space, name) -> hash of it without its status last seen; without it, every event wakes. */
+  syncTargets?: Map<string, string>
 }
 
 const EDGE = 'edge.kcp.io'
@@ -74,27 +80,49 @@ async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
     .map((key) => ({ step: WHERE_STEP, key }))
 }
 
+const digest = (value: unknown) =>
+  createHash('sha256').update(canonicalJson(value)).digest('base64')
+
 /**
- * Whether a workload object's event may change what translate computes: not a MODIFIED whose
- * translate input equals the one last seen for that object (a write by the summarize step).
+ * Whether an event moved what a step reads of its object: not a MODIFIED whose `input` (a hash of
+ * that part) equals the one last seen under `key`. A DELETED forgets the key; without `seen`
+ * (the relay keeps no memory) every event counts.
  */
-function inputMoved(type: string, ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps): boolean {
-  const seen = deps.sources
+function moved(
+  seen: Map<string, string> | undefined,
+  key: string,
+  type: string,
+  input: () => unknown
+): boolean {
   if (!seen) return true
-  const m = obj.metadata
-  const key = [spaceOf(obj), ref.group, ref.resource, m.namespace ?? '', m.name ?? ''].join(
-    '\u0000'
-  )
   if (type === 'DELETED') {
     seen.delete(key)
     return true
   }
-  const input = createHash('sha256')
-    .update(canonicalJson(translateInput(obj)))
-    .digest('base64')
+  const hash = digest(input())
   const before = seen.get(key)
-  seen.set(key, input)
-  return type !== 'MODIFIED' || before !== input
+  seen.set(key, hash)
+  return type !== 'MODIFIED' || before !== hash
+}
+
+/** A workload object's event and what translate reads of it (lib/placement/translate-input.ts). */
+function inputMoved(type: string, ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps) {
+  const m = obj.metadata
+  const key = [spaceOf(obj), ref.group, ref.resource, m.namespace ?? '', m.name ?? '']
+  return moved(deps.sources, key.join('\u0000'), type, () => translateInput(obj))
+}
+
+/**
+ * A SyncTarget's event and what the mailbox, where and translate steps read of it: everything
+ * but its status (the heartbeat), resourceVersion and managedFields.
+ */
+function syncTargetMoved(type: string, obj: KubeObject, deps: EventKeysDeps) {
+  const key = `${spaceOf(obj)}\u0000${obj.metadata.name ?? ''}`
+  return moved(deps.syncTargets, key, type, () => {
+    const { status: _status, ...rest } = obj
+    const { resourceVersion: _rv, managedFields: _mf, ...meta } = obj.metadata
+    return { ...rest, metadata: meta }
+  })
 }
 
 /** translate keys for an object of any kind in its space (workload objects, Namespaces, CRDs...). */
@@ -181,6 +209,7 @@ async function stepKeys(
   if (ref.group === EDGE) {
     switch (ref.resource) {
       case 'synctargets': {
+        if (!syncTargetMoved(event.type, obj, deps)) return []
         const mailbox = mailboxOf(obj)
         const own = mailbox ? [{ step: MAILBOX_STEP, key: mailbox }] : []
         return [...own, ...(await allWhereKeys(deps)), ...spaceKeys(event.type, ref, obj, deps)]

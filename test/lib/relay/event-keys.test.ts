@@ -415,3 +415,53 @@ describe("keysForEvent: the summarize step's writes on workload objects", () => 
       ).toContain(TRANSLATE_STEP)
   })
 })
+
+describe('keysForEvent: SyncTarget heartbeats', () => {
+  it('a status-only change wakes no mailbox, where or translate key when the relay keeps syncTargets', async () => {
+    const ep = obj('EdgePlacement', 'p', 'inv1')
+    const d = { ...deps([ep]), syncTargets: new Map<string, string>() }
+    d.index.set('inv1', 'p', [mb(1)])
+    const st = (
+      rv: string,
+      status: Record<string, unknown>,
+      labels: Record<string, string> = {}
+    ) => ({
+      ...obj('SyncTarget', 'st1', 'inv1', UID),
+      metadata: { ...obj('SyncTarget', 'st1', 'inv1', UID).metadata, resourceVersion: rv, labels },
+      status,
+    })
+    const steps = async (type: string, o: KubeObject) =>
+      [
+        ...new Set((await keysForEvent(SYNCTARGETS, { type, object: o }, d)).map((k) => k.step)),
+      ].sort()
+    const all = [MAILBOX_STEP, TRANSLATE_STEP, WHERE_STEP].sort()
+    expect(await steps('ADDED', st('1', {}))).toEqual(all)
+    const listed = d.listed
+    expect(
+      await steps('MODIFIED', st('2', { lastSyncerHeartbeatTime: '2026-01-01T00:00:00Z' }))
+    ).toEqual([])
+    expect(
+      await steps('MODIFIED', st('3', { lastSyncerHeartbeatTime: '2026-01-01T00:01:00Z' }))
+    ).toEqual([])
+    // not even the placements were listed for the heartbeats
+    expect(d.listed).toBe(listed)
+    expect(
+      await steps(
+        'MODIFIED',
+        st('4', { lastSyncerHeartbeatTime: '2026-01-01T00:01:00Z' }, { zone: 'a' })
+      )
+    ).toEqual(all)
+    expect(await steps('DELETED', st('5', {}, { zone: 'a' }))).toEqual(all)
+    expect(await steps('ADDED', st('6', {}, { zone: 'a' }))).toEqual(all)
+  })
+
+  it('without syncTargets every heartbeat wakes the steps', async () => {
+    const d = deps([obj('EdgePlacement', 'p', 'inv1')])
+    const st = {
+      ...obj('SyncTarget', 'st1', 'inv1', UID),
+      status: { lastSyncerHeartbeatTime: 'x' },
+    }
+    const keys = await keysForEvent(SYNCTARGETS, { type: 'MODIFIED', object: st }, d)
+    expect(keys.map((k) => k.step)).toContain(WHERE_STEP)
+  })
+})
