@@ -6,7 +6,10 @@
  * do, until the duration is over; then prints `{ polls, notModified, failed, latencyMs, bytes }`
  * (JSON) on stdout, `bytes` being the HTTP/1.1 bytes of one poll on average, request and answer
  * (start line, headers and body; TLS and TCP aside). A poll answered other than 304 counts as failed (and is not retried), so a broken
- * endpoint cannot pass for an idle one. `--help` says this.
+ * endpoint cannot pass for an idle one. With `heartbeatMs`, every target also posts a heartbeat
+ * report (`{ kind: 'Report', heartbeat: true }`, what an idle agent sends once a minute) once per
+ * that period, spread evenly over it, counted apart (`heartbeats`: sent, failed, latency).
+ * `--help` says this.
  */
 import { createRemote } from '../lib/remote/remote-client.ts'
 import { desiredPath, type PollTarget } from './edge-poll.ts'
@@ -17,6 +20,8 @@ export type IdleFleetInput = {
   targets: PollTarget[]
   intervalMs: number
   durationMs: number
+  /** Each target's heartbeat period; absent or 0: no heartbeats. */
+  heartbeatMs?: number
 }
 
 export type IdleFleetResult = {
@@ -26,6 +31,20 @@ export type IdleFleetResult = {
   latencyMs: ReturnType<typeof summarize>
   /** HTTP/1.1 bytes per poll on average: start line, headers and body. */
   bytes: { request: number; response: number }
+  heartbeats: { sent: number; failed: number; latencyMs: ReturnType<typeof summarize> }
+}
+
+const HEARTBEAT = { kind: 'Report', heartbeat: true }
+
+/** Calls `fire(i)` for i = 0, 1, ... every `stepMs` from `start` until `durationMs` passed. */
+async function paced(start: number, stepMs: number, durationMs: number, fire: (i: number) => void) {
+  for (let i = 0; ; i++) {
+    const due = start + i * stepMs
+    if (due - start >= durationMs) return
+    const wait = due - performance.now()
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait))
+    fire(i)
+  }
 }
 
 const headerBytes = (headers: Iterable<[string, string]>) => {
@@ -72,15 +91,34 @@ async function run(input: IdleFleetInput): Promise<IdleFleetResult> {
     }
     latencies.push(performance.now() - t0)
   }
-  const step = intervalMs / Math.max(1, targets.length)
-  for (let i = 0; ; i++) {
-    const due = start + i * step
-    if (due - start >= durationMs) break
-    const wait = due - performance.now()
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait))
-    const p = pollOne(targets[i % targets.length]!).finally(() => inFlight.delete(p))
-    inFlight.add(p)
+  const beats: number[] = []
+  let beatsFailed = 0
+  const beatOne = async (t: PollTarget) => {
+    const t0 = performance.now()
+    try {
+      const res = await remote.send(`/edge/v1/mailboxes/${t.mailbox}/reports`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.token}` },
+        body: HEARTBEAT,
+      })
+      await res.arrayBuffer()
+      if (res.status !== 200) beatsFailed++
+    } catch {
+      beatsFailed++
+    }
+    beats.push(performance.now() - t0)
   }
+  const track = (p: Promise<void>) => {
+    const q = p.finally(() => inFlight.delete(q))
+    inFlight.add(q)
+  }
+  const n = Math.max(1, targets.length)
+  await Promise.all([
+    paced(start, intervalMs / n, durationMs, (i) => track(pollOne(targets[i % n]!))),
+    input.heartbeatMs
+      ? paced(start, input.heartbeatMs / n, durationMs, (i) => track(beatOne(targets[i % n]!)))
+      : undefined,
+  ])
   await Promise.all(inFlight)
   const polls = Math.max(1, latencies.length)
   return {
@@ -89,13 +127,14 @@ async function run(input: IdleFleetInput): Promise<IdleFleetResult> {
     failed,
     latencyMs: summarize(latencies),
     bytes: { request: requestBytes / polls, response: responseBytes / polls },
+    heartbeats: { sent: beats.length, failed: beatsFailed, latencyMs: summarize(beats) },
   }
 }
 
 if (process.argv.includes('--help')) {
   process.stdout.write(
     'usage: node --experimental-strip-types bench/idle-pollers.ts < input.json\n' +
-      'input: { baseUrl, targets: [{ mailbox, token, etag }], intervalMs, durationMs }\n'
+      'input: { baseUrl, targets: [{ mailbox, token, etag }], intervalMs, durationMs, heartbeatMs? }\n'
   )
 } else {
   const input = JSON.parse(await readStdin()) as IdleFleetInput

@@ -5,12 +5,16 @@
  * over the timed intervals: the center's DynamoDB requests per poll (reads and writes apart) and
  * the CPU the center used — this process (the hub) and dynalite's, everything of the center but
  * its clients — as a fraction of the machine's cores over the wall time and per poll (the hub's
- * share apart), and the bytes of one poll on the wire.
+ * share apart), and the bytes of one poll on the wire. Then the same intervals again with every
+ * agent also sending its heartbeat report once per HEARTBEAT_MS, as idle agents do (the first
+ * measure is the poll alone): the center's CPU with heartbeats, and per heartbeat the store
+ * requests and CPU beyond what the polls of that window cost by the first measure.
  */
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { HEARTBEAT_MS } from '../lib/edge/protocol.ts'
 import type { PollTarget } from './edge-poll.ts'
 import type { IdleFleetInput, IdleFleetResult } from './idle-pollers.ts'
 
@@ -35,6 +39,29 @@ export type IdleFleet = {
   /** HTTP/1.1 bytes of one poll, request and answer (idle-pollers.ts). */
   bytesPerPoll: IdleFleetResult['bytes']
   pollLatencyMs: IdleFleetResult['latencyMs']
+  /** The same fleet also sending heartbeats (one per agent per `periodMs`). */
+  withHeartbeats: {
+    periodMs: number
+    heartbeats: number
+    failed: number
+    /** Center CPU over wall time, per core, polls and heartbeats together. */
+    centerCpuFraction: number
+    hubCpuFraction: number
+    /** Store requests and center CPU per heartbeat, beyond its window's polls at the first measure. */
+    requestsPerHeartbeat: number
+    writesPerHeartbeat: number
+    cpuMsPerHeartbeat: number
+    latencyMs: IdleFleetResult['latencyMs']
+  }
+}
+
+type Window = {
+  r: IdleFleetResult
+  wallMs: number
+  hubMs: number
+  centerMs: number
+  reads: number
+  writes: number
 }
 
 type Counter = { reset(): void; snapshot(): Record<string, number> }
@@ -80,29 +107,38 @@ export async function measureIdleFleet(
     durationMs: intervalMs,
   })
   if (warm.failed > 0) throw new Error(`idle fleet warm-up: ${warm.failed} polls failed`)
-  deps.progress(`idle fleet: ${opts.intervals} intervals measured`)
-  deps.counter.reset()
-  const cpu0 = process.cpuUsage()
-  const storeCpu0 = deps.storeCpuMs()
-  const t0 = performance.now()
-  const r = await runFleet({
-    baseUrl: deps.baseUrl,
-    targets: [...targets],
-    intervalMs,
-    durationMs: intervalMs * opts.intervals,
-  })
-  const wallMs = performance.now() - t0
-  const cpu = process.cpuUsage(cpu0)
-  const hubMs = (cpu.user + cpu.system) / 1000
-  const centerMs = hubMs + (deps.storeCpuMs() - storeCpu0)
-  const ops = deps.counter.snapshot()
-  let reads = 0
-  let writes = 0
-  for (const [op, n] of Object.entries(ops)) {
-    if (READS.test(op)) reads += n
-    else writes += n
+  const measured = async (heartbeatMs: number): Promise<Window> => {
+    deps.counter.reset()
+    const cpu0 = process.cpuUsage()
+    const storeCpu0 = deps.storeCpuMs()
+    const t0 = performance.now()
+    const r = await runFleet({
+      baseUrl: deps.baseUrl,
+      targets: [...targets],
+      intervalMs,
+      durationMs: intervalMs * opts.intervals,
+      heartbeatMs,
+    })
+    const wallMs = performance.now() - t0
+    const cpu = process.cpuUsage(cpu0)
+    const hubMs = (cpu.user + cpu.system) / 1000
+    const centerMs = hubMs + (deps.storeCpuMs() - storeCpu0)
+    let reads = 0
+    let writes = 0
+    for (const [op, n] of Object.entries(deps.counter.snapshot())) {
+      if (READS.test(op)) reads += n
+      else writes += n
+    }
+    return { r, wallMs, hubMs, centerMs, reads, writes }
   }
+  deps.progress(`idle fleet: ${opts.intervals} intervals measured`)
+  const { r, wallMs, hubMs, centerMs, reads, writes } = await measured(0)
   const polls = Math.max(1, r.polls)
+  deps.progress(`idle fleet: ${opts.intervals} intervals with heartbeats every ${HEARTBEAT_MS} ms`)
+  const hb = await measured(HEARTBEAT_MS)
+  const beats = Math.max(1, hb.r.heartbeats.sent)
+  const beyond = (total: number, perPoll: number) => (total - perPoll * hb.r.polls) / beats
+  const cores = cpus().length
   return {
     agents: targets.length,
     intervalMs,
@@ -116,5 +152,16 @@ export async function measureIdleFleet(
     hubCpuMsPerPoll: hubMs / polls,
     bytesPerPoll: r.bytes,
     pollLatencyMs: r.latencyMs,
+    withHeartbeats: {
+      periodMs: HEARTBEAT_MS,
+      heartbeats: hb.r.heartbeats.sent,
+      failed: hb.r.heartbeats.failed,
+      centerCpuFraction: hb.centerMs / hb.wallMs / cores,
+      hubCpuFraction: hb.hubMs / hb.wallMs / cores,
+      requestsPerHeartbeat: beyond(hb.reads + hb.writes, (reads + writes) / polls),
+      writesPerHeartbeat: beyond(hb.writes, writes / polls),
+      cpuMsPerHeartbeat: beyond(hb.centerMs, centerMs / polls),
+      latencyMs: hb.r.heartbeats.latencyMs,
+    },
   }
 }

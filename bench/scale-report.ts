@@ -51,8 +51,9 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       edges: fleet?.agents ?? null,
     },
     registerSeconds: { value: row ? seconds(registerMs(row)) : null, target: 60, edges },
+    // idle agents also send a heartbeat a minute: the center's CPU is measured with them
     centerCpuIdleFraction: {
-      value: fleet ? round(fleet.centerCpuFraction, 3) : null,
+      value: fleet ? round(fleet.withHeartbeats.centerCpuFraction, 3) : null,
       target: 0.5,
       edges: fleet?.agents ?? null,
     },
@@ -64,7 +65,8 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
  * changed mailbox (the change row: every mailbox's content changes) and per mailbox of the first
  * fan-out, the store requests and the CPU of the hub (this process) and of the store (dynalite's
  * process) apart; per idle poll, the store requests, the center's CPU (the hub's part apart) and
- * the HTTP bytes; a full desired answer's body; registration per edge.
+ * the HTTP bytes; per heartbeat, the store requests (writes apart) and CPU beyond the polls; a
+ * full desired answer's body; registration per edge.
  */
 export function operationCosts(s: ScaleResults) {
   const row = s.rows[s.rows.length - 1]
@@ -92,6 +94,13 @@ export function operationCosts(s: ScaleResults) {
           hubCpuMs: round(fleet.hubCpuMsPerPoll, 3),
           requestBytes: Math.round(fleet.bytesPerPoll.request),
           responseBytes: Math.round(fleet.bytesPerPoll.response),
+        }
+      : null,
+    heartbeat: fleet
+      ? {
+          storeRequests: round(fleet.withHeartbeats.requestsPerHeartbeat, 2),
+          storeWrites: round(fleet.withHeartbeats.writesPerHeartbeat, 2),
+          cpuMs: round(fleet.withHeartbeats.cpuMsPerHeartbeat, 3),
         }
       : null,
     desiredAnswerBytes: s.idle?.answerBytes ?? null,
@@ -136,7 +145,10 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `idle fleet, ${f.agents} agents every ${f.intervalMs} ms: ${f.polls} polls (${f.failed} failed),` +
         ` ${round(f.readsPerPoll, 4)} reads and ${round(f.writesPerPoll, 4)} writes per poll,` +
-        ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores (hub ${round(f.hubCpuFraction * 100, 1)} %), poll p99 ${round(f.pollLatencyMs.p99)} ms`
+        ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores (hub ${round(f.hubCpuFraction * 100, 1)} %), poll p99 ${round(f.pollLatencyMs.p99)} ms;` +
+        ` with a heartbeat per agent every ${f.withHeartbeats.periodMs} ms (${f.withHeartbeats.heartbeats} sent, ${f.withHeartbeats.failed} failed):` +
+        ` center CPU ${round(f.withHeartbeats.centerCpuFraction * 100, 1)} % (hub ${round(f.withHeartbeats.hubCpuFraction * 100, 1)} %),` +
+        ` ${round(f.withHeartbeats.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.cpuMsPerHeartbeat, 2)} ms CPU per heartbeat`
     )
   for (const p of s.propagation?.propagation ?? [])
     lines.push(
@@ -161,6 +173,10 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
   if (c.idlePoll)
     lines.push(
       `  idle poll        ${c.idlePoll.storeReads} reads, ${c.idlePoll.storeWrites} writes, ${c.idlePoll.cpuMs} ms CPU (hub ${c.idlePoll.hubCpuMs}), ${c.idlePoll.requestBytes} + ${c.idlePoll.responseBytes} bytes`
+    )
+  if (c.heartbeat)
+    lines.push(
+      `  heartbeat        ${c.heartbeat.storeRequests} store requests (${c.heartbeat.storeWrites} writes), ${c.heartbeat.cpuMs} ms CPU`
     )
   if (c.desiredAnswerBytes)
     lines.push(

@@ -52,6 +52,17 @@ const full: ScaleResults = {
       hubCpuMsPerPoll: 0.3,
       bytesPerPoll: { request: 300.4, response: 150.6 },
       pollLatencyMs: summarize([1, 2, 3]),
+      withHeartbeats: {
+        periodMs: 60_000,
+        heartbeats: 7_500,
+        failed: 0,
+        centerCpuFraction: 0.3,
+        hubCpuFraction: 0.22,
+        requestsPerHeartbeat: 4.21,
+        writesPerHeartbeat: 3.04,
+        cpuMsPerHeartbeat: 2.345,
+        latencyMs: summarize([2, 4, 6]),
+      },
     },
     answerBytes: { identity: 120_000, gzip: 9_000 },
     bare: {
@@ -87,7 +98,8 @@ describe('scale goals', () => {
     expect(g.registerSeconds).toEqual({ value: 80, target: 60, edges: 10_000 })
     expect(g.idleStoreReadsPerPoll).toEqual({ value: 0.0123, target: 0.05, edges: 10_000 })
     expect(g.idleRatioToBare).toEqual({ value: 0.6, target: 0.5, edges: 10_000 })
-    expect(g.centerCpuIdleFraction).toEqual({ value: 0.2, target: 0.5, edges: 10_000 })
+    // measured with every idle agent's heartbeat, not with the polls alone (0.2)
+    expect(g.centerCpuIdleFraction).toEqual({ value: 0.3, target: 0.5, edges: 10_000 })
     // Left out: null values, never a made-up figure.
     expect(g.propagationP99Ms).toEqual({ value: null, target: 17_000, edges: null })
   })
@@ -120,11 +132,18 @@ describe('scale goals', () => {
         requestBytes: 300,
         responseBytes: 151,
       },
+      heartbeat: { storeRequests: 4.21, storeWrites: 3.04, cpuMs: 2.345 },
       desiredAnswerBytes: { identity: 120_000, gzip: 9_000 },
     })
     expect(scaleJson(full, 15_000, 1).costs).toEqual(c)
     expect(renderScale(full, 15_000)).toContain(
       'idle poll        0.0123 reads, 0 writes, 0.4 ms CPU (hub 0.3)'
+    )
+    expect(renderScale(full, 15_000)).toContain(
+      'heartbeat        4.21 store requests (3.04 writes), 2.345 ms CPU'
+    )
+    expect(renderScale(full, 15_000)).toContain(
+      'with a heartbeat per agent every 60000 ms (7500 sent, 0 failed): center CPU 30 % (hub 22 %)'
     )
     expect(renderScale(full, 15_000)).toContain(
       'changed mailbox  1.1 store requests, 2.5 + 0.4 ms CPU'
