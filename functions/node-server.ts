@@ -8,7 +8,10 @@
  * A request @hono/node-server cannot turn into a `Request` at all (a Host it cannot build a URL
  * from) is a 400 Status rather than its empty 400. Each app is one hub with its own caches and kind
  * hooks (lib/hub/hub-caches.ts, builtin-hooks.ts), as a Worker isolate is: two apps in one process
- * share nothing but what their stores share.
+ * share nothing but what their stores share. `close()` waits for background work, stops
+ * accepting, ends idle connections at once and busy ones after CLOSE_GRACE_MS: a connection whose
+ * client vanished without a FIN (one accepted through SYN cookies after its client's connect
+ * timed out, under a flood of connections) looks open forever and held close() for good.
  */
 
 import { createServer } from 'node:http'
@@ -103,6 +106,9 @@ function listenerError(e: unknown): Response {
   return json(err.toStatus(), err.code)
 }
 
+/** How long close() lets requests in flight answer before it ends their connections. */
+const CLOSE_GRACE_MS = 5_000
+
 export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
   const { app, deps, settle } = createNodeApp(opts)
   const host = opts.host ?? '127.0.0.1'
@@ -123,7 +129,18 @@ export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
     settle,
     close: async () => {
       await settle()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          server.closeAllConnections()
+          resolve()
+        }, CLOSE_GRACE_MS)
+      })
+      await Promise.race([closed, grace])
+      clearTimeout(timer)
+      await closed
     },
   }
 }

@@ -148,3 +148,29 @@ describe('requests Node itself would answer bare', () => {
     }
   })
 })
+
+describe('close()', () => {
+  it('ends connections that stay open without a request, idle or half-sent, instead of waiting on them', async () => {
+    const other = await startNodeHub({ objects: store.objects, kv: store.kv })
+    const open = (bytes?: string) =>
+      new Promise<{ ended: Promise<void> }>((resolve, reject) => {
+        const sock = connect(other.port, '127.0.0.1', () => {
+          if (bytes) sock.write(bytes)
+          resolve({ ended: new Promise<void>((r) => sock.once('close', () => r())) })
+        })
+        sock.on('error', () => undefined)
+        sock.once('error', reject)
+      })
+    // a client that vanished after connecting, and one stuck in the middle of its headers
+    const silent = await open()
+    const halfSent = await open('GET /version HTTP/1.1\r\nHost: x\r\n')
+    await other.close()
+    await Promise.all([silent.ended, halfSent.ended])
+    await expect(
+      new Promise((resolve, reject) => {
+        const s = connect(other.port, '127.0.0.1', () => resolve('connected'))
+        s.once('error', reject)
+      })
+    ).rejects.toThrow(/ECONNREFUSED/)
+  }, 30_000)
+})
