@@ -6,30 +6,16 @@
  * writes nothing new, and an edge in the part still reports into the placement's summary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EDGE_PLACEMENTS, PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
+import { PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { CM, configMap, createWorld, NS, placement, type World, WS } from './world.ts'
+import { createWorld, placeOneConfigMap, type World, WS } from './world.ts'
 
 let w: World
 type Dest = { syncTargetName: string }
 
 beforeAll(async () => {
   w = await createWorld()
-  await w.client.create(WS, NS, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'app', labels: { team: 'app' } },
-  })
-  await w.client.create(WS, CM, configMap('app', 'cfg'))
-  await w.client.create(
-    WS,
-    EDGE_PLACEMENTS,
-    placement('wide', {
-      locationSelectors: [{ matchExpressions: [{ key: 'env', operator: 'Exists' }] }],
-      namespaceSelector: { matchLabels: { team: 'app' } },
-    })
-  )
-  await w.placeAll()
+  await placeOneConfigMap(w, 'wide', [{ matchExpressions: [{ key: 'env', operator: 'Exists' }] }])
   for (const e of ['e1', 'e2', 'e3'] as const) await w.heartbeat(e)
   await w.summarize()
 }, 120_000)

@@ -75,6 +75,29 @@ export const placement = (name: string, spec: Record<string, unknown>): KubeObje
   spec: spec as KubeObject['spec'],
 })
 
+/**
+ * One ConfigMap `cfg` in the namespace `app` (labelled team=app) and the EdgePlacement `name`
+ * sending that namespace to the Locations `locationSelectors` pick, all placed.
+ */
+export async function placeOneConfigMap(
+  w: World,
+  name: string,
+  locationSelectors: Record<string, unknown>[]
+): Promise<void> {
+  await w.client.create(WS, NS, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'app', labels: { team: 'app' } },
+  })
+  await w.client.create(WS, CM, configMap('app', 'cfg'))
+  await w.client.create(
+    WS,
+    EDGE_PLACEMENTS,
+    placement(name, { locationSelectors, namespaceSelector: { matchLabels: { team: 'app' } } })
+  )
+  await w.placeAll()
+}
+
 export async function createWorld() {
   const hub: TestHub = await createTestHub()
   const client: HubClient = createHubClient(hub.deps, { fieldManager: 'test' })

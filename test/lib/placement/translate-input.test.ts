@@ -3,7 +3,6 @@
  * against the real step over the in-process hub), different for every change an author makes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
 import { EDGE_REMOVAL_FINALIZER } from '../../../lib/deletion/lifecycle.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { canonicalJson } from '../../../lib/patch/json-values.ts'
@@ -12,10 +11,8 @@ import { translateInput } from '../../../lib/placement/translate-input.ts'
 import { CONTROLLER_MANAGER } from '../../../lib/reconcile/types.ts'
 import {
   CM,
-  configMap,
   createWorld,
-  NS,
-  placement,
+  placeOneConfigMap,
   type World,
   WS,
 } from '../../functions/reconcile-summarize/world.ts'
@@ -101,21 +98,7 @@ describe("translateInput across the summarize step's writes (in-process hub)", (
   let w: World
   beforeAll(async () => {
     w = await createWorld()
-    await w.client.create(WS, NS, {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: 'app', labels: { team: 'app' } },
-    })
-    await w.client.create(WS, CM, configMap('app', 'cfg'))
-    await w.client.create(
-      WS,
-      EDGE_PLACEMENTS,
-      placement('p', {
-        locationSelectors: [{ matchLabels: { env: 'prod' } }],
-        namespaceSelector: { matchLabels: { team: 'app' } },
-      })
-    )
-    await w.placeAll()
+    await placeOneConfigMap(w, 'p', [{ matchLabels: { env: 'prod' } }])
   }, 120_000)
   afterAll(() => w?.close())
 
