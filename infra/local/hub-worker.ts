@@ -8,7 +8,10 @@
  * stopping wrangler and the front — when wrangler exits, its build fails, the start is aborted or
  * the deadline passes, with the tail of its log. `respawn()` starts another wrangler on the same
  * ports (the front keeps its upstream) and waits for it likewise, for hub-supervisor.ts; `probe()`
- * asks wrangler's own /healthz directly.
+ * asks wrangler's own /healthz directly. The two loopback ports are picked free and released before
+ * wrangler binds them, so another process may take one meanwhile (any outgoing connection can get
+ * it as its local port; a fresh-clone CI run saw it): when wrangler then reports "Address already
+ * in use", the start picks new ports and tries again, up to PORT_ATTEMPTS times.
  */
 import { createRemote } from '../../lib/remote/remote-client.ts'
 import { waitHealthy } from './health.ts'
@@ -66,7 +69,22 @@ function abortReason(signal: AbortSignal | undefined): string | undefined {
   return signal.reason instanceof Error ? signal.reason.message : 'aborted'
 }
 
+/** Starts with freshly picked loopback ports this many times at most. */
+export const PORT_ATTEMPTS = 3
+const PORT_TAKEN = /Address already in use/
+
 export async function startHubWorker(opts: HubWorkerOptions): Promise<HubWorker> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreshPorts(opts)
+    } catch (e) {
+      const taken = e instanceof Error && PORT_TAKEN.test(e.message)
+      if (!taken || attempt >= PORT_ATTEMPTS || opts.signal?.aborted) throw e
+    }
+  }
+}
+
+async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
   const url = hubUrlFor(opts.port)
   const workerPort = await pickFreePort()
   const inspectorPort = await pickFreePort()

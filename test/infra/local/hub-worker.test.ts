@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { hubUrlFor, startHubWorker } from '../../../infra/local/hub-worker.ts'
+import { hubUrlFor, PORT_ATTEMPTS, startHubWorker } from '../../../infra/local/hub-worker.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import type { WranglerProcess } from '../../../infra/local/wrangler-process.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
@@ -32,6 +34,41 @@ describe('startHubWorker', () => {
     await expect(startHubWorker({ ...opts, readyTimeoutMs: 300 })).rejects.toThrow(
       `${hubUrlFor(opts.port)}/healthz did not answer 200`
     )
+  })
+
+  it('picks new ports and starts again when wrangler finds its port taken', async () => {
+    const marker = join(dir, 'tried')
+    // the stand-in fails as wrangler does the first time (its port taken meanwhile), then serves
+    const opts = await options([
+      '-e',
+      [
+        "const fs = require('node:fs')",
+        `if (!fs.existsSync(${JSON.stringify(marker)})) {`,
+        `  fs.writeFileSync(${JSON.stringify(marker)}, process.env.EDGEPLANE_WORKER_PORT)`,
+        "  console.log('✘ [ERROR] Address already in use (127.0.0.1:' + process.env.EDGEPLANE_WORKER_PORT + ').')",
+        '  process.exit(1)',
+        '}',
+        "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+      ].join('\n'),
+    ])
+    const hub = await startHubWorker(opts)
+    try {
+      expect(await hub.probe()).toBe(true)
+      expect(String(hub.workerPort)).not.toBe(await readFile(marker, 'utf8'))
+    } finally {
+      await hub.wrangler.stop()
+      await hub.front.close()
+    }
+  })
+
+  it('gives up after PORT_ATTEMPTS starts that all find their port taken', async () => {
+    const opts = await options([
+      '-e',
+      "console.log('✘ [ERROR] Address already in use (127.0.0.1:1).'); process.exit(1)",
+    ])
+    await expect(startHubWorker(opts)).rejects.toThrow(/Address already in use/)
+    const log = await readFile(opts.logFile, 'utf8')
+    expect(log.match(/Address already in use/g)).toHaveLength(PORT_ATTEMPTS)
   })
 
   it('hub URLs are https on loopback', () => {
