@@ -131,16 +131,9 @@ export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
       await settle()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          server.closeAllConnections()
-          resolve()
-        }, CLOSE_GRACE_MS)
-      })
-      await Promise.race([closed, grace])
-      clearTimeout(timer)
+      const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
       await closed
+      clearTimeout(grace)
     },
   }
 }

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { createWorld, placeOneConfigMap, type World, WS } from './world.ts'
+import { CFG_REPORTED, createWorld, placeOneConfigMap, type World, WS } from './world.ts'
 
 let w: World
 type Dest = { syncTargetName: string }
@@ -54,16 +54,7 @@ describe('a placement split over two slices', () => {
 
   it("counts a report from the part's edge in the placement's summary", async () => {
     await w.report('e3', {
-      statuses: [
-        {
-          group: '',
-          version: 'v1',
-          resource: 'configmaps',
-          namespace: 'app',
-          name: 'cfg',
-          status: {},
-        },
-      ],
+      statuses: [CFG_REPORTED],
     })
     await w.summarize()
     const s = await w.placementStatus('wide')

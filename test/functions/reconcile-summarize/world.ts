@@ -75,6 +75,16 @@ export const placement = (name: string, spec: Record<string, unknown>): KubeObje
   spec: spec as KubeObject['spec'],
 })
 
+/** What an edge reports of the ConfigMap `cfg` that placeOneConfigMap places (an empty status). */
+export const CFG_REPORTED = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  namespace: 'app',
+  name: 'cfg',
+  status: {},
+}
+
 /**
  * One ConfigMap `cfg` in the namespace `app` (labelled team=app) and the EdgePlacement `name`
  * sending that namespace to the Locations `locationSelectors` pick, all placed.

@@ -10,6 +10,7 @@ import { EXECUTING_COUNT_ANNOTATION } from '../../../lib/placement/annotations.t
 import { translateInput } from '../../../lib/placement/translate-input.ts'
 import { CONTROLLER_MANAGER } from '../../../lib/reconcile/types.ts'
 import {
+  CFG_REPORTED,
   CM,
   createWorld,
   placeOneConfigMap,
@@ -112,16 +113,7 @@ describe("translateInput across the summarize step's writes (in-process hub)", (
     expect(same(before, after)).toBe(true)
     await w.report('e1', {
       heartbeat: true,
-      statuses: [
-        {
-          group: '',
-          version: 'v1',
-          resource: 'configmaps',
-          namespace: 'app',
-          name: 'cfg',
-          status: {},
-        },
-      ],
+      statuses: [CFG_REPORTED],
     })
     await w.summarize()
     const counted = (await w.client.get(WS, CM, 'cfg', 'app')) as KubeObject
