@@ -7,7 +7,8 @@
  * messages, each object its agents' edge clusters store (`write`: the agent's global index, the
  * object's ref, its `data.marker`, and the wall-clock time in ms, since the two processes share
  * no monotonic clock) and, every `reportMs`, its poll counts (`stats`). On `stop` it stops its
- * agents, sends the last `stats` and exits; it also exits when the parent goes away.
+ * agents, sends the last `stats` (`final`), waits until it has left, and exits; it also exits
+ * when the parent goes away.
  * `--help` says this.
  */
 import type { ObjectRef } from '../lib/edge/protocol.ts'
@@ -35,10 +36,23 @@ export type ChildWrite = {
   at: number
 }
 
-export type ChildStats = { t: 'stats'; stats: PollStats; ok: number[]; errors: string[] }
+export type ChildStats = {
+  t: 'stats'
+  stats: PollStats
+  ok: number[]
+  errors: string[]
+  /** The report sent after the agents stopped: no poll is counted after it. */
+  final?: boolean
+}
 export type ChildMessage = { t: 'ready' } | ChildWrite | ChildStats | { t: 'failed'; error: string }
 
 const send = (m: ChildMessage) => process.send?.(m)
+/** Sends `m` and resolves once it has left this process (or cannot). */
+const sent = (m: ChildMessage) =>
+  new Promise<void>((done) => {
+    if (process.send) process.send(m, undefined, {}, () => done())
+    else done()
+  })
 
 async function main(start: ChildStart) {
   const fleet = await startFleet({
@@ -56,14 +70,18 @@ async function main(start: ChildStart) {
         at: performance.timeOrigin + seen.atMs,
       }),
   })
-  const report = () =>
-    send({ t: 'stats', stats: fleet.stats(), ok: fleet.okPolls(), errors: fleet.errors() })
-  const timer = setInterval(report, start.reportMs)
+  const stats = (): ChildStats => ({
+    t: 'stats',
+    stats: fleet.stats(),
+    ok: fleet.okPolls(),
+    errors: fleet.errors(),
+  })
+  const timer = setInterval(() => send(stats()), start.reportMs)
   send({ t: 'ready' })
   const stop = async () => {
     clearInterval(timer)
     await fleet.stop()
-    report()
+    await sent({ ...stats(), final: true })
     process.disconnect?.()
     process.exit(0)
   }

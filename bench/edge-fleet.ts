@@ -34,7 +34,8 @@ type Share = {
   child: ChildProcess
   count: number
   last?: ChildStats
-  exited: Promise<void>
+  /** Resolves on the child's final report or its exit, whichever comes first. */
+  done: Promise<void>
 }
 
 function share(o: FleetOptions, first: number, count: number, index: number): Share {
@@ -43,7 +44,14 @@ function share(o: FleetOptions, first: number, count: number, index: number): Sh
     // stdout is the bench's report: a child never writes there
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   })
-  const exited = new Promise<void>((r) => child.once('exit', () => r()))
+  let finished = () => {}
+  const done = new Promise<void>((r) => {
+    finished = r
+    child.once('exit', () => r())
+  })
+  child.on('message', (m: ChildMessage) => {
+    if (m.t === 'stats' && m.final) finished()
+  })
   const start: ChildStart = {
     t: 'start',
     baseUrl: o.baseUrl,
@@ -55,8 +63,13 @@ function share(o: FleetOptions, first: number, count: number, index: number): Sh
     reportMs: REPORT_MS,
   }
   child.send(start)
-  return { child, count, exited }
+  return { child, count, done }
 }
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((r) => child.once('exit', () => r()))
 
 /** `o.members` over `processes` children, each with an even share. */
 export async function startFleetProcesses(o: FleetOptions, processes: number): Promise<Fleet> {
@@ -66,7 +79,8 @@ export async function startFleetProcesses(o: FleetOptions, processes: number): P
     shares.push(share(o, first, Math.min(per, o.members.length - first), i))
   const stopAll = async () => {
     for (const s of shares) if (s.child.connected) s.child.send({ t: 'stop' })
-    await Promise.all(shares.map((s) => s.exited))
+    await Promise.all(shares.map((s) => s.done))
+    await Promise.all(shares.map((s) => exited(s.child)))
   }
   try {
     await Promise.all(
@@ -93,7 +107,7 @@ export async function startFleetProcesses(o: FleetOptions, processes: number): P
                 fail(new Error(`an agent process failed: ${m.error}`))
               }
             })
-            void s.exited.then(() => {
+            void exited(s.child).then(() => {
               clearTimeout(timer)
               fail(new Error('an agent process exited before it was ready'))
             })

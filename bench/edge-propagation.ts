@@ -80,6 +80,7 @@ export async function runPropagation(
     await rm(stateRoot, { recursive: true, force: true })
     throw e
   })
+  let stopped = false
   try {
     progress(
       `edge: ${n} agents polling every ${interval} ms, coming online over ${(spread / 1000).toFixed(0)} s; waiting until all settled`
@@ -143,6 +144,9 @@ export async function runPropagation(
       await sleep(500)
     }
     loop.disable()
+    // the poll counts once no agent polls any more: a child process's periodic report lags
+    await fleet.stop()
+    stopped = true
     const loopMs = (ns: number) => ns / 1e6
     return {
       agents: n,
@@ -166,7 +170,7 @@ export async function runPropagation(
       },
     }
   } finally {
-    await fleet.stop()
+    if (!stopped) await fleet.stop()
     await rm(stateRoot, { recursive: true, force: true })
   }
 }
