@@ -8,7 +8,9 @@
  * share apart), and the bytes of one poll on the wire. Then the same intervals again with every
  * agent also sending its heartbeat report once per HEARTBEAT_MS, as idle agents do (the first
  * measure is the poll alone): the center's CPU with heartbeats, and per heartbeat the store
- * requests and CPU beyond what the polls of that window cost by the first measure.
+ * requests and CPU beyond what the polls of that window cost by the first measure. Before that
+ * window, one heartbeat period in which each agent sends its first heartbeat (it writes the
+ * SyncTarget's status; later ones renew a lease) is measured apart (`firstBeat`).
  */
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -47,12 +49,25 @@ export type IdleFleet = {
     /** Center CPU over wall time, per core, polls and heartbeats together. */
     centerCpuFraction: number
     hubCpuFraction: number
-    /** Store requests and center CPU per heartbeat, beyond its window's polls at the first measure. */
+    /**
+     * Store requests and center CPU per heartbeat, beyond its window's polls at the first measure,
+     * once every agent has beaten before (lease renewals, and the status refreshes that fall in).
+     */
     requestsPerHeartbeat: number
     writesPerHeartbeat: number
     cpuMsPerHeartbeat: number
     latencyMs: IdleFleetResult['latencyMs']
+    /** The same for each agent's first heartbeat (one period before): it writes the status. */
+    firstBeat: HeartbeatCost
   }
+}
+
+export type HeartbeatCost = {
+  heartbeats: number
+  failed: number
+  requestsPerHeartbeat: number
+  writesPerHeartbeat: number
+  cpuMsPerHeartbeat: number
 }
 
 type Window = {
@@ -107,7 +122,10 @@ export async function measureIdleFleet(
     durationMs: intervalMs,
   })
   if (warm.failed > 0) throw new Error(`idle fleet warm-up: ${warm.failed} polls failed`)
-  const measured = async (heartbeatMs: number): Promise<Window> => {
+  const measured = async (
+    heartbeatMs: number,
+    durationMs = intervalMs * opts.intervals
+  ): Promise<Window> => {
     deps.counter.reset()
     const cpu0 = process.cpuUsage()
     const storeCpu0 = deps.storeCpuMs()
@@ -116,7 +134,7 @@ export async function measureIdleFleet(
       baseUrl: deps.baseUrl,
       targets: [...targets],
       intervalMs,
-      durationMs: intervalMs * opts.intervals,
+      durationMs,
       heartbeatMs,
     })
     const wallMs = performance.now() - t0
@@ -134,10 +152,22 @@ export async function measureIdleFleet(
   deps.progress(`idle fleet: ${opts.intervals} intervals measured`)
   const { r, wallMs, hubMs, centerMs, reads, writes } = await measured(0)
   const polls = Math.max(1, r.polls)
+  deps.progress(`idle fleet: every agent's first heartbeat, over ${HEARTBEAT_MS} ms`)
+  const first = await measured(HEARTBEAT_MS, HEARTBEAT_MS)
   deps.progress(`idle fleet: ${opts.intervals} intervals with heartbeats every ${HEARTBEAT_MS} ms`)
   const hb = await measured(HEARTBEAT_MS)
-  const beats = Math.max(1, hb.r.heartbeats.sent)
-  const beyond = (total: number, perPoll: number) => (total - perPoll * hb.r.polls) / beats
+  const cost = (w: Window): HeartbeatCost => {
+    const beats = Math.max(1, w.r.heartbeats.sent)
+    const beyond = (total: number, perPoll: number) => (total - perPoll * w.r.polls) / beats
+    return {
+      heartbeats: w.r.heartbeats.sent,
+      failed: w.r.heartbeats.failed,
+      requestsPerHeartbeat: beyond(w.reads + w.writes, (reads + writes) / polls),
+      writesPerHeartbeat: beyond(w.writes, writes / polls),
+      cpuMsPerHeartbeat: beyond(w.centerMs, centerMs / polls),
+    }
+  }
+  const steady = cost(hb)
   const cores = cpus().length
   return {
     agents: targets.length,
@@ -158,10 +188,11 @@ export async function measureIdleFleet(
       failed: hb.r.heartbeats.failed,
       centerCpuFraction: hb.centerMs / hb.wallMs / cores,
       hubCpuFraction: hb.hubMs / hb.wallMs / cores,
-      requestsPerHeartbeat: beyond(hb.reads + hb.writes, (reads + writes) / polls),
-      writesPerHeartbeat: beyond(hb.writes, writes / polls),
-      cpuMsPerHeartbeat: beyond(hb.centerMs, centerMs / polls),
+      requestsPerHeartbeat: steady.requestsPerHeartbeat,
+      writesPerHeartbeat: steady.writesPerHeartbeat,
+      cpuMsPerHeartbeat: steady.cpuMsPerHeartbeat,
       latencyMs: hb.r.heartbeats.latencyMs,
+      firstBeat: cost(first),
     },
   }
 }

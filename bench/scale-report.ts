@@ -65,7 +65,8 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
  * changed mailbox (the change row: every mailbox's content changes) and per mailbox of the first
  * fan-out, the store requests and the CPU of the hub (this process) and of the store (dynalite's
  * process) apart; per idle poll, the store requests, the center's CPU (the hub's part apart) and
- * the HTTP bytes; per heartbeat, the store requests (writes apart) and CPU beyond the polls; a
+ * the HTTP bytes; per heartbeat, the store requests (writes apart) and CPU beyond the polls, and
+ * the same for an agent's first heartbeat (which writes its SyncTarget's status); a
  * full desired answer's body; registration per edge.
  */
 export function operationCosts(s: ScaleResults) {
@@ -101,6 +102,11 @@ export function operationCosts(s: ScaleResults) {
           storeRequests: round(fleet.withHeartbeats.requestsPerHeartbeat, 2),
           storeWrites: round(fleet.withHeartbeats.writesPerHeartbeat, 2),
           cpuMs: round(fleet.withHeartbeats.cpuMsPerHeartbeat, 3),
+          first: {
+            storeRequests: round(fleet.withHeartbeats.firstBeat.requestsPerHeartbeat, 2),
+            storeWrites: round(fleet.withHeartbeats.firstBeat.writesPerHeartbeat, 2),
+            cpuMs: round(fleet.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 3),
+          },
         }
       : null,
     desiredAnswerBytes: s.idle?.answerBytes ?? null,
@@ -148,7 +154,8 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
         ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores (hub ${round(f.hubCpuFraction * 100, 1)} %), poll p99 ${round(f.pollLatencyMs.p99)} ms;` +
         ` with a heartbeat per agent every ${f.withHeartbeats.periodMs} ms (${f.withHeartbeats.heartbeats} sent, ${f.withHeartbeats.failed} failed):` +
         ` center CPU ${round(f.withHeartbeats.centerCpuFraction * 100, 1)} % (hub ${round(f.withHeartbeats.hubCpuFraction * 100, 1)} %),` +
-        ` ${round(f.withHeartbeats.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.cpuMsPerHeartbeat, 2)} ms CPU per heartbeat`
+        ` ${round(f.withHeartbeats.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.cpuMsPerHeartbeat, 2)} ms CPU per heartbeat;` +
+        ` an agent's first heartbeat (${f.withHeartbeats.firstBeat.heartbeats} sent, ${f.withHeartbeats.firstBeat.failed} failed): ${round(f.withHeartbeats.firstBeat.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.firstBeat.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 2)} ms CPU`
     )
   for (const p of s.propagation?.propagation ?? [])
     lines.push(
@@ -176,7 +183,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     )
   if (c.heartbeat)
     lines.push(
-      `  heartbeat        ${c.heartbeat.storeRequests} store requests (${c.heartbeat.storeWrites} writes), ${c.heartbeat.cpuMs} ms CPU`
+      `  heartbeat        ${c.heartbeat.storeRequests} store requests (${c.heartbeat.storeWrites} writes), ${c.heartbeat.cpuMs} ms CPU; an agent's first ${c.heartbeat.first.storeRequests} (${c.heartbeat.first.storeWrites} writes), ${c.heartbeat.first.cpuMs} ms`
     )
   if (c.desiredAnswerBytes)
     lines.push(

@@ -4,13 +4,15 @@
  * its inventory space, through the hub's uid index: lib/hub/uid-index.ts) and the Workspace, then creates, annotates, or deletes the Workspace — with
  * uid preconditions — and reports what it did. A mailbox deleted while its SyncTarget lives is
  * created again once its termination completes. A failed read throws: nothing is deleted on doubt;
- * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox. The
+ * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox, and,
+ * once the mailbox is gone too, the SyncTarget's uid-index entry and edge lease. The
  * SyncTarget is decoded once by its schema (lib/apis/decode.ts): an invalid stored one is reported
  * and its mailbox left as it is, neither created nor deleted.
  */
 import { decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
 import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, WORKSPACES } from '../../lib/apis/gvr.ts'
+import { dropLease } from '../../lib/edge/lease.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { forgetUid, syncTargetByUid } from '../../lib/hub/uid-index.ts'
@@ -53,6 +55,7 @@ export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<
   if (!st) {
     if (!ws) {
       await forgetUid(deps.kv, parsed.inventorySpaceId, parsed.syncTargetUid)
+      await dropLease(deps.kv, parsed.inventorySpaceId, parsed.syncTargetUid)
       return { outcome: 'absent' }
     }
     if (ws.metadata.deletionTimestamp) return { outcome: 'absent' }

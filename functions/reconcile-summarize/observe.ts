@@ -16,8 +16,7 @@ import type { SourceObject } from '../../lib/placement/types.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { CopyKey, ProjectionStore, StoredCopyState } from '../../lib/store/projection-types.ts'
 import type { CopyFacts } from '../../lib/summarize/copy-condition.ts'
-import { heartbeatAt } from '../../lib/summarize/liveness.ts'
-import type { MailboxView, Reads } from './reads.ts'
+import { heardAt, type MailboxView, type Reads } from './reads.ts'
 
 export type Pair = { object: SourceObject; destinations: readonly Destination[] }
 
@@ -89,7 +88,7 @@ export async function observe(
   return {
     destination(d) {
       const inv = inventories.get(d.cluster)
-      const beatAt = heartbeatAt(inv?.syncTargets.get(d.syncTargetUID))
+      const beatAt = heardAt(inv, d.syncTargetUID)
       const labels = inv?.locations.get(d.locationName)?.metadata.labels ?? {}
       const seen: Seen = {
         destination: d,
@@ -101,7 +100,7 @@ export async function observe(
     },
     facts(object, d) {
       const inv = inventories.get(d.cluster)
-      const beatAt = heartbeatAt(inv?.syncTargets.get(d.syncTargetUID))
+      const beatAt = heardAt(inv, d.syncTargetUID)
       const read = mailboxes.get(mailboxOfDestination(d))
       const k = entryKeyOf(object)
       const entry = read?.view.entries.get(k)

@@ -4,7 +4,8 @@
  * level-based). The workload spaces, their registries and the mailbox spaces come from the
  * translate step's snapshot, so a placement selects here exactly what the translator sends. Added:
  * a space's live EdgePlacements with the destinations of the slices they own; an inventory space's
- * SyncTargets (by uid, for heartbeats) and Locations (by name, for their labels), one list each;
+ * SyncTargets (by uid, for heartbeats) and Locations (by name, for their labels), one list each,
+ * and its edges' leases (one key-value Query per page);
  * a mailbox's manifest (one GetItem) and the states of the copies asked for (one BatchGetItem per
  * 100 copies not read yet in the batch); a space's Summarizers; the Events the step recorded in a
  * space (one list of the space's Events, all namespaces). A failed read rejects its memo, so
@@ -34,6 +35,7 @@ import {
   SUMMARIZERS,
   SYNC_TARGETS,
 } from '../../lib/apis/gvr.ts'
+import { leasesOf } from '../../lib/edge/lease.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
@@ -52,10 +54,13 @@ import type {
   ProjectionStore,
   StoredCopyState,
 } from '../../lib/store/projection-types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import { lastHeard } from '../../lib/summarize/liveness.ts'
 import { EVENT_COMPONENT, SUMMARIZE_STEP } from './names.ts'
 
 export type ReadsDeps = {
   client: HubClient
+  kv: KvStore
   projections: ProjectionStore
   registry(spaceId: string): Promise<Registry>
   log: Logger
@@ -80,7 +85,13 @@ type SpacePlacements = { valid: PlacementInfo[]; unknown: UnknownPlacement[] }
 export type Inventory = {
   syncTargets: Map<string, SyncTargetObject>
   locations: Map<string, LocationObject>
+  /** The last renewal of each SyncTarget's lease, by uid (lib/edge/lease.ts). */
+  leases: Map<string, number>
 }
+
+/** When a SyncTarget of the inventory was last heard from (lib/summarize/liveness.ts). */
+export const heardAt = (inv: Inventory | undefined, uid: string) =>
+  lastHeard(inv?.syncTargets.get(uid), inv?.leases.get(uid))
 
 export type MailboxView = { space: Space; version: number; entries: Map<string, ManifestEntry> }
 
@@ -165,13 +176,15 @@ export function createReads(deps: ReadsDeps): Reads {
     unknownIn: async (spaceId) => (await spacePlacements(spaceId)).unknown,
     inventory: (spaceId) =>
       inventories(spaceId, async () => {
-        const [sts, locs] = await Promise.all([
+        const [sts, locs, leases] = await Promise.all([
           listOrNone(spaceId, SYNC_TARGETS).then((l) => decodeEach(SyncTargetSchema, l, onInvalid)),
           listOrNone(spaceId, LOCATIONS).then((l) => decodeEach(LocationSchema, l, onInvalid)),
+          leasesOf(deps.kv, spaceId),
         ])
         return {
           syncTargets: new Map(sts.map((o) => [o.metadata.uid ?? '', o])),
           locations: new Map(locs.map((o) => [o.metadata.name ?? '', o])),
+          leases,
         }
       }),
     mailbox: (name) =>

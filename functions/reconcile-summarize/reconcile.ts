@@ -17,8 +17,9 @@
  * loses it once no mailbox holds a copy sourced from the space; removals pending at live
  * destinations count in the summary and ask for a run again in REMOVAL_RECHECK_MS. Staleness
  * arrives without any event, so the result asks to run again when the next live destination would
- * turn stale (at least MIN_RECHECK_MS later), or when an Event change held back by its pace may
- * be written.
+ * turn stale (at least MIN_RECHECK_MS later), a minute later while a destination that turned stale
+ * recently could come back without an event (liveness.ts `nextComeBackCheckIn`), or when an Event
+ * change held back by its pace may be written.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import type { PlacementSummary } from '../../lib/apis/edge-summary.ts'
@@ -38,7 +39,12 @@ import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import type { SummarizedCopy } from '../../lib/summarize/aggregate.ts'
 import { failedByReason, problemEvents } from '../../lib/summarize/edge-problems.ts'
-import { isLive, nextStaleIn, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import {
+  isLive,
+  nextComeBackCheckIn,
+  nextStaleIn,
+  STALE_AFTER_MS,
+} from '../../lib/summarize/liveness.ts'
 import { recordProblemEvents } from './events.ts'
 import { parseWhereKey } from './names.ts'
 import { conditions, writeWorkloads } from './object-writes.ts'
@@ -114,10 +120,12 @@ function recheckIn(scope: Scope, seen: Observations, dests: Destination[], nowMs
     STALE_AFTER_MS,
     ...scope.summarizers.map((h) => (h.spec?.stalenessThresholdSeconds ?? 0) * 1000),
   ].filter((t) => t > 0)
-  const due = thresholds
-    .map((t) => nextStaleIn(beats, nowMs, t))
-    .filter((n): n is number => n !== undefined)
-  return due.length > 0 ? Math.max(Math.min(...due) + 1000, MIN_RECHECK_MS) : undefined
+  // a second past the moment a destination turns stale, so that it is stale by then
+  const turning = thresholds.map((t) => nextStaleIn(beats, nowMs, t)).map((n) => (n === undefined ? n : n + 1000))
+  const due = [...turning, nextComeBackCheckIn(beats, nowMs)].filter(
+    (n): n is number => n !== undefined
+  )
+  return due.length > 0 ? Math.max(Math.min(...due), MIN_RECHECK_MS) : undefined
 }
 
 /**

@@ -24,8 +24,8 @@ import { parseMailboxName } from '../../lib/reconcile/keys.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { CopyKey, ManifestEntry } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
-import { heartbeatAt, isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
-import type { MailboxView, Reads } from './reads.ts'
+import { isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import { heardAt, type MailboxView, type Reads } from './reads.ts'
 import { objectKey } from './scope.ts'
 
 /** How soon a run with removals pending at a live destination asks to run again. */
@@ -107,7 +107,7 @@ export async function observeRemovals(
     const dest = parseMailboxName(name)
     if (!dest) return false
     const inv = await reads.inventory(dest.inventorySpaceId)
-    return isLive(heartbeatAt(inv.syncTargets.get(dest.syncTargetUid)), nowMs, STALE_AFTER_MS)
+    return isLive(heardAt(inv, dest.syncTargetUid), nowMs, STALE_AFTER_MS)
   })
   return {
     removingOf: (placement) => byPlacement.get(placement) ?? [],

@@ -1,14 +1,16 @@
 /**
- * Edge liveness, recorded coarsely: a report with `heartbeat` sets its SyncTarget's
- * `status.lastSyncerHeartbeatTime` only when the stored time is older than `HEARTBEAT_WRITE_MS`,
- * so an agent polling every few seconds costs at most one SyncTarget write a minute. The SyncTarget
- * lives in the inventory space named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its
- * name comes from the mailbox Workspace's `edge.kcp.io/sync-target-name` annotation (or, without
- * it, a list by uid) and is remembered for good, since a mailbox name fixes the SyncTarget's uid.
- * A memo (the hub's, `deps.caches.heartbeats`, lib/hub/hub-caches.ts) also skips the read itself for `HEARTBEAT_CHECK_MS` after a check and while
- * the last known time is younger than `HEARTBEAT_WRITE_MS`: a warm heartbeat reads nothing, a
- * due one reads the SyncTarget (one GetItem) and writes its status (through the hub's update
- * logic, as a status-subresource write). A lost race (409) means another process just wrote it.
+ * Edge liveness, in two records (as Kubernetes splits a node's Lease from its Node status): each
+ * heartbeat renews the edge's lease (lease.ts: one read and one put in the key-value store, no
+ * object write, no event), and the SyncTarget's `status.lastSyncerHeartbeatTime` is written only
+ * when the edge comes back (no lease, or one older than STALE_AFTER_MS: that write is the event
+ * that wakes the summarize step) or when the stored time is `HEARTBEAT_STATUS_MS` old (so
+ * `kubectl get synctargets` stays roughly current). The SyncTarget lives in the inventory space
+ * named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the mailbox
+ * Workspace's `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid) and is
+ * remembered for good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
+ * `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for `HEARTBEAT_CHECK_MS`
+ * after a renewal, so duplicate reports cost nothing. A status write that loses a race (409)
+ * means another process just wrote it.
  */
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../apis/gvr.ts'
 import { isApiError } from '../errors.ts'
@@ -23,17 +25,22 @@ import { timestamp } from '../kube/time.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
 import { parseMailboxName } from '../reconcile/keys.ts'
+import { STALE_AFTER_MS } from '../summarize/liveness.ts'
+import { HEARTBEAT_STATUS_MS, readLease, writeLease } from './lease.ts'
 
-/** A stored heartbeat younger than this is not rewritten. */
-export const HEARTBEAT_WRITE_MS = 60_000
-/** After a check, the next one waits this long. */
+/** After a renewal, the next one waits this long. */
 export const HEARTBEAT_CHECK_MS = 30_000
 /** The field manager of heartbeat writes. */
 export const HEARTBEAT_MANAGER = 'edge-heartbeat'
 
 const MEMO_LIMIT = 20_000
 
-export type HeartbeatOutcome = 'remembered' | 'fresh' | 'written' | 'raced' | 'unknown'
+/**
+ * What a heartbeat did: nothing (`remembered`), renewed the lease only (`renewed`), also wrote the
+ * SyncTarget's status (`written`), found it just written by another process (`raced`), or found no
+ * live SyncTarget of that mailbox (`unknown`, nothing written).
+ */
+export type HeartbeatOutcome = 'remembered' | 'renewed' | 'written' | 'raced' | 'unknown'
 
 const syncTargetInfo = BUILTIN_RESOURCES.find(
   (r) => r.group === SYNC_TARGETS.group && r.resource === SYNC_TARGETS.resource
@@ -86,48 +93,62 @@ async function writeHeartbeat(deps: HubDeps, inventory: string, st: KubeObject, 
   }
 }
 
-/** Records that the agent of `mailbox` (a mailbox name) is alive, coarsely. */
+/**
+ * Writes the SyncTarget's status heartbeat when it is due after all; the status time stored now
+ * (0: none), or undefined when the mailbox has no live SyncTarget.
+ */
+async function refreshStatus(
+  deps: HubDeps,
+  at: { inventory: string; uid: string; target: string | undefined },
+  due: (stored: number) => boolean
+): Promise<{ statusAt: number; outcome: HeartbeatOutcome } | undefined> {
+  if (!at.target) return undefined
+  const st = await deps.objects.get({
+    cluster: at.inventory,
+    group: SYNC_TARGETS.group,
+    resource: SYNC_TARGETS.resource,
+    namespace: '',
+    name: at.target,
+  })
+  if (!st || st.metadata.uid !== at.uid || st.metadata.deletionTimestamp) return undefined
+  const stored = heartbeatOf(st)
+  if (!due(stored)) return { statusAt: stored, outcome: 'renewed' }
+  const now = deps.now()
+  const written = await writeHeartbeat(deps, at.inventory, st, now)
+  return written
+    ? { statusAt: now.getTime(), outcome: 'written' }
+    : { statusAt: stored, outcome: 'raced' }
+}
+
+/** Records that the agent of `mailbox` (a mailbox name) is alive. */
 export async function recordHeartbeat(
   deps: HubDeps,
   mailbox: string,
   memo: HeartbeatMemo = deps.caches.heartbeats
 ): Promise<HeartbeatOutcome> {
-  const now = deps.now()
-  const ms = now.getTime()
+  const ms = deps.now().getTime()
   const known = memo.get(mailbox)
-  if (
-    known &&
-    (ms - known.checkedAt < HEARTBEAT_CHECK_MS || ms - known.beatAt < HEARTBEAT_WRITE_MS)
-  )
-    return 'remembered'
+  if (known && ms - known.checkedAt < HEARTBEAT_CHECK_MS) return 'remembered'
   const parsed = parseMailboxName(mailbox)
   if (!parsed) return 'unknown'
   const { inventorySpaceId: inventory, syncTargetUid: uid } = parsed
-  const target = known?.target ?? (await syncTargetName(deps, mailbox, inventory, uid))
+  const lease = await readLease(deps.kv, inventory, uid)
+  const back = !lease || ms - lease.renewedAt >= STALE_AFTER_MS
+  const statusDue = (stored: number) => back || ms - stored >= HEARTBEAT_STATUS_MS
+  const target =
+    known?.target ??
+    (statusDue(lease?.statusAt ?? 0)
+      ? await syncTargetName(deps, mailbox, inventory, uid)
+      : undefined)
   if (memo.size >= MEMO_LIMIT) memo.clear()
-  const remember = (beatAt: number) =>
-    memo.set(mailbox, { checkedAt: ms, beatAt, ...(target ? { target } : {}) })
-  if (!target) {
-    remember(0)
-    return 'unknown'
+  memo.set(mailbox, { checkedAt: ms, ...(target ? { target } : {}) })
+  let statusAt = lease?.statusAt ?? 0
+  let outcome: HeartbeatOutcome = 'renewed'
+  if (statusDue(statusAt)) {
+    const refreshed = await refreshStatus(deps, { inventory, uid, target }, statusDue)
+    if (!refreshed) return 'unknown'
+    ;({ statusAt, outcome } = refreshed)
   }
-  const st = await deps.objects.get({
-    cluster: inventory,
-    group: SYNC_TARGETS.group,
-    resource: SYNC_TARGETS.resource,
-    namespace: '',
-    name: target,
-  })
-  if (!st || st.metadata.uid !== uid || st.metadata.deletionTimestamp) {
-    remember(0)
-    return 'unknown'
-  }
-  const stored = heartbeatOf(st)
-  if (ms - stored < HEARTBEAT_WRITE_MS) {
-    remember(stored)
-    return 'fresh'
-  }
-  const written = await writeHeartbeat(deps, inventory, st, now)
-  remember(written ? ms : stored)
-  return written ? 'written' : 'raced'
+  await writeLease(deps.kv, inventory, uid, { renewedAt: ms, statusAt })
+  return outcome
 }

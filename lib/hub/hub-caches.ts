@@ -8,8 +8,8 @@
  */
 import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
 
-/** Per mailbox name: when it was last checked, the last known heartbeat time, the SyncTarget. */
-export type HeartbeatMemo = Map<string, { checkedAt: number; beatAt: number; target?: string }>
+/** Per mailbox name: when its lease was last renewed by this hub, and its SyncTarget's name. */
+export type HeartbeatMemo = Map<string, { checkedAt: number; target?: string }>
 
 export type HubCaches = {
   /** Each space's served resources (space-registry.ts). */

@@ -1,7 +1,8 @@
 /**
  * "Agents last seen" for /metrics, from what the center already keeps: each SyncTarget's
- * `status.lastSyncerHeartbeatTime`, which lib/edge/heartbeat.ts refreshes at most once a minute
- * while its agent reports. Read with the cross-space list (pages of 500 on the index), at most
+ * `status.lastSyncerHeartbeatTime` or its lease (lib/edge/lease.ts, renewed once a minute while
+ * its agent reports), whichever is later (lib/summarize/liveness.ts `lastHeard`). Read with the
+ * cross-space list (pages of 500 on the index) and one lease Query per inventory space, at most
  * once a minute per isolate (EdgeSeenCache), since the heartbeat itself has minute resolution.
  * At 10,000 edges one series per edge on every scrape would be most of the exposition and say
  * nothing while all is well, so the gauges are: the count of SyncTargets per heartbeat age bucket
@@ -9,9 +10,10 @@
  * recently lost first, at most MAX_STALE_SERIES of them (what an operator acts on, by name).
  */
 import { SYNC_TARGETS } from '../apis/gvr.ts'
+import { leasesOf } from '../edge/lease.ts'
 import { getSpaceById } from '../hub/spaces.ts'
-import type { KubeObject } from '../kube/types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
+import { lastHeard } from '../summarize/liveness.ts'
 import {
   EDGES_BY_LAST_SEEN,
   EDGES_SCANNED_AT,
@@ -36,19 +38,13 @@ const AGES: [number, string][] = [
   [Number.POSITIVE_INFINITY, '1d+'],
 ]
 
-function heartbeatMs(st: KubeObject): number | undefined {
-  const status = st.status as { lastSyncerHeartbeatTime?: unknown } | undefined
-  const at = status?.lastSyncerHeartbeatTime
-  const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN
-  return Number.isFinite(ms) ? ms : undefined
-}
-
 /** Every SyncTarget not being deleted, with its space path and last heartbeat. */
 export async function scanEdges(
   deps: { objects: ObjectStore; kv: KvStore },
   at: number
 ): Promise<EdgeScan> {
   const paths = new Map<string, string>()
+  const leases = new Map<string, Map<string, number>>()
   const edges: EdgeSeen[] = []
   let cont: string | undefined
   do {
@@ -67,7 +63,13 @@ export async function scanEdges(
         path = (await getSpaceById(deps.kv, id))?.path ?? id
         paths.set(id, path)
       }
-      edges.push({ space: path, name: st.metadata.name ?? '', lastSeenMs: heartbeatMs(st) })
+      let renewed = leases.get(id)
+      if (!renewed) {
+        renewed = await leasesOf(deps.kv, id)
+        leases.set(id, renewed)
+      }
+      const lastSeenMs = lastHeard(st, renewed.get(st.metadata.uid ?? ''))
+      edges.push({ space: path, name: st.metadata.name ?? '', lastSeenMs })
     }
     cont = page.continue
   } while (cont)

@@ -6,9 +6,10 @@
  * events with the mailbox space's id as `kcp.io/cluster`. So an event in a mailbox space wakes
  * the placements whose slices name that mailbox (slice index); the space id → mailbox name map
  * comes from the mailbox Workspaces in espw (`spec.cluster`), listed at every start. A SyncTarget
- * wakes the placements naming its mailbox only when its heartbeat brings it back to life — first
- * seen by this relay, or after a gap of STALE_AFTER_MS — not at each heartbeat write (once a minute
- * per edge); turning stale has no event, the step asks to be run again for that. EdgePlacements wake
+ * wakes the placements naming its mailbox only when its status heartbeat says it came back — first
+ * seen by this relay, or after a gap that `cameBack` (lib/summarize/liveness.ts) tells from the
+ * status refresh of a live edge (every five minutes); turning stale has no event, nor has a
+ * return that looks like a refresh: the step asks to be run again for those. EdgePlacements wake
  * their own key, slices their placement's, a Location every placement (its labels group Summarizers), a
  * Summarizer the placements of its space. Events missed meanwhile are healed by the resync.
  */
@@ -17,7 +18,7 @@ import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/typ
 import { isJsonObject } from '../patch/json-values.ts'
 import { sliceWhereKey } from '../placement/slice-owner.ts'
 import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
-import { heartbeatAt, STALE_AFTER_MS } from '../summarize/liveness.ts'
+import { cameBack, heartbeatAt } from '../summarize/liveness.ts'
 import type { SliceIndex, SliceRef } from './slice-index.ts'
 
 export const SUMMARIZE_STEP = 'summarize'
@@ -55,7 +56,7 @@ function revived(state: SummarizeKeysState, mailbox: string, obj: KubeObject): b
   const before = state.beats.get(mailbox)
   state.beats.set(mailbox, beat)
   if (beat === undefined || beat === before) return false
-  return !known || before === undefined || beat - before >= STALE_AFTER_MS
+  return !known || before === undefined || cameBack(beat - before)
 }
 
 function workspace(type: string, obj: KubeObject, espw: string, state: SummarizeKeysState): void {

@@ -1,13 +1,21 @@
 /**
- * Whether a destination's edge agent is reporting: its SyncTarget's
- * `status.lastSyncerHeartbeatTime` is younger than a threshold. The agent says it is alive once a
- * minute (`HEARTBEAT_MS`) and the center stores the time only when the stored one is a minute old
- * (lib/edge/heartbeat.ts), so a healthy edge's stored time can be up to about two minutes old;
- * three heartbeat periods (`STALE_AFTER_MS`) tolerates that plus one lost report before calling a
- * destination stale. Agents send a status only when it changes, so an unchanged report is exactly
- * as fresh as its agent's last heartbeat: that is also the age Summarizers compare with their
- * staleness threshold. A destination that never sent a heartbeat is not live.
+ * Whether a destination's edge agent is reporting: the later of its lease's renewal
+ * (lib/edge/lease.ts, renewed at each heartbeat, once a minute: `HEARTBEAT_MS`) and its
+ * SyncTarget's `status.lastSyncerHeartbeatTime` is younger than a threshold. Three heartbeat
+ * periods (`STALE_AFTER_MS`) tolerate a late report plus one lost before calling a destination
+ * stale. Agents send a status only when it changes, so an unchanged report is exactly as fresh as
+ * its agent's last heartbeat: that is also the age Summarizers compare with their staleness
+ * threshold. A destination that never sent a heartbeat is not live.
+ *
+ * The status time is written only when an edge comes back (its lease older than STALE_AFTER_MS)
+ * and, while it stays live, when the stored one is `HEARTBEAT_STATUS_MS` old (lib/edge/heartbeat.ts).
+ * So between two status writes seen by a watcher, a gap of STALE_AFTER_MS or more means the edge
+ * came back, except a gap within `REFRESH_GAP_MS` of HEARTBEAT_STATUS_MS, which a refresh makes
+ * too (`cameBack`); an edge silent for less than that window's end can come back unnoticed by
+ * watchers, so the summarize step looks again while one of its destinations is in it
+ * (`nextComeBackCheckIn`).
  */
+import { HEARTBEAT_STATUS_MS } from '../edge/lease.ts'
 import { HEARTBEAT_MS } from '../edge/protocol.ts'
 import type { JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
@@ -21,6 +29,47 @@ export function heartbeatAt(syncTarget: KubeObject | undefined): number | undefi
   const at = isJsonObject(status) ? status.lastSyncerHeartbeatTime : undefined
   const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN
   return Number.isFinite(ms) ? ms : undefined
+}
+
+/** A refresh of the status heartbeat comes at most this long after it is due (a beat, then some). */
+export const REFRESH_GAP_MS = 2 * HEARTBEAT_MS
+
+/** The later of a SyncTarget's status heartbeat and its lease's renewal (undefined: neither). */
+export function lastHeard(
+  syncTarget: KubeObject | undefined,
+  leaseRenewedAt: number | undefined
+): number | undefined {
+  const status = heartbeatAt(syncTarget)
+  const lease = leaseRenewedAt ? leaseRenewedAt : undefined
+  if (status === undefined) return lease
+  return lease === undefined ? status : Math.max(status, lease)
+}
+
+/**
+ * Whether a status heartbeat written `gapMs` after the previous one seen means the edge came back
+ * (rather than a periodic refresh of a live edge's status).
+ */
+export function cameBack(gapMs: number): boolean {
+  const refresh = gapMs >= HEARTBEAT_STATUS_MS && gapMs < HEARTBEAT_STATUS_MS + REFRESH_GAP_MS
+  return gapMs >= STALE_AFTER_MS && !refresh
+}
+
+/**
+ * When to look again for edges that may come back unseen by watchers: destinations heard from
+ * between STALE_AFTER_MS and HEARTBEAT_STATUS_MS + REFRESH_GAP_MS ago, whose return would write a
+ * status that `cameBack` cannot tell from a refresh. A heartbeat period from now while any is in
+ * that window; undefined when none is.
+ */
+export function nextComeBackCheckIn(
+  beats: Iterable<number | undefined>,
+  nowMs: number
+): number | undefined {
+  for (const at of beats) {
+    if (at === undefined) continue
+    const age = nowMs - at
+    if (age >= STALE_AFTER_MS && age < HEARTBEAT_STATUS_MS + REFRESH_GAP_MS) return HEARTBEAT_MS
+  }
+  return undefined
 }
 
 /** Whether a heartbeat at `beatAt` is younger than `thresholdMs` at `nowMs`. */

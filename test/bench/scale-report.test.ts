@@ -62,6 +62,13 @@ const full: ScaleResults = {
         writesPerHeartbeat: 3.04,
         cpuMsPerHeartbeat: 2.345,
         latencyMs: summarize([2, 4, 6]),
+        firstBeat: {
+          heartbeats: 7_400,
+          failed: 2,
+          requestsPerHeartbeat: 7.123,
+          writesPerHeartbeat: 4.26,
+          cpuMsPerHeartbeat: 9.8,
+        },
       },
     },
     answerBytes: { identity: 120_000, gzip: 9_000 },
@@ -132,7 +139,12 @@ describe('scale goals', () => {
         requestBytes: 300,
         responseBytes: 151,
       },
-      heartbeat: { storeRequests: 4.21, storeWrites: 3.04, cpuMs: 2.345 },
+      heartbeat: {
+        storeRequests: 4.21,
+        storeWrites: 3.04,
+        cpuMs: 2.345,
+        first: { storeRequests: 7.12, storeWrites: 4.26, cpuMs: 9.8 },
+      },
       desiredAnswerBytes: { identity: 120_000, gzip: 9_000 },
     })
     expect(scaleJson(full, 15_000, 1).costs).toEqual(c)
@@ -140,10 +152,13 @@ describe('scale goals', () => {
       'idle poll        0.0123 reads, 0 writes, 0.4 ms CPU (hub 0.3)'
     )
     expect(renderScale(full, 15_000)).toContain(
-      'heartbeat        4.21 store requests (3.04 writes), 2.345 ms CPU'
+      "heartbeat        4.21 store requests (3.04 writes), 2.345 ms CPU; an agent's first 7.12 (4.26 writes), 9.8 ms"
     )
     expect(renderScale(full, 15_000)).toContain(
       'with a heartbeat per agent every 60000 ms (7500 sent, 0 failed): center CPU 30 % (hub 22 %)'
+    )
+    expect(renderScale(full, 15_000)).toContain(
+      "an agent's first heartbeat (7400 sent, 2 failed): 7.12 store requests (4.26 writes) and 9.8 ms CPU"
     )
     expect(renderScale(full, 15_000)).toContain(
       'changed mailbox  1.1 store requests, 2.5 + 0.4 ms CPU'

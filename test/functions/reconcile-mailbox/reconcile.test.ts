@@ -8,6 +8,7 @@ import {
   SYNC_TARGETS,
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
+import { readLease, writeLease } from '../../../lib/edge/lease.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import { SYNC_TARGET_INDEX, wantedMailboxes } from '../../../lib/hub/uid-index.ts'
 import { silentLogger } from '../../../lib/log.ts'
@@ -64,17 +65,22 @@ describe('mailbox step', () => {
   it('deletes the mailbox when the SyncTarget goes, and a re-created SyncTarget gets a new one', async () => {
     const old = await client.get('root:imw-1', SYNC_TARGETS, 'florin')
     const oldKey = mailboxOf(old!)!
+    const imw = (await client.space('root:imw-1')).id
+    const lease = { renewedAt: 1000, statusAt: 1000 }
+    await writeLease(hub.deps.kv, imw, old?.metadata.uid ?? '', lease)
     await client.delete('root:imw-1', SYNC_TARGETS, 'florin')
     expect(
       (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, oldKey)).outcome
     ).toBe('deleted')
+    // the edge's lease stays while its mailbox does
+    expect(await readLease(hub.deps.kv, imw, old?.metadata.uid ?? '')).toEqual(lease)
     await hub.settle()
     expect(await client.get(ESPW, WORKSPACES, oldKey)).toBeUndefined()
     expect(
       (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, oldKey)).outcome
     ).toBe('absent')
-    // Neither the SyncTarget nor its mailbox is left: the uid index forgets it.
-    const imw = (await client.space('root:imw-1')).id
+    // Neither the SyncTarget nor its mailbox is left: the uid index and the lease forget it.
+    expect(await readLease(hub.deps.kv, imw, old?.metadata.uid ?? '')).toBeUndefined()
     expect(
       await hub.deps.kv.get(SYNC_TARGET_INDEX, mailboxName(imw, old?.metadata.uid ?? ''))
     ).toBeUndefined()

@@ -14,10 +14,11 @@ import {
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { applyReport, UPSYNC_MANAGER } from '../../../lib/edge/apply-report.ts'
+import { writeLease } from '../../../lib/edge/lease.ts'
 import type { Report, StatusReport } from '../../../lib/edge/protocol.ts'
 import { createHubClient, type Gvr, type HubClient } from '../../../lib/hub/client.ts'
 import { timestamp } from '../../../lib/kube/time.ts'
-import type { KubeObject } from '../../../lib/kube/types.ts'
+import { CLUSTER_ANNOTATION, type KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
@@ -208,14 +209,19 @@ export async function createWorld() {
     if (res.rejected.length > 0) throw new Error(JSON.stringify(res.rejected))
   }
 
-  /** Sets an edge's SyncTarget heartbeat `agoMs` before now. */
+  /**
+   * Sets an edge's last heartbeat `agoMs` before now, as the center's heartbeat leaves it: the
+   * SyncTarget's status time and its lease.
+   */
   async function heartbeat(edge: Edge, agoMs = 0) {
     const st = (await client.get(IMW, SYNC_TARGETS, edge)) as KubeObject
-    const at = timestamp(new Date(Date.now() - agoMs))
+    const ms = Date.now() - agoMs
     await client.updateStatus(IMW, SYNC_TARGETS, {
       ...st,
-      status: { ...(st.status as object), lastSyncerHeartbeatTime: at },
+      status: { ...(st.status as object), lastSyncerHeartbeatTime: timestamp(new Date(ms)) },
     })
+    const space = st.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
+    await writeLease(hub.deps.kv, space, st.metadata.uid ?? '', { renewedAt: ms, statusAt: ms })
   }
 
   return {

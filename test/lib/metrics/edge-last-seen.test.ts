@@ -1,15 +1,18 @@
 /**
  * The edge gauges: SyncTargets counted per heartbeat age bucket (never for none), one timestamp
  * series per SyncTarget silent for five minutes or more, the most recently lost first and at most
- * MAX_STALE_SERIES of them; the scan is cached per isolate for a minute (a clock the test moves).
+ * MAX_STALE_SERIES of them; the scan is cached per isolate for a minute (a clock the test moves)
+ * and sees each edge at the later of its SyncTarget's status heartbeat and its lease.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writeLease } from '../../../lib/edge/lease.ts'
 import {
   EDGE_SCAN_TTL_MS,
   type EdgeSeen,
   EdgeSeenCache,
   edgeFamilies,
   MAX_STALE_SERIES,
+  scanEdges,
 } from '../../../lib/metrics/edge-last-seen.ts'
 import type { Series } from '../../../lib/metrics/registry.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
@@ -89,5 +92,32 @@ describe('EdgeSeenCache', () => {
     const again = await cache.get(t, NOW + EDGE_SCAN_TTL_MS)
     expect(counter.total()).toBe(2 * reads)
     expect(again.at).toBe(NOW + EDGE_SCAN_TTL_MS)
+  })
+
+  it('sees each edge at the later of its status heartbeat and its lease', async () => {
+    const at = (ms: number) => new Date(ms).toISOString()
+    const put = async (name: string, uid: string, statusMs?: number) => {
+      const key = {
+        cluster: 'inv1',
+        group: 'edge.kcp.io',
+        resource: 'synctargets',
+        namespace: '',
+        name,
+      }
+      await t.objects.create(key, {
+        apiVersion: 'edge.kcp.io/v1alpha1',
+        kind: 'SyncTarget',
+        metadata: { name, uid, annotations: { 'kcp.io/cluster': 'inv1' } },
+        ...(statusMs === undefined ? {} : { status: { lastSyncerHeartbeatTime: at(statusMs) } }),
+      })
+    }
+    await put('leased', 'u1', NOW - 60 * min)
+    await put('reported', 'u2', NOW - 2 * min)
+    await put('quiet', 'u3')
+    await writeLease(t.kv, 'inv1', 'u1', { renewedAt: NOW - min, statusAt: NOW - 60 * min })
+    await writeLease(t.kv, 'inv1', 'u2', { renewedAt: NOW - 30 * min, statusAt: 0 })
+    const scan = await scanEdges(t, NOW)
+    const seen = Object.fromEntries(scan.edges.map((e) => [e.name, e.lastSeenMs]))
+    expect(seen).toEqual({ leased: NOW - min, reported: NOW - 2 * min, quiet: undefined })
   })
 })

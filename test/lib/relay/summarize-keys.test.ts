@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { SUMMARIZE_STEP as WORKER_SUMMARIZE_STEP } from '../../../functions/reconcile-summarize/names.ts'
+import { HEARTBEAT_STATUS_MS } from '../../../lib/edge/lease.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { keysForEvent } from '../../../lib/relay/event-keys.ts'
 import { createSliceIndex } from '../../../lib/relay/slice-index.ts'
@@ -14,7 +15,7 @@ import {
   SUMMARIZE_STEP,
   summarizeKeys,
 } from '../../../lib/relay/summarize-keys.ts'
-import { STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
+import { REFRESH_GAP_MS, STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
 
 const uid = (n: number) => `0a1b2c3d-1111-2222-3333-00000000000${n}`
 const mb = (n: number) => `inv1-mb-${uid(n)}`
@@ -108,6 +109,22 @@ const steps: Step[] = [
     'synctargets',
     'MODIFIED',
     syncTarget(1, T0 + 60_000 + STALE_AFTER_MS),
+    ['ws1/p'],
+  ],
+  [
+    "the live edge's status refresh five minutes later wakes nothing",
+    EDGE,
+    'synctargets',
+    'MODIFIED',
+    syncTarget(1, T0 + 60_000 + STALE_AFTER_MS + HEARTBEAT_STATUS_MS + 30_000),
+    [],
+  ],
+  [
+    'a heartbeat after a gap longer than any refresh wakes them',
+    EDGE,
+    'synctargets',
+    'MODIFIED',
+    syncTarget(1, T0 + 60_000 + STALE_AFTER_MS + 2 * HEARTBEAT_STATUS_MS + 30_000 + REFRESH_GAP_MS),
     ['ws1/p'],
   ],
   ['a SyncTarget without heartbeat wakes nothing', EDGE, 'synctargets', 'ADDED', syncTarget(3), []],

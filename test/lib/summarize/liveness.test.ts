@@ -1,0 +1,81 @@
+/**
+ * Liveness arithmetic: the later of the status heartbeat and the lease; live within a threshold;
+ * when the next live destination turns stale; which status-heartbeat gaps mean a return (not a
+ * refresh); and when to look again for returns a watcher cannot see.
+ */
+import { describe, expect, it } from 'vitest'
+import { HEARTBEAT_STATUS_MS } from '../../../lib/edge/lease.ts'
+import { HEARTBEAT_MS } from '../../../lib/edge/protocol.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import {
+  cameBack,
+  heartbeatAt,
+  isLive,
+  lastHeard,
+  nextComeBackCheckIn,
+  nextStaleIn,
+  REFRESH_GAP_MS,
+  STALE_AFTER_MS,
+} from '../../../lib/summarize/liveness.ts'
+
+const T = Date.parse('2031-01-02T03:04:05Z')
+const st = (at?: string): KubeObject => ({
+  apiVersion: 'edge.kcp.io/v1alpha1',
+  kind: 'SyncTarget',
+  metadata: { name: 'e' },
+  ...(at === undefined ? {} : { status: { lastSyncerHeartbeatTime: at } }),
+})
+
+describe('liveness', () => {
+  it('reads the status heartbeat, and nothing from a missing or bad one', () => {
+    expect(heartbeatAt(st('2031-01-02T03:04:05Z'))).toBe(T)
+    expect(heartbeatAt(st())).toBeUndefined()
+    expect(heartbeatAt(st('soon'))).toBeUndefined()
+    expect(heartbeatAt(undefined)).toBeUndefined()
+  })
+
+  it('hears an edge at the later of its status heartbeat and its lease', () => {
+    expect(lastHeard(st('2031-01-02T03:04:05Z'), T + 60_000)).toBe(T + 60_000)
+    expect(lastHeard(st('2031-01-02T03:04:05Z'), T - 60_000)).toBe(T)
+    expect(lastHeard(st(), T)).toBe(T)
+    expect(lastHeard(st('2031-01-02T03:04:05Z'), undefined)).toBe(T)
+    expect(lastHeard(st('2031-01-02T03:04:05Z'), 0)).toBe(T) // a lease never renewed
+    expect(lastHeard(st(), undefined)).toBeUndefined()
+    expect(lastHeard(undefined, 0)).toBeUndefined()
+  })
+
+  it('is live strictly within the threshold; never heard is not live', () => {
+    expect(isLive(T, T + STALE_AFTER_MS - 1, STALE_AFTER_MS)).toBe(true)
+    expect(isLive(T, T + STALE_AFTER_MS, STALE_AFTER_MS)).toBe(false)
+    expect(isLive(undefined, T, STALE_AFTER_MS)).toBe(false)
+  })
+
+  it('finds when the next live destination turns stale', () => {
+    const now = T + 100_000
+    expect(nextStaleIn([T, T + 50_000, undefined, T - STALE_AFTER_MS], now, STALE_AFTER_MS)).toBe(
+      STALE_AFTER_MS - 100_000
+    )
+    expect(nextStaleIn([undefined, T - STALE_AFTER_MS], now, STALE_AFTER_MS)).toBeUndefined()
+  })
+
+  it('tells a return from a refresh by the gap between status heartbeats', () => {
+    expect(cameBack(HEARTBEAT_MS)).toBe(false)
+    expect(cameBack(STALE_AFTER_MS - 1)).toBe(false)
+    expect(cameBack(STALE_AFTER_MS)).toBe(true)
+    expect(cameBack(HEARTBEAT_STATUS_MS - 1)).toBe(true)
+    expect(cameBack(HEARTBEAT_STATUS_MS)).toBe(false) // a refresh, on time
+    expect(cameBack(HEARTBEAT_STATUS_MS + REFRESH_GAP_MS - 1)).toBe(false) // a late refresh
+    expect(cameBack(HEARTBEAT_STATUS_MS + REFRESH_GAP_MS)).toBe(true)
+    expect(cameBack(24 * 3600_000)).toBe(true)
+  })
+
+  it('looks again while a destination is silent long enough to be stale but not to be seen back', () => {
+    const now = T
+    expect(nextComeBackCheckIn([now - 1000, undefined], now)).toBeUndefined()
+    expect(nextComeBackCheckIn([now - STALE_AFTER_MS], now)).toBe(HEARTBEAT_MS)
+    expect(nextComeBackCheckIn([now - HEARTBEAT_STATUS_MS], now)).toBe(HEARTBEAT_MS)
+    const end = HEARTBEAT_STATUS_MS + REFRESH_GAP_MS
+    expect(nextComeBackCheckIn([now - end + 1], now)).toBe(HEARTBEAT_MS)
+    expect(nextComeBackCheckIn([now - end, now - 10 * end], now)).toBeUndefined()
+  })
+})
