@@ -121,7 +121,9 @@ function recheckIn(scope: Scope, seen: Observations, dests: Destination[], nowMs
     ...scope.summarizers.map((h) => (h.spec?.stalenessThresholdSeconds ?? 0) * 1000),
   ].filter((t) => t > 0)
   // a second past the moment a destination turns stale, so that it is stale by then
-  const turning = thresholds.map((t) => nextStaleIn(beats, nowMs, t)).map((n) => (n === undefined ? n : n + 1000))
+  const turning = thresholds
+    .map((t) => nextStaleIn(beats, nowMs, t))
+    .map((n) => (n === undefined ? n : n + 1000))
   const due = [...turning, nextComeBackCheckIn(beats, nowMs)].filter(
     (n): n is number => n !== undefined
   )

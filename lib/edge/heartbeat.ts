@@ -1,16 +1,17 @@
 /**
  * Edge liveness, in two records (as Kubernetes splits a node's Lease from its Node status): each
- * heartbeat renews the edge's lease (lease.ts: one read and one put in the key-value store, no
- * object write, no event), and the SyncTarget's `status.lastSyncerHeartbeatTime` is written only
- * when the edge comes back (no lease, or one older than STALE_AFTER_MS: that write is the event
- * that wakes the summarize step) or when the stored time is `HEARTBEAT_STATUS_MS` old (so
- * `kubectl get synctargets` stays roughly current). The SyncTarget lives in the inventory space
- * named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the mailbox
- * Workspace's `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid) and is
- * remembered for good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
+ * heartbeat renews the edge's lease (lease.ts: one swap in the key-value store, which also answers
+ * the previous renewal; no object write, no event), and the SyncTarget's
+ * `status.lastSyncerHeartbeatTime` is written only when the edge comes back (no lease before, or
+ * one older than STALE_AFTER_MS: that write is the event that wakes the summarize step) or on its
+ * first heartbeat in a new `statusWindow` (every HEARTBEAT_STATUS_MS, each edge at its own offset,
+ * so that `kubectl get synctargets` stays roughly current). The SyncTarget lives in the inventory
+ * space named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the
+ * mailbox Workspace's `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid)
+ * and is remembered for good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
  * `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for `HEARTBEAT_CHECK_MS`
- * after a renewal, so duplicate reports cost nothing. A status write that loses a race (409)
- * means another process just wrote it.
+ * after a renewal, so duplicate reports cost nothing. A status write that loses a race (409), or
+ * finds the status already written in this window, means another process just wrote it.
  */
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../apis/gvr.ts'
 import { isApiError } from '../errors.ts'
@@ -26,7 +27,7 @@ import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
 import { parseMailboxName } from '../reconcile/keys.ts'
 import { STALE_AFTER_MS } from '../summarize/liveness.ts'
-import { HEARTBEAT_STATUS_MS, readLease, writeLease } from './lease.ts'
+import { dropLease, renewLease, statusWindow } from './lease.ts'
 
 /** After a renewal, the next one waits this long. */
 export const HEARTBEAT_CHECK_MS = 30_000
@@ -38,7 +39,7 @@ const MEMO_LIMIT = 20_000
 /**
  * What a heartbeat did: nothing (`remembered`), renewed the lease only (`renewed`), also wrote the
  * SyncTarget's status (`written`), found it just written by another process (`raced`), or found no
- * live SyncTarget of that mailbox (`unknown`, nothing written).
+ * live SyncTarget of that mailbox (`unknown`, its lease dropped).
  */
 export type HeartbeatOutcome = 'remembered' | 'renewed' | 'written' | 'raced' | 'unknown'
 
@@ -94,14 +95,14 @@ async function writeHeartbeat(deps: HubDeps, inventory: string, st: KubeObject, 
 }
 
 /**
- * Writes the SyncTarget's status heartbeat when it is due after all; the status time stored now
- * (0: none), or undefined when the mailbox has no live SyncTarget.
+ * Writes the SyncTarget's status heartbeat unless `written(stored)` says another process already
+ * did; undefined when the mailbox has no live SyncTarget.
  */
 async function refreshStatus(
   deps: HubDeps,
   at: { inventory: string; uid: string; target: string | undefined },
-  due: (stored: number) => boolean
-): Promise<{ statusAt: number; outcome: HeartbeatOutcome } | undefined> {
+  written: (stored: number) => boolean
+): Promise<HeartbeatOutcome | undefined> {
   if (!at.target) return undefined
   const st = await deps.objects.get({
     cluster: at.inventory,
@@ -111,13 +112,8 @@ async function refreshStatus(
     name: at.target,
   })
   if (!st || st.metadata.uid !== at.uid || st.metadata.deletionTimestamp) return undefined
-  const stored = heartbeatOf(st)
-  if (!due(stored)) return { statusAt: stored, outcome: 'renewed' }
-  const now = deps.now()
-  const written = await writeHeartbeat(deps, at.inventory, st, now)
-  return written
-    ? { statusAt: now.getTime(), outcome: 'written' }
-    : { statusAt: stored, outcome: 'raced' }
+  if (written(heartbeatOf(st))) return 'raced'
+  return (await writeHeartbeat(deps, at.inventory, st, deps.now())) ? 'written' : 'raced'
 }
 
 /** Records that the agent of `mailbox` (a mailbox name) is alive. */
@@ -132,23 +128,18 @@ export async function recordHeartbeat(
   const parsed = parseMailboxName(mailbox)
   if (!parsed) return 'unknown'
   const { inventorySpaceId: inventory, syncTargetUid: uid } = parsed
-  const lease = await readLease(deps.kv, inventory, uid)
-  const back = !lease || ms - lease.renewedAt >= STALE_AFTER_MS
-  const statusDue = (stored: number) => back || ms - stored >= HEARTBEAT_STATUS_MS
-  const target =
-    known?.target ??
-    (statusDue(lease?.statusAt ?? 0)
-      ? await syncTargetName(deps, mailbox, inventory, uid)
-      : undefined)
+  const before = (await renewLease(deps.kv, inventory, uid, ms))?.renewedAt
+  const back = !before || ms - before >= STALE_AFTER_MS
+  const window = statusWindow(uid, ms)
   if (memo.size >= MEMO_LIMIT) memo.clear()
-  memo.set(mailbox, { checkedAt: ms, ...(target ? { target } : {}) })
-  let statusAt = lease?.statusAt ?? 0
-  let outcome: HeartbeatOutcome = 'renewed'
-  if (statusDue(statusAt)) {
-    const refreshed = await refreshStatus(deps, { inventory, uid, target }, statusDue)
-    if (!refreshed) return 'unknown'
-    ;({ statusAt, outcome } = refreshed)
-  }
-  await writeLease(deps.kv, inventory, uid, { renewedAt: ms, statusAt })
-  return outcome
+  memo.set(mailbox, { checkedAt: ms, ...(known?.target ? { target: known.target } : {}) })
+  if (!back && statusWindow(uid, before) === window) return 'renewed'
+  const target = known?.target ?? (await syncTargetName(deps, mailbox, inventory, uid))
+  if (target) memo.set(mailbox, { checkedAt: ms, target })
+  // back: the status must move now; else only once in this window, whoever writes it
+  const written = (stored: number) => !back && statusWindow(uid, stored) === window
+  const outcome = await refreshStatus(deps, { inventory, uid, target }, written)
+  if (outcome) return outcome
+  await dropLease(deps.kv, inventory, uid)
+  return 'unknown'
 }

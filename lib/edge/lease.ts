@@ -1,40 +1,51 @@
 /**
  * An edge's lease: the cheap, frequent record that its agent is alive, kept apart from the
  * SyncTarget as Kubernetes keeps a node's Lease apart from its Node status. One key-value entry
- * per mailbox, in a namespace per inventory space (`edge-leases/<inventory-space-id>`, so one
+ * per SyncTarget, in a namespace per inventory space (`edge-leases/<inventory-space-id>`, so one
  * space's leases are one Query and the writes of many spaces spread over partitions), keyed by the
- * SyncTarget's uid. Its value: `renewedAt`, the last heartbeat (epoch ms), and `statusAt`, the
- * heartbeat time last stored on the SyncTarget's status (so a renewal knows, without reading the
- * SyncTarget, whether that status is due for a refresh). A renewal is one unconditional put:
- * concurrent renewals of one lease all carry "alive now", so the last one winning loses nothing.
- * Readers (lib/summarize/liveness.ts `lastHeard`) take the later of the lease and the status.
- * The mailbox step drops the lease with the mailbox.
+ * SyncTarget's uid, holding `renewedAt`, the last heartbeat (epoch ms). A renewal is one swap
+ * (an unconditional UpdateItem that answers the lease it replaced): concurrent renewals all carry
+ * "alive now", so the last one winning loses nothing, and each learns when the edge was heard
+ * before it. Readers (lib/summarize/liveness.ts `lastHeard`) take the later of the lease and the
+ * SyncTarget's status heartbeat, which lib/edge/heartbeat.ts writes when an edge comes back and
+ * once per `statusWindow`. The mailbox step drops the lease with the mailbox.
  */
 import type { KvStore } from '../store/types.ts'
 
 /**
- * A live edge's SyncTarget status heartbeat is refreshed when the stored one is this old (as a
- * kubelet reports an unchanged Node status every five minutes while renewing its Lease often).
+ * A live edge's SyncTarget status heartbeat is refreshed once per window this long (as a kubelet
+ * reports an unchanged Node status every five minutes while renewing its Lease often).
  */
 export const HEARTBEAT_STATUS_MS = 5 * 60_000
 
 export type EdgeLease = {
-  /** The last heartbeat, epoch ms. */
+  /** The last heartbeat, epoch ms (0: a stored value no release wrote). */
   renewedAt: number
-  /** The heartbeat time last stored on the SyncTarget's status, epoch ms (0: unknown). */
-  statusAt: number
 }
 
 /** The key-value namespace of one inventory space's leases. */
 export const leaseNamespace = (inventorySpaceId: string) => `edge-leases/${inventorySpaceId}`
 
-const finite = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0)
-
 /** A stored value as a lease; anything else (written by no release) reads as never renewed. */
 function asLease(value: unknown): EdgeLease {
   const o = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
-  return { renewedAt: finite(o.renewedAt), statusAt: finite(o.statusAt) }
+  const at = o.renewedAt
+  return { renewedAt: typeof at === 'number' && Number.isFinite(at) ? at : 0 }
 }
+
+/** FNV-1a of the uid: where in the window the edge's status refresh falls. */
+function offsetOf(uid: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < uid.length; i++) h = Math.imul(h ^ uid.charCodeAt(i), 0x01000193) >>> 0
+  return h % HEARTBEAT_STATUS_MS
+}
+
+/**
+ * The status-refresh window of the SyncTarget `uid` at `ms`: windows are HEARTBEAT_STATUS_MS long
+ * and each edge's start at its own offset, so that 10,000 edges do not all refresh at once.
+ */
+export const statusWindow = (uid: string, ms: number) =>
+  Math.floor((ms + offsetOf(uid)) / HEARTBEAT_STATUS_MS)
 
 /** The lease of one SyncTarget, or undefined when it was never renewed (one GetItem). */
 export async function readLease(
@@ -46,14 +57,16 @@ export async function readLease(
   return entry && asLease(entry.value)
 }
 
-/** Stores `lease` as the SyncTarget's (one unconditional PutItem). */
-export async function writeLease(
+/** Renews the SyncTarget's lease at `nowMs`; the lease it replaced, if any (one UpdateItem). */
+export async function renewLease(
   kv: KvStore,
   inventorySpaceId: string,
   syncTargetUid: string,
-  lease: EdgeLease
-): Promise<void> {
-  await kv.put(leaseNamespace(inventorySpaceId), syncTargetUid, lease)
+  nowMs: number
+): Promise<EdgeLease | undefined> {
+  const lease: EdgeLease = { renewedAt: nowMs }
+  const before = await kv.swap(leaseNamespace(inventorySpaceId), syncTargetUid, lease)
+  return before && asLease(before.value)
 }
 
 /** The last renewal of every lease of an inventory space, by SyncTarget uid (Query pages). */

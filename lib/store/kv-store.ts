@@ -2,7 +2,8 @@
  * The key-value store (relay and resync cursors, version-choice memory, tokens, spaces): items
  * with pk `kv#<ns>`, sk the key, `value` (JSON text) and `version` (a number that starts at 1 and
  * grows by one per write). Every put is one request: unconditional (`ADD version`), only-if-absent
- * (AlreadyExists otherwise) or only-if-version-matches (Conflict otherwise, also when absent).
+ * (AlreadyExists otherwise) or only-if-version-matches (Conflict otherwise, also when absent); a
+ * swap is an unconditional put that also answers the entry it replaced, in the same request.
  * Deleting an absent entry without an expected version is a no-op, so deletes can be repeated.
  * A key too long to be stored (key-size.ts) holds nothing: get answers absent and list nothing
  * without a request, delete is that of an absent entry, and put is 400.
@@ -170,6 +171,21 @@ export function createKvStore(ctx: StoreContext): KvStore {
       }
       if (!kvKeyFits(ns, key)) throw tooLong(ns, key)
       return putValue(ctx, { ns, key }, encodeValue(ns, key, value), expectedVersion)
+    },
+
+    async swap<T = unknown>(ns: string, key: string, value: unknown) {
+      if (!kvKeyFits(ns, key)) throw tooLong(ns, key)
+      const out = await ctx.client.send(
+        new UpdateItemCommand({
+          TableName: ctx.table,
+          Key: keyOf(ns, key),
+          UpdateExpression: 'SET #v = :v ADD version :one',
+          ExpressionAttributeNames: NAMES,
+          ExpressionAttributeValues: { ':v': s(encodeValue(ns, key, value)), ':one': n(1) },
+          ReturnValues: 'ALL_OLD',
+        })
+      )
+      return out.Attributes ? toEntry<T>(out.Attributes) : undefined
     },
 
     async delete(ns: string, key: string, expectedVersion?: number): Promise<void> {

@@ -152,6 +152,11 @@ export interface KvStore {
    * the stored version equals it (Conflict otherwise). Returns the new version.
    */
   put(ns: string, key: string, value: unknown, expectedVersion?: number | null): Promise<number>
+  /**
+   * Writes unconditionally and answers the entry it replaced (undefined: there was none), in one
+   * UpdateItem: a reader-writer that must learn what it overwrote pays no read first.
+   */
+  swap<T = unknown>(ns: string, key: string, value: unknown): Promise<KvEntry<T> | undefined>
   delete(ns: string, key: string, expectedVersion?: number): Promise<void>
   /**
    * Entries of `ns` whose key starts with `prefix`, in key order. `page` bounds the read: only

@@ -8,12 +8,12 @@
  * threshold. A destination that never sent a heartbeat is not live.
  *
  * The status time is written only when an edge comes back (its lease older than STALE_AFTER_MS)
- * and, while it stays live, when the stored one is `HEARTBEAT_STATUS_MS` old (lib/edge/heartbeat.ts).
- * So between two status writes seen by a watcher, a gap of STALE_AFTER_MS or more means the edge
- * came back, except a gap within `REFRESH_GAP_MS` of HEARTBEAT_STATUS_MS, which a refresh makes
- * too (`cameBack`); an edge silent for less than that window's end can come back unnoticed by
- * watchers, so the summarize step looks again while one of its destinations is in it
- * (`nextComeBackCheckIn`).
+ * and, while it stays live, on its first heartbeat in each status window (HEARTBEAT_STATUS_MS;
+ * lib/edge/heartbeat.ts), so two refreshes are that long apart, give or take a heartbeat period.
+ * Between two status writes seen by a watcher, a gap of STALE_AFTER_MS or more thus means the edge
+ * came back, except a gap that a refresh makes too (`cameBack`); an edge silent for less than that
+ * window's end can come back unnoticed by watchers, so the summarize step looks again while one
+ * of its destinations is in it (`nextComeBackCheckIn`).
  */
 import { HEARTBEAT_STATUS_MS } from '../edge/lease.ts'
 import { HEARTBEAT_MS } from '../edge/protocol.ts'
@@ -31,7 +31,7 @@ export function heartbeatAt(syncTarget: KubeObject | undefined): number | undefi
   return Number.isFinite(ms) ? ms : undefined
 }
 
-/** A refresh of the status heartbeat comes at most this long after it is due (a beat, then some). */
+/** A status refresh comes up to a heartbeat period early or this late (a period, then some). */
 export const REFRESH_GAP_MS = 2 * HEARTBEAT_MS
 
 /** The later of a SyncTarget's status heartbeat and its lease's renewal (undefined: neither). */
@@ -50,7 +50,8 @@ export function lastHeard(
  * (rather than a periodic refresh of a live edge's status).
  */
 export function cameBack(gapMs: number): boolean {
-  const refresh = gapMs >= HEARTBEAT_STATUS_MS && gapMs < HEARTBEAT_STATUS_MS + REFRESH_GAP_MS
+  const refresh =
+    gapMs >= HEARTBEAT_STATUS_MS - HEARTBEAT_MS && gapMs < HEARTBEAT_STATUS_MS + REFRESH_GAP_MS
   return gapMs >= STALE_AFTER_MS && !refresh
 }
 

@@ -71,6 +71,7 @@ describe('createAdminGate', () => {
       get: (ns, k) => store.kv.get(ns, k),
       getMany: (ns, keys) => store.kv.getMany(ns, keys),
       put: (ns, k, v, e) => store.kv.put(ns, k, v, e),
+      swap: (ns, k, v) => store.kv.swap(ns, k, v),
       list: (ns, p) => store.kv.list(ns, p),
       delete: async () => {
         throw new Error('DynamoDB unavailable')
@@ -104,6 +105,7 @@ describe('createAdminGate', () => {
         return store.kv.get(ns, k)
       },
       put: (ns, k, v, e) => store.kv.put(ns, k, v, e),
+      swap: (ns, k, v) => store.kv.swap(ns, k, v),
       list: (ns, p) => store.kv.list(ns, p),
       delete: (ns, k, v) => store.kv.delete(ns, k, v),
     }

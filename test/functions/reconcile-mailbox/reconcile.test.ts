@@ -8,7 +8,7 @@ import {
   SYNC_TARGETS,
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
-import { readLease, writeLease } from '../../../lib/edge/lease.ts'
+import { readLease, renewLease } from '../../../lib/edge/lease.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import { SYNC_TARGET_INDEX, wantedMailboxes } from '../../../lib/hub/uid-index.ts'
 import { silentLogger } from '../../../lib/log.ts'
@@ -66,8 +66,8 @@ describe('mailbox step', () => {
     const old = await client.get('root:imw-1', SYNC_TARGETS, 'florin')
     const oldKey = mailboxOf(old!)!
     const imw = (await client.space('root:imw-1')).id
-    const lease = { renewedAt: 1000, statusAt: 1000 }
-    await writeLease(hub.deps.kv, imw, old?.metadata.uid ?? '', lease)
+    const lease = { renewedAt: 1000 }
+    await renewLease(hub.deps.kv, imw, old?.metadata.uid ?? '', lease.renewedAt)
     await client.delete('root:imw-1', SYNC_TARGETS, 'florin')
     expect(
       (await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, oldKey)).outcome

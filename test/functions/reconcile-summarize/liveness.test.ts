@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SYNC_TARGETS } from '../../../lib/apis/gvr.ts'
-import { HEARTBEAT_STATUS_MS, readLease, writeLease } from '../../../lib/edge/lease.ts'
+import { HEARTBEAT_STATUS_MS, readLease, renewLease } from '../../../lib/edge/lease.ts'
 import { HEARTBEAT_MS } from '../../../lib/edge/protocol.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../../../lib/kube/types.ts'
 import { whereKey } from '../../../lib/reconcile/keys.ts'
@@ -28,10 +28,7 @@ beforeAll(async () => {
 afterAll(() => w?.close())
 
 /** Renews e3's lease `agoMs` before now, as its heartbeat would, without its status. */
-const renewLease = (agoMs: number) => {
-  const ms = Date.now() - agoMs
-  return writeLease(w.hub.deps.kv, e3.space, e3.uid, { renewedAt: ms, statusAt: 0 })
-}
+const renewed = (agoMs: number) => renewLease(w.hub.deps.kv, e3.space, e3.uid, Date.now() - agoMs)
 const summary = async () => {
   await w.summarize()
   return w.placementStatus('wide')
@@ -44,7 +41,7 @@ describe('summarize: liveness from the status heartbeat and the lease', () => {
 
   it('keeps an edge reporting on its lease alone, whatever its status time says', async () => {
     await w.heartbeat('e3', 3_600_000)
-    await renewLease(0)
+    await renewed(0)
     expect(await summary()).toMatchObject({ reportingDestinations: 3, staleDestinations: 0 })
   })
 

@@ -14,7 +14,7 @@ import {
   WORKSPACES,
 } from '../../../lib/apis/gvr.ts'
 import { applyReport, UPSYNC_MANAGER } from '../../../lib/edge/apply-report.ts'
-import { writeLease } from '../../../lib/edge/lease.ts'
+import { renewLease } from '../../../lib/edge/lease.ts'
 import type { Report, StatusReport } from '../../../lib/edge/protocol.ts'
 import { createHubClient, type Gvr, type HubClient } from '../../../lib/hub/client.ts'
 import { timestamp } from '../../../lib/kube/time.ts'
@@ -221,7 +221,7 @@ export async function createWorld() {
       status: { ...(st.status as object), lastSyncerHeartbeatTime: timestamp(new Date(ms)) },
     })
     const space = st.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
-    await writeLease(hub.deps.kv, space, st.metadata.uid ?? '', { renewedAt: ms, statusAt: ms })
+    await renewLease(hub.deps.kv, space, st.metadata.uid ?? '', ms)
   }
 
   return {

@@ -27,6 +27,7 @@ function isolatedKv(prefix: string, over: Partial<KvStore> = {}): KvStore {
     get: (ns, key) => kv.get(`${prefix}/${ns}`, key),
     getMany: (ns, keys) => kv.getMany(`${prefix}/${ns}`, keys),
     put: (ns, key, value, v) => kv.put(`${prefix}/${ns}`, key, value, v),
+    swap: (ns, key, value) => kv.swap(`${prefix}/${ns}`, key, value),
     delete: (ns, key, v) => kv.delete(`${prefix}/${ns}`, key, v),
     list: (ns, p) => kv.list(`${prefix}/${ns}`, p),
     ...over,

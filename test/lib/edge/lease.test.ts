@@ -1,21 +1,26 @@
 /**
  * Edge leases in the key-value store, over dynalite: one entry per SyncTarget in a namespace per
- * inventory space; a space's leases are listed together and no other space's; a value no release
- * wrote reads as never renewed; dropping is repeatable.
+ * inventory space; a renewal answers the renewal before it; a space's leases are listed together
+ * and no other space's; a value no release wrote reads as never renewed; dropping is repeatable;
+ * each edge's status-refresh windows are five minutes long and start at its own offset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   dropLease,
+  HEARTBEAT_STATUS_MS,
   leaseNamespace,
   leasesOf,
   readLease,
-  writeLease,
+  renewLease,
+  statusWindow,
 } from '../../../lib/edge/lease.ts'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
+const counter = createRequestCounter()
 let store: TestStore
 beforeAll(async () => {
-  store = await createTestStore()
+  store = await createTestStore({ counter })
 })
 afterAll(() => store.close())
 
@@ -23,15 +28,21 @@ const U1 = '0f8fad5b-d9cb-469f-a165-70867728950e'
 const U2 = '7c9e6679-7425-40de-944b-e07fc1f90ae7'
 
 describe('edge leases', () => {
-  it('stores, reads and lists the leases of one inventory space only', async () => {
+  it('renews in one request, answering the renewal before', async () => {
     expect(await readLease(store.kv, 'inv1', U1)).toBeUndefined()
-    await writeLease(store.kv, 'inv1', U1, { renewedAt: 1000, statusAt: 900 })
-    await writeLease(store.kv, 'inv1', U2, { renewedAt: 2000, statusAt: 0 })
-    await writeLease(store.kv, 'inv2', U1, { renewedAt: 3000, statusAt: 3000 })
-    expect(await readLease(store.kv, 'inv1', U1)).toEqual({ renewedAt: 1000, statusAt: 900 })
+    counter.reset()
+    expect(await renewLease(store.kv, 'inv1', U1, 1000)).toBeUndefined()
+    expect(await renewLease(store.kv, 'inv1', U1, 5000)).toEqual({ renewedAt: 1000 })
+    expect(counter.snapshot()).toEqual({ UpdateItem: 2 })
+    expect(await readLease(store.kv, 'inv1', U1)).toEqual({ renewedAt: 5000 })
+  })
+
+  it('lists the leases of one inventory space only', async () => {
+    await renewLease(store.kv, 'inv1', U2, 2000)
+    await renewLease(store.kv, 'inv2', U1, 3000)
     expect(await leasesOf(store.kv, 'inv1')).toEqual(
       new Map([
-        [U1, 1000],
+        [U1, 5000],
         [U2, 2000],
       ])
     )
@@ -39,19 +50,15 @@ describe('edge leases', () => {
     expect(await leasesOf(store.kv, 'inv3')).toEqual(new Map())
   })
 
-  it('renews by overwriting, whatever was stored', async () => {
-    await writeLease(store.kv, 'inv1', U1, { renewedAt: 5000, statusAt: 900 })
-    expect(await readLease(store.kv, 'inv1', U1)).toEqual({ renewedAt: 5000, statusAt: 900 })
-  })
-
   it('reads a value it does not understand as never renewed', async () => {
-    await store.kv.put(leaseNamespace('inv4'), U1, { renewedAt: 'yesterday', statusAt: null })
+    await store.kv.put(leaseNamespace('inv4'), U1, { renewedAt: 'yesterday' })
     await store.kv.put(leaseNamespace('inv4'), U2, 42)
-    expect(await readLease(store.kv, 'inv4', U1)).toEqual({ renewedAt: 0, statusAt: 0 })
+    expect(await readLease(store.kv, 'inv4', U1)).toEqual({ renewedAt: 0 })
+    expect(await renewLease(store.kv, 'inv4', U2, 9000)).toEqual({ renewedAt: 0 })
     expect(await leasesOf(store.kv, 'inv4')).toEqual(
       new Map([
         [U1, 0],
-        [U2, 0],
+        [U2, 9000],
       ])
     )
   })
@@ -61,5 +68,30 @@ describe('edge leases', () => {
     await dropLease(store.kv, 'inv1', U2)
     expect(await readLease(store.kv, 'inv1', U2)).toBeUndefined()
     expect([...(await leasesOf(store.kv, 'inv1')).keys()]).toEqual([U1])
+  })
+})
+
+describe('statusWindow', () => {
+  it('moves once every HEARTBEAT_STATUS_MS, at an offset of its own per edge', () => {
+    const T = Date.parse('2031-01-01T00:00:00Z')
+    const changes = (uid: string) => {
+      const at: number[] = []
+      for (let t = T; t < T + 3 * HEARTBEAT_STATUS_MS; t += 1000)
+        if (statusWindow(uid, t) !== statusWindow(uid, t - 1000)) at.push(t)
+      return at
+    }
+    for (const uid of [U1, U2]) {
+      const at = changes(uid)
+      expect(at).toHaveLength(3)
+      expect(at[1]! - at[0]!).toBe(HEARTBEAT_STATUS_MS)
+    }
+    // 1,000 edges' offsets spread over the window, not bunched in one minute of it
+    const minutes = new Set<number>()
+    for (let i = 0; i < 1000; i++) {
+      const uid = `00000000-0000-4000-8000-${i.toString().padStart(12, '0')}`
+      const first = changes(uid)[0]! - T
+      minutes.add(Math.floor(first / 60_000))
+    }
+    expect(minutes.size).toBe(HEARTBEAT_STATUS_MS / 60_000)
   })
 })

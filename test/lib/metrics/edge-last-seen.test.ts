@@ -5,7 +5,7 @@
  * and sees each edge at the later of its SyncTarget's status heartbeat and its lease.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { writeLease } from '../../../lib/edge/lease.ts'
+import { renewLease } from '../../../lib/edge/lease.ts'
 import {
   EDGE_SCAN_TTL_MS,
   type EdgeSeen,
@@ -114,8 +114,8 @@ describe('EdgeSeenCache', () => {
     await put('leased', 'u1', NOW - 60 * min)
     await put('reported', 'u2', NOW - 2 * min)
     await put('quiet', 'u3')
-    await writeLease(t.kv, 'inv1', 'u1', { renewedAt: NOW - min, statusAt: NOW - 60 * min })
-    await writeLease(t.kv, 'inv1', 'u2', { renewedAt: NOW - 30 * min, statusAt: 0 })
+    await renewLease(t.kv, 'inv1', 'u1', NOW - min)
+    await renewLease(t.kv, 'inv1', 'u2', NOW - 30 * min)
     const scan = await scanEdges(t, NOW)
     const seen = Object.fromEntries(scan.edges.map((e) => [e.name, e.lastSeenMs]))
     expect(seen).toEqual({ leased: NOW - min, reported: NOW - 2 * min, quiet: undefined })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { apiError } from './fixtures.ts'
 
@@ -14,6 +15,27 @@ describe('KvStore on DynamoDB', () => {
     expect(await t.kv.put('u', 'k', { cursor: 1 })).toBe(1)
     expect(await t.kv.put('u', 'k', { cursor: 2 })).toBe(2)
     expect(await t.kv.get('u', 'k')).toEqual({ key: 'k', value: { cursor: 2 }, version: 2 })
+  })
+
+  it('swaps: writes unconditionally and answers the entry it replaced, in one request', async () => {
+    const counter = createRequestCounter()
+    const c = await createTestStore({ counter })
+    try {
+      expect(await c.kv.swap('s', 'k', { at: 1 })).toBeUndefined()
+      counter.reset()
+      expect(await c.kv.swap('s', 'k', { at: 2 })).toEqual({
+        key: 'k',
+        value: { at: 1 },
+        version: 1,
+      })
+      expect(counter.snapshot()).toEqual({ UpdateItem: 1 })
+      expect(await c.kv.get('s', 'k')).toEqual({ key: 'k', value: { at: 2 }, version: 2 })
+      expect(await c.kv.put('s', 'k', { at: 3 }, 2)).toBe(3) // versions go on as for any put
+      await expect(c.kv.swap('s', 'x'.repeat(2000), 1)).rejects.toMatchObject({ code: 400 })
+      await expect(c.kv.swap('s', 'k', undefined)).rejects.toMatchObject({ code: 400 })
+    } finally {
+      await c.close()
+    }
   })
 
   it('gets many keys of a namespace at once, absent and unstorable ones missing', async () => {

@@ -62,7 +62,8 @@ describe('liveness', () => {
     expect(cameBack(HEARTBEAT_MS)).toBe(false)
     expect(cameBack(STALE_AFTER_MS - 1)).toBe(false)
     expect(cameBack(STALE_AFTER_MS)).toBe(true)
-    expect(cameBack(HEARTBEAT_STATUS_MS - 1)).toBe(true)
+    expect(cameBack(HEARTBEAT_STATUS_MS - HEARTBEAT_MS - 1)).toBe(true)
+    expect(cameBack(HEARTBEAT_STATUS_MS - HEARTBEAT_MS)).toBe(false) // an early refresh
     expect(cameBack(HEARTBEAT_STATUS_MS)).toBe(false) // a refresh, on time
     expect(cameBack(HEARTBEAT_STATUS_MS + REFRESH_GAP_MS - 1)).toBe(false) // a late refresh
     expect(cameBack(HEARTBEAT_STATUS_MS + REFRESH_GAP_MS)).toBe(true)
