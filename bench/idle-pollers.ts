@@ -8,7 +8,8 @@
  * (start line, headers and body; TLS and TCP aside). A poll answered other than 304 counts as failed (and is not retried), so a broken
  * endpoint cannot pass for an idle one. With `heartbeatMs`, every target also posts a heartbeat
  * report (`{ kind: 'Report', heartbeat: true }`, what an idle agent sends once a minute) once per
- * that period, spread evenly over it, counted apart (`heartbeats`: sent, failed, latency).
+ * that period, spread evenly over it, counted apart (`heartbeats`: sent, failed, latency, and the
+ * failures by answer code and reason or error message).
  * `--help` says this.
  */
 import { createRemote } from '../lib/remote/remote-client.ts'
@@ -31,7 +32,13 @@ export type IdleFleetResult = {
   latencyMs: ReturnType<typeof summarize>
   /** HTTP/1.1 bytes per poll on average: start line, headers and body. */
   bytes: { request: number; response: number }
-  heartbeats: { sent: number; failed: number; latencyMs: ReturnType<typeof summarize> }
+  heartbeats: {
+    sent: number
+    failed: number
+    latencyMs: ReturnType<typeof summarize>
+    /** Failed heartbeats by why: the answer's code and reason, or the error's message. */
+    failures: Record<string, number>
+  }
 }
 
 const HEARTBEAT = { kind: 'Report', heartbeat: true }
@@ -93,6 +100,11 @@ async function run(input: IdleFleetInput): Promise<IdleFleetResult> {
   }
   const beats: number[] = []
   let beatsFailed = 0
+  const failures: Record<string, number> = {}
+  const fail = (why: string) => {
+    beatsFailed++
+    failures[why] = (failures[why] ?? 0) + 1
+  }
   const beatOne = async (t: PollTarget) => {
     const t0 = performance.now()
     try {
@@ -101,10 +113,18 @@ async function run(input: IdleFleetInput): Promise<IdleFleetResult> {
         headers: { authorization: `Bearer ${t.token}` },
         body: HEARTBEAT,
       })
-      await res.arrayBuffer()
-      if (res.status !== 200) beatsFailed++
-    } catch {
-      beatsFailed++
+      const text = await res.text()
+      if (res.status !== 200) {
+        let reason = ''
+        try {
+          reason = String((JSON.parse(text) as { reason?: unknown }).reason ?? '')
+        } catch {
+          // not a Status
+        }
+        fail(`${res.status} ${reason}`.trim())
+      }
+    } catch (e) {
+      fail(e instanceof Error ? e.message.slice(0, 80) : String(e).slice(0, 80))
     }
     beats.push(performance.now() - t0)
   }
@@ -127,7 +147,12 @@ async function run(input: IdleFleetInput): Promise<IdleFleetResult> {
     failed,
     latencyMs: summarize(latencies),
     bytes: { request: requestBytes / polls, response: responseBytes / polls },
-    heartbeats: { sent: beats.length, failed: beatsFailed, latencyMs: summarize(beats) },
+    heartbeats: {
+      sent: beats.length,
+      failed: beatsFailed,
+      latencyMs: summarize(beats),
+      failures,
+    },
   }
 }
 

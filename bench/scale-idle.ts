@@ -46,6 +46,8 @@ export type IdleFleet = {
     periodMs: number
     heartbeats: number
     failed: number
+    /** Failed heartbeats by why (idle-pollers.ts). */
+    failures: Record<string, number>
     /** Center CPU over wall time, per core, polls and heartbeats together. */
     centerCpuFraction: number
     hubCpuFraction: number
@@ -65,6 +67,8 @@ export type IdleFleet = {
 export type HeartbeatCost = {
   heartbeats: number
   failed: number
+  /** Failed heartbeats by why (idle-pollers.ts). */
+  failures: Record<string, number>
   requestsPerHeartbeat: number
   writesPerHeartbeat: number
   cpuMsPerHeartbeat: number
@@ -162,6 +166,7 @@ export async function measureIdleFleet(
     return {
       heartbeats: w.r.heartbeats.sent,
       failed: w.r.heartbeats.failed,
+      failures: w.r.heartbeats.failures,
       requestsPerHeartbeat: beyond(w.reads + w.writes, (reads + writes) / polls),
       writesPerHeartbeat: beyond(w.writes, writes / polls),
       cpuMsPerHeartbeat: beyond(w.centerMs, centerMs / polls),
@@ -186,6 +191,7 @@ export async function measureIdleFleet(
       periodMs: HEARTBEAT_MS,
       heartbeats: hb.r.heartbeats.sent,
       failed: hb.r.heartbeats.failed,
+      failures: hb.r.heartbeats.failures,
       centerCpuFraction: hb.centerMs / hb.wallMs / cores,
       hubCpuFraction: hb.hubMs / hb.wallMs / cores,
       requestsPerHeartbeat: steady.requestsPerHeartbeat,

@@ -60,6 +60,14 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
   }
 }
 
+/** "3 failed: 2 × 503 ServiceUnavailable, 1 × fetch failed", or "0 failed". */
+function failedText(h: { failed: number; failures: Record<string, number> }): string {
+  const why = Object.entries(h.failures)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${n} × ${reason}`)
+  return why.length > 0 ? `${h.failed} failed: ${why.join(', ')}` : `${h.failed} failed`
+}
+
 /**
  * What one operation costs, read at the largest size (the inputs of docs/SCALING.md): per
  * changed mailbox (the change row: every mailbox's content changes) and per mailbox of the first
@@ -152,10 +160,10 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
       `idle fleet, ${f.agents} agents every ${f.intervalMs} ms: ${f.polls} polls (${f.failed} failed),` +
         ` ${round(f.readsPerPoll, 4)} reads and ${round(f.writesPerPoll, 4)} writes per poll,` +
         ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores (hub ${round(f.hubCpuFraction * 100, 1)} %), poll p99 ${round(f.pollLatencyMs.p99)} ms;` +
-        ` with a heartbeat per agent every ${f.withHeartbeats.periodMs} ms (${f.withHeartbeats.heartbeats} sent, ${f.withHeartbeats.failed} failed):` +
+        ` with a heartbeat per agent every ${f.withHeartbeats.periodMs} ms (${f.withHeartbeats.heartbeats} sent, ${failedText(f.withHeartbeats)}):` +
         ` center CPU ${round(f.withHeartbeats.centerCpuFraction * 100, 1)} % (hub ${round(f.withHeartbeats.hubCpuFraction * 100, 1)} %),` +
         ` ${round(f.withHeartbeats.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.cpuMsPerHeartbeat, 2)} ms CPU per heartbeat;` +
-        ` an agent's first heartbeat (${f.withHeartbeats.firstBeat.heartbeats} sent, ${f.withHeartbeats.firstBeat.failed} failed): ${round(f.withHeartbeats.firstBeat.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.firstBeat.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 2)} ms CPU`
+        ` an agent's first heartbeat (${f.withHeartbeats.firstBeat.heartbeats} sent, ${failedText(f.withHeartbeats.firstBeat)}): ${round(f.withHeartbeats.firstBeat.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.firstBeat.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 2)} ms CPU`
     )
   for (const p of s.propagation?.propagation ?? [])
     lines.push(

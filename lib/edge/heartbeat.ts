@@ -26,7 +26,7 @@ import { timestamp } from '../kube/time.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
 import { isJsonObject } from '../patch/json-values.ts'
 import { parseMailboxName } from '../reconcile/keys.ts'
-import { STALE_AFTER_MS } from '../summarize/liveness.ts'
+import { heartbeatAt, STALE_AFTER_MS } from '../summarize/liveness.ts'
 import { dropLease, renewLease, statusWindow } from './lease.ts'
 
 /** After a renewal, the next one waits this long. */
@@ -70,13 +70,6 @@ async function syncTargetName(
   return all.items.find((o) => o.metadata.uid === uid)?.metadata.name
 }
 
-function heartbeatOf(st: KubeObject): number {
-  const status = st.status as JsonValue | undefined
-  const at = isJsonObject(status) ? status.lastSyncerHeartbeatTime : undefined
-  const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN
-  return Number.isFinite(ms) ? ms : 0
-}
-
 async function writeHeartbeat(deps: HubDeps, inventory: string, st: KubeObject, now: Date) {
   const space = await getSpaceById(deps.kv, inventory)
   if (!space || !syncTargetInfo) return false
@@ -112,7 +105,7 @@ async function refreshStatus(
     name: at.target,
   })
   if (!st || st.metadata.uid !== at.uid || st.metadata.deletionTimestamp) return undefined
-  if (written(heartbeatOf(st))) return 'raced'
+  if (written(heartbeatAt(st) ?? 0)) return 'raced'
   return (await writeHeartbeat(deps, at.inventory, st, deps.now())) ? 'written' : 'raced'
 }
 

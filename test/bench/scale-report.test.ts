@@ -56,6 +56,7 @@ const full: ScaleResults = {
         periodMs: 60_000,
         heartbeats: 7_500,
         failed: 0,
+        failures: {},
         centerCpuFraction: 0.3,
         hubCpuFraction: 0.22,
         requestsPerHeartbeat: 4.21,
@@ -65,6 +66,7 @@ const full: ScaleResults = {
         firstBeat: {
           heartbeats: 7_400,
           failed: 2,
+          failures: { '503 ServiceUnavailable': 1, 'fetch failed': 1 },
           requestsPerHeartbeat: 7.123,
           writesPerHeartbeat: 4.26,
           cpuMsPerHeartbeat: 9.8,
@@ -158,7 +160,7 @@ describe('scale goals', () => {
       'with a heartbeat per agent every 60000 ms (7500 sent, 0 failed): center CPU 30 % (hub 22 %)'
     )
     expect(renderScale(full, 15_000)).toContain(
-      "an agent's first heartbeat (7400 sent, 2 failed): 7.12 store requests (4.26 writes) and 9.8 ms CPU"
+      "an agent's first heartbeat (7400 sent, 2 failed: 1 × 503 ServiceUnavailable, 1 × fetch failed): 7.12 store requests (4.26 writes) and 9.8 ms CPU"
     )
     expect(renderScale(full, 15_000)).toContain(
       'changed mailbox  1.1 store requests, 2.5 + 0.4 ms CPU'
