@@ -124,7 +124,9 @@ async function run(input: IdleFleetInput): Promise<IdleFleetResult> {
         fail(`${res.status} ${reason}`.trim())
       }
     } catch (e) {
-      fail(e instanceof Error ? e.message.slice(0, 80) : String(e).slice(0, 80))
+      // the remote client's message starts with the request ("POST /edge/v1/...: ")
+      const text = e instanceof Error ? e.message : String(e)
+      fail(text.replace(/^[A-Z]+ \S+: /, '').slice(0, 80))
     }
     beats.push(performance.now() - t0)
   }

@@ -10,7 +10,8 @@
  * measure is the poll alone): the center's CPU with heartbeats, and per heartbeat the store
  * requests and CPU beyond what the polls of that window cost by the first measure. Before that
  * window, one heartbeat period in which each agent sends its first heartbeat (it writes the
- * SyncTarget's status; later ones renew a lease) is measured apart (`firstBeat`).
+ * SyncTarget's status; later ones renew a lease) is measured apart (`firstBeat`), and the center
+ * is left to serve what it still holds of it (requests whose agents gave up) before the next.
  */
 import { spawn } from 'node:child_process'
 import { cpus } from 'node:os'
@@ -107,6 +108,26 @@ function runFleet(input: IdleFleetInput): Promise<IdleFleetResult> {
 
 const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
 
+const QUIET_MS = 2000
+const DRAIN_LIMIT_MS = 180_000
+
+/** Waits until the center sent no store request for QUIET_MS (at most DRAIN_LIMIT_MS); how long. */
+async function drained(counter: Counter): Promise<number> {
+  const total = () => Object.values(counter.snapshot()).reduce((a, b) => a + b, 0)
+  const t0 = performance.now()
+  let last = total()
+  let quietSince = t0
+  while (performance.now() - quietSince < QUIET_MS && performance.now() - t0 < DRAIN_LIMIT_MS) {
+    await new Promise((r) => setTimeout(r, 250))
+    const now = total()
+    if (now !== last) {
+      last = now
+      quietSince = performance.now()
+    }
+  }
+  return performance.now() - t0 - QUIET_MS
+}
+
 export async function measureIdleFleet(
   deps: {
     baseUrl: string
@@ -158,6 +179,9 @@ export async function measureIdleFleet(
   const polls = Math.max(1, r.polls)
   deps.progress(`idle fleet: every agent's first heartbeat, over ${HEARTBEAT_MS} ms`)
   const first = await measured(HEARTBEAT_MS, HEARTBEAT_MS)
+  // requests whose agents gave up are still being served: the next window starts after them
+  const drainMs = await drained(deps.counter)
+  deps.progress(`idle fleet: the center drained its backlog in ${(drainMs / 1000).toFixed(1)} s`)
   deps.progress(`idle fleet: ${opts.intervals} intervals with heartbeats every ${HEARTBEAT_MS} ms`)
   const hb = await measured(HEARTBEAT_MS)
   const cost = (w: Window): HeartbeatCost => {
