@@ -3,9 +3,10 @@
  * heartbeat renews the edge's lease (lease.ts: one swap in the key-value store, which also answers
  * the previous renewal; no object write, no event), and the SyncTarget's
  * `status.lastSyncerHeartbeatTime` is written only when the edge comes back (no lease before, or
- * one older than STALE_AFTER_MS: that write is the event that wakes the summarize step) or on its
- * first heartbeat in a new `statusWindow` (every HEARTBEAT_STATUS_MS, each edge at its own offset,
- * so that `kubectl get synctargets` stays roughly current). The SyncTarget lives in the inventory
+ * one older than STALE_AFTER_MS, and a stored status time as old: that write is the event that
+ * wakes the summarize step) or on its first heartbeat in a new `statusWindow` (every
+ * HEARTBEAT_STATUS_MS, each edge at its own offset, so that `kubectl get synctargets` stays
+ * roughly current). The SyncTarget lives in the inventory
  * space named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the
  * mailbox Workspace's `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid)
  * and is remembered for good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
@@ -129,8 +130,11 @@ export async function recordHeartbeat(
   if (!back && statusWindow(uid, before) === window) return 'renewed'
   const target = known?.target ?? (await syncTargetName(deps, mailbox, inventory, uid))
   if (target) memo.set(mailbox, { checkedAt: ms, target })
-  // back: the status must move now; else only once in this window, whoever writes it
-  const written = (stored: number) => !back && statusWindow(uid, stored) === window
+  // Once in this window, whoever writes it; but a return the status has not seen yet (it is
+  // stale too) must move it now. A lost lease beside a live status (a new release's first beat)
+  // is no return to anyone reading: a fleet upgraded at once writes no status for it.
+  const written = (stored: number) =>
+    statusWindow(uid, stored) === window && !(back && ms - stored >= STALE_AFTER_MS)
   const outcome = await refreshStatus(deps, { inventory, uid, target }, written)
   if (outcome) return outcome
   await dropLease(deps.kv, inventory, uid)

@@ -2,8 +2,8 @@
  * Liveness in two records: each heartbeat renews the edge's lease (one swap in the key-value
  * store, no object write), and the SyncTarget's status.lastSyncerHeartbeatTime is written when the
  * edge comes back and on its first heartbeat in each five-minute status window, once whoever
- * writes it; a warm process skips duplicate reports without a request; a SyncTarget that is gone
- * keeps no lease.
+ * writes it (a lost lease beside a live status is no return); a warm process skips duplicate
+ * reports without a request; a SyncTarget that is gone keeps no lease.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
@@ -101,11 +101,18 @@ describe('heartbeat', () => {
     expect((await syncTarget()).metadata.resourceVersion).toBe(rv)
   })
 
-  it('reads a lease it cannot understand as never renewed: the edge is back', async () => {
-    await f.deps.kv.put(leaseNamespace(f.inventory.id), uid, 'not a lease')
-    clock += 60_000
-    expect(await beat()).toBe('written')
+  it("writes no status for a lost lease beside a live status (a new release's first beat)", async () => {
+    const rv = (await syncTarget()).metadata.resourceVersion
+    await f.deps.kv.put(leaseNamespace(f.inventory.id), uid, 'not a lease') // or none at all
+    clock += 1000
+    expect(await beat()).toBe('raced')
+    expect((await syncTarget()).metadata.resourceVersion).toBe(rv)
     expect(await lease()).toEqual({ renewedAt: clock })
+    // the same, once the status is stale too: a return
+    await f.deps.kv.delete(leaseNamespace(f.inventory.id), uid)
+    clock += STALE_AFTER_MS
+    expect(await beat()).toBe('written')
+    expect((await syncTarget()).status.lastSyncerHeartbeatTime).toBe(iso(clock))
   })
 
   it('keeps no lease for a mailbox whose SyncTarget is gone or unknown', async () => {
