@@ -6,10 +6,10 @@
  * one older than STALE_AFTER_MS, and a stored status time as old: that write is the event that
  * wakes the summarize step) or on its first heartbeat in a new `statusWindow` (every
  * HEARTBEAT_STATUS_MS, each edge at its own offset, so that `kubectl get synctargets` stays
- * roughly current). The SyncTarget lives in the inventory
- * space named by the mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the
- * mailbox Workspace's `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid)
- * and is remembered for good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
+ * roughly current). The SyncTarget lives in the inventory space named by the mailbox name
+ * (`<inventory-space-id>-mb-<uid>`); its name comes from the mailbox Workspace's
+ * `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid) and is remembered for
+ * good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
  * `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for `HEARTBEAT_CHECK_MS`
  * after a renewal, so duplicate reports cost nothing. A status write that loses a race (409), or
  * finds the status already written in this window, means another process just wrote it.
@@ -125,11 +125,16 @@ export async function recordHeartbeat(
   const before = (await renewLease(deps.kv, inventory, uid, ms))?.renewedAt
   const back = !before || ms - before >= STALE_AFTER_MS
   const window = statusWindow(uid, ms)
-  if (memo.size >= MEMO_LIMIT) memo.clear()
-  memo.set(mailbox, { checkedAt: ms, ...(known?.target ? { target: known.target } : {}) })
-  if (!back && statusWindow(uid, before) === window) return 'renewed'
+  const remember = (target: string | undefined) => {
+    if (memo.size >= MEMO_LIMIT) memo.clear()
+    memo.set(mailbox, { checkedAt: ms, ...(target ? { target } : {}) })
+  }
+  if (!back && statusWindow(uid, before) === window) {
+    remember(known?.target)
+    return 'renewed'
+  }
   const target = known?.target ?? (await syncTargetName(deps, mailbox, inventory, uid))
-  if (target) memo.set(mailbox, { checkedAt: ms, target })
+  remember(target)
   // Once in this window, whoever writes it; but a return the status has not seen yet (it is
   // stale too) must move it now. A lost lease beside a live status (a new release's first beat)
   // is no return to anyone reading: a fleet upgraded at once writes no status for it.
