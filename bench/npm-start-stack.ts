@@ -44,7 +44,7 @@ export async function startNpmStack(env: Record<string, string> = {}): Promise<N
         EDGEPLANE_DATA: dataDir,
         EDGEPLANE_PORT: String(port),
         EDGEPLANE_EDGES: '',
-        LOG_LEVEL: 'info',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,7 +88,8 @@ export async function startNpmStack(env: Record<string, string> = {}): Promise<N
       async stop() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
         await exited
-        await rm(dataDir, { recursive: true, force: true })
+        if (process.env.BENCH_KEEP_DATA) console.error(`npm start's data kept in ${dataDir}`)
+        else await rm(dataDir, { recursive: true, force: true })
       },
     }
   } catch (e) {

@@ -185,4 +185,8 @@ Scale (the ten-thousand-edge figures; the other phases are left out):
   --npm-start-edges N     edges of the npm start run (${DEFAULT_OPTIONS.npmStartEdges}; --quick: ${QUICK_OPTIONS.npmStartEdges}; 0: none)
   --npm-start-objects N   ConfigMaps of the npm start run (${DEFAULT_OPTIONS.npmStartObjects})
   --skip-npm-start        leave the npm start run out
+
+Environment (the npm start run, to find out why a step ran):
+  BENCH_LOG_LEVEL=debug   the stack's log level (info): the relay then logs each event's keys
+  BENCH_KEEP_DATA=1       keep the stack's data folder (wrangler.log, relay.log) and print its path
 `

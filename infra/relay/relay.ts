@@ -42,6 +42,9 @@ import type { FetchFn } from '../../lib/remote/node-transport.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { createHubHttp } from './hub-http.ts'
 
+/** How long a slice event's keys wait at most for the watches it started to list. */
+const POSITION_WAIT_MS = 5000
+
 export type RelayOptions = {
   hubUrl: string
   token: string
@@ -135,11 +138,36 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     specs: new Map(),
     sources: new Map(),
     syncTargets: new Map(),
+    mailboxes: new Map(),
+    woken: new Map(),
   }
   const pipelines = new Map<string, ResourcePipeline>()
   /** The last resourceVersion each watch received (for the cursor lag). */
   const received = new Map<string, { target: WatchTarget; rv: string }>()
-  const refresh = () => watchSet.update(desiredTargets(targets, index, crds))
+  /** While `refresh` runs: the watches it starts, each resolving once it has found its position. */
+  let starting: Promise<void>[] | undefined
+  /**
+   * Brings the watch set to what the slices and CRDs ask for. While the watches it started list
+   * (or load their cursors), at most POSITION_WAIT_MS, the batcher starts no flush: the keys of the
+   * slice event that started them and those of the objects their lists replay go out together, so
+   * a space's first placement translates each mailbox once, not twice.
+   */
+  const refresh = () => {
+    const started: Promise<void>[] = []
+    starting = started
+    try {
+      watchSet.update(desiredTargets(targets, index, crds))
+    } finally {
+      starting = undefined
+    }
+    if (started.length === 0) return
+    const release = batcher.hold()
+    const cancel = setTimer(release, POSITION_WAIT_MS)
+    void Promise.all(started).then(() => {
+      cancel()
+      release()
+    })
+  }
   const observe = (target: WatchTarget, seen: Observed) => {
     if (isTarget(target, CRDS)) {
       if ('event' in seen) crds.apply(seen.event)
@@ -163,6 +191,8 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     const signal = AbortSignal.any([controller.signal, own.signal])
     let opens = 0
     let lists = 0
+    let positioned = () => {}
+    starting?.push(new Promise<void>((resolve) => (positioned = resolve)))
     const done = runWatchLoop({
       resource: id,
       openWatch: (rv, s) => {
@@ -186,6 +216,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
         },
       },
       listOnStart: listsOnStart(target),
+      onPositioned: () => positioned(),
       log,
       sleep,
       random: Math.random,
@@ -199,6 +230,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
         metrics.loopEnded(target)
       }
     )
+    void done.then(positioned)
     return {
       stop: async () => {
         own.abort()

@@ -11,6 +11,7 @@
  * step's resync revisits it); a key answered with `requeueAfterMs` is sent again after that delay.
  * A key the hook deferred (it ran out of its invocation's budget before starting it) goes back to
  * the front of the queue for the next flush, its callers still waiting, counting no attempt.
+ * `hold` stops flushes from starting (keys keep collecting) until released.
  */
 import type { Logger } from '../log.ts'
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.ts'
@@ -54,6 +55,11 @@ export type Batcher = {
   pending(): Record<string, number>
   /** Keys waiting for a retry or a requeue delay, per step. */
   delayed(): Record<string, number>
+  /**
+   * Starts no flush until the returned release is called (once per hold; holds nest): keys keep
+   * collecting, and go out together after the last release.
+   */
+  hold(): () => void
 }
 
 type Waiter = (delivered: boolean) => void
@@ -95,6 +101,7 @@ export function createBatcher(options: BatcherOptions): Batcher {
   const maxKeyAttempts = Math.max(1, Math.floor(options.maxKeyAttempts ?? 5))
   const now = options.now ?? Date.now
   let draining = false
+  let holds = 0
 
   const stateOf = (step: string): StepState => {
     let s = steps.get(step)
@@ -106,7 +113,7 @@ export function createBatcher(options: BatcherOptions): Batcher {
   }
 
   const schedule = (step: string, s: StepState, ms: number) => {
-    if (s.cancelTimer || s.inFlight || s.queue.size === 0 || draining) return
+    if (s.cancelTimer || s.inFlight || s.queue.size === 0 || draining || holds > 0) return
     s.cancelTimer = options.setTimer(() => {
       s.cancelTimer = undefined
       void run(step, s)
@@ -226,7 +233,8 @@ export function createBatcher(options: BatcherOptions): Batcher {
         const waiters = s.queue.get(key)
         if (waiters) waiters.push(resolve)
         else s.queue.set(key, [resolve])
-        if (s.queue.size >= maxKeys && !s.inFlight && s.failures === 0) void run(step, s)
+        if (s.queue.size >= maxKeys && !s.inFlight && s.failures === 0 && holds === 0)
+          void run(step, s)
         else schedule(step, s, options.delayMs)
       })
     },
@@ -252,6 +260,16 @@ export function createBatcher(options: BatcherOptions): Batcher {
       const out: Record<string, number> = {}
       for (const [step, s] of steps) if (s.delayed.size > 0) out[step] = s.delayed.size
       return out
+    },
+    hold() {
+      holds += 1
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        holds -= 1
+        if (holds === 0) for (const [step, s] of steps) schedule(step, s, options.delayMs)
+      }
     },
   }
 }

@@ -1,36 +1,44 @@
 /**
  * Maps a hub watch event to the reconcile-step keys it should wake, for the relay that runs outside
- * the Worker. mailbox: a SyncTarget wakes its mailbox, a mailbox Workspace in the edge service
- * provider space (espw) wakes itself. where: SyncTargets and Locations wake every where-key (a
- * relabel can change any placement's selection); an EdgePlacement wakes its own, a
- * SinglePlacementSlice its placement's (lib/placement/slice-owner.ts). translate (keys are mailbox names): a slice wakes the mailboxes it names now and those
- * it named before (from the slice index, which the event also updates), a Location the mailboxes
- * slices reach through it (their copies take customization parameters from its labels and
- * annotations; a change of selection follows through the slices anyway), an EdgePlacement the
- * mailboxes of its slices (when the relay keeps `specs`, only for a new uid or generation: status
- * writes change nothing translate reads), a mailbox Workspace itself (a new mailbox needs its
- * content), and any other object in space S the mailboxes of every slice in S; objects in espw wake
- * nothing (nor do mailbox spaces, which hold no slices), and neither do the objects every cluster
- * makes for itself. When the relay keeps `sources`, a workload object's MODIFIED event wakes
- * translate only if what translate reads of it changed (lib/placement/translate-input.ts): the
- * summarize step's own writes on workload objects (executing count, edge-removal finalizer) would
- * otherwise re-translate every mailbox of the space after each one. Likewise, when the relay keeps
- * `syncTargets`, a SyncTarget's MODIFIED event that changed only its status (the heartbeat every
- * agent writes once a minute) wakes no mailbox, where or translate key: those steps read a
- * SyncTarget's existence, name, labels and annotations, never its status; at 10,000 edges the
- * heartbeats alone would wake every where key 167 times a second.
- * summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements).
- * The deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key,
- * a terminating workload object holding the edge-removal finalizer its space's summarize keys.
+ * the Worker. What the relay remembers to leave out events that change nothing a step reads is
+ * event-memory.ts; each memory is optional (without it, every event counts).
+ * - mailbox: a SyncTarget wakes its mailbox; a mailbox Workspace in the edge service provider space
+ *   (espw) wakes itself when deleted or when its SyncTarget-name annotation or deletionTimestamp
+ *   moved, never when added (the step's own create; a Workspace made by hand is the step's next
+ *   run's, or the resync's).
+ * - where: SyncTargets and Locations wake every where key (a relabel can change any placement's
+ *   selection); an EdgePlacement wakes its own, a SinglePlacementSlice its placement's
+ *   (lib/placement/slice-owner.ts).
+ * - translate (keys are mailbox names): a slice wakes the mailboxes it names now and those it named
+ *   before (from the slice index, which the event also updates); a Location the mailboxes slices
+ *   reach through it (their copies take customization parameters from its labels and annotations);
+ *   an EdgePlacement the mailboxes of its slices, only for a new uid or generation (status writes
+ *   change nothing translate reads); a mailbox Workspace itself (a new mailbox needs its content);
+ *   any other object in space S the mailboxes of every slice in S, only when what translate reads
+ *   of it changed (lib/placement/translate-input.ts: the summarize step's own writes would
+ *   otherwise re-translate every mailbox of the space after each one), and not the mailboxes an
+ *   event newer than the object's already woke. Objects in espw wake nothing (nor do mailbox
+ *   spaces, which hold no slices), and neither do the objects every cluster makes for itself.
+ * - A SyncTarget whose status alone changed (the heartbeat) wakes no mailbox, where or translate
+ *   key: those steps read its existence, name, labels and annotations, never its status.
+ * - summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements). The
+ *   deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key, a
+ *   terminating workload object holding the edge-removal finalizer its space's summarize keys.
  * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
-import { createHash } from 'node:crypto'
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
-import { canonicalJson } from '../patch/json-values.ts'
 import { placementOfSlice, sliceWhereKey } from '../placement/slice-owner.ts'
-import { translateInput } from '../placement/translate-input.ts'
 import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
+import {
+  inputMoved,
+  mailboxMoved,
+  notWokenSince,
+  rememberWoken,
+  rvOf,
+  specMoved,
+  syncTargetMoved,
+} from './event-memory.ts'
 import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 import { SUMMARIZE_STEP, type SummarizeKeysState, summarizeKeys } from './summarize-keys.ts'
@@ -63,6 +71,16 @@ export type EventKeysDeps = {
   sources?: Map<string, string>
   /** SyncTarget (space, name) -> hash of it without its status last seen; without it, every event wakes. */
   syncTargets?: Map<string, string>
+  /**
+   * Mailbox Workspace name -> what the mailbox step reads of it last seen; without it, every
+   * MODIFIED wakes the mailbox step.
+   */
+  mailboxes?: Map<string, string>
+  /**
+   * Mailbox -> the highest resourceVersion of an event that woke its translate key; without it,
+   * every workload event wakes the mailboxes of its space.
+   */
+  woken?: Map<string, number>
 }
 
 const EDGE = 'edge.kcp.io'
@@ -80,51 +98,6 @@ async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
     .map((key) => ({ step: WHERE_STEP, key }))
 }
 
-const digest = (value: unknown) =>
-  createHash('sha256').update(canonicalJson(value)).digest('base64')
-
-/**
- * Whether an event moved what a step reads of its object: not a MODIFIED whose `input` (a hash of
- * that part) equals the one last seen under `key`. A DELETED forgets the key; without `seen`
- * (the relay keeps no memory) every event counts.
- */
-function moved(
-  seen: Map<string, string> | undefined,
-  key: string,
-  type: string,
-  input: () => unknown
-): boolean {
-  if (!seen) return true
-  if (type === 'DELETED') {
-    seen.delete(key)
-    return true
-  }
-  const hash = digest(input())
-  const before = seen.get(key)
-  seen.set(key, hash)
-  return type !== 'MODIFIED' || before !== hash
-}
-
-/** A workload object's event and what translate reads of it (lib/placement/translate-input.ts). */
-function inputMoved(type: string, ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps) {
-  const m = obj.metadata
-  const key = [spaceOf(obj), ref.group, ref.resource, m.namespace ?? '', m.name ?? '']
-  return moved(deps.sources, key.join('\u0000'), type, () => translateInput(obj))
-}
-
-/**
- * A SyncTarget's event and what the mailbox, where and translate steps read of it: everything
- * but its status (the heartbeat), resourceVersion and managedFields.
- */
-function syncTargetMoved(type: string, obj: KubeObject, deps: EventKeysDeps) {
-  const key = `${spaceOf(obj)}\u0000${obj.metadata.name ?? ''}`
-  return moved(deps.syncTargets, key, type, () => {
-    const { status: _status, ...rest } = obj
-    const { resourceVersion: _rv, managedFields: _mf, ...meta } = obj.metadata
-    return { ...rest, metadata: meta }
-  })
-}
-
 /** translate keys for an object of any kind in its space (workload objects, Namespaces, CRDs...). */
 function spaceKeys(
   type: string,
@@ -135,9 +108,12 @@ function spaceKeys(
   const space = spaceOf(obj)
   if (!space || space === deps.espwSpaceId) return []
   if (isSystemInfrastructure(ref.group, ref.resource, obj)) return []
+  // Remembered even while no slice reaches the space: objects are usually written before their
+  // placement, and the summarize step's first write on each would otherwise look like a change.
+  const inputChanged = inputMoved(deps.sources, type, `${ref.group}/${ref.resource}`, obj)
   const mailboxes = deps.index.ofSpace(space)
-  if (mailboxes.length === 0 || !inputMoved(type, ref, obj, deps)) return []
-  return translate(mailboxes)
+  if (mailboxes.length === 0 || !inputChanged) return []
+  return translate(notWokenSince(mailboxes, rvOf(obj), deps.woken))
 }
 
 /** Updates the index for a slice event; wakes the mailboxes named now and before. */
@@ -154,24 +130,6 @@ function sliceKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[
           placement: placementOfSlice(obj),
         })
   return translate([...now, ...before])
-}
-
-/**
- * Whether an EdgePlacement event may change what translate computes: not when the relay has seen
- * this placement at this uid and generation already (a status write by the where, translate or
- * summarize step), which would otherwise re-translate every mailbox of the placement.
- */
-function specMoved(type: string, obj: KubeObject, deps: EventKeysDeps): boolean {
-  const key = whereKeyOf(obj)
-  if (!deps.specs || !key) return true
-  if (type === 'DELETED') {
-    deps.specs.delete(key)
-    return true
-  }
-  const seen = `${obj.metadata.uid ?? ''}/${obj.metadata.generation ?? ''}`
-  const before = deps.specs.get(key)
-  deps.specs.set(key, seen)
-  return before !== seen
 }
 
 function ownWhereKey(obj: KubeObject): StepKey[] {
@@ -192,12 +150,19 @@ export async function keysForEvent(
   if (!CHANGES.includes(event.type) || !event.object?.metadata) return []
   const keys = await stepKeys(ref, event, deps)
   const summarize = deps.summarize
-  if (!summarize) return keys
-  return [
-    ...keys,
-    ...summarizeKeys(ref, event.type, event.object, { ...deps, summarize }),
-    ...removalKeys(event.object, { index: deps.index, summarize }),
-  ]
+  const all = summarize
+    ? [
+        ...keys,
+        ...summarizeKeys(ref, event.type, event.object, { ...deps, summarize }),
+        ...removalKeys(event.object, { index: deps.index, summarize }),
+      ]
+    : keys
+  rememberWoken(
+    all.filter((k) => k.step === TRANSLATE_STEP).map((k) => k.key),
+    rvOf(event.object),
+    deps.woken
+  )
+  return all
 }
 
 async function stepKeys(
@@ -209,7 +174,7 @@ async function stepKeys(
   if (ref.group === EDGE) {
     switch (ref.resource) {
       case 'synctargets': {
-        if (!syncTargetMoved(event.type, obj, deps)) return []
+        if (!syncTargetMoved(deps.syncTargets, event.type, obj)) return []
         const mailbox = mailboxOf(obj)
         const own = mailbox ? [{ step: MAILBOX_STEP, key: mailbox }] : []
         return [...own, ...(await allWhereKeys(deps)), ...spaceKeys(event.type, ref, obj, deps)]
@@ -223,7 +188,7 @@ async function stepKeys(
       case 'edgeplacements': {
         const space = spaceOf(obj)
         const name = obj.metadata.name
-        const moved = specMoved(event.type, obj, deps)
+        const moved = specMoved(deps.specs, whereKeyOf(obj), event.type, obj)
         const slices = space && name && moved ? deps.index.ofPlacement(space, name) : []
         return [...ownWhereKey(obj), ...translate(slices)]
       }
@@ -235,11 +200,18 @@ async function stepKeys(
     }
   }
   if (ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces') {
-    const name = obj.metadata.name
-    if (spaceOf(obj) === deps.espwSpaceId && name && isMailboxName(name))
-      return [{ step: MAILBOX_STEP, key: name }, ...translate([name])]
+    const mailbox = mailboxKeys(event.type, obj, deps)
+    if (mailbox) return mailbox
   }
   return spaceKeys(event.type, ref, obj, deps)
+}
+
+/** A mailbox Workspace's keys: its own translate key, its mailbox key when that step's input moved. */
+function mailboxKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[] | undefined {
+  const name = obj.metadata.name
+  if (spaceOf(obj) !== deps.espwSpaceId || !name || !isMailboxName(name)) return undefined
+  const own = mailboxMoved(deps.mailboxes, type, obj) ? [{ step: MAILBOX_STEP, key: name }] : []
+  return [...own, ...translate([name])]
 }
 
 /**

@@ -26,6 +26,11 @@ export type WatchLoopOptions = {
   onListed?(items: KubeObject[]): Promise<Delivery>
   /** List first even when a cursor was saved. */
   listOnStart?: boolean
+  /**
+   * Called each time the loop has found where to watch from: after a list's objects were handed
+   * over, or once a saved cursor was loaded.
+   */
+  onPositioned?(): void
   cursor: {
     load(): Promise<string | undefined>
     commit(resourceVersion: string, delivered: Promise<boolean>): void
@@ -85,6 +90,7 @@ async function position(o: WatchLoopOptions, st: LoopState, log: Logger): Promis
       ? await listAll(o, log)
       : ((await o.cursor.load()) ?? (await listAll(o, log)))
     st.mustList = false
+    o.onPositioned?.()
   }
   return st.rv
 }

@@ -169,4 +169,79 @@ describe('relay watches for the translate step', () => {
       await relay.stop()
     }
   })
+
+  it("a space's first slice translates its mailbox once, beside the objects the new watches list", async () => {
+    // The configmaps list of the watch the slice starts is held until a ConfigMap newer than the
+    // slice exists: its replay must go out in the same flush as the slice's own key.
+    let listAsked = () => {}
+    const asked = new Promise<void>((r) => (listAsked = r))
+    let openGate = () => {}
+    const gate = new Promise<void>((r) => (openGate = r))
+    const rec = recorder()
+    const gated: FetchFn = async (input, init) => {
+      if (input.includes('/clusters/*/api/v1/configmaps?') && !input.includes('watch=')) {
+        listAsked()
+        await gate
+      }
+      return rec.fetch(input, init)
+    }
+    const cursors = await createTestStore()
+    const mailbox = `inv1-mb-${UID.replace(/1$/, '2')}`
+    await call('POST', '/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces', {
+      apiVersion: 'tenancy.kcp.io/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'first' },
+    })
+    const wl = '/clusters/root:first'
+    const configMap = (name: string) =>
+      call('POST', `${wl}/api/v1/namespaces/default/configmaps`, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name },
+        data: { a: '1' },
+      })
+    await configMap('older')
+    const relay = await startRelay({
+      hubUrl: hub.url,
+      token: TOKEN,
+      kv: cursors.kv,
+      log,
+      delayMs: 10,
+      fetch: gated,
+    })
+    const flushes = () =>
+      rec.hooks.filter((h) => h.step === 'translate' && h.keys.includes(mailbox)).length
+    try {
+      await call('POST', `${wl}/apis/edge.kcp.io/v1alpha1/singleplacementslices`, {
+        apiVersion: 'edge.kcp.io/v1alpha1',
+        kind: 'SinglePlacementSlice',
+        metadata: { name: 'p1' },
+        destinations: [
+          {
+            cluster: 'inv1',
+            locationName: 'loc',
+            syncTargetName: 'e2',
+            syncTargetUID: mailbox.slice(8),
+          },
+        ],
+      })
+      await asked
+      await configMap('newer')
+      // Nothing flushed yet: the slice's key waits for the new watches.
+      await new Promise((r) => setTimeout(r, 200))
+      expect(flushes()).toBe(0)
+      openGate()
+      await eventually(() => flushes() > 0, 'the mailbox translated')
+      await eventually(
+        () => relay.watches().includes('/clusters/*/api/v1/configmaps'),
+        'the configmaps watch'
+      )
+      await new Promise((r) => setTimeout(r, 500))
+      expect(flushes()).toBe(1)
+    } finally {
+      openGate()
+      await relay.stop()
+      await cursors.close()
+    }
+  })
 })

@@ -42,6 +42,30 @@ describe('createBatcher', () => {
     expect(batcher.pending()).toEqual({})
   })
 
+  it('starts no flush while held, then sends what collected together', async () => {
+    const { clock, batcher, flushed } = setup({ maxKeys: 2 })
+    const release = batcher.hold()
+    const other = batcher.hold()
+    const results = [batcher.add('translate', 'a'), batcher.add('translate', 'b')]
+    results.push(batcher.add('translate', 'c'), batcher.add('mailbox', 'm'))
+    await clock.advance(1000)
+    expect(flushed).toEqual([])
+    expect(batcher.pending()).toEqual({ translate: 3, mailbox: 1 })
+    release()
+    release() // a release counts once
+    await clock.advance(1000)
+    expect(flushed).toEqual([])
+    other()
+    await clock.advance(100)
+    await clock.advance(100)
+    expect(flushed.sort()).toEqual([
+      ['mailbox', ['m']],
+      ['translate', ['a', 'b']],
+      ['translate', ['c']],
+    ])
+    expect(await Promise.all(results)).toEqual([true, true, true, true])
+  })
+
   it('flushes each step separately', async () => {
     const { clock, batcher, flushed } = setup()
     void batcher.add('mailbox', 'm1')

@@ -175,6 +175,39 @@ describe('keysForEvent: mailbox and where', () => {
     expect(await keysForEvent(WORKSPACES, ws('plain', 'espw1'), d)).toEqual([])
   })
 
+  it('wakes the mailbox step for a mailbox Workspace only when what it reads moved, never for its own create', async () => {
+    const d = { ...deps(), mailboxes: new Map<string, string>() }
+    const name = `inv1-mb-${UID}`
+    const ws = (annotations: Record<string, string>, deletionTimestamp?: string): KubeObject => ({
+      ...obj('Workspace', name, 'espw1'),
+      metadata: {
+        name,
+        annotations: { 'kcp.io/cluster': 'espw1', ...annotations },
+        ...(deletionTimestamp ? { deletionTimestamp } : {}),
+      },
+    })
+    const woken = async (type: string, object: KubeObject) =>
+      show(await keysForEvent(WORKSPACES, { type, object }, d))
+    const named = { 'edge.kcp.io/sync-target-name': 'st1' }
+    const translateOnly = [`${TRANSLATE_STEP} ${name}`]
+    const both = [`${MAILBOX_STEP} ${name}`, ...translateOnly]
+    expect(await woken('ADDED', ws(named))).toEqual(translateOnly)
+    expect(await woken('MODIFIED', ws({ ...named, other: 'x' }))).toEqual(translateOnly)
+    expect(await woken('MODIFIED', ws({ 'edge.kcp.io/sync-target-name': 'st2' }))).toEqual(both)
+    expect(await woken('MODIFIED', ws(named, '2026-01-01T00:00:00Z'))).toEqual(both)
+    expect(await woken('DELETED', ws(named, '2026-01-01T00:00:00Z'))).toEqual(both)
+    // nothing remembered (after a DELETED, or a relay restart): a MODIFIED wakes
+    expect(await woken('MODIFIED', ws(named))).toEqual(both)
+    // without the memory, every MODIFIED wakes and an ADDED still does not
+    const bare = deps()
+    expect(
+      show(await keysForEvent(WORKSPACES, { type: 'ADDED', object: ws(named) }, bare))
+    ).toEqual(translateOnly)
+    expect(
+      show(await keysForEvent(WORKSPACES, { type: 'MODIFIED', object: ws(named) }, bare))
+    ).toEqual(both)
+  })
+
   it('ignores bookmarks, errors and objects without metadata', async () => {
     const d = deps(placements)
     const st = obj('SyncTarget', 'st', 'inv1', UID)
@@ -402,6 +435,71 @@ describe("keysForEvent: the summarize step's writes on workload objects", () => 
     // another object of the same space is remembered apart
     const other = { ...cm('8'), metadata: { ...cm('8').metadata, name: 'other' } }
     expect(await translated('MODIFIED', other)).toEqual(wake)
+  })
+
+  it('remembers objects written before any slice reaches their space', async () => {
+    const d = { ...deps(), sources: new Map<string, string>() }
+    const cm = (extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+      ...configMap('ws1'),
+      metadata: { ...configMap('ws1').metadata, namespace: 'app', ...extra },
+      data: { a: '1' },
+    })
+    const translated = async (r: ResourceRef, type: string, o: KubeObject) =>
+      show((await keysForEvent(r, { type, object: o }, d)).filter((k) => k.step === TRANSLATE_STEP))
+    // the workload first, then its placement's slice
+    expect(await translated(CONFIGMAPS, 'ADDED', cm())).toEqual([])
+    expect(await translated(SLICES, 'ADDED', slice('p1', 'ws1', [1, 2]))).toEqual(
+      [1, 2].map((n) => `${TRANSLATE_STEP} ${mb(n)}`)
+    )
+    // the summarize step's first write on it (count and finalizer) changes nothing translate reads
+    const counted = cm({
+      annotations: { 'kcp.io/cluster': 'ws1', 'kubestellar.io/executing-count': '2' },
+      finalizers: ['edge.kcp.io/edge-removal'],
+    })
+    expect(await translated(CONFIGMAPS, 'MODIFIED', counted)).toEqual([])
+    expect(await translated(CONFIGMAPS, 'MODIFIED', { ...counted, data: { a: '2' } })).toEqual(
+      [1, 2].map((n) => `${TRANSLATE_STEP} ${mb(n)}`)
+    )
+  })
+
+  it('does not wake the mailboxes an event newer than the object already woke', async () => {
+    const d = { ...deps(), sources: new Map<string, string>(), woken: new Map<string, number>() }
+    const at = <T extends KubeObject>(o: T, rv: number): T => ({
+      ...o,
+      metadata: { ...o.metadata, resourceVersion: String(rv) },
+    })
+    const translated = async (r: ResourceRef, type: string, o: KubeObject) =>
+      show((await keysForEvent(r, { type, object: o }, d)).filter((k) => k.step === TRANSLATE_STEP))
+    const wake = (...ns: number[]) => ns.map((n) => `${TRANSLATE_STEP} ${mb(n)}`)
+    // a placement's first slice at 20 wakes mailboxes 1 and 2
+    expect(await translated(SLICES, 'ADDED', at(slice('p1', 'ws1', [1, 2]), 20))).toEqual(
+      wake(1, 2)
+    )
+    // the workload watch it starts replays objects written before it: their runs already read them
+    expect(await translated(CONFIGMAPS, 'ADDED', at(configMap('ws1', 'a'), 12))).toEqual([])
+    expect(await translated(NAMESPACES, 'ADDED', at(obj('Namespace', 'app', 'ws1'), 3))).toEqual([])
+    // a slice at 30 adds mailbox 3 and wakes all three: an object at 25 has nothing new for them
+    expect(await translated(SLICES, 'MODIFIED', at(slice('p1', 'ws1', [1, 2, 3]), 30))).toEqual(
+      wake(1, 2, 3)
+    )
+    expect(await translated(CONFIGMAPS, 'ADDED', at(configMap('ws1', 'b'), 25))).toEqual([])
+    // an object written after every wake wakes them all, and so does one without a number
+    expect(await translated(CONFIGMAPS, 'ADDED', at(configMap('ws1', 'c'), 31))).toEqual(
+      wake(1, 2, 3)
+    )
+    expect(await translated(CONFIGMAPS, 'ADDED', configMap('ws1', 'd'))).toEqual(wake(1, 2, 3))
+    // a slice event older than a mailbox's wake still wakes it (the slice index moved)
+    expect(await translated(SLICES, 'MODIFIED', at(slice('p1', 'ws1', [1]), 29))).toEqual(
+      wake(1, 2, 3)
+    )
+    // without the memory, every object wakes the space
+    const bare = { ...deps(), sources: new Map<string, string>() }
+    bare.index.set('ws1', 'p', [mb(1)])
+    expect(
+      show(
+        await keysForEvent(CONFIGMAPS, { type: 'ADDED', object: at(configMap('ws1'), 1) }, bare)
+      ).filter((k) => k.startsWith(TRANSLATE_STEP))
+    ).toEqual(wake(1))
   })
 
   it('without sources every event translates', async () => {
