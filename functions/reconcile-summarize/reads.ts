@@ -16,6 +16,7 @@
  * what it selects or where it goes is unknown, not absent, and the step removes nothing on its
  * account.
  */
+
 import { type DecodeProblem, decodeEach, reportInvalid } from '../../lib/apis/decode.ts'
 import type {
   EdgePlacementObject,
@@ -38,6 +39,7 @@ import {
 import { leasesOf } from '../../lib/edge/lease.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
+import { collectionsOf } from '../../lib/hub/space-collections.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -115,7 +117,12 @@ const live = (o: Pick<KubeObject, 'metadata'>) => !o.metadata.deletionTimestamp
 
 export function createReads(deps: ReadsDeps): Reads {
   const onInvalid = (p: DecodeProblem) => reportInvalid(deps.log, SUMMARIZE_STEP, p)
-  const snapshot = createSnapshot({ client: deps.client, registry: deps.registry, onInvalid })
+  const snapshot = createSnapshot({
+    client: deps.client,
+    registry: deps.registry,
+    collections: (spaceId) => collectionsOf(deps.kv, spaceId),
+    onInvalid,
+  })
   const placements = memo<SpacePlacements>()
   const inventories = memo<Inventory>()
   const mailboxes = memo<MailboxView | undefined>()

@@ -9,9 +9,11 @@
  * one mover of the `manifests` epoch, a wave of WAVE mailboxes at a time (read ahead together,
  * mailbox-reads.ts), each wave's manifest writes committed as one group (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch.
  */
+
 import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW } from '../../lib/apis/gvr.ts'
 import { isConflict } from '../../lib/errors.ts'
+import { collectionsOf } from '../../lib/hub/space-collections.ts'
 import { childSpaces } from '../../lib/hub/spaces.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
@@ -32,6 +34,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     snapshot: createSnapshot({
       client: deps.client,
       registry: deps.registry,
+      collections: (spaceId) => collectionsOf(deps.kv, spaceId),
       onInvalid: (p) => reportInvalid(deps.log, TRANSLATE_STEP, p),
     }),
     reported: new Set<string>(),

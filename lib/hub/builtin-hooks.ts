@@ -19,7 +19,7 @@ import {
   createKindHookRegistry,
   type KindHookRegistry,
 } from './kind-hooks.ts'
-import { rememberSpace } from './mailbox-space.ts'
+import { isMailboxPath, rememberSpace } from './mailbox-space.ts'
 import { withNameLabel } from './namespace-label.ts'
 import { registryForSpace } from './space-registry.ts'
 import {
@@ -96,7 +96,11 @@ async function finalizeCrd(ctx: HookContext, crd: KubeObject): Promise<void> {
 
 async function workspacePrepare(ctx: HookContext, ws: KubeObject): Promise<KubeObject> {
   const path = `${ctx.space.path}:${ws.metadata.name}`
-  const child = await ensureSpace(ctx.deps.kv, path, { workspaceUid: ws.metadata.uid ?? '' })
+  const child = await ensureSpace(ctx.deps.kv, path, {
+    workspaceUid: ws.metadata.uid ?? '',
+    // Nothing reads a mailbox space whole (its copies are its manifest's).
+    indexCollections: !isMailboxPath(path),
+  })
   rememberSpace(ctx.deps.kv, child)
   await ensureDefaultNamespace(ctx.deps, child, ctx.baseUrl)
   const spec = {

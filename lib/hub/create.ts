@@ -88,7 +88,8 @@ export async function createObject(
       const stored = await storeCreate(
         deps,
         objectKey(t, name, draft.metadata.namespace),
-        storedAt(t, draft)
+        storedAt(t, draft),
+        t.space
       )
       return { object: servedAt(t, stored), warnings, created: true }
     } catch (e) {

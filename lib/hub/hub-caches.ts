@@ -16,8 +16,10 @@ export type HubCaches = {
   registries: RegistryCache
   /** Edge heartbeats already seen (lib/edge/heartbeat.ts). */
   heartbeats: HeartbeatMemo
+  /** Per space id, the collections this hub has noted in its index (space-collections.ts). */
+  collections: Map<string, Set<string>>
 }
 
 export function createHubCaches(): HubCaches {
-  return { registries: createRegistryCache(), heartbeats: new Map() }
+  return { registries: createRegistryCache(), heartbeats: new Map(), collections: new Map() }
 }

@@ -6,6 +6,7 @@
  */
 import { badRequest, notFound } from '../errors.ts'
 import type { KvStore } from '../store/types.ts'
+import { forgetCollections, openCollections } from './space-collections.ts'
 
 export type Space = {
   id: string
@@ -15,6 +16,11 @@ export type Space = {
   /** Who made it: the Workspace object's uid in the parent, when created through one. */
   workspaceUid?: string
   phase: 'Ready' | 'Terminating'
+  /**
+   * `indexed`: made with an index of the collections holding its objects (space-collections.ts);
+   * absent in spaces made by earlier releases and in mailbox spaces.
+   */
+  collections?: 'indexed'
 }
 
 const BY_PATH = 'space-path'
@@ -75,7 +81,7 @@ export async function resolveSpace(kv: KvStore, pathOrId: string): Promise<Space
 export async function ensureSpace(
   kv: KvStore,
   path: string,
-  opts: { workspaceUid?: string; id?: string } = {}
+  opts: { workspaceUid?: string; id?: string; indexCollections?: boolean } = {}
 ): Promise<Space> {
   if (!isValidSpacePath(path)) throw badRequest(`invalid space path "${path}"`)
   const existing = await getSpaceByPath(kv, path)
@@ -84,6 +90,11 @@ export async function ensureSpace(
   const space: Space = { id: opts.id ?? newSpaceId(), path, parent, phase: 'Ready' }
   if (opts.workspaceUid) space.workspaceUid = opts.workspaceUid
   await kv.put(BY_ID, space.id, { path }, null)
+  // The index's marker before the record: no object can be created in the space before either.
+  if (opts.indexCollections) {
+    await openCollections(kv, space.id)
+    space.collections = 'indexed'
+  }
   try {
     await kv.put(BY_PATH, path, space, null)
   } catch (e) {
@@ -108,6 +119,7 @@ export async function forgetSpace(kv: KvStore, space: Space): Promise<void> {
   if (space.id === 'root') return
   await kv.delete(BY_PATH, space.path).catch(() => undefined)
   await kv.delete(BY_ID, space.id).catch(() => undefined)
+  await forgetCollections(kv, space.id).catch(() => undefined)
 }
 
 /**

@@ -11,7 +11,9 @@ import type { ObjectKey } from '../store/types.ts'
 import type { HubDeps } from './deps.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
 import { retryStale } from './retry-stale.ts'
+import { collectionOf, noteCollection } from './space-collections.ts'
 import { CRD_GROUP, invalidateRegistry } from './space-registry.ts'
+import type { Space } from './spaces.ts'
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
 
@@ -23,8 +25,11 @@ function touched(deps: HubDeps, key: ObjectKey): void {
 export async function storeCreate(
   deps: HubDeps,
   key: ObjectKey,
-  obj: KubeObject
+  obj: KubeObject,
+  space: Space
 ): Promise<KubeObject> {
+  // Before the object: a reader of the whole space trusts the index (space-collections.ts).
+  await noteCollection(deps, space, collectionOf(key.group, key.resource))
   const created = await deps.objects.create(key, obj)
   touched(deps, key)
   await updateOwnerIndex(deps.kv, key, undefined, created)

@@ -56,6 +56,11 @@ import type { SourceObject, SpaceSnapshot } from './types.ts'
 export type SnapshotDeps = {
   client: HubClient
   registry(spaceId: string): Promise<Registry>
+  /**
+   * The collections (`<group>/<resource>`) of a space that may hold objects, read afresh
+   * (lib/hub/space-collections.ts); undefined, or without it, every collection may.
+   */
+  collections?(spaceId: string): Promise<ReadonlySet<string> | undefined>
   /** Told of each stored edge object that does not decode, once per batch; it is left out. */
   onInvalid?: (problem: DecodeProblem) => void
 }
@@ -103,13 +108,17 @@ const qualifiedName = (o: Pick<KubeObject, 'metadata'>) =>
 const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
   o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
-/** Lists every placeable resource of a space; resources that cannot be listed are skipped. */
+/**
+ * Lists every placeable resource of a space that may hold objects (all of them when the space
+ * keeps no index of its collections); resources that cannot be listed are skipped.
+ */
 async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnapshot> {
-  const registry = await deps.registry(spaceId)
+  const [registry, kept] = await Promise.all([deps.registry(spaceId), deps.collections?.(spaceId)])
   const wanted = registry
     .all()
     .filter((info) => info.verbs.includes('list'))
     .filter((info) => categoryOf(info.group, info.resource) !== 'not-for-edge')
+    .filter((info) => !kept || kept.has(`${info.group}/${info.resource}`))
   const lists = await Promise.all(
     wanted.map(async (info) => {
       const version = registry.group(info.group)?.preferredVersion ?? info.versions[0] ?? ''
