@@ -139,6 +139,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     sources: new Map(),
     syncTargets: new Map(),
     mailboxes: new Map(),
+    wheres: new Map(),
     woken: new Map(),
   }
   const pipelines = new Map<string, ResourcePipeline>()

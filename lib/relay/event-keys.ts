@@ -7,8 +7,8 @@
  *   moved, never when added (the step's own create; a Workspace made by hand is the step's next
  *   run's, or the resync's).
  * - where: SyncTargets and Locations wake every where key (a relabel can change any placement's
- *   selection); an EdgePlacement wakes its own, a SinglePlacementSlice its placement's
- *   (lib/placement/slice-owner.ts).
+ *   selection); an EdgePlacement its own, unless only other steps' status fields moved; a
+ *   SinglePlacementSlice its placement's (lib/placement/slice-owner.ts).
  * - translate (keys are mailbox names): a slice wakes the mailboxes it names now and those it named
  *   before (from the slice index, which the event also updates); a Location the mailboxes slices
  *   reach through it (their copies take customization parameters from its labels and annotations);
@@ -38,6 +38,7 @@ import {
   rvOf,
   specMoved,
   syncTargetMoved,
+  whereInputMoved,
 } from './event-memory.ts'
 import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
@@ -76,6 +77,8 @@ export type EventKeysDeps = {
    * MODIFIED wakes the mailbox step.
    */
   mailboxes?: Map<string, string>
+  /** EdgePlacement where key -> what the where step reads of it last seen; without it, every event wakes. */
+  wheres?: Map<string, string>
   /**
    * Mailbox -> the highest resourceVersion of an event that woke its translate key; without it,
    * every workload event wakes the mailboxes of its space.
@@ -132,6 +135,19 @@ function sliceKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[
   return translate([...now, ...before])
 }
 
+/**
+ * An EdgePlacement's keys: its where key when what that step reads moved, the mailboxes of its
+ * slices when its spec did.
+ */
+function placementKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[] {
+  const space = spaceOf(obj)
+  const name = obj.metadata.name
+  const moved = specMoved(deps.specs, whereKeyOf(obj), type, obj)
+  const slices = space && name && moved ? deps.index.ofPlacement(space, name) : []
+  const where = whereInputMoved(deps.wheres, whereKeyOf(obj), type, obj)
+  return [...(where ? ownWhereKey(obj) : []), ...translate(slices)]
+}
+
 function ownWhereKey(obj: KubeObject): StepKey[] {
   const key = whereKeyOf(obj)
   return key ? [{ step: WHERE_STEP, key }] : []
@@ -185,13 +201,8 @@ async function stepKeys(
         const through = space && name ? translate(deps.index.ofLocation(space, name)) : []
         return [...(await allWhereKeys(deps)), ...through, ...spaceKeys(event.type, ref, obj, deps)]
       }
-      case 'edgeplacements': {
-        const space = spaceOf(obj)
-        const name = obj.metadata.name
-        const moved = specMoved(deps.specs, whereKeyOf(obj), event.type, obj)
-        const slices = space && name && moved ? deps.index.ofPlacement(space, name) : []
-        return [...ownWhereKey(obj), ...translate(slices)]
-      }
+      case 'edgeplacements':
+        return placementKeys(event.type, obj, deps)
       case 'singleplacementslices': {
         const key = sliceWhereKey(obj)
         const own = key ? [{ step: WHERE_STEP, key }] : []

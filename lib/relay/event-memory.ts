@@ -4,8 +4,8 @@
  * memory is optional: without it every event counts, as after a relay restart.
  * - `moved`: a hash of the part of an object a step reads, per object;
  * - a workload object's translate input (lib/placement/translate-input.ts), a SyncTarget without
- *   its status, an EdgePlacement's uid and generation, a mailbox Workspace's SyncTarget-name
- *   annotation and deletionTimestamp;
+ *   its status, an EdgePlacement's uid and generation (translate) and what the where step reads
+ *   of it, a mailbox Workspace's SyncTarget-name annotation and deletionTimestamp;
  * - per mailbox, the resourceVersion of the newest event that woke its translate key (`woken`).
  */
 import { createHash } from 'node:crypto'
@@ -94,6 +94,27 @@ export function specMoved(
   const before = specs.get(key)
   specs.set(key, seen)
   return before !== seen
+}
+
+/**
+ * Whether an EdgePlacement event may change what the where step decides: its uid, generation and
+ * deletionTimestamp (controller-runtime's GenerationChangedPredicate, with deletion). Not a status
+ * write, its own included: at 10,000 edges each would have the where step list every Location and
+ * SyncTarget again. A status field of its own that someone else changed is put back by the
+ * step's next run or its resync.
+ */
+export function whereInputMoved(
+  wheres: Map<string, string> | undefined,
+  key: string | undefined,
+  type: string,
+  obj: KubeObject
+): boolean {
+  if (!key) return true
+  return moved(wheres, key, type, () => [
+    obj.metadata.uid ?? null,
+    obj.metadata.generation ?? null,
+    obj.metadata.deletionTimestamp ?? null,
+  ])
 }
 
 /**

@@ -398,6 +398,47 @@ describe('keysForEvent: EdgePlacement status writes', () => {
   })
 })
 
+describe('keysForEvent: EdgePlacement events and the where step', () => {
+  it('wakes the where key for a new uid, generation or deletion, not for status writes', async () => {
+    const d = { ...deps(), wheres: new Map<string, string>() }
+    const ep = (
+      meta: Partial<KubeObject['metadata']>,
+      status: Record<string, unknown> = {}
+    ): KubeObject => ({
+      ...obj('EdgePlacement', 'p', 'ws1', 'u1'),
+      metadata: { ...obj('EdgePlacement', 'p', 'ws1', 'u1').metadata, generation: 1, ...meta },
+      status,
+    })
+    const where = async (type: string, o: KubeObject) =>
+      show(
+        (await keysForEvent(PLACEMENTS, { type, object: o }, d)).filter(
+          (k) => k.step === WHERE_STEP
+        )
+      )
+    const wake = [`${WHERE_STEP} ws1/p`]
+    const own = { specGeneration: 1, matchingLocationCount: 3 }
+    expect(await where('ADDED', ep({}))).toEqual(wake)
+    // status writes, the where step's own included, and metadata the step does not read
+    expect(await where('MODIFIED', ep({}, own))).toEqual([])
+    expect(await where('MODIFIED', ep({}, { ...own, conditions: [{ type: 'Ready' }] }))).toEqual([])
+    expect(await where('MODIFIED', ep({ labels: { a: 'b' } }, { ...own, summary: 1 }))).toEqual([])
+    // a new spec, a deletion
+    expect(await where('MODIFIED', ep({ generation: 2 }, own))).toEqual(wake)
+    expect(
+      await where('MODIFIED', ep({ generation: 2, deletionTimestamp: '2026-01-01T00:00:00Z' }, own))
+    ).toEqual(wake)
+    expect(await where('DELETED', ep({ generation: 2 }, own))).toEqual(wake)
+    expect(await where('ADDED', ep({ uid: 'u2' }))).toEqual(wake)
+    // without the memory every event wakes it
+    const bare = deps()
+    expect(
+      show(await keysForEvent(PLACEMENTS, { type: 'MODIFIED', object: ep({}, own) }, bare)).filter(
+        (k) => k.startsWith(WHERE_STEP)
+      )
+    ).toEqual(wake)
+  })
+})
+
 describe("keysForEvent: the summarize step's writes on workload objects", () => {
   it('translate only when what translate reads changed, when the relay keeps sources', async () => {
     const d = { ...deps(), sources: new Map<string, string>() }
