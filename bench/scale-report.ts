@@ -139,7 +139,10 @@ const unchanged = (p: { runs: Record<string, number>; unchangedRuns: Record<stri
 
 const workerRuns = (p: TimedPhase) =>
   Object.entries(p.runs)
-    .map(([step, r]) => `${step} ${r.runs} (${r.unchanged} unchanged, ${r.failed} failed)`)
+    .map(
+      ([step, r]) =>
+        `${step} ${r.runs} (${r.unchanged} unchanged, ${r.failed} failed${r.resync ? `; ${r.resync} by the resync` : ''})`
+    )
     .join(', ')
 
 export function renderScale(s: ScaleResults, pollIntervalMs: number): string {

@@ -2,8 +2,9 @@
  * What the Worker's reconcile runs did, from its log (JSON lines; wrangler may put text before the
  * JSON): per step, the runs, those that changed nothing and those that failed, and the run time.
  * "Changed nothing" is the step's own outcome: translate `…: unchanged`, mailbox `unchanged`,
- * where `unchanged`, summarize `unchanged`. Lines before `since` (a byte offset) are skipped, so one
- * log can be cut into the phases of a run.
+ * where `unchanged`, summarize `unchanged`. Runs the cron's resync made (logged `via: resync`) are
+ * counted apart too. Lines before `since` (a byte offset) are skipped, so one log can be cut into
+ * the phases of a run.
  */
 import { readFile } from 'node:fs/promises'
 import { type Summary, summarize } from './stats.ts'
@@ -12,6 +13,8 @@ export type StepRuns = {
   runs: number
   unchanged: number
   failed: number
+  /** Runs the cron's resync made (a page of keys a minute per step, level-based, whatever changed). */
+  resync: number
   /** Outcomes by text with the counts of copies taken out (`added 3` → `added N`). */
   outcomes: Record<string, number>
   durationMs: Summary
@@ -19,7 +22,7 @@ export type StepRuns = {
 
 export type WorkerRuns = Record<string, StepRuns>
 
-type Line = { msg?: string; step?: string; outcome?: string; durationMs?: number }
+type Line = { msg?: string; step?: string; outcome?: string; durationMs?: number; via?: string }
 
 function parse(line: string): Line | undefined {
   const at = line.indexOf('{')
@@ -56,6 +59,7 @@ export function countRuns(text: string): WorkerRuns {
       runs: s.runs.length + s.failed,
       unchanged: s.runs.filter((r) => /(^|: )unchanged$/.test(r.outcome ?? '')).length,
       failed: s.failed,
+      resync: s.runs.filter((r) => r.via === 'resync').length,
       outcomes,
       durationMs: summarize(s.runs.map((r) => r.durationMs ?? 0)),
     }

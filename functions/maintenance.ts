@@ -61,7 +61,7 @@ export async function runMaintenance(
     try {
       const observe = deps.ops?.metrics.reconcileObserver
       const page = await withShare(resyncShare(share.resync, controllers.length - i), () =>
-        resyncPage(controller, deps.kv, { log: deps.log, observe })
+        resyncPage(controller, deps.kv, { log: deps.log.child({ via: 'resync' }), observe })
       )
       log.info('resync page', { controller: controller.name, ...page, ...usedSoFar() })
     } catch (e) {
