@@ -98,8 +98,9 @@ export async function ensureSpace(
   try {
     await kv.put(BY_PATH, path, space, null)
   } catch (e) {
-    // Someone else created the path first: drop our id record and use theirs.
+    // Someone else created the path first: drop our id record (and index) and use theirs.
     await kv.delete(BY_ID, space.id).catch(() => undefined)
+    if (space.collections) await forgetCollections(kv, space.id).catch(() => undefined)
     const winner = await getSpaceByPath(kv, path)
     if (winner) return winner
     throw e
