@@ -16,6 +16,11 @@ import { createServer } from 'node:net'
 /** The lowest port picked outside the ephemeral range. */
 const LOWEST = 20_000
 const ATTEMPTS = 30
+/**
+ * Ports this process handed out, never handed out again: the stack picks several at once (its
+ * Worker, its edges), each free until its program listens.
+ */
+const handedOut = new Set<number>()
 
 /** The kernel's ephemeral port range, when it says (Linux). */
 export async function ephemeralRange(
@@ -60,6 +65,8 @@ export async function pickFreePort(host = '127.0.0.1', o: PickOptions = {}): Pro
   if (top - LOWEST >= 1000) {
     for (let i = 0; i < ATTEMPTS; i++) {
       const port = LOWEST + Math.floor(random() * (top - LOWEST + 1))
+      if (handedOut.has(port)) continue
+      handedOut.add(port)
       if (await isPortFree(port, host)) return port
     }
   }

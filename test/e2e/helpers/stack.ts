@@ -18,7 +18,7 @@
  *   const r = await stack.kubectl(['get', 'ns', '-o', 'json'])
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -60,6 +60,22 @@ export type E2eStack = StackClient & {
 
 type Run = { child: ChildProcess; exited: Promise<number | null>; stderr: string }
 
+/**
+ * The last lines of every log file the stack's own lines name (`"log": "<path>"`, e.g. an edge
+ * that kept exiting), read before the test's folder is removed: what a failed start needs to be
+ * understood.
+ */
+function logTails(stderr: string): string {
+  const files = new Set([...stderr.matchAll(/"log":"([^"]+)"/g)].map((m) => m[1] ?? ''))
+  let out = ''
+  for (const file of files) {
+    if (!file || !existsSync(file)) continue
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').slice(-20)
+    out += `\n${file} (last ${lines.length} lines):\n${lines.join('\n')}`
+  }
+  return out
+}
+
 function launch(
   env: Record<string, string>,
   stderrFile?: string
@@ -87,7 +103,7 @@ function launch(
     void run.exited.then((code) =>
       reject(
         new Error(
-          `local stack exited with ${code} before it was ready\nstdout:\n${stdout}\nstderr:\n${run.stderr}`
+          `local stack exited with ${code} before it was ready\nstdout:\n${stdout}\nstderr:\n${run.stderr}${logTails(run.stderr)}`
         )
       )
     )

@@ -49,6 +49,14 @@ describe('ports', () => {
     expect(await isPortFree(port)).toBe(true)
   })
 
+  it('never hands out a port twice in one process, though it is still free', async () => {
+    const opts = { range: [32_768, 60_999] as [number, number], random: () => 0.9 }
+    const a = await pickFreePort('127.0.0.1', opts)
+    const b = await pickFreePort('127.0.0.1', opts)
+    expect(a).toBe(20_000 + Math.floor(0.9 * (32_767 - 20_000 + 1)))
+    expect(b).not.toBe(a)
+  })
+
   it('lets the OS pick when no range is known or the gap below it is too narrow', async () => {
     for (const range of [undefined, [20_500, 60_999] as [number, number]]) {
       const port = await pickFreePort('127.0.0.1', { range, random: () => 0 })
