@@ -42,23 +42,16 @@ export type IdleFleet = {
   /** HTTP/1.1 bytes of one poll, request and answer (idle-pollers.ts). */
   bytesPerPoll: IdleFleetResult['bytes']
   pollLatencyMs: IdleFleetResult['latencyMs']
-  /** The same fleet also sending heartbeats (one per agent per `periodMs`). */
-  withHeartbeats: {
+  /**
+   * The same fleet also sending heartbeats (one per agent per `periodMs`): the steady window's
+   * cost per heartbeat, beyond its window's polls at the first measure, once every agent has
+   * beaten before (lease renewals, and the status refreshes that fall in).
+   */
+  withHeartbeats: HeartbeatCost & {
     periodMs: number
-    heartbeats: number
-    failed: number
-    /** Failed heartbeats by why (idle-pollers.ts). */
-    failures: Record<string, number>
     /** Center CPU over wall time, per core, polls and heartbeats together. */
     centerCpuFraction: number
     hubCpuFraction: number
-    /**
-     * Store requests and center CPU per heartbeat, beyond its window's polls at the first measure,
-     * once every agent has beaten before (lease renewals, and the status refreshes that fall in).
-     */
-    requestsPerHeartbeat: number
-    writesPerHeartbeat: number
-    cpuMsPerHeartbeat: number
     latencyMs: IdleFleetResult['latencyMs']
     /** The same for each agent's first heartbeat (one period before): it writes the status. */
     firstBeat: HeartbeatCost
@@ -204,7 +197,6 @@ export async function measureIdleFleet(
       cpuMsPerHeartbeat: beyond(w.centerMs, centerMs / polls),
     }
   }
-  const steady = cost(hb)
   const cores = cpus().length
   return {
     agents: targets.length,
@@ -221,14 +213,9 @@ export async function measureIdleFleet(
     pollLatencyMs: r.latencyMs,
     withHeartbeats: {
       periodMs: HEARTBEAT_MS,
-      heartbeats: hb.r.heartbeats.sent,
-      failed: hb.r.heartbeats.failed,
-      failures: hb.r.heartbeats.failures,
+      ...cost(hb),
       centerCpuFraction: hb.centerMs / hb.wallMs / cores,
       hubCpuFraction: hb.hubMs / hb.wallMs / cores,
-      requestsPerHeartbeat: steady.requestsPerHeartbeat,
-      writesPerHeartbeat: steady.writesPerHeartbeat,
-      cpuMsPerHeartbeat: steady.cpuMsPerHeartbeat,
       latencyMs: hb.r.heartbeats.latencyMs,
       firstBeat: cost(first),
     },

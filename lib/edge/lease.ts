@@ -10,6 +10,7 @@
  * SyncTarget's status heartbeat, which lib/edge/heartbeat.ts writes when an edge comes back and
  * once per `statusWindow`. The mailbox step drops the lease with the mailbox.
  */
+import { fnv1a } from '../fnv.ts'
 import type { KvStore } from '../store/types.ts'
 
 /**
@@ -33,12 +34,8 @@ function asLease(value: unknown): EdgeLease {
   return { renewedAt: typeof at === 'number' && Number.isFinite(at) ? at : 0 }
 }
 
-/** FNV-1a of the uid: where in the window the edge's status refresh falls. */
-function offsetOf(uid: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < uid.length; i++) h = Math.imul(h ^ uid.charCodeAt(i), 0x01000193) >>> 0
-  return h % HEARTBEAT_STATUS_MS
-}
+/** Where in the window the edge's status refresh falls: a hash of its uid. */
+const offsetOf = (uid: string) => fnv1a(uid) % HEARTBEAT_STATUS_MS
 
 /**
  * The status-refresh window of the SyncTarget `uid` at `ms`: windows are HEARTBEAT_STATUS_MS long

@@ -6,6 +6,7 @@
  * changes which absent strings collide, so successive sweeps miss different ones. Serialized as
  * base64 of the bit array.
  */
+import { FNV_OFFSET_BASIS, fnv1a } from '../fnv.ts'
 
 export type Bloom = {
   add(value: string): void
@@ -16,16 +17,6 @@ export type Bloom = {
 
 export const BLOOM_BITS = 1 << 20
 const PROBES = 7
-
-/** FNV-1a over the UTF-16 code units, from `basis`. */
-function fnv(value: string, basis: number): number {
-  let h = basis >>> 0
-  for (let i = 0; i < value.length; i++) {
-    h ^= value.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
 
 function toBase64(bytes: Uint8Array): string {
   let binary = ''
@@ -47,8 +38,8 @@ function fromBase64(text: string, size: number): Uint8Array {
 function bloomOver(bits: Uint8Array, seed: number): Bloom {
   const size = bits.length * 8
   const probes = (value: string): number[] => {
-    const a = fnv(value, 0x811c9dc5 ^ seed)
-    const b = fnv(value, 0x01000193 ^ Math.imul(seed, 0x9e3779b1)) | 1
+    const a = fnv1a(value, FNV_OFFSET_BASIS ^ seed)
+    const b = fnv1a(value, 0x01000193 ^ Math.imul(seed, 0x9e3779b1)) | 1
     return Array.from({ length: PROBES }, (_, i) => (a + Math.imul(i, b)) >>> 0)
   }
   return {
