@@ -156,10 +156,11 @@ describe('kubectl wait on a simulated edge', () => {
       await eventually(async () => expect(waiting.stderr()).toMatch(/[?&]watch=true/))
       ok(await k('patch deployment waited --type=json -p', UNHOLD))
       await waiting.waitFor((o) => o.includes('condition met'), 60_000)
-    } finally {
-      const done = await waiting.stop()
+      const done = await waiting.exited()
       expect(done.code).toBe(0)
       expect(done.stdout).toBe('deployment.apps/waited condition met\n')
+    } finally {
+      await waiting.stop()
     }
     await eventually(async () => expect(await edge.pods(NS, 'app=waited')).toEqual([]))
   })
@@ -198,10 +199,11 @@ describe('rollout status, scale, rollout restart and edit on a simulated edge', 
       expect(status.stdout()).not.toContain('successfully rolled out')
       ok(await k('rollout resume deployment/rolled'))
       await status.waitFor((o) => o.includes('successfully rolled out'), 60_000)
-    } finally {
-      const done = await status.stop()
+      const done = await status.exited()
       expect(done.code, done.stderr).toBe(0)
       expect(done.stdout).toMatch(/\ndeployment "rolled" successfully rolled out\n$/)
+    } finally {
+      await status.stop()
     }
     const d = await edge.rolledOut(NS, 'rolled', 2)
     expect(d.status?.conditions).toContainEqual(

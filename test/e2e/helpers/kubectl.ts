@@ -61,6 +61,12 @@ export type BackgroundKubectl = {
    * is left out), rejects after `timeoutMs`.
    */
   waitFor(test: (stdout: string) => boolean, timeoutMs?: number): Promise<string>
+  /**
+   * Waits for kubectl to exit by itself (a `rollout status` or `wait` that has printed its answer
+   * still has to exit: stopping it then would be kubectl's SIGTERM exit, code 1); after
+   * `timeoutMs` it is stopped.
+   */
+  exited(timeoutMs?: number): Promise<KubectlResult>
   stop(): Promise<KubectlResult>
 }
 
@@ -100,6 +106,12 @@ export function startKubectl(
     stdout: () => out,
     stderr: () => err,
     waitFor,
+    exited: async (timeoutMs = 30_000) => {
+      const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
+      const code = await closed
+      clearTimeout(timer)
+      return { code, stdout: out, stderr: err }
+    },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       return { code: await closed, stdout: out, stderr: err }
