@@ -91,7 +91,12 @@ export function withProjections(
       if (opts.cluster === '*' || !(await isMailbox(opts.cluster))) return base.list(opts)
       return listWithProjections(base, projections, opts)
     },
-    changes: (opts) => base.changes(opts),
+    async changes(opts) {
+      if (opts.cluster === '*' || !(await isMailbox(opts.cluster))) return base.changes(opts)
+      // A member mailbox's shared copies change in its shared manifest's log too.
+      const shared = await projections.sharedFeed(opts.cluster)
+      return base.changes(shared ? { ...opts, shared } : opts)
+    },
     resumePoint: (c, rv) => base.resumePoint(c, rv),
     currentRv: () => base.currentRv(),
     pollDelay: (polledAt) => base.pollDelay(polledAt),
@@ -115,4 +120,5 @@ export const noProjections: ProjectionStore = {
   getCopyStates: () => Promise.resolve(new Map()),
   listCopyStates: () => Promise.resolve(new Map()),
   putCopyStates: () => Promise.reject(internalError('this hub has no projection store')),
+  sharedFeed: () => Promise.resolve(undefined),
 }

@@ -24,14 +24,18 @@ import { readWatermark } from './meta-items.ts'
 import { itemObject } from './object-items.ts'
 import type { ProjectionChange } from './projection-codec.ts'
 import { isProjectionLogItem, projectionChanges, projectionEvents } from './projection-log.ts'
+import { sharedUnits, withMemberStates } from './shared-feed.ts'
 import { GSI_NAME } from './table.ts'
-import type { ChangeEvent, ChangesOptions, ChangesResult, ChangeType } from './types.ts'
+import type { ChangeEvent, ChangesOptions, ChangesResult, ChangeType, SharedFeed } from './types.ts'
 
 /** Bodies of projected copies by content hash (ProjectionStore.getBodies). */
 export type BodyReader = (hashes: readonly string[]) => Promise<Map<string, KubeObject>>
 
-/** A log item to hand out: for a projection item, the copies it lists that match. */
-type Unit = { item: Item; changes?: ProjectionChange[] }
+/**
+ * A log item to hand out: for a projection item, the copies it lists that match; for a shared
+ * manifest's item, those copies as the member mailbox `member` holds them.
+ */
+type Unit = { item: Item; changes?: ProjectionChange[]; member?: SharedFeed }
 
 const PAGE = 500
 const TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED']
@@ -73,6 +77,52 @@ function checkOptions(opts: ChangesOptions): void {
 }
 
 /**
+ * Collects the units a read hands out, in rv order: unsettled entries stop it, `limit` events
+ * end it with `more`, and a member mailbox's shared units (shared-feed.ts) go in among its own.
+ */
+class Collector {
+  readonly units: Unit[] = []
+  private count = 0
+  private readonly horizon: number
+  private readonly limit: number | undefined
+  private readonly shared: Unit[]
+
+  constructor(horizon: number, limit: number | undefined, shared: Unit[]) {
+    this.horizon = horizon
+    this.limit = limit
+    this.shared = shared
+  }
+
+  /** Hands out `unit` unless it is unsettled ('stop') or past the limit ('more'). */
+  take(unit: Unit): 'stop' | 'more' | 'ok' {
+    if (readNumber(unit.item, 'ts') > this.horizon) return 'stop'
+    if (this.limit !== undefined && this.count >= this.limit) return 'more'
+    this.units.push(unit)
+    this.count += unit.changes?.length ?? 1
+    return 'ok'
+  }
+
+  /** Hands out the shared units below `rv`, or what stopped it. */
+  takeShared(rv: number): 'stop' | 'more' | 'ok' {
+    while (this.shared.length > 0 && readNumber(this.shared[0]!.item, 'rv') < rv) {
+      const took = this.take(this.shared.shift()!)
+      if (took !== 'ok') return took
+    }
+    return 'ok'
+  }
+
+  /** Takes one log item read from the collection's own partition. */
+  async takeItem(item: Item, namespace: string | undefined): Promise<'stop' | 'more' | 'ok'> {
+    const before = this.takeShared(readNumber(item, 'rv'))
+    if (before !== 'ok') return before
+    if (readNumber(item, 'ts') > this.horizon) return 'stop'
+    const changes = isProjectionLogItem(item) ? await projectionChanges(item, namespace) : undefined
+    if (changes?.length === 0) return 'ok'
+    return this.take(changes ? { item, changes } : { item })
+  }
+}
+
+/**
  * Settled entries after sinceRv until `limit` events are reached (a projection entry counts as
  * its matching copies and is never split); `more` when a further settled entry exists.
  */
@@ -81,30 +131,24 @@ async function readEntries(
   opts: ChangesOptions,
   polledAt: number
 ): Promise<{ units: Unit[]; more: boolean }> {
-  const horizon = polledAt - ctx.settleMs
   const query = logQuery(ctx, opts)
   const pageLimit =
     opts.limit === undefined || opts.namespace !== undefined ? PAGE : Math.min(PAGE, opts.limit + 1)
-  const units: Unit[] = []
-  let count = 0
+  const shared = opts.shared ? await sharedUnits(ctx, opts, opts.shared) : []
+  const collector = new Collector(polledAt - ctx.settleMs, opts.limit, shared)
   let start: Item | undefined
   do {
     const out = await ctx.client.send(
       new QueryCommand({ ...query, Limit: pageLimit, ExclusiveStartKey: start })
     )
     for (const item of out.Items ?? []) {
-      if (readNumber(item, 'ts') > horizon) return { units, more: false }
-      const changes = isProjectionLogItem(item)
-        ? await projectionChanges(item, opts.namespace)
-        : undefined
-      if (changes?.length === 0) continue
-      if (opts.limit !== undefined && count >= opts.limit) return { units, more: true }
-      units.push(changes ? { item, changes } : { item })
-      count += changes?.length ?? 1
+      const took = await collector.takeItem(item, opts.namespace)
+      if (took !== 'ok') return { units: collector.units, more: took === 'more' }
     }
     start = out.LastEvaluatedKey
   } while (start)
-  return { units, more: false }
+  const rest = collector.takeShared(Number.POSITIVE_INFINITY)
+  return { units: collector.units, more: rest === 'more' }
 }
 
 async function toEvent(ctx: StoreContext, item: Item): Promise<ChangeEvent | undefined> {
@@ -137,9 +181,10 @@ export async function readChanges(
   }
   const hashes = units.flatMap((u) => u.changes?.map((c) => c.entry.hash) ?? [])
   const bodies = hashes.length > 0 ? await getBodies(hashes) : new Map<string, KubeObject>()
+  await withMemberStates(units)
   const events = await Promise.all(
-    units.map(async ({ item, changes }) => {
-      if (changes) return projectionEvents(item, changes, bodies)
+    units.map(async ({ item, changes, member }) => {
+      if (changes) return projectionEvents(item, changes, bodies, member?.mailbox)
       const event = await toEvent(ctx, item)
       return event ? [event] : []
     })

@@ -19,27 +19,12 @@ import { b, type Item, isConditionalFailure, n } from './attrs.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
 import { issueRvs, logAllAgainWhileLate } from './late-entries.ts'
-import { type BodyCache, putBodies } from './projection-bodies.ts'
+import type { BodyCache } from './projection-bodies.ts'
 import { encodeEntries, type ProjectionChange } from './projection-codec.ts'
-import {
-  entryKey,
-  type ManifestPlan,
-  planChanges,
-  planManifest,
-  stampManifest,
-  type WantedEntry,
-} from './projection-diff.ts'
-import { specHash } from './projection-hash.ts'
-import { landedNow, projectionLogItems } from './projection-log.ts'
-import {
-  checkDesired,
-  checkMailbox,
-  isMailboxId,
-  manifestConflict,
-  manifestKey,
-  readManifest,
-  readManifests,
-} from './projection-manifest.ts'
+import { entryKey, stampManifest } from './projection-diff.ts'
+import { landedNow, projectionLogItems, sharedLogItems } from './projection-log.ts'
+import { manifestConflict, manifestKey } from './projection-manifest.ts'
+import { checkAll, counts, type Planned, planAll } from './projection-manifest-plan.ts'
 import { getCopyStatesOf } from './projection-state.ts'
 import type {
   Manifest,
@@ -49,83 +34,9 @@ import type {
   ManifestWriteResult,
   StoredCopyState,
 } from './projection-types.ts'
-
-/** A write that changes something, planned and waiting for its rv. */
-type Planned = {
-  index: number
-  mailbox: string
-  w: ManifestWrite
-  current: Manifest | undefined
-  plan: ManifestPlan
-}
-
-type Prepared =
-  | { kind: 'done'; outcome: ManifestWriteOutcome }
-  | { kind: 'planned'; planned: Planned }
-
-const counts = (plan: ManifestPlan) => ({
-  added: plan.added,
-  changed: plan.changed,
-  removed: plan.removed.length,
-})
-
-/** Checks a write, stores its bodies and plans it against `current`. */
-async function prepare(
-  ctx: StoreContext,
-  cache: BodyCache,
-  req: ManifestWriteRequest & { index: number },
-  reading: Promise<Manifest | undefined>
-): Promise<Prepared> {
-  const { mailbox, w, index } = req
-  checkMailbox(mailbox)
-  checkDesired(mailbox, w.desired)
-  const bodies = w.desired.map((d) => d.body)
-  const [hashes, specs, current] = await Promise.all([
-    putBodies(ctx, cache, bodies),
-    Promise.all(bodies.map(specHash)),
-    reading,
-  ])
-  const expected = w.expectedVersion || null
-  const stored = current?.version ?? null
-  if (stored !== expected) {
-    throw manifestConflict(mailbox, `the manifest version is ${stored}, not ${expected}`)
-  }
-  const wanted = w.desired.map(
-    ({ group, version, resource, namespace, name, removing, sources }, i): WantedEntry => ({
-      ...{ group, version, resource, namespace, name },
-      ...{ hash: hashes[i]!, specHash: specs[i]! },
-      ...(removing ? { removing } : {}),
-      ...(sources?.length ? { sources } : {}),
-    })
-  )
-  const plan = planManifest(current?.entries ?? [], wanted)
-  if (planChanges(plan) + plan.resourced === 0) {
-    const manifest = current ?? { mailbox, version: 0, entries: [] }
-    return {
-      kind: 'done',
-      outcome: { ok: true, result: { manifest, ...counts(plan), written: false } },
-    }
-  }
-  return { kind: 'planned', planned: { index, mailbox, w, current, plan } }
-}
-
-/** The manifests the writes plan against: `known` where given, the rest read in one batch. */
-async function currentManifests(
-  ctx: StoreContext,
-  requests: readonly ManifestWriteRequest[]
-): Promise<Map<string, Manifest>> {
-  // An invalid id fails its own write (prepare); the others are read.
-  const valid = requests
-    .filter((r) => r.w.known === undefined && isMailboxId(r.mailbox))
-    .map((r) => r.mailbox)
-  if (valid.length === 0) return new Map()
-  // One alone is one GetItem, as cheap as a batch and cheaper to answer.
-  if (new Set(valid).size === 1) {
-    const one = await readManifest(ctx, valid[0] as string)
-    return new Map(one ? [[one.mailbox, one]] : [])
-  }
-  return readManifests(ctx, valid)
-}
+import { membershipAttrs, readShared } from './shared-manifest.ts'
+import type { ShareGroup } from './shared-manifest-write.ts'
+import { movedSince, type WrittenMember } from './shared-membership.ts'
 
 /** Puts one planned manifest at `rv`; its log items, or the write's failure. */
 async function put(
@@ -136,7 +47,15 @@ async function put(
 ): Promise<{ result: ManifestWriteResult; changes: ProjectionChange[]; items: Item[] }> {
   const { mailbox, w, current, plan } = p
   const stamp = { rv: at.rv, created: timestamp(w.now), uid: () => crypto.randomUUID() }
-  const { entries, changes } = stampManifest(plan, stamp)
+  const stamped = stampManifest(plan, stamp)
+  const { entries, changes } = p.share ? p.share.finish(stamped) : stamped
+  if (p.relog) {
+    const logged = new Set(changes.map((c) => entryKey(c.entry)))
+    for (const entry of entries) {
+      const key = entryKey(entry)
+      if (p.relog.has(key) && !logged.has(key)) changes.push({ type: 'MODIFIED', entry })
+    }
+  }
   for (const change of changes) {
     const state = change.type === 'MODIFIED' ? states?.get(entryKey(change.entry)) : undefined
     if (state?.uid === change.entry.uid) change.state = state
@@ -153,11 +72,16 @@ async function put(
           ConditionExpression: 'ver = :expected',
           ExpressionAttributeValues: { ':expected': n(expected) },
         }
+  const membership = p.share?.membership(at.rv)
   try {
     await ctx.client.send(
       new PutItemCommand({
         TableName: ctx.table,
-        Item: { ...manifestKey(mailbox), ver: n(at.rv), ts: n(at.ts), body: b(data) },
+        Item: {
+          ...manifestKey(mailbox),
+          ...{ ver: n(at.rv), ts: n(at.ts), body: b(data) },
+          ...(membership ? membershipAttrs(membership) : {}),
+        },
         ...condition,
       })
     )
@@ -165,8 +89,14 @@ async function put(
     if (!isConditionalFailure(e)) throw e
     throw manifestConflict(mailbox, `the manifest changed since version ${expected}`)
   }
-  const manifest = { mailbox, version: at.rv, entries }
-  return { result: { manifest, ...counts(plan), written: true }, changes, items }
+  const manifest: Manifest = {
+    mailbox,
+    version: at.rv,
+    entries,
+    ...(membership ? { shared: { membership, version: p.share?.sharedVersion ?? 0 } } : {}),
+  }
+  const effective = p.share?.effective ?? plan
+  return { result: { manifest, ...counts(effective), written: true }, changes, items }
 }
 
 export async function writeManifests(
@@ -175,47 +105,33 @@ export async function writeManifests(
   requests: readonly ManifestWriteRequest[]
 ): Promise<ManifestWriteOutcome[]> {
   const out: ManifestWriteOutcome[] = new Array(requests.length)
-  const reading = currentManifests(ctx, requests)
-  const prepared = await Promise.all(
-    requests.map(async (r, index): Promise<Planned | undefined> => {
-      // A failed read fails the writes that needed it, each through its own prepare.
-      const current =
-        r.w.known === undefined
-          ? reading.then((read) => read.get(r.mailbox))
-          : Promise.resolve(r.w.known ?? undefined)
-      current.catch(() => undefined)
-      try {
-        const p = await prepare(ctx, cache, { ...r, index }, current)
-        if (p.kind === 'planned') return p.planned
-        out[index] = p.outcome
-      } catch (error) {
-        out[index] = { ok: false, error }
-      }
-      return undefined
-    })
-  )
-  // Writes that failed before needing the read leave it in flight: end it before answering.
-  await reading.catch(() => undefined)
-  const planned = prepared.filter((p) => p !== undefined)
-  if (planned.length === 0) return out
+  const checked = await checkAll(ctx, cache, requests, out)
+  const { planned, groups } = await planAll(ctx, checked, out)
+  const sharedLogs = groups.filter((g) => g.items.length > 0)
+  if (planned.length === 0) {
+    await logShared(ctx, sharedLogs)
+    return out
+  }
   // Changed copies keep their reported state: their MODIFIED events carry it.
-  const wants = planned.map(({ mailbox, plan }) => ({
+  const wants = planned.map(({ mailbox, plan, relog }) => ({
     mailbox,
-    keys: plan.items.flatMap(({ old, same }) => (old && !same ? [old] : [])),
+    keys: plan.items.flatMap(({ old, same }) =>
+      old && (!same || relog?.has(entryKey(old))) ? [old] : []
+    ),
   }))
   const [issued, states] = await Promise.all([
     issueRvs(ctx, planned.length),
     wants.some((x) => x.keys.length > 0) ? getCopyStatesOf(ctx, wants) : new Map(),
   ])
   const ts = ctx.now()
-  const landed: { changes: ProjectionChange[]; mailbox: string; items: Item[] }[] = []
+  const landed: { changes: ProjectionChange[]; mailbox: string; items: Item[]; p: Planned }[] = []
   await Promise.all(
     planned.map(async (p, i) => {
       try {
         const at = { rv: issued.rvs[i] as number, ts }
         const done = await put(ctx, p, at, states.get(p.mailbox))
         out[p.index] = { ok: true, result: done.result }
-        landed.push({ changes: done.changes, mailbox: p.mailbox, items: done.items })
+        landed.push({ ...done, mailbox: p.mailbox, p })
       } catch (error) {
         out[p.index] = { ok: false, error }
       }
@@ -223,21 +139,72 @@ export async function writeManifests(
   )
   await putItems(
     ctx,
+    landedNow(ctx, [...landed.flatMap((l) => l.items), ...sharedLogs.flatMap((g) => g.items)])
+  )
+  const askedAt = Math.min(issued.askedAt, ...sharedLogs.map((g) => g.askedAt))
+  await logAllAgainWhileLate(ctx, askedAt, [
+    ...landed.map(
+      ({ mailbox, changes }) =>
+        (at: { rv: number; ts: number }) =>
+          projectionLogItems(ctx, mailbox, changes, at)
+    ),
+    ...sharedLogs.map(
+      (g) => (at: { rv: number; ts: number }) => sharedLogItems(ctx, g.id, g.changes, at)
+    ),
+  ])
+  await recheckMembers(
+    ctx,
+    landed.flatMap(({ mailbox, p }) => {
+      const outcome = out[p.index]
+      if (!p.share || !outcome?.ok) return []
+      const { entries } = outcome.result.manifest
+      const { membership } = outcome.result.manifest.shared ?? {}
+      return membership ? [{ mailbox, entries, membership }] : []
+    })
+  )
+  return out
+}
+
+/**
+ * Reads the written members' shared manifests once more and logs, after each member's write, the
+ * copies another batch moved meanwhile (shared-membership.ts `movedSince`).
+ */
+async function recheckMembers(ctx: StoreContext, written: readonly WrittenMember[]) {
+  if (written.length === 0) return
+  const now = await readShared(
+    ctx,
+    written.map((w) => w.membership.id)
+  )
+  const moved = movedSince(written, now)
+  if (moved.length === 0) return
+  const itemsAt = moved.map(
+    ({ mailbox, changes }) =>
+      (at: { rv: number; ts: number }) =>
+        projectionLogItems(ctx, mailbox, changes, at)
+  )
+  const { rvs, askedAt } = await issueRvs(ctx, itemsAt.length)
+  const ts = ctx.now()
+  const items = await Promise.all(itemsAt.map((at, i) => at({ rv: rvs[i] as number, ts })))
+  await putItems(ctx, landedNow(ctx, items.flat()))
+  await logAllAgainWhileLate(ctx, askedAt, itemsAt)
+}
+
+/** The shared manifests' change-log items, when no member of the batch wrote (and relogged late). */
+async function logShared(ctx: StoreContext, groups: readonly ShareGroup[]): Promise<void> {
+  if (groups.length === 0) return
+  const askedAt = ctx.now()
+  await putItems(
+    ctx,
     landedNow(
       ctx,
-      landed.flatMap((l) => l.items)
+      groups.flatMap((g) => g.items)
     )
   )
   await logAllAgainWhileLate(
     ctx,
-    issued.askedAt,
-    landed.map(
-      ({ mailbox, changes }) =>
-        (at) =>
-          projectionLogItems(ctx, mailbox, changes, at)
-    )
+    Math.min(askedAt, ...groups.map((g) => g.askedAt)),
+    groups.map((g) => (at) => sharedLogItems(ctx, g.id, g.changes, at))
   )
-  return out
 }
 
 /** One write: `writeManifests` of one, its failure thrown. */

@@ -17,8 +17,10 @@ import type { StoreContext } from './context.ts'
 import { checkObjectKey, manifestPk, SINGLE_SK } from './keys.ts'
 import { issueRv, logAgainWhileLate } from './late-entries.ts'
 import { decodeEntries } from './projection-codec.ts'
+import { entryKey } from './projection-diff.ts'
 import { landedNow, projectionLogItems } from './projection-log.ts'
-import type { DesiredEntry, Manifest } from './projection-types.ts'
+import type { DesiredEntry, Manifest, SharedMembership } from './projection-types.ts'
+import { composeEntries, membershipOf, readShared, sharedFor } from './shared-manifest.ts'
 
 const DELETE_ATTEMPTS = 5
 
@@ -39,9 +41,36 @@ export function checkMailbox(mailbox: string): void {
   if (!isMailboxId(mailbox)) throw badRequest(`invalid mailbox id "${mailbox}"`)
 }
 
-async function fromItem(mailbox: string, item: Item): Promise<Manifest> {
-  const entries = await decodeEntries(optBytes(item, 'body') ?? new Uint8Array())
-  return { mailbox, version: readNumber(item, 'ver'), entries }
+type Stored = { manifest: Manifest; membership?: SharedMembership }
+
+async function fromItem(mailbox: string, item: Item): Promise<Stored> {
+  const [entries, membership] = await Promise.all([
+    decodeEntries(optBytes(item, 'body') ?? new Uint8Array()),
+    membershipOf(item),
+  ])
+  const manifest = { mailbox, version: readNumber(item, 'ver'), entries }
+  return { manifest, ...(membership ? { membership } : {}) }
+}
+
+/**
+ * The manifests as their readers see them: a member's entries composed with its shared manifest
+ * (read with one BatchGetItem for all of them), and its marks as the composed entries stand.
+ */
+async function composed(ctx: StoreContext, stored: readonly Stored[]): Promise<Manifest[]> {
+  const ids = stored.flatMap((m) => (m.membership ? [m.membership.id] : []))
+  const found = await readShared(ctx, ids)
+  return stored.map(({ manifest, membership }) => {
+    if (!membership) return manifest
+    const shared = sharedFor(manifest.mailbox, membership, found)
+    const entries = composeEntries(manifest.entries, membership, shared)
+    const now = { ...membership, marks: { ...membership.marks } }
+    for (const e of shared.entries) {
+      const key = entryKey(e)
+      const mark = now.marks[key]
+      if (mark && e.rv > mark.rv) now.marks[key] = { rv: e.rv, generation: e.generation }
+    }
+    return { ...manifest, entries, shared: { membership: now, version: shared.version } }
+  })
 }
 
 /**
@@ -58,7 +87,7 @@ export async function readManifests(
   const read = await Promise.all(
     items.map((item) => fromItem(readString(item, 'pk').slice(manifestPk('').length), item))
   )
-  return new Map(read.map((m) => [m.mailbox, m]))
+  return new Map((await composed(ctx, read)).map((m) => [m.mailbox, m]))
 }
 
 /** The stored manifest, read consistently; undefined when absent. */
@@ -70,7 +99,9 @@ export async function readManifest(
   const out = await ctx.client.send(
     new GetItemCommand({ TableName: ctx.table, Key: manifestKey(mailbox), ConsistentRead: true })
   )
-  return out.Item ? fromItem(mailbox, out.Item) : undefined
+  if (!out.Item) return undefined
+  const [manifest] = await composed(ctx, [await fromItem(mailbox, out.Item)])
+  return manifest
 }
 
 /** BadRequest unless every desired entry has a valid key, a version and a valid `removing`. */

@@ -22,6 +22,7 @@ import { deleteServed, markServed, readServed } from './projection-served.ts'
 import { getCopyStates, listCopyStates } from './projection-state.ts'
 import { putCopyStates } from './projection-state-write.ts'
 import type { ProjectionStore } from './projection-types.ts'
+import { sharedFeed } from './shared-feed.ts'
 
 export function createProjectionStore(ctx: StoreContext): ProjectionStore {
   const cache: BodyCache = new Map()
@@ -46,5 +47,6 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
     listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),
     putCopyStates: (mailbox, writes) => putCopyStates(ctx, mailbox, writes),
+    sharedFeed: (mailbox) => sharedFeed(ctx, mailbox),
   }
 }

@@ -1,8 +1,9 @@
 /**
  * One Scan page of the projection sweep (projection-sweep.ts), item by item in Scan order:
- * every hash a manifest or a projection change-log entry references goes into the pass's filter;
- * in the `collect` stage an old body (last confirmed before the pass's cut) the filter does not
- * hold becomes a candidate, and a copy state written before the pass began is deleted when the
+ * every hash a manifest, a shared manifest or a projection change-log entry references goes into
+ * the pass's filter, and so does every shared manifest a mailbox belongs to (`sm:<id>`); in the
+ * `collect` stage an old body or shared manifest (last confirmed before the pass's cut) the
+ * filter does not hold becomes a candidate, and a copy state written before the pass began is deleted when the
  * current manifest of its mailbox (read consistently after the state was read) does not hold its
  * copy with its uid: uids are never reused, so that copy is gone for good, and the delete is
  * conditional on the state's rv, so a concurrent write keeps it. Reading a manifest or deleting a
@@ -25,6 +26,7 @@ import { decodeChanges, decodeEntries } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { readManifest } from './projection-manifest.ts'
 import { STATE_PK_PREFIX } from './projection-state.ts'
+import { SHARED_PK_PREFIX } from './shared-manifest.ts'
 import { cutBefore, type SweepCursor } from './sweep.ts'
 
 export type PageContext = {
@@ -34,6 +36,8 @@ export type PageContext = {
   maxCandidates: number
   /** When the pass began (ms): states written since are left alone. */
   began: number
+  /** The pass's cut (ms): what was last confirmed before it may go. */
+  cut: number
   /** Copies (`<entryKey> <uid>`) of the manifests read during this step, by mailbox. */
   manifests: Map<string, Set<string>>
   room: (cost: number) => boolean
@@ -67,9 +71,18 @@ export async function deleteIf(
   }
 }
 
+/** The filter's name for a shared manifest a mailbox belongs to (bodies go by bare hash). */
+export const sharedMark = (id: string) => `${SHARED_MARK}${id}`
+const SHARED_MARK = 'sm:'
+export const isSharedMark = (candidate: string) => candidate.startsWith(SHARED_MARK)
+export const sharedOfMark = (candidate: string) => candidate.slice(SHARED_MARK.length)
+
 async function markReferences(item: Item, bloom: Bloom): Promise<void> {
   const body = optBytes(item, 'body')
-  if (readString(item, 'pk').startsWith('mf#') && body) {
+  const pk = readString(item, 'pk')
+  const shr = optString(item, 'shr')
+  if (shr !== undefined) bloom.add(sharedMark(shr))
+  if ((pk.startsWith('mf#') || pk.startsWith(SHARED_PK_PREFIX)) && body) {
     for (const e of await decodeEntries(body)) bloom.add(e.hash)
     return
   }
@@ -119,13 +132,20 @@ export async function sweepPage(
       if (!(await sweepState(ctx, item, page, out))) return { ...out, cut: cutBefore(items, at) }
       continue
     }
+    const collecting = page.stage === 'collect' && page.candidates.size < page.maxCandidates
     if (pk.startsWith('pb#')) {
       const hash = pk.slice('pb#'.length)
-      const collecting = page.stage === 'collect' && page.candidates.size < page.maxCandidates
       if (collecting && !page.bloom.has(hash)) page.candidates.add(hash)
       continue
     }
     await markReferences(item, page.bloom)
+    // A shared manifest no mailbox names, last confirmed before the cut (it keeps its bodies
+    // marked until it goes).
+    if (collecting && pk.startsWith(SHARED_PK_PREFIX)) {
+      const mark = sharedMark(pk.slice(SHARED_PK_PREFIX.length))
+      const old = (optNumber(item, 'ts') ?? 0) < page.cut
+      if (old && !page.bloom.has(mark)) page.candidates.add(mark)
+    }
   }
   return out
 }

@@ -26,7 +26,8 @@ import { type Bloom, loadBloom, newBloom } from './bloom.ts'
 import type { StoreContext } from './context.ts'
 import { bodyPk, SINGLE_SK } from './keys.ts'
 import { STATE_PK_PREFIX } from './projection-state.ts'
-import { deleteIf, sweepPage } from './projection-sweep-items.ts'
+import { deleteIf, isSharedMark, sharedOfMark, sweepPage } from './projection-sweep-items.ts'
+import { SHARED_PK_PREFIX, sharedKey } from './shared-manifest.ts'
 import { cursorOf, type SweepCursor, startOf } from './sweep.ts'
 
 export type BodySweepState = {
@@ -59,17 +60,21 @@ const SCAN_PAGE = 1000
 function scanFor(ctx: StoreContext, st: BodySweepState): ScanCommand {
   const collect = st.stage === 'collect'
   const filter = collect
-    ? '(begins_with(pk, :pb) AND ts < :cut) OR begins_with(pk, :mf) OR begins_with(pk, :ps) OR attribute_exists(chg)'
-    : 'begins_with(pk, :mf) OR attribute_exists(chg)'
+    ? '(begins_with(pk, :pb) AND ts < :cut) OR begins_with(pk, :mf) OR begins_with(pk, :sm) OR begins_with(pk, :ps) OR attribute_exists(chg)'
+    : 'begins_with(pk, :mf) OR begins_with(pk, :sm) OR attribute_exists(chg)'
+  const shared = { ':sm': s(SHARED_PK_PREFIX) }
   const values: Item = collect
-    ? { ':pb': s('pb#'), ':mf': s('mf#'), ':ps': s(STATE_PK_PREFIX), ':cut': n(cutOf(ctx, st)) }
-    : { ':mf': s('mf#') }
+    ? {
+        ...{ ':pb': s('pb#'), ':mf': s('mf#'), ':ps': s(STATE_PK_PREFIX), ...shared },
+        ':cut': n(cutOf(ctx, st)),
+      }
+    : { ':mf': s('mf#'), ...shared }
   return new ScanCommand({
     TableName: ctx.table,
     Limit: SCAN_PAGE,
     ExclusiveStartKey: startOf(st.cursor),
     FilterExpression: filter,
-    ProjectionExpression: collect ? 'pk, sk, #b, chg, uid, rv, ts' : 'pk, sk, #b, chg',
+    ProjectionExpression: collect ? 'pk, sk, #b, chg, shr, uid, rv, ts' : 'pk, sk, #b, chg, shr',
     ExpressionAttributeNames: { '#b': 'body' },
     ExpressionAttributeValues: values,
     ConsistentRead: true,
@@ -101,7 +106,9 @@ async function deleteCandidates(
   for (const hash of [...candidates]) {
     if (!bloom.has(hash)) {
       if (!room(1)) break
-      const key = { pk: s(bodyPk(hash)), sk: s(SINGLE_SK) }
+      const key = isSharedMark(hash)
+        ? sharedKey(sharedOfMark(hash))
+        : { pk: s(bodyPk(hash)), sk: s(SINGLE_SK) }
       deleted += await deleteIf(ctx, key, 'ts < :cut', { ':cut': n(cutOf(ctx, st)) })
     }
     candidates.delete(hash)
@@ -129,7 +136,8 @@ export async function sweepBodiesStep(
     done.pages++
     const stage = st.stage
     const page = { stage, bloom, candidates, maxCandidates: MAX_CANDIDATES, manifests, room }
-    const outcome = await sweepPage(ctx, out.Items ?? [], { ...page, began: st.began })
+    const times = { began: st.began, cut: cutOf(ctx, st) }
+    const outcome = await sweepPage(ctx, out.Items ?? [], { ...page, ...times })
     done.states += outcome.states
     if (outcome.cut) {
       if (outcome.cut.after) st.cursor = outcome.cut.after

@@ -12,6 +12,7 @@
  * state item (`CopyState`), written without touching the manifest and merged when rendering.
  */
 import type { JsonObject, KubeObject } from '../kube/types.ts'
+import type { SharedFeed } from './types.ts'
 
 /** What the translator wants in a mailbox at one key: the projected body and where it lives. */
 export type DesiredEntry = {
@@ -91,7 +92,30 @@ export type Manifest = {
    * size: a manifest whose encoding exceeds 300 kB (gzip-compressed JSON) is refused with 413.
    */
   entries: ManifestEntry[]
+  /**
+   * Set when the mailbox is a member of a shared manifest (shared-manifest.ts): `entries` are then
+   * composed from the stored ones and the shared manifest read with them.
+   */
+  shared?: { membership: SharedMembership; version: number }
 }
+
+/**
+ * A mailbox's membership of a shared manifest: its id, the rv of the mailbox's write that joined
+ * it (the shared manifest's later changes are the mailbox's, on its watch) and, per shared copy
+ * key, the rv and generation of the shared entry the mailbox's stored entry was written from.
+ */
+export type SharedMembership = {
+  id: string
+  joined: number
+  marks: Record<string, { rv: number; generation: number }>
+}
+
+/**
+ * The version of what a mailbox holds: its manifest's, or its shared manifest's when that was
+ * written later. What the edge is served (its ETag, the served mark) and what readers compare.
+ */
+export const contentVersion = (m: Pick<Manifest, 'version' | 'shared'>): number =>
+  Math.max(m.version, m.shared?.version ?? 0)
 
 export type ManifestWriteResult = {
   manifest: Manifest
@@ -112,6 +136,13 @@ export type ManifestWrite = {
   expectedVersion: number | null
   now: Date
   known?: Manifest | null
+  /**
+   * The mailbox's live copies may be shared with the other mailboxes given the same key (the
+   * translator's inputs: placements and versions, no customization): they are then written to
+   * the shared manifest named by this key and their keys (shared-manifest.ts), and the mailbox's
+   * own write only records its membership and its tombstones.
+   */
+  share?: string
 }
 
 /** One manifest write of a batch (ProjectionStore.writeManifests). */
@@ -200,6 +231,11 @@ export interface ProjectionStore {
    * BadRequest for a key named twice; 413 when a state's encoding exceeds 350 kB.
    */
   putCopyStates(mailbox: string, writes: readonly CopyStateWrite[]): Promise<CopyStateWriteResult[]>
+  /**
+   * What the watch of a member mailbox needs to read its shared manifest's changes as its own
+   * (shared-feed.ts); undefined when the mailbox shares nothing. One GetItem.
+   */
+  sharedFeed(mailbox: string): Promise<SharedFeed | undefined>
 }
 
 /** What is known of what a mailbox's agent was served. */

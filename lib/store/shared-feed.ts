@@ -1,0 +1,113 @@
+/**
+ * A member mailbox's watch of its shared manifest (shared-manifest.ts). A change of shared content
+ * is logged once, in the shared manifest's own partition (`l#<shared-id>#<group>/<resource>`, out
+ * of the cross-space feed); the watch of each member reads it beside the mailbox's own partition
+ * (change-log.ts merges both in rv order, under the same settling and limit rules). A listed copy
+ * is the member's when it moved past the member's mark for that key (below the mark, the
+ * member's own write already logged it), and is handed out as the member's copy: its own uid,
+ * creation time and generation base, the shared content, and the member's reported state.
+ * `sharedFeed` reads what that takes from the member's manifest item: one GetItem per read of a
+ * mailbox collection, none for a mailbox that shares nothing.
+ */
+import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
+import { type Item, optBytes, readNumber, s } from './attrs.ts'
+import type { StoreContext } from './context.ts'
+import { logPk, padRv } from './keys.ts'
+import { decodeEntries, type ProjectionChange } from './projection-codec.ts'
+import { entryKey } from './projection-diff.ts'
+import { isProjectionLogItem, projectionChanges } from './projection-log.ts'
+import { checkMailbox, manifestKey } from './projection-manifest.ts'
+import { getCopyStates } from './projection-state.ts'
+import { memberCopy, membershipOf } from './shared-manifest.ts'
+import type { ChangesOptions, SharedFeed } from './types.ts'
+
+/** A shared manifest's log item, with the copies it lists as the member holds them. */
+export type MemberUnit = { item: Item; changes: ProjectionChange[]; member: SharedFeed }
+
+/** The member mailbox's feed, or undefined when it shares nothing. */
+export async function sharedFeed(
+  ctx: StoreContext,
+  mailbox: string
+): Promise<SharedFeed | undefined> {
+  checkMailbox(mailbox)
+  const out = await ctx.client.send(
+    new GetItemCommand({ TableName: ctx.table, Key: manifestKey(mailbox), ConsistentRead: true })
+  )
+  const membership = out.Item ? await membershipOf(out.Item) : undefined
+  if (!out.Item || !membership) return undefined
+  const entries = await decodeEntries(optBytes(out.Item, 'body') ?? new Uint8Array())
+  return {
+    id: membership.id,
+    mailbox,
+    entries: new Map(entries.map((e) => [entryKey(e), e])),
+    marks: membership.marks,
+    joined: membership.joined,
+    states: (keys) => getCopyStates(ctx, mailbox, keys),
+  }
+}
+
+/** The member's copies among a shared log item's changes. */
+async function memberChanges(
+  item: Item,
+  feed: SharedFeed,
+  namespace: string | undefined
+): Promise<ProjectionChange[]> {
+  const listed = await projectionChanges(item, namespace)
+  return listed.flatMap((c): ProjectionChange[] => {
+    const key = entryKey(c.entry)
+    const own = feed.entries.get(key)
+    const mark = feed.marks[key]
+    if (!own || !mark || readNumber(item, 'rv') <= feed.joined) return []
+    return [{ type: c.type, entry: memberCopy(own, c.entry, mark) }]
+  })
+}
+
+/** The shared changes after `opts.sinceRv` that are the member's, oldest first (all of them). */
+export async function sharedUnits(
+  ctx: StoreContext,
+  opts: ChangesOptions,
+  feed: SharedFeed
+): Promise<MemberUnit[]> {
+  const units: MemberUnit[] = []
+  let start: Item | undefined
+  do {
+    const out = await ctx.client.send(
+      new QueryCommand({
+        TableName: ctx.table,
+        KeyConditionExpression: 'pk = :pk AND sk > :since',
+        ExpressionAttributeValues: {
+          ':pk': s(logPk(feed.id, opts.group, opts.resource)),
+          ':since': s(padRv(opts.sinceRv)),
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      })
+    )
+    for (const item of out.Items ?? []) {
+      if (!isProjectionLogItem(item)) continue
+      const changes = await memberChanges(item, feed, opts.namespace)
+      if (changes.length > 0) units.push({ item, changes, member: feed })
+    }
+    start = out.LastEvaluatedKey
+  } while (start)
+  return units.sort((a, b) => readNumber(a.item, 'rv') - readNumber(b.item, 'rv'))
+}
+
+/** Gives the member units' copies the member's reported states (one read per member). */
+export async function withMemberStates(
+  units: readonly { changes?: ProjectionChange[]; member?: SharedFeed }[]
+): Promise<void> {
+  const byFeed = new Map<SharedFeed, ProjectionChange[]>()
+  for (const { changes, member } of units) {
+    if (member && changes) byFeed.set(member, [...(byFeed.get(member) ?? []), ...changes])
+  }
+  await Promise.all(
+    [...byFeed].map(async ([feed, changes]) => {
+      const states = await feed.states(changes.map((c) => c.entry))
+      for (const c of changes) {
+        const state = states.get(entryKey(c.entry))
+        if (state?.uid === c.entry.uid) c.state = state
+      }
+    })
+  )
+}
