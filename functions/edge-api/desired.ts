@@ -22,7 +22,7 @@ import {
 import { internalError } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { currentEpoch } from '../../lib/store/epochs.ts'
-import type { Manifest } from '../../lib/store/projection-types.ts'
+import { contentVersion, type Manifest } from '../../lib/store/projection-types.ts'
 import type { ApiEnv } from '../api/api-env.ts'
 import { json } from '../api/respond.ts'
 import { mailboxSpace } from './desired-space.ts'
@@ -40,7 +40,7 @@ async function readManifest(
   const { name, epoch, now } = at
   const remember = (spaceId: string, m: Manifest | undefined) => {
     if (epoch !== undefined)
-      rememberVersion(deps.kv, spaceId, { version: m?.version ?? 0, epoch, at: now })
+      rememberVersion(deps.kv, spaceId, { version: m ? contentVersion(m) : 0, epoch, at: now })
     return m
   }
   const manifest = remember(at.spaceId, await deps.projections.getManifest(at.spaceId))
@@ -65,7 +65,7 @@ export async function handleDesired(c: Context<ApiEnv>): Promise<Response> {
   if (known !== undefined && isNotModified(named, known)) return notModified(versionEtag(known))
   const at = { name, spaceId: space.id, cached, epoch, now }
   const manifest = await readManifest(deps, at, isNotModified(named, 0))
-  const version = manifest?.version ?? 0
+  const version = manifest ? contentVersion(manifest) : 0
   const etag = versionEtag(version)
   if (isNotModified(named, version)) return notModified(etag)
   const since = deltaBase(named, version)

@@ -50,11 +50,12 @@ import { mergeSlices } from '../../lib/placement/slice-groups.ts'
 import { placementOfSlice } from '../../lib/placement/slice-owner.ts'
 import { createSnapshot, type Snapshot } from '../../lib/placement/snapshot.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
-import type {
-  CopyKey,
-  ManifestEntry,
-  ProjectionStore,
-  StoredCopyState,
+import {
+  type CopyKey,
+  contentVersion,
+  type ManifestEntry,
+  type ProjectionStore,
+  type StoredCopyState,
 } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { lastHeard } from '../../lib/summarize/liveness.ts'
@@ -200,7 +201,7 @@ export function createReads(deps: ReadsDeps): Reads {
         if (space?.phase !== 'Ready') return undefined
         const manifest = await deps.projections.getManifest(space.id)
         const entries = new Map((manifest?.entries ?? []).map((e) => [entryKey(e), e]))
-        return { space, version: manifest?.version ?? 0, entries }
+        return { space, version: manifest ? contentVersion(manifest) : 0, entries }
       }),
     async states(mailbox, keys) {
       const id = (k: CopyKey) => `${mailbox.space.id}\u0000${entryKey(k)}`

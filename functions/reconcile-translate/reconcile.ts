@@ -48,7 +48,7 @@ import {
   reportInvalidPlacements,
   reportPlacements,
 } from './report-placements.ts'
-import { type ContentMemo, contentKey } from './shared-content.ts'
+import { type ContentMemo, contentKey, shareKey } from './shared-content.ts'
 import { chooseVersions, liveVersions, manifestVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
@@ -160,6 +160,8 @@ export async function reconcileTranslate(
     expectedVersion: current ? current.version : null,
     now: deps.now(),
     known: current ?? null,
+    // Without customization, the live copies are shared with the same inputs' mailboxes.
+    ...(customize ? {} : { share: shareKey(chosen, versions) }),
   })
   await removal.settle()
   if (res.written) session.announcer.announce()

@@ -24,16 +24,29 @@ export type ContentMemo = {
 const entryText = (e: ManifestEntry) =>
   `${e.group}/${e.resource}/${e.namespace}/${e.name}=${e.hash}@${e.version}!${e.removing ?? ''}`
 
+/**
+ * What the live copies of a mailbox without customization depend on besides their previous
+ * state: the placements naming it, in order, and the versions chosen. Mailboxes with the same
+ * share key hold their live copies in one shared manifest (lib/store/shared-manifest.ts), so a
+ * change of a workload they all get is one write, whatever their number.
+ */
+export function shareKey(
+  chosen: readonly PlacementSelection[],
+  versions: ReadonlyMap<string, string>
+): string {
+  const placements = chosen.map((s) => `${s.ref.spaceId}/${s.ref.placement.metadata.name ?? ''}`)
+  const chosenVersions = [...versions].map(([g, v]) => `${g}=${v}`).sort()
+  return [placements.join(','), chosenVersions.join(',')].join('\n--\n')
+}
+
 /** What a mailbox's content depends on (no customization asked), as one string. */
 export function contentKey(
   chosen: readonly PlacementSelection[],
   versions: ReadonlyMap<string, string>,
   previous: readonly Previous[]
 ): string {
-  const placements = chosen.map((s) => `${s.ref.spaceId}/${s.ref.placement.metadata.name ?? ''}`)
-  const chosenVersions = [...versions].map(([g, v]) => `${g}=${v}`).sort()
   const copies = previous.map((p) => `${entryText(p.entry)}${p.body ? '' : '?'}`)
-  return [placements.join(','), chosenVersions.join(','), copies.join('\n')].join('\n--\n')
+  return [shareKey(chosen, versions), copies.join('\n')].join('\n--\n')
 }
 
 export function contentMemo(limit = MEMO_LIMIT): ContentMemo {

@@ -9,7 +9,7 @@
  * `removing: true` and without its body (the edge deletes it, it never applies it).
  */
 import type { KubeObject } from '../kube/types.ts'
-import type { Manifest } from '../store/projection-types.ts'
+import { contentVersion, type Manifest } from '../store/projection-types.ts'
 import type { DesiredEntry, DesiredState } from './protocol.ts'
 
 /** The ETag of a manifest version. */
@@ -79,7 +79,7 @@ export function buildDesiredState(
   return {
     kind: 'DesiredState',
     mailbox,
-    version: manifest?.version ?? 0,
+    version: manifest ? contentVersion(manifest) : 0,
     full: since === undefined,
     entries,
     bodies: out,

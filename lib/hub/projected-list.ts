@@ -14,7 +14,12 @@ import { badRequest } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { entryKey } from '../store/projection-diff.ts'
 import { renderProjected } from '../store/projection-render.ts'
-import type { ManifestEntry, ProjectionStore, StoredCopyState } from '../store/projection-types.ts'
+import {
+  contentVersion,
+  type ManifestEntry,
+  type ProjectionStore,
+  type StoredCopyState,
+} from '../store/projection-types.ts'
 import type { ListOptions, ListResult, ObjectStore } from '../store/types.ts'
 
 const TokenSchema = z.object({
@@ -121,7 +126,7 @@ export async function listWithProjections(
     token?.rv ??
     (opts.watchable
       ? Number(stored.resourceVersion)
-      : Math.max(Number(stored.resourceVersion), manifest?.version ?? 0))
+      : Math.max(Number(stored.resourceVersion), manifest ? contentVersion(manifest) : 0))
   const resourceVersion = String(rv)
   if (limit === undefined || items.length <= limit) return { items, resourceVersion }
   const page = items.slice(0, limit)

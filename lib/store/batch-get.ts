@@ -16,7 +16,7 @@ const MAX_ROUNDS = 8
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function getBatch(ctx: StoreContext, keys: Item[]): Promise<Item[]> {
+async function getBatch(ctx: StoreContext, keys: Item[], projection?: string): Promise<Item[]> {
   const found: Item[] = []
   let pending = keys
   for (let round = 0; pending.length > 0; round++) {
@@ -24,7 +24,13 @@ async function getBatch(ctx: StoreContext, keys: Item[]): Promise<Item[]> {
     if (round > 0) await pause(20 * 2 ** round)
     const out = await ctx.client.send(
       new BatchGetItemCommand({
-        RequestItems: { [ctx.table]: { Keys: pending, ConsistentRead: true } },
+        RequestItems: {
+          [ctx.table]: {
+            Keys: pending,
+            ConsistentRead: true,
+            ...(projection ? { ProjectionExpression: projection } : {}),
+          },
+        },
       })
     )
     found.push(...(out.Responses?.[ctx.table] ?? []))
@@ -33,11 +39,18 @@ async function getBatch(ctx: StoreContext, keys: Item[]): Promise<Item[]> {
   return found
 }
 
-/** The stored items of `keys` (each key at most once: the caller removes duplicates). */
-export async function getItems(ctx: StoreContext, keys: readonly Item[]): Promise<Item[]> {
+/**
+ * The stored items of `keys` (each key at most once: the caller removes duplicates); only the
+ * attributes `projection` names (a ProjectionExpression) when given.
+ */
+export async function getItems(
+  ctx: StoreContext,
+  keys: readonly Item[],
+  projection?: string
+): Promise<Item[]> {
   const batches: Promise<Item[]>[] = []
   for (let at = 0; at < keys.length; at += GET_BATCH) {
-    batches.push(getBatch(ctx, keys.slice(at, at + GET_BATCH)))
+    batches.push(getBatch(ctx, keys.slice(at, at + GET_BATCH), projection))
   }
   return (await Promise.all(batches)).flat()
 }

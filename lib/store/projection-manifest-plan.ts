@@ -22,6 +22,7 @@ import {
   manifestConflict,
   readManifest,
   readManifests,
+  readVersions,
 } from './projection-manifest.ts'
 import type {
   Manifest,
@@ -142,6 +143,32 @@ async function currentManifests(
   return readManifests(ctx, valid)
 }
 
+/**
+ * A member that writes nothing planned on the manifest its caller read (`known`), and nothing
+ * else checks that version: the manifests of those are read once more (their versions only, one
+ * read per 100), and one that moved fails with Conflict, as its write would have, so the caller
+ * plans again on a fresh read.
+ */
+async function checkUnwritten(
+  ctx: StoreContext,
+  unwritten: readonly Checked[],
+  out: ManifestWriteOutcome[]
+): Promise<void> {
+  if (unwritten.length === 0) return
+  const versions = await readVersions(
+    ctx,
+    unwritten.map((c) => c.mailbox)
+  )
+  for (const c of unwritten) {
+    const stored = versions.get(c.mailbox) ?? null
+    const expected = c.current?.version ?? null
+    if (stored !== expected) {
+      const why = `the manifest changed since version ${expected}`
+      out[c.index] = { ok: false, error: manifestConflict(c.mailbox, why) }
+    }
+  }
+}
+
 /** Checks every write and reads what it needs: the manifests not `known`, in one batch. */
 export async function checkAll(
   ctx: StoreContext,
@@ -187,16 +214,21 @@ export async function planAll(
   const { groups, failed } =
     wants.size > 0 ? await writeShared(ctx, wants, now) : { groups: new Map(), failed: new Map() }
   const planned: Planned[] = []
+  const unwritten: Checked[] = []
   checked.forEach((c, i) => {
     const id = ids[i]
     try {
       if (id !== undefined && failed.has(id)) throw failed.get(id)
       const p = plan(c, id === undefined ? undefined : groups.get(id))
       if (p.kind === 'planned') planned.push(p.planned)
-      else out[c.index] = p.outcome
+      else {
+        out[c.index] = p.outcome
+        if (c.w.known !== undefined && id !== undefined) unwritten.push(c)
+      }
     } catch (error) {
       out[c.index] = { ok: false, error }
     }
   })
+  await checkUnwritten(ctx, unwritten, out)
   return { planned, groups: [...groups.values()] }
 }

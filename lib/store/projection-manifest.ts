@@ -90,6 +90,19 @@ export async function readManifests(
   return new Map((await composed(ctx, read)).map((m) => [m.mailbox, m]))
 }
 
+/** The stored versions of the manifests of `mailboxes` (absent ones missing): one small read per 100. */
+export async function readVersions(
+  ctx: StoreContext,
+  mailboxes: readonly string[]
+): Promise<Map<string, number>> {
+  const unique = [...new Set(mailboxes)]
+  const items = await getItems(ctx, unique.map(manifestKey), 'pk, ver')
+  const prefix = manifestPk('').length
+  return new Map(
+    items.map((item) => [readString(item, 'pk').slice(prefix), readNumber(item, 'ver')])
+  )
+}
+
 /** The stored manifest, read consistently; undefined when absent. */
 export async function readManifest(
   ctx: StoreContext,

@@ -79,9 +79,10 @@ describe('shared manifests', () => {
     const results = await writeAll(t, [cmEntry('a', 'ns1', { k: 'v2' }), cmEntry('b')])
     // The new body and the shared manifest are put, no mailbox manifest. Reads: the manifests with
     // their shared manifest (writeAll's own read, two batches), the shared manifest once more by
-    // the write; one rv; the shared manifest's log item.
+    // the write, and the versions of the members that wrote nothing (their `known` still holds);
+    // one rv; the shared manifest's log item.
     expect(counter.snapshot()).toEqual({
-      BatchGetItem: 3,
+      BatchGetItem: 4,
       PutItem: 2,
       UpdateItem: 1,
       BatchWriteItem: 1,
