@@ -24,7 +24,11 @@ type Migration = {
   ): Promise<MigrationPage>
 }
 
-const MIGRATIONS: readonly Migration[] = [{ from: 1, name: 'served-marks', page: servedMarksPage }]
+const MIGRATIONS: readonly Migration[] = [
+  { from: 1, name: 'served-marks', page: servedMarksPage },
+  // Format 3 adds shared manifests beside what format 2 wrote and changes none of it.
+  { from: 2, name: 'shared-manifests', page: async () => ({ changed: 0 }) },
+]
 
 /** Requests a page is assumed to cost before it starts (the Scan and the record's write). */
 export const MIGRATION_PAGE_COST = 3

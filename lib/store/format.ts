@@ -7,6 +7,10 @@
  * 1. The layout up to served marks.
  * 2. Served marks (projection-served.ts): every mailbox whose agent was served a manifest has one,
  *    and manifest entries record the version that first added them (`added`).
+ * 3. Shared manifests (shared-manifest.ts): items `sm#<id>`, their log partitions, and the
+ *    membership attributes `shr` and `mbr` of member manifests. Nothing of format 2 changes
+ *    meaning (a manifest without membership holds its own entries, as before), so the migration
+ *    only records the format; manifest writes share only once the table is at format 3.
  *
  * format-migrations.ts takes a table from each format to the next in bounded, resumable steps;
  * readers that depend on a format ask `isCurrent()`, cached once true (formats never go back).
@@ -23,7 +27,7 @@ import { META_PK } from './keys.ts'
 import type { SweepCursor } from './sweep.ts'
 
 /** The format this release writes and reads. */
-export const FORMAT_CURRENT = 2
+export const FORMAT_CURRENT = 3
 /** The format of a table that has no format item. */
 export const FORMAT_UNRECORDED = 1
 

@@ -20,7 +20,16 @@ import { decodeEntries } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { landedNow, projectionLogItems } from './projection-log.ts'
 import type { DesiredEntry, Manifest, SharedMembership } from './projection-types.ts'
-import { composeEntries, membershipOf, readShared, sharedFor } from './shared-manifest.ts'
+import {
+  composeEntries,
+  membershipOf,
+  readShared,
+  type SharedManifest,
+  sharedFor,
+  sharedFromItem,
+  sharedKey,
+  sharedPk,
+} from './shared-manifest.ts'
 
 const DELETE_ATTEMPTS = 5
 
@@ -59,18 +68,24 @@ async function fromItem(mailbox: string, item: Item): Promise<Stored> {
 async function composed(ctx: StoreContext, stored: readonly Stored[]): Promise<Manifest[]> {
   const ids = stored.flatMap((m) => (m.membership ? [m.membership.id] : []))
   const found = await readShared(ctx, ids)
-  return stored.map(({ manifest, membership }) => {
-    if (!membership) return manifest
-    const shared = sharedFor(manifest.mailbox, membership, found)
-    const entries = composeEntries(manifest.entries, membership, shared)
-    const now = { ...membership, marks: { ...membership.marks } }
-    for (const e of shared.entries) {
-      const key = entryKey(e)
-      const mark = now.marks[key]
-      if (mark && e.rv > mark.rv) now.marks[key] = { rv: e.rv, generation: e.generation }
-    }
-    return { ...manifest, entries, shared: { membership: now, version: shared.version } }
-  })
+  return stored.map((m) => composeWith(m, found))
+}
+
+/** One stored manifest composed with its shared manifest among `found`. */
+function composeWith(
+  { manifest, membership }: Stored,
+  found: ReadonlyMap<string, SharedManifest>
+): Manifest {
+  if (!membership) return manifest
+  const shared = sharedFor(manifest.mailbox, membership, found)
+  const entries = composeEntries(manifest.entries, membership, shared)
+  const now = { ...membership, marks: { ...membership.marks } }
+  for (const e of shared.entries) {
+    const key = entryKey(e)
+    const mark = now.marks[key]
+    if (mark && e.rv > mark.rv) now.marks[key] = { rv: e.rv, generation: e.generation }
+  }
+  return { ...manifest, entries, shared: { membership: now, version: shared.version } }
 }
 
 /**
@@ -104,16 +119,52 @@ export async function readVersions(
 }
 
 /** The stored manifest, read consistently; undefined when absent. */
+/**
+ * Which shared manifest each mailbox belonged to when last read, so the next read of one fetches
+ * both items in one request (a per-store memory of at most HINT_LIMIT mailboxes; a wrong hint
+ * costs one more read, never a wrong answer).
+ */
+export type ShareHints = Map<string, string>
+const HINT_LIMIT = 20_000
+
+async function readWithHint(
+  ctx: StoreContext,
+  mailbox: string,
+  hint: string
+): Promise<Manifest | undefined> {
+  const items = await getItems(ctx, [manifestKey(mailbox), sharedKey(hint)])
+  const item = items.find((i) => readString(i, 'pk') === manifestPk(mailbox))
+  if (!item) return undefined
+  const stored = await fromItem(mailbox, item)
+  const shared = items.find((i) => readString(i, 'pk') === sharedPk(hint))
+  if (stored.membership?.id !== hint || !shared) return (await composed(ctx, [stored]))[0]
+  const found = new Map([[hint, await sharedFromItem(shared)]])
+  return composeWith(stored, found)
+}
+
+/** The stored manifest, read consistently; undefined when absent. */
 export async function readManifest(
   ctx: StoreContext,
-  mailbox: string
+  mailbox: string,
+  hints?: ShareHints
 ): Promise<Manifest | undefined> {
   checkMailbox(mailbox)
-  const out = await ctx.client.send(
-    new GetItemCommand({ TableName: ctx.table, Key: manifestKey(mailbox), ConsistentRead: true })
-  )
-  if (!out.Item) return undefined
-  const [manifest] = await composed(ctx, [await fromItem(mailbox, out.Item)])
+  const hint = hints?.get(mailbox)
+  let manifest: Manifest | undefined
+  if (hint !== undefined) manifest = await readWithHint(ctx, mailbox, hint)
+  else {
+    const out = await ctx.client.send(
+      new GetItemCommand({ TableName: ctx.table, Key: manifestKey(mailbox), ConsistentRead: true })
+    )
+    if (!out.Item) return undefined
+    manifest = (await composed(ctx, [await fromItem(mailbox, out.Item)]))[0]
+  }
+  if (hints) {
+    hints.delete(mailbox)
+    const id = manifest?.shared?.membership.id
+    if (id !== undefined) hints.set(mailbox, id)
+    if (hints.size > HINT_LIMIT) hints.delete(hints.keys().next().value as string)
+  }
   return manifest
 }
 

@@ -21,7 +21,7 @@ import { issueRv, logAgainWhileLate } from './late-entries.ts'
 import { encodeState, type ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { landedNow, projectionLogItems } from './projection-log.ts'
-import { checkMailbox, readManifest } from './projection-manifest.ts'
+import { checkMailbox, readManifest, type ShareHints } from './projection-manifest.ts'
 import { stateKey, stateKeyFits } from './projection-state.ts'
 import type { CopyStateWrite, CopyStateWriteResult, ManifestEntry } from './projection-types.ts'
 
@@ -72,12 +72,13 @@ async function putState(
 export async function putCopyStates(
   ctx: StoreContext,
   mailbox: string,
-  writes: readonly CopyStateWrite[]
+  writes: readonly CopyStateWrite[],
+  hints?: ShareHints
 ): Promise<CopyStateWriteResult[]> {
   checkMailbox(mailbox)
   checkWrites(mailbox, writes)
   if (writes.length === 0) return []
-  const manifest = await readManifest(ctx, mailbox)
+  const manifest = await readManifest(ctx, mailbox, hints)
   const entries = new Map((manifest?.entries ?? []).map((e) => [entryKey(e), e]))
   const live = await Promise.all(
     writes.map(async (write): Promise<Live | undefined> => {

@@ -10,13 +10,20 @@
  * removed) entries for their copy states. writeManifests shares all of those but the PutItems
  * among the writes of a batch (projection-manifest-write.ts). Each uncached
  * body adds one conditional PutItem (plus one shared BatchGetItem per 100 when they already
- * existed). getManifest is one GetItem whatever the copy states. markServed is one UpdateItem,
+ * existed). getManifest is one GetItem whatever the copy states; for a member of a shared
+ * manifest (shared-manifest.ts) one more read, or one BatchGetItem for both once the store has
+ * read the mailbox before (its share hints). markServed is one UpdateItem,
  * getServed one GetItem (plus one for the format record until the table is current).
  */
 import type { StoreContext } from './context.ts'
 import { formatWatch } from './format.ts'
 import { type BodyCache, getBodies, putBodies } from './projection-bodies.ts'
-import { deleteManifest, readManifest, readManifests } from './projection-manifest.ts'
+import {
+  deleteManifest,
+  readManifest,
+  readManifests,
+  type ShareHints,
+} from './projection-manifest.ts'
 import { writeManifest, writeManifests } from './projection-manifest-write.ts'
 import { deleteServed, markServed, readServed } from './projection-served.ts'
 import { getCopyStates, listCopyStates } from './projection-state.ts'
@@ -27,13 +34,24 @@ import { sharedFeed } from './shared-feed.ts'
 export function createProjectionStore(ctx: StoreContext): ProjectionStore {
   const cache: BodyCache = new Map()
   const format = formatWatch(ctx)
+  const hints: ShareHints = new Map()
   return {
     putBodies: (bodies) => putBodies(ctx, cache, bodies),
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
-    getManifest: (mailbox) => readManifest(ctx, mailbox),
+    getManifest: (mailbox) => readManifest(ctx, mailbox, hints),
     getManifests: (mailboxes) => readManifests(ctx, mailboxes),
-    writeManifest: (mailbox, w) => writeManifest(ctx, cache, mailbox, w),
-    writeManifests: (requests) => writeManifests(ctx, cache, requests),
+    writeManifest: async (mailbox, w) => {
+      const { share: _share, ...own } = w
+      const shares = w.share !== undefined && (await format.isCurrent())
+      return writeManifest(ctx, cache, mailbox, shares ? w : own)
+    },
+    writeManifests: async (requests) => {
+      // Shared manifests are format 3: a table still migrating gets each mailbox's own.
+      if (!requests.some((r) => r.w.share !== undefined) || (await format.isCurrent()))
+        return writeManifests(ctx, cache, requests)
+      const own = requests.map(({ mailbox, w: { share: _share, ...w } }) => ({ mailbox, w }))
+      return writeManifests(ctx, cache, own)
+    },
     deleteManifest: async (mailbox) => {
       await deleteManifest(ctx, mailbox)
       await deleteServed(ctx, mailbox)
@@ -46,7 +64,7 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     },
     getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
     listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),
-    putCopyStates: (mailbox, writes) => putCopyStates(ctx, mailbox, writes),
+    putCopyStates: (mailbox, writes) => putCopyStates(ctx, mailbox, writes, hints),
     sharedFeed: (mailbox) => sharedFeed(ctx, mailbox),
   }
 }

@@ -132,7 +132,8 @@ export function composeEntries(
   })
 }
 
-async function fromItem(item: Item): Promise<SharedManifest> {
+/** A shared manifest from its stored item. */
+export async function sharedFromItem(item: Item): Promise<SharedManifest> {
   const id = readString(item, 'pk').slice(SHARED_PK_PREFIX.length)
   const entries = await decodeEntries(optBytes(item, 'body') ?? new Uint8Array())
   const ts = optNumber(item, 'ts')
@@ -147,7 +148,7 @@ export async function readShared(
   const unique = [...new Set(ids)]
   if (unique.length === 0) return new Map()
   const items = await getItems(ctx, unique.map(sharedKey))
-  const read = await Promise.all(items.map(fromItem))
+  const read = await Promise.all(items.map(sharedFromItem))
   return new Map(read.map((m) => [m.id, m]))
 }
 

@@ -3,12 +3,13 @@
  * migrate-served-marks.ts): a new table is current; a table an earlier release wrote (no format
  * record) is taken to the current format in bounded, resumable, idempotent steps that give served
  * marks to the mailboxes whose edge reported, never replacing a mark a poll wrote; until then a
- * store answers `unknown` for what was served.
+ * store answers `unknown` for what was served. Format 3 (shared manifests) changes nothing stored:
+ * its migration records it, and a store shares only once the table is at it.
  */
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
-import { FORMAT_CURRENT, readFormat } from '../../../lib/store/format.ts'
+import { advanceFormat, FORMAT_CURRENT, readFormat } from '../../../lib/store/format.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { cmEntry, NOW } from './projection-fixtures.ts'
@@ -98,6 +99,26 @@ describe('stored format', () => {
     expect(await after.getServed('mb2')).toEqual({ kind: 'never' })
     expect(await after.getServed('mb3')).toEqual({ kind: 'at', version: 10_000 })
     expect(await readFormat(ctxOf(t))).toEqual({ format: FORMAT_CURRENT })
+  })
+
+  it('shares nothing on a table at format 2 until it is migrated: the migration only records 3', async () => {
+    t = await createTestStore()
+    await advanceFormat(ctxOf(t), { format: FORMAT_CURRENT }, { format: 2 })
+    const fresh = () => createDynamoStore({ client: t!.client, tableName: t!.tableName })
+    const write = (store: ReturnType<typeof fresh>, mailbox: string) =>
+      store.projections.writeManifest(mailbox, {
+        desired: [cmEntry('a')],
+        expectedVersion: null,
+        now: NOW,
+        share: 'k',
+      })
+    // A release that shares, on a table still at format 2: the mailbox's own manifest.
+    expect((await write(fresh(), 'mb1')).manifest.shared).toBeUndefined()
+    const step = await t.migrate(() => true)
+    expect(step).toMatchObject({ from: 2, format: 3, migrations: ['shared-manifests'], done: true })
+    expect(step.pages).toBe(1)
+    expect(step.changed).toBe(0)
+    expect((await write(fresh(), 'mb2')).manifest.shared?.membership.id).toMatch(/^sm\./)
   })
 
   it('is idempotent: two runners at once, and a run over a migrated table, change nothing more', async () => {

@@ -6,6 +6,7 @@
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
 import { entryKey } from '../../../lib/store/projection-diff.ts'
 import type { DesiredEntry, Manifest } from '../../../lib/store/projection-types.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
@@ -290,5 +291,27 @@ describe('shared manifests', () => {
     await writeAll(t, [cmEntry('a', 'ns1', { v: '2' }), cmEntry('b')])
     const read = await t.projections.getManifests(MAILBOXES)
     for (const m of read.values()) expect(m.entries.map((e) => e.generation)).toEqual([2, 1])
+  })
+
+  it('reads a member in one request once its store knows which shared manifest it belongs to', async () => {
+    const counter = createRequestCounter()
+    t = await createTestStore({ counter })
+    await writeAll(t, [cmEntry('a')])
+    const reader = createDynamoStore({ client: t.client, tableName: t.tableName })
+    counter.reset()
+    const first = await reader.projections.getManifest('mb1')
+    expect(counter.snapshot()).toEqual({ GetItem: 1, BatchGetItem: 1 })
+    counter.reset()
+    expect(await reader.projections.getManifest('mb1')).toEqual(first)
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 1 })
+    // The mailbox leaves: the hint is wrong once, then forgotten.
+    await writeAll(t, [cmEntry('a')], null)
+    counter.reset()
+    const left = await reader.projections.getManifest('mb1')
+    expect(left?.shared).toBeUndefined()
+    expect(left?.entries.map((e) => e.uid)).toEqual(first?.entries.map((e) => e.uid))
+    counter.reset()
+    await reader.projections.getManifest('mb1')
+    expect(counter.snapshot()).toEqual({ GetItem: 1 })
   })
 })
