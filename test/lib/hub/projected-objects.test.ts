@@ -229,6 +229,41 @@ describe('watch', () => {
     }
   })
 
+  it('streams a change of shared content to the watch of a member mailbox', async () => {
+    const other = await makeSpace(
+      'root:espw',
+      'abcdefghij012345-mb-0f0e0d0c-0b0a-4098-8706-0504030201ff'
+    )
+    const both = (desired: DesiredEntry[]) =>
+      Promise.all(
+        [mailbox, other].map(async (mb) => {
+          const known = (await hub.deps.projections.getManifest(mb)) ?? null
+          return hub.deps.projections.writeManifest(mb, {
+            ...{ desired, expectedVersion: known?.version ?? null, known, now: new Date() },
+            share: 'shared-watch',
+          })
+        })
+      )
+    await both([cm('s', 'ns1', { k: '1' })])
+    const joined = await hub.deps.projections.getManifest(mailbox)
+    expect(joined?.shared).toBeDefined()
+    const rv = (await hub.call('GET', cms(mailbox))).body.metadata.resourceVersion
+    const w = await openWatch(cms(mailbox), `resourceVersion=${rv}`)
+    const [written] = await both([cm('s', 'ns1', { k: '2' })])
+    // One shared write, not a write of the mailbox's manifest.
+    expect((await hub.deps.projections.getManifest(mailbox))?.version).toBe(joined?.version)
+    const e = await w.next()
+    await w.close()
+    expect([e.type, e.object.metadata.name, e.object.data]).toEqual(['MODIFIED', 's', { k: '2' }])
+    expect(e.object.metadata.uid).toBe(joined?.entries[0]?.uid)
+    expect(e.object.metadata.annotations['kcp.io/cluster']).toBe(mailbox)
+    expect(e.object.metadata.resourceVersion).toBe(String(written?.manifest.entries[0]?.rv))
+    // A get and a list read the same copy.
+    const got = (await hub.call('GET', `${cms(mailbox)}/s`)).body
+    expect(got.data).toEqual({ k: '2' })
+    expect(got.metadata.resourceVersion).toBe(e.object.metadata.resourceVersion)
+  })
+
   it('drops the manifest when the mailbox workspace is deleted', async () => {
     expect((await hub.call('DELETE', `${WORKSPACES('root:espw')}/${MB_NAME}`)).status).toBe(200)
     await hub.settle()
