@@ -102,7 +102,9 @@ describe.each(FIXTURES)('from %s', (name) => {
         configMaps(s, m)
           .filter((c) => c.metadata.deletionTimestamp)
           .map((c) => c.metadata.name)
-      expect(terminating(before, ghost)).toEqual(['page'])
+      // The release that made format 2 drops a copy never served at once: its fixture holds no
+      // tombstone for ghost, the release before it one that the run drops.
+      expect(terminating(before, ghost)).toEqual(name === 'upgrade-10f409b' ? ['page'] : [])
       const res = await stack.api('/hooks/translate', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -122,6 +124,19 @@ describe.each(FIXTURES)('from %s', (name) => {
       const { [ghost]: _db, ...desiredBefore } = before.desired
       expect(withoutVersions(desiredNow)).toEqual(withoutVersions(desiredBefore))
       expect(now.versionMemory).toEqual(before.versionMemory)
+      // The mailboxes now hold their live copies through shared manifests (format 3).
+      const store = openStackStore(await stack.readInfo())
+      try {
+        const ids = await Promise.all(
+          [...edges, ghost].map(async (m) => {
+            const manifest = await store.projections.getManifest((await spaceOf(m)).spec.cluster)
+            return manifest?.shared?.membership.id
+          })
+        )
+        expect(ids.filter((id) => id !== undefined).length).toBeGreaterThan(0)
+      } finally {
+        store.close()
+      }
     })
   })
 })
