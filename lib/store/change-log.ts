@@ -17,16 +17,19 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
 import { badRequest, expired } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { type Item, optNumber, readNumber, readString, s } from './attrs.ts'
+import { type Item, optNumber, optString, readNumber, readString, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { checkCollection, logGsiPk, logPk, padRv } from './keys.ts'
 import { readWatermark } from './meta-items.ts'
 import { itemObject } from './object-items.ts'
 import type { ProjectionChange } from './projection-codec.ts'
 import { isProjectionLogItem, projectionChanges, projectionEvents } from './projection-log.ts'
+import type { SharedFeed } from './projection-types.ts'
 import { sharedUnits, withMemberStates } from './shared-feed.ts'
+import { isSharedId } from './shared-manifest.ts'
+import { expandShared, type Member, type MemberChange } from './shared-members.ts'
 import { GSI_NAME } from './table.ts'
-import type { ChangeEvent, ChangesOptions, ChangesResult, ChangeType, SharedFeed } from './types.ts'
+import type { ChangeEvent, ChangesOptions, ChangesResult, ChangeType } from './types.ts'
 
 /** Bodies of projected copies by content hash (ProjectionStore.getBodies). */
 export type BodyReader = (hashes: readonly string[]) => Promise<Map<string, KubeObject>>
@@ -35,7 +38,13 @@ export type BodyReader = (hashes: readonly string[]) => Promise<Map<string, Kube
  * A log item to hand out: for a projection item, the copies it lists that match; for a shared
  * manifest's item, those copies as the member mailbox `member` holds them.
  */
-type Unit = { item: Item; changes?: ProjectionChange[]; member?: SharedFeed }
+type Unit = {
+  item: Item
+  changes?: ProjectionChange[]
+  member?: SharedFeed
+  /** A shared manifest's item on the cross-space feed: its copies, one per member. */
+  expanded?: MemberChange[]
+}
 
 const PAGE = 500
 const TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED']
@@ -86,11 +95,19 @@ class Collector {
   private readonly horizon: number
   private readonly limit: number | undefined
   private readonly shared: Unit[]
+  /** Set for a cross-space read: how it expands shared manifests' items (shared-members.ts). */
+  private readonly expand: ((item: Item) => Promise<MemberChange[]>) | undefined
 
-  constructor(horizon: number, limit: number | undefined, shared: Unit[]) {
+  constructor(
+    horizon: number,
+    limit: number | undefined,
+    shared: Unit[],
+    expand?: (item: Item) => Promise<MemberChange[]>
+  ) {
     this.horizon = horizon
     this.limit = limit
     this.shared = shared
+    this.expand = expand
   }
 
   /** Hands out `unit` unless it is unsettled ('stop') or past the limit ('more'). */
@@ -98,7 +115,7 @@ class Collector {
     if (readNumber(unit.item, 'ts') > this.horizon) return 'stop'
     if (this.limit !== undefined && this.count >= this.limit) return 'more'
     this.units.push(unit)
-    this.count += unit.changes?.length ?? 1
+    this.count += unit.expanded?.length ?? unit.changes?.length ?? 1
     return 'ok'
   }
 
@@ -116,6 +133,10 @@ class Collector {
     const before = this.takeShared(readNumber(item, 'rv'))
     if (before !== 'ok') return before
     if (readNumber(item, 'ts') > this.horizon) return 'stop'
+    if (this.expand && isSharedId(optString(item, 'cl') ?? '')) {
+      const expanded = await this.expand(item)
+      return expanded.length === 0 ? 'ok' : this.take({ item, expanded })
+    }
     const changes = isProjectionLogItem(item) ? await projectionChanges(item, namespace) : undefined
     if (changes?.length === 0) return 'ok'
     return this.take(changes ? { item, changes } : { item })
@@ -135,7 +156,12 @@ async function readEntries(
   const pageLimit =
     opts.limit === undefined || opts.namespace !== undefined ? PAGE : Math.min(PAGE, opts.limit + 1)
   const shared = opts.shared ? await sharedUnits(ctx, opts, opts.shared) : []
-  const collector = new Collector(polledAt - ctx.settleMs, opts.limit, shared)
+  const members = new Map<string, Promise<Member[]>>()
+  const expand =
+    opts.cluster === '*'
+      ? (item: Item) => expandShared(ctx, item, opts.namespace, members)
+      : undefined
+  const collector = new Collector(polledAt - ctx.settleMs, opts.limit, shared, expand)
   let start: Item | undefined
   do {
     const out = await ctx.client.send(
@@ -179,11 +205,21 @@ export async function readChanges(
   if (opts.sinceRv < watermark) {
     throw expired(`too old resource version: ${opts.sinceRv} (${watermark})`)
   }
-  const hashes = units.flatMap((u) => u.changes?.map((c) => c.entry.hash) ?? [])
+  const hashes = units.flatMap((u) => [
+    ...(u.changes?.map((c) => c.entry.hash) ?? []),
+    ...(u.expanded?.map((x) => x.change.entry.hash) ?? []),
+  ])
   const bodies = hashes.length > 0 ? await getBodies(hashes) : new Map<string, KubeObject>()
-  await withMemberStates(units)
+  await withMemberStates(ctx, [
+    ...units.flatMap(({ member, changes }) =>
+      member ? (changes ?? []).map((change) => ({ mailbox: member.mailbox, change })) : []
+    ),
+    ...units.flatMap((u) => u.expanded ?? []),
+  ])
   const events = await Promise.all(
-    units.map(async ({ item, changes, member }) => {
+    units.map(async ({ item, changes, member, expanded }) => {
+      if (expanded)
+        return expanded.flatMap((x) => projectionEvents(item, [x.change], bodies, x.mailbox))
       if (changes) return projectionEvents(item, changes, bodies, member?.mailbox)
       const event = await toEvent(ctx, item)
       return event ? [event] : []

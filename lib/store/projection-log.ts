@@ -60,20 +60,6 @@ export async function projectionLogItems(
   )
 }
 
-/**
- * The log items of a shared manifest's change (shared-manifest-write.ts): like a mailbox's, but
- * out of the cross-space feed, since its members read them through their own watches.
- */
-export async function sharedLogItems(
-  ctx: StoreContext,
-  id: string,
-  changes: ProjectionChange[],
-  at: { rv: number; ts: number }
-): Promise<Item[]> {
-  const items = await projectionLogItems(ctx, id, changes, at)
-  return items.map(({ g1pk: _pk, g1sk: _sk, ...rest }) => rest)
-}
-
 /** `items` stamped with `lt`, now: the write they record has landed (list-marks.ts). */
 export function landedNow(ctx: StoreContext, items: Item[]): Item[] {
   const lt = n(ctx.now())

@@ -16,13 +16,14 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb'
 import { timestamp } from '../kube/time.ts'
 import { b, type Item, isConditionalFailure, n } from './attrs.ts'
+import { deleteKeys } from './batch-delete.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
 import { issueRvs, logAllAgainWhileLate } from './late-entries.ts'
 import type { BodyCache } from './projection-bodies.ts'
 import { encodeEntries, type ProjectionChange } from './projection-codec.ts'
 import { entryKey, stampManifest } from './projection-diff.ts'
-import { landedNow, projectionLogItems, sharedLogItems } from './projection-log.ts'
+import { landedNow, projectionLogItems } from './projection-log.ts'
 import { manifestConflict, manifestKey } from './projection-manifest.ts'
 import { checkAll, counts, type Planned, planAll } from './projection-manifest-plan.ts'
 import { getCopyStatesOf } from './projection-state.ts'
@@ -36,6 +37,7 @@ import type {
 } from './projection-types.ts'
 import { membershipAttrs, readShared } from './shared-manifest.ts'
 import type { ShareGroup } from './shared-manifest-write.ts'
+import { memberItem, memberKey } from './shared-members.ts'
 import { movedSince, type WrittenMember } from './shared-membership.ts'
 
 /** Puts one planned manifest at `rv`; its log items, or the write's failure. */
@@ -137,10 +139,14 @@ export async function writeManifests(
       }
     })
   )
-  await putItems(
-    ctx,
-    landedNow(ctx, [...landed.flatMap((l) => l.items), ...sharedLogs.flatMap((g) => g.items)])
-  )
+  const members = memberChanges(landed, out)
+  await Promise.all([
+    putItems(ctx, [
+      ...landedNow(ctx, [...landed.flatMap((l) => l.items), ...sharedLogs.flatMap((g) => g.items)]),
+      ...members.put,
+    ]),
+    members.gone.length > 0 ? deleteKeys(ctx, members.gone) : undefined,
+  ])
   const askedAt = Math.min(issued.askedAt, ...sharedLogs.map((g) => g.askedAt))
   await logAllAgainWhileLate(ctx, askedAt, [
     ...landed.map(
@@ -149,7 +155,7 @@ export async function writeManifests(
           projectionLogItems(ctx, mailbox, changes, at)
     ),
     ...sharedLogs.map(
-      (g) => (at: { rv: number; ts: number }) => sharedLogItems(ctx, g.id, g.changes, at)
+      (g) => (at: { rv: number; ts: number }) => projectionLogItems(ctx, g.id, g.changes, at)
     ),
   ])
   await recheckMembers(
@@ -189,6 +195,27 @@ async function recheckMembers(ctx: StoreContext, written: readonly WrittenMember
   await logAllAgainWhileLate(ctx, askedAt, itemsAt)
 }
 
+/**
+ * The members index (shared-members.ts) after the batch's writes: an item for each mailbox that
+ * joined or moved, the old item gone for each that left or moved.
+ */
+function memberChanges(
+  landed: readonly { mailbox: string; p: Planned }[],
+  out: readonly ManifestWriteOutcome[]
+): { put: Item[]; gone: Item[] } {
+  const put: Item[] = []
+  const gone: Item[] = []
+  for (const { mailbox, p } of landed) {
+    const outcome = out[p.index]
+    if (!outcome?.ok) continue
+    const { shared, entries } = outcome.result.manifest
+    const was = p.current?.shared?.membership.id
+    if (shared && !p.share?.continuing) put.push(memberItem(mailbox, shared.membership, entries))
+    if (was !== undefined && was !== shared?.membership.id) gone.push(memberKey(was, mailbox))
+  }
+  return { put, gone }
+}
+
 /** The shared manifests' change-log items, when no member of the batch wrote (and relogged late). */
 async function logShared(ctx: StoreContext, groups: readonly ShareGroup[]): Promise<void> {
   if (groups.length === 0) return
@@ -203,7 +230,7 @@ async function logShared(ctx: StoreContext, groups: readonly ShareGroup[]): Prom
   await logAllAgainWhileLate(
     ctx,
     Math.min(askedAt, ...groups.map((g) => g.askedAt)),
-    groups.map((g) => (at) => sharedLogItems(ctx, g.id, g.changes, at))
+    groups.map((g) => (at) => projectionLogItems(ctx, g.id, g.changes, at))
   )
 }
 

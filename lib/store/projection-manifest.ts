@@ -11,6 +11,7 @@
 import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb'
 import { badRequest, conflict } from '../errors.ts'
 import { type Item, isConditionalFailure, n, optBytes, readNumber, readString, s } from './attrs.ts'
+import { deleteKeys } from './batch-delete.ts'
 import { getItems } from './batch-get.ts'
 import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
@@ -30,6 +31,7 @@ import {
   sharedKey,
   sharedPk,
 } from './shared-manifest.ts'
+import { memberKey } from './shared-members.ts'
 
 const DELETE_ATTEMPTS = 5
 
@@ -203,7 +205,11 @@ export async function deleteManifest(ctx: StoreContext, mailbox: string): Promis
       if (!isConditionalFailure(e)) throw e
       continue
     }
-    await putItems(ctx, landedNow(ctx, logItems))
+    const id = current.shared?.membership.id
+    await Promise.all([
+      putItems(ctx, landedNow(ctx, logItems)),
+      id === undefined ? undefined : deleteKeys(ctx, [memberKey(id, mailbox)]),
+    ])
     await logAgainWhileLate(ctx, issued, logAt)
     return
   }

@@ -12,7 +12,6 @@
  * state item (`CopyState`), written without touching the manifest and merged when rendering.
  */
 import type { JsonObject, KubeObject } from '../kube/types.ts'
-import type { SharedFeed } from './types.ts'
 
 /** What the translator wants in a mailbox at one key: the projected body and where it lives. */
 export type DesiredEntry = {
@@ -300,3 +299,15 @@ export type RenderProjected = (
   body: KubeObject,
   state?: StoredCopyState
 ) => KubeObject
+
+/**
+ * What a member mailbox needs to read its shared manifest's changes as its own: the shared id, its
+ * stored entries and marks, and when it joined (the shared changes after that are its own).
+ */
+export type SharedFeed = {
+  id: string
+  mailbox: string
+  entries: ReadonlyMap<string, ManifestEntry>
+  marks: SharedMembership['marks']
+  joined: number
+}

@@ -1,7 +1,7 @@
 /**
  * A member mailbox's watch of its shared manifest (shared-manifest.ts). A change of shared content
- * is logged once, in the shared manifest's own partition (`l#<shared-id>#<group>/<resource>`, out
- * of the cross-space feed); the watch of each member reads it beside the mailbox's own partition
+ * is logged once, in the shared manifest's own partition (`l#<shared-id>#<group>/<resource>`);
+ * the watch of each member reads it beside the mailbox's own partition
  * (change-log.ts merges both in rv order, under the same settling and limit rules). A listed copy
  * is the member's when it moved past the member's mark for that key (below the mark, the
  * member's own write already logged it), and is handed out as the member's copy: its own uid,
@@ -17,9 +17,10 @@ import { decodeEntries, type ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { isProjectionLogItem, projectionChanges } from './projection-log.ts'
 import { checkMailbox, manifestKey } from './projection-manifest.ts'
-import { getCopyStates } from './projection-state.ts'
+import { getCopyStatesOf } from './projection-state.ts'
+import type { SharedFeed } from './projection-types.ts'
 import { memberCopy, membershipOf } from './shared-manifest.ts'
-import type { ChangesOptions, SharedFeed } from './types.ts'
+import type { ChangesOptions } from './types.ts'
 
 /** A shared manifest's log item, with the copies it lists as the member holds them. */
 export type MemberUnit = { item: Item; changes: ProjectionChange[]; member: SharedFeed }
@@ -42,7 +43,6 @@ export async function sharedFeed(
     entries: new Map(entries.map((e) => [entryKey(e), e])),
     marks: membership.marks,
     joined: membership.joined,
-    states: (keys) => getCopyStates(ctx, mailbox, keys),
   }
 }
 
@@ -93,21 +93,25 @@ export async function sharedUnits(
   return units.sort((a, b) => readNumber(a.item, 'rv') - readNumber(b.item, 'rv'))
 }
 
-/** Gives the member units' copies the member's reported states (one read per member). */
+/**
+ * Gives the copies of member units (a member's feed, or a cross-space expansion) their mailboxes'
+ * reported states: one BatchGetItem per 100 copies, whatever the number of mailboxes.
+ */
 export async function withMemberStates(
-  units: readonly { changes?: ProjectionChange[]; member?: SharedFeed }[]
+  ctx: StoreContext,
+  copies: readonly { mailbox: string; change: ProjectionChange }[]
 ): Promise<void> {
-  const byFeed = new Map<SharedFeed, ProjectionChange[]>()
-  for (const { changes, member } of units) {
-    if (member && changes) byFeed.set(member, [...(byFeed.get(member) ?? []), ...changes])
+  if (copies.length === 0) return
+  const byMailbox = new Map<string, ProjectionChange[]>()
+  for (const { mailbox, change } of copies)
+    byMailbox.set(mailbox, [...(byMailbox.get(mailbox) ?? []), change])
+  const wants = [...byMailbox].map(([mailbox, changes]) => ({
+    mailbox,
+    keys: changes.map((c) => c.entry),
+  }))
+  const states = await getCopyStatesOf(ctx, wants)
+  for (const { mailbox, change } of copies) {
+    const state = states.get(mailbox)?.get(entryKey(change.entry))
+    if (state?.uid === change.entry.uid) change.state = state
   }
-  await Promise.all(
-    [...byFeed].map(async ([feed, changes]) => {
-      const states = await feed.states(changes.map((c) => c.entry))
-      for (const c of changes) {
-        const state = states.get(entryKey(c.entry))
-        if (state?.uid === c.entry.uid) c.state = state
-      }
-    })
-  )
 }

@@ -7,7 +7,8 @@
  * content), and, when new or changed, put with its own rv and a condition on its version, before
  * any member's manifest: a member reading its shared manifest always finds it. A change of
  * content logs the changed copies in the shared manifest's own change-log partition
- * (`l#<shared-id>#<group>/<resource>`), which the watch of each member reads (projection-feeds.ts);
+ * (`l#<shared-id>#<group>/<resource>`), which the watch of each member reads (shared-feed.ts), and
+ * in the cross-space feed, whose readers expand it to every member (shared-members.ts);
  * a new shared manifest logs nothing, since its members' own writes log their copies. A condition
  * that fails (another batch wrote it meanwhile) is read and planned once more: a writer that wants
  * what is now stored has nothing to write, otherwise its writes fail with Conflict and are retried.
@@ -27,7 +28,7 @@ import {
   stampManifest,
   type WantedEntry,
 } from './projection-diff.ts'
-import { sharedLogItems } from './projection-log.ts'
+import { projectionLogItems } from './projection-log.ts'
 import { readShared, type SharedManifest, sharedId, sharedKey } from './shared-manifest.ts'
 
 /** A shared manifest of the batch: as read and as after the batch. */
@@ -102,7 +103,7 @@ async function putShared(
   )
   // A new shared manifest has no members yet: theirs are logged by their own writes.
   const logged = read ? changes : []
-  const items = logged.length > 0 ? await sharedLogItems(ctx, id, logged, at) : []
+  const items = logged.length > 0 ? await projectionLogItems(ctx, id, logged, at) : []
   const next = { id, version: at.rv, entries }
   const { askedAt } = at
   return { id, next, read: read?.version ?? 0, written: true, askedAt, items, changes: logged }

@@ -8,12 +8,7 @@
  * `lib/errors.ts` (AlreadyExists, Conflict, NotFound, Expired, RequestEntityTooLarge).
  */
 import type { KubeObject } from '../kube/types.ts'
-import type {
-  CopyKey,
-  ManifestEntry,
-  SharedMembership,
-  StoredCopyState,
-} from './projection-types.ts'
+import type { SharedFeed } from './projection-types.ts'
 
 export type ObjectKey = {
   /** Logical-cluster id of the space (never its path). */
@@ -99,20 +94,6 @@ export type ChangesOptions = CollectionRef & {
    * it for a mailbox collection: lib/store/shared-feed.ts).
    */
   shared?: SharedFeed
-}
-
-/**
- * What a member mailbox needs to read its shared manifest's changes as its own: the shared id, its
- * stored entries and marks, when it joined (the shared changes after that are its own), and its
- * copies' states, so the events keep the reported status.
- */
-export type SharedFeed = {
-  id: string
-  mailbox: string
-  entries: ReadonlyMap<string, ManifestEntry>
-  marks: SharedMembership['marks']
-  joined: number
-  states(keys: readonly CopyKey[]): Promise<Map<string, StoredCopyState>>
 }
 
 export type ChangesResult = {

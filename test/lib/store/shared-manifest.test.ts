@@ -314,4 +314,44 @@ describe('shared manifests', () => {
     await reader.projections.getManifest('mb1')
     expect(counter.snapshot()).toEqual({ GetItem: 1 })
   })
+
+  it('shows a change of shared content on the cross-space feed once per member, as its copy', async () => {
+    t = await createTestStore()
+    await writeAll(t, [cmEntry('a')])
+    const before = await t.projections.getManifests(MAILBOXES)
+    const mark = await t.objects.currentRv()
+    await writeAll(t, [cmEntry('a', 'ns1', { v: '2' })])
+    const across = async (sinceRv: number) =>
+      (await t!.objects.changes({ cluster: '*', group: '', resource: 'configmaps', sinceRv }))
+        .events
+    const events = await across(mark)
+    expect(events.map((e) => [e.type, e.cluster]).sort()).toEqual(
+      MAILBOXES.map((mb) => ['MODIFIED', mb])
+    )
+    for (const e of events) {
+      const own = before.get(e.cluster)?.entries[0]
+      expect(e.object.metadata.uid).toBe(own?.uid)
+      expect(e.object.metadata.annotations?.['kcp.io/cluster']).toBe(e.cluster)
+      expect(e.object.metadata.generation).toBe((own?.generation ?? 0) + 1)
+      expect((e.object as { data?: unknown }).data).toEqual({ v: '2' })
+    }
+    // mb1 leaves (its own write logs its copy), then the next change reaches the other two only.
+    const m1 = (await t.projections.getManifest('mb1'))!
+    await t.projections.writeManifest('mb1', w([cmEntry('a', 'ns1', { v: '2' })], m1, null))
+    const left = await t.objects.currentRv()
+    const rest = await t.projections.getManifests(['mb2', 'mb3'])
+    await t.projections.writeManifests(
+      ['mb2', 'mb3'].map((mb) => ({
+        mailbox: mb,
+        w: w([cmEntry('a', 'ns1', { v: '3' })], rest.get(mb)!),
+      }))
+    )
+    expect((await across(left)).map((e) => e.cluster).sort()).toEqual(['mb2', 'mb3'])
+    // A deleted mailbox is no member any more either.
+    await t.projections.deleteManifest('mb2')
+    const gone = await t.objects.currentRv()
+    const mb3 = (await t.projections.getManifest('mb3'))!
+    await t.projections.writeManifest('mb3', w([cmEntry('a', 'ns1', { v: '4' })], mb3))
+    expect((await across(gone)).map((e) => e.cluster)).toEqual(['mb3'])
+  })
 })
