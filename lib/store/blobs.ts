@@ -8,12 +8,14 @@
  * at once; after any other failure the head may have landed, so the chunks stay and the sweep
  * removes them after `BLOB_GRACE_MS` if nothing references them.
  */
-import { PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb'
+
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb'
 import { b, type Item, isConditionalFailure, n, optBytes, s } from './attrs.ts'
 import { deleteKeys } from './batch-delete.ts'
 import { joinChunks, splitChunks } from './body-codec.ts'
 import type { StoreContext } from './context.ts'
 import { blobPk, chunkSk, logPkForHead } from './keys.ts'
+import { queryAll } from './query-all.ts'
 
 /** A writer must publish the head within this time after writing chunks, or give up. */
 export const BLOB_WRITE_DEADLINE_MS = 60_000
@@ -55,23 +57,15 @@ export async function writeBlob(
 /** Reads a blob back; undefined when any chunk is missing. */
 export async function readBlob(ctx: StoreContext, ref: BlobRef): Promise<Uint8Array | undefined> {
   const parts: Uint8Array[] = []
-  let start: Item | undefined
-  do {
-    const out = await ctx.client.send(
-      new QueryCommand({
-        TableName: ctx.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': s(blobPk(ref.blobRv)) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      })
-    )
-    for (const item of out.Items ?? []) {
-      const d = optBytes(item, 'd')
-      if (d) parts.push(d)
-    }
-    start = out.LastEvaluatedKey
-  } while (start)
+  const items = await queryAll(ctx, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': s(blobPk(ref.blobRv)) },
+    ConsistentRead: true,
+  })
+  for (const item of items) {
+    const d = optBytes(item, 'd')
+    if (d) parts.push(d)
+  }
   return parts.length === ref.chunks ? joinChunks(parts) : undefined
 }
 

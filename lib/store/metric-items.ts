@@ -8,9 +8,11 @@
  * those of a chunk that may have landed (a timeout, a lost response) or was refused are dropped,
  * since ADD is not idempotent and counting twice is worse than missing a few.
  */
-import { QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb'
+
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb'
 import { type Item, n, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
+import { queryAll } from './query-all.ts'
 import { classifyStoreError } from './request-observer.ts'
 
 export const METRICS_PK = 'metrics'
@@ -94,25 +96,17 @@ export async function addMetricDeltas(
 
 export async function readMetricTotals(ctx: StoreContext): Promise<Map<string, number>> {
   const totals = new Map<string, number>()
-  let start: Item | undefined
-  do {
-    const out = await ctx.client.send(
-      new QueryCommand({
-        TableName: ctx.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': s(METRICS_PK) },
-        ExclusiveStartKey: start,
-      })
-    )
-    for (const item of out.Items ?? []) {
-      for (const [attr, value] of Object.entries(item)) {
-        if (attr === 'pk' || attr === 'sk' || value.N === undefined) continue
-        const v = Number(value.N)
-        if (Number.isFinite(v)) totals.set(attr, (totals.get(attr) ?? 0) + v)
-      }
+  const items = await queryAll(ctx, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': s(METRICS_PK) },
+  })
+  for (const item of items) {
+    for (const [attr, value] of Object.entries(item)) {
+      if (attr === 'pk' || attr === 'sk' || value.N === undefined) continue
+      const v = Number(value.N)
+      if (Number.isFinite(v)) totals.set(attr, (totals.get(attr) ?? 0) + v)
     }
-    start = out.LastEvaluatedKey
-  } while (start)
+  }
   for (const [k, v] of totals) if (!Number.isInteger(v)) totals.set(k, Number(v.toFixed(6)))
   return totals
 }

@@ -9,7 +9,7 @@
  * A copy whose key is too long for a sort key (key-size.ts) has no state. Reads here; writes in
  * projection-state-write.ts.
  */
-import { QueryCommand } from '@aws-sdk/client-dynamodb'
+
 import { internalError } from '../errors.ts'
 import { canonicalJson } from '../patch/json-values.ts'
 import { type Item, optBytes, readNumber, readString, s } from './attrs.ts'
@@ -19,6 +19,7 @@ import { keyFits } from './key-size.ts'
 import { decodeState } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import type { CopyKey, CopyState, StoredCopyState } from './projection-types.ts'
+import { queryAll } from './query-all.ts'
 
 export const STATE_PK_PREFIX = 'ps#'
 export const statePk = (mailbox: string) => `${STATE_PK_PREFIX}${mailbox}`
@@ -87,22 +88,12 @@ export async function listCopyStates(
   const prefix = `${group}/${resource}/${namespace === undefined ? '' : `${namespace}/`}`
   const out = new Map<string, StoredCopyState>()
   if (!keyFits(statePk(mailbox), prefix)) return out
-  let start: Item | undefined
-  do {
-    const page = await ctx.client.send(
-      new QueryCommand({
-        TableName: ctx.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': s(statePk(mailbox)), ':prefix': s(prefix) },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      })
-    )
-    for (const [key, state] of await Promise.all((page.Items ?? []).map(fromItem))) {
-      out.set(key, state)
-    }
-    start = page.LastEvaluatedKey
-  } while (start)
+  const items = await queryAll(ctx, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': s(statePk(mailbox)), ':prefix': s(prefix) },
+    ConsistentRead: true,
+  })
+  for (const [key, state] of await Promise.all(items.map(fromItem))) out.set(key, state)
   return out
 }
 

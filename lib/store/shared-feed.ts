@@ -9,7 +9,8 @@
  * `sharedFeed` reads what that takes from the member's manifest item: one GetItem per read of a
  * mailbox collection, none for a mailbox that shares nothing.
  */
-import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
+
+import { GetItemCommand } from '@aws-sdk/client-dynamodb'
 import { type Item, optBytes, readNumber, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { logPk, padRv } from './keys.ts'
@@ -19,6 +20,7 @@ import { isProjectionLogItem, projectionChanges } from './projection-log.ts'
 import { checkMailbox, manifestKey } from './projection-manifest.ts'
 import { getCopyStatesOf } from './projection-state.ts'
 import type { SharedFeed } from './projection-types.ts'
+import { queryAll } from './query-all.ts'
 import { memberCopy, membershipOf } from './shared-manifest.ts'
 import type { ChangesOptions } from './types.ts'
 
@@ -69,27 +71,19 @@ export async function sharedUnits(
   feed: SharedFeed
 ): Promise<MemberUnit[]> {
   const units: MemberUnit[] = []
-  let start: Item | undefined
-  do {
-    const out = await ctx.client.send(
-      new QueryCommand({
-        TableName: ctx.table,
-        KeyConditionExpression: 'pk = :pk AND sk > :since',
-        ExpressionAttributeValues: {
-          ':pk': s(logPk(feed.id, opts.group, opts.resource)),
-          ':since': s(padRv(opts.sinceRv)),
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      })
-    )
-    for (const item of out.Items ?? []) {
-      if (!isProjectionLogItem(item)) continue
-      const changes = await memberChanges(item, feed, opts.namespace)
-      if (changes.length > 0) units.push({ item, changes, member: feed })
-    }
-    start = out.LastEvaluatedKey
-  } while (start)
+  const items = await queryAll(ctx, {
+    KeyConditionExpression: 'pk = :pk AND sk > :since',
+    ExpressionAttributeValues: {
+      ':pk': s(logPk(feed.id, opts.group, opts.resource)),
+      ':since': s(padRv(opts.sinceRv)),
+    },
+    ConsistentRead: true,
+  })
+  for (const item of items) {
+    if (!isProjectionLogItem(item)) continue
+    const changes = await memberChanges(item, feed, opts.namespace)
+    if (changes.length > 0) units.push({ item, changes, member: feed })
+  }
   return units.sort((a, b) => readNumber(a.item, 'rv') - readNumber(b.item, 'rv'))
 }
 

@@ -10,7 +10,7 @@
  * like the log items, a crash between the manifest write and these loses cross-space events
  * only (a relist heals it), never a copy.
  */
-import { QueryCommand } from '@aws-sdk/client-dynamodb'
+
 import { z } from 'zod'
 import { internalError } from '../errors.ts'
 import { type Item, n, optBytes, optString, readNumber, readString, s } from './attrs.ts'
@@ -20,6 +20,7 @@ import type { ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { projectionChanges } from './projection-log.ts'
 import type { ManifestEntry, SharedMembership } from './projection-types.ts'
+import { queryAll } from './query-all.ts'
 
 export const MEMBERS_PK_PREFIX = 'smm#'
 const membersPk = (id: string) => `${MEMBERS_PK_PREFIX}${id}`
@@ -73,22 +74,12 @@ async function fromItem(item: Item): Promise<Member> {
 
 /** Every member of the shared manifest `id`: one Query per 1 MB. */
 export async function readMembers(ctx: StoreContext, id: string): Promise<Member[]> {
-  const members: Member[] = []
-  let start: Item | undefined
-  do {
-    const out = await ctx.client.send(
-      new QueryCommand({
-        TableName: ctx.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': s(membersPk(id)) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      })
-    )
-    members.push(...(await Promise.all((out.Items ?? []).map(fromItem))))
-    start = out.LastEvaluatedKey
-  } while (start)
-  return members
+  const items = await queryAll(ctx, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': s(membersPk(id)) },
+    ConsistentRead: true,
+  })
+  return Promise.all(items.map(fromItem))
 }
 
 /** One member's copy in a cross-space expansion of a shared change. */
