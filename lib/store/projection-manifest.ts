@@ -18,10 +18,10 @@ import type { StoreContext } from './context.ts'
 import { checkObjectKey, manifestPk, SINGLE_SK } from './keys.ts'
 import { issueRv, logAgainWhileLate } from './late-entries.ts'
 import { decodeEntries } from './projection-codec.ts'
-import { entryKey } from './projection-diff.ts'
 import { landedNow, projectionLogItems } from './projection-log.ts'
 import type { DesiredEntry, Manifest, SharedMembership } from './projection-types.ts'
 import {
+  advancedMarks,
   composeEntries,
   membershipOf,
   readShared,
@@ -81,12 +81,7 @@ function composeWith(
   if (!membership) return manifest
   const shared = sharedFor(manifest.mailbox, membership, found)
   const entries = composeEntries(manifest.entries, membership, shared)
-  const now = { ...membership, marks: { ...membership.marks } }
-  for (const e of shared.entries) {
-    const key = entryKey(e)
-    const mark = now.marks[key]
-    if (mark && e.rv > mark.rv) now.marks[key] = { rv: e.rv, generation: e.generation }
-  }
+  const now = { ...membership, marks: advancedMarks(membership.marks, shared) }
   return { ...manifest, entries, shared: { membership: now, version: shared.version } }
 }
 

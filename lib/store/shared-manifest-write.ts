@@ -64,12 +64,20 @@ export async function shareIds(
   candidates: readonly ShareCandidate[]
 ): Promise<(string | undefined)[]> {
   const first = new Map<string, string>()
+  // Mailboxes of one group want the same copies: each distinct set is hashed once per batch.
+  const ids = new Map<string, Promise<string>>()
   return Promise.all(
     candidates.map(async ({ share, wanted }) => {
       const live = liveOf(wanted)
       if (share === undefined || live.length === 0) return undefined
-      const id = await sharedId(share, live)
       const text = live.map(wantedText).sort().join('\n')
+      const memo = `${share}\n--\n${text}`
+      let hashing = ids.get(memo)
+      if (!hashing) {
+        hashing = sharedId(share, live)
+        ids.set(memo, hashing)
+      }
+      const id = await hashing
       const seen = first.get(id)
       if (seen === undefined) first.set(id, text)
       return seen === undefined || seen === text ? id : undefined

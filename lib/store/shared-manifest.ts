@@ -118,6 +118,20 @@ export function memberCopy(
   }
 }
 
+/** `marks` moved to each shared entry that moved past its mark: what composed copies stand on. */
+export function advancedMarks(
+  marks: SharedMembership['marks'],
+  shared: SharedManifest
+): SharedMembership['marks'] {
+  const out = { ...marks }
+  for (const e of shared.entries) {
+    const key = entryKey(e)
+    const mark = out[key]
+    if (mark && e.rv > mark.rv) out[key] = { rv: e.rv, generation: e.generation }
+  }
+  return out
+}
+
 /** The mailbox's copies: its stored entries with their shared content laid over. */
 export function composeEntries(
   stored: readonly ManifestEntry[],

@@ -20,7 +20,7 @@ import {
   type WantedEntry,
 } from './projection-diff.ts'
 import type { Manifest, ManifestEntry, SharedMembership } from './projection-types.ts'
-import { memberCopy, membershipAt, type SharedManifest } from './shared-manifest.ts'
+import { advancedMarks, memberCopy, membershipAt, type SharedManifest } from './shared-manifest.ts'
 
 export type MemberPlan = {
   /** What the manifest write stamps: the own entries of a continuing member, else everything. */
@@ -71,11 +71,7 @@ export function planMember(
   }
   // The shared copies as they read once the shared manifest is written.
   const sharedNow = [...shared].map(([k, e]) => memberCopy(held.get(k)!, e, marks[k]))
-  const nowMarks = { ...marks }
-  for (const [k, e] of shared) {
-    const mark = marks[k]
-    if (mark && e.rv > mark.rv) nowMarks[k] = { rv: e.rv, generation: e.generation }
-  }
+  const nowMarks = advancedMarks(marks, next)
   const own = current.entries.filter((e) => !shared.has(entryKey(e)))
   const plan = planManifest(
     own,
