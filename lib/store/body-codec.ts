@@ -2,12 +2,15 @@
  * Object bodies as stored: the JSON text (without `metadata.resourceVersion`, which lives in the
  * item's `rv` attribute and is put back on read). Bodies up to `COMPRESS_ABOVE` bytes are stored as
  * plain UTF-8 (compressing them costs more CPU than it saves); larger ones are gzip-compressed with
- * the web CompressionStream/DecompressionStream that both Node 22 and Workers provide. Readers tell
+ * `node:zlib`'s one-shot functions, which both Node 22 and Workers (nodejs_compat) provide natively:
+ * the web CompressionStream/DecompressionStream cost a stream pipeline per call, which in Node was
+ * half the CPU of a translate run that confirms its manifest (docs/SCALING.md). Readers tell
  * the two apart by the gzip magic bytes (JSON text never starts with them). A body whose JSON
  * exceeds 1 MiB is refused with 413 before anything is written; a compressed body larger than
  * `INLINE_LIMIT` is split into `CHUNK_BYTES` pieces stored as separate items (see `blobs.ts`),
  * because a DynamoDB item stops at 400 KB.
  */
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { tooLarge } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 
@@ -20,22 +23,21 @@ export const COMPRESS_ABOVE = 4096
 /** Size of one chunk item's payload. */
 export const CHUNK_BYTES = 350_000
 
-async function pipeBytes(
-  data: Uint8Array,
-  transform: CompressionStream | DecompressionStream
-): Promise<Uint8Array> {
-  const source = new Response(data as Uint8Array<ArrayBuffer>).body
-  if (!source) return new Uint8Array()
-  const out = await new Response(source.pipeThrough(transform)).arrayBuffer()
-  return new Uint8Array(out)
+/**
+ * The most a stored gzip may expand to: far above any body (1 MiB of JSON) or manifest, so only a
+ * corrupt or hostile item meets it, as an error rather than an exhausted isolate.
+ */
+export const MAX_INFLATED_BYTES = 64 * 1024 * 1024
+
+/** A plain Uint8Array over a Buffer's bytes (no copy). */
+const bytesOf = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+
+export async function gzip(data: Uint8Array): Promise<Uint8Array> {
+  return bytesOf(gzipSync(data))
 }
 
-export function gzip(data: Uint8Array): Promise<Uint8Array> {
-  return pipeBytes(data, new CompressionStream('gzip'))
-}
-
-export function gunzip(data: Uint8Array): Promise<Uint8Array> {
-  return pipeBytes(data, new DecompressionStream('gzip'))
+export async function gunzip(data: Uint8Array): Promise<Uint8Array> {
+  return bytesOf(gunzipSync(data, { maxOutputLength: MAX_INFLATED_BYTES }))
 }
 
 /** The JSON stored for an object: everything but `metadata.resourceVersion`. */

@@ -6,6 +6,7 @@ import {
   gunzip,
   gzip,
   joinChunks,
+  MAX_INFLATED_BYTES,
   MAX_OBJECT_BYTES,
   parseBody,
   serializeBody,
@@ -20,6 +21,22 @@ describe('body codec', () => {
     expect(packed.length).toBeLessThan(data.length / 10)
     expect(await gunzip(packed)).toEqual(data)
     expect(await gunzip(await gzip(new Uint8Array()))).toEqual(new Uint8Array())
+  })
+
+  it('reads what the web CompressionStream wrote (bodies of earlier releases)', async () => {
+    const data = new TextEncoder().encode(
+      JSON.stringify({ kind: 'ConfigMap', x: 'y'.repeat(9000) })
+    )
+    const stream = new Response(data).body?.pipeThrough(new CompressionStream('gzip'))
+    const packed = new Uint8Array(await new Response(stream).arrayBuffer())
+    expect(await gunzip(packed)).toEqual(data)
+    expect(await bodyText(packed)).toBe(new TextDecoder().decode(data))
+  })
+
+  it('refuses a stored gzip that inflates past the limit instead of exhausting memory', async () => {
+    const bomb = await gzip(new Uint8Array(MAX_INFLATED_BYTES + 1))
+    expect(bomb.length).toBeLessThan(100_000)
+    await expect(gunzip(bomb)).rejects.toThrow()
   })
 
   it('stores objects without resourceVersion and restores the item rv on read', async () => {
