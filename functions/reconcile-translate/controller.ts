@@ -7,7 +7,8 @@
  * Each batch of keys (a hook call or a resync page) runs in one session sharing one snapshot of
  * the slices, placements and workload spaces (and the customization inputs and outcomes) and
  * one mover of the `manifests` epoch, a wave of WAVE mailboxes at a time (read ahead together,
- * mailbox-reads.ts), each wave's manifest writes committed as one group (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch.
+ * mailbox-reads.ts), each wave's manifest writes committed as one group (manifest-commits.ts). Each stored edge object that does not decode is logged once per batch. The hook's pacer
+ * assumes KEY_COST subrequests per key until it has measured one, so a whole wave starts at once.
  */
 
 import { reportInvalid } from '../../lib/apis/decode.ts'
@@ -26,6 +27,14 @@ import { reconcileTranslate, type TranslateDeps, type TranslateSession } from '.
 import { contentMemo } from './shared-content.ts'
 
 export { TRANSLATE_STEP }
+
+/**
+ * Subrequests a translate key is assumed to cost before one is measured: its share of a wave's
+ * reads ahead (3 requests per 96 keys) and of its group commit (about 1.2 per written mailbox),
+ * a few more for the key that reads a chunk. The batch's first key pays the snapshot's reads
+ * (pacer.ts leaves it out), so a whole wave starts under the hook's ceiling.
+ */
+export const KEY_COST = 6
 
 export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry'>
 
@@ -62,6 +71,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
   return {
     name: TRANSLATE_STEP,
     concurrency: WAVE,
+    keyCost: KEY_COST,
     async reconcile(key) {
       const s = session([key])
       try {

@@ -70,7 +70,7 @@ async function runPaced(
 ): Promise<BatchResult> {
   const unique = [...new Set(keys)]
   const session = c.session ? c.session(unique) : c
-  const pacer = paced ? createPacer() : undefined
+  const pacer = paced ? createPacer(c.keyCost) : undefined
   const out: KeyOutcome[] = new Array(unique.length)
   let next = 0
   let running = 0

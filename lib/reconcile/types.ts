@@ -39,6 +39,13 @@ export type Controller = {
   }
   /** How many keys of one batch may run at once; default 1. */
   concurrency?: number
+  /**
+   * Subrequests one key of a batch is assumed to cost until one has been measured
+   * (lib/budget/pacer.ts); default KEY_COST_ESTIMATE. A step whose keys share their reads and
+   * writes across the batch costs far less per key, and a lower estimate lets its first wave start
+   * whole.
+   */
+  keyCost?: number
 }
 
 /** A failure that retrying cannot fix (bad input); logged, not retried. */
