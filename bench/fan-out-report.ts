@@ -62,7 +62,8 @@ const verdict = (met: boolean) => (met ? 'met' : 'MISSED')
 /** A small per-unit figure with enough digits to read 1/N. */
 const small = (x: number) => (Number.isFinite(x) ? x.toPrecision(3) : '-')
 
-function byOperation(requests: Record<string, number>): string {
+/** "BatchGetItem 10, PutItem 1000": store requests by operation name. */
+export function byOperation(requests: Record<string, number>): string {
   return Object.keys(requests)
     .sort()
     .map((op) => `${op} ${requests[op]}`)

@@ -7,6 +7,8 @@
  * table). Then one ConfigMap's data changes, and the same is timed until every mailbox holds its
  * new body. DynamoDB requests and body writes of the hub are counted over each timed part.
  */
+
+import { profiled } from './cpu-profile.ts'
 import {
   configMapKey,
   hashAt,
@@ -81,11 +83,13 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
     if (++rounds > MAX_ROUNDS)
       throw new Error(`${label}: ${todo.length} mailboxes incomplete after ${MAX_ROUNDS} rounds`)
     if (rounds > 1) retried += todo.length
-    const run = await driveHook(
-      hub,
-      'translate',
-      todo.map((m) => m.key),
-      { batch: opts.batch, calls: opts.calls, settled: settledOutcome }
+    const run = await profiled(label, () =>
+      driveHook(
+        hub,
+        'translate',
+        todo.map((m) => m.key),
+        { batch: opts.batch, calls: opts.calls, settled: settledOutcome }
+      )
     )
     completeMs = performance.now() - start
     const cpu = process.cpuUsage(cpu0)

@@ -4,6 +4,7 @@
  * its target and the edge count it was measured at (value null when that part was left out). A
  * figure is read at the largest size measured. Pure.
  */
+import { byOperation } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { ScaleResults } from './scale.ts'
 import type { TimedPhase } from './scale-npm-start.ts'
@@ -154,7 +155,8 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
       `  register  ${seconds(registerMs(r))} s (objects ${seconds(r.setup.createMs)} s, mailboxes ${seconds(r.setup.mailboxMs)} s)`,
       `  fan-out   ${seconds(r.initial.completeMs)} s, ${round(c.fanout, 2)} requests/mailbox; runs: ${unchanged(r.initial)}`,
       `  change    ${seconds(r.change.completeMs)} s, ${round(c.change, 2)} requests/mailbox; runs: ${unchanged(r.change)}`,
-      `  translate per mailbox p50 ${round(r.initial.translateKeyMs.p50)} ms`
+      `  translate per mailbox p50 ${round(r.initial.translateKeyMs.p50)} ms`,
+      `  store requests: fan-out ${byOperation(r.initial.requests)}; change ${byOperation(r.change.requests)}`
     )
   }
   const f = s.idle?.fleet
@@ -222,6 +224,7 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
       fanoutMs: Math.round(r.initial.completeMs),
       changeMs: Math.round(r.change.completeMs),
       requestsPerMailbox: perMailbox(r),
+      requests: { fanout: r.initial.requests, change: r.change.requests },
       runs: { fanout: r.initial.runs, change: r.change.runs },
       unchangedRuns: { fanout: r.initial.unchangedRuns, change: r.change.unchangedRuns },
     })),
