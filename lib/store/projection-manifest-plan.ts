@@ -106,7 +106,7 @@ function plan(c: Checked, group: ShareGroup | undefined): Prepared {
   if (planChanges(p) + p.resourced === 0 && staying) {
     const manifest = member ? member.after : (current ?? { mailbox, version: 0, entries: [] })
     const written = member !== undefined && (group?.written ?? false)
-    const result = { manifest, ...counts(member?.effective ?? p), written }
+    const result = { manifest, ...counts(written ? member.effective() : p), written }
     return { kind: 'done', outcome: { ok: true, result } }
   }
   const leaving = current?.shared && !member?.continuing ? current.shared.membership : undefined

@@ -97,7 +97,7 @@ async function put(
     entries,
     ...(membership ? { shared: { membership, version: p.share?.sharedVersion ?? 0 } } : {}),
   }
-  const effective = p.share?.effective ?? plan
+  const effective = p.share?.effective() ?? plan
   return { result: { manifest, ...counts(effective), written: true }, changes, items }
 }
 

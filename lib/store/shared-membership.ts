@@ -27,8 +27,12 @@ export type MemberPlan = {
   plan: ManifestPlan
   /** The mailbox already belonged to this shared manifest, with every shared copy in place. */
   continuing: boolean
-  /** The member's copies as readers see them, before and after (the write's counts). */
-  effective: ManifestPlan
+  /**
+   * The member's copies as readers see them, before and after (the write's counts): planned on
+   * first use, since a continuing member that writes nothing and whose shared manifest this batch
+   * did not write reports no counts (most members of a change).
+   */
+  effective(): ManifestPlan
   /** The manifest as read after the shared write, for a continuing member that writes nothing. */
   after: Manifest
   /**
@@ -54,7 +58,11 @@ export function planMember(
   next: SharedManifest
 ): MemberPlan {
   const shared = byKey(next.entries)
-  const effective = planManifest(current?.entries ?? [], [...wanted])
+  let planned: ManifestPlan | undefined
+  const effective = () => {
+    planned ??= planManifest(current?.entries ?? [], [...wanted])
+    return planned
+  }
   const marks = current?.shared?.membership.id === next.id ? current.shared.membership.marks : {}
   const held = byKey((current?.entries ?? []).filter((e) => !e.removing))
   const continuing =
@@ -64,7 +72,7 @@ export function planMember(
     const after = current ?? { mailbox, version: 0, entries: [] }
     const membership = (rv: number) => membershipAt(next, rv)
     return {
-      ...{ plan: effective, continuing: false, effective, after, membership },
+      ...{ plan: effective(), continuing: false, effective, after, membership },
       sharedVersion: next.version,
       finish: (stamped) => stamped,
     }
