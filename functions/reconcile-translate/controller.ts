@@ -54,6 +54,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     commits: manifestCommits(deps.projections),
     mailboxes: mailboxReads(deps, keys),
     contents: contentMemo(),
+    settled: new Map(),
   })
   // A Conflict may come from planning on a read made ahead: run once more on fresh reads. The
   // commits are told while the run is in flight, so a wave's writes go out as one group.

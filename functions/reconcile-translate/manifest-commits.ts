@@ -11,7 +11,11 @@
  * `lingerMs` without a new write (a run stalled on a slow read) sends it, and without started runs
  * (a caller that does not tell) a write goes out at once.
  * Writes that arrive while a group is being written wait for it. Each write keeps its own
- * precondition and its own outcome: a Conflict fails that run only.
+ * precondition and its own outcome: a Conflict fails that run only. A run that planned on a read
+ * and writes nothing may `confirm` the version it read in the same group (the versions of a
+ * group's confirmations in one small read per 100): a version that moved fails it with Conflict,
+ * as its write would have. A run that waits on another run's outcome sets itself `aside` meanwhile,
+ * so the group does not wait for it.
  */
 import {
   chargeScopes,
@@ -19,6 +23,7 @@ import {
   measuringScopes,
   type Scope,
 } from '../../lib/budget/frames.ts'
+import { conflict } from '../../lib/errors.ts'
 import type {
   ManifestWrite,
   ManifestWriteResult,
@@ -28,6 +33,10 @@ import type {
 export type ManifestCommits = {
   /** Commits one mailbox's write with the others waiting; resolves or fails with its outcome. */
   write(mailbox: string, w: ManifestWrite): Promise<ManifestWriteResult>
+  /** Confirms with the group that the manifest is still at `version`; Conflict when it moved. */
+  confirm(mailbox: string, version: number): Promise<void>
+  /** Awaits `p` as a run that hands nothing to the group meanwhile. */
+  aside<T>(p: Promise<T>): Promise<T>
   /** A run that may write has started. */
   started(): void
   /** A run has ended (written or not). */
@@ -43,15 +52,18 @@ export const LINGER_MS = 25
 
 type Waiting = {
   mailbox: string
-  w: ManifestWrite
+  /** The write, or the version a run that writes nothing confirms. */
+  w: ManifestWrite | { confirm: number }
   /** The scopes measuring the run that wrote (lib/budget/frames.ts), charged its share. */
   scopes: readonly Scope[]
-  resolve: (r: ManifestWriteResult) => void
+  resolve: (r: ManifestWriteResult | undefined) => void
   reject: (e: unknown) => void
 }
 
+const isWrite = (g: Waiting): g is Waiting & { w: ManifestWrite } => !('confirm' in g.w)
+
 export function manifestCommits(
-  projections: Pick<ProjectionStore, 'writeManifests'>,
+  projections: Pick<ProjectionStore, 'writeManifests' | 'getManifestVersions'>,
   opts: { max?: number; inFlight?: number; lingerMs?: number } = {}
 ): ManifestCommits {
   const max = opts.max ?? COMMIT_MAX
@@ -67,15 +79,34 @@ export function manifestCommits(
     try {
       // The group's requests are the group's: each run is charged an equal share, not the run
       // that happened to send it (the batch's pacer reads what a run costs from its share).
-      const { value: outcomes, used } = await measuredApart(() =>
-        projections.writeManifests(group.map(({ mailbox, w }) => ({ mailbox, w })))
+      const writes = group.filter(isWrite)
+      const confirms = group.filter((g) => !isWrite(g))
+      const { value, used } = await measuredApart(() =>
+        Promise.all([
+          writes.length > 0
+            ? projections.writeManifests(writes.map(({ mailbox, w }) => ({ mailbox, w })))
+            : [],
+          confirms.length > 0
+            ? projections.getManifestVersions(confirms.map((c) => c.mailbox))
+            : new Map<string, number>(),
+        ])
       )
+      const [outcomes, versions] = value
       for (const g of group) chargeScopes(g.scopes, used / group.length)
-      group.forEach((g, i) => {
+      writes.forEach((g, i) => {
         const o = outcomes[i]
         if (o?.ok) g.resolve(o.result)
         else g.reject(o ? o.error : new Error('no outcome for a manifest write'))
       })
+      for (const c of confirms) {
+        const read = (c.w as { confirm: number }).confirm
+        const stored = versions.get(c.mailbox)
+        if (stored === read) c.resolve(undefined)
+        else {
+          const why = `the manifest changed since version ${read}`
+          c.reject(conflict('manifests', { name: c.mailbox }, why))
+        }
+      }
     } catch (e) {
       for (const g of group) g.reject(e)
     }
@@ -108,12 +139,24 @@ export function manifestCommits(
       })
     }
   }
+  const join = (mailbox: string, w: Waiting['w']) =>
+    new Promise<ManifestWriteResult | undefined>((resolve, reject) => {
+      waiting.push({ mailbox, w, scopes: measuringScopes(), resolve, reject })
+      pump(true)
+    })
   return {
-    write(mailbox, w) {
-      return new Promise<ManifestWriteResult>((resolve, reject) => {
-        waiting.push({ mailbox, w, scopes: measuringScopes(), resolve, reject })
-        pump(true)
-      })
+    write: (mailbox, w) => join(mailbox, w) as Promise<ManifestWriteResult>,
+    async confirm(mailbox, version) {
+      await join(mailbox, { confirm: version })
+    },
+    async aside(p) {
+      active = Math.max(0, active - 1)
+      pump()
+      try {
+        return await p
+      } finally {
+        active++
+      }
     },
     started() {
       active++

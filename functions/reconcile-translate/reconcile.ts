@@ -9,7 +9,11 @@
  * the writes of the batch's other runs (manifest-commits.ts), then moves the
  * `manifests` epoch the edge API's idle polls rely on; a copy that leaves
  * becomes a tombstone until the edge confirms it gone (removal-plan.ts). An unchanged result
- * writes nothing. Before that, each API group's version is chosen with the version-choice memory
+ * writes nothing. A mailbox that holds all its copies through a shared manifest, with the inputs
+ * of one whose run in the batch found nothing to write but the shared manifest (shared-content.ts
+ * `SettledShares`), plans no write: it confirms its manifest's version with the wave's group
+ * (a Conflict if it moved, and the run starts again on fresh reads), so a change of content
+ * shared by N mailboxes plans one write, not N. Before that, each API group's version is chosen with the version-choice memory
  * (version-memory.ts: skipped without a read when nothing can depend on it, and written only where
  * the manifest's live copies cannot stand for it), and the conflicts of
  * overlapping workloads are logged and kept in the batch for the reports. Objects asking for customization are customized for this destination first
@@ -48,7 +52,14 @@ import {
   reportInvalidPlacements,
   reportPlacements,
 } from './report-placements.ts'
-import { type ContentMemo, contentKey, shareKey } from './shared-content.ts'
+import {
+  type ContentMemo,
+  contentKey,
+  pureShare,
+  type SettledShares,
+  settledKey,
+  shareKey,
+} from './shared-content.ts'
 import { chooseVersions, liveVersions, manifestVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
@@ -79,6 +90,8 @@ export type TranslateSession = ReportSession & {
   mailboxes: MailboxReads
   /** Desired contents computed in the batch, by their inputs (shared-content.ts). */
   contents: ContentMemo
+  /** What the batch's runs found of their shared manifests' contents (shared-content.ts). */
+  settled: SettledShares
 }
 
 /** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
@@ -140,35 +153,57 @@ export async function reconcileTranslate(
   const compute = () =>
     desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
   // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
-  const { entries, conflicts } = customize
-    ? compute()
-    : session.contents.get(contentKey(chosen, versions, previous), compute)
+  const content = customize ? undefined : contentKey(chosen, versions, previous)
+  const { entries, conflicts } =
+    content === undefined ? compute() : session.contents.get(content, compute)
   session.overlaps.set(
     destinationKey(dest.inventorySpaceId, dest.syncTargetUid),
     Promise.resolve(conflicts)
   )
   logConflicts(deps.log, key, conflicts)
-  // Copies leaving the mailbox stay as tombstones until the edge confirms (removal-plan.ts).
-  const removal = await planRemovals(
-    deps,
-    { id: mailbox.id, name: key },
-    { chosen, current, bodies, desired: entries }
-  )
-  await choice.remember(liveVersions(entries))
-  const res = await session.commits.write(mailbox.id, {
-    desired: removal.entries,
-    expectedVersion: current ? current.version : null,
-    now: deps.now(),
-    known: current ?? null,
-    // Without customization, the live copies are shared with the same inputs' mailboxes.
-    ...(customize ? {} : { share: shareKey(chosen, versions) }),
-  })
-  await removal.settle()
-  if (res.written) session.announcer.announce()
-  await reportPlacements(deps, session, chosen)
-  await reportInvalidPlacements(deps, session, invalid)
-  const outcome = res.written
-    ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`
-    : `placements ${chosen.length}: unchanged`
-  return { outcome }
+  const share = content === undefined ? undefined : pureShare(current)
+  const settled = share === undefined ? undefined : settledKey(share, content as string)
+  const report = async () => {
+    await reportPlacements(deps, session, chosen)
+    await reportInvalidPlacements(deps, session, invalid)
+  }
+  // A member like one the batch already found with nothing to write: confirm, do not plan.
+  const before = settled === undefined ? undefined : session.settled.get(settled)
+  if (current && before && (await session.commits.aside(before))) {
+    await choice.remember(liveVersions(entries))
+    await session.commits.confirm(mailbox.id, current.version)
+    await report()
+    return { outcome: `placements ${chosen.length}: unchanged` }
+  }
+  let learned: (found: boolean) => void = () => undefined
+  if (settled !== undefined)
+    session.settled.set(settled, new Promise<boolean>((resolve) => (learned = resolve)))
+  try {
+    // Copies leaving the mailbox stay as tombstones until the edge confirms (removal-plan.ts).
+    const removal = await planRemovals(
+      deps,
+      { id: mailbox.id, name: key },
+      { chosen, current, bodies, desired: entries }
+    )
+    await choice.remember(liveVersions(entries))
+    const res = await session.commits.write(mailbox.id, {
+      desired: removal.entries,
+      expectedVersion: current ? current.version : null,
+      now: deps.now(),
+      known: current ?? null,
+      // Without customization, the live copies are shared with the same inputs' mailboxes.
+      ...(customize ? {} : { share: shareKey(chosen, versions) }),
+    })
+    learned(share !== undefined && pureShare(res.manifest) === share)
+    await removal.settle()
+    if (res.written) session.announcer.announce()
+    await report()
+    const outcome = res.written
+      ? `placements ${chosen.length}: added ${res.added}, changed ${res.changed}, removed ${res.removed}`
+      : `placements ${chosen.length}: unchanged`
+    return { outcome }
+  } catch (e) {
+    learned(false)
+    throw e
+  }
 }

@@ -10,7 +10,8 @@
  * placement cost one projection per distinct previous state, not a thousand. The memo keeps the
  * last MEMO_LIMIT contents only, so a batch of mailboxes that all differ holds little.
  */
-import type { ManifestEntry } from '../../lib/store/projection-types.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import type { Manifest, ManifestEntry } from '../../lib/store/projection-types.ts'
 import type { DesiredContent, PlacementSelection, Previous } from './desired.ts'
 
 /** Distinct contents a batch remembers (least recently used dropped first). */
@@ -69,3 +70,27 @@ export function contentMemo(limit = MEMO_LIMIT): ContentMemo {
     },
   }
 }
+
+/**
+ * The shared manifest a mailbox holds all of its copies through, if it does: a member whose every
+ * entry is a live copy of its shared manifest (marked, no tombstone), so its content is the shared
+ * manifest's and nothing of its own. Undefined for any other mailbox.
+ */
+export function pureShare(manifest: Manifest | undefined): string | undefined {
+  const shared = manifest?.shared
+  if (!shared) return undefined
+  const { marks } = shared.membership
+  const pure = manifest.entries.every((e) => !e.removing && marks[entryKey(e)] !== undefined)
+  return pure ? shared.membership.id : undefined
+}
+
+/**
+ * What the batch learned of its members' contents (settled shares): for a shared manifest and a
+ * content key, whether a run of the batch that held all of its copies through that shared
+ * manifest found, on that content, nothing else to write (its write, or its group's, having put
+ * the shared manifest at that content). Another such member with the same inputs then has
+ * nothing to write either: its run confirms its manifest's version instead of planning a write.
+ */
+export type SettledShares = Map<string, Promise<boolean>>
+
+export const settledKey = (shareId: string, content: string) => `${shareId}\n--\n${content}`

@@ -112,6 +112,7 @@ export const noProjections: ProjectionStore = {
   getBodies: () => Promise.resolve(new Map()),
   getManifest: () => Promise.resolve(undefined),
   getManifests: () => Promise.resolve(new Map()),
+  getManifestVersions: () => Promise.resolve(new Map()),
   writeManifest: () => Promise.reject(internalError('this hub has no projection store')),
   writeManifests: () => Promise.reject(internalError('this hub has no projection store')),
   deleteManifest: () => Promise.resolve(),

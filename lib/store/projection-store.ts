@@ -19,9 +19,11 @@ import type { StoreContext } from './context.ts'
 import { formatWatch } from './format.ts'
 import { type BodyCache, getBodies, putBodies } from './projection-bodies.ts'
 import {
+  checkMailbox,
   deleteManifest,
   readManifest,
   readManifests,
+  readVersions,
   type ShareHints,
 } from './projection-manifest.ts'
 import { writeManifest, writeManifests } from './projection-manifest-write.ts'
@@ -40,6 +42,10 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
     getManifest: (mailbox) => readManifest(ctx, mailbox, hints),
     getManifests: (mailboxes) => readManifests(ctx, mailboxes),
+    getManifestVersions: (mailboxes) => {
+      for (const m of mailboxes) checkMailbox(m)
+      return readVersions(ctx, mailboxes)
+    },
     writeManifest: async (mailbox, w) => {
       const { share: _share, ...own } = w
       const shares = w.share !== undefined && (await format.isCurrent())

@@ -173,6 +173,12 @@ export interface ProjectionStore {
    */
   getManifests(mailboxes: readonly string[]): Promise<Map<string, Manifest>>
   /**
+   * The stored versions of several mailboxes' manifests, by mailbox (absent ones missing): one
+   * consistent BatchGetItem of the version alone per 100, for a writer that planned on a read and
+   * writes nothing to confirm the read still stands.
+   */
+  getManifestVersions(mailboxes: readonly string[]): Promise<Map<string, number>>
+  /**
    * Makes the manifest hold exactly `w.desired` (bodies are stored first). Entries whose body hash,
    * version and `removing` are unchanged keep their rv, uid, creation time and generation (a change
    * of `sources` alone is written without touching them and logs nothing); when nothing differs

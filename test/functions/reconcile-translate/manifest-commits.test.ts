@@ -15,13 +15,22 @@ import type {
 const NOW = new Date('2030-01-01T00:00:00Z')
 const write = { desired: [], expectedVersion: null, now: NOW }
 
-/** A store whose writeManifests records each group and answers when `release` is called. */
-function recordingStore(fail?: (mailbox: string) => unknown) {
+/**
+ * A store whose writeManifests records each group and answers when `release` is called; the
+ * versions it confirms are `stored`'s, recorded in `confirmed` (one list per read).
+ */
+function recordingStore(fail?: (mailbox: string) => unknown, stored = new Map<string, number>()) {
   const groups: string[][] = []
+  const confirmed: string[][] = []
   const pending: (() => void)[] = []
   return {
     groups,
+    confirmed,
     release: () => pending.shift()?.(),
+    async getManifestVersions(mailboxes: readonly string[]) {
+      confirmed.push([...mailboxes])
+      return new Map([...stored].filter(([m]) => mailboxes.includes(m)))
+    },
     writeManifests(requests: readonly ManifestWriteRequest[]) {
       groups.push(requests.map((r) => r.mailbox))
       return new Promise<ManifestWriteOutcome[]>((resolve) => {
@@ -85,6 +94,7 @@ describe('manifestCommits', () => {
     await expect(b).resolves.toMatchObject({ written: true })
     const broken = manifestCommits({
       writeManifests: () => Promise.reject(new Error('table gone')),
+      getManifestVersions: () => Promise.reject(new Error('table gone')),
     })
     await expect(broken.write('x', write)).rejects.toThrow('table gone')
   })
@@ -120,6 +130,62 @@ describe('manifestCommits', () => {
     expect(store.groups).toEqual([['a', 'b']])
     store.release()
     await Promise.all(writes)
+  })
+
+  it('confirms the versions of runs that write nothing with the group, Conflict when one moved', async () => {
+    const store = recordingStore(
+      undefined,
+      new Map([
+        ['same', 4],
+        ['moved', 9],
+      ])
+    )
+    const commits = manifestCommits(store, { max: 10, lingerMs: 60_000 })
+    for (let i = 0; i < 4; i++) commits.started()
+    const a = commits.write('a', write)
+    const same = commits.confirm('same', 4)
+    const moved = commits.confirm('moved', 7)
+    const gone = commits.confirm('gone', 3)
+    await tick()
+    // One group: the write, and the three versions read together.
+    expect(store.groups).toEqual([['a']])
+    expect(store.confirmed).toEqual([['same', 'moved', 'gone']])
+    store.release()
+    await expect(a).resolves.toMatchObject({ written: true })
+    await expect(same).resolves.toBeUndefined()
+    await expect(moved).rejects.toMatchObject({ code: 409 })
+    await expect(gone).rejects.toMatchObject({ code: 409 })
+  })
+
+  it('does not hold a group for a run set aside waiting on another', async () => {
+    const store = recordingStore()
+    const commits = manifestCommits(store, { max: 10, lingerMs: 60_000 })
+    commits.started()
+    commits.started()
+    let done: (v: string) => void = () => undefined
+    const other = new Promise<string>((r) => {
+      done = r
+    })
+    const waiting = commits.aside(other)
+    const a = commits.write('a', write)
+    await tick()
+    // The run set aside hands nothing: the other's write goes out without the linger.
+    expect(store.groups).toEqual([['a']])
+    store.release()
+    await a
+    done('ok')
+    expect(await waiting).toBe('ok')
+    // Back in flight: a write waits for it again.
+    commits.ended()
+    commits.started()
+    const b = commits.write('b', write)
+    await tick()
+    expect(store.groups).toEqual([['a']])
+    commits.ended()
+    await tick()
+    expect(store.groups).toEqual([['a'], ['b']])
+    store.release()
+    await b
   })
 
   it('holds a group for a run still planning only up to the linger time', async () => {

@@ -21,6 +21,7 @@ import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
+import type { ProjectionStore } from '../../../lib/store/projection-types.ts'
 import { agentsPolled } from '../../helpers/agents-polled.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 
@@ -443,6 +444,62 @@ describe('resync pages', () => {
 })
 
 describe('reading ahead', () => {
+  it('confirms, without planning a write, a member whose inputs a run of the batch found settled', async () => {
+    // Two destinations only one placement of their own selects, so they share all their copies.
+    for (const name of ['peso', 'rupee']) {
+      await client.create(IMW, SYNC_TARGETS, syncTarget(name))
+      await client.create(IMW, LOCATIONS, location(name, 'settled'))
+    }
+    await client.create(WB, NS, namespace('settled', { app: 'settled' }))
+    await client.create(WB, CM, configMap('settled', 'cm-s', { s: '1' }))
+    await client.create(
+      WB,
+      EDGE_PLACEMENTS,
+      placement('settled', {
+        locationSelectors: [{ matchLabels: { env: 'settled' } }],
+        namespaceSelector: { matchLabels: { app: 'settled' } },
+      })
+    )
+    await converge()
+    const p = hub.deps.projections
+    const planned: string[] = []
+    const confirmed: string[] = []
+    const spy: ProjectionStore = {
+      ...p,
+      writeManifests: (requests) => {
+        planned.push(...requests.map((r) => r.mailbox))
+        return p.writeManifests(requests)
+      },
+      getManifestVersions: (mailboxes) => {
+        confirmed.push(...mailboxes)
+        return p.getManifestVersions(mailboxes)
+      },
+    }
+    const translate = buildControllers({ ...hub.deps, projections: spy }, BASE).find(
+      (c) => c.name === 'translate'
+    )
+    const names = [await mailboxOf('peso'), await mailboxOf('rupee')]
+    const [peso, rupee] = names.map((m) => m.slice(`${ESPW}:`.length))
+    const [pesoId, rupeeId] = await Promise.all(names.map(async (m) => (await client.space(m)).id))
+    const before = await content('peso')
+    expect(before).toContain('configmaps/settled/cm-s')
+    expect(await content('rupee')).toEqual(before)
+    const source = await client.get(WB, CM, 'cm-s', 'settled')
+    await client.update(WB, CM, { ...source!, data: { s: '2' } })
+    const session = translate!.session!([rupee!, peso!])
+    expect((await session.reconcile(rupee!)).outcome).toContain('changed 1')
+    // peso has rupee's inputs and holds all its copies through the same shared manifest: its
+    // run confirms its manifest's version and plans no write.
+    expect((await session.reconcile(peso!)).outcome).toMatch(/: unchanged$/)
+    await session.settle?.()
+    expect(planned).toEqual([rupeeId])
+    expect(confirmed).toEqual([pesoId])
+    // It serves the change all the same, through the shared manifest rupee's run wrote.
+    const path = `/clusters/${names[0]}/api/v1/namespaces/settled/configmaps/cm-s`
+    expect((await hub.call('GET', path)).body.data).toEqual({ s: '2' })
+    expect(await content('peso')).toEqual(before)
+  })
+
   it('runs again on fresh reads when a manifest read ahead moved before its write', async () => {
     await converge()
     const translate = controllers.find((c) => c.name === 'translate')
