@@ -58,15 +58,16 @@ export const liveOf = (wanted: readonly WantedEntry[]) => wanted.filter((w) => !
 
 /**
  * The shared id of each candidate (undefined: written as its own): candidates with a share key and
- * live copies, whose live copies equal those of the first candidate naming the same id.
+ * live copies, whose live copies equal those of the first candidate (in the batch's order) naming
+ * the same id. The ids are hashed first, then given in order, so which of two candidates wanting
+ * different content under one id gets it never depends on which hash finished first.
  */
 export async function shareIds(
   candidates: readonly ShareCandidate[]
 ): Promise<(string | undefined)[]> {
-  const first = new Map<string, string>()
   // Mailboxes of one group want the same copies: each distinct set is hashed once per batch.
   const ids = new Map<string, Promise<string>>()
-  return Promise.all(
+  const hashed = await Promise.all(
     candidates.map(async ({ share, wanted }) => {
       const live = liveOf(wanted)
       if (share === undefined || live.length === 0) return undefined
@@ -77,12 +78,16 @@ export async function shareIds(
         hashing = sharedId(share, live)
         ids.set(memo, hashing)
       }
-      const id = await hashing
-      const seen = first.get(id)
-      if (seen === undefined) first.set(id, text)
-      return seen === undefined || seen === text ? id : undefined
+      return { id: await hashing, text }
     })
   )
+  const first = new Map<string, string>()
+  return hashed.map((h) => {
+    if (!h) return undefined
+    const seen = first.get(h.id)
+    if (seen === undefined) first.set(h.id, h.text)
+    return seen === undefined || seen === h.text ? h.id : undefined
+  })
 }
 
 /** A shared manifest to write: its id, as read (absent: new) and its plan. */
