@@ -113,6 +113,7 @@ export const noProjections: ProjectionStore = {
   getManifest: () => Promise.resolve(undefined),
   getManifests: () => Promise.resolve(new Map()),
   getManifestVersions: () => Promise.resolve(new Map()),
+  getManifestContents: () => Promise.resolve(new Map()),
   writeManifest: () => Promise.reject(internalError('this hub has no projection store')),
   writeManifests: () => Promise.reject(internalError('this hub has no projection store')),
   deleteManifest: () => Promise.resolve(),

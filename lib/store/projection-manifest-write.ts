@@ -82,7 +82,7 @@ async function put(
         Item: {
           ...manifestKey(mailbox),
           ...{ ver: n(at.rv), ts: n(at.ts), body: b(data) },
-          ...(membership ? membershipAttrs(membership) : {}),
+          ...(membership ? membershipAttrs(membership, entries) : {}),
         },
         ...condition,
       })

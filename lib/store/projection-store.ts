@@ -26,6 +26,7 @@ import {
   readVersions,
   type ShareHints,
 } from './projection-manifest.ts'
+import { readManifestContents } from './projection-manifest-content.ts'
 import { writeManifest, writeManifests } from './projection-manifest-write.ts'
 import { deleteServed, markServed, readServed } from './projection-served.ts'
 import { getCopyStates, listCopyStates } from './projection-state.ts'
@@ -42,6 +43,7 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     getBodies: (hashes) => getBodies(ctx, cache, hashes),
     getManifest: (mailbox) => readManifest(ctx, mailbox, hints),
     getManifests: (mailboxes) => readManifests(ctx, mailboxes),
+    getManifestContents: (mailboxes) => readManifestContents(ctx, mailboxes),
     getManifestVersions: (mailboxes) => {
       for (const m of mailboxes) checkMailbox(m)
       return readVersions(ctx, mailboxes)

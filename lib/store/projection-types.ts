@@ -179,6 +179,15 @@ export interface ProjectionStore {
    */
   getManifestVersions(mailboxes: readonly string[]): Promise<Map<string, number>>
   /**
+   * The manifests of several mailboxes for their content only (projection-manifest-content.ts):
+   * a member holding every copy through its shared manifest comes without its own body, its
+   * entries the shared manifest's, flagged `viaShared` (plan no write from it); the others as
+   * getManifests reads them.
+   */
+  getManifestContents(
+    mailboxes: readonly string[]
+  ): Promise<Map<string, { manifest: Manifest; viaShared: boolean }>>
+  /**
    * Makes the manifest hold exactly `w.desired` (bodies are stored first). Entries whose body hash,
    * version and `removing` are unchanged keep their rv, uid, creation time and generation (a change
    * of `sources` alone is written without touching them and logs nothing); when nothing differs

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import { internalError } from '../errors.ts'
-import { type Item, optBytes, optNumber, optString, readNumber, readString, s } from './attrs.ts'
+import { type Item, n, optBytes, optNumber, optString, readNumber, readString, s } from './attrs.ts'
 import { getItems } from './batch-get.ts'
 import { bodyText } from './body-codec.ts'
 import type { StoreContext } from './context.ts'
@@ -82,13 +82,22 @@ export async function membershipOf(item: Item): Promise<SharedMembership | undef
   return { id, joined: parsed.data.joined, marks }
 }
 
-/** The attributes recording `membership` on a manifest item. */
-export function membershipAttrs(membership: SharedMembership): Item {
+/**
+ * The attributes recording `membership` on a manifest item storing `entries`: `shr`, `mbr`, and
+ * `oc`, how many of the entries are the mailbox's own (not a live copy of the shared manifest: a
+ * tombstone, or a key the shared manifest does not mark). A member with none reads as its shared
+ * manifest's content without its own body (projection-manifest-content.ts).
+ */
+export function membershipAttrs(
+  membership: SharedMembership,
+  entries: readonly ManifestEntry[]
+): Item {
   const marks = Object.fromEntries(
     Object.entries(membership.marks).map(([k, m]) => [k, [m.rv, m.generation]])
   )
   const text = JSON.stringify({ joined: membership.joined, marks })
-  return { shr: s(membership.id), mbr: { B: new TextEncoder().encode(text) } }
+  const own = entries.filter((e) => e.removing || !membership.marks[entryKey(e)]).length
+  return { shr: s(membership.id), mbr: { B: new TextEncoder().encode(text) }, oc: n(own) }
 }
 
 /** The membership, joined at `joined`, that marks every entry of `shared` as written now. */

@@ -4,7 +4,7 @@
  * shared manifest, a change of content is one write whatever the number of members, and each
  * member still reads, and watches, its own copies (own uid, creation time, reported status).
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb'
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
 import { entryKey } from '../../../lib/store/projection-diff.ts'
@@ -353,5 +353,33 @@ describe('shared manifests', () => {
     const mb3 = (await t.projections.getManifest('mb3'))!
     await t.projections.writeManifest('mb3', w([cmEntry('a', 'ns1', { v: '4' })], mb3))
     expect((await across(gone)).map((e) => e.cluster)).toEqual(['mb3'])
+  })
+})
+
+describe('manifests read for their content', () => {
+  it('reads members holding every copy through their shared manifest without their body', async () => {
+    t = await createTestStore()
+    await writeAll(t, [cmEntry('a'), cmEntry('b')])
+    const full = await t.projections.getManifests(MAILBOXES)
+    // mb3 was written before items counted their own entries (`oc`): it is read in full.
+    await t.client.send(
+      new UpdateItemCommand({
+        TableName: t.tableName,
+        Key: { pk: { S: 'mf#mb3' }, sk: { S: '-' } },
+        UpdateExpression: 'REMOVE oc',
+      })
+    )
+    const read = await t.projections.getManifestContents([...MAILBOXES, 'absent'])
+    expect([...read.keys()].sort()).toEqual(MAILBOXES)
+    expect(MAILBOXES.map((mb) => read.get(mb)?.viaShared)).toEqual([true, true, false])
+    expect(read.get('mb3')?.manifest).toEqual(full.get('mb3'))
+    for (const mb of ['mb1', 'mb2']) {
+      const { manifest } = read.get(mb)!
+      const whole = full.get(mb)!
+      expect(manifest.version).toBe(whole.version)
+      expect(manifest.shared).toEqual(whole.shared)
+      const content = (m: Manifest) => m.entries.map((e) => [entryKey(e), e.hash, e.version])
+      expect(content(manifest)).toEqual(content(whole))
+    }
   })
 })
