@@ -24,7 +24,7 @@ import { mailboxReads, WAVE } from './mailbox-reads.ts'
 import { manifestCommits } from './manifest-commits.ts'
 import { isMailboxName, TRANSLATE_STEP } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
-import { contentMemo } from './shared-content.ts'
+import { contentMemo, settledShares } from './shared-content.ts'
 
 export { TRANSLATE_STEP }
 
@@ -54,7 +54,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     commits: manifestCommits(deps.projections),
     mailboxes: mailboxReads(deps, keys),
     contents: contentMemo(),
-    settled: new Map(),
+    settled: settledShares(),
   })
   // A Conflict may come from planning on a read made ahead: run once more on fresh reads. The
   // commits are told while the run is in flight, so a wave's writes go out as one group.

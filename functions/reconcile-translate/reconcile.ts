@@ -34,17 +34,13 @@ import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.t
 import type { EpochAnnouncer } from '../../lib/store/epochs.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
-import { desiredContent } from './desired.ts'
-import {
-  destinationCustomizer,
-  destinationKey,
-  destinationSelections,
-} from './destination-inputs.ts'
+import { type Destination, planContent } from './content-plan.ts'
+import type { DesiredContent } from './desired.ts'
+import { destinationKey, destinationSelections } from './destination-inputs.ts'
 import { holdingPlacements } from './held-mailbox.ts'
 import type { MailboxReads } from './mailbox-reads.ts'
 import type { ManifestCommits } from './manifest-commits.ts'
 import { parseMailboxName, TRANSLATE_STEP } from './names.ts'
-import { gather } from './overlap.ts'
 import { planRemovals } from './removal-plan.ts'
 import {
   logConflicts,
@@ -52,15 +48,8 @@ import {
   reportInvalidPlacements,
   reportPlacements,
 } from './report-placements.ts'
-import {
-  type ContentMemo,
-  contentKey,
-  pureShare,
-  type SettledShares,
-  settledKey,
-  shareKey,
-} from './shared-content.ts'
-import { chooseVersions, liveVersions, manifestVersions } from './version-memory.ts'
+import { type ContentMemo, pureShare, type SettledShares, shareKey } from './shared-content.ts'
+import { liveVersions } from './version-memory.ts'
 
 export type TranslateDeps = {
   client: HubClient
@@ -114,7 +103,8 @@ export async function reconcileTranslate(
 ): Promise<ReconcileResult> {
   const dest = parseMailboxName(key)
   if (!dest) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
-  const { space: mailbox, manifest: current, memory } = await session.mailboxes.read(key)
+  let read = await session.mailboxes.read(key)
+  const mailbox = read.space
   if (!mailbox) return { outcome: 'no mailbox yet' }
   if (mailbox.phase !== 'Ready') return { outcome: 'mailbox terminating' }
   const chosen = await destinationSelections(
@@ -127,58 +117,48 @@ export async function reconcileTranslate(
     dest.inventorySpaceId,
     dest.syncTargetUid
   )
-  const held = await holdingPlacements(session.snapshot, dest, { chosen, current })
-  if (held.length > 0) {
-    logHeld(deps, session, held)
-    await reportPlacements(deps, session, chosen)
-    await reportInvalidPlacements(deps, session, invalid)
-    return { outcome: `held: ${held.map((p) => p.key).join(', ')} cannot be read` }
-  }
-  const bodies = current
-    ? await deps.projections.getBodies(current.entries.map((e) => e.hash))
-    : new Map()
-  const previous = (current?.entries ?? []).map((entry) => ({
-    entry,
-    body: bodies.get(entry.hash),
-  }))
-  const customize = await destinationCustomizer(session, chosen, dest.inventorySpaceId)
-  const gathered = gather(chosen)
-  const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
-  const seen = manifestVersions(current)
-  const choice = await chooseVersions(deps.kv, mailbox.id, candidates, {
-    seen,
-    read: async () => memory,
-  })
-  const versions = choice.versions
-  const compute = () =>
-    desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
-  // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
-  const content = customize ? undefined : contentKey(chosen, versions, previous)
-  const { entries, conflicts } =
-    content === undefined ? compute() : session.contents.get(content, compute)
-  session.overlaps.set(
-    destinationKey(dest.inventorySpaceId, dest.syncTargetUid),
-    Promise.resolve(conflicts)
-  )
-  logConflicts(deps.log, key, conflicts)
-  const share = content === undefined ? undefined : pureShare(current)
-  const settled = share === undefined ? undefined : settledKey(share, content as string)
+  const held = await holdingPlacements(session.snapshot, dest, { chosen, current: read.manifest })
   const report = async () => {
     await reportPlacements(deps, session, chosen)
     await reportInvalidPlacements(deps, session, invalid)
   }
-  // A member like one the batch already found with nothing to write: confirm, do not plan.
-  const before = settled === undefined ? undefined : session.settled.get(settled)
-  if (current && before && (await session.commits.aside(before))) {
-    await choice.remember(liveVersions(entries))
-    await session.commits.confirm(mailbox.id, current.version)
+  if (held.length > 0) {
+    logHeld(deps, session, held)
     await report()
-    return { outcome: `placements ${chosen.length}: unchanged` }
+    return { outcome: `held: ${held.map((p) => p.key).join(', ')} cannot be read` }
   }
-  let learned: (found: boolean) => void = () => undefined
-  if (settled !== undefined)
-    session.settled.set(settled, new Promise<boolean>((resolve) => (learned = resolve)))
+  const inputs = { dest, chosen, mailboxId: mailbox.id }
+  let planned = await planContent(deps, session, inputs, read)
+  // The settled key this run claimed, and how it tells the runs waiting on it what it found.
+  let claimed: string | undefined
+  let tell: (found: boolean) => void = () => undefined
   try {
+    for (;;) {
+      // A member like one the batch already found with nothing to write: confirm, do not plan.
+      const { current, settled, choice, entries } = planned
+      const found =
+        settled === undefined || settled === claimed ? undefined : session.settled.found(settled)
+      if (current && found && (await session.commits.aside(found))) {
+        tell(false)
+        logContent(deps, session, { key, dest }, planned.conflicts)
+        await choice.remember(liveVersions(entries))
+        await session.commits.confirm(mailbox.id, current.version)
+        await report()
+        return { outcome: `placements ${chosen.length}: unchanged` }
+      }
+      // Claimed before reading on, so that the runs of the same wave wait for this one.
+      if (settled !== claimed) {
+        tell(false)
+        tell = settled === undefined ? () => undefined : session.settled.claim(settled)
+        claimed = settled
+      }
+      if (!read.viaShared) break
+      // Read without its own copies' identities: plan a write only from the whole manifest.
+      read = { ...read, manifest: await session.mailboxes.readFull(mailbox.id), viaShared: false }
+      planned = await planContent(deps, session, inputs, read)
+    }
+    const { current, bodies, customize, choice, versions, entries, conflicts, share } = planned
+    logContent(deps, session, { key, dest }, conflicts)
     // Copies leaving the mailbox stay as tombstones until the edge confirms (removal-plan.ts).
     const removal = await planRemovals(
       deps,
@@ -194,7 +174,7 @@ export async function reconcileTranslate(
       // Without customization, the live copies are shared with the same inputs' mailboxes.
       ...(customize ? {} : { share: shareKey(chosen, versions) }),
     })
-    learned(share !== undefined && pureShare(res.manifest) === share)
+    tell(share !== undefined && pureShare(res.manifest) === share)
     await removal.settle()
     if (res.written) session.announcer.announce()
     await report()
@@ -203,7 +183,21 @@ export async function reconcileTranslate(
       : `placements ${chosen.length}: unchanged`
     return { outcome }
   } catch (e) {
-    learned(false)
+    tell(false)
     throw e
   }
+}
+
+/** The batch keeps the destination's conflicts for the reports; the log names them once. */
+function logContent(
+  deps: TranslateDeps,
+  session: TranslateSession,
+  { key, dest }: { key: string; dest: Destination },
+  conflicts: DesiredContent['conflicts']
+) {
+  session.overlaps.set(
+    destinationKey(dest.inventorySpaceId, dest.syncTargetUid),
+    Promise.resolve(conflicts)
+  )
+  logConflicts(deps.log, key, conflicts)
 }

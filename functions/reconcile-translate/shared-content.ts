@@ -85,12 +85,31 @@ export function pureShare(manifest: Manifest | undefined): string | undefined {
 }
 
 /**
- * What the batch learned of its members' contents (settled shares): for a shared manifest and a
- * content key, whether a run of the batch that held all of its copies through that shared
- * manifest found, on that content, nothing else to write (its write, or its group's, having put
+ * What the batch learns of its members' contents (settled shares), by shared manifest and content
+ * key: whether a run of the batch that held all of its copies through that shared manifest, and
+ * stays in it, found on that content nothing else to write (its write, or its group's, having put
  * the shared manifest at that content). Another such member with the same inputs then has
  * nothing to write either: its run confirms its manifest's version instead of planning a write.
+ * The first run on a key claims it before it reads or writes on, so the runs of its wave wait for
+ * what it finds instead of each planning the same.
  */
-export type SettledShares = Map<string, Promise<boolean>>
+export type SettledShares = {
+  /** What the run that claimed `key` found (true: nothing to write), if one did. */
+  found(key: string): Promise<boolean> | undefined
+  /** Claims `key`; the claimer tells what it found (every claim must be told, once). */
+  claim(key: string): (found: boolean) => void
+}
 
 export const settledKey = (shareId: string, content: string) => `${shareId}\n--\n${content}`
+
+export function settledShares(): SettledShares {
+  const claims = new Map<string, Promise<boolean>>()
+  return {
+    found: (key) => claims.get(key),
+    claim(key) {
+      let tell: (found: boolean) => void = () => undefined
+      claims.set(key, new Promise<boolean>((resolve) => (tell = resolve)))
+      return tell
+    },
+  }
+}

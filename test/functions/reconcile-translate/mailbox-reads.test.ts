@@ -22,7 +22,7 @@ const cm = {
 }
 
 describe('mailboxReads', () => {
-  it('reads the spaces, manifests and memories of a chunk of keys in three requests', async () => {
+  it('reads the spaces, manifests and memories of a chunk of keys in four requests', async () => {
     const counter = createRequestCounter()
     t = await createTestStore({ counter })
     const keys = Array.from({ length: 5 }, (_, i) => `inv-mb-${i}`)
@@ -47,8 +47,9 @@ describe('mailboxReads', () => {
     expect(third.space?.id).toBe(ids[2])
     expect(third.memory).toMatchObject({ value: { 'apps.test': 'v2' }, version: 1 })
     expect(first.memory).toBeUndefined()
-    // Keys 0-2 came in one chunk: one read of their spaces, then their manifests and memories.
-    expect(counter.snapshot()).toEqual({ BatchGetItem: 3 })
+    // Keys 0-2 came in one chunk: one read of their spaces, then their manifests' heads (a mailbox
+    // that is no member is then read in full) and memories.
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 4 })
     counter.reset()
     // The next chunk: a terminating space (no manifest read for it) and one that does not exist.
     const terminating = await reads.read(keys[3]!)
@@ -64,7 +65,57 @@ describe('mailboxReads', () => {
     })
     counter.reset()
     expect((await reads.read(keys[1]!)).manifest?.entries).toHaveLength(1)
-    expect(counter.snapshot()).toEqual({ BatchGetItem: 3 })
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 4 })
+  })
+
+  it('reads a member holding every copy through its shared manifest without its own body', async () => {
+    const counter = createRequestCounter()
+    t = await createTestStore({ counter })
+    const keys = ['inv-mb-a', 'inv-mb-b', 'inv-mb-c']
+    const ids: string[] = []
+    for (const key of keys) ids.push((await ensureSpace(t.kv, mailboxSpacePath(key))).id)
+    const write = { desired: [cm], expectedVersion: null, now: new Date(), share: 'p' }
+    await t.projections.writeManifests(ids.slice(0, 2).map((mailbox) => ({ mailbox, w: write })))
+    // c holds a tombstone of its own besides: it is read in full.
+    await t.projections.writeManifest(ids[2]!, {
+      ...write,
+      desired: [
+        cm,
+        {
+          ...cm,
+          name: 'gone',
+          removing: '2030-01-01T00:00:00Z',
+          body: { ...cm.body, metadata: { name: 'gone' } },
+        },
+      ],
+    })
+    const full = await t.projections.getManifests(ids)
+    counter.reset()
+    const reads = mailboxReads(t, keys)
+    const [a, b, c] = [
+      await reads.read(keys[0]!),
+      await reads.read(keys[1]!),
+      await reads.read(keys[2]!),
+    ]
+    expect([a.viaShared, b.viaShared, c.viaShared]).toEqual([true, true, false])
+    // The content is the shared manifest's, the version and membership the mailbox's own.
+    for (const [i, r] of [a, b].entries()) {
+      const whole = full.get(ids[i]!)!
+      expect(r.manifest?.version).toBe(whole.version)
+      expect(r.manifest?.shared).toEqual(whole.shared)
+      const content = (m: typeof whole) =>
+        m.entries.map(({ name, hash, version }) => [name, hash, version])
+      expect(content(r.manifest!)).toEqual(content(whole))
+    }
+    expect(c.manifest).toEqual(full.get(ids[2]!))
+    // Spaces, heads, a's and b's shared manifest, c in full and then its shared manifest, memories.
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 6 })
+    // In full on asking: the mailbox's own copies, uids and all; asked in one turn, read together.
+    counter.reset()
+    const wholes = await Promise.all([reads.readFull(ids[0]!), reads.readFull(ids[1]!)])
+    expect(wholes).toEqual([full.get(ids[0]!), full.get(ids[1]!)])
+    // Both manifests, then their shared manifest.
+    expect(counter.snapshot()).toEqual({ BatchGetItem: 2 })
   })
 
   it('reads a key outside the batch on its own', async () => {

@@ -1,0 +1,81 @@
+/**
+ * The content half of a translate run (reconcile.ts): from one read of the mailbox, its previous
+ * copies (bodies from the store's cache), its customizer, the API versions chosen with the
+ * version-choice memory, and the desired content, shared by the batch's mailboxes with the same
+ * inputs (shared-content.ts); for a member that holds all its copies through one shared manifest
+ * and keeps the same copies, the key under which the batch settles that content.
+ */
+import type { Builtins } from '../../lib/apis/builtins.ts'
+import { entryKey } from '../../lib/store/projection-diff.ts'
+import type { ManifestEntry, ProjectionStore } from '../../lib/store/projection-types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import { desiredContent, type PlacementSelection } from './desired.ts'
+import { type DestinationSession, destinationCustomizer } from './destination-inputs.ts'
+import type { MailboxRead } from './mailbox-reads.ts'
+import type { parseMailboxName } from './names.ts'
+import { gather } from './overlap.ts'
+import { type ContentMemo, contentKey, pureShare, settledKey } from './shared-content.ts'
+import { chooseVersions, manifestVersions } from './version-memory.ts'
+
+type ContentDeps = {
+  projections: Pick<ProjectionStore, 'getBodies'>
+  builtins: Builtins
+  kv: KvStore
+}
+type ContentSession = Omit<DestinationSession, 'overlaps'> & { contents: ContentMemo }
+
+export type Destination = NonNullable<ReturnType<typeof parseMailboxName>>
+
+type Keyed = Pick<ManifestEntry, 'group' | 'resource' | 'namespace' | 'name' | 'removing'>
+
+/** Whether two entry lists hold live copies at the same keys. */
+function sameCopies(a: readonly Keyed[], b: readonly Keyed[]): boolean {
+  const live = (l: readonly Keyed[]) =>
+    l
+      .filter((e) => !e.removing)
+      .map(entryKey)
+      .sort()
+  const [x, y] = [live(a), live(b)]
+  return x.length === y.length && x.every((k, i) => k === y[i])
+}
+
+/**
+ * What one read of the mailbox leads to: its previous copies, the versions chosen, the desired
+ * content (shared by the batch's mailboxes with the same inputs) and, for a member holding all
+ * its copies through one shared manifest, the key under which the batch settles that content.
+ */
+export async function planContent(
+  deps: ContentDeps,
+  session: ContentSession,
+  inputs: { dest: Destination; chosen: PlacementSelection[]; mailboxId: string },
+  read: Pick<MailboxRead, 'manifest' | 'memory'>
+) {
+  const { dest, chosen, mailboxId } = inputs
+  const current = read.manifest
+  const bodies = current
+    ? await deps.projections.getBodies(current.entries.map((e) => e.hash))
+    : new Map()
+  const previous = (current?.entries ?? []).map((entry) => ({
+    entry,
+    body: bodies.get(entry.hash),
+  }))
+  const customize = await destinationCustomizer(session, chosen, dest.inventorySpaceId)
+  const gathered = gather(chosen)
+  const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
+  const choice = await chooseVersions(deps.kv, mailboxId, candidates, {
+    seen: manifestVersions(current),
+    read: async () => read.memory,
+  })
+  const versions = choice.versions
+  const compute = () =>
+    desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
+  // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
+  const content = customize ? undefined : contentKey(chosen, versions, previous)
+  const { entries, conflicts } =
+    content === undefined ? compute() : session.contents.get(content, compute)
+  const share = content === undefined ? undefined : pureShare(current)
+  // Only a member that stays in its shared manifest (the same copies, live) can find it settled.
+  const stays = share !== undefined && sameCopies(current?.entries ?? [], entries)
+  const settled = stays ? settledKey(share, content as string) : undefined
+  return { current, bodies, customize, choice, versions, entries, conflicts, share, settled }
+}
