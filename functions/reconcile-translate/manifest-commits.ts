@@ -61,6 +61,7 @@ type Waiting = {
 }
 
 const isWrite = (g: Waiting): g is Waiting & { w: ManifestWrite } => !('confirm' in g.w)
+const isConfirm = (g: Waiting): g is Waiting & { w: { confirm: number } } => 'confirm' in g.w
 
 export function manifestCommits(
   projections: Pick<ProjectionStore, 'writeManifests' | 'getManifestVersions'>,
@@ -80,7 +81,7 @@ export function manifestCommits(
       // The group's requests are the group's: each run is charged an equal share, not the run
       // that happened to send it (the batch's pacer reads what a run costs from its share).
       const writes = group.filter(isWrite)
-      const confirms = group.filter((g) => !isWrite(g))
+      const confirms = group.filter(isConfirm)
       const { value, used } = await measuredApart(() =>
         Promise.all([
           writes.length > 0
@@ -99,7 +100,7 @@ export function manifestCommits(
         else g.reject(o ? o.error : new Error('no outcome for a manifest write'))
       })
       for (const c of confirms) {
-        const read = (c.w as { confirm: number }).confirm
+        const read = c.w.confirm
         const stored = versions.get(c.mailbox)
         if (stored === read) c.resolve(undefined)
         else {

@@ -10,10 +10,9 @@
  * written before `oc` existed) is read in full in one more BatchGetItem per 100.
  */
 import { type Item, optNumber, optString, readNumber, readString } from './attrs.ts'
-import { getItems } from './batch-get.ts'
 import type { StoreContext } from './context.ts'
 import { manifestPk } from './keys.ts'
-import { checkMailbox, manifestKey, readManifests } from './projection-manifest.ts'
+import { manifestItems, readManifests } from './projection-manifest.ts'
 import type { Manifest } from './projection-types.ts'
 import { advancedMarks, membershipOf, readShared, sharedFor } from './shared-manifest.ts'
 
@@ -30,9 +29,7 @@ export async function readManifestContents(
   ctx: StoreContext,
   mailboxes: readonly string[]
 ): Promise<Map<string, ManifestContent>> {
-  const unique = [...new Set(mailboxes)]
-  for (const m of unique) checkMailbox(m)
-  const heads = await getItems(ctx, unique.map(manifestKey), HEAD)
+  const heads = await manifestItems(ctx, mailboxes, HEAD)
   const prefix = manifestPk('').length
   const mailboxOf = (item: Item) => readString(item, 'pk').slice(prefix)
   const members = heads.filter(allShared)

@@ -86,6 +86,20 @@ function composeWith(
 }
 
 /**
+ * The manifest items of `mailboxes` (each once; BadRequest for an invalid id), read consistently
+ * in one BatchGetItem per 100; only the attributes `projection` names when given.
+ */
+export async function manifestItems(
+  ctx: StoreContext,
+  mailboxes: readonly string[],
+  projection?: string
+): Promise<Item[]> {
+  const unique = [...new Set(mailboxes)]
+  for (const m of unique) checkMailbox(m)
+  return getItems(ctx, unique.map(manifestKey), projection)
+}
+
+/**
  * The stored manifests of `mailboxes` (read consistently, batch-get.ts), by mailbox; absent ones
  * are missing from the map.
  */
@@ -93,9 +107,7 @@ export async function readManifests(
   ctx: StoreContext,
   mailboxes: readonly string[]
 ): Promise<Map<string, Manifest>> {
-  const unique = [...new Set(mailboxes)]
-  for (const m of unique) checkMailbox(m)
-  const items = await getItems(ctx, unique.map(manifestKey))
+  const items = await manifestItems(ctx, mailboxes)
   const read = await Promise.all(
     items.map((item) => fromItem(readString(item, 'pk').slice(manifestPk('').length), item))
   )
