@@ -24,6 +24,8 @@ export type NpmStartStack = {
   /** The same without a time limit per request, for watches. */
   watcher: Remote
   info: StackInfo
+  /** npm start's process id: the root of the stack's process tree (process-cpu.ts). */
+  pid: number
   /** The Worker's log (wrangler.log): its reconcile runs are counted from it. */
   wranglerLog: string
   /** Stops the stack (SIGTERM) and removes its data folder. */
@@ -84,6 +86,7 @@ export async function startNpmStack(env: Record<string, string> = {}): Promise<N
       hub,
       watcher,
       info,
+      pid: child.pid ?? 0,
       wranglerLog: info.wrangler.logFile,
       async stop() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')

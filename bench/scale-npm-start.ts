@@ -10,7 +10,8 @@
  * Workspace watch in root:espw; a cross-space ConfigMap watch, which carries the mailboxes' copies
  * with their `kcp.io/cluster`), with the p50 over mailboxes beside the time of the last; then every
  * mailbox is listed to check it holds what the watch said. The Worker's log tells, per phase, how
- * many runs each reconcile step made and how many changed nothing (worker-log.ts).
+ * many runs each reconcile step made and how many changed nothing (worker-log.ts), and /proc what
+ * CPU each of the stack's processes spent in it (process-cpu.ts).
  */
 import {
   edgePlacement,
@@ -24,6 +25,7 @@ import {
 import { runLoad } from './load.ts'
 import { startNpmStack } from './npm-start-stack.ts'
 import { configMap, filler } from './payload.ts'
+import { type CpuByPart, cpuBetween, cpuOfTree } from './process-cpu.ts'
 import { follow, type WatchEvent } from './scale-watch.ts'
 import { percentile } from './stats.ts'
 import { runsSince, type WorkerRuns } from './worker-log.ts'
@@ -38,7 +40,8 @@ export type NpmStartOptions = {
   phaseTimeoutMs: number
 }
 
-export type TimedPhase = { allMs: number; p50Ms: number; runs: WorkerRuns }
+/** `cpuMs`: CPU milliseconds the stack's processes spent in the phase, per part. */
+export type TimedPhase = { allMs: number; p50Ms: number; runs: WorkerRuns; cpuMs: CpuByPart }
 
 export type NpmStartScale = {
   edges: number
@@ -83,10 +86,15 @@ export async function runNpmStartScale(
     const listRv = async (path: string) =>
       ((await hub.call(path, { query: { limit: '1' } })) as Listed).metadata?.resourceVersion ?? ''
     let logAt = (await runsSince(stack.wranglerLog, 0)).end
-    const phaseRuns = async () => {
+    let cpuAt = cpuOfTree(stack.pid)
+    /** The Worker's runs and the stack's CPU since the last phase ended. */
+    const phaseEnd = async () => {
       const { runs, end } = await runsSince(stack.wranglerLog, logAt)
       logAt = end
-      return runs
+      const cpuNow = cpuOfTree(stack.pid)
+      const cpuMs = cpuBetween(cpuAt, cpuNow)
+      cpuAt = cpuNow
+      return { runs, cpuMs }
     }
 
     // Register.
@@ -99,6 +107,7 @@ export async function runNpmStartScale(
     const clusters = new Map<string, string>()
     let rv = await listRv(ESPW_WORKSPACES)
     progress(`npm start: registering ${o.edges} SyncTargets and Locations (timed)`)
+    cpuAt = cpuOfTree(stack.pid)
     let t0 = performance.now()
     const registered = follow(watcher, ESPW_WORKSPACES, {
       resourceVersion: rv,
@@ -119,7 +128,7 @@ export async function runNpmStartScale(
     })
     const writesMs = performance.now() - t0
     await registered
-    const register = { ...mailboxes.summary(), writesMs, runs: await phaseRuns() }
+    const register = { ...mailboxes.summary(), writesMs, ...(await phaseEnd()) }
     progress(`npm start: ${o.edges} mailboxes ready in ${(register.allMs / 1000).toFixed(1)} s`)
 
     // Place.
@@ -140,6 +149,7 @@ export async function runNpmStartScale(
     const placed = completions(o.edges)
     rv = await listRv(ALL_CONFIGMAPS)
     progress(`npm start: ${o.objects} ConfigMaps placed to ${o.edges} mailboxes (timed)`)
+    cpuAt = cpuOfTree(stack.pid)
     t0 = performance.now()
     const placing = follow(watcher, ALL_CONFIGMAPS, {
       resourceVersion: rv,
@@ -160,7 +170,7 @@ export async function runNpmStartScale(
       body: edgePlacement(),
     })
     await placing
-    const place = { ...placed.summary(), runs: await phaseRuns() }
+    const place = { ...placed.summary(), ...(await phaseEnd()) }
     progress(`npm start: placed everywhere in ${(place.allMs / 1000).toFixed(1)} s`)
 
     // Change.
@@ -168,6 +178,7 @@ export async function runNpmStartScale(
     const changed = completions(o.edges)
     rv = await listRv(ALL_CONFIGMAPS)
     progress(`npm start: one ConfigMap changed in ${o.edges} mailboxes (timed)`)
+    cpuAt = cpuOfTree(stack.pid)
     t0 = performance.now()
     const changing = follow(watcher, ALL_CONFIGMAPS, {
       resourceVersion: rv,
@@ -186,7 +197,7 @@ export async function runNpmStartScale(
       contentType: 'application/merge-patch+json',
     })
     await changing
-    const change = { ...changed.summary(), runs: await phaseRuns() }
+    const change = { ...changed.summary(), ...(await phaseEnd()) }
     progress(`npm start: changed everywhere in ${(change.allMs / 1000).toFixed(1)} s`)
 
     await checkMailboxes(hub, [...clusters.keys()], { objects: o.objects, payload })

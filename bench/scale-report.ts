@@ -179,8 +179,11 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `through npm start, ${n.edges} edges, ${n.objects} ConfigMaps:`,
       `  register  ${seconds(n.register.allMs)} s (p50 ${seconds(n.register.p50Ms)} s; writes ${seconds(n.register.writesMs)} s); runs: ${workerRuns(n.register)}`,
+      `            CPU ${phaseCpu(n.register.cpuMs, n.edges)} per edge`,
       `  fan-out   ${seconds(n.place.allMs)} s (p50 ${seconds(n.place.p50Ms)} s); runs: ${workerRuns(n.place)}`,
-      `  change    ${seconds(n.change.allMs)} s (p50 ${seconds(n.change.p50Ms)} s); runs: ${workerRuns(n.change)}`
+      `            CPU ${phaseCpu(n.place.cpuMs, n.edges)} per mailbox`,
+      `  change    ${seconds(n.change.allMs)} s (p50 ${seconds(n.change.p50Ms)} s); runs: ${workerRuns(n.change)}`,
+      `            CPU ${phaseCpu(n.change.cpuMs, n.edges)} per mailbox`
     )
   const c = operationCosts(s)
   lines.push(
@@ -211,6 +214,15 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
   return lines.join('\n')
 }
 
+/** A phase's CPU by process, each as ms per unit: `worker 61.2, stack 30.1, relay 9 ms`. */
+function phaseCpu(cpuMs: Record<string, number>, units: number): string {
+  const parts = Object.entries(cpuMs)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([part, ms]) => `${part} ${round(ms / Math.max(1, units), 2)}`)
+  return parts.length > 0 ? `${parts.join(', ')} ms` : '- (no /proc)'
+}
+
 /** The last line of a scale run. */
 export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: number) {
   return {
@@ -235,6 +247,13 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
           register: s.npmStart.register.runs,
           place: s.npmStart.place.runs,
           change: s.npmStart.change.runs,
+        }
+      : null,
+    npmStartCpuMs: s.npmStart
+      ? {
+          register: s.npmStart.register.cpuMs,
+          place: s.npmStart.place.cpuMs,
+          change: s.npmStart.change.cpuMs,
         }
       : null,
     durationMs: Math.round(durationMs),

@@ -34,7 +34,12 @@ const large = fanOut({
   initial: phase({ completeMs: 12_345, requestsTotal: 20_000 }),
   change: phase({ completeMs: 4_000, requestsTotal: 11_000, cpuMs: 25_000 }),
 })
-const timed = (ms: number) => ({ allMs: ms, p50Ms: ms / 2, runs: {} })
+const timed = (ms: number) => ({
+  allMs: ms,
+  p50Ms: ms / 2,
+  runs: {},
+  cpuMs: { worker: ms * 2, stack: ms, relay: 0 },
+})
 
 const full: ScaleResults = {
   rows: [small, large],
@@ -124,6 +129,9 @@ describe('scale goals', () => {
     expect(json.rows.map((r) => r.edges)).toEqual([1000, 10_000])
     expect(json.goals).toEqual(scaleGoals(full, 15_000))
     expect(renderScale(full, 15_000)).toContain('fanoutSeconds')
+    // CPU per part and edge, the busiest first, parts that spent nothing left out
+    expect(renderScale(full, 15_000)).toContain('CPU worker 50, stack 25 ms per edge')
+    expect(json.npmStartCpuMs?.register).toEqual({ worker: 50_000, stack: 25_000, relay: 0 })
   })
 
   it('derives the per-operation costs from the largest row and the idle fleet', () => {
