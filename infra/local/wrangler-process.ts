@@ -73,6 +73,17 @@ export function wranglerArgs(opts: WranglerOptions): string[] {
   return args
 }
 
+/**
+ * Off unless the environment turns them on: wrangler dev's local observability (a collector that
+ * stores every invocation's trace, each store request a span, in a SQLite Durable Object of its
+ * own) and its local explorer. In a profile of registration through npm start the collector was
+ * a large part of workerd's CPU; the stack's own logs and metrics do not use it.
+ */
+export const WRANGLER_DEFAULTS: Record<string, string> = {
+  X_LOCAL_OBSERVABILITY: 'false',
+  X_LOCAL_EXPLORER: 'false',
+}
+
 export const WRANGLER_ENV: Record<string, string> = {
   WRANGLER_SEND_METRICS: 'false',
   WRANGLER_SEND_ERROR_REPORTS: 'false',
@@ -80,6 +91,11 @@ export const WRANGLER_ENV: Record<string, string> = {
   WRANGLER_HIDE_BANNER: 'true',
   FORCE_COLOR: '0',
   NO_COLOR: '1',
+}
+
+/** wrangler dev's environment: the defaults above under `env`, WRANGLER_ENV over it. */
+export function wranglerEnv(env: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEnv {
+  return { ...WRANGLER_DEFAULTS, ...env, ...WRANGLER_ENV, EDGEPLANE_WORKER_PORT: String(port) }
 }
 
 /** wrangler dev keeps running (watching for edits) after a failed build; this spots it. */
@@ -128,7 +144,7 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
   const argv = opts.command ?? [wranglerBin(), ...wranglerArgs(opts)]
   const child = spawn(process.execPath, argv, {
     cwd: opts.cwd,
-    env: { ...process.env, ...WRANGLER_ENV, EDGEPLANE_WORKER_PORT: String(opts.port) },
+    env: wranglerEnv(process.env, opts.port),
     stdio: ['ignore', fd, fd],
     detached: true,
   })

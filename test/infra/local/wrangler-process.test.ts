@@ -10,6 +10,7 @@ import {
   type WranglerOptions,
   wranglerArgs,
   wranglerBin,
+  wranglerEnv,
 } from '../../../infra/local/wrangler-process.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 import { waitUntil } from '../../helpers/wait-until.ts'
@@ -75,6 +76,15 @@ describe('wrangler dev process', () => {
     )
     expect(existsSync(wranglerBin())).toBe(true)
     expect(WRANGLER_ENV.WRANGLER_SEND_METRICS).toBe('false')
+  })
+
+  it("turns wrangler's local observability and explorer off unless the environment asks", () => {
+    const env = wranglerEnv({ PATH: '/bin', WRANGLER_SEND_METRICS: 'true' }, 8800)
+    expect(env).toMatchObject({ X_LOCAL_OBSERVABILITY: 'false', X_LOCAL_EXPLORER: 'false' })
+    expect(env).toMatchObject({ PATH: '/bin', EDGEPLANE_WORKER_PORT: '8800' })
+    // what the stack must have is not the caller's to change
+    expect(env.WRANGLER_SEND_METRICS).toBe('false')
+    expect(wranglerEnv({ X_LOCAL_OBSERVABILITY: 'true' }, 1).X_LOCAL_OBSERVABILITY).toBe('true')
   })
 
   it('runs a built Worker as it is when given one', () => {
