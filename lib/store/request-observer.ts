@@ -1,14 +1,15 @@
 /**
  * Reports every DynamoDB request attempt of a client with its result, for the hub's
- * `edgeplane_store_requests_total` (docs/ARCHITECTURE.md, "Metrics"). The middleware sits inside
- * the SDK's retry loop, so a throttled attempt the SDK repeats is seen as `throttled` and its
- * repetition again: the count is what DynamoDB was asked, which is what it bills and throttles.
+ * `edgeplane_store_requests_total` (docs/ARCHITECTURE.md, "Metrics"). The client's attempt
+ * middleware (dynamo-client.ts) sits inside the SDK's retry loop, so a throttled attempt the SDK
+ * repeats is seen as `throttled` and its repetition again: the count is what DynamoDB was asked,
+ * which is what it bills and throttles.
  * Results: `ok`, `conditional` (a ConditionExpression did not hold: a lost race, not a fault),
  * `throttled` (ProvisionedThroughputExceeded, ThrottlingException, RequestLimitExceeded) and
  * `error` (anything else, the network included).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
-import { commandOp } from './dynamo-client.ts'
+import { onAttempt } from './dynamo-client.ts'
 
 export type StoreRequestResult = 'ok' | 'conditional' | 'throttled' | 'error'
 export type StoreRequestObserver = (command: string, result: StoreRequestResult) => void
@@ -22,20 +23,9 @@ export function classifyStoreError(e: unknown): StoreRequestResult {
   return 'error'
 }
 
-/** Adds the observing middleware to `client` (once per client). */
+/** Reports every later request attempt of `client` to `observe`. */
 export function observeStoreRequests(client: DynamoDBClient, observe: StoreRequestObserver): void {
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = commandOp(context)
-      try {
-        const out = await next(args)
-        observe(command, 'ok')
-        return out
-      } catch (e) {
-        observe(command, classifyStoreError(e))
-        throw e
-      }
-    },
-    { step: 'finalizeRequest', priority: 'low', name: 'edgeplaneRequestObserver' }
+  onAttempt(client, (command, error) =>
+    observe(command, error === undefined ? 'ok' : classifyStoreError(error))
   )
 }

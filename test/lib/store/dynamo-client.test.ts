@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { createDynamoClient, onAttempt } from '../../../lib/store/dynamo-client.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
+import { decodeBase64 } from '../../../lib/store/sdk-codecs.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { cmKey, configMap, configMaps, faultHook } from './fixtures.ts'
 
@@ -32,5 +34,20 @@ describe('DynamoDB client hooks', () => {
       'injected UpdateItem'
     )
     expect(await t.objects.currentRv()).toBe(0)
+  })
+
+  it("takes the runtime's codecs, drops the SDK's logging step, and tells listeners added late", async () => {
+    const client = createDynamoClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9' })
+    expect(client.config.base64Decoder).toBe(decodeBase64)
+    expect(client.middlewareStack.identify().join('\n')).not.toContain('loggerMiddleware')
+    client.destroy()
+    // The middleware stack is resolved once per command; a listener registered after the first
+    // request is still told of the next ones.
+    t = await createTestStore()
+    await t.kv.put('ns', 'a', 1, null)
+    const seen: string[] = []
+    onAttempt(t.client, (op, e) => seen.push(`${op} ${e === undefined ? 'ok' : 'failed'}`))
+    await t.kv.get('ns', 'a')
+    expect(seen).toEqual(['GetItem ok'])
   })
 })
