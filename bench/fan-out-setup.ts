@@ -37,6 +37,8 @@ export type Inventory = {
   createMs: number
   mailboxMs: number
   translateMs: number
+  /** Store requests of the same three parts (when the stack counts them). */
+  requests?: { objects: number; mailboxes: number; translate: number }
 }
 
 export type SetupOptions = {
@@ -82,10 +84,10 @@ const pending = (o: HookOutcome) =>
   o.outcome === 'no mailbox yet' || o.outcome.startsWith('waiting')
 
 export async function setUpInventory(
-  deps: Pick<FanOutDeps, 'hub' | 'inspect' | 'progress'>,
+  deps: Pick<FanOutDeps, 'hub' | 'inspect' | 'progress'> & Partial<Pick<FanOutDeps, 'counter'>>,
   opts: SetupOptions
 ): Promise<Inventory> {
-  const { hub, progress } = deps
+  const { hub, progress, counter } = deps
   const n = opts.targets
   const inv = await hub.call('POST', workspacesPath('root'), {
     body: workspace(opts.inventory ?? INVENTORY_WS),
@@ -95,6 +97,7 @@ export async function setUpInventory(
   const invPath = `root:${opts.inventory ?? INVENTORY_WS}`
   const uids: string[] = new Array(n)
   let made = 0
+  counter?.reset()
   const madeTick = tenths(progress, 'fan-out setup: SyncTargets and Locations', n)
   const created = await runLoad({ count: n, concurrency: opts.concurrency }, async (i) => {
     const name = targetName(i, n)
@@ -107,22 +110,27 @@ export async function setUpInventory(
     madeTick(++made)
   })
   const keys = uids.map((uid) => mailboxName(spaceId, uid))
+  const objectRequests = counter?.total() ?? 0
+  counter?.reset()
   const mailboxRun = await driveHook(hub, 'mailbox', keys, {
     batch: 25,
     calls: 8,
     settled: (o) => !pending(o),
     progress: tenths(progress, 'fan-out setup: mailbox step', n),
   })
+  const mailboxRequests = counter?.total() ?? 0
   const ids = await mailboxSpaces(hub)
   const mailboxes = keys.map((key) => ({ key, spaceId: ids.get(key) ?? '' }))
   const lost = mailboxes.filter((m) => !m.spaceId)
   if (lost.length > 0) throw new Error(`fan-out setup: ${lost.length} mailboxes have no space`)
+  counter?.reset()
   const translateRun = await driveHook(hub, 'translate', keys, {
     batch: opts.batch,
     calls: opts.calls,
     settled: (o) => !pending(o),
     progress: tenths(progress, 'fan-out setup: first translate', n),
   })
+  const translateRequests = counter?.total() ?? 0
   const empty = await incomplete(deps.inspect, mailboxes, [{ key: SYNCER_CONFIG_KEY }])
   if (empty.length > 0)
     throw new Error(`fan-out setup: ${empty.length} mailboxes have no SyncerConfig`)
@@ -134,5 +142,14 @@ export async function setUpInventory(
     createMs: created.elapsedMs,
     mailboxMs: mailboxRun.elapsedMs,
     translateMs: translateRun.elapsedMs,
+    ...(counter
+      ? {
+          requests: {
+            objects: objectRequests,
+            mailboxes: mailboxRequests,
+            translate: translateRequests,
+          },
+        }
+      : {}),
   }
 }

@@ -67,7 +67,13 @@ export type FanOutResults = {
   batch: number
   calls: number
   /** Not timed: SyncTargets and Locations, the mailbox step, the first translate pass (ms). */
-  setup: { createMs: number; mailboxMs: number; translateMs: number }
+  setup: {
+    createMs: number
+    mailboxMs: number
+    translateMs: number
+    /** Store requests of each part, when counted. */
+    requests?: { objects: number; mailboxes: number; translate: number }
+  }
   /** M ConfigMaps and the EdgePlacement applied -> every mailbox holds them all. */
   initial: FanOutPhase
   /** One ConfigMap's data changed -> every mailbox holds the new body. */

@@ -205,7 +205,12 @@ export async function runFanOut(
     itemBytes: opts.itemBytes,
     batch: opts.batch,
     calls: opts.calls,
-    setup: { createMs: inv.createMs, mailboxMs: inv.mailboxMs, translateMs: inv.translateMs },
+    setup: {
+      createMs: inv.createMs,
+      mailboxMs: inv.mailboxMs,
+      translateMs: inv.translateMs,
+      ...(inv.requests ? { requests: inv.requests } : {}),
+    },
     initial: initial.phase,
     change: change.phase,
     rawPutPerSec: opts.rawPutPerSec,

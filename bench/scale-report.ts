@@ -96,6 +96,13 @@ export function operationCosts(s: ScaleResults) {
       objects: row?.objects ?? null,
     },
     registerMsPerEdge: row ? per(registerMs(row)) : null,
+    registerRequestsPerEdge: row?.setup.requests
+      ? {
+          objects: per(row.setup.requests.objects),
+          mailbox: per(row.setup.requests.mailboxes),
+          firstTranslate: per(row.setup.requests.translate),
+        }
+      : null,
     idlePoll: fleet
       ? {
           storeReads: round(fleet.readsPerPoll, 4),
@@ -191,7 +198,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     `per operation, at ${c.edges ?? '-'} edges (CPU of the hub's process + dynalite's):`,
     `  changed mailbox  ${c.changedMailbox.storeRequests ?? '-'} store requests, ${c.changedMailbox.cpuMs ?? '-'} + ${c.changedMailbox.storeCpuMs ?? '-'} ms CPU`,
     `  placed mailbox   ${c.placedMailbox.storeRequests ?? '-'} store requests, ${c.placedMailbox.cpuMs ?? '-'} + ${c.placedMailbox.storeCpuMs ?? '-'} ms CPU (${c.placedMailbox.objects ?? '-'} objects)`,
-    `  registered edge  ${c.registerMsPerEdge ?? '-'} ms of wall time`
+    `  registered edge  ${c.registerMsPerEdge ?? '-'} ms of wall time${registerRequests(c.registerRequestsPerEdge)}`
   )
   if (c.idlePoll)
     lines.push(
@@ -212,6 +219,14 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
   for (const [k, g] of Object.entries(npmStartGoals(s) ?? {}))
     lines.push(`  npm start ${k.padEnd(16)} ${g.value ?? '-'} / ${g.target} @ ${g.edges ?? '-'}`)
   return lines.join('\n')
+}
+
+/** `; store requests: objects 7, mailbox 13, first translate 2.1`, or nothing when not counted. */
+function registerRequests(
+  r: { objects: number | null; mailbox: number | null; firstTranslate: number | null } | null
+): string {
+  if (!r) return ''
+  return `; store requests: objects ${r.objects}, mailbox ${r.mailbox}, first translate ${r.firstTranslate}`
 }
 
 /** A phase's CPU by process, each as ms per unit: `worker 61.2, stack 30.1, relay 9 ms`. */

@@ -30,7 +30,12 @@ const GOAL_KEYS = [
 const small = fanOut({ targets: 1000 })
 const large = fanOut({
   targets: 10_000,
-  setup: { createMs: 50_000, mailboxMs: 30_000, translateMs: 1 },
+  setup: {
+    createMs: 50_000,
+    mailboxMs: 30_000,
+    translateMs: 1,
+    requests: { objects: 70_000, mailboxes: 130_000, translate: 12_000 },
+  },
   initial: phase({ completeMs: 12_345, requestsTotal: 20_000 }),
   change: phase({ completeMs: 4_000, requestsTotal: 11_000, cpuMs: 25_000 }),
 })
@@ -129,6 +134,9 @@ describe('scale goals', () => {
     expect(json.rows.map((r) => r.edges)).toEqual([1000, 10_000])
     expect(json.goals).toEqual(scaleGoals(full, 15_000))
     expect(renderScale(full, 15_000)).toContain('fanoutSeconds')
+    expect(renderScale(full, 15_000)).toContain(
+      'store requests: objects 7, mailbox 13, first translate 1.2'
+    )
     // CPU per part and edge, the busiest first, parts that spent nothing left out
     expect(renderScale(full, 15_000)).toContain('CPU worker 50, stack 25 ms per edge')
     expect(json.npmStartCpuMs?.register).toEqual({ worker: 50_000, stack: 25_000, relay: 0 })
@@ -141,6 +149,7 @@ describe('scale goals', () => {
       changedMailbox: { storeRequests: 1.1, cpuMs: 2.5, storeCpuMs: 0.4 },
       placedMailbox: { storeRequests: 2, cpuMs: 0.9, storeCpuMs: 0.4, objects: 100 },
       registerMsPerEdge: 8,
+      registerRequestsPerEdge: { objects: 7, mailbox: 13, firstTranslate: 1.2 },
       idlePoll: {
         storeReads: 0.0123,
         storeWrites: 0,
