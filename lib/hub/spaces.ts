@@ -76,7 +76,10 @@ export async function resolveSpace(kv: KvStore, pathOrId: string): Promise<Space
 
 /**
  * Creates the space at `path` if absent and returns it; an existing space is returned unchanged,
- * so repeated calls (at-least-once delivery, retries) are harmless.
+ * so repeated calls (at-least-once delivery, retries) are harmless. Creation is tried first, with
+ * no read before it: almost every call makes a new space (a mailbox per SyncTarget), and the
+ * absent-only write of the path record is the check. When the path exists, the id record (and
+ * collection index) just written are dropped again and the existing space is read and returned.
  */
 export async function ensureSpace(
   kv: KvStore,
@@ -84,12 +87,18 @@ export async function ensureSpace(
   opts: { workspaceUid?: string; id?: string; indexCollections?: boolean } = {}
 ): Promise<Space> {
   if (!isValidSpacePath(path)) throw badRequest(`invalid space path "${path}"`)
-  const existing = await getSpaceByPath(kv, path)
-  if (existing) return existing
+  if (path === 'root') return ROOT
   const parent = path.slice(0, path.lastIndexOf(':'))
   const space: Space = { id: opts.id ?? newSpaceId(), path, parent, phase: 'Ready' }
   if (opts.workspaceUid) space.workspaceUid = opts.workspaceUid
-  await kv.put(BY_ID, space.id, { path }, null)
+  try {
+    await kv.put(BY_ID, space.id, { path }, null)
+  } catch (e) {
+    // A given id already taken: by this very space when it exists.
+    const existing = await getSpaceByPath(kv, path)
+    if (existing) return existing
+    throw e
+  }
   // The index's marker before the record: no object can be created in the space before either.
   if (opts.indexCollections) {
     await openCollections(kv, space.id)

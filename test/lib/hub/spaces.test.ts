@@ -6,6 +6,7 @@ import {
   getSpacesByPath,
   ROOT,
 } from '../../../lib/hub/spaces.ts'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
 let t: TestStore
@@ -25,6 +26,40 @@ describe('getSpacesByPath', () => {
     expect(got.get('root:a:b')).toEqual(await getSpaceByPath(t.kv, 'root:a:b'))
     expect(got.get('root:a:b')?.id).toBe(b.id)
     expect((await getSpacesByPath(t.kv, ['root'])).size).toBe(1)
+  })
+})
+
+describe('ensureSpace', () => {
+  it('creates a new space with two absent-only writes and no read', async () => {
+    const counter = createRequestCounter()
+    const c = await createTestStore({ counter })
+    try {
+      counter.reset()
+      const s = await ensureSpace(c.kv, 'root:fresh', { workspaceUid: 'u1' })
+      expect(counter.snapshot()).toEqual({ PutItem: 2 })
+      expect(await getSpaceByPath(c.kv, 'root:fresh')).toEqual(s)
+      expect(s).toMatchObject({ path: 'root:fresh', parent: 'root', workspaceUid: 'u1' })
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('returns an existing space unchanged, leaving no id record of its own', async () => {
+    const first = await ensureSpace(t.kv, 'root:twice')
+    const again = await ensureSpace(t.kv, 'root:twice', { workspaceUid: 'other' })
+    expect(again).toEqual(first)
+    const ids = await t.kv.list<{ path: string }>('space-id')
+    expect(ids.filter((e) => e.value.path === 'root:twice').map((e) => e.key)).toEqual([first.id])
+    // the same with the id given, and for root
+    expect(await ensureSpace(t.kv, 'root:twice', { id: first.id })).toEqual(first)
+    expect(await ensureSpace(t.kv, 'root')).toEqual(ROOT)
+  })
+
+  it('gives concurrent creators of one path one space', async () => {
+    const made = await Promise.all(Array.from({ length: 5 }, () => ensureSpace(t.kv, 'root:raced')))
+    expect(new Set(made.map((s) => s.id)).size).toBe(1)
+    const ids = await t.kv.list<{ path: string }>('space-id')
+    expect(ids.filter((e) => e.value.path === 'root:raced')).toHaveLength(1)
   })
 })
 
