@@ -9,12 +9,14 @@
  * SyncTarget wakes its mailbox, a mailbox Workspace itself). Keys of one batch run `CONCURRENCY`
  * at a time (each touches only its own SyncTarget, Workspace and space records); the batch's
  * subrequest budget still paces them (lib/budget/pacer.ts). One at a time, a registration of
- * 1,000 edges through the relay took a mailbox run of about 110 ms after another.
+ * 1,000 edges through the relay took a mailbox run of about 110 ms after another. A batch reads
+ * its keys' uid-index entries ahead in one request (`session`); a failed read ahead only sends
+ * each run back to its own read.
  */
 import { ESPW } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { childSpaces } from '../../lib/hub/spaces.ts'
-import { wantedMailboxes } from '../../lib/hub/uid-index.ts'
+import { indexedNames, wantedMailboxes } from '../../lib/hub/uid-index.ts'
 import { type Logger, silentLogger } from '../../lib/log.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
@@ -36,6 +38,16 @@ export function mailboxController(
     name: MAILBOX_STEP,
     concurrency: CONCURRENCY,
     reconcile: (key) => reconcileMailbox({ client, kv, log }, key),
+    session(keys) {
+      // The batch's uid-index entries in one read ahead, not one read per run.
+      const names = indexedNames(kv, keys.filter(isMailboxName))
+      return {
+        async reconcile(key) {
+          const known = await names.catch(() => undefined)
+          return reconcileMailbox({ client, kv, log, ...(known ? { names: known } : {}) }, key)
+        },
+      }
+    },
     async listKeys(cursor, limit) {
       const [wanted, existing] = await Promise.all([
         wantedMailboxes(kv, { after: cursor, limit }),

@@ -24,11 +24,11 @@ import { parseMailboxName } from './names.ts'
 
 async function findSyncTarget(
   deps: MailboxDeps,
-  spaceId: string,
-  uid: string
+  key: string,
+  at: { spaceId: string; uid: string }
 ): Promise<KubeObject | undefined> {
   try {
-    return await syncTargetByUid(deps.client, deps.kv, spaceId, uid)
+    return await syncTargetByUid(deps.client, deps.kv, at.spaceId, at.uid, deps.names?.get(key))
   } catch (e) {
     // The inventory space itself is gone, and every SyncTarget with it.
     if (isApiError(e) && e.code === 404) return undefined
@@ -38,13 +38,22 @@ async function findSyncTarget(
 
 export const MAILBOX_STEP = 'mailbox'
 
-export type MailboxDeps = { client: HubClient; kv: KvStore; log: Logger }
+/** `names`: SyncTarget names read ahead from the uid index for a batch (indexedNames). */
+export type MailboxDeps = {
+  client: HubClient
+  kv: KvStore
+  log: Logger
+  names?: ReadonlyMap<string, string>
+}
 
 export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<ReconcileResult> {
   const { client } = deps
   const parsed = parseMailboxName(key)
   if (!parsed) throw new TerminalError(`"${key}" is not a mailbox name (<space-id>-mb-<uid>)`)
-  const stored = await findSyncTarget(deps, parsed.inventorySpaceId, parsed.syncTargetUid)
+  const stored = await findSyncTarget(deps, key, {
+    spaceId: parsed.inventorySpaceId,
+    uid: parsed.syncTargetUid,
+  })
   const decoded = stored && decodeObject(SyncTargetSchema, stored)
   if (decoded && !decoded.ok) {
     reportInvalid(deps.log, MAILBOX_STEP, decoded.problem)

@@ -45,16 +45,32 @@ async function indexedName(kv: KvStore, spaceId: string, uid: string) {
 }
 
 /**
+ * The index entries of many mailbox names at once (one read per 100): the names to hand
+ * `syncTargetByUid` as `known`. A name is the SyncTarget's for the whole life of its uid, so one
+ * read ahead for a batch of runs is as good as each run's own; a name missing here is looked up
+ * again by the run.
+ */
+export async function indexedNames(
+  kv: KvStore,
+  mailboxes: readonly string[]
+): Promise<Map<string, string>> {
+  const entries = await kv.getMany<string>(SYNC_TARGET_INDEX, mailboxes)
+  return new Map([...entries].map(([key, e]) => [key, e.value]))
+}
+
+/**
  * The live (not deleting) SyncTarget of space `spaceId` with `uid`, or undefined when there is
- * none. One key-value read and one get when indexed; a list of the space's SyncTargets when not.
+ * none. One key-value read and one get when indexed (the get alone when `known` is its indexed
+ * name, read ahead by `indexedNames`); a list of the space's SyncTargets when not.
  */
 export async function syncTargetByUid(
   client: HubClient,
   kv: KvStore,
   spaceId: string,
-  uid: string
+  uid: string,
+  known?: string
 ): Promise<KubeObject | undefined> {
-  const name = await indexedName(kv, spaceId, uid)
+  const name = known ?? (await indexedName(kv, spaceId, uid))
   if (name !== undefined) {
     const obj = await client.get(spaceId, SYNC_TARGETS, name)
     return obj && obj.metadata.uid === uid && !obj.metadata.deletionTimestamp ? obj : undefined

@@ -185,4 +185,37 @@ describe('mailbox step', () => {
       true
     )
   })
+
+  it("reads a batch's uid-index entries ahead in one read; a run whose entry it missed reads its own", async () => {
+    await client.create('root', WORKSPACES, workspace('imw-ahead'))
+    const keys: string[] = []
+    for (let i = 0; i < 6; i++)
+      keys.push(mailboxOf(await client.create('root:imw-ahead', SYNC_TARGETS, st(`ahead-${i}`)))!)
+    const kv = hub.deps.kv
+    const seen = { getMany: [] as number[], gets: 0 }
+    const withAhead = (
+      ahead: (ns: string, k: readonly string[]) => ReturnType<typeof kv.getMany>
+    ) => ({
+      ...kv,
+      getMany: ((ns: string, k: readonly string[]) => {
+        if (ns === SYNC_TARGET_INDEX) seen.getMany.push(k.length)
+        return ahead(ns, k)
+      }) as typeof kv.getMany,
+      get: ((ns: string, key: string) => {
+        if (ns === SYNC_TARGET_INDEX) seen.gets++
+        return kv.get(ns, key)
+      }) as typeof kv.get,
+    })
+    const runs = await runKeys(mailboxController(client, withAhead(kv.getMany)), keys, silentLogger)
+    expect(runs.map((r) => r.outcome)).toEqual(keys.map(() => 'created'))
+    expect(seen).toEqual({ getMany: [6], gets: 0 })
+    // The read ahead found nothing, or failed: each run reads its own entry and still converges.
+    for (const ahead of [async () => new Map(), async () => Promise.reject(new Error('down'))]) {
+      seen.gets = 0
+      const c = mailboxController(client, withAhead(ahead as typeof kv.getMany))
+      const again = await runKeys(c, keys, silentLogger)
+      expect(again.map((r) => r.outcome)).toEqual(keys.map(() => 'unchanged'))
+      expect(seen.gets).toBe(keys.length)
+    }
+  })
 })
