@@ -28,7 +28,7 @@ async function findSyncTarget(
   at: { spaceId: string; uid: string }
 ): Promise<KubeObject | undefined> {
   try {
-    return await syncTargetByUid(deps.client, deps.kv, at.spaceId, at.uid, deps.names?.get(key))
+    return await syncTargetByUid(deps.client, deps.kv, { ...at, known: deps.names?.get(key) })
   } catch (e) {
     // The inventory space itself is gone, and every SyncTarget with it.
     if (isApiError(e) && e.code === 404) return undefined

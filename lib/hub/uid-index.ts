@@ -60,16 +60,15 @@ export async function indexedNames(
 
 /**
  * The live (not deleting) SyncTarget of space `spaceId` with `uid`, or undefined when there is
- * none. One key-value read and one get when indexed (the get alone when `known` is its indexed
+ * none. One key-value read and one get when indexed (the get alone when `at.known` is its indexed
  * name, read ahead by `indexedNames`); a list of the space's SyncTargets when not.
  */
 export async function syncTargetByUid(
   client: HubClient,
   kv: KvStore,
-  spaceId: string,
-  uid: string,
-  known?: string
+  at: { spaceId: string; uid: string; known?: string | undefined }
 ): Promise<KubeObject | undefined> {
+  const { spaceId, uid, known } = at
   const name = known ?? (await indexedName(kv, spaceId, uid))
   if (name !== undefined) {
     const obj = await client.get(spaceId, SYNC_TARGETS, name)

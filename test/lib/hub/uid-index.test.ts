@@ -50,7 +50,7 @@ beforeAll(async () => {
 })
 afterAll(() => hub.close())
 
-const find = (uid: string) => syncTargetByUid(counted, hub.deps.kv, spaceId, uid)
+const find = (uid: string) => syncTargetByUid(counted, hub.deps.kv, { spaceId, uid })
 
 describe('SyncTargets by uid', () => {
   it('finds a created SyncTarget without listing its space', async () => {
