@@ -97,17 +97,25 @@ class Collector {
   private readonly shared: Unit[]
   /** Set for a cross-space read: how it expands shared manifests' items (shared-members.ts). */
   private readonly expand: ((item: Item) => Promise<MemberChange[]>) | undefined
+  /** The copies a projection log item lists (projection-log.ts). */
+  private readonly listed: (
+    item: Item,
+    namespace: string | undefined
+  ) => Promise<ProjectionChange[]>
 
   constructor(
-    horizon: number,
-    limit: number | undefined,
+    window: { horizon: number; limit: number | undefined },
     shared: Unit[],
-    expand?: (item: Item) => Promise<MemberChange[]>
+    read: {
+      listed: (item: Item, namespace: string | undefined) => Promise<ProjectionChange[]>
+      expand?: ((item: Item) => Promise<MemberChange[]>) | undefined
+    }
   ) {
-    this.horizon = horizon
-    this.limit = limit
+    this.horizon = window.horizon
+    this.limit = window.limit
     this.shared = shared
-    this.expand = expand
+    this.expand = read.expand
+    this.listed = read.listed
   }
 
   /** Hands out `unit` unless it is unsettled ('stop') or past the limit ('more'). */
@@ -137,7 +145,7 @@ class Collector {
       const expanded = await this.expand(item)
       return expanded.length === 0 ? 'ok' : this.take({ item, expanded })
     }
-    const changes = isProjectionLogItem(item) ? await projectionChanges(item, namespace) : undefined
+    const changes = isProjectionLogItem(item) ? await this.listed(item, namespace) : undefined
     if (changes?.length === 0) return 'ok'
     return this.take(changes ? { item, changes } : { item })
   }
@@ -161,7 +169,10 @@ async function readEntries(
     opts.cluster === '*'
       ? (item: Item) => expandShared(ctx, item, opts.namespace, members)
       : undefined
-  const collector = new Collector(polledAt - ctx.settleMs, opts.limit, shared, expand)
+  const collector = new Collector({ horizon: polledAt - ctx.settleMs, limit: opts.limit }, shared, {
+    listed: (item, namespace) => projectionChanges(ctx, item, namespace),
+    expand,
+  })
   let start: Item | undefined
   do {
     const out = await ctx.client.send(

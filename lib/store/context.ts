@@ -3,8 +3,10 @@
  * timing knobs. `retentionMs` is how long change-log entries are kept (the sweep's default and
  * the base of the production TTL); `settleMs` is how long a change-log entry must have existed
  * since its resourceVersion was issued before `changes()` hands it out (see `change-log.ts`).
+ * A store may keep caches here that its parts share (one per store, never global).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import type { ChangeListCache } from './change-list-cache.ts'
 
 export type StoreContext = {
   client: DynamoDBClient
@@ -13,6 +15,8 @@ export type StoreContext = {
   now: () => number
   retentionMs: number
   settleMs: number
+  /** Change lists of projection log items already decoded (change-list-cache.ts), if kept. */
+  changeLists?: ChangeListCache
 }
 
 /** Change-log retention when none is configured: 15 minutes. */

@@ -15,6 +15,7 @@
  * lands after the list's Query is in neither the list nor a watch from the list's rv.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { createChangeListCache } from './change-list-cache.ts'
 import { readChanges } from './change-log.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from './context.ts'
@@ -86,6 +87,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     now: options.now ?? Date.now,
     retentionMs: options.logRetentionMs ?? DEFAULT_LOG_RETENTION_MS,
     settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
+    changeLists: createChangeListCache(),
   }
   const projections = createProjectionStore(ctx)
   const pollDelay = createChangeSignal(ctx)

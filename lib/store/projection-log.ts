@@ -70,13 +70,22 @@ export function isProjectionLogItem(item: Item): boolean {
   return optString(item, 'type') === PROJECTION_TYPE
 }
 
-/** The copies a projection log item lists, restricted to `namespace` when given. */
+/**
+ * The copies a projection log item lists, restricted to `namespace` when given; decoded once per
+ * store when it keeps a ChangeListCache (change-list-cache.ts).
+ */
 export async function projectionChanges(
+  ctx: Pick<StoreContext, 'changeLists'>,
   item: Item,
   namespace: string | undefined
 ): Promise<ProjectionChange[]> {
   const data = optBytes(item, 'chg')
-  const all = data ? await decodeChanges(data) : []
+  const key = `${readString(item, 'pk')}\u0000${readString(item, 'sk')}`
+  const all = !data
+    ? []
+    : ctx.changeLists
+      ? await ctx.changeLists.get(key, () => decodeChanges(data))
+      : await decodeChanges(data)
   return namespace === undefined ? all : all.filter((c) => c.entry.namespace === namespace)
 }
 

@@ -50,11 +50,12 @@ export async function sharedFeed(
 
 /** The member's copies among a shared log item's changes. */
 async function memberChanges(
+  ctx: StoreContext,
   item: Item,
-  feed: SharedFeed,
-  namespace: string | undefined
+  at: { feed: SharedFeed; namespace: string | undefined }
 ): Promise<ProjectionChange[]> {
-  const listed = await projectionChanges(item, namespace)
+  const { feed, namespace } = at
+  const listed = await projectionChanges(ctx, item, namespace)
   return listed.flatMap((c): ProjectionChange[] => {
     const key = entryKey(c.entry)
     const own = feed.entries.get(key)
@@ -81,7 +82,7 @@ export async function sharedUnits(
   })
   for (const item of items) {
     if (!isProjectionLogItem(item)) continue
-    const changes = await memberChanges(item, feed, opts.namespace)
+    const changes = await memberChanges(ctx, item, { feed, namespace: opts.namespace })
     if (changes.length > 0) units.push({ item, changes, member: feed })
   }
   return units.sort((a, b) => readNumber(a.item, 'rv') - readNumber(b.item, 'rv'))

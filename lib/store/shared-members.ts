@@ -102,7 +102,7 @@ export async function expandShared(
     reading = readMembers(ctx, id)
     members.set(id, reading)
   }
-  const [all, listed] = await Promise.all([reading, projectionChanges(item, namespace)])
+  const [all, listed] = await Promise.all([reading, projectionChanges(ctx, item, namespace)])
   const rv = readNumber(item, 'rv')
   return all.flatMap((m) => {
     if (m.joined >= rv) return []
