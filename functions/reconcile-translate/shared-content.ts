@@ -10,6 +10,7 @@
  * placement cost one projection per distinct previous state, not a thousand. The memo keeps the
  * last MEMO_LIMIT contents only, so a batch of mailboxes that all differ holds little.
  */
+import { createLru } from '../../lib/lru.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { Manifest, ManifestEntry } from '../../lib/store/projection-types.ts'
 import type { DesiredContent, PlacementSelection, Previous } from './desired.ts'
@@ -51,24 +52,8 @@ export function contentKey(
 }
 
 export function contentMemo(limit = MEMO_LIMIT): ContentMemo {
-  const memo = new Map<string, DesiredContent>()
-  return {
-    get(key, compute) {
-      const hit = memo.get(key)
-      if (hit) {
-        memo.delete(key)
-        memo.set(key, hit)
-        return hit
-      }
-      const content = compute()
-      memo.set(key, content)
-      if (memo.size > limit) {
-        const oldest = memo.keys().next().value
-        if (oldest !== undefined) memo.delete(oldest)
-      }
-      return content
-    },
-  }
+  const memo = createLru<DesiredContent>(limit)
+  return { get: (key, compute) => memo.get(key, compute) }
 }
 
 /**

@@ -7,6 +7,7 @@
  * for good. Bounded: the least recently used list goes first. The lists are shared; readers
  * never change them.
  */
+import { createLru } from '../lru.ts'
 import type { ProjectionChange } from './projection-codec.ts'
 
 /** Lists kept at most: at a few KB each, a few MB of the isolate's memory. */
@@ -19,27 +20,14 @@ export type ChangeListCache = {
 }
 
 export function createChangeListCache(limit = CHANGE_LIST_LIMIT): ChangeListCache {
-  const lists = new Map<string, Promise<ProjectionChange[]>>()
+  const lists = createLru<Promise<ProjectionChange[]>>(limit)
   return {
     get(key, decode) {
-      const hit = lists.get(key)
-      if (hit) {
-        lists.delete(key)
-        lists.set(key, hit)
-        return hit
-      }
-      const decoding = decode()
-      lists.set(key, decoding)
+      const kept = lists.get(key, decode)
       // A failed decode is not kept: the next reader tries again and meets the error itself.
-      decoding.catch(() => {
-        if (lists.get(key) === decoding) lists.delete(key)
-      })
-      if (lists.size > limit) {
-        const oldest = lists.keys().next().value
-        if (oldest !== undefined) lists.delete(oldest)
-      }
-      return decoding
+      kept.catch(() => lists.forget(key, kept))
+      return kept
     },
-    size: () => lists.size,
+    size: () => lists.size(),
   }
 }
