@@ -40,10 +40,11 @@ export function mailboxController(
     reconcile: (key) => reconcileMailbox({ client, kv, log }, key),
     session(keys) {
       // The batch's uid-index entries in one read ahead, not one read per run.
-      const names = indexedNames(kv, keys.filter(isMailboxName))
+      // A failed read ahead is no failure of the batch: each run then reads its own entry.
+      const names = indexedNames(kv, keys.filter(isMailboxName)).catch(() => undefined)
       return {
         async reconcile(key) {
-          const known = await names.catch(() => undefined)
+          const known = await names
           return reconcileMailbox({ client, kv, log, ...(known ? { names: known } : {}) }, key)
         },
       }

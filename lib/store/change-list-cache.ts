@@ -23,10 +23,12 @@ export function createChangeListCache(limit = CHANGE_LIST_LIMIT): ChangeListCach
   const lists = createLru<Promise<ProjectionChange[]>>(limit)
   return {
     get(key, decode) {
-      const kept = lists.get(key, decode)
-      // A failed decode is not kept: the next reader tries again and meets the error itself.
-      kept.catch(() => lists.forget(key, kept))
-      return kept
+      return lists.get(key, () => {
+        const decoding = decode()
+        // A failed decode is not kept: the next reader tries again and meets the error itself.
+        decoding.catch(() => lists.forget(key, decoding))
+        return decoding
+      })
     },
     size: () => lists.size(),
   }

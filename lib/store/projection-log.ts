@@ -80,12 +80,12 @@ export async function projectionChanges(
   namespace: string | undefined
 ): Promise<ProjectionChange[]> {
   const data = optBytes(item, 'chg')
-  const key = `${readString(item, 'pk')}\u0000${readString(item, 'sk')}`
-  const all = !data
-    ? []
-    : ctx.changeLists
-      ? await ctx.changeLists.get(key, () => decodeChanges(data))
-      : await decodeChanges(data)
+  if (!data) return []
+  const cache = ctx.changeLists
+  const itemKey = `${readString(item, 'pk')}\u0000${readString(item, 'sk')}`
+  const all = cache
+    ? await cache.get(itemKey, () => decodeChanges(data))
+    : await decodeChanges(data)
   return namespace === undefined ? all : all.filter((c) => c.entry.namespace === namespace)
 }
 
