@@ -11,7 +11,8 @@
  * `configmaps/%2e%2e` reach the Namespace. workerd and Cloudflare's edge normalize dot segments
  * before the Worker runs, so there the check cannot see them (see docs/ARCHITECTURE.md, "Raw
  * request paths"); the local stack checks in front of workerd. Each request and each cron run
- * is one invocation with its own subrequest budget (lib/budget/frames.ts).
+ * is one invocation with its own subrequest budget (lib/budget/frames.ts). The health routes
+ * answer INSTANCE_ID, when set, in a header (lib/instance-label.ts).
  */
 import type { Context } from 'hono'
 import { budgetFromConfig } from '../lib/budget/config.ts'
@@ -20,6 +21,7 @@ import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { requestKind } from '../lib/budget/request-kind.ts'
 import { type Config, type Env, readConfig } from '../lib/env.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
+import { labelHealth } from '../lib/instance-label.ts'
 import { checkRawRequest, targetOfUrl } from '../lib/kube/raw-target.ts'
 import { type HubOps, storeHubOps } from '../lib/metrics/hub-ops.ts'
 import { type AdminGate, createAdminGate } from './admin-token.ts'
@@ -33,7 +35,14 @@ import { runMaintenance } from './maintenance.ts'
  * docs/ARCHITECTURE.md, "Workers limits"), the metrics with the readiness check
  * (docs/ARCHITECTURE.md, "Metrics") and the admin-token gate.
  */
-type Isolate = { handle: StoreHandle; budget: BudgetConfig; ops: HubOps; ensureAdmin: AdminGate }
+type Isolate = {
+  handle: StoreHandle
+  budget: BudgetConfig
+  ops: HubOps
+  ensureAdmin: AdminGate
+  /** INSTANCE_ID, answered by the health routes (lib/instance-label.ts). */
+  instance: string | undefined
+}
 
 /** By `env` object, and by configuration (less ADMIN_TOKEN) for an equal `env` passed anew. */
 const byEnv = new WeakMap<Env, Isolate>()
@@ -48,6 +57,7 @@ function buildIsolate(cfg: Config): Isolate {
     budget: budgetFromConfig(cfg, handle.log),
     ops: storeHubOps(handle.store, { log: handle.log, flushEveryMs }),
     ensureAdmin: createAdminGate(),
+    instance: cfg.INSTANCE_ID,
   }
 }
 
@@ -77,12 +87,13 @@ export default {
   async fetch(req, env, ctx) {
     const refused = checkRawRequest(req.method, targetOfUrl(req.url))
     if (refused) return json(refused.toStatus(), refused.code)
-    const { handle: h, budget, ensureAdmin } = isolateFor(env)
-    return runInvocation(requestKind(req.method, req.url), budget, async () => {
+    const { handle: h, budget, ensureAdmin, instance } = isolateFor(env)
+    const res = await runInvocation(requestKind(req.method, req.url), budget, async () => {
       const adminRefused = await ensureAdmin(h.store.kv, env.ADMIN_TOKEN, h.log)
       if (adminRefused) return adminRefused
       return app.fetch(req, env, ctx)
     })
+    return labelHealth(req.url, res, instance)
   },
   async scheduled(controller, env, ctx) {
     const { handle: h, budget } = isolateFor(env)

@@ -1,6 +1,6 @@
 /**
  * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
- * table, the log level, the admin token secret (optional locally, where `npm start` registers
+ * table, the log level, the instance label its health routes echo, the admin token secret (optional locally, where `npm start` registers
  * a generated one), watch timing and the namespaces built into edge clusters. Nothing else reads
  * `env` directly.
  */
@@ -33,6 +33,12 @@ export const EnvSchema = z.object({
   SUBREQUEST_BUDGET: z.coerce.number().int().min(50).max(100_000).default(1000),
   /** `strict` fails a subrequest past the budget (the local stack); `degrade` logs it. */
   BUDGET_MODE: z.enum(['strict', 'degrade']).default('degrade'),
+  /**
+   * A label the health routes (/healthz, /livez, /readyz) answer in the `Edgeplane-Instance`
+   * header, so whoever started this Worker can tell it from another answering on the same port
+   * (the local stack sets a random one per start). Unset: no header.
+   */
+  INSTANCE_ID: z.string().min(1).max(200).optional(),
 })
 
 export type Config = z.infer<typeof EnvSchema>

@@ -1,25 +1,37 @@
 /**
  * Waiting for a service to become healthy: polls `GET <url>` (trusting `ca` for https) until it
- * answers 200, giving up when `gaveUp()` reports a reason (the process died) or the deadline
+ * answers 200 — with `instance`, only an answer carrying that label (lib/instance-label.ts)
+ * counts, so a process that took the port meanwhile is never taken for the one started — giving up when `gaveUp()` reports a reason (the process died) or the deadline
  * passes. Returns nothing on success; throws an Error naming the reason otherwise.
  */
+import { INSTANCE_HEADER } from '../../lib/instance-label.ts'
 import { createRemote } from '../../lib/remote/remote-client.ts'
 
 export type WaitHealthyOptions = {
   timeoutMs: number
   intervalMs?: number
   ca?: string
+  /** The instance label the answer must carry (INSTANCE_ID); absent: any 200 counts. */
+  instance?: string
   /** A reason to stop waiting (e.g. "wrangler exited with code 1"), or undefined to go on. */
   gaveUp?: () => string | undefined
 }
 
-async function answers200(url: string, ca: string | undefined): Promise<boolean> {
+/** Whether `GET <url>` answers 200 (with the label `instance`, when given) within `timeoutMs`. */
+export async function answersHealthy(
+  url: string,
+  opts: { ca?: string; instance?: string; timeoutMs?: number }
+): Promise<boolean> {
   try {
-    const res = await createRemote({ baseUrl: url, timeoutMs: 2000, ...(ca ? { ca } : {}) }).send(
-      ''
-    )
+    const remote = createRemote({
+      baseUrl: url,
+      timeoutMs: opts.timeoutMs ?? 2000,
+      ...(opts.ca ? { ca: opts.ca } : {}),
+    })
+    const res = await remote.send('')
     await res.body?.cancel()
-    return res.status === 200
+    if (res.status !== 200) return false
+    return opts.instance === undefined || res.headers.get(INSTANCE_HEADER) === opts.instance
   } catch {
     return false
   }
@@ -31,9 +43,11 @@ export async function waitHealthy(url: string, opts: WaitHealthyOptions): Promis
   for (;;) {
     const reason = opts.gaveUp?.()
     if (reason) throw new Error(reason)
-    if (await answers200(url, opts.ca)) return
-    if (Date.now() >= deadline)
-      throw new Error(`${url} did not answer 200 within ${opts.timeoutMs} ms`)
+    if (await answersHealthy(url, opts)) return
+    if (Date.now() >= deadline) {
+      const as = opts.instance === undefined ? '' : ` as instance ${opts.instance}`
+      throw new Error(`${url} did not answer 200${as} within ${opts.timeoutMs} ms`)
+    }
     await new Promise((r) => setTimeout(r, interval))
   }
 }

@@ -11,10 +11,13 @@
  * asks wrangler's own /healthz directly. The two loopback ports are picked free and released before
  * wrangler binds them, so another process may take one meanwhile (any outgoing connection can get
  * it as its local port; a fresh-clone CI run saw it): when wrangler then reports "Address already
- * in use", the start picks new ports and tries again, up to PORT_ATTEMPTS times.
+ * in use", the start picks new ports and tries again, up to PORT_ATTEMPTS times. Meanwhile the
+ * other process may answer /healthz on that port itself (another stack's Worker did, in a
+ * fresh-clone CI run, and the stack registered its edges there: 401): so every start gives
+ * wrangler a random instance label (INSTANCE_ID) and only an answer carrying it counts as healthy.
  */
-import { createRemote } from '../../lib/remote/remote-client.ts'
-import { waitHealthy } from './health.ts'
+import { randomUUID } from 'node:crypto'
+import { answersHealthy, waitHealthy } from './health.ts'
 import { type HubFront, startHubFront } from './hub-front.ts'
 import { withLogTail } from './log-tail.ts'
 import { pickFreePort } from './ports.ts'
@@ -60,7 +63,7 @@ export type HubWorker = {
    * it is healthy; otherwise stops it and throws with its log tail. `gaveUp` may end the wait.
    */
   respawn(gaveUp?: () => string | undefined): Promise<WranglerProcess>
-  /** Whether wrangler's /healthz answers 200 within `timeoutMs`. */
+  /** Whether wrangler's /healthz answers 200, with this start's label, within `timeoutMs`. */
   probe(timeoutMs?: number): Promise<boolean>
 }
 
@@ -88,6 +91,7 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
   const url = hubUrlFor(opts.port)
   const workerPort = await pickFreePort()
   const inspectorPort = await pickFreePort()
+  const instance = randomUUID()
   const front = await startHubFront({
     port: opts.port,
     tls: opts.tls,
@@ -105,6 +109,7 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
         DDB_ENDPOINT: opts.ddbEndpoint,
         TABLE_NAME: opts.tableName,
         LOG_LEVEL: opts.logLevel,
+        INSTANCE_ID: instance,
       },
       ...(opts.command ? { command: opts.command } : {}),
       ...(opts.workerScript ? { script: opts.workerScript } : {}),
@@ -115,6 +120,7 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
       await waitHealthy(`${url}/healthz`, {
         timeoutMs: opts.readyTimeoutMs,
         ca: opts.tls.certPem,
+        instance,
         gaveUp: () => w.exitReason() ?? w.startupProblem() ?? gaveUp(),
       })
     } catch (e) {
@@ -141,15 +147,7 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
     await untilHealthy(w, gaveUp)
     return w
   }
-  const probe = async (timeoutMs = 5000) => {
-    try {
-      const worker = createRemote({ baseUrl: `http://127.0.0.1:${workerPort}`, timeoutMs })
-      const res = await worker.send('/healthz')
-      await res.body?.cancel()
-      return res.status === 200
-    } catch {
-      return false
-    }
-  }
+  const probe = (timeoutMs = 5000) =>
+    answersHealthy(`http://127.0.0.1:${workerPort}/healthz`, { instance, timeoutMs })
   return { url, inspectorPort, workerPort, wrangler, front, respawn, probe }
 }

@@ -93,9 +93,20 @@ export const WRANGLER_ENV: Record<string, string> = {
   NO_COLOR: '1',
 }
 
-/** wrangler dev's environment: the defaults above under `env`, WRANGLER_ENV over it. */
-export function wranglerEnv(env: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEnv {
-  return { ...WRANGLER_DEFAULTS, ...env, ...WRANGLER_ENV, EDGEPLANE_WORKER_PORT: String(port) }
+/**
+ * wrangler dev's environment: the defaults above under `env`, WRANGLER_ENV over it, and for a
+ * stand-in `command` (tests) the port to serve on and the instance label to answer.
+ */
+export function wranglerEnv(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  instance?: string
+): NodeJS.ProcessEnv {
+  const standIn = {
+    EDGEPLANE_WORKER_PORT: String(port),
+    ...(instance === undefined ? {} : { EDGEPLANE_WORKER_INSTANCE: instance }),
+  }
+  return { ...WRANGLER_DEFAULTS, ...env, ...WRANGLER_ENV, ...standIn }
 }
 
 /** wrangler dev keeps running (watching for edits) after a failed build; this spots it. */
@@ -144,7 +155,7 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
   const argv = opts.command ?? [wranglerBin(), ...wranglerArgs(opts)]
   const child = spawn(process.execPath, argv, {
     cwd: opts.cwd,
-    env: wranglerEnv(process.env, opts.port),
+    env: wranglerEnv(process.env, opts.port, opts.vars.INSTANCE_ID),
     stdio: ['ignore', fd, fd],
     detached: true,
   })

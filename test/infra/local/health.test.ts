@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { waitHealthy } from '../../../infra/local/health.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
+import { INSTANCE_HEADER } from '../../../lib/instance-label.ts'
 
 let server: Server | undefined
 
@@ -11,10 +12,11 @@ afterEach(async () => {
   server = undefined
 })
 
-async function serve(statusFor: (n: number) => number): Promise<string> {
+async function serve(statusFor: (n: number) => number, label?: string): Promise<string> {
   let n = 0
   server = createServer((_req, res) => {
     res.statusCode = statusFor(n++)
+    if (label !== undefined) res.setHeader(INSTANCE_HEADER, label)
     res.end()
   })
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()))
@@ -46,5 +48,20 @@ describe('waitHealthy', () => {
     await expect(waitHealthy(url, { timeoutMs: 100, intervalMs: 10 })).rejects.toThrow(
       `${url} did not answer 200`
     )
+  })
+
+  it('with an instance label, counts only an answer carrying that label', async () => {
+    const other = await serve(() => 200, 'another-start')
+    await expect(
+      waitHealthy(other, { timeoutMs: 150, intervalMs: 10, instance: 'this-start' })
+    ).rejects.toThrow(`${other} did not answer 200 as instance this-start`)
+    await new Promise<void>((r) => server?.close(() => r()))
+    const unlabelled = await serve(() => 200)
+    await expect(
+      waitHealthy(unlabelled, { timeoutMs: 150, intervalMs: 10, instance: 'this-start' })
+    ).rejects.toThrow('did not answer 200 as instance this-start')
+    await new Promise<void>((r) => server?.close(() => r()))
+    const own = await serve(() => 200, 'this-start')
+    await waitHealthy(own, { timeoutMs: 10_000, intervalMs: 10, instance: 'this-start' })
   })
 })

@@ -7,7 +7,7 @@ import { groupMembers } from '../../../infra/local/process-group.ts'
 import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 import { waitUntil } from '../../helpers/wait-until.ts'
-import { hubWorkerOptions } from './hub-worker-options.ts'
+import { hubWorkerOptions, standInServer } from './hub-worker-options.ts'
 
 let dir: string
 let hub: HubWorker | undefined
@@ -29,7 +29,7 @@ const fakeWrangler = (brokenFile: string) => [
   '-e',
   [
     `if (require('node:fs').existsSync(${JSON.stringify(brokenFile)})) console.log('Build failed with 1 error: broken')`,
-    "else require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+    `else ${standInServer()}`,
     'setInterval(() => {}, 1000)',
   ].join('\n'),
 ]

@@ -5,7 +5,7 @@ import { hubUrlFor, PORT_ATTEMPTS, startHubWorker } from '../../../infra/local/h
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import type { WranglerProcess } from '../../../infra/local/wrangler-process.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
-import { hubWorkerOptions } from './hub-worker-options.ts'
+import { hubWorkerOptions, standInServer } from './hub-worker-options.ts'
 
 let dir: string
 
@@ -48,7 +48,7 @@ describe('startHubWorker', () => {
         "  console.log('✘ [ERROR] Address already in use (127.0.0.1:' + process.env.EDGEPLANE_WORKER_PORT + ').')",
         '  process.exit(1)',
         '}',
-        "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+        standInServer(),
       ].join('\n'),
     ])
     const hub = await startHubWorker(opts)
@@ -69,6 +69,14 @@ describe('startHubWorker', () => {
     await expect(startHubWorker(opts)).rejects.toThrow(/Address already in use/)
     const log = await readFile(opts.logFile, 'utf8')
     expect(log.match(/Address already in use/g)).toHaveLength(PORT_ATTEMPTS)
+  })
+
+  it('does not take another process answering on its port for the Worker it started', async () => {
+    // what a stack saw when another stack's Worker took its port: 200 from /healthz, unlabelled
+    const opts = await options(['-e', standInServer('true', false)])
+    await expect(startHubWorker({ ...opts, readyTimeoutMs: 600 })).rejects.toThrow(
+      /healthz did not answer 200 as instance [0-9a-f-]{36}/
+    )
   })
 
   it('hub URLs are https on loopback', () => {

@@ -13,6 +13,7 @@ import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { createRemote } from '../../../lib/remote/remote-client.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 import { waitUntil } from '../../helpers/wait-until.ts'
+import { standInServer } from './hub-worker-options.ts'
 
 let dir: string
 let cfg: LocalConfig
@@ -37,8 +38,7 @@ beforeEach(async () => {
  */
 function fakeHub(recovers = false): string[] {
   const script = [
-    "const srv = require('node:http').createServer((q, s) => { if (!globalThis.dead) s.end('ok') })",
-    "srv.listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+    standInServer('!globalThis.dead'),
     "console.log('fake hub listening')",
     "process.on('SIGUSR2', () => {",
     "  console.log('[wrangler:warn] The Workers runtime crashed unexpectedly and is being restarted (crash #1).')",
