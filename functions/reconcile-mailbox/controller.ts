@@ -10,8 +10,9 @@
  * at a time (each touches only its own SyncTarget, Workspace and space records); the batch's
  * subrequest budget still paces them (lib/budget/pacer.ts). One at a time, a registration of
  * 1,000 edges through the relay took a mailbox run of about 110 ms after another. A batch reads
- * its keys' uid-index entries ahead in one request (`session`); a failed read ahead only sends
- * each run back to its own read.
+ * ahead (`session`): its keys' uid-index entries in one request, then their SyncTargets and
+ * Workspaces in one read each (read-ahead.ts); a failed read ahead only sends each run back to its
+ * own reads.
  */
 import { ESPW } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
@@ -21,6 +22,7 @@ import { type Logger, silentLogger } from '../../lib/log.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { isMailboxName } from './names.ts'
+import { readAhead } from './read-ahead.ts'
 import { MAILBOX_STEP, reconcileMailbox } from './reconcile.ts'
 
 export { MAILBOX_STEP }
@@ -39,13 +41,15 @@ export function mailboxController(
     concurrency: CONCURRENCY,
     reconcile: (key) => reconcileMailbox({ client, kv, log }, key),
     session(keys) {
-      // The batch's uid-index entries in one read ahead, not one read per run.
-      // A failed read ahead is no failure of the batch: each run then reads its own entry.
-      const names = indexedNames(kv, keys.filter(isMailboxName)).catch(() => undefined)
+      // A failed read ahead is no failure of the batch: each run then reads for itself.
+      const mailboxes = keys.filter(isMailboxName)
+      const names = indexedNames(kv, mailboxes).catch(() => undefined)
+      const ahead = readAhead(client, mailboxes, names).catch(() => undefined)
       return {
         async reconcile(key) {
-          const known = await names
-          return reconcileMailbox({ client, kv, log, ...(known ? { names: known } : {}) }, key)
+          const [known, read] = await Promise.all([names, ahead])
+          const more = { ...(known ? { names: known } : {}), ...(read ? { ahead: read } : {}) }
+          return reconcileMailbox({ client, kv, log, ...more }, key)
         },
       }
     },

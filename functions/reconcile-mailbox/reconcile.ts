@@ -1,6 +1,7 @@
 /**
  * The mailbox step for one key (a mailbox name): make the world match "a Workspace of that name
- * exists in root:espw exactly while its SyncTarget exists". It re-reads the SyncTarget (by uid, in
+ * exists in root:espw exactly while its SyncTarget exists". It re-reads (or takes what its batch
+ * read ahead of, read-ahead.ts) the SyncTarget (by uid, in
  * its inventory space, through the hub's uid index: lib/hub/uid-index.ts) and the Workspace, then creates, annotates, or deletes the Workspace — with
  * uid preconditions — and reports what it did. A mailbox deleted while its SyncTarget lives is
  * created again once its termination completes. A failed read throws: nothing is deleted on doubt;
@@ -15,18 +16,21 @@ import { ESPW, SYNC_TARGET_NAME_ANNOTATION, WORKSPACES } from '../../lib/apis/gv
 import { dropLease } from '../../lib/edge/lease.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
-import { forgetUid, syncTargetByUid } from '../../lib/hub/uid-index.ts'
+import { forgetUid, liveWithUid, syncTargetByUid } from '../../lib/hub/uid-index.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { parseMailboxName } from './names.ts'
+import type { MailboxAhead } from './read-ahead.ts'
 
 async function findSyncTarget(
   deps: MailboxDeps,
   key: string,
   at: { spaceId: string; uid: string }
 ): Promise<KubeObject | undefined> {
+  const ahead = deps.ahead?.syncTarget(key)
+  if (ahead !== undefined) return liveWithUid(ahead ?? undefined, at.uid)
   try {
     return await syncTargetByUid(deps.client, deps.kv, { ...at, known: deps.names?.get(key) })
   } catch (e) {
@@ -38,12 +42,22 @@ async function findSyncTarget(
 
 export const MAILBOX_STEP = 'mailbox'
 
-/** `names`: SyncTarget names read ahead from the uid index for a batch (indexedNames). */
+/**
+ * `names`: SyncTarget names read ahead from the uid index for a batch (indexedNames); `ahead`:
+ * the batch's SyncTargets and Workspaces (read-ahead.ts).
+ */
 export type MailboxDeps = {
   client: HubClient
   kv: KvStore
   log: Logger
   names?: ReadonlyMap<string, string>
+  ahead?: MailboxAhead
+}
+
+async function findWorkspace(deps: MailboxDeps, key: string): Promise<KubeObject | undefined> {
+  const ahead = deps.ahead?.workspace(key)
+  if (ahead !== undefined) return ahead ?? undefined
+  return deps.client.get(ESPW, WORKSPACES, key)
 }
 
 export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<ReconcileResult> {
@@ -60,7 +74,7 @@ export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<
     return { outcome: 'invalid SyncTarget: skipped' }
   }
   const st = decoded?.value
-  const ws = await client.get(ESPW, WORKSPACES, key)
+  const ws = await findWorkspace(deps, key)
   if (!st) {
     if (!ws) {
       await forgetUid(deps.kv, parsed.inventorySpaceId, parsed.syncTargetUid)

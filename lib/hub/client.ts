@@ -16,7 +16,7 @@ import { patchObject } from './patch.ts'
 import { getObject, listObjects } from './read.ts'
 import { registryForSpace } from './space-registry.ts'
 import { resolveSpace, type Space } from './spaces.ts'
-import type { Target } from './target.ts'
+import { objectKey, servedAt, type Target } from './target.ts'
 import { updateObject } from './update.ts'
 import type { Propagation } from './write.ts'
 
@@ -27,6 +27,11 @@ export type ListFilter = { namespace?: string; predicate?: (obj: KubeObject) => 
 export type HubClient = {
   space(pathOrId: string): Promise<Space>
   get(space: string, gvr: Gvr, name: string, namespace?: string): Promise<KubeObject | undefined>
+  /**
+   * Cluster-scoped objects of one resource by name, read together (a batch's read ahead): the
+   * objects found, by name.
+   */
+  getMany(space: string, gvr: Gvr, names: readonly string[]): Promise<Map<string, KubeObject>>
   /** Lists in one space, or in every space with `'*'`. */
   list(space: string, gvr: Gvr, filter?: ListFilter): Promise<KubeObject[]>
   create(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
@@ -107,6 +112,15 @@ export function createHubClient(
         if (isApiError(e) && e.code === 404) return undefined
         throw e
       }
+    },
+    async getMany(ref, gvr, names) {
+      const t = await target(ref, gvr)
+      const found = await deps.objects.getMany(names.map((name) => objectKey(t, name)))
+      const out = new Map<string, KubeObject>()
+      found.forEach((obj, i) => {
+        if (obj) out.set(names[i] as string, servedAt(t, obj))
+      })
+      return out
     },
     async list(ref, gvr, filter = {}) {
       const t = await target(ref, gvr, undefined, filter.namespace)

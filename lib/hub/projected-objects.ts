@@ -53,17 +53,27 @@ export function withProjections(
     return entry
   }
 
+  async function get(key: ObjectKey): Promise<KubeObject | undefined> {
+    if (!(await isMailbox(key.cluster))) return base.get(key)
+    const [stored, entry] = await Promise.all([base.get(key), entryAt(key)])
+    if (stored || !entry) return stored
+    const [states, bodies] = await Promise.all([
+      projections.getCopyStates(key.cluster, [key]),
+      projections.getBodies([entry.hash]),
+    ])
+    const body = bodies.get(entry.hash)
+    return body && renderProjected(key.cluster, entry, body, states.get(entryKey(key)))
+  }
+
   return {
-    async get(key) {
-      if (!(await isMailbox(key.cluster))) return base.get(key)
-      const [stored, entry] = await Promise.all([base.get(key), entryAt(key)])
-      if (stored || !entry) return stored
-      const [states, bodies] = await Promise.all([
-        projections.getCopyStates(key.cluster, [key]),
-        projections.getBodies([entry.hash]),
-      ])
-      const body = bodies.get(entry.hash)
-      return body && renderProjected(key.cluster, entry, body, states.get(entryKey(key)))
+    get,
+    async getMany(keys) {
+      // Mailbox spaces one by one, as get (a copy is its manifest's); the others in one read.
+      const mailbox = await Promise.all(keys.map((k) => isMailbox(k.cluster)))
+      const plain = keys.filter((_, i) => !mailbox[i])
+      const read = plain.length > 0 ? await base.getMany(plain) : []
+      let next = 0
+      return Promise.all(keys.map((k, i) => (mailbox[i] ? get(k) : read[next++])))
     },
     async create(key, obj) {
       if ((await isMailbox(key.cluster)) && (await entryAt(key))) {

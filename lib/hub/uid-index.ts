@@ -70,14 +70,16 @@ export async function syncTargetByUid(
 ): Promise<KubeObject | undefined> {
   const { spaceId, uid, known } = at
   const name = known ?? (await indexedName(kv, spaceId, uid))
-  if (name !== undefined) {
-    const obj = await client.get(spaceId, SYNC_TARGETS, name)
-    return obj && obj.metadata.uid === uid && !obj.metadata.deletionTimestamp ? obj : undefined
-  }
+  if (name !== undefined) return liveWithUid(await client.get(spaceId, SYNC_TARGETS, name), uid)
   const all = await client.list(spaceId, SYNC_TARGETS, { predicate: (o) => o.metadata.uid === uid })
   const found = all.find((o) => !o.metadata.deletionTimestamp)
   if (found?.metadata.name) await rememberUid(kv, spaceId, uid, found.metadata.name)
   return found
+}
+
+/** `obj` when it is the live (not deleting) object with `uid`: what a lookup by uid finds. */
+export function liveWithUid(obj: KubeObject | undefined, uid: string): KubeObject | undefined {
+  return obj && obj.metadata.uid === uid && !obj.metadata.deletionTimestamp ? obj : undefined
 }
 
 /** Drops the entry of `uid`, and a release before's (once neither the SyncTarget nor its mailbox is left). */

@@ -24,7 +24,7 @@ import { createKvStore } from './kv-store.ts'
 import { resumePoint } from './list-marks.ts'
 import { readCurrentRv } from './meta-items.ts'
 import { createMetricItems, type MetricItems } from './metric-items.ts'
-import { getObject, listObjects } from './object-reads.ts'
+import { getObject, getObjects, listObjects } from './object-reads.ts'
 import { createObject, deleteObject, updateObject } from './object-writes.ts'
 import { pingStore } from './ping.ts'
 import { createProjectionStore } from './projection-store.ts'
@@ -93,6 +93,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
   const pollDelay = createChangeSignal(ctx)
   const objects: ObjectStore = {
     get: (key) => getObject(ctx, key),
+    getMany: (keys) => getObjects(ctx, keys),
     create: (key, obj) => createObject(ctx, key, obj),
     update: (key, obj, expectedRv) => updateObject(ctx, key, obj, expectedRv),
     delete: (key, expectedRv) => deleteObject(ctx, key, expectedRv),

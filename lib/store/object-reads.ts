@@ -1,5 +1,6 @@
 /**
- * get and list. get is one consistent GetItem. list reads the counter first (that value is the
+ * get, getMany and list. get is one consistent GetItem; getMany reads many heads with
+ * BatchGetItem (batch-get.ts: 100 keys a call, consistently). list reads the counter first (that value is the
  * list's resourceVersion), then Queries the collection's partition (one cluster; `begins_with` on
  * `<namespace>/` for one namespace) or, for `cluster: '*'`, the g1 index (namespace as a filter),
  * in key order. The predicate is applied while paging so `limit` counts matching objects; when a
@@ -15,10 +16,11 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb'
 import { badRequest, expired } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { type Item, readString, s } from './attrs.ts'
+import { getItems } from './batch-get.ts'
 import type { StoreContext } from './context.ts'
 import { type ContinueToken, decodeContinue, encodeContinue } from './continue-token.ts'
 import { keyFits, namespaceFits, objectKeyFits } from './key-size.ts'
-import { checkCollection, checkObjectKey, objectGsiPk, objectPk } from './keys.ts'
+import { checkCollection, checkObjectKey, headKey, objectGsiPk, objectPk } from './keys.ts'
 import { putListMark } from './list-marks.ts'
 import { readCurrentRv, readWatermark } from './meta-items.ts'
 import { getHead, headObject } from './object-items.ts'
@@ -38,6 +40,27 @@ export async function getObject(
   if (!objectKeyFits(key)) return undefined
   const head = await getHead(ctx, key)
   return head && headObject(ctx, head)
+}
+
+/** The objects at `keys`, in their order (undefined where absent); repeated keys are read once. */
+export async function getObjects(
+  ctx: StoreContext,
+  keys: readonly ObjectKey[]
+): Promise<(KubeObject | undefined)[]> {
+  for (const key of keys) checkObjectKey(key)
+  const ids = keys.map((key) => {
+    const { pk, sk } = headKey(key)
+    return { pk, sk, id: `${pk}\n${sk}` }
+  })
+  const wanted = new Map<string, Item>()
+  ids.forEach(({ pk, sk, id }, i) => {
+    if (objectKeyFits(keys[i] as ObjectKey)) wanted.set(id, { pk: s(pk), sk: s(sk) })
+  })
+  const items = await getItems(ctx, [...wanted.values()])
+  const found = new Map<string, Promise<KubeObject>>()
+  for (const item of items)
+    found.set(`${readString(item, 'pk')}\n${readString(item, 'sk')}`, headObject(ctx, item))
+  return Promise.all(ids.map(({ id }) => found.get(id)))
 }
 
 /** The Query for one collection, without paging. */

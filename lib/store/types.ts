@@ -107,6 +107,8 @@ export type ChangesResult = {
 export interface ObjectStore {
   /** undefined when absent. */
   get(key: ObjectKey): Promise<KubeObject | undefined>
+  /** The objects at `keys`, in their order, undefined where absent: a read ahead of many gets. */
+  getMany(keys: readonly ObjectKey[]): Promise<(KubeObject | undefined)[]>
   /**
    * Create. The caller has set uid, creationTimestamp, generation etc.; the store assigns
    * `metadata.resourceVersion`. AlreadyExists (409) when the key is taken.

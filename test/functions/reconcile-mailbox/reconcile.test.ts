@@ -218,4 +218,52 @@ describe('mailbox step', () => {
       expect(seen.gets).toBe(keys.length)
     }
   })
+
+  it("reads a batch's SyncTargets and Workspaces ahead, one read each, not a get per run", async () => {
+    await client.create('root', WORKSPACES, workspace('imw-read-ahead'))
+    const keys: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const made = await client.create('root:imw-read-ahead', SYNC_TARGETS, st(`ra-${i}`))
+      keys.push(mailboxOf(made)!)
+    }
+    const calls = { gets: 0, getMany: [] as string[] }
+    const counting: HubClient = {
+      ...client,
+      get: ((...args: Parameters<HubClient['get']>) => {
+        calls.gets++
+        return client.get(...args)
+      }) as HubClient['get'],
+      getMany: ((...args: Parameters<HubClient['getMany']>) => {
+        calls.getMany.push(`${args[1].resource}:${args[2].length}`)
+        return client.getMany(...args)
+      }) as HubClient['getMany'],
+    }
+    const c = mailboxController(counting, hub.deps.kv)
+    const runs = await runKeys(c, keys, silentLogger)
+    expect(runs.map((r) => r.outcome)).toEqual(keys.map(() => 'created'))
+    expect(calls.gets).toBe(0)
+    expect(calls.getMany.sort()).toEqual(['synctargets:5', 'workspaces:5'])
+    // Taken once: a second session sees the mailboxes its first created.
+    expect((await runKeys(c, keys, silentLogger)).map((r) => r.outcome)).toEqual(
+      keys.map(() => 'unchanged')
+    )
+    // A SyncTarget deleted: the read ahead finds it absent and the mailbox goes.
+    const [first] = keys
+    await client.delete('root:imw-read-ahead', SYNC_TARGETS, 'ra-0')
+    calls.gets = 0
+    expect((await runKeys(c, [first!], silentLogger)).map((r) => r.outcome)).toEqual(['deleted'])
+    expect(calls.gets).toBe(0)
+  })
+
+  it('a run whose read ahead went stale meanwhile fails its write and converges on its next run', async () => {
+    await client.create('root', WORKSPACES, workspace('imw-stale'))
+    const key = mailboxOf(await client.create('root:imw-stale', SYNC_TARGETS, st('stale-0')))!
+    const c = mailboxController(client, hub.deps.kv)
+    const session = c.session?.([key])
+    // The Workspace appears after the batch read ahead (another run, a resync elsewhere).
+    await new Promise((r) => setTimeout(r, 50))
+    await reconcileMailbox({ client, kv: hub.deps.kv, log: silentLogger }, key)
+    await expect(session?.reconcile(key)).rejects.toMatchObject({ code: 409 })
+    expect((await runKeys(c, [key], silentLogger)).map((r) => r.outcome)).toEqual(['unchanged'])
+  })
 })

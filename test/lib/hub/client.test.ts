@@ -39,6 +39,19 @@ describe('the hub client', () => {
     expect(ops.GetItem).toBe(2)
   })
 
+  it('getMany reads objects of one resource by name together, served as get serves them', async () => {
+    const client = createHubClient(hub.deps, { fieldManager: 'test' })
+    const ws = { group: 'tenancy.kcp.io', version: 'v1alpha1', resource: 'workspaces' }
+    await client.list('root', ws)
+    counter.reset()
+    const got = await client.getMany('root', ws, ['c', 'missing', 'espw'])
+    expect([...got.keys()].sort()).toEqual(['c', 'espw'])
+    expect(counter.snapshot()).toMatchObject({ BatchGetItem: 1 })
+    expect(counter.snapshot().GetItem ?? 0).toBe(0)
+    expect(got.get('c')).toEqual(await client.get('root', ws, 'c'))
+    await expect(client.getMany('root:nope', ws, ['c'])).rejects.toMatchObject({ code: 404 })
+  })
+
   it('asks again for a space that was not there', async () => {
     const client = createHubClient(hub.deps, { fieldManager: 'test' })
     await expect(client.space('root:later')).rejects.toMatchObject({ code: 404 })

@@ -104,6 +104,33 @@ describe('reads', () => {
     expect((await hub.call('GET', `${cms(mailbox)}/zz`)).status).toBe(404)
   })
 
+  it('getMany answers a mailbox key with its copy, other keys from the store, in order', async () => {
+    const key = (cluster: string, name: string, namespace = 'ns1') => ({
+      cluster,
+      group: '',
+      resource: 'configmaps',
+      namespace,
+      name,
+    })
+    const stored = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'p', namespace: 'default' },
+    }
+    expect((await hub.call('POST', cms(plain, 'default'), stored)).status).toBe(201)
+    const got = await hub.deps.objects.getMany([
+      key(plain, 'p', 'default'),
+      key(mailbox, 'a'),
+      key(mailbox, 'zz'),
+      key(plain, 'a'),
+      key(mailbox, 'd', 'ns2'),
+    ])
+    expect(
+      got.map((o) => o && `${o.metadata.annotations?.['kcp.io/cluster'] ?? ''}:${o.metadata.name}`)
+    ).toEqual([`${plain}:p`, `${mailbox}:a`, undefined, undefined, `${mailbox}:d`])
+    expect(got[1]).toEqual((await hub.call('GET', `${cms(mailbox)}/a`)).body)
+  })
+
   it('lists with limit and continue, selectors and all namespaces', async () => {
     const all = await hub.call('GET', cms(mailbox))
     expect(names(all.body)).toEqual(['ns1/a', 'ns1/b', 'ns1/c'])

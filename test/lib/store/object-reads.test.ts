@@ -170,3 +170,46 @@ describe('ObjectStore on DynamoDB: lists', () => {
     }
   })
 })
+
+describe('ObjectStore on DynamoDB: getMany', () => {
+  it('reads many heads in one request, in the keys’ order, absent ones undefined', async () => {
+    const counter = createRequestCounter()
+    const store = await createTestStore({ counter })
+    try {
+      // a body of ~600 KB is stored in chunks beside its head, and read back whole
+      const big = { ...configMap('big', 'default'), data: { v: 'x'.repeat(600_000) } }
+      await store.objects.create(cmKey('a', 'default', 'c1'), configMap('a', 'default'))
+      await store.objects.create(cmKey('big', 'default', 'c1'), big)
+      await store.objects.create(cmKey('z', 'other', 'c2'), configMap('z', 'other'))
+      counter.reset()
+      const keys = [
+        cmKey('z', 'other', 'c2'),
+        cmKey('missing', 'default', 'c1'),
+        cmKey('a', 'default', 'c1'),
+        cmKey('a', 'default', 'c1'),
+        { ...cmKey('long', 'default', 'c1'), name: 'n'.repeat(2000) },
+        cmKey('big', 'default', 'c1'),
+      ]
+      const got = await store.objects.getMany(keys)
+      const reads = counter.snapshot()
+      // the heads in one BatchGetItem; the big body's chunks read as get reads them
+      expect(reads.BatchGetItem).toBe(1)
+      expect(reads.GetItem ?? 0).toBe(0)
+      expect(got.map((o) => o?.metadata.name)).toEqual(['z', undefined, 'a', 'a', undefined, 'big'])
+      expect(got[5]?.data).toEqual(big.data)
+      expect(got[2]?.metadata.resourceVersion).toBe(
+        (await store.objects.get(cmKey('a', 'default', 'c1')))?.metadata.resourceVersion
+      )
+      expect(await store.objects.getMany([])).toEqual([])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('refuses an invalid key as get does', async () => {
+    await expect(
+      t.objects.getMany([{ ...cmKey('a', 'default', 'c1'), name: '' }])
+    ).rejects.toThrow()
+    await expect(t.objects.get({ ...cmKey('a', 'default', 'c1'), name: '' })).rejects.toThrow()
+  })
+})
