@@ -3,18 +3,46 @@
  * `ADD`, so every write gets a fresh, increasing number; a failed or retried write just leaves a
  * gap), and `compacted`, the change-log watermark: the highest resourceVersion whose log entry may
  * have been swept. Asking for changes or a continued list from below it is 410 Expired.
+ * Writers of one invocation asking at once share counter moves (invocation-batcher.ts): one ADD of
+ * their sum, each taking its own range of it, in the order they asked.
  */
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb'
 import { internalError } from '../errors.ts'
 import { isConditionalFailure, n, optNumber, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
+import { createBatcher } from './invocation-batcher.ts'
 import { META_PK, RV_SK, WATERMARK_SK } from './keys.ts'
 
 /**
  * Issues the next resourceVersion, or the next `count` of them at once: the counter moves by
  * `count` and the answer is the highest, so the caller owns `answer - count + 1 ... answer`.
  */
-export async function allocateRv(ctx: StoreContext, count = 1): Promise<number> {
+export function allocateRv(ctx: StoreContext, count = 1): Promise<number> {
+  let batcher = rvBatchers.get(ctx)
+  if (!batcher) {
+    batcher = createBatcher((counts: number[]) => allocateRvs(ctx, counts))
+    rvBatchers.set(ctx, batcher)
+  }
+  return batcher(count)
+}
+
+const rvBatchers = new WeakMap<StoreContext, (count: number) => Promise<number>>()
+
+/** One counter move for every count of `counts`: the highest rv of each one's range, in order. */
+async function allocateRvs(ctx: StoreContext, counts: number[]): Promise<number[]> {
+  let top = await moveCounter(
+    ctx,
+    counts.reduce((sum, c) => sum + c, 0)
+  )
+  const tops: number[] = []
+  for (let i = counts.length - 1; i >= 0; i--) {
+    tops[i] = top
+    top -= counts[i] as number
+  }
+  return tops
+}
+
+async function moveCounter(ctx: StoreContext, count: number): Promise<number> {
   const out = await ctx.client.send(
     new UpdateItemCommand({
       TableName: ctx.table,

@@ -2,7 +2,8 @@
  * create, update and delete of objects. Each is: encode the body (413 past 1 MiB, before anything
  * is written), take a resourceVersion from the counter, write chunks if the body is big, write the
  * head with ONE conditional request (absent for create, `rv = expected` for update, present and
- * optionally `rv = expected` for delete), then put the change-log entry; an entry that landed late
+ * optionally `rv = expected` for delete), then put the change-log entry (writers of one invocation
+ * at once share the counter move and the log's BatchWriteItem: invocation-batcher.ts); an entry that landed late
  * is announced again at a fresh rv (late-entries.ts). A failed condition is
  * turned into AlreadyExists / Conflict (a StaleWriteError, so callers without preconditions can
  * read again and retry) / NotFound here, after deleting the chunks just written.
@@ -38,17 +39,10 @@ import type { StoreContext } from './context.ts'
 import { objectKeyFits, tooLongToStore } from './key-size.ts'
 import { checkObjectKey, headKey } from './keys.ts'
 import { announceWhileLate, type IssuedRv, issueRv } from './late-entries.ts'
-import {
-  blobOf,
-  getHead,
-  headItem,
-  headObject,
-  logItemFor,
-  putItem,
-  storeBody,
-} from './object-items.ts'
+import { putLog } from './log-puts.ts'
+import { blobOf, getHead, headItem, headObject, logItemFor, storeBody } from './object-items.ts'
+import { resentBySdk, sendUntilKnown } from './send-until-known.ts'
 import type { ObjectKey } from './types.ts'
-import { refusedAsSent, sdkAttempts } from './unavailable.ts'
 
 const MODIFIED_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again'
@@ -69,33 +63,6 @@ type HeadWrite = {
   obj: KubeObject
   /** undefined = create (must be absent); a number = update (stored rv must equal it). */
   expectedRv: number | undefined
-}
-
-/** Sends of one put whose outcome is unknown, for failures the SDK's retry loop did not see. */
-const SEND_ATTEMPTS = 3
-
-/** Whether a refused condition may follow an earlier send of the same command that landed. */
-const resentBySdk = (e: unknown) => (sdkAttempts(e) ?? 1) > 1
-
-/**
- * Sends a put again while its outcome is unknown and the SDK has not already sent it again (a
- * failure around the SDK that the table did not refuse as sent). Returns whether its condition
- * failed and whether an earlier send may have landed.
- */
-async function sendUntilKnown(
-  send: () => Promise<unknown>
-): Promise<{ refused: boolean; uncertain: boolean }> {
-  let uncertain = false
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await send()
-      return { refused: false, uncertain }
-    } catch (e) {
-      if (isConditionalFailure(e)) return { refused: true, uncertain: uncertain || resentBySdk(e) }
-      if (refusedAsSent(e) || sdkAttempts(e) !== undefined || attempt >= SEND_ATTEMPTS) throw e
-      uncertain = true
-    }
-  }
 }
 
 type WrittenHead = { head: Item; text: string; issued: IssuedRv }
@@ -142,11 +109,6 @@ async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<WrittenHead> 
   }
   if (expectedRv === undefined) throw alreadyExists(key.resource, target(key))
   throw new StaleWriteError(key.resource, target(key), MODIFIED_MESSAGE)
-}
-
-/** Puts a change-log item (keyed by its rv, so sending it again is harmless) until it lands. */
-async function putLog(ctx: StoreContext, item: Item): Promise<void> {
-  await sendUntilKnown(() => putItem(ctx, item))
 }
 
 async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject> {

@@ -1,0 +1,72 @@
+/**
+ * Requests of one invocation that can travel together do: a batch of reconcile runs in one
+ * invocation (the mailbox step's 16 at a time) each take a resourceVersion and put a change-log
+ * item per write, one request each. A batcher collects what its callers ask while a request of its
+ * kind is in flight, and sends all of it as one request when that one returns (a counter move of
+ * their sum, one BatchWriteItem): the first caller goes at once, so a lone writer (an API request)
+ * waits for nothing, and under load the requests of a kind come down to one per round trip.
+ * Only within one invocation (lib/budget/frames.ts): workerd does not let a request wait on I/O
+ * that another request started, and outside any invocation every call is sent on its own. A
+ * failed send fails every caller in it, as each one's own request would have failed. The send
+ * is measured apart from the callers' scopes, and each caller's scopes are charged its share, so a
+ * pacer sees a unit's average cost (as the translate step's group commit does).
+ */
+import {
+  chargeScopes,
+  currentInvocation,
+  measuredApart,
+  measuringScopes,
+  type Scope,
+} from '../budget/frames.ts'
+import type { Invocation } from '../budget/invocation.ts'
+
+type Waiting<I, O> = {
+  input: I
+  scopes: readonly Scope[]
+  resolve: (o: O) => void
+  reject: (e: unknown) => void
+}
+
+type State<I, O> = { queue: Waiting<I, O>[]; busy: boolean }
+
+/**
+ * A batcher: `send` answers every input of a group, in order. The returned function submits one
+ * input and resolves with its answer.
+ */
+export function createBatcher<I, O>(send: (inputs: I[]) => Promise<O[]>): (input: I) => Promise<O> {
+  const states = new WeakMap<Invocation, State<I, O>>()
+
+  const flush = async (state: State<I, O>): Promise<void> => {
+    state.busy = true
+    while (state.queue.length > 0) {
+      const group = state.queue
+      state.queue = []
+      try {
+        const { value, used } = await measuredApart(() => send(group.map((w) => w.input)))
+        for (const [i, w] of group.entries()) {
+          chargeScopes(w.scopes, used / group.length)
+          w.resolve(value[i] as O)
+        }
+      } catch (e) {
+        for (const w of group) w.reject(e)
+      }
+    }
+    state.busy = false
+  }
+
+  return (input) => {
+    const inv = currentInvocation()
+    if (!inv) return send([input]).then((out) => out[0] as O)
+    let state = states.get(inv)
+    if (!state) {
+      state = { queue: [], busy: false }
+      states.set(inv, state)
+    }
+    const s = state
+    const answer = new Promise<O>((resolve, reject) => {
+      s.queue.push({ input, scopes: measuringScopes(), resolve, reject })
+    })
+    if (!s.busy) void flush(s)
+    return answer
+  }
+}
