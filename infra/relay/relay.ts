@@ -24,6 +24,7 @@ import {
   type Observed,
   type ResourcePipeline,
 } from '../../lib/relay/pipeline.ts'
+import { createPlacementList } from '../../lib/relay/placement-list.ts'
 import { createRelayMetrics } from '../../lib/relay/relay-metrics.ts'
 import { createSliceIndex } from '../../lib/relay/slice-index.ts'
 import { createSummarizeKeysState } from '../../lib/relay/summarize-keys.ts'
@@ -130,9 +131,11 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   const cursors = createKvCursorStore(opts.kv)
   const index = createSliceIndex()
   const crds = createCrdTargets({ espwSpaceId, isBuiltin: (g, r) => builtins.has(`${g}/${r}`) })
+  const placements = createPlacementList(http.listEdgePlacements)
   const eventKeys: EventKeysDeps = {
     espwSpaceId,
-    listEdgePlacements: http.listEdgePlacements,
+    listEdgePlacements: placements.list,
+    placementSeen: placements.observe,
     index,
     summarize: createSummarizeKeysState(),
     specs: new Map(),

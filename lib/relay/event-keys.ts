@@ -7,7 +7,8 @@
  *   moved, never when added (the step's own create; a Workspace made by hand is the step's next
  *   run's, or the resync's).
  * - where: SyncTargets and Locations wake every where key (a relabel can change any placement's
- *   selection); an EdgePlacement its own, unless only other steps' status fields moved; a
+ *   selection; the placements from a list read at most every few seconds and kept current by
+ *   their events: placement-list.ts); an EdgePlacement its own, unless only other steps' status fields moved; a
  *   SinglePlacementSlice its placement's (lib/placement/slice-owner.ts).
  * - translate (keys are mailbox names): a slice wakes the mailboxes it names now and those it named
  *   before (from the slice index, which the event also updates); a Location the mailboxes slices
@@ -59,6 +60,8 @@ export type EventKeysDeps = {
   espwSpaceId: string
   /** Every EdgePlacement in every space, each with its kcp.io/cluster annotation. */
   listEdgePlacements(): Promise<KubeObject[]>
+  /** Told of every EdgePlacement event (placement-list.ts keeps its list current with them). */
+  placementSeen?(type: string, obj: KubeObject): void
   /** Slice -> mailboxes; slice events update it. */
   index: SliceIndex
   /** What the summarize keys need (mailbox spaces, heartbeats seen); without it, none. */
@@ -202,6 +205,7 @@ async function stepKeys(
         return [...(await allWhereKeys(deps)), ...through, ...spaceKeys(event.type, ref, obj, deps)]
       }
       case 'edgeplacements':
+        deps.placementSeen?.(event.type, obj)
         return placementKeys(event.type, obj, deps)
       case 'singleplacementslices': {
         const key = sliceWhereKey(obj)
