@@ -21,7 +21,8 @@ import {
 import { authorizeRoute } from '../../lib/edge/edge-scope.ts'
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
-import { ROOT, resolveSpace, type Space } from '../../lib/hub/spaces.ts'
+import { resolveSpaceCached } from '../../lib/hub/space-cache.ts'
+import { ROOT, type Space } from '../../lib/hub/spaces.ts'
 import {
   parseRequestPath,
   type RequestPath,
@@ -61,7 +62,8 @@ async function spaceFor(
     authorizeAdmin(principal, 'use the cross-workspace view')
     return { space: ROOT, allSpaces: true }
   }
-  const space = await resolveSpace(deps.kv, ref ?? 'root')
+  const space = await resolveSpaceCached(deps.kv, ref ?? 'root', deps.now().getTime())
+  if (!space) throw notFound('workspaces', { group: 'tenancy.kcp.io', name: ref ?? 'root' })
   if (!anyPrincipal) authorizeSpace(principal, space.path)
   return { space, allSpaces: false }
 }

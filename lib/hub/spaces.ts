@@ -2,9 +2,11 @@
  * Spaces are kcp logical clusters: a path (`root`, `root:espw`, `root:my-org:wmw-c`) and a stable
  * id that objects are stored under. The registry lives in the key-value store as two records per
  * space (path -> record, id -> path), each written with an absent-only condition so concurrent
- * creators converge on one id. `root` has the id `root`, as in kcp.
+ * creators converge on one id. `root` has the id `root`, as in kcp. A space turning Terminating or
+ * going moves the `spaces` epoch, so the API's remembered records (space-cache.ts) are read anew.
  */
 import { badRequest, notFound } from '../errors.ts'
+import { bumpEpoch } from '../store/epochs.ts'
 import type { KvStore } from '../store/types.ts'
 import { forgetCollections, openCollections } from './space-collections.ts'
 
@@ -59,10 +61,16 @@ export async function getSpacesByPath(
   return out
 }
 
+/** The path the id names (for good: ids are never reused), if the space exists. */
+export async function pathOfId(kv: KvStore, id: string): Promise<string | undefined> {
+  if (id === 'root') return 'root'
+  return (await kv.get<{ path: string }>(BY_ID, id))?.value.path
+}
+
 export async function getSpaceById(kv: KvStore, id: string): Promise<Space | undefined> {
   if (id === 'root') return ROOT
-  const ref = await kv.get<{ path: string }>(BY_ID, id)
-  return ref ? getSpaceByPath(kv, ref.value.path) : undefined
+  const path = await pathOfId(kv, id)
+  return path === undefined ? undefined : getSpaceByPath(kv, path)
 }
 
 /** Resolves what follows `/clusters/`: a path or an id. NotFound when neither exists. */
@@ -122,6 +130,8 @@ export async function markSpaceTerminating(kv: KvStore, space: Space): Promise<v
   const entry = await kv.get<Space>(BY_PATH, space.path)
   if (!entry || entry.value.phase === 'Terminating') return
   await kv.put(BY_PATH, space.path, { ...entry.value, phase: 'Terminating' }, entry.version)
+  // What the API remembered of the space is not trusted any more (space-cache.ts).
+  await bumpEpoch(kv, 'spaces')
 }
 
 /** Removes the registry records; the caller has already deleted the space's objects. */
@@ -130,6 +140,7 @@ export async function forgetSpace(kv: KvStore, space: Space): Promise<void> {
   await kv.delete(BY_PATH, space.path).catch(() => undefined)
   await kv.delete(BY_ID, space.id).catch(() => undefined)
   await forgetCollections(kv, space.id).catch(() => undefined)
+  await bumpEpoch(kv, 'spaces')
 }
 
 /**

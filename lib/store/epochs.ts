@@ -1,10 +1,12 @@
 /**
  * Epochs: counters a writer moves after it changed one class of stored things, so that a process
  * may keep what it read of that class and trust it, without reading it again, for as long as the
- * counter stands still. Two exist: `credentials` (moved after a token record is replaced or
+ * counter stands still. Three exist: `credentials` (moved after a token record is replaced or
  * revoked: lib/auth/tokens.ts) and `manifests` (moved after a mailbox manifest is written or
  * deleted: the translate step, the mailbox space's deletion), which let the edge API answer an
- * idle poll from memory (functions/edge-api/desired.ts).
+ * idle poll from memory (functions/edge-api/desired.ts), and `spaces` (moved when a space turns
+ * Terminating or goes: lib/hub/spaces.ts), which lets the API remember space records
+ * (lib/hub/space-cache.ts).
  *
  * An epoch is the version of key-value entry `epochs/<name>` (kv-store.ts: an unconditional put
  * adds one), 0 while the entry does not exist. A reader takes the value of its store at most once
@@ -25,7 +27,7 @@ export const EPOCH_MAX_AGE_MS = 1_000
 /** A read in flight longer than this no longer stops others from reading (ms). */
 const READ_STALE_MS = 2_000
 
-export type EpochName = 'credentials' | 'manifests'
+export type EpochName = 'credentials' | 'manifests' | 'spaces'
 
 type Known = { value: number; readAt: number }
 type Reader = { known?: Known; readingSince?: number }
