@@ -100,6 +100,8 @@ type Cursor = {
   resume?: ResumePoint
   /** When the last poll began, if it read everything there was and brought nothing new. */
   polledAt?: number
+  /** When the last poll began, whatever it brought (the store skips its watermark read then). */
+  lastPollAt?: number
 }
 
 /**
@@ -125,7 +127,9 @@ async function pollOnce(
     resource: t.info.resource,
     ...(t.namespace ? { namespace: t.namespace } : {}),
     sinceRv: cur.low,
+    ...(cur.lastPollAt === undefined ? {} : { previousPollAt: cur.lastPollAt }),
   })
+  cur.lastPollAt = res.polledAt
   const now = Date.now()
   // One manifest write yields several events with one rv; they always come back together, so
   // only rvs sent by earlier polls are skipped.

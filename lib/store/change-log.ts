@@ -204,6 +204,12 @@ async function toEvent(ctx: StoreContext, item: Item): Promise<ChangeEvent | und
   }
 }
 
+/** Whether this read follows one of the same cursor recent enough that nothing was swept past it. */
+function continuesRecentRead(ctx: StoreContext, opts: ChangesOptions, polledAt: number): boolean {
+  const since = opts.previousPollAt
+  return since !== undefined && polledAt >= since && polledAt - since < ctx.retentionMs / 2
+}
+
 export async function readChanges(
   ctx: StoreContext,
   opts: ChangesOptions,
@@ -212,9 +218,11 @@ export async function readChanges(
   checkOptions(opts)
   const polledAt = ctx.now()
   const { units, more } = await readEntries(ctx, opts, polledAt)
-  const watermark = await readWatermark(ctx)
-  if (opts.sinceRv < watermark) {
-    throw expired(`too old resource version: ${opts.sinceRv} (${watermark})`)
+  if (!continuesRecentRead(ctx, opts, polledAt)) {
+    const watermark = await readWatermark(ctx)
+    if (opts.sinceRv < watermark) {
+      throw expired(`too old resource version: ${opts.sinceRv} (${watermark})`)
+    }
   }
   const hashes = units.flatMap((u) => [
     ...(u.changes?.map((c) => c.entry.hash) ?? []),

@@ -94,6 +94,13 @@ export type ChangesOptions = CollectionRef & {
    * it for a mailbox collection: lib/store/shared-feed.ts).
    */
   shared?: SharedFeed
+  /**
+   * When the previous read of this same cursor began (its ChangesResult.polledAt). Every entry
+   * past the cursor landed after about then, and the sweep removes only entries older than the
+   * retention, so a read that follows one less than half the retention ago cannot have been swept
+   * past: the watermark (410 Expired) is not read for it.
+   */
+  previousPollAt?: number
 }
 
 export type ChangesResult = {

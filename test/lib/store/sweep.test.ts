@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { apiError, cmKey, configMap, configMaps, manualClock } from './fixtures.ts'
 
@@ -45,6 +46,33 @@ describe('sweepChangeLog', () => {
       watermark: 2,
       complete: true,
     })
+  })
+
+  it('reads no watermark for a read continuing a recent one of its cursor, and does for any other', async () => {
+    const clock = manualClock()
+    const counter = createRequestCounter()
+    t = await createTestStore({ now: clock.now, logRetentionMs: 10 * MINUTE, counter })
+    await t.objects.create(cmKey('a'), configMap('a'))
+    const first = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
+    clock.advance(4 * MINUTE)
+    await t.objects.create(cmKey('b'), configMap('b'))
+    counter.reset()
+    const next = await t.objects.changes({
+      ...configMaps('c1'),
+      sinceRv: 1,
+      previousPollAt: first.polledAt,
+    })
+    expect(next.events.map((e) => e.object.metadata.name)).toEqual(['b'])
+    expect(counter.snapshot()).toEqual({ Query: 1 })
+    // A cursor whose last read is half the retention old, or from the future, is checked.
+    clock.advance(7 * MINUTE)
+    expect((await t.sweepChangeLog()).watermark).toBe(1)
+    for (const previousPollAt of [first.polledAt, clock.now() + 1]) {
+      const err = await apiError(
+        t.objects.changes({ ...configMaps('c1'), sinceRv: 0, previousPollAt })
+      )
+      expect(err.reason).toBe('Expired')
+    }
   })
 
   it('takes retention and time from its options', async () => {
