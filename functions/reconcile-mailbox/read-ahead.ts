@@ -55,7 +55,9 @@ async function syncTargets(
   for (const key of keys) {
     const spaceId = parseMailboxName(key)?.inventorySpaceId
     if (spaceId === undefined || !names.has(key)) continue
-    bySpace.set(spaceId, [...(bySpace.get(spaceId) ?? []), key])
+    const keysOfSpace = bySpace.get(spaceId)
+    if (keysOfSpace) keysOfSpace.push(key)
+    else bySpace.set(spaceId, [key])
   }
   const out = new Map<string, KubeObject | null>()
   await Promise.all(

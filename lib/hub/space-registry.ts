@@ -11,11 +11,11 @@
  * let a request wait on I/O another request started. The list reads the items only, no counter.
  */
 import { ROOT_ONLY_RESOURCES } from '../apis/tokens.ts'
-import { currentInvocation } from '../budget/frames.ts'
-import type { Invocation } from '../budget/invocation.ts'
+import { perInvocation } from '../budget/per-invocation.ts'
 import type { Registry } from '../kube/registry.ts'
 import { createRegistry } from '../kube/registry.ts'
 import type { HubDeps } from './deps.ts'
+import type { RegistryCache } from './registry-cache.ts'
 import { ROOT } from './spaces.ts'
 
 export const CRD_GROUP = 'apiextensions.k8s.io'
@@ -26,8 +26,8 @@ export function invalidateRegistry(deps: HubDeps, spaceId: string): void {
   inFlight(deps)?.delete(spaceId)
 }
 
-/** Registries being built, per invocation and per cache (one per store) and space. */
-const building = new WeakMap<Invocation, Map<object, Map<string, Promise<Registry>>>>()
+/** Registries being built in the running invocation, per cache (one per store) and space. */
+const building = perInvocation(() => new Map<RegistryCache, Map<string, Promise<Registry>>>())
 
 async function buildRegistry(deps: HubDeps, spaceId: string, now: number): Promise<Registry> {
   const crds = await deps.objects.list({
@@ -46,13 +46,8 @@ async function buildRegistry(deps: HubDeps, spaceId: string, now: number): Promi
 
 /** The in-flight builds of the running invocation over `deps`'s cache, if in one. */
 function inFlight(deps: HubDeps): Map<string, Promise<Registry>> | undefined {
-  const inv = currentInvocation()
-  if (!inv) return undefined
-  let byCache = building.get(inv)
-  if (!byCache) {
-    byCache = new Map()
-    building.set(inv, byCache)
-  }
+  const byCache = building()
+  if (!byCache) return undefined
   let builds = byCache.get(deps.caches.registries)
   if (!builds) {
     builds = new Map()

@@ -11,14 +11,8 @@
  * is measured apart from the callers' scopes, and each caller's scopes are charged its share, so a
  * pacer sees a unit's average cost (as the translate step's group commit does).
  */
-import {
-  chargeScopes,
-  currentInvocation,
-  measuredApart,
-  measuringScopes,
-  type Scope,
-} from '../budget/frames.ts'
-import type { Invocation } from '../budget/invocation.ts'
+import { chargeScopes, measuredApart, measuringScopes, type Scope } from '../budget/frames.ts'
+import { perInvocation } from '../budget/per-invocation.ts'
 
 type Waiting<I, O> = {
   input: I
@@ -34,7 +28,7 @@ type State<I, O> = { queue: Waiting<I, O>[]; busy: boolean }
  * input and resolves with its answer.
  */
 export function createBatcher<I, O>(send: (inputs: I[]) => Promise<O[]>): (input: I) => Promise<O> {
-  const states = new WeakMap<Invocation, State<I, O>>()
+  const stateOf = perInvocation((): State<I, O> => ({ queue: [], busy: false }))
 
   const flush = async (state: State<I, O>): Promise<void> => {
     state.busy = true
@@ -55,14 +49,8 @@ export function createBatcher<I, O>(send: (inputs: I[]) => Promise<O[]>): (input
   }
 
   return (input) => {
-    const inv = currentInvocation()
-    if (!inv) return send([input]).then((out) => out[0] as O)
-    let state = states.get(inv)
-    if (!state) {
-      state = { queue: [], busy: false }
-      states.set(inv, state)
-    }
-    const s = state
+    const s = stateOf()
+    if (!s) return send([input]).then((out) => out[0] as O)
     const answer = new Promise<O>((resolve, reject) => {
       s.queue.push({ input, scopes: measuringScopes(), resolve, reject })
     })
