@@ -16,8 +16,10 @@
  * version comes, which here (a store can be recreated while clients hold its old versions) could
  * be forever, so every watch gets the event. Because writers take a resourceVersion before they
  * commit, a change with a lower version can land just after a higher one: the loop re-reads a
- * short window behind its cursor and skips what it already sent. A quiet watch polls less often
- * (the interval doubles per empty poll, up to `idlePollMs`; the first change after a quiet spell
+ * short window behind its cursor and skips what it already sent; those re-read entries are not
+ * news, so while changes flow a watch polls once per base interval from each poll's start (at
+ * once only after a full page), never back to back through its re-read window. A quiet watch
+ * polls less often (the interval doubles per empty poll, up to `idlePollMs`; the first change after a quiet spell
  * waits at most that long), and before each poll after a complete one it asks the store's change
  * signal (lib/store/change-signal.ts) whether anything can be new: while nothing can, it sends
  * no request of its own, so many idle watches cost one shared counter read, and after a write
@@ -40,32 +42,9 @@ import {
 } from '../../lib/hub/resource-version.ts'
 import { servedAt, type Target } from '../../lib/hub/target.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
-import type { KubeObject } from '../../lib/kube/types.ts'
-import { REREAD_WINDOW_MS } from '../../lib/store/change-signal.ts'
-import type { ChangeEvent, ResumePoint } from '../../lib/store/types.ts'
+import { basePollMs, type Cursor, pollIfChanged, type WatchParams } from './watch-poll.ts'
 
-export type WatchParams = {
-  target: Target
-  allSpaces: boolean
-  resourceVersion?: string
-  resourceVersionMatch?: string
-  sendInitialEvents?: boolean
-  /** Only to refuse it with resourceVersionMatch, as kube does; a watch does not page. */
-  continue?: string
-  predicate: (obj: KubeObject) => boolean
-  bookmarks: boolean
-  timeoutSeconds?: number
-  /** How often the change log is polled while changes are flowing. */
-  pollMs?: number
-  /** The slowest poll while nothing changes: empty polls double the interval up to this. */
-  idlePollMs?: number
-  /** How far behind the cursor to look for late commits. */
-  settleMs?: number
-  /** How long to wait for the store to reach `resourceVersion` (default 3 s, kube's). */
-  freshWaitMs?: number
-  /** Rewrites each event before it is sent (e.g. as a Table for kubectl). */
-  transform?: (event: unknown) => unknown
-}
+export type { WatchParams } from './watch-poll.ts'
 
 const enc = new TextEncoder()
 const line = (v: unknown) => enc.encode(`${JSON.stringify(v)}\n`)
@@ -89,66 +68,6 @@ async function initialEvents(
     events: res.items.map((o) => ({ type: 'ADDED', object: servedAt(t, o) })),
     rv: Number(res.resourceVersion),
   }
-}
-
-/** Tracks what was sent, and the cursor below which everything has settled. */
-type Cursor = {
-  low: number
-  highest: number
-  sent: Map<number, number>
-  /** Set when the watch resumes from a watchable list's version. */
-  resume?: ResumePoint
-  /** When the last poll began, if it read everything there was and brought nothing new. */
-  polledAt?: number
-  /** When the last poll began, whatever it brought (the store skips its watermark read then). */
-  lastPollAt?: number
-}
-
-/**
- * Whether the list the watch resumes from (the client's, or the initial events') already showed
- * this change: one at or below the list's version that landed before the list began
- * (lib/store/list-marks.ts).
- */
-function alreadyListed(cur: Cursor, ev: ChangeEvent): boolean {
-  const r = cur.resume
-  return !!r && ev.rv <= r.upTo && ev.landedAt !== undefined && ev.landedAt < r.landedAfter
-}
-
-async function pollOnce(
-  deps: HubDeps,
-  p: WatchParams,
-  cur: Cursor,
-  emit: (v: unknown) => void
-): Promise<{ more: boolean; events: number; polledAt: number }> {
-  const { target: t } = p
-  const res = await deps.objects.changes({
-    cluster: p.allSpaces ? '*' : t.space.id,
-    group: t.info.group,
-    resource: t.info.resource,
-    ...(t.namespace ? { namespace: t.namespace } : {}),
-    sinceRv: cur.low,
-    ...(cur.lastPollAt === undefined ? {} : { previousPollAt: cur.lastPollAt }),
-  })
-  cur.lastPollAt = res.polledAt
-  const now = Date.now()
-  // One manifest write yields several events with one rv; they always come back together, so
-  // only rvs sent by earlier polls are skipped.
-  const seen = new Set(cur.sent.keys())
-  for (const ev of res.events) {
-    if (seen.has(ev.rv)) continue
-    cur.sent.set(ev.rv, now)
-    cur.highest = Math.max(cur.highest, ev.rv)
-    if (alreadyListed(cur, ev)) continue
-    if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(t, ev.object) })
-  }
-  for (const [rv, at] of cur.sent)
-    if (now - at > (p.settleMs ?? REREAD_WINDOW_MS)) {
-      cur.low = Math.max(cur.low, rv)
-      cur.sent.delete(rv)
-    }
-  // Nothing at or below the cursor is read again: past the list's version, resuming is done.
-  if (cur.resume && cur.low >= cur.resume.upTo) cur.resume = undefined
-  return { more: res.more, events: res.events.length, polledAt: res.polledAt }
 }
 
 function bookmark(t: Target, rv: number, initialEventsEnd = false): unknown {
@@ -205,26 +124,6 @@ async function resumeAt(
   return resume ? { low: resume.sinceRv, resume } : { low: rv }
 }
 
-/**
- * A poll, unless the last one read everything there was and the store's change signal says
- * nothing more can be handed out yet (lib/store/change-signal.ts); `waitMs` is how long until
- * something can (Infinity after a poll, or while nothing can until the counter moves).
- */
-async function pollIfChanged(
-  deps: HubDeps,
-  p: WatchParams,
-  cur: Cursor,
-  emit: (v: unknown) => void
-): Promise<{ polled: boolean; events: number; waitMs: number }> {
-  const waitMs = cur.polledAt === undefined ? 0 : await deps.objects.pollDelay(cur.polledAt)
-  if (waitMs > 0) return { polled: false, events: 0, waitMs }
-  const res = await pollOnce(deps, p, cur, emit)
-  // While changes flow, poll on at the base interval without asking: the shared counter value
-  // may be up to 250 ms old, which would delay the next event by as much.
-  cur.polledAt = res.more || res.events > 0 ? undefined : res.polledAt
-  return { polled: true, events: res.events, waitMs: Number.POSITIVE_INFINITY }
-}
-
 /** The watch loop: initial events when asked, then poll until closed or past the deadline. */
 async function streamEvents(
   deps: HubDeps,
@@ -239,7 +138,7 @@ async function streamEvents(
   const highest = Math.max(start.low, start.resume?.upTo ?? 0)
   const cur: Cursor = { ...start, highest, sent: new Map() }
   let lastBookmark = Date.now()
-  const base = p.pollMs ?? 200
+  const base = basePollMs(p)
   const idle = Math.max(base, p.idlePollMs ?? 1000)
   let interval = base
   const inv = currentInvocation()
@@ -262,7 +161,8 @@ async function streamEvents(
     }
     // quiet watches back off (most of a relay's watches are quiet most of the time)
     interval = turn.events > 0 ? base : Math.min(idle, interval * 2)
-    if (cur.polledAt !== undefined) await sleep(Math.min(interval, turn.waitMs))
+    const wait = cur.polledAt === undefined ? turn.waitMs : Math.min(interval, turn.waitMs)
+    if (wait > 0) await sleep(wait)
   }
 }
 
