@@ -2,9 +2,10 @@
  * Create (POST, and server-side apply of an absent object): validate the body, fill in the
  * server-owned metadata, run the kind's create hook (defaults, status), record the field manager,
  * and store it — unless dryRun, which answers with what would be stored. A namespaced object needs
- * its Namespace to exist and not be terminating. generateName collisions are retried.
+ * its Namespace to exist and not be terminating, and nothing is created in a workspace being
+ * deleted (403, as kube refuses a terminating namespace). generateName collisions are retried.
  */
-import { badRequest, forbidden, isApiError, notFound } from '../errors.ts'
+import { ApiError, badRequest, isApiError, notFound } from '../errors.ts'
 import { generateObjectName, isDnsLabel } from '../kube/names.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -20,19 +21,47 @@ import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
 import { storeCreate } from './write.ts'
 
 /**
+ * Forbidden, as kube's namespace lifecycle admission answers: the object's resource and name in
+ * the details, and a cause naming what terminates (`NamespaceTerminating`, which clients test
+ * for, or `WorkspaceTerminating`).
+ */
+function terminating(
+  t: Target,
+  name: string,
+  where: { kind: 'namespace' | 'workspace'; name: string }
+) {
+  const field = where.kind === 'namespace' ? 'metadata.namespace' : 'metadata.clusterName'
+  const cause = where.kind === 'namespace' ? 'NamespaceTerminating' : 'WorkspaceTerminating'
+  return new ApiError(
+    403,
+    'Forbidden',
+    `${t.info.resource} "${name}" is forbidden: unable to create new content in ${where.kind} ${where.name} because it is being terminated`,
+    {
+      details: {
+        name,
+        ...(t.info.group ? { group: t.info.group } : {}),
+        kind: t.info.resource,
+        causes: [
+          { reason: cause, message: `${where.kind} ${where.name} is being terminated`, field },
+        ],
+      },
+    }
+  )
+}
+
+/**
  * NotFound unless the Namespace exists, Forbidden while it terminates. A namespace that is not a
  * DNS label cannot exist and is not looked up: validation reports it as 422 on
  * `metadata.namespace`, as kube's validation does before its namespace lifecycle admission.
  */
-async function requireLiveNamespace(deps: HubDeps, t: Target, ns: string): Promise<void> {
+async function requireLiveNamespace(deps: HubDeps, t: Target, obj: KubeObject): Promise<void> {
+  const ns = obj.metadata.namespace ?? ''
   if (!isDnsLabel(ns)) return
   const key = { cluster: t.space.id, group: '', resource: 'namespaces', namespace: '', name: ns }
   const namespace = await deps.objects.get(key)
   if (!namespace) throw notFound('namespaces', { kind: 'namespaces', name: ns })
   if (namespace.metadata.deletionTimestamp)
-    throw forbidden(
-      `${t.info.resource} "${t.name ?? ''}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`
-    )
+    throw terminating(t, obj.metadata.name ?? t.name ?? '', { kind: 'namespace', name: ns })
 }
 
 function nameFor(obj: KubeObject): string {
@@ -57,7 +86,14 @@ export async function createObject(
   let obj = placeInNamespace(t, asKubeObject(t, body))
   if (t.name !== undefined && obj.metadata.name && obj.metadata.name !== t.name)
     throw nameMismatch(obj.metadata.name, t.name)
-  if (t.info.namespaced) await requireLiveNamespace(deps, t, obj.metadata.namespace ?? '')
+  // Nothing new goes into a space being deleted: its deletion may have listed that collection
+  // already, and what it missed would outlive the space.
+  if (t.space.phase === 'Terminating')
+    throw terminating(t, obj.metadata.name ?? t.name ?? '', {
+      kind: 'workspace',
+      name: t.space.path,
+    })
+  if (t.info.namespaced) await requireLiveNamespace(deps, t, obj)
   const now = timestamp(deps.now())
   for (let attempt = 0; ; attempt++) {
     const name = nameFor(obj)

@@ -227,6 +227,18 @@ describe('deletion', () => {
       metadata: { name: 'late' },
     })
     expect(create.status).toBe(403)
+    // kube's namespace lifecycle answer: clients test for the NamespaceTerminating cause.
+    expect(create.body.details).toMatchObject({
+      name: 'late',
+      kind: 'configmaps',
+      causes: [
+        {
+          reason: 'NamespaceTerminating',
+          message: 'namespace doomed is being terminated',
+          field: 'metadata.namespace',
+        },
+      ],
+    })
     expect((await hub.call('GET', `${NS}/doomed/configmaps/c`)).status).toBe(404)
     expect((await hub.call('GET', `${NS}/doomed`)).body.status.phase).toBe('Terminating')
     await hub.call(

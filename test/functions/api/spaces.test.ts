@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resumeTerminations } from '../../../lib/hub/resume-terminations.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 
 let hub: TestHub
@@ -62,5 +63,49 @@ describe('workspaces and spaces', () => {
     expect((await hub.call('GET', '/clusters/root:temp:inner/api/v1/namespaces')).status).toBe(404)
     const all = await hub.call('GET', '/clusters/*/api/v1/namespaces')
     expect(all.body.items.map((i: any) => i.metadata.name)).not.toContain('deep')
+  })
+  it('creates nothing in a workspace being deleted, and lets what holds it up finish', async () => {
+    await hub.call('POST', `/clusters/root${WS}`, ws('closing'))
+    const CMS = '/clusters/root:closing/api/v1/namespaces/default/configmaps'
+    const held = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'held', finalizers: ['x.io/wait'] },
+    }
+    expect((await hub.call('POST', CMS, held)).status).toBe(201)
+    expect((await hub.call('DELETE', `/clusters/root${WS}/closing`)).status).toBe(200)
+    await hub.settle()
+    const late = await hub.call('POST', CMS, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'late' },
+    })
+    expect(late.status).toBe(403)
+    expect(late.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      message:
+        'configmaps "late" is forbidden: unable to create new content in workspace root:closing because it is being terminated',
+      details: {
+        name: 'late',
+        kind: 'configmaps',
+        causes: [{ reason: 'WorkspaceTerminating', field: 'metadata.clusterName' }],
+      },
+    })
+    // Namespaces too: a new one would outlive its space.
+    const nsLate = await hub.call('POST', '/clusters/root:closing/api/v1/namespaces', ns('late'))
+    expect(nsLate.status).toBe(403)
+    expect((await hub.call('GET', `${CMS}/late`)).status).toBe(404)
+    // What holds the deletion up can still be changed, and then the workspace goes.
+    const patched = await hub.call(
+      'PATCH',
+      `${CMS}/held`,
+      { metadata: { finalizers: null } },
+      { contentType: 'application/merge-patch+json' }
+    )
+    expect(patched.status).toBe(200)
+    await resumeTerminations(hub.deps, 'http://hub.test')
+    await hub.settle()
+    expect((await hub.call('GET', `/clusters/root${WS}/closing`)).status).toBe(404)
   })
 })
