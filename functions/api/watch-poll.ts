@@ -58,18 +58,25 @@ function alreadyListed(cur: Cursor, ev: ChangeEvent): boolean {
   return !!r && ev.rv <= r.upTo && ev.landedAt !== undefined && ev.landedAt < r.landedAfter
 }
 
+/** The collection a watch reads: its space (every space for `/clusters/*`), kind and namespace. */
+export function watchedCollection(p: WatchParams) {
+  const { target: t } = p
+  return {
+    cluster: p.allSpaces ? '*' : t.space.id,
+    group: t.info.group,
+    resource: t.info.resource,
+    ...(t.namespace ? { namespace: t.namespace } : {}),
+  }
+}
+
 async function pollOnce(
   deps: HubDeps,
   p: WatchParams,
   cur: Cursor,
   emit: (v: unknown) => void
 ): Promise<{ more: boolean; fresh: number; polledAt: number }> {
-  const { target: t } = p
   const res = await deps.objects.changes({
-    cluster: p.allSpaces ? '*' : t.space.id,
-    group: t.info.group,
-    resource: t.info.resource,
-    ...(t.namespace ? { namespace: t.namespace } : {}),
+    ...watchedCollection(p),
     sinceRv: cur.low,
     ...(cur.lastPollAt === undefined ? {} : { previousPollAt: cur.lastPollAt }),
   })
@@ -85,7 +92,7 @@ async function pollOnce(
     cur.sent.set(ev.rv, now)
     cur.highest = Math.max(cur.highest, ev.rv)
     if (alreadyListed(cur, ev)) continue
-    if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(t, ev.object) })
+    if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(p.target, ev.object) })
   }
   for (const [rv, at] of cur.sent)
     if (now - at > (p.settleMs ?? REREAD_WINDOW_MS)) {

@@ -42,7 +42,13 @@ import {
 } from '../../lib/hub/resource-version.ts'
 import { servedAt, type Target } from '../../lib/hub/target.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
-import { basePollMs, type Cursor, pollIfChanged, type WatchParams } from './watch-poll.ts'
+import {
+  basePollMs,
+  type Cursor,
+  pollIfChanged,
+  type WatchParams,
+  watchedCollection,
+} from './watch-poll.ts'
 
 export type { WatchParams } from './watch-poll.ts'
 
@@ -57,10 +63,7 @@ async function initialEvents(
 ): Promise<{ events: unknown[]; rv: number }> {
   const { target: t } = p
   const res = await deps.objects.list({
-    cluster: p.allSpaces ? '*' : t.space.id,
-    group: t.info.group,
-    resource: t.info.resource,
-    ...(t.namespace ? { namespace: t.namespace } : {}),
+    ...watchedCollection(p),
     predicate: p.predicate,
     watchable: true,
   })
