@@ -14,7 +14,13 @@
  * so callers may change it without touching the cached body.
  */
 import { withEdgeRemovalFinalizer } from '../deletion/lifecycle.ts'
-import { CLUSTER_ANNOTATION, type KubeObject, type ObjectMeta } from '../kube/types.ts'
+import {
+  CLUSTER_ANNOTATION,
+  type JsonObject,
+  type KubeObject,
+  type ObjectMeta,
+} from '../kube/types.ts'
+import { cloneJson } from '../patch/json-values.ts'
 import type { RenderProjected, StoredCopyState } from './projection-types.ts'
 
 /** Annotation on a copy listing the objects it owns at the edge (compact JSON). */
@@ -32,7 +38,9 @@ function stateAnnotations(state: StoredCopyState): Record<string, string> {
 }
 
 export const renderProjected: RenderProjected = (mailbox, entry, body, state) => {
-  const copy = structuredClone(body) as KubeObject
+  // A JSON copy: a stored body is plain JSON, and copying it member by member costs a third of
+  // structuredClone's serialize-and-rebuild (every watch event of a copy renders one).
+  const copy = cloneJson(body as unknown as JsonObject) as unknown as KubeObject
   const own = state?.uid === entry.uid ? state : undefined
   const metadata: ObjectMeta = {
     ...copy.metadata,
@@ -57,7 +65,7 @@ export const renderProjected: RenderProjected = (mailbox, entry, body, state) =>
   const apiVersion = entry.group ? `${entry.group}/${entry.version}` : entry.version
   const out: KubeObject = { ...copy, apiVersion, metadata }
   if (own) {
-    const status = structuredClone(own.status)
+    const status = cloneJson(own.status as JsonObject) as typeof own.status
     if (own.observedGeneration !== undefined) status.observedGeneration = own.observedGeneration
     if (Object.keys(status).length > 0) out.status = status
     else delete out.status

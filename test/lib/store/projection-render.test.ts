@@ -59,4 +59,14 @@ describe('renderProjected', () => {
     expect(b).toEqual(body())
     expect(renderProjected('mb1', entry(), b)).toEqual(renderProjected('mb1', entry(), b))
   })
+
+  it('copies a member named __proto__ as a member, as JSON.parse stored it', () => {
+    const stored = JSON.parse(
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"__proto__":"x"}}'
+    ) as KubeObject
+    const copy = renderProjected('mb1', entry({ group: '', resource: 'configmaps' }), stored)
+    expect(Object.keys(copy.data as object)).toEqual(['__proto__'])
+    expect(JSON.stringify(copy.data)).toBe('{"__proto__":"x"}')
+    expect(Object.getPrototypeOf(copy.data)).toBe(Object.prototype)
+  })
 })
