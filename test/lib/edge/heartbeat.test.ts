@@ -11,6 +11,7 @@ import { recordHeartbeat } from '../../../lib/edge/heartbeat.ts'
 import { leaseNamespace, readLease, statusWindow } from '../../../lib/edge/lease.ts'
 import type { HubDeps } from '../../../lib/hub/deps.ts'
 import type { HeartbeatMemo } from '../../../lib/hub/hub-caches.ts'
+import { resolveSpaceCached } from '../../../lib/hub/space-cache.ts'
 import { parseMailboxName } from '../../../lib/reconcile/keys.ts'
 import { STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
 import { createEdgeFixture, type EdgeFixture } from './edge-fixture.ts'
@@ -67,6 +68,22 @@ describe('heartbeat', () => {
     const second = await syncTarget()
     expect(second.status.lastSyncerHeartbeatTime).toBe(iso(clock))
     expect(second.metadata.resourceVersion).not.toBe(first.metadata.resourceVersion)
+  })
+
+  it('writes a status with no read of its space while the API remembers it', async () => {
+    const memo: HeartbeatMemo = new Map()
+    clock += 5 * 60_000
+    expect(await beat(memo)).toBe('written')
+    clock += 5 * 60_000 // the next window
+    // The API resolved the inventory space a moment ago (any request naming it does).
+    expect(await resolveSpaceCached(f.deps.kv, f.inventory.id, clock)).toMatchObject({
+      id: f.inventory.id,
+    })
+    f.counter.reset()
+    expect(await beat(memo)).toBe('written')
+    // The lease, the SyncTarget, and its write (resourceVersion, object, change log).
+    expect(f.counter.snapshot()).toEqual({ UpdateItem: 2, GetItem: 1, PutItem: 2 })
+    expect((await syncTarget()).status.lastSyncerHeartbeatTime).toBe(iso(clock))
   })
 
   it('lets another process renew with that one request, learning nothing else', async () => {
