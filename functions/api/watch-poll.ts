@@ -108,7 +108,7 @@ async function pollOnce(
 export const basePollMs = (p: WatchParams) => p.pollMs ?? 200
 
 /** What one turn of the loop did, and how long to wait before the next. */
-type Turn = { polled: boolean; events: number; more: boolean; waitMs: number }
+type Turn = { polled: boolean; events: number; waitMs: number }
 
 /**
  * A poll, unless the last one read everything there was and the store's change signal says
@@ -125,7 +125,7 @@ export async function pollIfChanged(
   emit: (v: unknown) => void
 ): Promise<Turn> {
   const waitMs = cur.polledAt === undefined ? 0 : await deps.objects.pollDelay(cur.polledAt)
-  if (waitMs > 0) return { polled: false, events: 0, more: false, waitMs }
+  if (waitMs > 0) return { polled: false, events: 0, waitMs }
   const began = Date.now()
   const res = await pollOnce(deps, p, cur, emit)
   // While changes flow, poll on at the base interval without asking: the shared counter value
@@ -137,5 +137,5 @@ export async function pollIfChanged(
     : flowing
       ? Math.max(0, began + basePollMs(p) - Date.now())
       : Number.POSITIVE_INFINITY
-  return { polled: true, events: res.fresh, more: res.more, waitMs: waitNext }
+  return { polled: true, events: res.fresh, waitMs: waitNext }
 }

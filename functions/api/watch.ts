@@ -19,11 +19,12 @@
  * short window behind its cursor and skips what it already sent; those re-read entries are not
  * news, so while changes flow a watch polls once per base interval from each poll's start (at
  * once only after a full page), never back to back through its re-read window. A quiet watch
- * polls less often (the interval doubles per empty poll, up to `idlePollMs`; the first change after a quiet spell
- * waits at most that long), and before each poll after a complete one it asks the store's change
- * signal (lib/store/change-signal.ts) whether anything can be new: while nothing can, it sends
- * no request of its own, so many idle watches cost one shared counter read, and after a write
- * elsewhere it polls once when it learns of it and once when that write has settled.
+ * polls less often (the interval doubles per empty poll, up to `idlePollMs`; the first change
+ * after a quiet spell waits at most that long), and before each poll after a complete one it
+ * asks the store's change signal (lib/store/change-signal.ts) whether anything can be new: while
+ * nothing can, it sends no request of its own, so many idle watches cost one shared counter read,
+ * and after a write elsewhere it polls once when it learns of it and once when that write has
+ * settled.
  * `Content-Encoding: identity` keeps wrangler dev from buffering the stream through gzip.
  * A watch is one Worker invocation, and every poll costs subrequests: the stream ends normally
  * (after a BOOKMARK at its last version when bookmarks are allowed) before another poll could take

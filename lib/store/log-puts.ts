@@ -7,6 +7,7 @@ import { putItems } from './batch-put.ts'
 import type { StoreContext } from './context.ts'
 import { createBatcher } from './invocation-batcher.ts'
 import { putItem } from './object-items.ts'
+import { perObject } from './per-store.ts'
 import { sendUntilKnown } from './send-until-known.ts'
 
 /**
@@ -15,17 +16,14 @@ import { sendUntilKnown } from './send-until-known.ts'
  * (invocation-batcher.ts); a lone item is one PutItem.
  */
 export function putLog(ctx: StoreContext, item: Item): Promise<void> {
-  let batcher = logBatchers.get(ctx)
-  if (!batcher) {
-    batcher = createBatcher(async (items: Item[]) => {
-      await sendUntilKnown(() =>
-        items.length === 1 ? putItem(ctx, items[0] as Item) : putItems(ctx, items)
-      )
-      return items.map(() => undefined)
-    })
-    logBatchers.set(ctx, batcher)
-  }
-  return batcher(item)
+  return logBatcher(ctx)(item)
 }
 
-const logBatchers = new WeakMap<StoreContext, (item: Item) => Promise<void>>()
+const logBatcher = perObject((ctx: StoreContext) =>
+  createBatcher(async (items: Item[]) => {
+    await sendUntilKnown(() =>
+      items.length === 1 ? putItem(ctx, items[0] as Item) : putItems(ctx, items)
+    )
+    return items.map(() => undefined)
+  })
+)

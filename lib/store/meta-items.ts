@@ -12,21 +12,19 @@ import { isConditionalFailure, n, optNumber, s } from './attrs.ts'
 import type { StoreContext } from './context.ts'
 import { createBatcher } from './invocation-batcher.ts'
 import { META_PK, RV_SK, WATERMARK_SK } from './keys.ts'
+import { perObject } from './per-store.ts'
 
 /**
  * Issues the next resourceVersion, or the next `count` of them at once: the counter moves by
  * `count` and the answer is the highest, so the caller owns `answer - count + 1 ... answer`.
  */
 export function allocateRv(ctx: StoreContext, count = 1): Promise<number> {
-  let batcher = rvBatchers.get(ctx)
-  if (!batcher) {
-    batcher = createBatcher((counts: number[]) => allocateRvs(ctx, counts))
-    rvBatchers.set(ctx, batcher)
-  }
-  return batcher(count)
+  return rvBatcher(ctx)(count)
 }
 
-const rvBatchers = new WeakMap<StoreContext, (count: number) => Promise<number>>()
+const rvBatcher = perObject((ctx: StoreContext) =>
+  createBatcher((counts: number[]) => allocateRvs(ctx, counts))
+)
 
 /** One counter move for every count of `counts`: the highest rv of each one's range, in order. */
 async function allocateRvs(ctx: StoreContext, counts: number[]): Promise<number[]> {
