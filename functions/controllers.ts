@@ -31,6 +31,7 @@ export function buildControllers(
       log: deps.log,
       kv: deps.kv,
       registry: (spaceId) => registryForSpace(deps, spaceId),
+      slices: deps.caches.slices,
     }),
     summarizeController({
       client,
@@ -40,6 +41,7 @@ export function buildControllers(
       log: deps.log,
       kv: deps.kv,
       registry: (spaceId) => registryForSpace(deps, spaceId),
+      slices: deps.caches.slices,
     }),
   ]
 }

@@ -46,6 +46,7 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { memo } from '../../lib/placement/batch-memo.ts'
 import { canonicalDestinations, type Destination } from '../../lib/placement/destinations.ts'
+import type { SliceCache } from '../../lib/placement/slice-cache.ts'
 import { mergeSlices } from '../../lib/placement/slice-groups.ts'
 import { placementOfSlice } from '../../lib/placement/slice-owner.ts'
 import { createSnapshot, type Snapshot } from '../../lib/placement/snapshot.ts'
@@ -67,6 +68,7 @@ export type ReadsDeps = {
   projections: ProjectionStore
   registry(spaceId: string): Promise<Registry>
   log: Logger
+  slices?: SliceCache
 }
 
 /** A live EdgePlacement and the destinations of the slice it owns (none without one). */
@@ -123,6 +125,7 @@ export function createReads(deps: ReadsDeps): Reads {
     registry: deps.registry,
     collections: (spaceId) => collectionsOf(deps.kv, spaceId),
     onInvalid,
+    ...(deps.slices ? { slices: deps.slices } : {}),
   })
   const placements = memo<SpacePlacements>()
   const inventories = memo<Inventory>()

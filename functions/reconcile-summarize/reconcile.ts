@@ -33,6 +33,7 @@ import {
   mailboxOfDestination,
   uniqueDestinations,
 } from '../../lib/placement/destinations.ts'
+import type { SliceCache } from '../../lib/placement/slice-cache.ts'
 import type { SourceObject, SpaceSnapshot } from '../../lib/placement/types.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
@@ -78,6 +79,8 @@ export type SummarizeDeps = {
   registry(spaceId: string): Promise<Registry>
   /** The departures records (lib/deletion/departures.ts). */
   kv: KvStore
+  /** The hub's decoded slice listings, kept between batches (lib/placement/slice-cache.ts). */
+  slices?: SliceCache
 }
 
 async function spaceOrNone(reads: Reads, spaceId: string): Promise<SpaceSnapshot | undefined> {

@@ -5,11 +5,19 @@
  * (destination-inputs.ts) are kept when this placement is one of the sources; they are grouped by
  * (reason, object): the other workload spaces involved, the fields they disagree on and the
  * destinations are united, so a placement has one report — and one Event — per object and reason.
+ * Overlaps are computed only at destinations where the slices of two workload spaces meet (the
+ * snapshot's `meetingDestinations`); a placement of ten thousand destinations in one space costs a
+ * set lookup per destination, not a look at the placements naming each.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import { destinationId } from '../../lib/placement/slice-groups.ts'
 import type { PlacementRef } from '../../lib/placement/snapshot.ts'
 import { listDestinations } from './customization-report.ts'
-import { type DestinationSession, destinationOverlaps } from './destination-inputs.ts'
+import {
+  type DestinationSession,
+  destinationKey,
+  destinationOverlaps,
+} from './destination-inputs.ts'
 import { destinationsOf, label } from './destinations.ts'
 
 export type ConflictReport = {
@@ -30,6 +38,8 @@ export type ConflictReport = {
   destinations: string[]
 }
 
+const none = Promise.resolve([])
+
 export async function placementConflicts(
   builtins: Builtins,
   session: DestinationSession,
@@ -37,8 +47,14 @@ export async function placementConflicts(
 ): Promise<ConflictReport[]> {
   const name = ref.placement.metadata.name ?? ''
   const grouped = new Map<string, ConflictReport>()
+  const meeting = await session.snapshot.meetingDestinations()
   for (const d of destinationsOf(ref.slice)) {
-    const found = await destinationOverlaps(builtins, session, d.location.cluster, d.syncTargetUid)
+    // Where one space's placements alone name the destination nothing can conflict: only what a
+    // run of the batch found there counts, and nothing is computed for the others.
+    const at = destinationId(d.location.cluster, d.syncTargetUid)
+    const found = meeting.has(at)
+      ? await destinationOverlaps(builtins, session, d.location.cluster, d.syncTargetUid)
+      : await (session.overlaps.get(destinationKey(d.location.cluster, d.syncTargetUid)) ?? none)
     for (const c of found) {
       const mine = c.sources.find((s) => s.spaceId === ref.spaceId && s.placements.includes(name))
       if (!mine) continue

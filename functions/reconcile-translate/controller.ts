@@ -36,7 +36,7 @@ export { TRANSLATE_STEP }
  */
 export const KEY_COST = 6
 
-export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry'>
+export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry' | 'slices'>
 
 export function translateController(deps: TranslateControllerDeps): Controller {
   const session = (keys: readonly string[]): TranslateSession => ({
@@ -45,6 +45,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
       registry: deps.registry,
       collections: (spaceId) => collectionsOf(deps.kv, spaceId),
       onInvalid: (p) => reportInvalid(deps.log, TRANSLATE_STEP, p),
+      ...(deps.slices ? { slices: deps.slices } : {}),
     }),
     reported: new Set<string>(),
     held: new Set<string>(),

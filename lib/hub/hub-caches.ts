@@ -6,6 +6,7 @@
  * (Token lookups are cached per key-value store object instead, lib/auth/tokens.ts, because every
  * holder of that store must be able to revoke at once.)
  */
+import { createSliceCache, type SliceCache } from '../placement/slice-cache.ts'
 import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
 
 /** Per mailbox name: when its lease was last renewed by this hub, and its SyncTarget's name. */
@@ -18,8 +19,15 @@ export type HubCaches = {
   heartbeats: HeartbeatMemo
   /** Per space id, the collections this hub has noted in its index (space-collections.ts). */
   collections: Map<string, Set<string>>
+  /** The placement steps' decoded and indexed slice listings (lib/placement/slice-cache.ts). */
+  slices: SliceCache
 }
 
 export function createHubCaches(): HubCaches {
-  return { registries: createRegistryCache(), heartbeats: new Map(), collections: new Map() }
+  return {
+    registries: createRegistryCache(),
+    heartbeats: new Map(),
+    collections: new Map(),
+    slices: createSliceCache(),
+  }
 }

@@ -17,6 +17,11 @@ export type GroupedSlices = {
   groups: SliceGroup[]
   /** Per destination (`destinationId`): the groups with a slice naming it. */
   byDestination: Map<string, SliceGroup[]>
+  /**
+   * The destinations named by slices of more than one workload space: the only ones where the
+   * objects of different spaces can meet (and conflict).
+   */
+  meeting: Set<string>
 }
 
 export const destinationId = (inventorySpaceId: string, syncTargetUid: string) =>
@@ -28,6 +33,7 @@ const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
 export function groupSlices(slices: readonly SliceObject[]): GroupedSlices {
   const byKey = new Map<string, SliceGroup>()
   const byDestination = new Map<string, SliceGroup[]>()
+  const meeting = new Set<string>()
   for (const slice of slices) {
     const spaceId = spaceOf(slice)
     const placement = placementOfSlice(slice) ?? ''
@@ -44,9 +50,10 @@ export function groupSlices(slices: readonly SliceObject[]): GroupedSlices {
       const at = byDestination.get(id) ?? []
       if (!at.includes(group)) at.push(group)
       byDestination.set(id, at)
+      if (at.some((g) => g.spaceId !== spaceId)) meeting.add(id)
     }
   }
-  return { groups: [...byKey.values()], byDestination }
+  return { groups: [...byKey.values()], byDestination, meeting }
 }
 
 /**

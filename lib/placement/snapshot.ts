@@ -3,7 +3,9 @@
  * mailbox of a batch needs the same cross-space list of SinglePlacementSlices, the same
  * EdgePlacements and the same workload-space objects, so they are read once per batch (memoized
  * promises, safe under the batch's concurrency) and dropped with it: each new batch re-reads the
- * world, so the step stays level-based. A workload space's snapshot is every object of every
+ * world, so the step stays level-based. Only what it makes of the slices is kept between batches
+ * (slice-cache.ts, the hub's): a listing of the same slices at the same resourceVersions is not
+ * decoded, grouped and merged again. A workload space's snapshot is every object of every
  * resource a placement could select there (built-ins and CRD-defined, all but the kinds that never
  * leave the center), at the preferred version of that space. A failed read rejects the memo, so
  * every key that needed it fails and is retried; nothing is computed from a partial read.
@@ -42,9 +44,9 @@ import type { Registry } from '../kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { mailboxSpacePath } from '../reconcile/keys.ts'
 import { memo } from './batch-memo.ts'
+import { createSliceCache, type SliceCache, type SliceIndex } from './slice-cache.ts'
 import {
   destinationId,
-  type GroupedSlices,
   groupSlices,
   mergeSlices,
   namesDestination as names,
@@ -63,6 +65,8 @@ export type SnapshotDeps = {
   collections?(spaceId: string): Promise<ReadonlySet<string> | undefined>
   /** Told of each stored edge object that does not decode, once per batch; it is left out. */
   onInvalid?: (problem: DecodeProblem) => void
+  /** The hub's decoded slice listings, kept between batches (slice-cache.ts). */
+  slices?: SliceCache
 }
 
 /**
@@ -79,6 +83,11 @@ export type Snapshot = {
   mailboxSpace(name: string): Promise<Space | undefined>
   /** Live placements whose slice names the SyncTarget (inventory space id + SyncTarget uid). */
   placementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<PlacementRef[]>
+  /**
+   * The destinations (slice-groups.ts `destinationId`) named by slices of more than one workload
+   * space; nowhere else can the objects of two spaces conflict.
+   */
+  meetingDestinations(): Promise<ReadonlySet<string>>
   /** The placements a slice naming the SyncTarget belongs to that do not decode. */
   invalidPlacementsFor(inventorySpaceId: string, syncTargetUid: string): Promise<InvalidPlacement[]>
   /**
@@ -132,7 +141,8 @@ async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnap
 
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const spaces = memo<Space | undefined>()
-  const slices = memo<{ valid: SliceObject[]; invalid: DecodeProblem[] } & GroupedSlices>()
+  const slices = memo<SliceIndex>()
+  const sliceCache = deps.slices ?? createSliceCache(1)
   const placements = memo<DecodeResult<EdgePlacementObject> | undefined>()
   const workloads = memo<SpaceSnapshot>()
   const registries = memo<Registry>()
@@ -148,18 +158,17 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     }
   }
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
+  // Listed afresh per batch; decoded, grouped and merged once per listing (slice-cache.ts).
   const sliceList = () =>
     slices('*', async () => {
-      const invalid: DecodeProblem[] = []
-      const valid = decodeEach(
-        SinglePlacementSliceSchema,
-        await deps.client.list('*', PLACEMENT_SLICES),
-        (p) => {
-          invalid.push(p)
-          onInvalid(p)
-        }
-      )
-      return { valid, invalid, ...groupSlices(valid) }
+      const listed = await deps.client.list('*', PLACEMENT_SLICES)
+      const index = sliceCache.index(listed, () => {
+        const invalid: DecodeProblem[] = []
+        const valid = decodeEach(SinglePlacementSliceSchema, listed, (p) => invalid.push(p))
+        return { valid, invalid, ...groupSlices(valid), merged: new Map() }
+      })
+      for (const p of index.invalid) onInvalid(p)
+      return index
     })
   const placement = (spaceId: string, name: string) =>
     placements(`${spaceId}/${name}`, async () => {
@@ -175,19 +184,26 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       if (!res.ok) onInvalid(res.problem)
       return res
     })
-  /** Per placement and uid: its slices owned by that uid as one (memoized per batch). */
-  const merged = new Map<string, SliceObject | undefined>()
-  const ownedSlice = (group: SliceGroup, owner: Pick<KubeObject, 'metadata'>) => {
+  /** Per placement and uid: its slices owned by that uid as one (memoized per listing). */
+  const ownedSlice = (
+    { merged }: SliceIndex,
+    group: SliceGroup,
+    owner: Pick<KubeObject, 'metadata'>
+  ) => {
     const key = `${group.spaceId}/${group.placement}/${owner.metadata.uid ?? ''}`
     if (!merged.has(key)) merged.set(key, mergeSlices(group.slices, owner))
     return merged.get(key)
   }
   /** The placements (decoded or not) whose slices name the SyncTarget. */
   const named = async (inventorySpaceId: string, syncTargetUid: string) => {
-    const { byDestination } = await sliceList()
-    const groups = byDestination.get(destinationId(inventorySpaceId, syncTargetUid)) ?? []
+    const index = await sliceList()
+    const groups = index.byDestination.get(destinationId(inventorySpaceId, syncTargetUid)) ?? []
     return Promise.all(
-      groups.map(async (group) => ({ group, res: await placement(group.spaceId, group.placement) }))
+      groups.map(async (group) => ({
+        index,
+        group,
+        res: await placement(group.spaceId, group.placement),
+      }))
     )
   }
   return {
@@ -202,8 +218,8 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       }),
     async placementsFor(inventorySpaceId, syncTargetUid) {
       const refs: PlacementRef[] = []
-      for (const { group, res } of await named(inventorySpaceId, syncTargetUid)) {
-        const slice = res?.ok ? ownedSlice(group, res.value) : undefined
+      for (const { index, group, res } of await named(inventorySpaceId, syncTargetUid)) {
+        const slice = res?.ok ? ownedSlice(index, group, res.value) : undefined
         if (res?.ok && slice && names(slice, inventorySpaceId, syncTargetUid))
           refs.push({ spaceId: group.spaceId, placement: res.value, slice })
       }
@@ -211,8 +227,8 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     },
     async invalidPlacementsFor(inventorySpaceId, syncTargetUid) {
       const out: InvalidPlacement[] = []
-      for (const { group, res } of await named(inventorySpaceId, syncTargetUid)) {
-        const slice = res && !res.ok ? ownedSlice(group, res.problem.object) : undefined
+      for (const { index, group, res } of await named(inventorySpaceId, syncTargetUid)) {
+        const slice = res && !res.ok ? ownedSlice(index, group, res.problem.object) : undefined
         if (res && !res.ok && slice && names(slice, inventorySpaceId, syncTargetUid))
           out.push({ spaceId: group.spaceId, problem: res.problem })
       }
@@ -227,6 +243,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
       )
     },
     invalidSlices: async () => (await sliceList()).invalid,
+    meetingDestinations: async () => (await sliceList()).meeting,
     space: (spaceId) => workloads(spaceId, () => readSpace({ ...deps, registry }, spaceId)),
     registry,
     customizers: (spaceId) =>

@@ -35,6 +35,7 @@ function tableSnapshot(at: {
       return at.unknown?.[`${spaceId}/${name}`]
     },
     invalidSlices: async () => at.invalidSlices ?? [],
+    meetingDestinations: unused,
     space: unused,
     registry: unused,
     customizers: unused,

@@ -5,7 +5,8 @@
  * others come and go; an emptied part is deleted; the hub's garbage collection takes the parts
  * with the placement, and the controller's resync finds orphaned parts, whose placement's run
  * deletes them all. The snapshot the translate and summarize steps
- * read takes the parts together as the placement's one slice.
+ * read takes the parts together as the placement's one slice, and the next batch's snapshot reuses
+ * that union until one of the slices moves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { whereController } from '../../../functions/reconcile-where/controller.ts'
@@ -20,6 +21,7 @@ import {
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
+import { createSliceCache } from '../../../lib/placement/slice-cache.ts'
 import { createSnapshot } from '../../../lib/placement/snapshot.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
 import { createSpaces, location, syncTarget } from './world.ts'
@@ -125,6 +127,32 @@ describe('a placement in several slices', () => {
       [0, 1, 2, 3, 4, 5, 6].map((n) => `edge-${n}`)
     )
     expect(await snapshot.unknownPlacement(wmwId, 'wide')).toBeUndefined()
+  })
+
+  it("lets the next batch's snapshot reuse the union until a slice moves", async () => {
+    const cache = createSliceCache()
+    const batch = () =>
+      createSnapshot({
+        client,
+        registry: () => Promise.reject(new Error('not read')),
+        slices: cache,
+      })
+    const inPart = (await slices()).find((s) => s.metadata.name !== 'wide')!
+    const st = (inPart.destinations as { syncTargetUID: string }[])[0]!.syncTargetUID
+    const [first] = await batch().placementsFor(imwId, st)
+    const [again] = await batch().placementsFor(imwId, st)
+    expect(again?.slice).toBe(first?.slice)
+    // A destination leaves: its slice is rewritten, and the next batch takes the new union.
+    await setLabel(6, 'gone')
+    await run()
+    const [moved] = await batch().placementsFor(imwId, st)
+    expect(moved?.slice).not.toBe(first?.slice)
+    expect(held(moved!.slice as KubeObject)).not.toContain('edge-6')
+    expect(held(first!.slice as KubeObject)).toContain('edge-6')
+    await setLabel(6, 'big')
+    await run()
+    const [back] = await batch().placementsFor(imwId, st)
+    expect(held(back!.slice as KubeObject)).toContain('edge-6')
   })
 
   it("lets the hub's garbage collection take every part with the placement", async () => {

@@ -14,12 +14,17 @@ const dest = (n: number) => ({
   syncTargetUID: `u${n}`,
 })
 const slice = (name: string, placement: string, uid: string, ns: number[]): SliceObject =>
+  inSpace('ws1', name, placement, uid, ns)
+const inSpace = (
+  space: string,
+  ...[name, placement, uid, ns]: [string, string, string, number[]]
+): SliceObject =>
   ({
     apiVersion: 'edge.kcp.io/v1alpha1',
     kind: 'SinglePlacementSlice',
     metadata: {
       name,
-      annotations: { 'kcp.io/cluster': 'ws1' },
+      annotations: { 'kcp.io/cluster': space },
       ownerReferences: [
         { apiVersion: 'edge.kcp.io/v1alpha1', kind: 'EdgePlacement', name: placement, uid },
       ],
@@ -43,6 +48,17 @@ describe('groupSlices', () => {
       (byDestination.get(destinationId('inv1', `u${n}`)) ?? []).map((g) => g.placement)
     expect(at(1)).toEqual(['big', 'big-2'])
     expect(at(3)).toEqual(['big'])
+  })
+
+  it('tells the destinations where the slices of two workload spaces meet', () => {
+    const one = groupSlices([slice('a', 'a', 'x', [1, 2]), slice('b', 'b', 'y', [2, 3])])
+    expect([...one.meeting]).toEqual([])
+    const two = groupSlices([
+      slice('a', 'a', 'x', [1, 2]),
+      inSpace('ws2', 'b', 'b', 'y', [2, 3]),
+      inSpace('ws2', 'c', 'c', 'z', [3]),
+    ])
+    expect([...two.meeting].sort()).toEqual([destinationId('inv1', 'u2')])
   })
 
   it("merges the slices one incarnation owns, leaving an earlier one's out", () => {
