@@ -7,6 +7,7 @@
  * edge benchmark reuses it with its own inventory name and Location label.
  */
 import { mailboxName } from '../lib/reconcile/keys.ts'
+import { profiled } from './cpu-profile.ts'
 import {
   hashAt,
   incomplete,
@@ -99,25 +100,29 @@ export async function setUpInventory(
   let made = 0
   counter?.reset()
   const madeTick = tenths(progress, 'fan-out setup: SyncTargets and Locations', n)
-  const created = await runLoad({ count: n, concurrency: opts.concurrency }, async (i) => {
-    const name = targetName(i, n)
-    const body = { body: syncTarget(name), expect: 201 }
-    uids[i] = uidOf(await hub.call('POST', edgePath(invPath, 'synctargets'), body))
-    await hub.call('POST', edgePath(invPath, 'locations'), {
-      body: location(name, opts.env),
-      expect: 201,
+  const created = await profiled('register-objects', () =>
+    runLoad({ count: n, concurrency: opts.concurrency }, async (i) => {
+      const name = targetName(i, n)
+      const body = { body: syncTarget(name), expect: 201 }
+      uids[i] = uidOf(await hub.call('POST', edgePath(invPath, 'synctargets'), body))
+      await hub.call('POST', edgePath(invPath, 'locations'), {
+        body: location(name, opts.env),
+        expect: 201,
+      })
+      madeTick(++made)
     })
-    madeTick(++made)
-  })
+  )
   const keys = uids.map((uid) => mailboxName(spaceId, uid))
   const objectRequests = counter?.total() ?? 0
   counter?.reset()
-  const mailboxRun = await driveHook(hub, 'mailbox', keys, {
-    batch: 25,
-    calls: 8,
-    settled: (o) => !pending(o),
-    progress: tenths(progress, 'fan-out setup: mailbox step', n),
-  })
+  const mailboxRun = await profiled('register-mailboxes', () =>
+    driveHook(hub, 'mailbox', keys, {
+      batch: 25,
+      calls: 8,
+      settled: (o) => !pending(o),
+      progress: tenths(progress, 'fan-out setup: mailbox step', n),
+    })
+  )
   const mailboxRequests = counter?.total() ?? 0
   const ids = await mailboxSpaces(hub)
   const mailboxes = keys.map((key) => ({ key, spaceId: ids.get(key) ?? '' }))
