@@ -6,15 +6,21 @@
  * and keeps the same copies, the key under which the batch settles that content.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
-import { entryKey } from '../../lib/store/projection-diff.ts'
-import type { ManifestEntry, ProjectionStore } from '../../lib/store/projection-types.ts'
+import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { desiredContent, type PlacementSelection } from './desired.ts'
 import { type DestinationSession, destinationCustomizer } from './destination-inputs.ts'
 import type { MailboxRead } from './mailbox-reads.ts'
 import type { parseMailboxName } from './names.ts'
 import { gather } from './overlap.ts'
-import { type ContentMemo, contentKey, pureShare, settledKey } from './shared-content.ts'
+import { priorCopies, sameCopies } from './prior-copies.ts'
+import {
+  type ContentMemo,
+  contentKeyOf,
+  pureShare,
+  settledKey,
+  shareKey,
+} from './shared-content.ts'
 import { chooseVersions, manifestVersions } from './version-memory.ts'
 
 type ContentDeps = {
@@ -25,19 +31,6 @@ type ContentDeps = {
 type ContentSession = Omit<DestinationSession, 'overlaps'> & { contents: ContentMemo }
 
 export type Destination = NonNullable<ReturnType<typeof parseMailboxName>>
-
-type Keyed = Pick<ManifestEntry, 'group' | 'resource' | 'namespace' | 'name' | 'removing'>
-
-/** Whether two entry lists hold live copies at the same keys. */
-function sameCopies(a: readonly Keyed[], b: readonly Keyed[]): boolean {
-  const live = (l: readonly Keyed[]) =>
-    l
-      .filter((e) => !e.removing)
-      .map(entryKey)
-      .sort()
-  const [x, y] = [live(a), live(b)]
-  return x.length === y.length && x.every((k, i) => k === y[i])
-}
 
 /**
  * What one read of the mailbox leads to: its previous copies, the versions chosen, the desired
@@ -52,13 +45,7 @@ export async function planContent(
 ) {
   const { dest, chosen, mailboxId } = inputs
   const current = read.manifest
-  const bodies = current
-    ? await deps.projections.getBodies(current.entries.map((e) => e.hash))
-    : new Map()
-  const previous = (current?.entries ?? []).map((entry) => ({
-    entry,
-    body: bodies.get(entry.hash),
-  }))
+  const { bodies, previous, copies } = await priorCopies(deps.projections, current?.entries)
   const customize = await destinationCustomizer(session, chosen, dest.inventorySpaceId)
   const gathered = gather(chosen)
   const candidates = new Map([...gathered.groups].map(([g, c]) => [g, c.candidates] as const))
@@ -70,7 +57,7 @@ export async function planContent(
   const compute = () =>
     desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
   // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
-  const content = customize ? undefined : contentKey(chosen, versions, previous)
+  const content = customize ? undefined : contentKeyOf(shareKey(chosen, versions), copies)
   const { entries, conflicts } =
     content === undefined ? compute() : session.contents.get(content, compute)
   const share = content === undefined ? undefined : pureShare(current)

@@ -41,15 +41,22 @@ export function shareKey(
   return [placements.join(','), chosenVersions.join(',')].join('\n--\n')
 }
 
+/** The previous copies' part of a content key: each copy's key, hash, version and state. */
+export function copiesText(previous: readonly Previous[]): string {
+  return previous.map((p) => `${entryText(p.entry)}${p.body ? '' : '?'}`).join('\n')
+}
+
 /** What a mailbox's content depends on (no customization asked), as one string. */
 export function contentKey(
   chosen: readonly PlacementSelection[],
   versions: ReadonlyMap<string, string>,
   previous: readonly Previous[]
 ): string {
-  const copies = previous.map((p) => `${entryText(p.entry)}${p.body ? '' : '?'}`)
-  return [shareKey(chosen, versions), copies.join('\n')].join('\n--\n')
+  return contentKeyOf(shareKey(chosen, versions), copiesText(previous))
 }
+
+/** `contentKey` from its parts, the copies' text made once for the mailboxes that share it. */
+export const contentKeyOf = (share: string, copies: string) => `${share}\n--\n${copies}`
 
 export function contentMemo(limit = MEMO_LIMIT): ContentMemo {
   const memo = createLru<DesiredContent>(limit)
