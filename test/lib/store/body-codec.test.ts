@@ -1,8 +1,10 @@
+import { constants, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import {
   bodyText,
   CHUNK_BYTES,
   encodeBody,
+  GZIP_LEVEL,
   gunzip,
   gzip,
   joinChunks,
@@ -33,8 +35,20 @@ describe('body codec', () => {
     expect(await bodyText(packed)).toBe(new TextDecoder().decode(data))
   })
 
+  it('writes at the fastest level and reads what any level wrote (items of earlier releases)', async () => {
+    const data = new TextEncoder().encode(
+      JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ name: `cm-${i}`, rv: 1000 + i })))
+    )
+    const packed = await gzip(data)
+    expect(packed).toEqual(new Uint8Array(gzipSync(data, { level: constants.Z_BEST_SPEED })))
+    for (const level of [constants.Z_DEFAULT_COMPRESSION, constants.Z_BEST_COMPRESSION])
+      expect(await gunzip(new Uint8Array(gzipSync(data, { level })))).toEqual(data)
+    expect(GZIP_LEVEL).toBe(constants.Z_BEST_SPEED)
+  })
+
   it('refuses a stored gzip that inflates past the limit instead of exhausting memory', async () => {
-    const bomb = await gzip(new Uint8Array(MAX_INFLATED_BYTES + 1))
+    const zeros = new Uint8Array(MAX_INFLATED_BYTES + 1)
+    const bomb = new Uint8Array(gzipSync(zeros, { level: constants.Z_BEST_COMPRESSION }))
     expect(bomb.length).toBeLessThan(100_000)
     await expect(gunzip(bomb)).rejects.toThrow()
   })
