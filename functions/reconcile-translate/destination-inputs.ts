@@ -38,9 +38,15 @@ const selections = new WeakMap<Builtins, WeakMap<KubeObject, WeakMap<SpaceSnapsh
  */
 function selectOnce(builtins: Builtins, placement: KubeObject, space: SpaceSnapshot): Selection {
   let byPlacement = selections.get(builtins)
-  if (!byPlacement) selections.set(builtins, (byPlacement = new WeakMap()))
+  if (!byPlacement) {
+    byPlacement = new WeakMap()
+    selections.set(builtins, byPlacement)
+  }
   let bySpace = byPlacement.get(placement)
-  if (!bySpace) byPlacement.set(placement, (bySpace = new WeakMap()))
+  if (!bySpace) {
+    bySpace = new WeakMap()
+    byPlacement.set(placement, bySpace)
+  }
   let selection = bySpace.get(space)
   if (!selection) {
     selection = selectForPlacement(placement, space, builtins)
