@@ -42,12 +42,20 @@ function checkPreconditions(t: Target, obj: KubeObject, p: DeleteOptions['precon
     )
 }
 
+/**
+ * Whether an object's `status.phase` says Terminating while its content goes: kube's Namespace,
+ * and kcp's Workspace (whose phases are Scheduling, Initializing, Ready and Terminating).
+ */
+const showsTerminating = (obj: KubeObject) =>
+  (obj.kind === 'Namespace' && obj.apiVersion === 'v1') ||
+  (obj.kind === 'Workspace' && obj.apiVersion.startsWith('tenancy.kcp.io/'))
+
 function marked(obj: KubeObject, now: string, terminating: boolean): KubeObject {
   const out: KubeObject = {
     ...obj,
     metadata: { ...obj.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: 0 },
   }
-  if (terminating && obj.kind === 'Namespace')
+  if (terminating && showsTerminating(obj))
     out.status = { ...((obj.status as Record<string, never>) ?? {}), phase: 'Terminating' }
   return out
 }

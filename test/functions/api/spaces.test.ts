@@ -73,8 +73,14 @@ describe('workspaces and spaces', () => {
       metadata: { name: 'held', finalizers: ['x.io/wait'] },
     }
     expect((await hub.call('POST', CMS, held)).status).toBe(201)
-    expect((await hub.call('DELETE', `/clusters/root${WS}/closing`)).status).toBe(200)
+    const deleting = await hub.call('DELETE', `/clusters/root${WS}/closing`)
+    expect(deleting.status).toBe(200)
+    expect(deleting.body.status.phase).toBe('Terminating')
     await hub.settle()
+    // While its content holds it up, the workspace says so, as kcp's does.
+    const terminating = await hub.call('GET', `/clusters/root${WS}/closing`)
+    expect(terminating.body.status).toMatchObject({ phase: 'Terminating' })
+    expect(terminating.body.metadata.deletionTimestamp).toBeTruthy()
     const late = await hub.call('POST', CMS, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
