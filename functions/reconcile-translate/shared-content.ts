@@ -46,16 +46,10 @@ export function copiesText(previous: readonly Previous[]): string {
   return previous.map((p) => `${entryText(p.entry)}${p.body ? '' : '?'}`).join('\n')
 }
 
-/** What a mailbox's content depends on (no customization asked), as one string. */
-export function contentKey(
-  chosen: readonly PlacementSelection[],
-  versions: ReadonlyMap<string, string>,
-  previous: readonly Previous[]
-): string {
-  return contentKeyOf(shareKey(chosen, versions), copiesText(previous))
-}
-
-/** `contentKey` from its parts, the copies' text made once for the mailboxes that share it. */
+/**
+ * What a mailbox's content depends on (no customization asked), as one string: its share key and
+ * its previous copies' text (`copiesText`, made once for the mailboxes that share it).
+ */
 export const contentKeyOf = (share: string, copies: string) => `${share}\n--\n${copies}`
 
 export function contentMemo(limit = MEMO_LIMIT): ContentMemo {

@@ -4,7 +4,12 @@ import type {
   PlacementSelection,
   Previous,
 } from '../../../functions/reconcile-translate/desired.ts'
-import { contentKey, contentMemo } from '../../../functions/reconcile-translate/shared-content.ts'
+import {
+  contentKeyOf,
+  contentMemo,
+  copiesText,
+  shareKey,
+} from '../../../functions/reconcile-translate/shared-content.ts'
 import type { ManifestEntry } from '../../../lib/store/projection-types.ts'
 
 const selection = (space: string, name: string) =>
@@ -19,6 +24,13 @@ const prev = (e: ManifestEntry, body = true): Previous => ({
   entry: e,
   body: body ? { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: e.name } } : undefined,
 })
+
+/** A mailbox's content key, as the translate step builds it (content-plan.ts). */
+const contentKey = (
+  chosen: PlacementSelection[],
+  versions: Map<string, string>,
+  previous: Previous[]
+) => contentKeyOf(shareKey(chosen, versions), copiesText(previous))
 
 describe('contentKey', () => {
   const base = contentKey([selection('s1', 'p')], new Map([['', 'v1']]), [prev(entry('a', 'h1'))])
