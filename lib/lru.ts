@@ -6,6 +6,8 @@
 export type Lru<V> = {
   /** The value kept for `key`, computing it with `compute` on a miss. */
   get(key: string, compute: () => V): V
+  /** The value kept for `key` (counted as a use), or undefined. */
+  peek(key: string): V | undefined
   /** Forgets `key` if it is still `value` (e.g. a promise that failed). */
   forget(key: string, value: V): void
   size(): number
@@ -28,6 +30,13 @@ export function createLru<V>(limit: number): Lru<V> {
         if (oldest !== undefined) kept.delete(oldest)
       }
       return value
+    },
+    peek(key) {
+      if (!kept.has(key)) return undefined
+      const hit = kept.get(key) as V
+      kept.delete(key)
+      kept.set(key, hit)
+      return hit
     },
     forget(key, value) {
       if (kept.get(key) === value) kept.delete(key)
