@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HEARTBEAT_MS } from '../lib/edge/protocol.ts'
 import type { PollTarget } from './edge-poll.ts'
-import type { IdleFleetInput, IdleFleetResult } from './idle-pollers.ts'
+import type { IdleFleetInput, IdleFleetResult } from './idle-fleet-run.ts'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 
@@ -28,6 +28,8 @@ export type IdleFleet = {
   intervalMs: number
   polls: number
   failed: number
+  /** Polls not sent: their agent's last request was still in flight (idle-pollers.ts). */
+  skipped: number
   /** DynamoDB reads (GetItem, BatchGetItem, Query, Scan) per poll. */
   readsPerPoll: number
   writesPerPoll: number
@@ -61,6 +63,8 @@ export type IdleFleet = {
 export type HeartbeatCost = {
   heartbeats: number
   failed: number
+  /** Heartbeats not sent: their agent's last request was still in flight. */
+  skipped: number
   /** Failed heartbeats by why (idle-pollers.ts). */
   failures: Record<string, number>
   requestsPerHeartbeat: number
@@ -191,6 +195,7 @@ export async function measureIdleFleet(
     return {
       heartbeats: w.r.heartbeats.sent,
       failed: w.r.heartbeats.failed,
+      skipped: w.r.heartbeats.skipped,
       failures: w.r.heartbeats.failures,
       requestsPerHeartbeat: beyond(w.reads + w.writes, (reads + writes) / polls),
       writesPerHeartbeat: beyond(w.writes, writes / polls),
@@ -203,6 +208,7 @@ export async function measureIdleFleet(
     intervalMs,
     polls: r.polls,
     failed: r.failed,
+    skipped: r.skipped,
     readsPerPoll: reads / polls,
     writesPerPoll: writes / polls,
     centerCpuFraction: centerMs / wallMs / cpus().length,

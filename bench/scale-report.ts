@@ -62,11 +62,16 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
 }
 
 /** "3 failed: 2 × 503 ServiceUnavailable, 1 × fetch failed", or "0 failed". */
-function failedText(h: { failed: number; failures: Record<string, number> }): string {
+function failedText(h: {
+  failed: number
+  skipped: number
+  failures: Record<string, number>
+}): string {
   const why = Object.entries(h.failures)
     .sort((a, b) => b[1] - a[1])
     .map(([reason, n]) => `${n} × ${reason}`)
-  return why.length > 0 ? `${h.failed} failed: ${why.join(', ')}` : `${h.failed} failed`
+  const failed = why.length > 0 ? `${h.failed} failed: ${why.join(', ')}` : `${h.failed} failed`
+  return `${failed}; ${h.skipped} not sent, their agent still waiting`
 }
 
 /**
@@ -169,7 +174,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
   const f = s.idle?.fleet
   if (f)
     lines.push(
-      `idle fleet, ${f.agents} agents every ${f.intervalMs} ms: ${f.polls} polls (${f.failed} failed),` +
+      `idle fleet, ${f.agents} agents every ${f.intervalMs} ms: ${f.polls} polls (${f.failed} failed, ${f.skipped} not sent, their agent still waiting),` +
         ` ${round(f.readsPerPoll, 4)} reads and ${round(f.writesPerPoll, 4)} writes per poll,` +
         ` center CPU ${round(f.centerCpuFraction * 100, 1)} % of the cores (hub ${round(f.hubCpuFraction * 100, 1)} %), poll p99 ${round(f.pollLatencyMs.p99)} ms;` +
         ` with a heartbeat per agent every ${f.withHeartbeats.periodMs} ms (${f.withHeartbeats.heartbeats} sent, ${failedText(f.withHeartbeats)}):` +

@@ -54,6 +54,7 @@ const full: ScaleResults = {
       intervalMs: 15_000,
       polls: 30_000,
       failed: 0,
+      skipped: 3,
       readsPerPoll: 0.01234,
       writesPerPoll: 0,
       centerCpuFraction: 0.2,
@@ -66,6 +67,7 @@ const full: ScaleResults = {
         periodMs: 60_000,
         heartbeats: 7_500,
         failed: 0,
+        skipped: 0,
         failures: {},
         centerCpuFraction: 0.3,
         hubCpuFraction: 0.22,
@@ -76,6 +78,7 @@ const full: ScaleResults = {
         firstBeat: {
           heartbeats: 7_400,
           failed: 2,
+          skipped: 100,
           failures: { '503 ServiceUnavailable': 1, 'fetch failed': 1 },
           requestsPerHeartbeat: 7.123,
           writesPerHeartbeat: 4.26,
@@ -174,10 +177,13 @@ describe('scale goals', () => {
       "heartbeat        4.21 store requests (3.04 writes), 2.345 ms CPU; an agent's first 7.12 (4.26 writes), 9.8 ms"
     )
     expect(renderScale(full, 15_000)).toContain(
-      'with a heartbeat per agent every 60000 ms (7500 sent, 0 failed): center CPU 30 % (hub 22 %)'
+      'with a heartbeat per agent every 60000 ms (7500 sent, 0 failed; 0 not sent, their agent still waiting): center CPU 30 % (hub 22 %)'
     )
     expect(renderScale(full, 15_000)).toContain(
-      "an agent's first heartbeat (7400 sent, 2 failed: 1 × 503 ServiceUnavailable, 1 × fetch failed): 7.12 store requests (4.26 writes) and 9.8 ms CPU"
+      '30000 polls (0 failed, 3 not sent, their agent still waiting)'
+    )
+    expect(renderScale(full, 15_000)).toContain(
+      "an agent's first heartbeat (7400 sent, 2 failed: 1 × 503 ServiceUnavailable, 1 × fetch failed; 100 not sent, their agent still waiting): 7.12 store requests (4.26 writes) and 9.8 ms CPU"
     )
     expect(renderScale(full, 15_000)).toContain(
       'changed mailbox  1.1 store requests, 2.5 + 0.4 ms CPU'
