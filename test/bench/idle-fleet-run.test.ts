@@ -37,12 +37,18 @@ async function slowCenter(delayMs: number) {
 
 const targets = ['a', 'b'].map((mailbox) => ({ mailbox, token: 't', etag: '"1"' }))
 
+/** Two agents against a center answering after `delayMs`. */
+async function fleetAgainst(
+  delayMs: number,
+  timing: { intervalMs: number; durationMs: number; heartbeatMs?: number }
+) {
+  const center = await slowCenter(delayMs)
+  return { center, r: await runIdleFleet({ baseUrl: center.baseUrl, targets, ...timing }) }
+}
+
 describe('idle fleet run', () => {
   it('keeps one request in flight per agent and counts what fell due meanwhile', async () => {
-    const center = await slowCenter(250)
-    const r = await runIdleFleet({
-      baseUrl: center.baseUrl,
-      targets,
+    const { center, r } = await fleetAgainst(250, {
       intervalMs: 100,
       durationMs: 600,
       heartbeatMs: 100,
@@ -58,13 +64,7 @@ describe('idle fleet run', () => {
   })
 
   it('skips nothing when the center answers within the period (a second here)', async () => {
-    const center = await slowCenter(0)
-    const r = await runIdleFleet({
-      baseUrl: center.baseUrl,
-      targets,
-      intervalMs: 1000,
-      durationMs: 2000,
-    })
+    const { r } = await fleetAgainst(0, { intervalMs: 1000, durationMs: 2000 })
     expect([r.polls, r.skipped, r.failed]).toEqual([4, 0, 0])
     expect(r.heartbeats.sent).toBe(0)
   })

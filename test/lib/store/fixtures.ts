@@ -8,7 +8,7 @@ import { ApiError } from '../../../lib/errors.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { StoreContext } from '../../../lib/store/context.ts'
 import type { FaultCall } from '../../../lib/store/dynamo-client.ts'
-import type { ObjectKey } from '../../../lib/store/types.ts'
+import type { ObjectKey, ObjectStore } from '../../../lib/store/types.ts'
 import { createTestStore } from '../../helpers/dynalite.ts'
 
 export function configMap(
@@ -36,6 +36,26 @@ export const configMaps = (cluster = 'c1', namespace?: string) => ({
 })
 
 /** A clock that only moves when told to. */
+/**
+ * Five ConfigMaps over two spaces (c1: default/a, default/b, kube-system/k; c2: default/z,
+ * other/o), created out of key order, and c1's Namespace `default`: what the list tests read.
+ */
+export async function seedLists(objects: ObjectStore): Promise<void> {
+  for (const [ns, name, cluster] of [
+    ['default', 'b', 'c1'],
+    ['default', 'a', 'c1'],
+    ['kube-system', 'k', 'c1'],
+    ['default', 'z', 'c2'],
+    ['other', 'o', 'c2'],
+  ] as const) {
+    await objects.create(cmKey(name, ns, cluster), configMap(name, ns))
+  }
+  await objects.create(
+    { cluster: 'c1', group: '', resource: 'namespaces', namespace: '', name: 'default' },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }
+  )
+}
+
 export function manualClock(start = 1_800_000_000_000) {
   let t = start
   return {

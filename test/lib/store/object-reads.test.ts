@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
-import { apiError, cmKey, configMap, configMaps } from './fixtures.ts'
+import { apiError, cmKey, configMap, configMaps, seedLists } from './fixtures.ts'
 
 let t: TestStore
 beforeEach(async () => {
@@ -14,21 +14,7 @@ const names = (items: KubeObject[]) =>
   items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`)
 
 describe('ObjectStore on DynamoDB: lists', () => {
-  async function seed() {
-    for (const [ns, name, cluster] of [
-      ['default', 'b', 'c1'],
-      ['default', 'a', 'c1'],
-      ['kube-system', 'k', 'c1'],
-      ['default', 'z', 'c2'],
-      ['other', 'o', 'c2'],
-    ] as const) {
-      await t.objects.create(cmKey(name, ns, cluster), configMap(name, ns))
-    }
-    await t.objects.create(
-      { cluster: 'c1', group: '', resource: 'namespaces', namespace: '', name: 'default' },
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }
-    )
-  }
+  const seed = () => seedLists(t.objects)
 
   it('lists one namespace, all namespaces, cluster-scoped objects and across spaces', async () => {
     await seed()

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
-import { cmKey, configMap, configMaps } from './fixtures.ts'
+import { cmKey, configMap, configMaps, seedLists } from './fixtures.ts'
 
 const counter = createRequestCounter()
 let t: TestStore
@@ -17,21 +17,7 @@ beforeEach(async () => {
 afterEach(() => t.close())
 
 describe('ObjectStore on DynamoDB: versions', () => {
-  async function seed() {
-    for (const [ns, name, cluster] of [
-      ['default', 'b', 'c1'],
-      ['default', 'a', 'c1'],
-      ['kube-system', 'k', 'c1'],
-      ['default', 'z', 'c2'],
-      ['other', 'o', 'c2'],
-    ] as const) {
-      await t.objects.create(cmKey(name, ns, cluster), configMap(name, ns))
-    }
-    await t.objects.create(
-      { cluster: 'c1', group: '', resource: 'namespaces', namespace: '', name: 'default' },
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }
-    )
-  }
+  const seed = () => seedLists(t.objects)
 
   it('answers versions without bodies, in list order, for each kind of list', async () => {
     await seed()
