@@ -15,14 +15,17 @@ export type Lru<V> = {
 
 export function createLru<V>(limit: number): Lru<V> {
   const kept = new Map<string, V>()
+  /** The value kept for `key`, now the most recently used; undefined when not kept. */
+  const touch = (key: string): V | undefined => {
+    if (!kept.has(key)) return undefined
+    const hit = kept.get(key) as V
+    kept.delete(key)
+    kept.set(key, hit)
+    return hit
+  }
   return {
     get(key, compute) {
-      if (kept.has(key)) {
-        const hit = kept.get(key) as V
-        kept.delete(key)
-        kept.set(key, hit)
-        return hit
-      }
+      if (kept.has(key)) return touch(key) as V
       const value = compute()
       kept.set(key, value)
       if (kept.size > limit) {
@@ -31,13 +34,7 @@ export function createLru<V>(limit: number): Lru<V> {
       }
       return value
     },
-    peek(key) {
-      if (!kept.has(key)) return undefined
-      const hit = kept.get(key) as V
-      kept.delete(key)
-      kept.set(key, hit)
-      return hit
-    },
+    peek: touch,
     forget(key, value) {
       if (kept.get(key) === value) kept.delete(key)
     },

@@ -13,7 +13,8 @@ import { asksForCustomization } from '../../lib/customize/annotations.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { selectForPlacement } from '../../lib/placement/select.ts'
 import type { Snapshot } from '../../lib/placement/snapshot.ts'
-import type { Selection, SpaceSnapshot } from '../../lib/placement/types.ts'
+import type { SpaceSnapshot } from '../../lib/placement/types.ts'
+import { perObject } from '../../lib/store/per-store.ts'
 import { type Customizations, loadInputs } from './customization.ts'
 import { type Customize, firstChoice, type PlacementSelection } from './desired.ts'
 import { locationFor } from './destinations.ts'
@@ -29,31 +30,16 @@ export type DestinationSession = {
 export const destinationKey = (inventorySpaceId: string, syncTargetUid: string) =>
   `${inventorySpaceId}/${syncTargetUid}`
 
-const selections = new WeakMap<Builtins, WeakMap<KubeObject, WeakMap<SpaceSnapshot, Selection>>>()
-
 /**
  * What a placement selects in its space's snapshot, once per placement object and snapshot (the
  * batch's, never changed): every mailbox of the placement gets the same Selection, instead of
  * each filtering the whole space again.
  */
-function selectOnce(builtins: Builtins, placement: KubeObject, space: SpaceSnapshot): Selection {
-  let byPlacement = selections.get(builtins)
-  if (!byPlacement) {
-    byPlacement = new WeakMap()
-    selections.set(builtins, byPlacement)
-  }
-  let bySpace = byPlacement.get(placement)
-  if (!bySpace) {
-    bySpace = new WeakMap()
-    byPlacement.set(placement, bySpace)
-  }
-  let selection = bySpace.get(space)
-  if (!selection) {
-    selection = selectForPlacement(placement, space, builtins)
-    bySpace.set(space, selection)
-  }
-  return selection
-}
+const selectOnce = perObject((builtins: Builtins) =>
+  perObject((placement: KubeObject) =>
+    perObject((space: SpaceSnapshot) => selectForPlacement(placement, space, builtins))
+  )
+)
 
 export async function destinationSelections(
   builtins: Builtins,
@@ -65,7 +51,7 @@ export async function destinationSelections(
   return Promise.all(
     refs.map(async (ref) => ({
       ref,
-      selection: selectOnce(builtins, ref.placement, await session.snapshot.space(ref.spaceId)),
+      selection: selectOnce(builtins)(ref.placement)(await session.snapshot.space(ref.spaceId)),
       registry: await session.snapshot.registry(ref.spaceId),
       location: locationFor(ref.slice, inventorySpaceId, syncTargetUid),
     }))

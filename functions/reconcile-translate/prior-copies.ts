@@ -8,6 +8,7 @@
  * memo lives as long as the runs holding the list); a failed read is not remembered.
  */
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { perObject } from '../../lib/store/per-store.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { ManifestEntry, ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { Previous } from './desired.ts'
@@ -50,22 +51,15 @@ export function priorCopies(
   return hit
 }
 
-const liveKeys = new WeakMap<readonly Keyed[], string[]>()
-
 type Keyed = Pick<ManifestEntry, 'group' | 'resource' | 'namespace' | 'name' | 'removing'>
 
 /** The keys of a list's live copies, sorted (once per list). */
-function live(list: readonly Keyed[]): string[] {
-  let keys = liveKeys.get(list)
-  if (!keys) {
-    keys = list
-      .filter((e) => !e.removing)
-      .map(entryKey)
-      .sort()
-    liveKeys.set(list, keys)
-  }
-  return keys
-}
+const live = perObject((list: readonly Keyed[]) =>
+  list
+    .filter((e) => !e.removing)
+    .map(entryKey)
+    .sort()
+)
 
 /** Whether two entry lists hold live copies at the same keys. */
 export function sameCopies(a: readonly Keyed[], b: readonly Keyed[]): boolean {

@@ -14,7 +14,7 @@ import { baseQuery } from './object-reads.ts'
 import type { CollectionRef, StoredVersion } from './types.ts'
 
 /** The version an object head stands at; its sk is `<namespace>/<name>`. */
-export function versionOf(item: Item): StoredVersion {
+function versionOf(item: Item): StoredVersion {
   const namespace = readString(item, 'ns')
   return {
     cluster: readString(item, 'cl'),
