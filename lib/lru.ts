@@ -6,8 +6,6 @@
 export type Lru<V> = {
   /** The value kept for `key`, computing it with `compute` on a miss. */
   get(key: string, compute: () => V): V
-  /** The value kept for `key` (counted as a use), or undefined. */
-  peek(key: string): V | undefined
   /** Forgets `key` if it is still `value` (e.g. a promise that failed). */
   forget(key: string, value: V): void
   size(): number
@@ -15,17 +13,14 @@ export type Lru<V> = {
 
 export function createLru<V>(limit: number): Lru<V> {
   const kept = new Map<string, V>()
-  /** The value kept for `key`, now the most recently used; undefined when not kept. */
-  const touch = (key: string): V | undefined => {
-    if (!kept.has(key)) return undefined
-    const hit = kept.get(key) as V
-    kept.delete(key)
-    kept.set(key, hit)
-    return hit
-  }
   return {
     get(key, compute) {
-      if (kept.has(key)) return touch(key) as V
+      if (kept.has(key)) {
+        const hit = kept.get(key) as V
+        kept.delete(key)
+        kept.set(key, hit)
+        return hit
+      }
       const value = compute()
       kept.set(key, value)
       if (kept.size > limit) {
@@ -34,7 +29,6 @@ export function createLru<V>(limit: number): Lru<V> {
       }
       return value
     },
-    peek: touch,
     forget(key, value) {
       if (kept.get(key) === value) kept.delete(key)
     },

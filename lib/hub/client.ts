@@ -8,13 +8,12 @@
  */
 import { type ApiError, isApiError, notFound } from '../errors.ts'
 import type { KubeObject } from '../kube/types.ts'
-import type { StoredVersion } from '../store/types.ts'
 import { createObject } from './create.ts'
 import { deleteObject } from './delete.ts'
 import type { HubDeps } from './deps.ts'
 import { defaultWriteOptions } from './options.ts'
 import { patchObject } from './patch.ts'
-import { collectionOf, getObject, listObjects } from './read.ts'
+import { getObject, listObjects } from './read.ts'
 import { registryForSpace } from './space-registry.ts'
 import { resolveSpace, type Space } from './spaces.ts'
 import { objectKey, servedAt, type Target } from './target.ts'
@@ -35,11 +34,6 @@ export type HubClient = {
   getMany(space: string, gvr: Gvr, names: readonly string[]): Promise<Map<string, KubeObject>>
   /** Lists in one space, or in every space with `'*'`. */
   list(space: string, gvr: Gvr, filter?: ListFilter): Promise<KubeObject[]>
-  /**
-   * Where the stored objects of a list (one namespace, one space, or every space with `'*'`)
-   * stand, without their bodies (ObjectStore.versions), in the order `list` answers them.
-   */
-  versions(space: string, gvr: Gvr, namespace?: string): Promise<StoredVersion[]>
   create(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
   update(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
   updateStatus(space: string, gvr: Gvr, obj: KubeObject): Promise<KubeObject>
@@ -132,10 +126,6 @@ export function createHubClient(
       const t = await target(ref, gvr, undefined, filter.namespace)
       const q = { itemsOnly: true, ...(filter.predicate ? { predicate: filter.predicate } : {}) }
       return (await listObjects(deps, t, q, ref === '*')).items
-    },
-    async versions(ref, gvr, namespace) {
-      const t = await target(ref, gvr, undefined, namespace)
-      return deps.objects.versions(collectionOf(t, ref === '*'))
     },
     async create(ref, gvr, obj) {
       return (

@@ -101,17 +101,6 @@ export function withProjections(
       if (opts.cluster === '*' || !(await isMailbox(opts.cluster))) return base.list(opts)
       return listWithProjections(base, projections, opts)
     },
-    async versions(c) {
-      if (c.cluster === '*' || !(await isMailbox(c.cluster))) return base.versions(c)
-      // A mailbox's copies have no head of their own: their versions are the merged list's.
-      const { items } = await listWithProjections(base, projections, { ...c, itemsOnly: true })
-      return items.map((o) => ({
-        cluster: c.cluster,
-        namespace: o.metadata.namespace ?? '',
-        name: o.metadata.name ?? '',
-        rv: Number(o.metadata.resourceVersion),
-      }))
-    },
     async changes(opts) {
       if (opts.cluster === '*' || !(await isMailbox(opts.cluster))) return base.changes(opts)
       // A member mailbox's shared copies change in its shared manifest's log too.

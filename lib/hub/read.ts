@@ -50,7 +50,7 @@ export async function getObject(
   return servedAt(t, obj)
 }
 
-export function collectionOf(t: Target, allSpaces: boolean): CollectionRef {
+function collectionOf(t: Target, allSpaces: boolean): CollectionRef {
   return {
     cluster: allSpaces ? '*' : t.space.id,
     group: t.info.group,

@@ -4,9 +4,8 @@
  * EdgePlacements and the same workload-space objects, so they are read once per batch (memoized
  * promises, safe under the batch's concurrency) and dropped with it: each new batch re-reads the
  * world, so the step stays level-based. Only what it makes of the slices is kept between batches
- * (slice-cache.ts, the hub's): with that cache a batch reads the slices' versions first, and a
- * listing of the same slices at the same resourceVersions is neither read again nor decoded,
- * grouped and merged again. A workload space's snapshot is every object of every
+ * (slice-cache.ts, the hub's): a listing of the same slices at the same resourceVersions is not
+ * decoded, grouped and merged again. A workload space's snapshot is every object of every
  * resource a placement could select there (built-ins and CRD-defined, all but the kinds that never
  * leave the center), at the preferred version of that space. A failed read rejects the memo, so
  * every key that needed it fails and is retried; nothing is computed from a partial read.
@@ -45,7 +44,7 @@ import type { Registry } from '../kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { mailboxSpacePath } from '../reconcile/keys.ts'
 import { memo } from './batch-memo.ts'
-import type { SliceCache, SliceIndex } from './slice-cache.ts'
+import { createSliceCache, type SliceCache, type SliceIndex } from './slice-cache.ts'
 import {
   destinationId,
   groupSlices,
@@ -143,6 +142,7 @@ async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnap
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const spaces = memo<Space | undefined>()
   const slices = memo<SliceIndex>()
+  const sliceCache = deps.slices ?? createSliceCache(1)
   const placements = memo<DecodeResult<EdgePlacementObject> | undefined>()
   const workloads = memo<SpaceSnapshot>()
   const registries = memo<Registry>()
@@ -158,24 +158,15 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     }
   }
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
-  const buildIndex = (listed: readonly KubeObject[]): SliceIndex => {
-    const invalid: DecodeProblem[] = []
-    const valid = decodeEach(SinglePlacementSliceSchema, listed, (p) => invalid.push(p))
-    return { valid, invalid, ...groupSlices(valid), merged: new Map() }
-  }
-  // Read afresh per batch; with the hub's cache, versions first, and the slices themselves only
-  // when they moved; decoded, grouped and merged once per listing (slice-cache.ts).
-  const readSlices = async (): Promise<SliceIndex> => {
-    const cache = deps.slices
-    if (!cache) return buildIndex(await deps.client.list('*', PLACEMENT_SLICES))
-    const standing = cache.standing(await deps.client.versions('*', PLACEMENT_SLICES))
-    if (standing) return standing
-    const listed = await deps.client.list('*', PLACEMENT_SLICES)
-    return cache.index(listed, () => buildIndex(listed))
-  }
+  // Listed afresh per batch; decoded, grouped and merged once per listing (slice-cache.ts).
   const sliceList = () =>
     slices('*', async () => {
-      const index = await readSlices()
+      const listed = await deps.client.list('*', PLACEMENT_SLICES)
+      const index = sliceCache.index(listed, () => {
+        const invalid: DecodeProblem[] = []
+        const valid = decodeEach(SinglePlacementSliceSchema, listed, (p) => invalid.push(p))
+        return { valid, invalid, ...groupSlices(valid), merged: new Map() }
+      })
       for (const p of index.invalid) onInvalid(p)
       return index
     })

@@ -25,7 +25,6 @@ import { resumePoint } from './list-marks.ts'
 import { readCurrentRv } from './meta-items.ts'
 import { createMetricItems, type MetricItems } from './metric-items.ts'
 import { getObject, getObjects, listObjects } from './object-reads.ts'
-import { listVersions } from './object-versions.ts'
 import { createObject, deleteObject, updateObject } from './object-writes.ts'
 import { pingStore } from './ping.ts'
 import { createProjectionStore } from './projection-store.ts'
@@ -99,7 +98,6 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     update: (key, obj, expectedRv) => updateObject(ctx, key, obj, expectedRv),
     delete: (key, expectedRv) => deleteObject(ctx, key, expectedRv),
     list: (opts) => listObjects(ctx, opts),
-    versions: (collection) => listVersions(ctx, collection),
     changes: (opts) => readChanges(ctx, opts, projections.getBodies),
     resumePoint: (c, rv) => resumePoint(ctx, c, rv),
     currentRv: () => readCurrentRv(ctx),

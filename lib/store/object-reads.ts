@@ -63,8 +63,8 @@ export async function getObjects(
   return Promise.all(ids.map(({ id }) => found.get(id)))
 }
 
-/** The Query for one collection, without paging (also object-versions.ts's). */
-export function baseQuery(ctx: StoreContext, opts: ListOptions): QueryCommandInput {
+/** The Query for one collection, without paging. */
+function baseQuery(ctx: StoreContext, opts: ListOptions): QueryCommandInput {
   if (opts.cluster === '*') {
     const values: Item = { ':pk': s(objectGsiPk(opts.group, opts.resource)) }
     if (opts.namespace !== undefined) values[':ns'] = s(opts.namespace)

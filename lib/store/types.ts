@@ -51,13 +51,6 @@ export type ListOptions = CollectionRef & {
   itemsOnly?: boolean
 }
 
-/**
- * Where a stored object stands, read without its body (ObjectStore.versions): its space, namespace
- * ('' when cluster-scoped), name and resourceVersion. Every write issues a new resourceVersion,
- * so two equal versions name one write of one object.
- */
-export type StoredVersion = { cluster: string; namespace: string; name: string; rv: number }
-
 export type ListResult = {
   items: KubeObject[]
   /** The store's resourceVersion when the list began (as a decimal string). */
@@ -139,11 +132,6 @@ export interface ObjectStore {
    */
   delete(key: ObjectKey, expectedRv?: string): Promise<KubeObject>
   list(options: ListOptions): Promise<ListResult>
-  /**
-   * The stored objects of a collection without their bodies, in list order: what a reader needs to
-   * tell whether a listing it made before still stands (lib/placement/slice-cache.ts).
-   */
-  versions(collection: CollectionRef): Promise<StoredVersion[]>
   /** Change-log entries after `sinceRv`, oldest first. Expired (410) when `sinceRv` is too old. */
   changes(options: ChangesOptions): Promise<ChangesResult>
   /**

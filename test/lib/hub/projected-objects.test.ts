@@ -152,24 +152,6 @@ describe('reads', () => {
     expect(names(every.body)).toContain('ns2/d')
   })
 
-  it("answers a mailbox collection's versions as its merged list stands", async () => {
-    const all = await hub.call('GET', `/clusters/${mailbox}/api/v1/configmaps`)
-    const ref = { cluster: mailbox, group: '', resource: 'configmaps' }
-    const versions = await hub.deps.objects.versions(ref)
-    expect(versions).toEqual(
-      all.body.items.map(
-        (o: { metadata: { namespace: string; name: string; resourceVersion: string } }) => ({
-          cluster: mailbox,
-          namespace: o.metadata.namespace,
-          name: o.metadata.name,
-          rv: Number(o.metadata.resourceVersion),
-        })
-      )
-    )
-    expect(versions.map((v) => v.name)).toEqual(['a', 'b', 'c', 'd'])
-    expect(await hub.deps.objects.versions({ ...ref, namespace: 'ns2' })).toEqual([versions[3]])
-  })
-
   it('keeps projected copies out of cross-space lists', async () => {
     const res = await hub.call('GET', '/clusters/*/api/v1/configmaps')
     const clusters = res.body.items.map(
