@@ -1,8 +1,9 @@
 /**
  * `POST /edge/v1/mailboxes/<name>/reports`: an edge agent's report (lib/edge/protocol.ts) landed
  * in its mailbox by lib/edge/apply-report.ts. The route (routes.ts) has already checked that the
- * caller may use this mailbox. The body must be a JSON Report (400 naming the offending fields
- * otherwise); the answer is a ReportResult, 200 even when some items were rejected.
+ * caller may use this mailbox. The body must be a JSON Report, its optional `agent` (version and
+ * poll interval) included (400 naming the offending fields otherwise); the answer is a
+ * ReportResult, 200 even when some items were rejected.
  */
 import type { Context } from 'hono'
 import { applyReport, parseReport, UPSYNC_MANAGER } from '../../lib/edge/apply-report.ts'

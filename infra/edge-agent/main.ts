@@ -8,7 +8,8 @@
  * wrapped around the center client and the poll). `--once` polls once: exit 0 when the
  * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
  * token file, no usable kubeconfig, an unreadable CA file, a health port it cannot bind), so a
- * supervisor restarts it. Each request to the center is bounded by `--center-timeout`.
+ * supervisor restarts it. Each request to the center is bounded by `--center-timeout`; each
+ * report tells the center the agent's version and poll interval (lib/edge-agent/agent-info.ts).
  * `npm run build` bundles this file into dist/edge-agent/main.mjs, which the image runs.
  */
 
@@ -16,6 +17,7 @@ import { readFile } from 'node:fs/promises'
 import { builtinsFrom } from '../../lib/apis/builtins.ts'
 import { createAgent } from '../../lib/edge-agent/agent.ts'
 import { createPollHealth } from '../../lib/edge-agent/agent-health.ts'
+import { AGENT_VERSION, agentInfo } from '../../lib/edge-agent/agent-info.ts'
 import { createAgentMetrics } from '../../lib/edge-agent/agent-metrics.ts'
 import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
@@ -69,6 +71,7 @@ async function main(): Promise<number> {
     log,
   })
   log.info('edge agent started', {
+    version: AGENT_VERSION,
     center: cfg.centerUrl,
     kubeconfig: setup.source,
     stateDir: cfg.stateDir,
@@ -109,12 +112,14 @@ async function prepare(cfg: AgentConfig) {
   await readToken(cfg.tokenFile)
   const { kubeConfig, source } = loadKubeConfig(cfg, process.env)
   const ca = cfg.centerCa ? await readFile(cfg.centerCa, 'utf8') : undefined
+  const agent = agentInfo(cfg.pollIntervalMs)
   const center = createCenterClient({
     baseUrl: cfg.centerUrl,
     mailbox: cfg.mailbox,
     token: () => readToken(cfg.tokenFile),
     timeoutMs: cfg.centerTimeoutMs,
     ...(ca ? { ca } : {}),
+    ...(agent ? { agent } : {}),
   })
   return { center, kube: createKubeRest({ kubeConfig }), source }
 }

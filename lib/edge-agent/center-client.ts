@@ -3,12 +3,14 @@
  * (lib/remote/remote-client.ts): `getDesired` asks for the mailbox's desired state, naming the
  * version it holds in If-None-Match (304 → unchanged), and `postReport` sends one report. The
  * bearer token is read through `token()` before each request, so a rotated token (a re-mounted
- * Secret file) is picked up without a restart; `ca` is the center's CA (`--center-ca`). Every
+ * Secret file) is picked up without a restart; `ca` is the center's CA (`--center-ca`). With
+ * `agent` (agent-info.ts) every report carries the agent's version and poll interval. Every
  * failure — no answer, a timeout, a non-2xx status, a body that does not parse — rejects with a
  * RemoteError (`code` 0 when there was no HTTP answer); the caller then changes nothing and backs
  * off.
  */
 import {
+  type AgentInfo,
   type DesiredState,
   DesiredStateSchema,
   EDGE_API_PREFIX,
@@ -29,6 +31,8 @@ export type CenterClientOptions = {
   ca?: string
   fetch?: FetchFn
   timeoutMs?: number
+  /** Sent as every report's `agent` (a report that names its own keeps it). */
+  agent?: AgentInfo
 }
 
 export type DesiredAnswer = { kind: 'unchanged' } | { kind: 'desired'; state: DesiredState }
@@ -75,7 +79,7 @@ export function createCenterClient(o: CenterClientOptions): CenterClient {
       const res = await remote.send('/reports', {
         method: 'POST',
         accept: 'application/json',
-        body: report,
+        body: o.agent && !report.agent ? { ...report, agent: o.agent } : report,
         what,
       })
       if (!res.ok) throw await failureOf(res, what)

@@ -2,7 +2,8 @@
  * A report from an edge agent (lib/edge/protocol.ts), landed in its mailbox: statuses and problems
  * on the projected copies (report-statuses.ts), removal confirmations of tombstones
  * (report-removals.ts), upsynced objects as real mailbox objects
- * (upsync.ts), liveness on the SyncTarget (heartbeat.ts). The caller has authorized the agent for
+ * (upsync.ts), liveness on the SyncTarget and the agent's version and poll interval in its lease
+ * (heartbeat.ts; only with a heartbeat). The caller has authorized the agent for
  * the mailbox and resolved its space. Everything is idempotent, so the agent may resend a report
  * whose answer it lost; items that cannot be taken are listed in the result with the reason, and
  * the rest is taken all the same. The manifest is read once and shared by the parts that need it.
@@ -73,7 +74,7 @@ export async function applyReport(
     }),
     applyUpsync(env, mailbox.space, report.upsync, sets),
     applyRemovals(deps.projections, mailbox.space.id, report.removed ?? [], manifest),
-    report.heartbeat ? recordHeartbeat(deps, mailbox.name, env.heartbeats) : 0,
+    report.heartbeat ? recordHeartbeat(deps, mailbox.name, env.heartbeats, report.agent) : 0,
   ])
   return {
     kind: 'ReportResult',

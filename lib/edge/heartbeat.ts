@@ -9,10 +9,13 @@
  * roughly current). The SyncTarget lives in the inventory space named by the mailbox name
  * (`<inventory-space-id>-mb-<uid>`); its name comes from the mailbox Workspace's
  * `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid) and is remembered for
- * good, since a mailbox name fixes the SyncTarget's uid. A memo (the hub's,
- * `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for `HEARTBEAT_CHECK_MS`
- * after a renewal, so duplicate reports cost nothing. A status write that loses a race (409), or
- * finds the status already written in this window, means another process just wrote it.
+ * good, since a mailbox name fixes the SyncTarget's uid. The renewal also records what the agent
+ * said of itself (its version and poll interval, the report's `agent`) in the lease, in the same
+ * swap. A memo (the hub's, `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for
+ * `HEARTBEAT_CHECK_MS` after a renewal, so duplicate reports cost nothing — unless the agent now
+ * says something else of itself (upgraded, or restarted with another interval): that beat renews
+ * at once. A status write that loses a race (409), or finds the status already written in this
+ * window, means another process just wrote it.
  */
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, SYNC_TARGETS, WORKSPACES } from '../apis/gvr.ts'
 import { isApiError } from '../errors.ts'
@@ -29,6 +32,7 @@ import { isJsonObject } from '../patch/json-values.ts'
 import { parseMailboxName } from '../reconcile/keys.ts'
 import { heartbeatAt, STALE_AFTER_MS } from '../summarize/liveness.ts'
 import { dropLease, renewLease, statusWindow } from './lease.ts'
+import type { AgentInfo } from './protocol.ts'
 
 /** After a renewal, the next one waits this long. */
 export const HEARTBEAT_CHECK_MS = 30_000
@@ -43,6 +47,10 @@ const MEMO_LIMIT = 20_000
  * live SyncTarget of that mailbox (`unknown`, its lease dropped).
  */
 export type HeartbeatOutcome = 'remembered' | 'renewed' | 'written' | 'raced' | 'unknown'
+
+/** What the agent said of itself, as the memo compares it ('' for nothing; no version has a space). */
+export const agentKey = (agent: AgentInfo | undefined) =>
+  agent ? `${agent.version} ${agent.pollIntervalSeconds}` : ''
 
 const syncTargetInfo = BUILTIN_RESOURCES.find(
   (r) => r.group === SYNC_TARGETS.group && r.resource === SYNC_TARGETS.resource
@@ -111,24 +119,34 @@ async function refreshStatus(
   return (await writeHeartbeat(deps, at.inventory, st, deps.now())) ? 'written' : 'raced'
 }
 
-/** Records that the agent of `mailbox` (a mailbox name) is alive. */
+/**
+ * Records that the agent of `mailbox` (a mailbox name) is alive, and what it said of itself
+ * (`agent`, the report's; none for an agent that says nothing).
+ */
 export async function recordHeartbeat(
   deps: HubDeps,
   mailbox: string,
-  memo: HeartbeatMemo = deps.caches.heartbeats
+  memo: HeartbeatMemo = deps.caches.heartbeats,
+  agent?: AgentInfo
 ): Promise<HeartbeatOutcome> {
   const ms = deps.now().getTime()
   const known = memo.get(mailbox)
-  if (known && ms - known.checkedAt < HEARTBEAT_CHECK_MS) return 'remembered'
+  const said = agentKey(agent)
+  const same = (known?.agent ?? '') === said
+  if (known && same && ms - known.checkedAt < HEARTBEAT_CHECK_MS) return 'remembered'
   const parsed = parseMailboxName(mailbox)
   if (!parsed) return 'unknown'
   const { inventorySpaceId: inventory, syncTargetUid: uid } = parsed
-  const before = (await renewLease(deps.kv, inventory, uid, ms))?.renewedAt
+  const before = (await renewLease(deps.kv, inventory, uid, { nowMs: ms, agent }))?.renewedAt
   const back = !before || ms - before >= STALE_AFTER_MS
   const window = statusWindow(uid, ms)
   const remember = (target: string | undefined) => {
     if (memo.size >= MEMO_LIMIT) memo.clear()
-    memo.set(mailbox, { checkedAt: ms, ...(target ? { target } : {}) })
+    memo.set(mailbox, {
+      checkedAt: ms,
+      ...(target ? { target } : {}),
+      ...(said ? { agent: said } : {}),
+    })
   }
   if (!back && statusWindow(uid, before) === window) {
     remember(known?.target)

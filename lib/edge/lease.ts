@@ -3,15 +3,19 @@
  * SyncTarget as Kubernetes keeps a node's Lease apart from its Node status. One key-value entry
  * per SyncTarget, in a namespace per inventory space (`edge-leases/<inventory-space-id>`, so one
  * space's leases are one Query and the writes of many spaces spread over partitions), keyed by the
- * SyncTarget's uid, holding `renewedAt`, the last heartbeat (epoch ms). A renewal is one swap
- * (an unconditional UpdateItem that answers the lease it replaced): concurrent renewals all carry
+ * SyncTarget's uid, holding `renewedAt`, the last heartbeat (epoch ms), and what that heartbeat's
+ * agent said of itself (`agentVersion`, `pollIntervalSeconds`; absent when it said nothing, as
+ * agents before them and leases written before them). A renewal is one swap (an unconditional
+ * UpdateItem that answers the lease it replaced) of the whole value: concurrent renewals all carry
  * "alive now", so the last one winning loses nothing, and each learns when the edge was heard
  * before it. Readers (lib/summarize/liveness.ts `lastHeard`) take the later of the lease and the
  * SyncTarget's status heartbeat, which lib/edge/heartbeat.ts writes when an edge comes back and
- * once per `statusWindow`. The mailbox step drops the lease with the mailbox.
+ * once per `statusWindow`; `edgeRecordsOf` answers a space's leases whole (for a view of the
+ * edges). The mailbox step drops the lease with the mailbox.
  */
 import { fnv1a } from '../fnv.ts'
 import type { KvStore } from '../store/types.ts'
+import { type AgentInfo, AgentInfoSchema } from './protocol.ts'
 
 /**
  * A live edge's SyncTarget status heartbeat is refreshed once per window this long (as a kubelet
@@ -22,16 +26,29 @@ export const HEARTBEAT_STATUS_MS = 5 * 60_000
 export type EdgeLease = {
   /** The last heartbeat, epoch ms (0: a stored value no release wrote). */
   renewedAt: number
+  /** The agent's version, as the last heartbeat told it (lib/edge/protocol.ts AgentInfo). */
+  agentVersion?: string
+  /** The agent's poll interval in seconds, as the last heartbeat told it. */
+  pollIntervalSeconds?: number
 }
 
 /** The key-value namespace of one inventory space's leases. */
 export const leaseNamespace = (inventorySpaceId: string) => `edge-leases/${inventorySpaceId}`
 
-/** A stored value as a lease; anything else (written by no release) reads as never renewed. */
+/**
+ * A stored value as a lease; anything else (written by no release) reads as never renewed, and an
+ * agent field no release wrote as unsaid.
+ */
 function asLease(value: unknown): EdgeLease {
   const o = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
   const at = o.renewedAt
-  return { renewedAt: typeof at === 'number' && Number.isFinite(at) ? at : 0 }
+  const lease: EdgeLease = { renewedAt: typeof at === 'number' && Number.isFinite(at) ? at : 0 }
+  const { version, pollIntervalSeconds } = AgentInfoSchema.shape
+  const v = version.safeParse(o.agentVersion)
+  if (v.success) lease.agentVersion = v.data
+  const p = pollIntervalSeconds.safeParse(o.pollIntervalSeconds)
+  if (p.success) lease.pollIntervalSeconds = p.data
+  return lease
 }
 
 /** Where in the window the edge's status refresh falls: a hash of its uid. */
@@ -54,16 +71,38 @@ export async function readLease(
   return entry && asLease(entry.value)
 }
 
-/** Renews the SyncTarget's lease at `nowMs`; the lease it replaced, if any (one UpdateItem). */
+/** A renewal: its time (epoch ms) and what the agent said of itself with it, if anything. */
+export type Renewal = { nowMs: number; agent?: AgentInfo | undefined }
+
+/**
+ * Renews the SyncTarget's lease at `at` (epoch ms, or a Renewal: the agent's word is recorded with
+ * it, and a renewal without one leaves the lease without); the lease it replaced, if any (one
+ * UpdateItem).
+ */
 export async function renewLease(
   kv: KvStore,
   inventorySpaceId: string,
   syncTargetUid: string,
-  nowMs: number
+  at: number | Renewal
 ): Promise<EdgeLease | undefined> {
-  const lease: EdgeLease = { renewedAt: nowMs }
+  const { nowMs, agent } = typeof at === 'number' ? { nowMs: at, agent: undefined } : at
+  const lease: EdgeLease = {
+    renewedAt: nowMs,
+    ...(agent
+      ? { agentVersion: agent.version, pollIntervalSeconds: agent.pollIntervalSeconds }
+      : {}),
+  }
   const before = await kv.swap(leaseNamespace(inventorySpaceId), syncTargetUid, lease)
   return before && asLease(before.value)
+}
+
+/** Every lease of an inventory space, whole, by SyncTarget uid (one Query, in pages). */
+export async function edgeRecordsOf(
+  kv: KvStore,
+  inventorySpaceId: string
+): Promise<Map<string, EdgeLease>> {
+  const entries = await kv.list(leaseNamespace(inventorySpaceId))
+  return new Map(entries.map((e) => [e.key, asLease(e.value)]))
 }
 
 /** The last renewal of every lease of an inventory space, by SyncTarget uid (Query pages). */
@@ -71,8 +110,8 @@ export async function leasesOf(
   kv: KvStore,
   inventorySpaceId: string
 ): Promise<Map<string, number>> {
-  const entries = await kv.list(leaseNamespace(inventorySpaceId))
-  return new Map(entries.map((e) => [e.key, asLease(e.value).renewedAt]))
+  const records = await edgeRecordsOf(kv, inventorySpaceId)
+  return new Map([...records].map(([uid, lease]) => [uid, lease.renewedAt]))
 }
 
 /** Forgets a SyncTarget's lease (repeatable: an absent one is no error). */

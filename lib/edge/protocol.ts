@@ -18,8 +18,10 @@
  * Reports — `POST /edge/v1/mailboxes/<mailbox-name>/reports`: statuses of downsynced objects (only
  * those that changed since the last accepted report), the state of their associated objects,
  * upsynced objects to create/update or delete in the mailbox, problems the agent met (a foreign
- * object in the way), the removing entries the edge no longer has (`removed`), and a liveness
- * heartbeat. The answer lists what was rejected and why.
+ * object in the way), the removing entries the edge no longer has (`removed`), a liveness
+ * heartbeat, and who is speaking (`agent`: the agent's version and poll interval, optional, which
+ * the center records with the heartbeat in the edge's lease). The answer lists what was rejected
+ * and why.
  */
 import { z } from 'zod'
 
@@ -99,6 +101,22 @@ export const ProblemSchema = ObjectRefSchema.extend({
 })
 export type Problem = z.infer<typeof ProblemSchema>
 
+/** The longest poll interval an agent reports, in seconds (a day). */
+export const MAX_POLL_INTERVAL_SECONDS = 86_400
+
+/**
+ * The agent that sends a report: its release (1 to 64 printable ASCII characters, no spaces,
+ * e.g. `0.1.0`) and the interval between its polls (seconds, may be fractional). Fields added by
+ * later agents are dropped, not refused.
+ */
+export const AgentInfoSchema = z.object({
+  version: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,64}$/, 'must be 1 to 64 printable ASCII characters without spaces'),
+  pollIntervalSeconds: z.number().positive().max(MAX_POLL_INTERVAL_SECONDS),
+})
+export type AgentInfo = z.infer<typeof AgentInfoSchema>
+
 export const ReportSchema = z.object({
   kind: z.literal('Report'),
   statuses: z.array(StatusReportSchema).max(1000).default([]),
@@ -117,6 +135,11 @@ export const ReportSchema = z.object({
   removed: z.array(ObjectRefSchema).max(1000).optional(),
   /** The agent is alive; the center records it coarsely (SyncTarget lastSyncerHeartbeatTime). */
   heartbeat: z.boolean().default(false),
+  /**
+   * The sending agent (absent from agents older than it). The center records it only with a
+   * heartbeat, in the same write as the lease (lib/edge/lease.ts).
+   */
+  agent: AgentInfoSchema.optional(),
 })
 export type Report = z.infer<typeof ReportSchema>
 

@@ -9,8 +9,11 @@
 import { createSliceCache, type SliceCache } from '../placement/slice-cache.ts'
 import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
 
-/** Per mailbox name: when its lease was last renewed by this hub, and its SyncTarget's name. */
-export type HeartbeatMemo = Map<string, { checkedAt: number; target?: string }>
+/**
+ * Per mailbox name: when its lease was last renewed by this hub, its SyncTarget's name, and what
+ * the agent said of itself in that renewal (lib/edge/heartbeat.ts `agentKey`; absent: nothing).
+ */
+export type HeartbeatMemo = Map<string, { checkedAt: number; target?: string; agent?: string }>
 
 export type HubCaches = {
   /** Each space's served resources (space-registry.ts). */

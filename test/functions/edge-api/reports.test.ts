@@ -1,12 +1,15 @@
 /**
  * `POST /edge/v1/mailboxes/<name>/reports` over HTTP: a report with the mailbox's edge token lands
  * and answers a ReportResult (200 even with rejections); malformed bodies are 400 naming the field;
- * an unknown mailbox is 404.
+ * an unknown mailbox is 404. The agent's version and poll interval sent with a heartbeat land in
+ * the edge's lease; a report without them works as before, a malformed one is a 400 Status.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerToken } from '../../../lib/auth/tokens.ts'
 import { edgePrincipal } from '../../../lib/edge/edge-scope.ts'
+import { readLease } from '../../../lib/edge/lease.ts'
 import { ReportResultSchema } from '../../../lib/edge/protocol.ts'
+import { parseMailboxName } from '../../../lib/reconcile/keys.ts'
 import { BASE } from '../../helpers/hub.ts'
 import { createEdgeFixture, type EdgeFixture } from '../../lib/edge/edge-fixture.ts'
 
@@ -20,6 +23,13 @@ afterAll(() => f.close())
 
 const reports = (name = f.mailbox.name) => `/edge/v1/mailboxes/${name}/reports`
 const D = { group: 'apps', version: 'v1', resource: 'deployments', namespace: 'ns', name: 'd' }
+const lease = () =>
+  readLease(f.store.kv, f.inventory.id, parseMailboxName(f.mailbox.name)?.syncTargetUid ?? '')
+const agent = (v: unknown, p: unknown) => ({
+  kind: 'Report',
+  heartbeat: true,
+  agent: { version: v, pollIntervalSeconds: p },
+})
 
 describe('POST reports', () => {
   it('lands a report sent with the edge token and lists what it rejected', async () => {
@@ -47,6 +57,61 @@ describe('POST reports', () => {
     expect(copy.status).toEqual({ replicas: 1, observedGeneration: 1 })
     const st = await f.call('GET', f.syncTargetPath)
     expect(st.body.status.lastSyncerHeartbeatTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    // an agent that says nothing of itself (one older than the field)
+    expect(Object.keys((await lease()) ?? {})).toEqual(['renewedAt'])
+  })
+
+  it("records the agent's version and poll interval sent with a heartbeat", async () => {
+    const body = {
+      kind: 'Report',
+      heartbeat: true,
+      agent: { version: '0.1.0', pollIntervalSeconds: 2 },
+    }
+    const res = await f.call('POST', reports(), body, TOKEN)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ kind: 'ReportResult', accepted: 0, rejected: [] })
+    // at once, though the heartbeat before it was a moment ago (the memo's window)
+    expect(await lease()).toMatchObject({ agentVersion: '0.1.0', pollIntervalSeconds: 2 })
+    // fields a later agent adds are dropped, not refused
+    const later = { ...body, agent: { ...body.agent, pollIntervalSeconds: 3, arch: 'arm64' } }
+    expect((await f.call('POST', reports(), later, TOKEN)).status).toBe(200)
+    const now = await lease()
+    expect(now).toMatchObject({ agentVersion: '0.1.0', pollIntervalSeconds: 3 })
+    expect(Object.keys(now ?? {}).sort()).toEqual([
+      'agentVersion',
+      'pollIntervalSeconds',
+      'renewedAt',
+    ])
+  })
+
+  it.each([
+    ['a version too long', agent('1'.repeat(65), 15), 'agent.version'],
+    ['an empty version', agent('', 15), 'agent.version'],
+    ['a version with a space', agent('0.1.0 beta', 15), 'agent.version'],
+    ['a version with a control character', agent('0.1.0\u0007', 15), 'agent.version'],
+    ['a version that is no string', agent(1, 15), 'agent.version'],
+    [
+      'no poll interval',
+      { kind: 'Report', agent: { version: '0.1.0' } },
+      'agent.pollIntervalSeconds',
+    ],
+    ['a zero poll interval', agent('0.1.0', 0), 'agent.pollIntervalSeconds'],
+    ['a negative poll interval', agent('0.1.0', -15), 'agent.pollIntervalSeconds'],
+    ['a poll interval over a day', agent('0.1.0', 86_401), 'agent.pollIntervalSeconds'],
+    ['a poll interval as text', agent('0.1.0', '15'), 'agent.pollIntervalSeconds'],
+    [
+      'an infinite poll interval',
+      '{"kind":"Report","agent":{"version":"0.1.0","pollIntervalSeconds":1e999}}',
+      'agent.pollIntervalSeconds',
+    ],
+    ['an agent that is no object', { kind: 'Report', agent: '0.1.0' }, 'agent'],
+  ])('answers 400 for %s and records nothing', async (_, body, field) => {
+    const before = await lease()
+    const res = await f.call('POST', reports(), body, TOKEN)
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' })
+    expect(res.body.message).toContain(field)
+    expect(await lease()).toEqual(before)
   })
 
   it.each([

@@ -3,10 +3,10 @@
  * --experimental-strip-types) against a real in-process edge API (reached through a kubeconfig
  * file) and the fake center of the agent's unit tests; exit codes for success, an unreachable
  * center, a silent one given up on after `--center-timeout`, bad arguments and `--help`; JSON
- * log lines.
+ * log lines; its report names the agent's version (package.json's) and poll interval.
  */
 import { spawn } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -85,13 +85,19 @@ describe('edge-agent main', () => {
   it('polls once, applies, logs JSON and exits 0', async () => {
     center.put(nsRef('m1'), namespace('m1'))
     center.put(cmRef('m1', 'c'), configMap('m1', 'c', { a: 'b' }))
-    const r = await run(args)
+    const r = await run(args, { EDGEPLANE_POLL_INTERVAL: '7.5' })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const lines = r.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string }
+    expect(lines[0]).toMatchObject({ msg: 'edge agent started', version, pollIntervalMs: 7500 })
+    expect(center.reports.at(-1)).toMatchObject({
+      heartbeat: true,
+      agent: { version, pollIntervalSeconds: 7.5 },
+    })
     expect(lines.at(-1)).toMatchObject({
       msg: 'poll',
       component: 'edge-agent',

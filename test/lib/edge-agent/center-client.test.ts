@@ -1,7 +1,8 @@
 /**
  * The center client against small real HTTP(S) servers: request shape (path, token, If-None-Match),
  * 304, parsed answers, and each failure kind as a RemoteError (code 0 when there is no answer);
- * `ca` reaching an https server signed by a private CA that is refused without it.
+ * `ca` reaching an https server signed by a private CA that is refused without it; `agent` sent
+ * with every report.
  */
 import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createHttps } from 'node:https'
@@ -113,6 +114,35 @@ describe('createCenterClient', () => {
       rejected: [],
     })
     expect(JSON.parse(body)).toEqual(report)
+  })
+
+  it("sends the agent's version and poll interval with every report", async () => {
+    const bodies: unknown[] = []
+    const url = await serve((req, res) => {
+      let body = ''
+      req.on('data', (c) => {
+        body += c
+      })
+      req.on('end', () => {
+        bodies.push(JSON.parse(body))
+        res.writeHead(200).end(JSON.stringify({ kind: 'ReportResult', accepted: 0, rejected: [] }))
+      })
+    })
+    const agent = { version: '0.1.0', pollIntervalSeconds: 15 }
+    const c = createCenterClient({ baseUrl: url, mailbox: 'mb', token: async () => 'tok', agent })
+    const report = (heartbeat: boolean) => ({
+      kind: 'Report' as const,
+      statuses: [],
+      upsync: { apply: [], delete: [] },
+      problems: [],
+      heartbeat,
+    })
+    await c.postReport(report(true))
+    await c.postReport(report(false))
+    expect(bodies).toEqual([
+      { ...report(true), agent },
+      { ...report(false), agent },
+    ])
   })
 })
 

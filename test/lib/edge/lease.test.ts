@@ -2,11 +2,14 @@
  * Edge leases in the key-value store, over dynalite: one entry per SyncTarget in a namespace per
  * inventory space; a renewal answers the renewal before it; a space's leases are listed together
  * and no other space's; a value no release wrote reads as never renewed; dropping is repeatable;
- * each edge's status-refresh windows are five minutes long and start at its own offset.
+ * each edge's status-refresh windows are five minutes long and start at its own offset. A renewal
+ * records the agent's version and poll interval in the same request, a renewal without them
+ * leaves none, and a space's leases read whole with them — leases written before them included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   dropLease,
+  edgeRecordsOf,
   HEARTBEAT_STATUS_MS,
   leaseNamespace,
   leasesOf,
@@ -68,6 +71,68 @@ describe('edge leases', () => {
     await dropLease(store.kv, 'inv1', U2)
     expect(await readLease(store.kv, 'inv1', U2)).toBeUndefined()
     expect([...(await leasesOf(store.kv, 'inv1')).keys()]).toEqual([U1])
+  })
+})
+
+describe("the agent's version and poll interval", () => {
+  const agent = { version: '0.1.0', pollIntervalSeconds: 15 }
+
+  it('are written by the renewal itself and answered with the lease', async () => {
+    counter.reset()
+    expect(await renewLease(store.kv, 'inv5', U1, { nowMs: 1000, agent })).toBeUndefined()
+    const slow = { version: '0.2.0-rc.1+g1f2e3d', pollIntervalSeconds: 0.5 }
+    expect(await renewLease(store.kv, 'inv5', U1, { nowMs: 2000, agent: slow })).toEqual({
+      renewedAt: 1000,
+      agentVersion: '0.1.0',
+      pollIntervalSeconds: 15,
+    })
+    expect(counter.snapshot()).toEqual({ UpdateItem: 2 })
+    expect(await readLease(store.kv, 'inv5', U1)).toEqual({
+      renewedAt: 2000,
+      agentVersion: '0.2.0-rc.1+g1f2e3d',
+      pollIntervalSeconds: 0.5,
+    })
+  })
+
+  it('are gone after a renewal by an agent that says nothing', async () => {
+    await renewLease(store.kv, 'inv5', U2, { nowMs: 3000, agent })
+    await renewLease(store.kv, 'inv5', U2, { nowMs: 4000 })
+    const lease = await readLease(store.kv, 'inv5', U2)
+    expect(lease).toEqual({ renewedAt: 4000 })
+    expect(Object.keys(lease ?? {})).toEqual(['renewedAt'])
+  })
+
+  it("read a whole space's leases in one Query, old ones and odd fields included", async () => {
+    const U3 = '16fd2706-8baf-433b-82eb-8c7fada847da'
+    const U4 = '886313e1-3b8a-5372-9b90-0c9aee199e5d'
+    // written by a release before the agent fields, and with fields no release wrote
+    await store.kv.put(leaseNamespace('inv5'), U3, { renewedAt: 5000 })
+    await store.kv.put(leaseNamespace('inv5'), U4, {
+      renewedAt: 6000,
+      agentVersion: 'x'.repeat(65),
+      pollIntervalSeconds: -1,
+    })
+    counter.reset()
+    const records = await edgeRecordsOf(store.kv, 'inv5')
+    expect(counter.snapshot()).toEqual({ Query: 1 })
+    expect(records).toEqual(
+      new Map([
+        [U1, { renewedAt: 2000, agentVersion: '0.2.0-rc.1+g1f2e3d', pollIntervalSeconds: 0.5 }],
+        [U2, { renewedAt: 4000 }],
+        [U3, { renewedAt: 5000 }],
+        [U4, { renewedAt: 6000 }],
+      ])
+    )
+    expect(Object.keys(records.get(U4) ?? {})).toEqual(['renewedAt'])
+    expect(await leasesOf(store.kv, 'inv5')).toEqual(
+      new Map([
+        [U1, 2000],
+        [U2, 4000],
+        [U3, 5000],
+        [U4, 6000],
+      ])
+    )
+    expect(await edgeRecordsOf(store.kv, 'inv6')).toEqual(new Map())
   })
 })
 
