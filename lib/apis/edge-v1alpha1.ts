@@ -16,6 +16,11 @@ import {
   ObjectMetaSchema,
   QuantitySchema,
 } from './meta.ts'
+import {
+  PlacementPreviewSchema,
+  unselectedLocationCountSchema,
+  unselectedLocationsSchema,
+} from './placement-preview.ts'
 
 export const EDGE_API_VERSION = 'edge.kcp.io/v1alpha1'
 
@@ -116,11 +121,22 @@ export const EdgePlacementSpecSchema = z.object({
 /**
  * Each field has one writer, a server-side apply to /status with a field manager per step
  * (docs/ARCHITECTURE.md, "Who writes EdgePlacement.status"): the list markers say how their
- * fields are owned — conditions one by one (a map list keyed by type), the summary whole.
+ * fields are owned — conditions one by one (a map list keyed by type), the summary and the
+ * unselected Locations whole. `preview` is no stored field: the hub adds it to the answer of a
+ * dry run and drops it from every write (lib/hub/placement-hooks.ts).
  */
 export const EdgePlacementStatusSchema = z.object({
   specGeneration: int32().optional().describe('Written by the where step.'),
   matchingLocationCount: int32().optional().describe('Written by the where step.'),
+  unselectedLocationCount: unselectedLocationCountSchema()
+    .optional()
+    .describe('How many Locations the placement does not select. Written by the where step.'),
+  unselectedLocations: unselectedLocationsSchema()
+    .optional()
+    .describe(
+      'The first 20 Locations the placement does not select, by (cluster, name), each with ' +
+        'the reason. Written by the where step (replaced whole).'
+    ),
   conditions: z
     .array(ConditionSchema)
     .optional()
@@ -129,6 +145,9 @@ export const EdgePlacementStatusSchema = z.object({
   summary: PlacementSummarySchema.optional()
     .describe('Written by the summarize step.')
     .meta({ 'x-kubernetes-map-type': 'atomic' }),
+  preview: PlacementPreviewSchema.optional().describe(
+    "Only in a server dry run's answer; never stored (a write carrying it has it dropped)."
+  ),
 })
 export const EdgePlacementSchema = objectOf('EdgePlacement', {
   spec: EdgePlacementSpecSchema.optional(),

@@ -3,8 +3,9 @@
  * before they go. CustomResourceDefinitions are validated, get accepted names and Established
  * conditions, and take their custom resources with them. tenancy.kcp.io Workspaces create their
  * child space (status Ready with its URL) and, when deleted, delete it and everything in it.
- * Tokens revoke their credential when deleted (tokens.ts). Each hub gets its own registry of them
- * where its dependencies are built (`builtinKindHooks`, kind-hooks.ts).
+ * Tokens revoke their credential when deleted (tokens.ts). A dry run of an EdgePlacement answers
+ * with its preview, which no write stores (placement-hooks.ts). Each hub gets its own registry of
+ * them where its dependencies are built (`builtinKindHooks`, kind-hooks.ts).
  */
 import { invalid } from '../errors.ts'
 import { resourcesFromCrd, validateCrd } from '../kube/crd.ts'
@@ -21,6 +22,7 @@ import {
 } from './kind-hooks.ts'
 import { isMailboxPath, rememberSpace } from './mailbox-space.ts'
 import { withNameLabel } from './namespace-label.ts'
+import { registerPlacementHooks } from './placement-hooks.ts'
 import { registryForSpace } from './space-registry.ts'
 import {
   ensureSpace,
@@ -187,5 +189,6 @@ export function builtinKindHooks(): KindHookRegistry<HubDeps> {
   })
   registerTokenHooks(hooks)
   registerUidIndexHooks(hooks)
+  registerPlacementHooks(hooks)
   return hooks
 }

@@ -1,9 +1,11 @@
 /**
- * Create (POST, and server-side apply of an absent object): validate the body, fill in the
- * server-owned metadata, run the kind's create hook (defaults, status), record the field manager,
- * and store it — unless dryRun, which answers with what would be stored. A namespaced object needs
- * its Namespace to exist and not be terminating, and nothing is created in a workspace being
- * deleted (403, as kube refuses a terminating namespace). generateName collisions are retried.
+ * Create (POST, and server-side apply of an absent object): drop the fields the kind resets,
+ * validate the body, fill in the server-owned metadata, run the kind's create hook (defaults,
+ * status), record the field manager, and store it — unless dryRun, which answers with what would
+ * be stored as the kind's dry-run hook shapes it (dry-run.ts: an EdgePlacement's preview). A
+ * namespaced object needs its Namespace to exist and not be terminating, and nothing is created in
+ * a workspace being deleted (403, as kube refuses a terminating namespace). generateName
+ * collisions are retried.
  */
 import { ApiError, badRequest, isApiError, notFound } from '../errors.ts'
 import { generateObjectName, isDnsLabel } from '../kube/names.ts'
@@ -12,6 +14,7 @@ import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
 import type { HubDeps } from './deps.ts'
+import { dryRunAnswer, resetFields } from './dry-run.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { initMetadata } from './metadata.ts'
 import { nameMismatch } from './mismatch.ts'
@@ -97,11 +100,8 @@ export async function createObject(
   const now = timestamp(deps.now())
   for (let attempt = 0; ; attempt++) {
     const name = nameFor(obj)
-    const checked = checkObject(
-      t,
-      { ...obj, metadata: { ...obj.metadata, name } },
-      opts.fieldValidation
-    )
+    const named = { ...obj, metadata: { ...obj.metadata, name } }
+    const checked = checkObject(t, resetFields(deps, t, named, fieldsPreset), opts.fieldValidation)
     const warnings = checked.warnings
     let draft = checked.object
     draft = initMetadata(draft, { uid: deps.uid(), now, clusterId: t.space.id })
@@ -119,7 +119,12 @@ export async function createObject(
           now,
           schema: fieldSchemaFor(t),
         })
-    if (opts.dryRun) return { object: servedAt(t, draft), warnings, created: true }
+    if (opts.dryRun)
+      return {
+        object: await dryRunAnswer(deps, t, opts, servedAt(t, draft)),
+        warnings,
+        created: true,
+      }
     try {
       const stored = await storeCreate(
         deps,

@@ -1,7 +1,8 @@
 /**
  * Behaviour the hub gives to particular kinds, keyed by group/resource: Namespaces (phase, and
  * deleting one deletes its contents), CustomResourceDefinitions (accepted names and conditions),
- * kcp Workspaces (creating one creates the child space) and Tokens. Everything else is plain data.
+ * kcp Workspaces (creating one creates the child space), Tokens, and EdgePlacements (a dry run's
+ * answer shows what it would do; that preview is never stored). Everything else is plain data.
  * The registry belongs to one hub: its dependencies carry it (`HubDeps.hooks`, filled with the
  * built-in hooks where the dependencies are built, builtin-hooks.ts), so a hook registered on one
  * hub never fires on another hub of the same process. The dependency type is a parameter here so
@@ -24,6 +25,17 @@ export type KindHooks<D> = {
   finalize?: (ctx: HookContext<D>, obj: KubeObject) => Promise<void>
   /** True when deletion must go through a terminating phase (contents to remove first). */
   terminates?: boolean
+  /**
+   * The answer of a dry-run create, update or patch (nothing was stored) made from the object it
+   * would have stored: EdgePlacements add `status.preview` (placement-hooks.ts).
+   */
+  dryRunAnswer?: (ctx: HookContext<D>, obj: KubeObject) => Promise<KubeObject>
+  /**
+   * The object without the fields no client may store, on every create and update (status
+   * writes included) before validation, as kube's strategies reset server-owned fields in
+   * PrepareForCreate/PrepareForUpdate; answers `obj` itself when there is nothing to drop.
+   */
+  resetFields?: (obj: KubeObject) => KubeObject
 }
 
 export type KindHookRegistry<D> = {

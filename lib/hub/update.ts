@@ -3,6 +3,8 @@
  * A main-resource write keeps the stored status when the resource has a status subresource; a
  * status write changes nothing but status. Server-owned metadata is carried over, generation moves
  * only on spec changes, and a write that changes nothing is answered without touching the store.
+ * Fields the kind resets are dropped first (an EdgePlacement's status.preview), and a dry run is
+ * answered as the kind's dry-run hook shapes it (dry-run.ts).
  * The precondition is the body's resourceVersion when given; without one the update is
  * unconditional where kube allows that (built-in kinds) and 422 where it does not (custom and kcp
  * kinds, CRDs, admission and API registrations), and a concurrent writer makes it read again
@@ -18,6 +20,7 @@ import type { KubeObject } from '../kube/types.ts'
 import { recordUpdate } from '../patch/server-side-apply.ts'
 import { applyDefaults } from './defaulting.ts'
 import type { HubDeps } from './deps.ts'
+import { dryRunAnswer, resetFields } from './dry-run.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { checkIdentity } from './identity.ts'
 import { carryMetadata, jsonEqual, keepStatus, takeStatus } from './metadata.ts'
@@ -92,6 +95,7 @@ export async function commitUpdate(
       : t.info.subresources.status
         ? keepStatus(current, next)
         : next
+  draft = resetFields(deps, t, draft, fieldsPreset)
   if (sub !== 'status')
     draft = await applyDefaults(deps, t, { obj: draft, old: current, dryRun: opts.dryRun })
   if (sub !== 'status' && isNamespaces(t.info.group, t.info.resource)) draft = withNameLabel(draft)
@@ -121,9 +125,13 @@ export async function commitUpdate(
   const same = fieldsPreset
     ? jsonEqual(withoutVersion(draft), withoutVersion(current))
     : jsonEqual(comparable(draft), comparable(current))
-  if (same) return { object: current, warnings, created: false, unchanged: true }
+  if (same) {
+    const object = await dryRunAnswer(deps, t, opts, current)
+    return { object, warnings, created: false, unchanged: true }
+  }
   draft.metadata.resourceVersion = current.metadata.resourceVersion
-  if (opts.dryRun) return { object: draft, warnings, created: false }
+  if (opts.dryRun)
+    return { object: await dryRunAnswer(deps, t, opts, draft), warnings, created: false }
   if (pruned.length > 0)
     deps.log.warn('dropped unknown fields kept by an older release', {
       writer: opts.fieldManager,

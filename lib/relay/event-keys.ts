@@ -9,7 +9,9 @@
  * - where: SyncTargets and Locations wake every where key (a relabel can change any placement's
  *   selection; the placements from a list read at most every few seconds and kept current by
  *   their events: placement-list.ts); an EdgePlacement its own, unless only other steps' status fields moved; a
- *   SinglePlacementSlice its placement's (lib/placement/slice-owner.ts).
+ *   SinglePlacementSlice its placement's (lib/placement/slice-owner.ts); a mailbox Workspace that
+ *   comes, goes or starts terminating those of the placements whose slices name it (their status
+ *   says which Locations have no mailbox yet).
  * - translate (keys are mailbox names): a slice wakes the mailboxes it names now and those it named
  *   before (from the slice index, which the event also updates); a Location the mailboxes slices
  *   reach through it (their copies take customization parameters from its labels and annotations);
@@ -30,7 +32,7 @@
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { placementOfSlice, sliceWhereKey } from '../placement/slice-owner.ts'
-import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
+import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
 import {
   inputMoved,
   mailboxMoved,
@@ -221,12 +223,23 @@ async function stepKeys(
   return spaceKeys(event.type, ref, obj, deps)
 }
 
-/** A mailbox Workspace's keys: its own translate key, its mailbox key when that step's input moved. */
+/**
+ * A mailbox Workspace's keys: its own translate key, its mailbox key when that step's input moved,
+ * and when it came or went (or started terminating) the where keys of the placements whose slices
+ * name it: their status lists a Location none of whose SyncTargets has a mailbox (NoMailbox).
+ */
 function mailboxKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[] | undefined {
   const name = obj.metadata.name
   if (spaceOf(obj) !== deps.espwSpaceId || !name || !isMailboxName(name)) return undefined
-  const own = mailboxMoved(deps.mailboxes, type, obj) ? [{ step: MAILBOX_STEP, key: name }] : []
-  return [...own, ...translate([name])]
+  const moved = mailboxMoved(deps.mailboxes, type, obj)
+  const own = moved ? [{ step: MAILBOX_STEP, key: name }] : []
+  const wheres =
+    type === 'ADDED' || moved
+      ? [...new Set(deps.index.slicesNaming(name).map((s) => whereKey(s.space, s.placement)))]
+          .sort()
+          .map((key) => ({ step: WHERE_STEP, key }))
+      : []
+  return [...own, ...wheres, ...translate([name])]
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * More everyday kubectl habits on a simulated edge cluster (`npm start` with EDGEPLANE_EDGES
  * `florin:env=prod`, kubectl in the `florin` context), checking what kubectl prints and what the
- * edge then holds: `--dry-run=server` on create, apply, patch and delete and `kubectl diff`;
+ * edge then holds: `--dry-run=server` on create, apply, patch and delete and `kubectl diff` (and,
+ * in the center, an EdgePlacement's dry run showing its preview: the edge's SyncTarget);
  * `kubectl wait` on a condition and on deletion; `rollout status` waiting on a paused rollout and
  * finishing once it resumes; `scale` up and down with the pods following; `rollout restart`
  * replacing every pod through a new ReplicaSet; `edit` with an EDITOR script; `auth whoami` and
@@ -13,6 +14,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { describedEvents, type EdgeKubectl, edgeKubectl } from './helpers/edge-kubectl.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { ok } from './helpers/kubectl.ts'
@@ -86,6 +88,29 @@ describe('--dry-run=server and kubectl diff on a simulated edge', () => {
     for (const ref of ['deployment/dry', 'service/dry', 'deployment/applied'])
       expect(await stored(ref)).toContain('NotFound')
     expect(await edge.pods(NS, 'app in (dry,applied)')).toEqual([])
+  })
+
+  it('create --dry-run=server -o yaml of an EdgePlacement in the center shows its preview', async () => {
+    const file = join(dir, 'placement.yaml')
+    const ep = {
+      apiVersion: 'edge.kcp.io/v1alpha1',
+      kind: 'EdgePlacement',
+      metadata: { name: 'preview' },
+      spec: { locationSelectors: [{ matchLabels: { env: 'prod' } }] },
+    }
+    await writeFile(file, JSON.stringify(ep))
+    const args = ['create', '--dry-run=server', '-o', 'yaml', '-f', file]
+    const answer = parseYaml(ok(await stack.kubectl(args)))
+    const preview = answer.status.preview
+    expect(preview.destinations).toMatchObject({
+      count: 1,
+      items: [{ locationName: EDGE, syncTargetName: EDGE }],
+    })
+    // florin's Location is selected once its mailbox exists, listed as NoMailbox before.
+    expect(preview.locations.count + preview.unselectedLocationCount).toBe(1)
+    expect(ok(await stack.kubectl(['get', 'edgeplacements', '-o', 'name']))).not.toContain(
+      'preview'
+    )
   })
 
   it('apply, patch and delete on a running Deployment change nothing, its pods included', async () => {

@@ -131,12 +131,13 @@ describe('where step', () => {
     const old = await client.get(IMW, SYNC_TARGETS, 'west')
     await client.delete(IMW, SYNC_TARGETS, 'west')
     await hub.settle()
-    expect((await run('all-prod')).outcome).toBe('updated')
+    // The status's unselected Locations follow: west has no SyncTarget, then one without mailbox.
+    expect((await run('all-prod')).outcome).toBe('updated, status updated')
     expect(await where('all-prod')).toEqual(['east/east'])
     expect(await status('all-prod')).toMatchObject({ matchingLocationCount: 2 })
     const again = await client.create(IMW, SYNC_TARGETS, syncTarget('west'))
     expect(again.metadata.uid).not.toBe(old?.metadata.uid)
-    expect((await run('all-prod')).outcome).toBe('updated')
+    expect((await run('all-prod')).outcome).toBe('updated, status updated')
     const ds = (await slice('all-prod'))?.destinations as {
       syncTargetName: string
       syncTargetUID: string

@@ -100,7 +100,11 @@ describe('EdgePlacement status writers', () => {
     expect(condition(got, 'Translated')).toMatchObject(translated)
     expect(condition(got, 'Ready')).toMatchObject({ status: 'False', reason: 'NoDestinations' })
     expect(owners(got)).toEqual({
-      'edgeplane-where/Apply/status': { 'f:specGeneration': {}, 'f:matchingLocationCount': {} },
+      'edgeplane-where/Apply/status': {
+        'f:specGeneration': {},
+        'f:matchingLocationCount': {},
+        'f:unselectedLocationCount': {},
+      },
       'edgeplane-translate/Apply/status': {
         'f:conditions': { 'k:{"type":"Translated"}': expect.any(Object) },
       },

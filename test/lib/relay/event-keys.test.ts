@@ -208,6 +208,35 @@ describe('keysForEvent: mailbox and where', () => {
     ).toEqual(both)
   })
 
+  it('wakes the where keys of the placements naming a mailbox when its Workspace comes or goes', async () => {
+    const d = { ...deps(), mailboxes: new Map<string, string>() }
+    await keysForEvent(SLICES, { type: 'ADDED', object: slice('p1', 'ws1', [1]) }, d)
+    await keysForEvent(SLICES, { type: 'ADDED', object: slice('q', 'ws2', [1, 2]) }, d)
+    const ws = (n: number, deletionTimestamp?: string): KubeObject => ({
+      ...obj('Workspace', mb(n), 'espw1'),
+      metadata: {
+        name: mb(n),
+        annotations: { 'kcp.io/cluster': 'espw1', 'edge.kcp.io/sync-target-name': `st${n}` },
+        ...(deletionTimestamp ? { deletionTimestamp } : {}),
+      },
+    })
+    const woken = async (type: string, object: KubeObject) =>
+      show(await keysForEvent(WORKSPACES, { type, object }, d))
+    const wheres = [`${WHERE_STEP} ws1/p1`, `${WHERE_STEP} ws2/q`]
+    expect(await woken('ADDED', ws(1))).toEqual([...wheres, `${TRANSLATE_STEP} ${mb(1)}`])
+    expect(await woken('ADDED', ws(2))).toEqual([
+      `${WHERE_STEP} ws2/q`,
+      `${TRANSLATE_STEP} ${mb(2)}`,
+    ])
+    // a MODIFIED that moves nothing the steps read wakes no where key
+    expect(await woken('MODIFIED', ws(1))).toEqual([`${TRANSLATE_STEP} ${mb(1)}`])
+    const gone = [`${MAILBOX_STEP} ${mb(1)}`, ...wheres, `${TRANSLATE_STEP} ${mb(1)}`]
+    expect(await woken('MODIFIED', ws(1, '2026-01-01T00:00:00Z'))).toEqual(gone)
+    expect(await woken('DELETED', ws(1, '2026-01-01T00:00:00Z'))).toEqual(gone)
+    // a mailbox no slice names wakes no where key
+    expect(await woken('ADDED', ws(3))).toEqual([`${TRANSLATE_STEP} ${mb(3)}`])
+  })
+
   it('ignores bookmarks, errors and objects without metadata', async () => {
     const d = deps(placements)
     const st = obj('SyncTarget', 'st', 'inv1', UID)
