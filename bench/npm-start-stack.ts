@@ -21,6 +21,8 @@ const READY_TIMEOUT_MS = 180_000
 
 export type NpmStartStack = {
   hub: Remote
+  /** The admin token (the dashboard's login). */
+  token: string
   /** The same without a time limit per request, for watches. */
   watcher: Remote
   info: StackInfo
@@ -84,6 +86,7 @@ export async function startNpmStack(env: Record<string, string> = {}): Promise<N
     const watcher = createRemote({ baseUrl: info.url, token, ca })
     return {
       hub,
+      token,
       watcher,
       info,
       pid: child.pid ?? 0,

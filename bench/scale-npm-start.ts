@@ -5,7 +5,8 @@
  * - register: N SyncTargets and Locations written 16 at a time → every mailbox Workspace Ready;
  * - place: M ConfigMaps (~1 KB) in a workload space, then one EdgePlacement selecting every
  *   Location → every mailbox holds all M copies;
- * - change: one ConfigMap changed → every mailbox holds the change.
+ * - change: one ConfigMap changed → every mailbox holds the change;
+ * - then the dashboard's views, timed (dashboard-requests.ts).
  * Times come from watches opened from a list's resourceVersion taken before each timed write (a
  * Workspace watch in root:espw; a cross-space ConfigMap watch, which carries the mailboxes' copies
  * with their `kcp.io/cluster`), with the p50 over mailboxes beside the time of the last; then every
@@ -13,11 +14,14 @@
  * many runs each reconcile step made and how many changed nothing (worker-log.ts), and /proc what
  * CPU each of the stack's processes spent in it (process-cpu.ts).
  */
+
+import { type DashboardTiming, timeDashboard } from './dashboard-requests.ts'
 import {
   edgePlacement,
   FAN_NAMESPACE,
   fanNamespace,
   location,
+  PLACEMENT,
   syncTarget,
   targetName,
   workspace,
@@ -49,6 +53,8 @@ export type NpmStartScale = {
   register: TimedPhase & { writesMs: number }
   place: TimedPhase
   change: TimedPhase
+  /** The dashboard's views once everything is placed (dashboard-requests.ts). */
+  dashboard: DashboardTiming[]
 }
 
 const INV = 'scale-inv'
@@ -201,7 +207,14 @@ export async function runNpmStartScale(
     progress(`npm start: changed everywhere in ${(change.allMs / 1000).toFixed(1)} s`)
 
     await checkMailboxes(hub, [...clusters.keys()], { objects: o.objects, payload })
-    return { edges: o.edges, objects: o.objects, register, place, change }
+    progress(`npm start: the dashboard's views over ${o.edges} edges`)
+    const dashboard = await timeDashboard(hub, {
+      token: stack.token,
+      space: `root:${WL}`,
+      placement: PLACEMENT,
+      edges: o.edges,
+    })
+    return { edges: o.edges, objects: o.objects, register, place, change, dashboard }
   } finally {
     await stack.stop()
   }

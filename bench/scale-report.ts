@@ -195,7 +195,12 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
       `  fan-out   ${seconds(n.place.allMs)} s (p50 ${seconds(n.place.p50Ms)} s); runs: ${workerRuns(n.place)}`,
       `            CPU ${phaseCpu(n.place.cpuMs, n.edges)} per mailbox`,
       `  change    ${seconds(n.change.allMs)} s (p50 ${seconds(n.change.p50Ms)} s); runs: ${workerRuns(n.change)}`,
-      `            CPU ${phaseCpu(n.change.cpuMs, n.edges)} per mailbox`
+      `            CPU ${phaseCpu(n.change.cpuMs, n.edges)} per mailbox`,
+      '  dashboard (each view 5 times, one after another):',
+      ...(n.dashboard ?? []).map(
+        (d) =>
+          `    ${d.view.padEnd(28)} p50 ${Math.round(d.p50Ms)} ms, slowest ${Math.round(d.maxMs)} ms, ${Math.round(d.bytes / 1024)} KiB`
+      )
     )
   const c = operationCosts(s)
   lines.push(
@@ -276,6 +281,7 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
           change: s.npmStart.change.cpuMs,
         }
       : null,
+    npmStartDashboard: s.npmStart?.dashboard ?? null,
     durationMs: Math.round(durationMs),
   }
 }

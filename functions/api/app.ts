@@ -29,6 +29,7 @@ import {
   splitClusterPrefix,
 } from '../../lib/kube/request-path.ts'
 import { createLogger } from '../../lib/log.ts'
+import { mountDashboard } from '../dashboard/routes.ts'
 import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
 import type { ApiEnv } from './api-env.ts'
@@ -101,6 +102,8 @@ export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
   app.get('/livez', (c) => handleLivez(c, 'livez'))
   app.get('/readyz', (c) => handleReadyz(c, getDeps(c)))
   app.use('*', countRequests(getDeps))
+  // The dashboard's API authenticates with its session cookie (functions/dashboard/session.ts).
+  mountDashboard(app)
   app.use('*', async function authenticateRequest(c, next) {
     const deps = c.get('deps')
     const principal = await authenticate(

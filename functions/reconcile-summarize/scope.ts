@@ -49,14 +49,23 @@ export type ScopeInput = {
   builtins: Builtins
 }
 
-export function scopeOf(input: ScopeInput): Scope {
-  const { name, space, placements, summarizers, builtins } = input
-  const selected: Selected[] = placements.map((p) => ({
+/** What each placement selects and sends (mailbox-only kinds left out), in placement order. */
+export function selectedOf(
+  placements: readonly PlacementInfo[],
+  space: SpaceSnapshot,
+  builtins: Builtins
+): Selected[] {
+  return placements.map((p) => ({
     ...p,
     objects: selectForPlacement(p.placement, space, builtins).objects.filter(
       (o) => categoryOf(o.group, o.resource) !== 'mailbox-only'
     ),
   }))
+}
+
+export function scopeOf(input: ScopeInput): Scope {
+  const { name, space, placements, summarizers, builtins } = input
+  const selected = selectedOf(placements, space, builtins)
   const placed = new Map<string, SourceObject>()
   // Per object, the destination lists of the placements selecting it, in placement order.
   const dests = new Map<string, (readonly Destination[])[]>()

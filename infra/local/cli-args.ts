@@ -14,13 +14,18 @@ export function parseArgs(argv: string[]): CliRequest {
     : { kind: 'error', message: `unknown argument: ${unknown.join(' ')}` }
 }
 
-/** The single line printed on stdout when the stack is ready. */
+/** Where the dashboard of a hub at `url` is served (functions/dashboard/). */
+export const dashboardUrl = (url: string) => `${url.replace(/\/+$/, '')}/ui/`
+
+/** The single line printed on stdout when the stack is ready (the kubeconfig path last: any text). */
 export function readyLine(url: string, kubeconfig: string): string {
-  return `edgeplane ready at ${url} (kubeconfig: ${kubeconfig})`
+  return `edgeplane ready at ${url} (dashboard: ${dashboardUrl(url)}, kubeconfig: ${kubeconfig})`
 }
 
-/** The URL and kubeconfig path of a ready line, or undefined for any other line. */
-export function parseReadyLine(line: string): { url: string; kubeconfig: string } | undefined {
-  const m = /^edgeplane ready at (\S+) \(kubeconfig: (.+)\)$/.exec(line.trim())
-  return m?.[1] && m[2] ? { url: m[1], kubeconfig: m[2] } : undefined
+export type ReadyInfo = { url: string; dashboard: string; kubeconfig: string }
+
+/** The URLs and kubeconfig path of a ready line, or undefined for any other line. */
+export function parseReadyLine(line: string): ReadyInfo | undefined {
+  const m = /^edgeplane ready at (\S+) \(dashboard: (\S+), kubeconfig: (.+)\)$/.exec(line.trim())
+  return m?.[1] && m[2] && m[3] ? { url: m[1], dashboard: m[2], kubeconfig: m[3] } : undefined
 }

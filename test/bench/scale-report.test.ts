@@ -107,6 +107,7 @@ const full: ScaleResults = {
     register: { ...timed(25_000), writesMs: 20_000 },
     place: timed(9_000),
     change: timed(6_000),
+    dashboard: [{ view: 'matrix, first 100 edges', p50Ms: 41.6, maxMs: 90.2, bytes: 30_720 }],
   },
 }
 
@@ -143,6 +144,10 @@ describe('scale goals', () => {
     // CPU per part and edge, the busiest first, parts that spent nothing left out
     expect(renderScale(full, 15_000)).toContain('CPU worker 50, stack 25 ms per edge')
     expect(json.npmStartCpuMs?.register).toEqual({ worker: 50_000, stack: 25_000, relay: 0 })
+    expect(renderScale(full, 15_000)).toMatch(
+      /matrix, first 100 edges +p50 42 ms, slowest 90 ms, 30 KiB/
+    )
+    expect(json.npmStartDashboard).toEqual(full.npmStart?.dashboard)
   })
 
   it('derives the per-operation costs from the largest row and the idle fleet', () => {

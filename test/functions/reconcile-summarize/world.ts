@@ -204,6 +204,7 @@ export async function createWorld() {
       upsync: r.upsync ?? { apply: [], delete: [] },
       heartbeat: r.heartbeat ?? false,
       ...(r.removed ? { removed: r.removed } : {}),
+      ...(r.agent ? { agent: r.agent } : {}),
     }
     const res = await applyReport(env, await mailbox(edge), full)
     if (res.rejected.length > 0) throw new Error(JSON.stringify(res.rejected))

@@ -15,8 +15,10 @@ describe('command line', () => {
   it('prints a ready line that tools can parse back', () => {
     const line = readyLine('http://127.0.0.1:8787', '/home/me/my data/kubeconfig')
     expect(line).not.toContain('\n')
+    expect(line).toContain('dashboard: http://127.0.0.1:8787/ui/')
     expect(parseReadyLine(`${line}\n`)).toEqual({
       url: 'http://127.0.0.1:8787',
+      dashboard: 'http://127.0.0.1:8787/ui/',
       kubeconfig: '/home/me/my data/kubeconfig',
     })
     expect(parseReadyLine('{"level":"info","msg":"ready"}')).toBeUndefined()

@@ -1,0 +1,100 @@
+/**
+ * `GET /ui/api/cell`: one placement at one edge, object by object — the state the summarize step
+ * gives the pair, with its reason, the customized copy exactly as the mailbox holds it for that
+ * edge (the body the edge API serves), what the edge reported (status and the objects the copy
+ * owns there), and the Events the summarize step recorded about the object. At most MAX_OBJECTS
+ * objects are listed; `total` counts them all.
+ */
+import { notFound } from '../../lib/errors.ts'
+import type { Space } from '../../lib/hub/spaces.ts'
+import type { KubeObject } from '../../lib/kube/types.ts'
+import { copyKeyOf } from '../../lib/placement/copy-key.ts'
+import { mailboxOfDestination } from '../../lib/placement/destinations.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
+import { conditions } from '../reconcile-summarize/object-writes.ts'
+import { observe } from '../reconcile-summarize/observe.ts'
+import { edgeWindow } from './edge-window.ts'
+import { placementsOf, type View } from './view.ts'
+
+export const MAX_OBJECTS = 50
+const MAX_EVENTS = 10
+
+type EventView = {
+  type: string
+  reason: string
+  message: string
+  count: number
+  lastTimestamp: string | null
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '')
+
+/** The step's Events about `o`, newest first. */
+function eventsAbout(events: readonly KubeObject[], o: SourceObject): EventView[] {
+  const m = o.object.metadata
+  return events
+    .filter((e) => {
+      const inv = (e as { involvedObject?: Record<string, unknown> }).involvedObject ?? {}
+      return (
+        inv.kind === o.object.kind &&
+        inv.name === m.name &&
+        (inv.namespace ?? '') === (m.namespace ?? '')
+      )
+    })
+    .map((e) => {
+      const r = e as Record<string, unknown>
+      const last = str(r.lastTimestamp) || str(r.eventTime) || null
+      return {
+        type: str(r.type),
+        reason: str(r.reason),
+        message: str(r.message),
+        count: typeof r.count === 'number' ? r.count : 1,
+        lastTimestamp: last,
+      }
+    })
+    .sort((a, b) => (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? ''))
+    .slice(0, MAX_EVENTS)
+}
+
+export async function cellOf(view: View, space: Space, q: { placement: string; edge: string }) {
+  const placements = await placementsOf(view, space)
+  const p = placements.find((x) => x.placement.metadata.name === q.placement)
+  if (!p) throw notFound('edgeplacements', { group: 'edge.kcp.io', name: q.placement })
+  const d = p.destinations.find((x) => mailboxOfDestination(x) === q.edge)
+  if (!d) throw notFound('edges', { name: `${q.edge} (not a destination of ${q.placement})` })
+  const shown = p.objects.slice(0, MAX_OBJECTS)
+  const edges = await edgeWindow(view, [d])
+  const reads = { ...view.reads, inventory: edges.inventory }
+  const pairs = shown.map((object) => ({ object, destinations: [d] }))
+  const [seen, events] = await Promise.all([
+    observe(reads, view.hub.projections, pairs, [d]),
+    view.reads.events(space.id),
+  ])
+  const condition = conditions(seen, view.nowMs)
+  const objects = shown.map((o) => {
+    const c = condition(o, d)
+    const facts = seen.facts(o, d)
+    const k = copyKeyOf(o)
+    return {
+      group: k.group,
+      version: o.object.apiVersion.includes('/')
+        ? o.object.apiVersion.split('/')[1]
+        : o.object.apiVersion,
+      resource: k.resource,
+      kind: o.object.kind,
+      ...(k.namespace ? { namespace: k.namespace } : {}),
+      name: k.name,
+      state: c.state,
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.message ? { message: c.message } : {}),
+      copy: facts.body ?? null,
+      reported:
+        facts.state && facts.entry && facts.state.uid === facts.entry.uid
+          ? facts.state.status
+          : null,
+      associated: facts.state?.associated ?? [],
+      events: eventsAbout(events, o),
+    }
+  })
+  return { placement: q.placement, edge: edges.items[0], total: p.objects.length, objects }
+}

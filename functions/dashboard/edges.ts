@@ -1,0 +1,139 @@
+/**
+ * `GET /ui/api/edges`: every SyncTarget the principal can see (all of them for an admin; else
+ * those of the inventory spaces its token reaches), by name then inventory, a page at a time: its
+ * labels, the Locations that select it, when its agent was last heard and whether that is stale
+ * (never heard: stale, `lastSeen` null), the version and poll interval its agent last reported
+ * with a heartbeat (lib/edge/lease.ts), and how many objects its mailbox holds. `labels` filters
+ * on the SyncTarget's labels, `stale` keeps stale edges only. The SyncTargets and the leases are
+ * read whole (one list, one key-value Query per inventory space); the Locations and mailboxes only
+ * for the page's edges.
+ */
+import type { LocationObject, SyncTargetObject } from '../../lib/apis/edge-objects.ts'
+import { LOCATIONS, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
+import { maySee } from '../../lib/auth/tokens.ts'
+import { type EdgeLease, edgeRecordsOf } from '../../lib/edge/lease.ts'
+import { isNotFound } from '../../lib/errors.ts'
+import {
+  labelSelectorRequirements,
+  matchesRequirements,
+  parseLabelSelector,
+} from '../../lib/kube/label-selector.ts'
+import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
+import { mapLimit } from '../../lib/map-limit.ts'
+import { labelIndex } from '../../lib/placement/label-index.ts'
+import { mailboxName } from '../../lib/reconcile/keys.ts'
+import { isLive, lastHeard, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import type { View } from './view.ts'
+
+export type EdgesQuery = { offset: number; limit: number; labels?: string; stale: boolean }
+
+type Row = {
+  st: SyncTargetObject
+  cluster: string
+  path: string
+  lastSeen: number | undefined
+  lease: EdgeLease | undefined
+}
+
+const clusterOf = (o: { metadata: { annotations?: Record<string, string> } }) =>
+  o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
+
+async function visibleRows(view: View): Promise<Row[]> {
+  const all = (await view.client.list('*', SYNC_TARGETS)).filter(
+    (o) => !o.metadata.deletionTimestamp && clusterOf(o)
+  ) as SyncTargetObject[]
+  const clusters = [...new Set(all.map(clusterOf))]
+  const info = new Map(
+    await mapLimit(clusters, 4, async (c) => {
+      const path = await view.pathOf(c)
+      const visible = maySee(view.principal, path)
+      return [
+        c,
+        {
+          path,
+          visible,
+          leases: visible ? await edgeRecordsOf(view.hub.kv, c) : new Map<string, EdgeLease>(),
+        },
+      ] as const
+    })
+  )
+  const rows: Row[] = []
+  for (const st of all) {
+    const c = info.get(clusterOf(st))
+    if (!c?.visible) continue
+    const lease = c.leases.get(st.metadata.uid ?? '')
+    const lastSeen = lastHeard(st, lease?.renewedAt)
+    rows.push({ st, cluster: clusterOf(st), path: c.path, lastSeen, lease })
+  }
+  return rows.sort(
+    (a, b) =>
+      (a.st.metadata.name ?? '').localeCompare(b.st.metadata.name ?? '') ||
+      a.path.localeCompare(b.path)
+  )
+}
+
+/** The Locations selecting each of the page's SyncTargets (one Location list per inventory). */
+async function locationsOf(view: View, page: Row[]) {
+  const out = new Map<SyncTargetObject, { name: string; labels: Record<string, string> }[]>()
+  for (const cluster of new Set(page.map((r) => r.cluster))) {
+    const mine = page.filter((r) => r.cluster === cluster).map((r) => r.st)
+    const index = labelIndex(mine)
+    let locations: LocationObject[] = []
+    try {
+      locations = (await view.client.list(cluster, LOCATIONS)) as LocationObject[]
+    } catch (e) {
+      if (!isNotFound(e)) throw e
+    }
+    for (const loc of locations) {
+      const sel = loc.spec?.instanceSelector
+      const reqs =
+        sel && !loc.metadata.deletionTimestamp ? labelSelectorRequirements(sel) : undefined
+      if (!reqs) continue
+      for (const st of index.candidates(reqs)) {
+        if (!matchesRequirements(st.metadata.labels, reqs)) continue
+        const list = out.get(st) ?? []
+        list.push({ name: loc.metadata.name ?? '', labels: loc.metadata.labels ?? {} })
+        out.set(st, list)
+      }
+    }
+  }
+  return out
+}
+
+export async function edgesOf(view: View, q: EdgesQuery) {
+  let rows = await visibleRows(view)
+  if (q.labels) {
+    const matches = parseLabelSelector(q.labels)
+    rows = rows.filter((r) => matches(r.st.metadata.labels ?? {}))
+  }
+  const stale = (r: Row) => !isLive(r.lastSeen, view.nowMs, STALE_AFTER_MS)
+  if (q.stale) rows = rows.filter(stale)
+  const page = rows.slice(q.offset, q.offset + q.limit)
+  const locations = await locationsOf(view, page)
+  const items = await mapLimit(page, 6, async (r) => {
+    const uid = r.st.metadata.uid ?? ''
+    const mailbox = await view.reads.mailbox(mailboxName(r.cluster, uid))
+    return {
+      key: mailboxName(r.cluster, uid),
+      cluster: r.cluster,
+      inventory: r.path,
+      syncTarget: r.st.metadata.name ?? '',
+      uid,
+      labels: r.st.metadata.labels ?? {},
+      locations: locations.get(r.st) ?? [],
+      lastSeen: r.lastSeen ?? null,
+      stale: stale(r),
+      agentVersion: r.lease?.agentVersion ?? null,
+      pollIntervalSeconds: r.lease?.pollIntervalSeconds ?? null,
+      holds: mailbox ? mailbox.entries.size : null,
+    }
+  })
+  const end = q.offset + page.length
+  return {
+    now: view.nowMs,
+    total: rows.length,
+    offset: q.offset,
+    ...(end < rows.length ? { next: end } : {}),
+    items,
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * `GET /ui/api/placement`: one EdgePlacement as the dashboard's placement panel shows it — the
+ * object with its status, the first MAX_SELECTED of the edges it selects (as matrix columns are
+ * shown) and the Locations it does not select with the reason, as the where step wrote them in
+ * its status (`status.unselectedLocations`, bounded there; `unselectedLocationCount` counts all).
+ */
+import { notFound } from '../../lib/errors.ts'
+import type { Space } from '../../lib/hub/spaces.ts'
+import { edgeWindow } from './edge-window.ts'
+import { columnsOf } from './matrix.ts'
+import { placementsOf, type View } from './view.ts'
+
+export const MAX_SELECTED = 100
+
+type Unselected = { cluster: string; name: string; reason: string; message?: string }
+
+export async function placementDetail(view: View, space: Space, name: string) {
+  const placements = await placementsOf(view, space)
+  const p = placements.find((x) => x.placement.metadata.name === name)
+  if (!p) throw notFound('edgeplacements', { group: 'edge.kcp.io', name })
+  const selected = columnsOf([p])
+  const edges = await edgeWindow(view, selected.slice(0, MAX_SELECTED))
+  const status = (p.placement.status ?? {}) as {
+    unselectedLocations?: Unselected[]
+    unselectedLocationCount?: number
+  }
+  const listed = status.unselectedLocations ?? []
+  const items = await Promise.all(
+    listed.map(async (u) => ({ ...u, inventory: await view.pathOf(u.cluster) }))
+  )
+  return {
+    placement: p.placement,
+    selected: { total: selected.length, items: edges.items },
+    unselected: { total: status.unselectedLocationCount ?? listed.length, items },
+  }
+}
