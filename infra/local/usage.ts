@@ -23,7 +23,10 @@ Starts the edgeplane center locally and keeps it running until Ctrl-C or SIGTERM
     a SyncTarget and a Location in root:imw-1, joined through the edge bootstrap (the manifests
     are applied to it and its agent reads the token from the Secret they hold), with its own edge
     agent polling the center; both restarted with backoff if they die
-When ready it prints one line with the hub URL and the kubeconfig path; logs (JSON) go to stderr,
+The hub also serves the dashboard at https://127.0.0.1:$EDGEPLANE_PORT/ui/ (sign in with a token,
+e.g. the admin token in $EDGEPLANE_DATA/admin-token).
+When ready it prints one line with the hub URL, the dashboard URL and the kubeconfig path; logs
+(JSON) go to stderr,
 wrangler's output to $EDGEPLANE_DATA/wrangler.log, the relay's to $EDGEPLANE_DATA/relay.log and
 each edge's to $EDGEPLANE_DATA/edges/<name>/edge.log and agent.log.
 Stopping keeps all data; the next start reuses the table, the admin token, the certificate and

@@ -1,0 +1,132 @@
+/**
+ * The drill-down panel of one cell (`GET /ui/api/cell`): the edge, then each object the placement
+ * sends there with its state and reason, the customized copy exactly as the edge receives it, the
+ * status the edge reported and the object's Events.
+ */
+import { api, isAbort, query } from './api.js'
+import { clear, h } from './dom.js'
+import { count, groupResource, lastSeenText, nsName } from './format.js'
+import { openPanel, section } from './panel.js'
+import { chip, stateOf } from './states.js'
+import { facts, jsonBlock, labelChips, loading, seenWithStale } from './widgets.js'
+
+function eventsTable(events) {
+  if (!events?.length) return h('p', { class: 'muted' }, 'No events.')
+  return h(
+    'table',
+    { class: 'table events', 'data-testid': 'events' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ['Type', 'Reason', 'Message', 'Count', 'Last'].map((t) => h('th', null, t))
+      )
+    ),
+    h(
+      'tbody',
+      null,
+      events.map((e) =>
+        h(
+          'tr',
+          { class: e.type === 'Warning' ? 'warning' : '' },
+          h('td', null, e.type),
+          h('td', null, e.reason),
+          h('td', { class: 'message' }, e.message),
+          h('td', { class: 'num' }, count(e.count)),
+          h('td', null, e.lastTimestamp ?? '—')
+        )
+      )
+    )
+  )
+}
+
+function objectView(o) {
+  const state = stateOf(o.state)
+  return h(
+    'article',
+    {
+      class: 'object',
+      'data-testid': 'object',
+      'data-state': state,
+      'data-name': o.name,
+      'aria-label': `${o.kind} ${nsName(o)}`,
+    },
+    h(
+      'header',
+      { class: 'object-head' },
+      chip(state),
+      h('span', { class: 'object-kind' }, o.kind),
+      h('span', { class: 'object-name' }, nsName(o)),
+      h('span', { class: 'muted object-gvr' }, `${groupResource(o)}/${o.version}`)
+    ),
+    o.reason || o.message
+      ? h(
+          'p',
+          { class: `reason s-text-${state}`, 'data-testid': 'reason' },
+          o.reason ? h('strong', null, o.reason) : null,
+          o.reason && o.message ? ': ' : '',
+          o.message ?? ''
+        )
+      : null,
+    h('h4', null, 'Copy the edge receives'),
+    jsonBlock(o.copy, 'copy', 'No copy in the mailbox for this edge.'),
+    h('h4', null, 'Reported by the edge'),
+    jsonBlock(o.reported, 'reported', 'Nothing reported yet.'),
+    h('h4', null, 'Events'),
+    eventsTable(o.events)
+  )
+}
+
+function render(body, d, edge) {
+  const e = d.edge ?? edge
+  clear(body)
+  body.append(
+    section(
+      'Edge',
+      facts([
+        ['SyncTarget', e.syncTarget],
+        ['Inventory', e.inventory],
+        ['Location', e.location],
+        ['Labels', labelChips(e.labels)],
+        ['Last seen', seenWithStale(e)],
+        ['Mailbox', h('code', null, e.key)],
+      ]),
+      e.stale
+        ? h(
+            'p',
+            { class: 'note note-stale' },
+            `This edge is stale (${lastSeenText(e.lastSeen)}): what it runs now is unknown, not failed.`
+          )
+        : null
+    ),
+    section(
+      d.total > d.objects.length
+        ? `Objects (${count(d.objects.length)} of ${count(d.total)})`
+        : `Objects (${count(d.total)})`,
+      d.objects.length
+        ? d.objects.map(objectView)
+        : h('p', { class: 'muted' }, 'The placement sends no object.')
+    )
+  )
+}
+
+/** Opens the drill-down of `placement` at `edge` (an edge item of the matrix). */
+export async function showCell(opts) {
+  const { space, placement, edge } = opts
+  const { body, signal } = openPanel({
+    testid: 'drill',
+    title: `${placement} at ${edge.syncTarget}`,
+    subtitle: `${space} · ${edge.inventory}`,
+    opener: opts.opener,
+  })
+  body.append(loading())
+  try {
+    const d = await api(`cell${query({ space, placement, edge: edge.key })}`, { signal })
+    if (!signal.aborted) render(body, d, edge)
+  } catch (e) {
+    if (isAbort(e)) return
+    clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
+  }
+}

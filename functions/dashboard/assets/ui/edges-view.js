@@ -1,0 +1,180 @@
+/**
+ * The edges view (`GET /ui/api/edges`): every SyncTarget, a virtualized list fetched 200 rows at
+ * a time, with its inventory, labels, the Locations selecting it, when its agent was last heard,
+ * the agent's version and poll interval and how many objects its mailbox holds. A stale edge is
+ * marked stale, in grey (unknown, not failed). Filters: a label selector on SyncTarget labels
+ * (`#edge-label-filter`) and "stale only" (`#stale-filter`).
+ */
+import { api, query } from './api.js'
+import { clear, h } from './dom.js'
+import { count, labelsText, plural, setServerNow } from './format.js'
+import { dismiss } from './notice.js'
+import { createVirtualList } from './virtual-list.js'
+import { ageSpan, labelChips, staleBadge } from './widgets.js'
+import { createWindowCache } from './window-cache.js'
+
+const COLUMNS = ['Name', 'Inventory', 'Labels', 'Locations', 'Last seen', 'Agent', 'Poll', 'Holds']
+const dash = () => h('span', { class: 'muted' }, '—')
+
+function filterBar(filters, onFilter) {
+  let timer = 0
+  const input = h('input', {
+    id: 'edge-label-filter',
+    type: 'search',
+    class: 'text-input',
+    placeholder: 'region=eu,tier!=canary',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    value: filters.edgeLabels,
+  })
+  const apply = () => {
+    clearTimeout(timer)
+    if (input.value.trim() === filters.edgeLabels) return
+    filters.edgeLabels = input.value.trim()
+    onFilter()
+  }
+  input.addEventListener('input', () => {
+    clearTimeout(timer)
+    timer = setTimeout(apply, 600)
+  })
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') apply()
+  })
+  const box = h('input', { id: 'stale-filter', type: 'checkbox', checked: filters.staleOnly })
+  box.addEventListener('change', () => {
+    filters.staleOnly = box.checked
+    onFilter()
+  })
+  return h(
+    'div',
+    { class: 'filters' },
+    h('label', { for: 'edge-label-filter', class: 'field-label' }, 'SyncTarget labels'),
+    input,
+    h('label', { class: 'check' }, box, 'Stale only')
+  )
+}
+
+function rowOf(e) {
+  const cell = (cls, ...children) => h('div', { class: `td ${cls}`, role: 'cell' }, ...children)
+  return h(
+    'div',
+    {
+      class: `edge-row${e.stale ? ' stale' : ''}`,
+      role: 'row',
+      'data-testid': 'edge-row',
+      'data-edge': e.syncTarget,
+      'data-stale': String(e.stale),
+    },
+    cell(
+      'name',
+      h('span', { class: 'edge-name', title: `${e.syncTarget}\nmailbox ${e.key}` }, e.syncTarget),
+      e.stale ? staleBadge() : null
+    ),
+    cell('inventory', e.inventory),
+    cell('labels', labelChips(e.labels)),
+    cell(
+      'locations',
+      e.locations?.length
+        ? e.locations.map((l) => h('span', { class: 'loc', title: labelsText(l.labels) }, l.name))
+        : dash()
+    ),
+    cell('seen', ageSpan(e.lastSeen)),
+    cell('agent', e.agentVersion ?? dash()),
+    cell('poll', e.pollIntervalSeconds === null ? dash() : `${e.pollIntervalSeconds} s`),
+    cell('holds', e.holds === null ? dash() : plural(e.holds, 'object'))
+  )
+}
+
+const placeholder = () =>
+  h(
+    'div',
+    { class: 'edge-row loading', role: 'row', 'aria-hidden': 'true' },
+    h('div', { class: 'td' }, '…')
+  )
+
+/** ctx: filters { edgeLabels, staleOnly }, onError(e). Returns refresh(), tick(), destroy(). */
+export function mountEdges(host, ctx) {
+  const totals = h('div', { class: 'totals', 'data-testid': 'edges-totals', 'aria-live': 'polite' })
+  const empty = h('div', { class: 'empty', hidden: true })
+  const listHost = h('div', { class: 'list-host' })
+  const root = h(
+    'section',
+    { class: 'view edges-view', 'data-testid': 'edges-view', 'aria-label': 'Edges' },
+    h('div', { class: 'toolbar' }, filterBar(ctx.filters, reload), totals),
+    h('div', { class: 'grid-wrap' }, listHost, empty)
+  )
+  host.appendChild(root)
+
+  let cache = null
+  let total = null
+  let range = { first: 0, last: -1 }
+  const header = h(
+    'div',
+    { class: 'edge-row head', role: 'row' },
+    COLUMNS.map((c) => h('div', { class: 'th', role: 'columnheader' }, c))
+  )
+  const list = createVirtualList(listHost, {
+    rowHeight: 40,
+    headerHeight: 36,
+    header,
+    row(i) {
+      const w = cache.windowAt(i)
+      const e = w?.items[i - w.offset]
+      return e ? rowOf(e) : placeholder()
+    },
+    onRange(v) {
+      range = v
+      cache.ensure(v.first, Math.max(v.first, v.last))
+      showTotals()
+    },
+  })
+
+  function showTotals() {
+    if (total === null) {
+      totals.textContent = 'Loading…'
+      return
+    }
+    const span = total ? `${count(range.first + 1)}–${count(Math.min(total, range.last + 1))}` : '0'
+    totals.textContent = `edges ${span} of ${count(total)}${ctx.filters.staleOnly ? ' stale' : ''}`
+    empty.hidden = total !== 0
+    empty.textContent = ctx.filters.staleOnly ? 'No edge is stale.' : 'No edge matches.'
+  }
+
+  function reload() {
+    dismiss()
+    cache?.dispose()
+    total = null
+    cache = createWindowCache({
+      size: 200,
+      load: (offset, limit, signal) =>
+        api(
+          `edges${query({ offset, limit, labels: ctx.filters.edgeLabels, stale: ctx.filters.staleOnly })}`,
+          { signal }
+        ),
+      totalOf: (d) => d.total,
+      onLoad(_offset, d) {
+        setServerNow(d.now)
+        total = d.total
+        list.setCount(total)
+        list.invalidate()
+        showTotals()
+      },
+      onError: ctx.onError,
+    })
+    list.setCount(0)
+    list.scroller.scrollTop = 0
+    cache.ensure(0, 0)
+    showTotals()
+  }
+
+  reload()
+  return {
+    refresh: () => cache.refresh(),
+    tick() {},
+    destroy() {
+      cache.dispose()
+      list.destroy()
+      clear(host)
+    },
+  }
+}

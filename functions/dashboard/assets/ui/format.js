@@ -1,0 +1,68 @@
+/**
+ * Formatting shared by the views: the server clock (ages are measured against the `now` the API
+ * sends, shifted by the client's clock so they move every second), "12 s ago" ages, counts with
+ * thousands separators, labels as `k=v` text and objects as pretty JSON.
+ */
+
+let offsetMs = 0
+
+/** Records the server's clock from an answer's `now` (epoch ms). */
+export function setServerNow(now) {
+  if (typeof now === 'number' && Number.isFinite(now)) offsetMs = now - Date.now()
+}
+
+/** The server's clock now, as the client best knows it. */
+export const serverNow = () => Date.now() + offsetMs
+
+/** How long ago `ms` (epoch ms) was on the server's clock: "12 s ago", "5 min ago", "never". */
+export function age(ms) {
+  if (ms === null || ms === undefined) return 'never'
+  const s = Math.max(0, Math.floor((serverNow() - ms) / 1000))
+  if (s < 60) return `${s} s ago`
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`
+  return `${Math.floor(s / 86400)} d ago`
+}
+
+/** "last seen 12 s ago" or "never seen". */
+export const lastSeenText = (ms) =>
+  ms === null || ms === undefined ? 'never seen' : `last seen ${age(ms)}`
+
+const numbers = new Intl.NumberFormat('en-US')
+
+/** 10000 → "10,000". */
+export const count = (n) => numbers.format(n ?? 0)
+
+/** 950 → "950", 1234 → "1.2k", 28257 → "28k", 1.5e6 → "1.5M". */
+export function compact(n) {
+  if (n < 1000) return String(n)
+  if (n < 10_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`
+}
+
+/** "1 object", "4 objects". */
+export const plural = (n, word) => `${count(n)} ${word}${n === 1 ? '' : 's'}`
+
+/** `{env: "prod"}` → ["env=prod"]. */
+export const labelPairs = (labels) => Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`)
+
+/** Labels one per line (for titles), or "no labels". */
+export const labelsText = (labels) => labelPairs(labels).join('\n') || 'no labels'
+
+/** Pretty JSON, or "null" when there is nothing. */
+export const pretty = (value) => JSON.stringify(value ?? null, null, 2)
+
+/** `namespace/name` or `name`. */
+export const nsName = (o) => (o.namespace ? `${o.namespace}/${o.name}` : o.name)
+
+/** `deployments.apps` or `configmaps`. */
+export const groupResource = (o) => (o.group ? `${o.resource}.${o.group}` : o.resource)
+
+/** Updates every `.age[data-seen]` under `root` (they show "12 s ago" and move each second). */
+export function tickAges(root) {
+  for (const el of root.querySelectorAll('.age[data-seen]')) {
+    const seen = el.dataset.seen
+    el.textContent = seen ? age(Number(seen)) : 'never'
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The matrix's data, fetched from `GET /ui/api/matrix` a window of columns at a time. Without
+ * the attention filter columns are positional: windows of 100 by `offset` (window-cache.js).
+ * With it the server scans forward from an offset and answers the columns needing attention
+ * plus `next`, so positions are unknown ahead: pages are fetched in order from 0, one at a time,
+ * as the view scrolls towards the end of what is loaded. Rows (every placement of the space)
+ * come with each answer; the latest answer's rows are shown.
+ */
+import { api, isAbort, query } from './api.js'
+import { setServerNow } from './format.js'
+import { createWindowCache } from './window-cache.js'
+
+export const WINDOW = 100
+
+/** opts: space, labels, attention, onChange(), onError(e). */
+export function createMatrixData(opts) {
+  const base = { space: opts.space, labels: opts.labels || undefined }
+  let rows = []
+  let total = null
+  let loadedOnce = false
+
+  const fetchPage = (offset, limit, signal) =>
+    api(`matrix${query({ ...base, offset, limit, attention: opts.attention })}`, { signal })
+
+  function accept(d) {
+    setServerNow(d.now)
+    rows = d.placements ?? []
+    total = d.edges?.total ?? 0
+    loadedOnce = true
+  }
+
+  return opts.attention ? attentionSource() : positionalSource()
+
+  function positionalSource() {
+    const cache = createWindowCache({
+      size: WINDOW,
+      keep: 2,
+      load: fetchPage,
+      totalOf: (d) => d.edges.total,
+      onLoad: (_offset, d) => {
+        accept(d)
+        opts.onChange()
+      },
+      onError: opts.onError,
+    })
+    const columnAt = (i) => {
+      const w = cache.windowAt(i)
+      return w ? (w.edges.items[i - w.edges.offset] ?? null) : undefined
+    }
+    cache.ensure(0, 0)
+    return {
+      rows: () => rows,
+      loaded: () => loadedOnce,
+      columnCount: () => total ?? 0,
+      total: () => total,
+      /** The edge of column i; undefined while its window loads. */
+      column: columnAt,
+      /** The cell of (placement, column i): undefined while loading, null when not selected. */
+      cell(name, i) {
+        const w = cache.windowAt(i)
+        const edge = w?.edges.items[i - w.edges.offset]
+        if (!edge) return undefined
+        return w.cells?.[name]?.[edge.key] ?? null
+      },
+      ensure: (first, last) => cache.ensure(first, last),
+      refresh: () => cache.refresh(),
+      busy: () => cache.inFlight() > 0,
+      status: () => null,
+      dispose: () => cache.dispose(),
+    }
+  }
+
+  function attentionSource() {
+    const empty = () => ({ cols: [], next: 0, scanned: 0 })
+    let state = empty() // shown: cols { edge, cells }, next (undefined at the end), scanned
+    let building = null // a refresh under way, from offset 0; swapped in once it covers the view
+    let want = WINDOW
+    let ctrl = null
+    let disposed = false
+
+    function step() {
+      if (ctrl || disposed) return
+      const target = building ?? state
+      if (target.next === undefined || target.cols.length >= want) {
+        if (building) {
+          state = building
+          building = null
+          opts.onChange()
+        }
+        return
+      }
+      ctrl = new AbortController()
+      fetchPage(target.next, WINDOW, ctrl.signal)
+        .then((d) => {
+          ctrl = null
+          accept(d)
+          for (const edge of d.edges.items) target.cols.push({ edge, cells: d.cells })
+          target.next = d.edges.next
+          target.scanned = d.edges.offset + d.edges.scanned
+          if (target === state) opts.onChange()
+          step()
+        })
+        .catch((e) => {
+          ctrl = null
+          if (!isAbort(e)) opts.onError(e)
+        })
+    }
+
+    step()
+    return {
+      rows: () => rows,
+      loaded: () => loadedOnce,
+      columnCount: () => state.cols.length,
+      total: () => total,
+      column: (i) => state.cols[i]?.edge,
+      cell(name, i) {
+        const col = state.cols[i]
+        if (!col) return undefined
+        return col.cells?.[name]?.[col.edge.key] ?? null
+      },
+      ensure(_first, last) {
+        want = Math.max(WINDOW, last + 1 + WINDOW)
+        step()
+      },
+      refresh() {
+        ctrl?.abort()
+        ctrl = null
+        building = empty()
+        step()
+      },
+      busy: () => ctrl !== null,
+      /** How far the scan went: { found, scanned, total, done }. */
+      status: () => ({
+        found: state.cols.length,
+        scanned: state.scanned,
+        total: total ?? 0,
+        done: state.next === undefined,
+      }),
+      dispose() {
+        disposed = true
+        ctrl?.abort()
+      },
+    }
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The matrix view: the space's placements (rows) against the edges they select (columns), each
+ * cell the worst state of that placement's copies at that edge. Virtualized both ways
+ * (virtual-grid.js) with columns fetched a window at a time (matrix-data.js). Filters: a label
+ * selector on Location labels (`#label-filter`) and "needs attention" (`#attention-filter`).
+ * A cell opens the drill-down, a row header the placement panel.
+ */
+import { clear, h } from './dom.js'
+import { count, labelsText, lastSeenText, plural } from './format.js'
+import { createMatrixData } from './matrix-data.js'
+import { dismiss } from './notice.js'
+import { chip, countsText, STATES, stateOf, stateSymbol, stateWord, tallies } from './states.js'
+import { createVirtualGrid } from './virtual-grid.js'
+
+const SIZE = { colWidth: 36, rowHeight: 44, headerHeight: 132, rowHeaderWidth: 340 }
+
+function legend() {
+  return h(
+    'div',
+    { class: 'legend', 'aria-label': 'Legend' },
+    STATES.map((s) => chip(s)),
+    h('span', { class: 'legend-none' }, h('span', { class: 'cell-none-mark' }), 'not selected')
+  )
+}
+
+function filterBar(filters, onFilter) {
+  let timer = 0
+  const input = h('input', {
+    id: 'label-filter',
+    type: 'search',
+    class: 'text-input',
+    placeholder: 'env=prod,region in (eu,us)',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    value: filters.labels,
+  })
+  const apply = () => {
+    clearTimeout(timer)
+    if (input.value.trim() === filters.labels) return
+    filters.labels = input.value.trim()
+    onFilter()
+  }
+  input.addEventListener('input', () => {
+    clearTimeout(timer)
+    timer = setTimeout(apply, 600)
+  })
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') apply()
+  })
+  const box = h('input', { id: 'attention-filter', type: 'checkbox', checked: filters.attention })
+  box.addEventListener('change', () => {
+    filters.attention = box.checked
+    onFilter()
+  })
+  return h(
+    'div',
+    { class: 'filters' },
+    h('label', { for: 'label-filter', class: 'field-label' }, 'Location labels'),
+    input,
+    h('label', { class: 'check' }, box, 'Needs attention')
+  )
+}
+
+/** ctx: space, filters { labels, attention }, openCell(placement, edge, opener),
+ * openPlacement(name, opener), onError(e). Returns the view: refresh(), tick(), destroy(). */
+export function mountMatrix(host, ctx) {
+  const totals = h('div', {
+    class: 'totals',
+    'data-testid': 'matrix-totals',
+    'aria-live': 'polite',
+  })
+  const empty = h('div', { class: 'empty', hidden: true })
+  const gridHost = h('div', { class: 'grid-host' })
+  const root = h(
+    'section',
+    { class: 'view matrix-view', 'data-testid': 'matrix', 'aria-label': 'Placements by edge' },
+    h('div', { class: 'toolbar' }, filterBar(ctx.filters, reload), totals, legend()),
+    h('div', { class: 'grid-wrap' }, gridHost, empty)
+  )
+  host.appendChild(root)
+
+  let data = null
+  let view = { r0: 0, r1: -1, c0: 0, c1: -1 }
+
+  /** The cell of row r, column c: an object, null (not selected) or undefined (loading). */
+  const cellAt = (r, c) => {
+    const p = data.rows()[r]
+    return p && data.column(c) ? data.cell(p.name, c) : undefined
+  }
+
+  /** A cell is drawn only where the placement selects the edge; elsewhere the grid's dot shows. */
+  function cell(r, c) {
+    const p = data.rows()[r]
+    const edge = data.column(c)
+    const value = cellAt(r, c)
+    if (!value) return null
+    const state = stateOf(value.worst)
+    const tip = `${p.name} at ${edge.syncTarget} (${edge.inventory})\n${stateWord(state)}: ${countsText(value.counts)}`
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: `cell-slot cell s-${state}`,
+        'data-testid': 'cell',
+        'data-placement': p.name,
+        'data-edge': edge.syncTarget,
+        'data-key': edge.key,
+        'data-state': state,
+        'data-tip': tip,
+        'data-seen': edge.lastSeen ?? '',
+        title: `${tip}\n${lastSeenText(edge.lastSeen)}`,
+        'aria-label': `${p.name} at ${edge.syncTarget}: ${stateWord(state)}`,
+      },
+      h('span', { class: 'cell-sym', 'aria-hidden': 'true' }, stateSymbol(state))
+    )
+  }
+
+  /** A column still loading is covered, so that its cells do not read as "not selected". */
+  const colBody = (c) =>
+    data.column(c) ? null : h('div', { class: 'col-loading', 'aria-hidden': 'true' })
+
+  function colHeader(c) {
+    const edge = data.column(c)
+    if (!edge) return h('div', { class: 'col-head loading' }, h('span', { class: 'col-name' }, '…'))
+    const tip = `${edge.syncTarget}\ninventory ${edge.inventory}\nLocation ${edge.location}\n${labelsText(edge.labels)}`
+    return h(
+      'div',
+      {
+        class: `col-head${edge.stale ? ' stale' : ''}`,
+        'data-testid': 'col-head',
+        'data-edge': edge.syncTarget,
+        'data-stale': String(edge.stale),
+        'data-tip': `${tip}${edge.stale ? '\nstale' : ''}`,
+        'data-seen': edge.lastSeen ?? '',
+        title: `${tip}${edge.stale ? '\nstale' : ''}\n${lastSeenText(edge.lastSeen)}`,
+      },
+      edge.stale ? h('span', { class: 'stale-badge' }, 'stale') : null,
+      h('span', { class: 'col-name' }, edge.syncTarget)
+    )
+  }
+
+  function rowHeader(r) {
+    const p = data.rows()[r]
+    const ready = p.ready === 'True' ? 'Ready' : p.ready === 'False' ? 'Not ready' : 'Ready unknown'
+    const why = [p.readyReason, p.readyMessage].filter(Boolean).join(': ')
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'row-head',
+        'data-testid': 'row-head',
+        'data-placement': p.name,
+        'data-state': stateOf(p.worst),
+        title: [
+          p.name,
+          `${ready}${why ? ` (${why})` : ''}`,
+          `${count(p.destinations)} edges (${count(p.staleDestinations)} stale), ${count(p.objectCount)} objects`,
+          countsText(p.totals),
+        ].join('\n'),
+      },
+      h(
+        'span',
+        { class: 'row-line' },
+        chip(p.worst, true),
+        h('span', { class: 'row-name' }, p.name),
+        h('span', { class: `ready ready-${p.ready.toLowerCase()}` }, ready)
+      ),
+      h(
+        'span',
+        { class: 'row-meta' },
+        h('span', { class: 'row-edges' }, `${count(p.destinations)} edges`),
+        tallies(p.totals)
+      )
+    )
+  }
+
+  const corner = () =>
+    h(
+      'div',
+      { class: 'corner' },
+      h('span', { class: 'corner-title' }, 'Placement'),
+      h('span', { class: 'corner-sub' }, plural(data?.rows().length ?? 0, 'placement'))
+    )
+
+  const grid = createVirtualGrid(gridHost, {
+    ...SIZE,
+    cell,
+    colHeader,
+    colBody,
+    rowHeader,
+    has: (r, c) => Boolean(cellAt(r, c)),
+    corner,
+    onRange(v) {
+      view = v
+      data.ensure(v.c0, Math.max(v.c0, v.c1))
+      showTotals()
+    },
+  })
+
+  function showTotals() {
+    if (!data.loaded()) {
+      totals.textContent = 'Loading…'
+      return
+    }
+    const n = data.columnCount()
+    const span = n ? `${count(view.c0 + 1)}–${count(Math.min(n, view.c1 + 1))}` : '0'
+    const st = data.status()
+    if (st) {
+      const more = st.done ? '' : ' so far'
+      totals.textContent = `edges needing attention ${span} of ${count(st.found)} found · scanned ${count(st.scanned)} of ${count(st.total)}${more}`
+    } else totals.textContent = `edges ${span} of ${count(n)}`
+  }
+
+  function showEmpty() {
+    const rows = data.rows().length
+    const cols = data.columnCount()
+    const st = data.status()
+    let text = ''
+    if (data.loaded() && !rows) text = 'This space holds no EdgePlacements.'
+    else if (data.loaded() && !cols && (!st || st.done))
+      text = st
+        ? 'No edge needs attention: every copy is ready.'
+        : ctx.filters.labels
+          ? 'No selected edge has a Location matching the label filter.'
+          : 'The placements of this space select no edge yet.'
+    empty.textContent = text
+    empty.hidden = !text
+  }
+
+  function changed() {
+    grid.setSize(data.rows().length, data.columnCount())
+    grid.invalidate()
+    showTotals()
+    showEmpty()
+  }
+
+  function reload() {
+    dismiss()
+    data?.dispose()
+    data = createMatrixData({
+      space: ctx.space,
+      labels: ctx.filters.labels,
+      attention: ctx.filters.attention,
+      onChange: changed,
+      onError: ctx.onError,
+    })
+    grid.setSize(0, 0)
+    grid.scrollTo(0, 0)
+    changed()
+  }
+
+  gridHost.addEventListener('click', (e) => {
+    const target = e.target.closest('[data-testid=cell],[data-testid=row-head]')
+    if (!target) return
+    if (target.dataset.testid === 'row-head')
+      return ctx.openPlacement(target.dataset.placement, target)
+    const edge = data.column(Number(target.dataset.c))
+    if (edge) ctx.openCell(target.dataset.placement, edge, target)
+  })
+
+  reload()
+  return {
+    refresh: () => data.refresh(),
+    tick() {
+      for (const el of gridHost.querySelectorAll('[data-tip]'))
+        el.title = `${el.dataset.tip}\n${lastSeenText(el.dataset.seen ? Number(el.dataset.seen) : null)}`
+    },
+    grid,
+    destroy() {
+      data.dispose()
+      grid.destroy()
+      clear(host)
+    },
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The placement panel (`GET /ui/api/placement`): the placement's state and conditions, the edges
+ * it selects, the Locations it does not select with the reason for each, its spec, and a preview
+ * (`POST /ui/api/preview`) of what the spec, edited or not, would select.
+ */
+import { api, isAbort, query } from './api.js'
+import { clear, h } from './dom.js'
+import { count, pretty } from './format.js'
+import { openPanel, section } from './panel.js'
+import { renderPreview } from './preview-view.js'
+import { chip, countsText, stateOf } from './states.js'
+import { facts, labelChips, loading, seenWithStale } from './widgets.js'
+
+const table = (testid, head, rows) =>
+  h(
+    'table',
+    { class: 'table', 'data-testid': testid },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        head.map((t) => h('th', null, t))
+      )
+    ),
+    h('tbody', null, rows)
+  )
+
+function conditionsTable(conditions) {
+  if (!conditions?.length) return h('p', { class: 'muted' }, 'No conditions yet.')
+  return table(
+    'conditions',
+    ['Type', 'Status', 'Reason', 'Message', 'Since'],
+    conditions.map((c) =>
+      h(
+        'tr',
+        { 'data-type': c.type },
+        h('td', null, c.type),
+        h('td', { class: `cond cond-${String(c.status).toLowerCase()}` }, c.status),
+        h('td', null, c.reason ?? ''),
+        h('td', { class: 'message' }, c.message ?? ''),
+        h('td', null, c.lastTransitionTime ?? '')
+      )
+    )
+  )
+}
+
+const shownOf = (list, what) =>
+  list.total > list.items.length
+    ? `${what} (first ${count(list.items.length)} of ${count(list.total)})`
+    : `${what} (${count(list.total)})`
+
+function selectedTable(selected) {
+  if (!selected.items.length) return h('p', { class: 'muted' }, 'It selects no edge.')
+  return table(
+    'selected-edges',
+    ['SyncTarget', 'Inventory', 'Location', 'Labels', 'Last seen'],
+    selected.items.map((e) =>
+      h(
+        'tr',
+        { 'data-testid': 'selected', 'data-edge': e.syncTarget, 'data-stale': String(e.stale) },
+        h('td', null, e.syncTarget),
+        h('td', null, e.inventory),
+        h('td', null, e.location),
+        h('td', null, labelChips(e.labels)),
+        h('td', null, seenWithStale(e))
+      )
+    )
+  )
+}
+
+function unselectedTable(unselected) {
+  if (!unselected.items.length) return h('p', { class: 'muted' }, 'Every Location is selected.')
+  return table(
+    'unselected-locations',
+    ['Location', 'Inventory', 'Reason', 'Why'],
+    unselected.items.map((u) =>
+      h(
+        'tr',
+        { 'data-testid': 'unselected', 'data-location': u.name, 'data-reason': u.reason },
+        h('td', null, u.name),
+        h('td', null, u.inventory ?? u.cluster),
+        h('td', null, h('span', { class: 'badge badge-reason' }, u.reason)),
+        h('td', { class: 'message' }, u.message)
+      )
+    )
+  )
+}
+
+function previewSection(space, spec, signal) {
+  const area = h('textarea', {
+    id: 'preview-spec',
+    class: 'code-input',
+    rows: '10',
+    spellcheck: 'false',
+    'aria-label': 'EdgePlacement spec (JSON)',
+  })
+  area.value = pretty(spec ?? {})
+  const out = h('div', { 'data-testid': 'preview', 'aria-live': 'polite' })
+  const run = h(
+    'button',
+    { type: 'button', id: 'preview-run', class: 'button', 'data-testid': 'preview-run' },
+    'Preview'
+  )
+  run.addEventListener('click', async () => {
+    let body
+    try {
+      body = { spec: JSON.parse(area.value) }
+    } catch (e) {
+      clear(out).append(h('p', { class: 'error-text', role: 'alert' }, `Not JSON: ${e.message}`))
+      return
+    }
+    run.disabled = true
+    clear(out).append(loading())
+    try {
+      const d = await api(`preview${query({ space })}`, { method: 'POST', body, signal })
+      renderPreview(clear(out), d.preview ?? {})
+    } catch (e) {
+      if (!isAbort(e)) clear(out).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
+    } finally {
+      run.disabled = false
+    }
+  })
+  return section(
+    'Preview',
+    h(
+      'p',
+      { class: 'muted' },
+      'What this spec would select now (a server dry run; nothing is written). Edit it to try another.'
+    ),
+    area,
+    h('div', { class: 'actions' }, run),
+    out
+  )
+}
+
+const readyText = (c) =>
+  c
+    ? h(
+        'span',
+        null,
+        h('span', { class: `cond cond-${String(c.status).toLowerCase()}` }, c.status),
+        c.reason ? ` (${c.reason})` : '',
+        c.message ? h('span', { class: 'cond-message' }, c.message) : null
+      )
+    : 'Unknown'
+
+function render(body, d, space, signal) {
+  const p = d.placement ?? {}
+  const status = p.status ?? {}
+  const summary = status.summary ?? {}
+  const ready = (status.conditions ?? []).find((c) => c.type === 'Ready')
+  const worst = ['failed', 'stale', 'removing', 'pending', 'applied', 'ready'].find(
+    (s) => summary.totals?.[s] > 0
+  )
+  clear(body).append(
+    section(
+      'State',
+      facts([
+        ['Worst', chip(stateOf(worst))],
+        ['Ready', readyText(ready)],
+        ['Copies', countsText(summary.totals)],
+        [
+          'Edges',
+          `${count(summary.destinations ?? 0)} (${count(summary.staleDestinations ?? 0)} stale)`,
+        ],
+        ['Objects', count(summary.objectCount ?? 0)],
+        ['Labels', labelChips(p.metadata?.labels)],
+      ])
+    ),
+    section('Conditions', conditionsTable(status.conditions)),
+    section(shownOf(d.selected, 'Selected edges'), selectedTable(d.selected)),
+    section(shownOf(d.unselected, 'Locations not selected'), unselectedTable(d.unselected)),
+    previewSection(space, p.spec, signal)
+  )
+}
+
+/** Opens the panel of placement `name` in `space`. */
+export async function showPlacement(opts) {
+  const { space, name } = opts
+  const { body, signal } = openPanel({
+    testid: 'placement-panel',
+    title: name,
+    subtitle: `EdgePlacement in ${space}`,
+    opener: opts.opener,
+  })
+  body.append(loading())
+  try {
+    const d = await api(`placement${query({ space, name })}`, { signal })
+    if (!signal.aborted) render(body, d, space, signal)
+  } catch (e) {
+    if (isAbort(e)) return
+    clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
+  }
+}
