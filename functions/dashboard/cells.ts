@@ -11,9 +11,10 @@ import type { SourceObject } from '../../lib/placement/types.ts'
 import type { CopyStateName } from '../../lib/summarize/copy-condition.ts'
 import { conditions } from '../reconcile-summarize/object-writes.ts'
 import { observe, type Pair } from '../reconcile-summarize/observe.ts'
+import { zeroCounts } from '../reconcile-summarize/placement-summary.ts'
 import type { Selected } from '../reconcile-summarize/scope.ts'
 import type { EdgeWindow } from './edge-window.ts'
-import { worstOf, zeroCounts } from './states.ts'
+import { worstOf } from './states.ts'
 import type { View } from './view.ts'
 
 export type Cell = { worst: CopyStateName | null; counts: CopyCounts }

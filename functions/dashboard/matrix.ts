@@ -15,10 +15,11 @@ import type { Space } from '../../lib/hub/spaces.ts'
 import { parseLabelSelector } from '../../lib/kube/label-selector.ts'
 import { type Destination, uniqueDestinations } from '../../lib/placement/destinations.ts'
 import type { CopyStateName } from '../../lib/summarize/copy-condition.ts'
+import { zeroCounts } from '../reconcile-summarize/placement-summary.ts'
 import type { Selected } from '../reconcile-summarize/scope.ts'
 import { type Cells, cellsOf } from './cells.ts'
 import { type EdgeItem, edgeWindow } from './edge-window.ts'
-import { needsAttention, worstOf, zeroCounts } from './states.ts'
+import { needsAttention, worstOf } from './states.ts'
 import { placementsOf, type View } from './view.ts'
 
 export const MAX_SCAN = 1000

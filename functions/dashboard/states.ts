@@ -17,15 +17,6 @@ export const STATE_RANK: readonly CopyStateName[] = [
   'ready',
 ]
 
-export const zeroCounts = (): CopyCounts => ({
-  pending: 0,
-  applied: 0,
-  ready: 0,
-  failed: 0,
-  removing: 0,
-  stale: 0,
-})
-
 /** The worst state with a non-zero count; null when every count is zero. */
 export function worstOf(counts: CopyCounts): CopyStateName | null {
   return STATE_RANK.find((s) => counts[s] > 0) ?? null

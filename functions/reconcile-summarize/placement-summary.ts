@@ -35,7 +35,8 @@ export type SummaryInput = {
   departing?: readonly { key: CopyKey; count: number }[]
 }
 
-const zero = (): CopyCounts => ({
+/** Every state at zero. */
+export const zeroCounts = (): CopyCounts => ({
   pending: 0,
   applied: 0,
   ready: 0,
@@ -66,18 +67,18 @@ function addDeparting(
     const row = byKey.get(entryKey(key))
     if (row) row.removing += count
     else if (rows.length < MAX_SUMMARY_OBJECTS)
-      rows.push({ ...fieldsOf(key), ...zero(), removing: count })
+      rows.push({ ...fieldsOf(key), ...zeroCounts(), removing: count })
   }
 }
 
 export function placementSummary(input: SummaryInput): PlacementSummary {
   const live = input.destinations.filter((d) => input.live(d)).length
-  const totals = zero()
+  const totals = zeroCounts()
   const objects: PlacementSummary['objects'] = []
   const failed: Broken[] = []
   const stale: Broken[] = []
   for (const object of input.objects) {
-    const counts = zero()
+    const counts = zeroCounts()
     for (const d of input.destinations) {
       const c = input.condition(object, d)
       counts[c.state]++

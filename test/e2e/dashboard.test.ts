@@ -4,7 +4,7 @@
  * the shop workload placed to env=prod, plus a ConfigMap florin already has, which its agent
  * reports as a foreign object in the way: the login keeps the token out of every URL; the matrix
  * shows the placement's real states per edge (tulip ready, florin failed); a cell opens the
- * customized copy the edge receives and what it reported; the placement panel shows guilder not
+ * customized copy the edge receives, what it reported and what it owns there; the placement panel shows guilder not
  * selected with its reason; the edges view lists all three; and when tulip's agent is stopped
  * (frozen), tulip turns stale — grey, "stale", never failed — in both views. A screenshot of each
  * view is written to test-results/dashboard/.
@@ -75,6 +75,11 @@ describe('the dashboard', () => {
       .toContain('ForeignObject')
     const copies = await drill.locator('[data-testid=copy]').allInnerTexts()
     expect(copies.join('\n')).toContain('"index.html": "v1"')
+    // The Deployment's copy owns a ReplicaSet and Pods at the edge, as its agent reports them.
+    const owned = drill.locator('[data-name=web][data-state=ready] [data-testid=associated]')
+    await expect
+      .poll(async () => (await owned.textContent()) ?? '', { timeout: 30_000 })
+      .toMatch(/ReplicaSet[\s\S]*Pod/)
     await browser.screenshot('cell')
     await page.keyboard.press('Escape')
     await drill.waitFor({ state: 'hidden', timeout: 10_000 })

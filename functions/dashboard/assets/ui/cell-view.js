@@ -1,7 +1,8 @@
 /**
  * The drill-down panel of one cell (`GET /ui/api/cell`): the edge, then each object the placement
  * sends there with its state and reason, the customized copy exactly as the edge receives it, the
- * status the edge reported and the object's Events.
+ * status the edge reported, the objects the copy owns at the edge (a Deployment's ReplicaSets and
+ * Pods) and the object's Events.
  */
 import { api, isAbort, query } from './api.js'
 import { clear, h } from './dom.js'
@@ -42,6 +43,42 @@ function eventsTable(events) {
   )
 }
 
+/** What the copy owns at the edge, as the agent reported it (kind, name, phase, ready). */
+function associatedTable(list) {
+  if (!list?.length) return h('p', { class: 'muted' }, 'None reported.')
+  return h(
+    'table',
+    { class: 'table', 'data-testid': 'associated' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ['Kind', 'Name', 'Phase', 'Ready'].map((t) => h('th', null, t))
+      )
+    ),
+    h(
+      'tbody',
+      null,
+      list.map((a) =>
+        h(
+          'tr',
+          null,
+          h('td', null, a.kind),
+          h('td', null, a.namespace ? `${a.namespace}/${a.name}` : a.name),
+          h('td', null, a.phase ?? '—'),
+          h(
+            'td',
+            null,
+            a.ready === undefined ? '—' : a.ready ? 'yes' : `no${a.reason ? ` (${a.reason})` : ''}`
+          )
+        )
+      )
+    )
+  )
+}
+
 function objectView(o) {
   const state = stateOf(o.state)
   return h(
@@ -74,6 +111,8 @@ function objectView(o) {
     jsonBlock(o.copy, 'copy', 'No copy in the mailbox for this edge.'),
     h('h4', null, 'Reported by the edge'),
     jsonBlock(o.reported, 'reported', 'Nothing reported yet.'),
+    h('h4', null, 'Owned at the edge'),
+    associatedTable(o.associated),
     h('h4', null, 'Events'),
     eventsTable(o.events)
   )

@@ -7,52 +7,25 @@
  */
 import { api, query } from './api.js'
 import { clear, h } from './dom.js'
+import { filterBar } from './filter-bar.js'
 import { count, labelsText, plural, setServerNow } from './format.js'
 import { dismiss } from './notice.js'
 import { createVirtualList } from './virtual-list.js'
 import { ageSpan, labelChips, staleBadge } from './widgets.js'
 import { createWindowCache } from './window-cache.js'
 
+const FILTERS = {
+  input: {
+    id: 'edge-label-filter',
+    key: 'edgeLabels',
+    label: 'SyncTarget labels',
+    placeholder: 'region=eu,tier!=canary',
+  },
+  check: { id: 'stale-filter', key: 'staleOnly', label: 'Stale only' },
+}
+
 const COLUMNS = ['Name', 'Inventory', 'Labels', 'Locations', 'Last seen', 'Agent', 'Poll', 'Holds']
 const dash = () => h('span', { class: 'muted' }, '—')
-
-function filterBar(filters, onFilter) {
-  let timer = 0
-  const input = h('input', {
-    id: 'edge-label-filter',
-    type: 'search',
-    class: 'text-input',
-    placeholder: 'region=eu,tier!=canary',
-    spellcheck: 'false',
-    autocomplete: 'off',
-    value: filters.edgeLabels,
-  })
-  const apply = () => {
-    clearTimeout(timer)
-    if (input.value.trim() === filters.edgeLabels) return
-    filters.edgeLabels = input.value.trim()
-    onFilter()
-  }
-  input.addEventListener('input', () => {
-    clearTimeout(timer)
-    timer = setTimeout(apply, 600)
-  })
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') apply()
-  })
-  const box = h('input', { id: 'stale-filter', type: 'checkbox', checked: filters.staleOnly })
-  box.addEventListener('change', () => {
-    filters.staleOnly = box.checked
-    onFilter()
-  })
-  return h(
-    'div',
-    { class: 'filters' },
-    h('label', { for: 'edge-label-filter', class: 'field-label' }, 'SyncTarget labels'),
-    input,
-    h('label', { class: 'check' }, box, 'Stale only')
-  )
-}
 
 function rowOf(e) {
   const cell = (cls, ...children) => h('div', { class: `td ${cls}`, role: 'cell' }, ...children)
@@ -100,7 +73,7 @@ export function mountEdges(host, ctx) {
   const root = h(
     'section',
     { class: 'view edges-view', 'data-testid': 'edges-view', 'aria-label': 'Edges' },
-    h('div', { class: 'toolbar' }, filterBar(ctx.filters, reload), totals),
+    h('div', { class: 'toolbar' }, filterBar(ctx.filters, FILTERS, reload), totals),
     h('div', { class: 'grid-wrap' }, listHost, empty)
   )
   host.appendChild(root)

@@ -6,11 +6,22 @@
  * A cell opens the drill-down, a row header the placement panel.
  */
 import { clear, h } from './dom.js'
+import { filterBar } from './filter-bar.js'
 import { count, labelsText, lastSeenText, plural } from './format.js'
 import { createMatrixData } from './matrix-data.js'
 import { dismiss } from './notice.js'
 import { chip, countsText, STATES, stateOf, stateSymbol, stateWord, tallies } from './states.js'
 import { createVirtualGrid } from './virtual-grid.js'
+
+const FILTERS = {
+  input: {
+    id: 'label-filter',
+    key: 'labels',
+    label: 'Location labels',
+    placeholder: 'env=prod,region in (eu,us)',
+  },
+  check: { id: 'attention-filter', key: 'attention', label: 'Needs attention' },
+}
 
 const SIZE = { colWidth: 36, rowHeight: 44, headerHeight: 132, rowHeaderWidth: 340 }
 
@@ -20,44 +31,6 @@ function legend() {
     { class: 'legend', 'aria-label': 'Legend' },
     STATES.map((s) => chip(s)),
     h('span', { class: 'legend-none' }, h('span', { class: 'cell-none-mark' }), 'not selected')
-  )
-}
-
-function filterBar(filters, onFilter) {
-  let timer = 0
-  const input = h('input', {
-    id: 'label-filter',
-    type: 'search',
-    class: 'text-input',
-    placeholder: 'env=prod,region in (eu,us)',
-    spellcheck: 'false',
-    autocomplete: 'off',
-    value: filters.labels,
-  })
-  const apply = () => {
-    clearTimeout(timer)
-    if (input.value.trim() === filters.labels) return
-    filters.labels = input.value.trim()
-    onFilter()
-  }
-  input.addEventListener('input', () => {
-    clearTimeout(timer)
-    timer = setTimeout(apply, 600)
-  })
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') apply()
-  })
-  const box = h('input', { id: 'attention-filter', type: 'checkbox', checked: filters.attention })
-  box.addEventListener('change', () => {
-    filters.attention = box.checked
-    onFilter()
-  })
-  return h(
-    'div',
-    { class: 'filters' },
-    h('label', { for: 'label-filter', class: 'field-label' }, 'Location labels'),
-    input,
-    h('label', { class: 'check' }, box, 'Needs attention')
   )
 }
 
@@ -74,7 +47,7 @@ export function mountMatrix(host, ctx) {
   const root = h(
     'section',
     { class: 'view matrix-view', 'data-testid': 'matrix', 'aria-label': 'Placements by edge' },
-    h('div', { class: 'toolbar' }, filterBar(ctx.filters, reload), totals, legend()),
+    h('div', { class: 'toolbar' }, filterBar(ctx.filters, FILTERS, reload), totals, legend()),
     h('div', { class: 'grid-wrap' }, gridHost, empty)
   )
   host.appendChild(root)
