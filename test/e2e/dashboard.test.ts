@@ -3,9 +3,10 @@
  * `npm start` with three simulated edges — florin and tulip (env=prod) and guilder (env=dev) — and
  * the shop workload placed to env=prod, plus a ConfigMap florin already has, which its agent
  * reports as a foreign object in the way: the login keeps the token out of every URL; the matrix
- * shows the placement's real states per edge (tulip ready, florin failed); a cell opens the
- * customized copy the edge receives, what it reported and what it owns there; the placement panel shows guilder not
- * selected with its reason; the edges view lists all three; and when tulip's agent is stopped
+ * shows the placement's real states per edge (tulip ready, florin failed) and follows the hub's
+ * watch without a reload; a cell opens the customized copy the edge receives, what it reported
+ * and what it owns there; the placement panel shows guilder not selected with its reason; the
+ * edges view lists all three; and when tulip's agent is stopped
  * (frozen), tulip turns stale — grey, "stale", never failed — in both views. A screenshot of each
  * view is written to test-results/dashboard/.
  */
