@@ -76,11 +76,12 @@ describe('the dashboard', () => {
       .toContain('ForeignObject')
     const copies = await drill.locator('[data-testid=copy]').allInnerTexts()
     expect(copies.join('\n')).toContain('"index.html": "v1"')
-    // The Deployment's copy owns a ReplicaSet and Pods at the edge, as its agent reports them.
-    const owned = drill.locator('[data-name=web][data-state=ready] [data-testid=associated]')
-    await expect
-      .poll(async () => (await owned.textContent()) ?? '', { timeout: 30_000 })
-      .toMatch(/ReplicaSet[\s\S]*Pod/)
+    // The Deployment's copy owns a ReplicaSet and Pods at the edge, as its agent reports them (in
+    // whatever order); an open drill-down follows the reports as they come.
+    const owned = drill.locator('[data-name=web] [data-testid=associated]')
+    const ownedText = async () => (await owned.textContent()) ?? ''
+    await expect.poll(ownedText, { timeout: 30_000 }).toContain('ReplicaSet')
+    expect(await ownedText()).toMatch(/Pod\s*shop\/web-/)
     await browser.screenshot('cell')
     await page.keyboard.press('Escape')
     await drill.waitFor({ state: 'hidden', timeout: 10_000 })

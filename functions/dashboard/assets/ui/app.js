@@ -13,7 +13,7 @@ import { createLive } from './live.js'
 import { setupLogin, showLoginView } from './login.js'
 import { mountMatrix } from './matrix.js'
 import { dismiss, notify } from './notice.js'
-import { closePanel } from './panel.js'
+import { closePanel, refreshPanel } from './panel.js'
 import { showPlacement } from './placement-view.js'
 
 const $ = (id) => document.getElementById(id)
@@ -30,7 +30,10 @@ const state = {
 
 const live = createLive({
   indicator: document.querySelector('[data-testid=live]'),
-  onRefresh: () => state.mounted?.api.refresh(),
+  onRefresh: () => {
+    state.mounted?.api.refresh()
+    refreshPanel()
+  },
   onTick: () => {
     state.mounted?.api.tick()
     tickAges(document.body)

@@ -151,21 +151,36 @@ function render(body, d, edge) {
   )
 }
 
-/** Opens the drill-down of `placement` at `edge` (an edge item of the matrix). */
+/**
+ * Opens the drill-down of `placement` at `edge` (an edge item of the matrix); while it is open,
+ * each live refresh reads it again (one read at a time) and redraws it where it was scrolled.
+ */
 export async function showCell(opts) {
   const { space, placement, edge } = opts
+  let busy = false
+  const load = async (first) => {
+    if (busy) return
+    busy = true
+    try {
+      const d = await api(`cell${query({ space, placement, edge: edge.key })}`, { signal })
+      if (signal.aborted) return
+      const top = body.scrollTop
+      render(body, d, edge)
+      body.scrollTop = top
+    } catch (e) {
+      if (isAbort(e)) return
+      if (first) clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
+    } finally {
+      busy = false
+    }
+  }
   const { body, signal } = openPanel({
     testid: 'drill',
     title: `${placement} at ${edge.syncTarget}`,
     subtitle: `${space} · ${edge.inventory}`,
     opener: opts.opener,
+    refresh: () => load(false),
   })
   body.append(loading())
-  try {
-    const d = await api(`cell${query({ space, placement, edge: edge.key })}`, { signal })
-    if (!signal.aborted) render(body, d, edge)
-  } catch (e) {
-    if (isAbort(e)) return
-    clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
-  }
+  await load(true)
 }

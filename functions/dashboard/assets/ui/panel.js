@@ -1,7 +1,8 @@
 /**
  * The side panel the drill-downs open in (one at a time): a labelled dialog region with a heading
  * and a close button, closed by Escape too; focus moves into it on open and back to what opened
- * it on close. Each panel has an AbortSignal so its requests stop when it closes.
+ * it on close. Each panel has an AbortSignal so its requests stop when it closes, and may give a
+ * `refresh` that the live updates call while it is open.
  */
 import { h } from './dom.js'
 
@@ -29,8 +30,14 @@ document.addEventListener('keydown', (e) => {
   }
 })
 
+/** Re-reads the open panel, when it has a refresh (live.js calls this with the view's). */
+export function refreshPanel() {
+  current?.refresh?.()
+}
+
 /**
- * Opens a panel. opts: testid, title, subtitle, opener (element to refocus on close).
+ * Opens a panel. opts: testid, title, subtitle, opener (element to refocus on close), refresh
+ * (called by refreshPanel while the panel is open).
  * Returns { body, signal }: fill `body`; `signal` aborts when the panel closes.
  */
 export function openPanel(opts) {
@@ -63,7 +70,7 @@ export function openPanel(opts) {
     body
   )
   document.getElementById('panels').appendChild(el)
-  current = { el, ctrl, opener: opts.opener }
+  current = { el, ctrl, opener: opts.opener, refresh: opts.refresh }
   heading.focus({ preventScroll: true })
   return { body, signal: ctrl.signal }
 }
