@@ -41,7 +41,11 @@ export async function cellsOf(
   const mine = placements.map((p) => ({ p, dests: inWindow(p, keys) }))
   const byObject = new Map<SourceObject, Destination[]>()
   for (const { p, dests } of mine)
-    for (const o of p.objects) byObject.set(o, [...(byObject.get(o) ?? []), ...dests])
+    for (const o of p.objects) {
+      const list = byObject.get(o)
+      if (list) list.push(...dests)
+      else byObject.set(o, [...dests])
+    }
   const pairs: Pair[] = [...byObject].map(([object, destinations]) => ({ object, destinations }))
   const reads = { ...view.reads, inventory: window.edges.inventory }
   const seen = await observe(reads, view.hub.projections, pairs, window.dests)

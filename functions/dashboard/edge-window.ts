@@ -10,7 +10,7 @@
 import type { LocationObject, SyncTargetObject } from '../../lib/apis/edge-objects.ts'
 import { LOCATIONS, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { maySee } from '../../lib/auth/tokens.ts'
-import { leaseNamespace } from '../../lib/edge/lease.ts'
+import { leaseNamespace, renewedAtOf } from '../../lib/edge/lease.ts'
 import { mapLimit } from '../../lib/map-limit.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
 import { isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
@@ -28,11 +28,6 @@ export type EdgeItem = {
   labels: Record<string, string>
   lastSeen: number | null
   stale: boolean
-}
-
-const renewedAtOf = (value: unknown): number => {
-  const at = (value as { renewedAt?: unknown } | null)?.renewedAt
-  return typeof at === 'number' && Number.isFinite(at) ? at : 0
 }
 
 /** The inventory of `cluster` restricted to the given destinations. */
@@ -76,7 +71,11 @@ export type EdgeWindow = {
 /** The edge items of `dests` (one per mailbox, in the given order) and their inventories. */
 export async function edgeWindow(view: View, dests: readonly Destination[]): Promise<EdgeWindow> {
   const byCluster = new Map<string, Destination[]>()
-  for (const d of dests) byCluster.set(d.cluster, [...(byCluster.get(d.cluster) ?? []), d])
+  for (const d of dests) {
+    const list = byCluster.get(d.cluster)
+    if (list) list.push(d)
+    else byCluster.set(d.cluster, [d])
+  }
   const inventories = new Map(
     await mapLimit([...byCluster], 4, async ([cluster, list]) => {
       const [inv, path] = await Promise.all([
