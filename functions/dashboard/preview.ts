@@ -7,25 +7,19 @@
 import { z } from 'zod'
 import { decodeObject } from '../../lib/apis/decode.ts'
 import { EdgePlacementSchema } from '../../lib/apis/edge-v1alpha1.ts'
-import { badRequest, tooLarge } from '../../lib/errors.ts'
+import { badRequest } from '../../lib/errors.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 
 import { previewDepsOf, previewPlacement } from '../../lib/placement/preview.ts'
 
+import { readObjectBody } from '../api/body.ts'
 import type { View } from './view.ts'
 
-const MAX_BODY = 256 * 1024
 const BodySchema = z.object({ spec: z.record(z.string(), z.unknown()) })
 
-export async function previewOf(view: View, space: Space, text: string) {
-  if (text.length > MAX_BODY) throw tooLarge(`a preview body holds at most ${MAX_BODY} bytes`)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw badRequest('the preview body must be JSON: {"spec": {...}}')
-  }
-  const parsed = BodySchema.safeParse(body)
+export async function previewOf(view: View, space: Space, req: Request) {
+  // The hub's own body reader: its size limit (413), media types (415) and JSON errors (400).
+  const parsed = BodySchema.safeParse(await readObjectBody(req))
   if (!parsed.success)
     throw badRequest('the preview body must be {"spec": {...EdgePlacement spec}}')
   const decoded = decodeObject(EdgePlacementSchema, {

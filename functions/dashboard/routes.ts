@@ -85,7 +85,7 @@ const GET: Record<string, Handler> = {
 const POST: Record<string, Handler> = {
   preview: async (c, v) => {
     const q = decodeQuery(SpaceQuery, c.req.query())
-    return answer(await previewOf(v, await workloadSpace(v, q.space), await c.req.raw.text()))
+    return answer(await previewOf(v, await workloadSpace(v, q.space), c.req.raw))
   },
   logout: async () => logout(),
 }

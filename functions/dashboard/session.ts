@@ -13,6 +13,7 @@ import { z } from 'zod'
 import { authenticate, type Principal } from '../../lib/auth/tokens.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
+import { readObjectBody } from '../api/body.ts'
 
 export const SESSION_COOKIE = 'edgeplane-session'
 export const UI_HEADER = 'x-edgeplane-ui'
@@ -63,13 +64,8 @@ export const whoami = (p: Principal) => ({ user: p.name, admin: p.kind === 'admi
 
 /** `POST /ui/api/login`: checks the token and sets the session cookie. */
 export async function login(deps: HubDeps, c: Context): Promise<Response> {
-  let body: unknown
-  try {
-    body = await c.req.json()
-  } catch {
-    throw badRequest('the login body must be JSON: {"token": "..."}')
-  }
-  const parsed = LoginSchema.safeParse(body)
+  // The hub's own body reader: its size limit (413), media types (415) and JSON errors (400).
+  const parsed = LoginSchema.safeParse(await readObjectBody(c.req.raw))
   if (!parsed.success) throw badRequest('the login body must be {"token": "<bearer token>"}')
   const token = parsed.data.token.trim()
   if (/\s/.test(token)) throw badRequest('a token has no whitespace')
