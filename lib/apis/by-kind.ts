@@ -1,11 +1,12 @@
 /**
  * Lookup of the zod schema (and the OpenAPI v3 schema derived from it, computed once per kind) of
  * every kind the hub validates with zod: the edge.kcp.io/v1alpha1 kinds and the kcp
- * tenancy.kcp.io and apis.kcp.io kinds, and edgeplane's Token. Other kinds return undefined.
+ * tenancy.kcp.io and apis.kcp.io kinds, and edgeplane's Token, Inventory and PlacementGrant. Other kinds return undefined.
  */
 import type { z } from 'zod'
 import type { JsonObject } from '../kube/types.ts'
 import { EDGE_SCHEMAS } from './edge-v1alpha1.ts'
+import { GRANT_GROUP, GRANT_SCHEMAS } from './grants.ts'
 import { openApiSchemaFromZod } from './json-schema.ts'
 import { APIS_SCHEMAS, TENANCY_SCHEMAS } from './tenancy.ts'
 import { TOKEN_GROUP, TOKEN_SCHEMAS } from './tokens.ts'
@@ -15,6 +16,7 @@ const BY_GROUP: Record<string, Record<string, z.ZodType>> = {
   'tenancy.kcp.io': TENANCY_SCHEMAS,
   'apis.kcp.io': APIS_SCHEMAS,
   [TOKEN_GROUP]: TOKEN_SCHEMAS,
+  [GRANT_GROUP]: GRANT_SCHEMAS,
 }
 
 /** The zod schema of a kind, or undefined when it is not validated by zod. */

@@ -49,3 +49,14 @@ export const SYNCER_CONFIGS: Gvr = {
 export const ESPW = 'root:espw'
 /** Annotation on a mailbox Workspace naming its SyncTarget. */
 export const SYNC_TARGET_NAME_ANNOTATION = 'edge.kcp.io/sync-target-name'
+
+export const INVENTORIES: Gvr = {
+  group: 'tenancy.edgeplane.io',
+  version: 'v1alpha1',
+  resource: 'inventories',
+}
+export const PLACEMENT_GRANTS: Gvr = {
+  group: 'tenancy.edgeplane.io',
+  version: 'v1alpha1',
+  resource: 'placementgrants',
+}

@@ -35,9 +35,6 @@ export const TOKEN_INFO: ResourceInfo = builtinResource({
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'watch'],
 })
 
-/** Resources only the root space serves (its registry adds them to the built-ins). */
-export const ROOT_ONLY_RESOURCES: readonly ResourceInfo[] = [TOKEN_INFO]
-
 export function isTokenResource(info: Pick<ResourceInfo, 'group' | 'resource' | 'source'>) {
   return (
     info.source === 'builtin' && info.group === TOKEN_GROUP && info.resource === TOKENS_RESOURCE

@@ -1,5 +1,6 @@
 /**
- * The resources a space serves: the built-ins (root also serves Tokens, lib/apis/tokens.ts) plus
+ * The resources a space serves: the built-ins (root also serves Tokens, lib/apis/tokens.ts, and
+ * the tenancy kinds, lib/apis/grants.ts) plus
  * the CustomResourceDefinitions stored in it.
  * Registries are cached by the hub that built them (`deps.caches.registries`, registry-cache.ts)
  * for a short time and dropped at once when that hub writes a CRD, so a CRD is served immediately
@@ -10,7 +11,8 @@
  * listed the same CRDs (a mailbox batch of 16 runs: 16 lists). Only within one: workerd does not
  * let a request wait on I/O another request started. The list reads the items only, no counter.
  */
-import { ROOT_ONLY_RESOURCES } from '../apis/tokens.ts'
+import { GRANT_RESOURCES } from '../apis/grants.ts'
+import { TOKEN_INFO } from '../apis/tokens.ts'
 import { perInvocation } from '../budget/per-invocation.ts'
 import type { Registry } from '../kube/registry.ts'
 import { createRegistry } from '../kube/registry.ts'
@@ -19,6 +21,9 @@ import type { RegistryCache } from './registry-cache.ts'
 import { ROOT } from './spaces.ts'
 
 export const CRD_GROUP = 'apiextensions.k8s.io'
+
+/** Resources only the root space serves: Tokens and the tenancy kinds (admin only). */
+const ROOT_ONLY_RESOURCES = [TOKEN_INFO, ...GRANT_RESOURCES]
 
 /** Forgets the cached registry of a space (after a CRD write there). */
 export function invalidateRegistry(deps: HubDeps, spaceId: string): void {

@@ -20,7 +20,9 @@
  * customization that names an invalid one says why. Left out is not absent: `unknownPlacement`
  * says whether a placement's own content is unknown (its EdgePlacement, or the slice of a valid
  * one, does not decode), and `invalidSlices` lists the slices whose destinations are unknown, so a
- * step can keep what such a placement may have delivered instead of removing it.
+ * step can keep what such a placement may have delivered instead of removing it. The tenancy
+ * policy (lib/tenancy/) is read once per batch too, with the path of each workload space asked
+ * about, so a batch's keys judge grants and trust scopes by one reading.
  */
 import { categoryOf } from '../apis/categories.ts'
 import { type DecodeProblem, type DecodeResult, decodeEach, decodeObject } from '../apis/decode.ts'
@@ -43,6 +45,8 @@ import type { Space } from '../hub/spaces.ts'
 import type { Registry } from '../kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { mailboxSpacePath } from '../reconcile/keys.ts'
+import { loadTenancy, spacePathOf } from '../tenancy/load.ts'
+import type { TenancyPolicy, WorkloadGrant } from '../tenancy/policy.ts'
 import { memo } from './batch-memo.ts'
 import { createSliceCache, type SliceCache, type SliceIndex } from './slice-cache.ts'
 import {
@@ -106,6 +110,10 @@ export type Snapshot = {
   customizers(spaceId: string): Promise<Map<string, DecodeResult<CustomizerObject>>>
   /** The live Locations of an inventory space that decode, by name. */
   locations(spaceId: string): Promise<Map<string, LocationObject>>
+  /** The tenancy policy (lib/tenancy/policy.ts), read once per batch. */
+  tenancy(): Promise<TenancyPolicy>
+  /** The grant of a workload space by id; undefined when the space no longer exists. */
+  grantOf(spaceId: string): Promise<WorkloadGrant | undefined>
 }
 
 /** `namespace/name` of a namespaced object, `name` of a cluster-scoped one. */
@@ -148,6 +156,8 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const registries = memo<Registry>()
   const customizers = memo<Map<string, DecodeResult<CustomizerObject>>>()
   const locations = memo<Map<string, LocationObject>>()
+  const policies = memo<TenancyPolicy>()
+  const paths = memo<string | undefined>()
   const onInvalid = (p: DecodeProblem) => deps.onInvalid?.(p)
   const listLive = async (spaceId: string, gvr: Gvr) => {
     try {
@@ -158,6 +168,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     }
   }
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
+  const tenancy = () => policies('', () => loadTenancy(deps.client))
   // Listed afresh per batch; decoded, grouped and merged once per listing (slice-cache.ts).
   const sliceList = () =>
     slices('*', async () => {
@@ -256,5 +267,10 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
         const live = decodeEach(LocationSchema, await listLive(spaceId, LOCATIONS), onInvalid)
         return new Map(live.map((o) => [qualifiedName(o), o]))
       }),
+    tenancy,
+    async grantOf(spaceId) {
+      const path = await paths(spaceId, () => spacePathOf(deps.client, spaceId))
+      return path === undefined ? undefined : (await tenancy()).grantOf(path)
+    },
   }
 }

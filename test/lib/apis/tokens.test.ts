@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { openApiSchemaFor } from '../../../lib/apis/by-kind.ts'
 import { categoryOf } from '../../../lib/apis/categories.ts'
-import { isTokenResource, ROOT_ONLY_RESOURCES, TOKEN_INFO } from '../../../lib/apis/tokens.ts'
+import { isTokenResource, TOKEN_INFO } from '../../../lib/apis/tokens.ts'
 import { createRegistry } from '../../../lib/kube/registry.ts'
 import { isWatchedResource } from '../../../lib/relay/watch-targets.ts'
 
@@ -22,7 +22,7 @@ describe('the Token kind', () => {
     ])
     expect(TOKEN_INFO.subresources.status).toBe(false)
     expect(createRegistry([]).byResource('auth.edgeplane.io', 'tokens')).toBeUndefined()
-    expect(createRegistry([], ROOT_ONLY_RESOURCES).byResource('auth.edgeplane.io', 'tokens')).toBe(
+    expect(createRegistry([], [TOKEN_INFO]).byResource('auth.edgeplane.io', 'tokens')).toBe(
       TOKEN_INFO
     )
     expect(isTokenResource({ ...TOKEN_INFO, source: 'crd' })).toBe(false)
