@@ -40,6 +40,8 @@ function tableSnapshot(at: {
     registry: unused,
     customizers: unused,
     locations: unused,
+    tenancy: unused,
+    grantOf: unused,
   }
   return { snapshot, asked }
 }
