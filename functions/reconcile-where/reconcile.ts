@@ -116,7 +116,7 @@ export async function reconcileWhere(deps: WhereDeps, key: string): Promise<Reco
   const ep = decoded.value
   if (slices.held.some((s) => s.metadata.deletionTimestamp))
     return { outcome: 'waiting for termination', requeueAfterMs: 2000 }
-  const where = await resolveWhere(client, ep, onInvalid)
+  const where = await resolveWhere(client, spaceId, ep, onInvalid)
   const write = { client, onInvalid, budgetBytes: deps.sliceBudgetBytes }
   const { destinations } = where
   const done = await writeSlices(write, { spaceId, ep, slices, destinations })

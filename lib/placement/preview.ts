@@ -124,7 +124,7 @@ export async function previewPlacement(
     onInvalid,
   })
   const [where, space] = await Promise.all([
-    resolveWhere(deps.client, ep, onInvalid),
+    resolveWhere(deps.client, spaceId, ep, onInvalid),
     snapshot.space(spaceId),
   ])
   const selection = selectForPlacement(ep, space, builtins)

@@ -2,8 +2,11 @@
  * The where of one EdgePlacement as it stands, read from the hub: the Locations its selectors
  * match, their destinations, and the Locations it does not select with why
  * (location-reasons.ts). The where step writes its slices and status from it, and a dry run's
- * preview shows it (preview.ts), so both say the same. Its reads are bounded whatever the fleet:
- * one list of Locations across spaces, one list of SyncTargets per space holding a matched
+ * preview shows it (preview.ts), so both say the same. Only the Locations the workload space is
+ * granted count (lib/tenancy/granted-locations.ts): an ungranted one is neither matched nor listed
+ * as unselected, so its labels never reach the tenant. Its reads are bounded whatever the fleet:
+ * the tenancy policy (two lists in root), the workload space's path, one list of Locations across
+ * spaces (and each of their spaces' paths, cached), one list of SyncTargets per space holding a matched
  * Location (a vanished space holds none), and — only when there are destinations — one list of
  * the Workspaces in root:espw, the mailboxes (one per SyncTarget, made by the mailbox step), never
  * a read per SyncTarget. Objects are decoded by their schemas as read; an invalid one goes to
@@ -17,6 +20,8 @@ import { isNotFound } from '../errors.ts'
 import type { HubClient } from '../hub/client.ts'
 import { CLUSTER_ANNOTATION } from '../kube/types.ts'
 import { isMailboxName } from '../reconcile/keys.ts'
+import { grantedLocations } from '../tenancy/granted-locations.ts'
+import { loadTenancy, spacePathOf } from '../tenancy/load.ts'
 import {
   type Destination,
   destinationsFor,
@@ -65,13 +70,31 @@ async function existingMailboxes(client: HubClient): Promise<Set<string>> {
   }
 }
 
+/** The Locations of every space the workload space `spaceId` is granted (lib/tenancy/). */
+async function grantedFor(
+  client: HubClient,
+  spaceId: string,
+  onInvalid: (p: DecodeProblem) => void
+): Promise<LocationObject[]> {
+  const [policy, path, listed] = await Promise.all([
+    loadTenancy(client),
+    spacePathOf(client, spaceId),
+    client.list('*', LOCATIONS),
+  ])
+  const grant = path === undefined ? undefined : policy.grantOf(path)
+  const granted = await grantedLocations(client, policy, grant, listed as LocationObject[])
+  return decodeEach(LocationSchema, granted, onInvalid)
+}
+
+/** The where of `ep`, an EdgePlacement of the workload space `spaceId`. */
 export async function resolveWhere(
   client: HubClient,
+  spaceId: string,
   ep: EdgePlacementObject,
   onInvalid: (p: DecodeProblem) => void
 ): Promise<WhereResolution> {
   const selectors = locationSelectorsOf(ep)
-  const locations = decodeEach(LocationSchema, await client.list('*', LOCATIONS), onInvalid)
+  const locations = await grantedFor(client, spaceId, onInvalid)
   const matched = matchingLocations(selectors, locations)
   const destinations = destinationsFor(matched, await syncTargetsOf(client, matched, onInvalid))
   const mailboxes = destinations.length > 0 ? await existingMailboxes(client) : new Set<string>()
