@@ -5,7 +5,8 @@
  * mailbox's edge API; users none of it); then the edge API (functions/edge-api/routes.ts), the
  * reconcile hooks, and for every other path the space (from `/clusters/<path-or-id>`, `root` when
  * absent, `*` for the admin-only cross-space view; the token must reach it, except for the self
- * reviews, which answer for any token in any space), and a dispatch on what the path addresses —
+ * reviews, which answer for any token in any space; a space a token cannot reach answers the
+ * same 403 whether it exists or not), and a dispatch on what the path addresses —
  * discovery, OpenAPI, version, or a resource (a legacy `/watch/` path becomes its collection's
  * watch: named-watch.ts). The same app runs in the Worker and in
  * plain Node; its dependencies come from `getDeps`, called once per request. Every error renders
@@ -15,7 +16,8 @@ import { type Context, Hono } from 'hono'
 import {
   authenticate,
   authorizeAdmin,
-  authorizeSpace,
+  cannotReach,
+  maySee,
   type Principal,
 } from '../../lib/auth/tokens.ts'
 import { authorizeRoute } from '../../lib/edge/edge-scope.ts'
@@ -53,6 +55,13 @@ function isSelfReview(path: RequestPath): boolean {
   return path.kind === 'resource' && SELF_REVIEWS.has(`${path.group}/${path.resource}`)
 }
 
+/**
+ * The space a request addresses. A token that cannot reach it gets the same 403 whether it exists
+ * or not (no existence oracle): a path it cannot reach is refused before it is looked up, and an
+ * id is refused alike when it names nothing. Admins, and paths within a token's reach, get 404 for
+ * a space that does not exist. The self reviews answer in any space for any token: in a space it
+ * cannot reach they answer from the name alone (`allowed: false`), as for one that does not exist.
+ */
 async function spaceFor(
   deps: HubDeps,
   principal: Principal,
@@ -63,11 +72,31 @@ async function spaceFor(
     authorizeAdmin(principal, 'use the cross-workspace view')
     return { space: ROOT, allSpaces: true }
   }
-  const space = await resolveSpaceCached(deps.kv, ref ?? 'root', deps.now().getTime())
-  if (!space) throw notFound('workspaces', { group: 'tenancy.kcp.io', name: ref ?? 'root' })
-  if (!anyPrincipal) authorizeSpace(principal, space.path)
+  const name = ref ?? 'root'
+  const unreachable = () => {
+    if (anyPrincipal) return { space: unreachableSpace(name), allSpaces: false }
+    throw cannotReach(principal, name)
+  }
+  if (isPathRef(name) && !maySee(principal, name)) return unreachable()
+  const space = await resolveSpaceCached(deps.kv, name, deps.now().getTime())
+  if (!space) {
+    if (principal.kind === 'admin') throw notFound('workspaces', { group: 'tenancy.kcp.io', name })
+    // An id (or a path within reach, which is a 404): only the id's answer must not say more.
+    if (isPathRef(name)) throw notFound('workspaces', { group: 'tenancy.kcp.io', name })
+    return unreachable()
+  }
+  if (!maySee(principal, space.path)) return unreachable()
   return { space, allSpaces: false }
 }
+
+/** A path (`root`, `root:a:b`) rather than a logical-cluster id. */
+const isPathRef = (ref: string) => ref === 'root' || ref.includes(':')
+
+/**
+ * What a self review in a space the token cannot reach is answered in: root's registry (which
+ * serves the reviews) under the name the client gave, so nothing of the real space shows.
+ */
+const unreachableSpace = (name: string): Space => ({ ...ROOT, path: name })
 
 async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   const deps = c.get('deps')

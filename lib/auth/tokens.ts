@@ -177,10 +177,18 @@ export function maySee(principal: Principal, spacePath: string): boolean {
   return principal.spaces.some((s) => scopeCovers(s, spacePath))
 }
 
-/** 403 unless the principal may use the space. */
-export function authorizeSpace(principal: Principal, spacePath: string): void {
-  if (!maySee(principal, spacePath))
-    throw forbidden(`${principal.kind} "${principal.name}" cannot access workspace "${spacePath}"`)
+/**
+ * The 403 of a space the principal cannot reach, naming the space as the client wrote it (`ref`:
+ * a path or an id), never what the hub found there: the same answer whether it exists or not,
+ * as kube answers 403 for a namespace one cannot read regardless of its existence.
+ */
+export function cannotReach(principal: Principal, ref: string) {
+  return forbidden(`${principal.kind} "${principal.name}" cannot access workspace "${ref}"`)
+}
+
+/** 403 unless the principal may use the space; `ref` is how the request named it (default its path). */
+export function authorizeSpace(principal: Principal, spacePath: string, ref = spacePath): void {
+  if (!maySee(principal, spacePath)) throw cannotReach(principal, ref)
 }
 
 /** 403 unless admin: cross-space views and token administration. */
