@@ -12,7 +12,7 @@
  * 1,000 edges through the relay took a mailbox run of about 110 ms after another. A batch reads
  * ahead (`session`): its keys' uid-index entries in one request, then their SyncTargets and
  * Workspaces in one read each (read-ahead.ts); a failed read ahead only sends each run back to its
- * own reads.
+ * own reads. The batch reads the tenancy policy once (inventory.ts: which spaces make edges).
  */
 import { ESPW } from '../../lib/apis/gvr.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
@@ -21,6 +21,7 @@ import { indexedNames, wantedMailboxes } from '../../lib/hub/uid-index.ts'
 import { type Logger, silentLogger } from '../../lib/log.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
+import { batchTenancy } from './inventory.ts'
 import { isMailboxName } from './names.ts'
 import { readAhead } from './read-ahead.ts'
 import { MAILBOX_STEP, reconcileMailbox } from './reconcile.ts'
@@ -45,11 +46,12 @@ export function mailboxController(
       const mailboxes = keys.filter(isMailboxName)
       const names = indexedNames(kv, mailboxes).catch(() => undefined)
       const ahead = readAhead(client, mailboxes, names).catch(() => undefined)
+      const tenancy = batchTenancy(client)
       return {
         async reconcile(key) {
           const [known, read] = await Promise.all([names, ahead])
           const more = { ...(known ? { names: known } : {}), ...(read ? { ahead: read } : {}) }
-          return reconcileMailbox({ client, kv, log, ...more }, key)
+          return reconcileMailbox({ client, kv, log, tenancy, ...more }, key)
         },
       }
     },

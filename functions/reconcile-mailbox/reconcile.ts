@@ -8,7 +8,11 @@
  * only a SyncTarget that is truly absent (or whose whole space is gone) removes its mailbox, and,
  * once the mailbox is gone too, the SyncTarget's uid-index entry and edge lease. The
  * SyncTarget is decoded once by its schema (lib/apis/decode.ts): an invalid stored one is reported
- * and its mailbox left as it is, neither created nor deleted.
+ * and its mailbox left as it is, neither created nor deleted. Only a SyncTarget of an inventory
+ * space has a mailbox (inventory.ts): one anywhere else is inert, says so in its status, and a
+ * mailbox it had (made before its space stopped being one, or by a release without tenancy) is
+ * deleted; its index entry stays, so it gets its mailbox once an administrator makes the space an
+ * inventory space.
  */
 import { decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
 import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
@@ -17,10 +21,13 @@ import { dropLease } from '../../lib/edge/lease.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import { forgetUid, liveWithUid, syncTargetByUid } from '../../lib/hub/uid-index.ts'
+import { timestamp } from '../../lib/kube/time.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
+import type { TenancyPolicy } from '../../lib/tenancy/policy.ts'
+import { applyInventoryCondition, batchTenancy, inventoryPath } from './inventory.ts'
 import { parseMailboxName } from './names.ts'
 import type { MailboxAhead } from './read-ahead.ts'
 
@@ -44,7 +51,8 @@ export const MAILBOX_STEP = 'mailbox'
 
 /**
  * `names`: SyncTarget names read ahead from the uid index for a batch (indexedNames); `ahead`:
- * the batch's SyncTargets and Workspaces (read-ahead.ts).
+ * the batch's SyncTargets and Workspaces (read-ahead.ts); `tenancy`: the batch's tenancy policy
+ * (inventory.ts), read by the run itself without one; `now`: the clock of condition times.
  */
 export type MailboxDeps = {
   client: HubClient
@@ -52,6 +60,8 @@ export type MailboxDeps = {
   log: Logger
   names?: ReadonlyMap<string, string>
   ahead?: MailboxAhead
+  tenancy?: () => Promise<TenancyPolicy>
+  now?: () => Date
 }
 
 async function findWorkspace(deps: MailboxDeps, key: string): Promise<KubeObject | undefined> {
@@ -84,6 +94,19 @@ export async function reconcileMailbox(deps: MailboxDeps, key: string): Promise<
     if (ws.metadata.deletionTimestamp) return { outcome: 'absent' }
     await client.delete(ESPW, WORKSPACES, key, { uid: ws.metadata.uid ?? '' })
     return { outcome: 'deleted' }
+  }
+  const space = await inventoryPath(
+    client,
+    deps.tenancy ?? batchTenancy(client),
+    parsed.inventorySpaceId
+  )
+  if (!space) return { outcome: 'absent' } // the space went since the SyncTarget was read
+  const now = timestamp(deps.now?.() ?? new Date())
+  await applyInventoryCondition(client, { spaceId: parsed.inventorySpaceId, ...space, now }, st)
+  if (!space.inventory) {
+    if (!ws || ws.metadata.deletionTimestamp) return { outcome: 'not an inventory space' }
+    await client.delete(ESPW, WORKSPACES, key, { uid: ws.metadata.uid ?? '' })
+    return { outcome: 'deleted: not an inventory space' }
   }
   const stName = st.metadata.name ?? ''
   if (!ws) {

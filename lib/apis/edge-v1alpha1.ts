@@ -48,7 +48,14 @@ export const SyncTargetSpecSchema = z.object({
 export const SyncTargetStatusSchema = z.object({
   allocatable: z.record(z.string(), QuantitySchema).optional(),
   capacity: z.record(z.string(), QuantitySchema).optional(),
-  conditions: z.array(ConditionSchema).optional(),
+  conditions: z
+    .array(ConditionSchema)
+    .optional()
+    .describe(
+      'Inventory (by the mailbox step, only while False: the space is no inventory space and ' +
+        'the SyncTarget makes no edge).'
+    )
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
   syncedResources: z
     .array(
       z.object({
