@@ -35,6 +35,7 @@ import { patchTypeOf } from './media-type.ts'
 import { type ApiQuery, deleteQuery, listParams } from './query.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
+import { authorizeStepOwned } from './step-owned.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
 import { authorizeTokens, createToken, isTokenResource } from './tokens.ts'
 import { managerFromUserAgent } from './user-agent.ts'
@@ -254,6 +255,7 @@ function review(r: ResourceRequest, t: Target): Promise<Response> {
 export async function handleResource(r: ResourceRequest): Promise<Response> {
   const t = await resolveTarget(r)
   authorizeTokens(t, r.principal)
+  authorizeStepOwned(t, r.req.method, r.principal)
   if (r.path.subresource === undefined)
     assertServedVerb(t.info, r.req.method, t.name !== undefined, r.query.watch)
   if (t.info.verbs.length === 1 && t.info.verbs[0] === 'create' && t.info.kind.endsWith('Review'))

@@ -8,7 +8,8 @@
  * groups, `expiresAt`, the Token's name). The answer carries the token once, in `status.token`.
  * Storing first means a failure can only leave a Token whose token nobody holds; if the
  * registration fails, the object is removed again. dryRun stores and registers nothing and returns
- * no token. Revoke: the kind's `beforeDelete` hook deletes the principal record before the object
+ * no token. A user token issued while the hub is single-team answers with a warning saying so
+ * (single-team-warning.ts). Revoke: the kind's `beforeDelete` hook deletes the principal record before the object
  * goes (any delete path: one object, a collection); a failed revocation fails the delete, so a
  * listed-as-deleted token never keeps working. The revocation is immediate in this process and
  * reaches other isolates within TOKEN_CACHE_MS (their token cache).
@@ -30,6 +31,7 @@ import { createObject } from './create.ts'
 import type { HubDeps } from './deps.ts'
 import type { KindHookRegistry } from './kind-hooks.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
+import { singleTeamWarnings } from './single-team-warning.ts'
 import { objectKey, type Target, targetDetails } from './target.ts'
 import { asKubeObject, checkObject, placeInNamespace } from './validation.ts'
 
@@ -94,7 +96,12 @@ export async function issueToken(
     throw e
   }
   deps.log.info('token issued', { token: name, user: spec.user, type: spec.type, expiresAt })
-  return { ...res, object: { ...res.object, status: { ...status, token } }, warnings }
+  const tenancy = spec.type === 'user' ? await singleTeamWarnings(deps).catch(() => []) : []
+  return {
+    ...res,
+    object: { ...res.object, status: { ...status, token } },
+    warnings: [...warnings, ...tenancy],
+  }
 }
 
 /** The behaviour of the Token kind in the hub's generic verbs (see the header), in `hooks`. */
