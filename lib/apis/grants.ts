@@ -9,6 +9,8 @@
  *   the spirit of OCM's ManagedClusterSetBinding), the trust scope they merge within, the
  *   cluster-scoped, RBAC and admission resources they may send (an allow list, empty by default,
  *   as Argo CD's AppProject), and whether their upsync sets reach namespaces they do not own.
+ * - `SpaceQuota` bounds how many objects each of some spaces (paths or `:*` subtrees) may hold,
+ *   in all and per resource; creates past it are kube's 403 `exceeded quota` (lib/quota/).
  *
  * While root holds neither kind the hub is single-team (lib/tenancy/policy.ts says what that
  * allows and why it is safe). The rules live in lib/tenancy/; these schemas give the kinds their
@@ -43,7 +45,22 @@ export const PLACEMENT_GRANT_INFO: ResourceInfo = builtinResource({
   shortNames: ['pgrant'],
 })
 
-export const GRANT_RESOURCES: readonly ResourceInfo[] = [INVENTORY_INFO, PLACEMENT_GRANT_INFO]
+export const SPACE_QUOTAS_RESOURCE = 'spacequotas'
+
+export const SPACE_QUOTA_INFO: ResourceInfo = builtinResource({
+  group: GRANT_GROUP,
+  versions: [GRANT_VERSION],
+  resource: SPACE_QUOTAS_RESOURCE,
+  kind: 'SpaceQuota',
+  namespaced: false,
+  shortNames: ['squota'],
+})
+
+export const GRANT_RESOURCES: readonly ResourceInfo[] = [
+  INVENTORY_INFO,
+  PLACEMENT_GRANT_INFO,
+  SPACE_QUOTA_INFO,
+]
 
 /** True for the tenancy.edgeplane.io kinds (admin only, root only). */
 export function isGrantResource(info: Pick<ResourceInfo, 'group' | 'source'>): boolean {
@@ -108,8 +125,8 @@ export const PlacementGrantSpecSchema = z
       .max(63)
       .optional()
       .describe(
-        'Spaces of grants with the same trust scope may have objects of one identity merged at ' +
-          "an edge; others conflict. Default: the grant's name."
+        'Spaces of grants naming the same trust scope may have objects of one identity merged ' +
+          'at an edge; others conflict. Default: none (each space merges with no other).'
       ),
     resources: z
       .array(GrantedResourceSchema)
@@ -137,4 +154,47 @@ export const PlacementGrantSchema = z.object({
 })
 export type PlacementGrant = z.infer<typeof PlacementGrantSchema>
 
-export const GRANT_SCHEMAS = { Inventory: InventorySchema, PlacementGrant: PlacementGrantSchema }
+const count = () => z.number().int().min(0).max(100_000_000)
+
+export const QuotaResourceSchema = z
+  .object({
+    group: z.string().max(253).describe('API group; "" is the core group.'),
+    resource: z.string().min(1).max(253).describe('Lowercase plural resource (configmaps).'),
+    max: count().describe('How many objects of the resource each space may hold.'),
+  })
+  .describe('A bound on the objects of one resource in each space.')
+
+export const SpaceQuotaSpecSchema = z
+  .object({
+    spaces: z
+      .array(spacePath())
+      .min(1)
+      .max(64)
+      .describe(
+        'Space paths (root:team-a) or subtrees (root:team-a:*) each held to the bounds; ' +
+          'root:espw and below (mailboxes) never are.'
+      ),
+    maxObjects: count()
+      .optional()
+      .describe('How many objects, of every resource together, each space may hold.'),
+    resources: z
+      .array(QuotaResourceSchema)
+      .max(128)
+      .optional()
+      .describe('Bounds per resource, on top of maxObjects.'),
+  })
+  .describe('How many objects each of some spaces may hold; every create past it is refused.')
+
+export const SpaceQuotaSchema = z.object({
+  apiVersion: z.string(),
+  kind: z.literal('SpaceQuota'),
+  metadata: ObjectMetaSchema,
+  spec: SpaceQuotaSpecSchema,
+})
+export type SpaceQuota = z.infer<typeof SpaceQuotaSchema>
+
+export const GRANT_SCHEMAS = {
+  Inventory: InventorySchema,
+  PlacementGrant: PlacementGrantSchema,
+  SpaceQuota: SpaceQuotaSchema,
+}

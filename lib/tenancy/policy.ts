@@ -9,7 +9,8 @@
  * Two modes:
  * - **granted** (root holds at least one Inventory or PlacementGrant): only the spaces Inventories
  *   name are inventory spaces; a workload space may place onto the Locations its grants list, is
- *   in the trust scopes its grants name (a grant's `trustScope`, default its name), may send the
+ *   in the trust scopes its grants name (a grant's `trustScope`; without one a space shares a scope
+ *   with no other space, so nothing of another space is ever merged into its copies), may send the
  *   privileged resources its grants list and upsyncs from other namespaces only when a grant says
  *   so. A space no grant covers places nowhere.
  * - **single-team** (root holds neither kind, as every hub before this release): every space but
@@ -105,7 +106,7 @@ function grantedFrom(path: string, grants: readonly PlacementGrant[], inv: Set<s
       locations.some(
         (l) => l.inventory === inventoryPath && matchesLabelSelector(labels, l.selector ?? {})
       ),
-    scopes: new Set(covering.map((g) => g.spec.trustScope ?? g.metadata.name ?? '')),
+    scopes: new Set(covering.flatMap((g) => (g.spec.trustScope ? [g.spec.trustScope] : []))),
     allowsResource: (group, resource) => resources.some((r) => resourceMatches(r, group, resource)),
     upsyncAllNamespaces: covering.some((g) => g.spec.upsyncAllNamespaces === true),
   }
@@ -123,9 +124,7 @@ export function tenancyPolicy(
       isInventory: (path) => !isServiceProviderPath(path),
       grantOf: singleTeamGrant,
     }
-  const inv = new Set(
-    inventories.map((i) => i.spec.space).filter((p) => !isServiceProviderPath(p))
-  )
+  const inv = new Set(inventories.map((i) => i.spec.space).filter((p) => !isServiceProviderPath(p)))
   const memo = new Map<string, WorkloadGrant>()
   return {
     singleTeam: false,

@@ -76,19 +76,20 @@ describe('tenancy policy', () => {
     expect(nobody.allowsLocation('root:imw-1', { env: 'prod' })).toBe(false)
     expect(nobody.scopes.size).toBe(0)
   })
-  it('trust scopes: a grant’s name by default, shared by an explicit trustScope', () => {
+  it('trust scopes: none by default (not even the spaces of one grant), shared by name', () => {
     const p = tenancyPolicy(
       [],
       [
-        grant('a', { workloadSpaces: ['root:a'] }),
+        grant('a', { workloadSpaces: ['root:a', 'root:a3'] }),
         grant('b', { workloadSpaces: ['root:b'] }),
         grant('c', { workloadSpaces: ['root:c'], trustScope: 'shared' }),
         grant('d', { workloadSpaces: ['root:d'], trustScope: 'shared' }),
-        grant('a2', { workloadSpaces: ['root:a', 'root:a2'] }),
+        grant('a2', { workloadSpaces: ['root:a', 'root:a2'], trustScope: 'team-a' }),
       ]
     )
     const g = (s: string) => p.grantOf(s)
     expect(sameTrustScope(g('root:a'), g('root:b'))).toBe(false)
+    expect(sameTrustScope(g('root:a'), g('root:a3'))).toBe(false)
     expect(sameTrustScope(g('root:c'), g('root:d'))).toBe(true)
     expect(sameTrustScope(g('root:a'), g('root:a2'))).toBe(true)
     expect(sameTrustScope(g('root:x'), g('root:x'))).toBe(true)
