@@ -1,6 +1,7 @@
 /**
  * Registers the simulated edges in the center as a platform team would with kubectl: the inventory
- * space `root:imw-1` (a Workspace in root, created when missing), and per edge a SyncTarget and a
+ * space `root:imw-1` (a Workspace in root, created when missing, and then with the fresh stack's
+ * Inventory and PlacementGrant: local-tenancy.ts), and per edge a SyncTarget and a
  * Location named after it, both labelled `loc-name=<name>` plus the configured labels, the
  * SyncTarget also `id=<name>`, the Location's instanceSelector matching that. Objects are written
  * by server-side apply under the field manager `edgeplane-local` with force, so a restart with
@@ -14,6 +15,7 @@ import { mailboxOf } from '../../lib/reconcile/keys.ts'
 import { hookKeyResults } from '../../lib/relay/hook-answer.ts'
 import { failureOf, type Remote } from '../../lib/remote/remote-client.ts'
 import { EDGE_INVENTORY, type EdgeSpec, edgeLabels } from './edges-config.ts'
+import { createLocalTenancy } from './local-tenancy.ts'
 
 /** The hub, with the admin token (lib/remote/remote-client.ts). */
 export type HubCall = Remote
@@ -46,6 +48,7 @@ async function ensureInventorySpace(call: HubCall): Promise<void> {
   const res = await call.send(path, { method: 'POST', accept: 'application/json', body: workspace })
   if (res.ok || res.status === 409) await res.body?.cancel()
   else throw await failureOf(res, `create workspace ${EDGE_INVENTORY}`)
+  if (res.ok) await createLocalTenancy(call, EDGE_INVENTORY)
 }
 
 export function syncTargetFor(e: EdgeSpec): KubeObject {
