@@ -2,7 +2,8 @@
  * Reporting after a mailbox's commit (report.ts says how each report is written): per placement
  * once per batch, its `Translated` condition from its selection's problems, its overlap conflicts
  * (conflict-report.ts) and its customization problems (customization-report.ts), both over all
- * its destinations; an `UnsupportedObject` Event per unsupported object, an Event per customization
+ * its destinations; an `UnsupportedObject` Event per unsupported object, a `NotGranted` Event per
+ * privileged object its grants do not allow (lib/placement/grant-rule.ts), an Event per customization
  * problem (reason `CustomizerNotFound`, `UndefinedParameter` or `CustomizationFailed`, involvedObject
  * the source object, the message naming the Customizer or parameters and the destinations), and an
  * Event per overlap conflict (reason `MergeConflict` or `APIVersionConflict`, involvedObject this
@@ -19,7 +20,7 @@ import type { Builtins } from '../../lib/apis/builtins.ts'
 import { describeIssues } from '../../lib/apis/decode.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { InvalidPlacement } from '../../lib/placement/snapshot.ts'
-import type { SourceObject } from '../../lib/placement/types.ts'
+import type { SkipReason, SourceObject } from '../../lib/placement/types.ts'
 import { conflictMessage, placementConflicts } from './conflict-report.ts'
 import { placementCustomization } from './customization-report.ts'
 import type { PlacementSelection } from './desired.ts'
@@ -34,6 +35,12 @@ export type ReportSession = DestinationSession & {
 }
 
 type Deps = ReportDeps & { builtins: Builtins }
+
+/** The skip reasons that are the user's to fix, with the reason of their Warning Event. */
+const SKIP_EVENTS: Partial<Record<SkipReason, string>> = {
+  Unsupported: 'UnsupportedObject',
+  NotGranted: 'NotGranted',
+}
 
 /** One warning line per conflicting field of a mailbox's overlapping workloads. */
 export function logConflicts(log: Logger, mailbox: string, conflicts: readonly Conflict[]): void {
@@ -114,9 +121,9 @@ async function reportPlacement(
   } catch (e) {
     deps.log.warn('could not set Translated condition', { spaceId: ref.spaceId, name, error: e })
   }
-  for (const s of selection.skipped.filter((x) => x.reason === 'Unsupported')) {
+  for (const s of selection.skipped.filter((x) => x.reason in SKIP_EVENTS)) {
     await ensureEvent(deps, ref.spaceId, name, {
-      reason: 'UnsupportedObject',
+      reason: SKIP_EVENTS[s.reason] ?? s.reason,
       message: s.message,
       object: await involved(session, ref.spaceId, s),
     })

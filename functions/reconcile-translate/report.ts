@@ -1,12 +1,13 @@
 /**
  * What the translator tells the people who wrote the placements: a `Translated` condition on each
  * EdgePlacement (True when everything it selects can be projected as asked; False naming invalid
- * selectors, unsupported objects, objects not sent or merged with another workload space's at some
- * destinations, or objects sent uncustomized to some destinations — the reason the first of these
- * kinds present: InvalidSelector, UnsupportedObjects, APIVersionConflict, MergeConflict,
+ * selectors, unsupported objects, privileged objects its grants do not allow (never sent), objects
+ * not sent or merged with another workload space's at some destinations, or objects sent
+ * uncustomized to some destinations — the reason the first of these kinds present:
+ * InvalidSelector, UnsupportedObjects, NotGranted, APIVersionConflict, MergeConflict,
  * CustomizationFailed), and a Warning Event in the source space per reported problem (an
- * unsupported object it selects, an overlap conflict, a customization that failed, a stored
- * placement that does not decode: InvalidSpec, naming the schema's issues).
+ * unsupported or not granted object it selects, an overlap conflict, a customization that failed,
+ * a stored placement that does not decode: InvalidSpec, naming the schema's issues).
  * Both are level-based and written only when they differ: the condition keeps its
  * lastTransitionTime while its status holds, and an Event has a deterministic name per (placement,
  * object, reason, subject), so running again (or for each of a thousand mailboxes) creates nothing
@@ -65,12 +66,14 @@ export function translatedCondition(
   message: string
 } {
   const unsupported = selection.skipped.filter((s) => s.reason === 'Unsupported')
+  const notGranted = selection.skipped.filter((s) => s.reason === 'NotGranted')
   const problems = selection.problems
   const versions = conflicts.filter((c) => c.reason === 'APIVersionConflict')
   const merges = conflicts.filter((c) => c.reason === 'MergeConflict')
   const kinds: [string, string[]][] = [
     ['InvalidSelector', problems],
     ['UnsupportedObjects', unsupported.map((s) => s.message)],
+    ['NotGranted', notGranted.map((s) => s.message)],
     ['APIVersionConflict', versions.map(conflictMessage)],
     ['MergeConflict', merges.map(conflictMessage)],
     ['CustomizationFailed', customization.map(customizationMessage)],

@@ -93,7 +93,10 @@ const PreviewDestinationSchema = z.object({
 const PreviewSkippedSchema = ObjectRefSchema.omit({ version: true }).extend({
   reason: z
     .string()
-    .describe('Unsupported, SystemInfrastructure, NotForEdge or BuiltinDefinition.'),
+    .describe(
+      'Unsupported, SystemInfrastructure, NotForEdge, BuiltinDefinition or NotGranted (a ' +
+        'privileged resource no PlacementGrant of the space lists in spec.resources).'
+    ),
 })
 export type PreviewSkipped = z.infer<typeof PreviewSkippedSchema>
 

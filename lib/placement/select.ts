@@ -9,8 +9,10 @@
  * reason; a built-in namespace still counts as selected (a workload may place objects into
  * kube-system), only its Namespace object is not managed. A skipped entry is made for every
  * reached object, so one for a built-in Namespace only when nonNamespacedObjects reaches it (its
- * contents being selected is not a reason to report it). An invalid selector matches nothing and
- * is listed in `problems`.
+ * contents being selected is not a reason to report it). Last, the tenancy allow list
+ * (grant-rule.ts): an object of a privileged resource the space's grants (`snap.grant`, read with
+ * the snapshot) do not list is skipped as NotGranted, so it is never sent, counted or previewed
+ * as sent. An invalid selector matches nothing and is listed in `problems`.
  */
 import { type Builtins, isBuiltinDefinition } from '../apis/builtins.ts'
 import { categoryOf, EDGE_GROUP, isSystemInfrastructure } from '../apis/categories.ts'
@@ -23,7 +25,8 @@ import {
   matchesRequirements,
 } from '../kube/label-selector.ts'
 import type { KubeObject } from '../kube/types.ts'
-import type { Selection, Skipped, SourceObject, SpaceSnapshot } from './types.ts'
+import { notGranted } from './grant-rule.ts'
+import type { ResourceGrant, Selection, Skipped, SourceObject, SpaceSnapshot } from './types.ts'
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -86,7 +89,7 @@ function describe(o: SourceObject): string {
 }
 
 /** Why a reached object does not go, or undefined when it is selected. */
-function skipOf(o: SourceObject, builtins: Builtins): Skipped | undefined {
+function skipOf(o: SourceObject, builtins: Builtins, grant: ResourceGrant): Skipped | undefined {
   const category = categoryOf(o.group, o.resource)
   const base = {
     group: o.group,
@@ -110,7 +113,7 @@ function skipOf(o: SourceObject, builtins: Builtins): Skipped | undefined {
     const message = `${describe(o)} is built into every edge cluster and is not managed by placement`
     return { ...base, reason: 'BuiltinDefinition', message }
   }
-  return undefined
+  return notGranted(o, grant, describe(o))
 }
 
 const sortKey = (o: { group: string; resource: string; namespace: string; name: string }) =>
@@ -173,7 +176,7 @@ export function selectForPlacement(
   const objects: SourceObject[] = []
   const skipped: Skipped[] = []
   for (const o of reached) {
-    const skip = skipOf(o, builtins)
+    const skip = skipOf(o, builtins, snap.grant)
     if (skip) skipped.push(skip)
     else objects.push(o)
   }

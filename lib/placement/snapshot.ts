@@ -22,7 +22,8 @@
  * one, does not decode), and `invalidSlices` lists the slices whose destinations are unknown, so a
  * step can keep what such a placement may have delivered instead of removing it. The tenancy
  * policy (lib/tenancy/) is read once per batch too, with the path of each workload space asked
- * about, so a batch's keys judge grants and trust scopes by one reading.
+ * about, so a batch's keys judge grants and trust scopes by one reading; a workload space's
+ * snapshot carries its grant, which the selection (select.ts) applies to privileged resources.
  */
 import { categoryOf } from '../apis/categories.ts'
 import { type DecodeProblem, type DecodeResult, decodeEach, decodeObject } from '../apis/decode.ts'
@@ -57,7 +58,7 @@ import {
   type SliceGroup,
 } from './slice-groups.ts'
 import { placementOfSlice } from './slice-owner.ts'
-import type { SourceObject, SpaceSnapshot } from './types.ts'
+import type { ResourceGrant, SourceObject, SpaceSnapshot } from './types.ts'
 
 export type SnapshotDeps = {
   client: HubClient
@@ -125,12 +126,24 @@ const qualifiedName = (o: Pick<KubeObject, 'metadata'>) =>
 const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
   o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
+/** What a space that no longer exists may send: no privileged resource. */
+const NO_GRANT: ResourceGrant = { allowsResource: () => false }
+
 /**
  * Lists every placeable resource of a space that may hold objects (all of them when the space
- * keeps no index of its collections); resources that cannot be listed are skipped.
+ * keeps no index of its collections); resources that cannot be listed are skipped. The space's
+ * grant (what privileged resources it may send) comes with it.
  */
-async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnapshot> {
-  const [registry, kept] = await Promise.all([deps.registry(spaceId), deps.collections?.(spaceId)])
+async function readSpace(
+  deps: SnapshotDeps,
+  spaceId: string,
+  grantOf: (spaceId: string) => Promise<WorkloadGrant | undefined>
+): Promise<SpaceSnapshot> {
+  const [registry, kept, grant] = await Promise.all([
+    deps.registry(spaceId),
+    deps.collections?.(spaceId),
+    grantOf(spaceId),
+  ])
   const wanted = registry
     .all()
     .filter((info) => info.verbs.includes('list'))
@@ -144,7 +157,7 @@ async function readSpace(deps: SnapshotDeps, spaceId: string): Promise<SpaceSnap
       return items.map((object): SourceObject => ({ ...gvr, namespaced: info.namespaced, object }))
     })
   )
-  return { spaceId, objects: lists.flat() }
+  return { spaceId, objects: lists.flat(), grant: grant ?? NO_GRANT }
 }
 
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
@@ -169,6 +182,10 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
   }
   const registry = (spaceId: string) => registries(spaceId, () => deps.registry(spaceId))
   const tenancy = () => policies('', () => loadTenancy(deps.client))
+  const grantOf = async (spaceId: string) => {
+    const path = await paths(spaceId, () => spacePathOf(deps.client, spaceId))
+    return path === undefined ? undefined : (await tenancy()).grantOf(path)
+  }
   // Listed afresh per batch; decoded, grouped and merged once per listing (slice-cache.ts).
   const sliceList = () =>
     slices('*', async () => {
@@ -255,7 +272,8 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
     },
     invalidSlices: async () => (await sliceList()).invalid,
     meetingDestinations: async () => (await sliceList()).meeting,
-    space: (spaceId) => workloads(spaceId, () => readSpace({ ...deps, registry }, spaceId)),
+    space: (spaceId) =>
+      workloads(spaceId, () => readSpace({ ...deps, registry }, spaceId, grantOf)),
     registry,
     customizers: (spaceId) =>
       customizers(spaceId, async () => {
@@ -268,9 +286,6 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
         return new Map(live.map((o) => [qualifiedName(o), o]))
       }),
     tenancy,
-    async grantOf(spaceId) {
-      const path = await paths(spaceId, () => spacePathOf(deps.client, spaceId))
-      return path === undefined ? undefined : (await tenancy()).grantOf(path)
-    },
+    grantOf,
   }
 }

@@ -4,6 +4,7 @@
  * mailboxes), with the objects it reaches but must not send, and why.
  */
 import type { KubeObject } from '../kube/types.ts'
+import type { WorkloadGrant } from '../tenancy/policy.ts'
 
 /** One object of a workload space, with the resource it was read from. */
 export type SourceObject = {
@@ -14,13 +15,22 @@ export type SourceObject = {
   object: KubeObject
 }
 
+/** Which privileged resources (lib/tenancy/policy.ts `privilegedResource`) a space may send. */
+export type ResourceGrant = Pick<WorkloadGrant, 'allowsResource'>
+
 /**
  * Every object of every placeable resource of one workload space, INCLUDING its Namespace objects
- * (group '', resource 'namespaces', namespaced false).
+ * (group '', resource 'namespaces', namespaced false), with what the space's grants let it send,
+ * read in the same batch (snapshot.ts), so every step and the preview judge by one reading.
  */
-export type SpaceSnapshot = { spaceId: string; objects: SourceObject[] }
+export type SpaceSnapshot = { spaceId: string; objects: SourceObject[]; grant: ResourceGrant }
 
-export type SkipReason = 'Unsupported' | 'SystemInfrastructure' | 'NotForEdge' | 'BuiltinDefinition'
+export type SkipReason =
+  | 'Unsupported'
+  | 'SystemInfrastructure'
+  | 'NotForEdge'
+  | 'BuiltinDefinition'
+  | 'NotGranted'
 
 /** An object the placement reaches but that does not go; `namespace` is '' when cluster-scoped. */
 export type Skipped = {
@@ -44,7 +54,8 @@ export type Selection = {
   objects: SourceObject[]
   /**
    * Objects the placement reaches but that must not go, with why, in the same order. Only
-   * 'Unsupported' is a user error to report; the others are informational.
+   * 'Unsupported' and 'NotGranted' (a privileged resource no grant of the space lists) are user
+   * errors to report; the others are informational.
    */
   skipped: Skipped[]
   /**

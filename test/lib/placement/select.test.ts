@@ -39,8 +39,10 @@ const crd = (name: string, group: string, labels?: Record<string, string>) =>
     extra: { spec: { group } },
   })
 
+// Single-team: every resource granted (grant-rule.test.ts has the granted cases).
 const SNAPSHOT: SpaceSnapshot = {
   spaceId: 'wmw1',
+  grant: { allowsResource: () => true },
   objects: [
     ns('shop', { app: 'shop', tier: 'front' }),
     ns('batch', { app: 'batch' }),
