@@ -3,11 +3,14 @@
  * updated there as real (stored) objects through the hub client, so validation, managedFields and
  * watches work as for any write, marked with `edge.kcp.io/upsynced: "true"`. An object is taken
  * only when its kind is served in the mailbox and an upsync set of SyncerConfig `the-one` selects
- * it (lib/upsync/match.ts); an object already in the mailbox without the marker (a projected
- * copy, or anything else put there) is never overwritten, and a delete removes only marked objects. The
- * edge's uid, resourceVersion, ownerReferences, finalizers and the like are dropped: they mean
- * nothing in the mailbox. Unchanged objects are not written (a repeated report writes nothing).
- * Per object: the registry of the mailbox (cached), one get, and the writes that are needed.
+ * it (lib/upsync/match.ts), and never when it is a control kind (an EdgePlacement, SyncTarget,
+ * Location, Workspace, CRD...: rejected with its own message whatever the sets say, and the hub
+ * would refuse the create too, lib/hub/mailbox-guard.ts); an object already in the mailbox
+ * without the marker (a projected copy, or anything else put there) is never overwritten, and a
+ * delete removes only marked objects. The edge's uid, resourceVersion, ownerReferences,
+ * finalizers and the like are dropped: they mean nothing in the mailbox. Unchanged objects are
+ * not written (a repeated report writes nothing). Per object: the registry of the mailbox
+ * (cached), one get, and the writes that are needed.
  */
 import type { UpsyncSet } from '../apis/edge-v1alpha1.ts'
 import { isApiError } from '../errors.ts'
@@ -20,7 +23,7 @@ import type { Registry } from '../kube/registry.ts'
 import type { ResourceInfo } from '../kube/resource-info.ts'
 import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/types.ts'
 import { canonicalJson, isJsonObject } from '../patch/json-values.ts'
-import { isUpsyncable } from '../upsync/match.ts'
+import { isUpsyncable, neverUpsynced } from '../upsync/match.ts'
 import { type ObjectRef, UPSYNCED_ANNOTATION } from './protocol.ts'
 import type { Outcome } from './report-outcome.ts'
 
@@ -39,6 +42,9 @@ const gvrOf = (info: ResourceInfo, version: string) => ({
 })
 const foreign = (ref: ObjectRef) =>
   `${ref.resource} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} exists in the mailbox and was not upsynced; it is left alone`
+
+const controlKind = (ref: ObjectRef) =>
+  `${ref.resource}${ref.group ? `.${ref.group}` : ''} is a control kind: no upsync set uploads it, a mailbox is never a control plane`
 
 /** The object as it lands in the mailbox (status only for kinds without a status subresource). */
 function landed(a: Applied): KubeObject {
@@ -160,6 +166,7 @@ export async function applyUpsync(
     const a = resolve(registry, obj)
     if (typeof a === 'string') return [refGuess(obj), a] as const
     const candidate = { ...a.ref, namespaced: a.info.namespaced }
+    if (neverUpsynced(a.ref.group, a.ref.resource)) return [a.ref, controlKind(a.ref)] as const
     if (!isUpsyncable(allowed, candidate))
       return [a.ref, 'no upsync set of the SyncerConfig the-one selects this object'] as const
     return [a.ref, await attempt(() => applyOne(env, mailbox.id, a))] as const

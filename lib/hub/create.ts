@@ -4,8 +4,8 @@
  * status), record the field manager, and store it — unless dryRun, which answers with what would
  * be stored as the kind's dry-run hook shapes it (dry-run.ts: an EdgePlacement's preview). A
  * namespaced object needs its Namespace to exist and not be terminating, and nothing is created in
- * a workspace being deleted (403, as kube refuses a terminating namespace). generateName
- * collisions are retried.
+ * a workspace being deleted (403, as kube refuses a terminating namespace), nor a control kind in a
+ * mailbox space or below one (403, mailbox-guard.ts). generateName collisions are retried.
  */
 import { ApiError, badRequest, isApiError, notFound } from '../errors.ts'
 import { generateObjectName, isDnsLabel } from '../kube/names.ts'
@@ -16,6 +16,7 @@ import { applyDefaults } from './defaulting.ts'
 import type { HubDeps } from './deps.ts'
 import { dryRunAnswer, resetFields } from './dry-run.ts'
 import { fieldSchemaFor } from './field-schema.ts'
+import { refuseControlInMailbox } from './mailbox-guard.ts'
 import { initMetadata } from './metadata.ts'
 import { nameMismatch } from './mismatch.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
@@ -96,6 +97,7 @@ export async function createObject(
       kind: 'workspace',
       name: t.space.path,
     })
+  refuseControlInMailbox(t, obj.metadata.name ?? t.name ?? '')
   if (t.info.namespaced) await requireLiveNamespace(deps, t, obj)
   const now = timestamp(deps.now())
   for (let attempt = 0; ; attempt++) {
@@ -130,7 +132,8 @@ export async function createObject(
         deps,
         objectKey(t, name, draft.metadata.namespace),
         storedAt(t, draft),
-        t.space
+        t.space,
+        { enforce: opts.enforceQuota === true }
       )
       return { object: servedAt(t, stored), warnings, created: true }
     } catch (e) {

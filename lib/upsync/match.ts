@@ -7,10 +7,14 @@
  * an object when its apiGroup (absent or '' = core; "*" = any group) is the object's group and each
  * of its lists (resources, names, and namespaces for a namespaced object) holds the object's value
  * or "*"; an absent or empty list selects nothing. The namespaces list is not consulted for
- * cluster-scoped objects. An object is upsyncable when any set selects it. Pure.
+ * cluster-scoped objects. An object is upsyncable when any set selects it. No set — `"*"`
+ * everywhere included — names a control kind (lib/tenancy/control-kinds.ts: placements, slices,
+ * SyncTargets, Locations, Customizers, Summarizers, SyncerConfigs, Workspaces, Tokens, CRDs...):
+ * what an edge reports is data, and a mailbox is never a control plane. Pure.
  */
 import { type UpsyncSet, UpsyncSetSchema } from '../apis/edge-v1alpha1.ts'
 import { isJsonObject } from '../patch/json-values.ts'
+import { isControlResource } from '../tenancy/control-kinds.ts'
 
 export type UpsyncCandidate = {
   group: string
@@ -36,8 +40,13 @@ export function upsyncSetsOf(obj: Readonly<Record<string, unknown>> | undefined)
 const holds = (list: readonly string[] | undefined, value: string) =>
   (list ?? []).some((x) => x === '*' || x === value)
 
-/** Whether the set names this group and resource (the lists to read for it). */
+/** Whether no upsync set can ever select objects of this resource (a control kind). */
+export const neverUpsynced = (group: string, resource: string): boolean =>
+  isControlResource(group, resource)
+
+/** Whether the set names this group and resource (the lists to read for it); never a control kind. */
 export function namesResource(set: UpsyncSet, group: string, resource: string): boolean {
+  if (neverUpsynced(group, resource)) return false
   const setGroup = set.apiGroup ?? ''
   return (setGroup === '*' || setGroup === group) && holds(set.resources, resource)
 }
