@@ -3,12 +3,21 @@
  * data folder, so objects survive restarts. Table state changes are instant (no CREATING
  * delay), and idle connections are kept open. The port is picked by the OS unless given; `close()`
  * stops the HTTP server, lets requests in flight answer, ends its connections and closes the
- * database (so the LevelDB lock is released).
+ * database (so the LevelDB lock is released). With a `key` (npm start's store key, store-key.ts)
+ * every request must carry a SigV4 signature made with it (sigv4-verify.ts), its body included;
+ * any other — unsigned, another access key id, a wrong signature, a date more than 15 minutes
+ * off, health GETs too — is answered 403 with a DynamoDB error (`UnrecognizedClientException`,
+ * `InvalidSignatureException` or `MissingAuthenticationTokenException`) and never reaches
+ * dynalite. Without one (a dynalite a test or the bench starts for itself) any signature passes,
+ * as dynalite's own.
  */
 
-import type { Server } from 'node:http'
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
+import { PassThrough } from 'node:stream'
+import { type SigV4Refusal, verifySigV4 } from './sigv4-verify.ts'
+import type { StoreKey } from './store-key.ts'
 
 type DynaliteOptions = {
   path?: string
@@ -32,6 +41,8 @@ export type DynaliteServerOptions = {
   host?: string
   /** 0 or absent: a free port. */
   port?: number
+  /** Serve only requests signed with this key; absent: any. */
+  key?: StoreKey
 }
 
 export async function startDynalite(opts: DynaliteServerOptions): Promise<DynaliteServer> {
@@ -42,6 +53,7 @@ export async function startDynalite(opts: DynaliteServerOptions): Promise<Dynali
     deleteTableMs: 0,
     updateTableMs: 0,
   })
+  if (opts.key) requireSignature(server, opts.key)
   // Idle connections stay open until close(), which ends them. With Node's default of 5 s the
   // server may close a socket just as a client sends on it: a client whose event loop was busy
   // for longer (the fuzz's hub in a worker thread, busy with a 1.6 MB patch beside e2e stacks)
@@ -64,6 +76,61 @@ export async function startDynalite(opts: DynaliteServerOptions): Promise<Dynali
       return closing
     },
   }
+}
+
+/** dynalite's own limit on a request body. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024
+
+function refuse(res: ServerResponse, refusal: SigV4Refusal): void {
+  const body = JSON.stringify({
+    __type: `com.amazon.coral.service#${refusal.type}`,
+    message: refusal.message,
+  })
+  res.writeHead(403, {
+    'content-type': 'application/x-amz-json-1.0',
+    'content-length': Buffer.byteLength(body),
+    'x-amzn-requestid': 'edgeplane-local-refused',
+  })
+  res.end(body)
+}
+
+/**
+ * Puts the signature check in front of dynalite's request listener: the body is read whole (it
+ * is signed), checked with the headers, and only then replayed to dynalite as a stream of its own.
+ */
+function requireSignature(server: Server, key: StoreKey): void {
+  const inner = server.listeners('request') as RequestListener[]
+  server.removeAllListeners('request')
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+    })
+    req.on('error', () => res.destroy())
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413, { 'content-length': 0, connection: 'close' })
+        return void res.end()
+      }
+      const body = Buffer.concat(chunks)
+      const refusal = verifySigV4(
+        { method: req.method ?? '', url: req.url ?? '/', rawHeaders: req.rawHeaders, body },
+        key
+      )
+      if (refusal) return refuse(res, refusal)
+      const replay = Object.assign(new PassThrough(), {
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        method: req.method,
+        url: req.url,
+        socket: req.socket,
+      })
+      for (const listener of inner) listener(replay as unknown as IncomingMessage, res)
+      replay.end(body)
+    })
+  })
 }
 
 /** How long close() lets requests in flight finish before it ends their connections. */

@@ -3,13 +3,22 @@
  * and a new start in the same folder, two servers get distinct ports, an idle keep-alive
  * connection is not closed by the server (a busy client reusing it must not get a reset), and a
  * close lets the requests in flight answer (dynalite throws, uncaught, a database step that runs
- * after its database closed).
+ * after its database closed). With a store key it serves only clients signing with that key:
+ * the SDK with another key id or secret, an unsigned or forged raw PutItem and a health GET are
+ * 403 with DynamoDB's error types, and nothing of them reaches the table.
  */
 import { connect } from 'node:net'
 import { join } from 'node:path'
-import { GetItemCommand, ListTablesCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
+import {
+  type DynamoDBClient,
+  GetItemCommand,
+  ListTablesCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/client-dynamodb'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { startDynalite } from '../../../infra/local/dynalite-server.ts'
+import { generateStoreKey } from '../../../infra/local/store-key.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../../lib/store/ensure-table.ts'
@@ -170,6 +179,80 @@ describe('local dynalite', () => {
       expect(closed).toBe(true)
     } finally {
       socket.destroy()
+      await db.close()
+    }
+  })
+})
+
+describe('local dynalite with a store key', () => {
+  const KEY = generateStoreKey()
+  const PUT = JSON.stringify({
+    TableName: 'keyed',
+    Item: { pk: { S: 'tk#x' }, sk: { S: 'admin' } },
+  })
+
+  it('serves clients that sign with the key, and refuses every other request with 403', async () => {
+    const db = await startDynalite({ key: KEY })
+    const good = createDynamoClient({
+      region: 'us-east-1',
+      endpoint: db.endpoint,
+      credentials: KEY,
+    })
+    const clients = {
+      local: clientFor(db.endpoint),
+      otherSecret: createDynamoClient({
+        region: 'us-east-1',
+        endpoint: db.endpoint,
+        credentials: { ...KEY, secretAccessKey: generateStoreKey().secretAccessKey },
+      }),
+    }
+    try {
+      await ensureTable(good, TABLE, { tableName: 'keyed' })
+      const store = createDynamoStore({ client: good, tableName: 'keyed' })
+      await store.kv.put('notes', 'n1', { text: 'signed' })
+      expect((await store.kv.get<{ text: string }>('notes', 'n1'))?.value).toEqual({
+        text: 'signed',
+      })
+
+      const refused = async (c: DynamoDBClient) =>
+        c.send(new ListTablesCommand({})).then(
+          () => 'served',
+          (e: Error & { $metadata?: { httpStatusCode?: number } }) =>
+            `${e.$metadata?.httpStatusCode} ${e.name}`
+        )
+      expect(await refused(clients.local)).toBe('403 UnrecognizedClientException')
+      expect(await refused(clients.otherSecret)).toBe('403 InvalidSignatureException')
+
+      // A raw PutItem, as any local process could send it: unsigned, or with a made-up signature.
+      const raw = (authorization?: string) =>
+        fetch(db.endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-amz-json-1.0',
+            'x-amz-target': 'DynamoDB_20120810.PutItem',
+            'x-amz-date': '20261202T080000Z',
+            ...(authorization ? { authorization } : {}),
+          },
+          body: PUT,
+        })
+      const unsigned = await raw()
+      expect(unsigned.status).toBe(403)
+      expect(await unsigned.json()).toMatchObject({
+        __type: 'com.amazon.coral.service#MissingAuthenticationTokenException',
+      })
+      const forged = await raw(
+        'AWS4-HMAC-SHA256 Credential=local/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=00'
+      )
+      expect(forged.status).toBe(403)
+      expect(await forged.json()).toMatchObject({
+        __type: 'com.amazon.coral.service#UnrecognizedClientException',
+      })
+      expect((await fetch(db.endpoint)).status).toBe(403)
+      // Nothing of it reached the table.
+      const items = await good.send(new ScanCommand({ TableName: 'keyed' }))
+      expect(items.Items?.some((i) => i.sk?.S === 'admin')).toBe(false)
+    } finally {
+      for (const c of [good, ...Object.values(clients)]) c.destroy()
       await db.close()
     }
   })
