@@ -10,7 +10,9 @@
  * (lib/kube/raw-target.ts): a runtime that passes the URL through unnormalized must not let
  * `configmaps/%2e%2e` reach the Namespace. workerd and Cloudflare's edge normalize dot segments
  * before the Worker runs, so there the check cannot see them (see docs/ARCHITECTURE.md, "Raw
- * request paths"); the local stack checks in front of workerd. Each request and each cron run
+ * request paths"); the local stack checks in front of workerd, and its Worker answers only
+ * requests the front forwarded (front-gate.ts: a per-start secret header, checked first; off in
+ * production, where no secret is set). Each request and each cron run
  * is one invocation with its own subrequest budget (lib/budget/frames.ts). The health routes
  * answer INSTANCE_ID, when set, in a header (lib/instance-label.ts).
  */
@@ -27,6 +29,7 @@ import { type HubOps, storeHubOps } from '../lib/metrics/hub-ops.ts'
 import { type AdminGate, createAdminGate } from './admin-token.ts'
 import { createApp } from './api/app.ts'
 import { json } from './api/respond.ts'
+import { checkFront, frontSecretOf } from './front-gate.ts'
 import { runMaintenance } from './maintenance.ts'
 
 /**
@@ -85,6 +88,8 @@ const app = createApp((c: Context) => depsFor(c.env as Env, c.executionCtx))
 
 export default {
   async fetch(req, env, ctx) {
+    const outside = checkFront(frontSecretOf(env), req.headers)
+    if (outside) return json(outside.toStatus(), outside.code)
     const refused = checkRawRequest(req.method, targetOfUrl(req.url))
     if (refused) return json(refused.toStatus(), refused.code)
     const { handle: h, budget, ensureAdmin, instance } = isolateFor(env)
