@@ -7,6 +7,7 @@
 import { type Builtins, builtinsFrom } from '../lib/apis/builtins.ts'
 import { createHubClient } from '../lib/hub/client.ts'
 import type { HubDeps } from '../lib/hub/deps.ts'
+import { serviceProviderSpaceCheck } from '../lib/hub/service-provider-space.ts'
 import { registryForSpace } from '../lib/hub/space-registry.ts'
 import { CONTROLLER_MANAGER, type Controller } from '../lib/reconcile/types.ts'
 import { mailboxController } from './reconcile-mailbox/controller.ts'
@@ -22,7 +23,7 @@ export function buildControllers(
   const client = createHubClient(deps, { fieldManager: CONTROLLER_MANAGER, baseUrl })
   return [
     mailboxController(client, deps.kv, deps.log),
-    whereController(client, deps.log),
+    whereController(client, deps.log, serviceProviderSpaceCheck(deps.kv)),
     translateController({
       client,
       projections: deps.projections,

@@ -39,6 +39,7 @@ import {
 import { leasesOf } from '../../lib/edge/lease.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
+import { serviceProviderSpaceCheck } from '../../lib/hub/service-provider-space.ts'
 import { collectionsOf } from '../../lib/hub/space-collections.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
@@ -124,6 +125,7 @@ export function createReads(deps: ReadsDeps): Reads {
     client: deps.client,
     registry: deps.registry,
     collections: (spaceId) => collectionsOf(deps.kv, spaceId),
+    spCheck: serviceProviderSpaceCheck(deps.kv),
     onInvalid,
     ...(deps.slices ? { slices: deps.slices } : {}),
   })

@@ -15,12 +15,14 @@
  * lookup that misses reads that entry too, and objects created before any index existed are found
  * by listing the kind in the space, as before; either way the entry found is written anew, so an
  * older SyncTarget joins the listing at its mailbox's first run (the resync reaches its mailbox
- * through the existing mailboxes).
+ * through the existing mailboxes). SyncTargets of `root:espw` and below are never indexed, so the
+ * mailbox step's resync never lists a mailbox for one.
  */
 import { SYNC_TARGETS } from '../apis/gvr.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { mailboxName } from '../reconcile/keys.ts'
 import type { KvStore } from '../store/types.ts'
+import { isServiceProviderPath } from '../tenancy/policy.ts'
 import type { HubClient } from './client.ts'
 import type { HubDeps } from './deps.ts'
 import type { KindHookRegistry } from './kind-hooks.ts'
@@ -103,11 +105,15 @@ export async function wantedMailboxes(
   return read.map((e) => e.key)
 }
 
-/** The hook writing the index entry of every SyncTarget created. */
+/**
+ * The hook writing the index entry of every SyncTarget created, but those of `root:espw` and the
+ * spaces below it: a SyncTarget there (what an edge put into its mailbox) never wants a mailbox.
+ */
 export function registerUidIndexHooks(hooks: KindHookRegistry<HubDeps>): void {
   hooks.register(SYNC_TARGETS.group, SYNC_TARGETS.resource, {
     async prepareCreate(ctx, obj) {
       const { uid, name } = obj.metadata
+      if (isServiceProviderPath(ctx.space.path)) return obj
       if (uid && name) await rememberUid(ctx.deps.kv, ctx.space.id, uid, name)
       return obj
     },

@@ -9,6 +9,7 @@
  * resource a placement could select there (built-ins and CRD-defined, all but the kinds that never
  * leave the center), at the preferred version of that space. A failed read rejects the memo, so
  * every key that needed it fails and is retried; nothing is computed from a partial read.
+ * Slices of root:espw and below (mailboxes) are left out (lib/hub/service-provider-space.ts).
  * Customization inputs are read only when some selected object asks for customization: a space's
  * Customizers and an inventory space's Locations, each with one list per batch (a thousand
  * destinations in one inventory space cost one list). Slices, placements, Customizers and
@@ -42,6 +43,10 @@ import {
 import { CUSTOMIZERS, EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
 import { isNotFound } from '../errors.ts'
 import type { Gvr, HubClient } from '../hub/client.ts'
+import {
+  listOutsideServiceProvider,
+  type ServiceProviderCheck,
+} from '../hub/service-provider-space.ts'
 import type { Space } from '../hub/spaces.ts'
 import type { Registry } from '../kube/registry.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
@@ -72,6 +77,8 @@ export type SnapshotDeps = {
   onInvalid?: (problem: DecodeProblem) => void
   /** The hub's decoded slice listings, kept between batches (slice-cache.ts). */
   slices?: SliceCache
+  /** Whether a space is `root:espw` or below (its slices are left out); default: ask the client. */
+  spCheck?: ServiceProviderCheck | undefined
 }
 
 /**
@@ -189,7 +196,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
   // Listed afresh per batch; decoded, grouped and merged once per listing (slice-cache.ts).
   const sliceList = () =>
     slices('*', async () => {
-      const listed = await deps.client.list('*', PLACEMENT_SLICES)
+      const listed = await listOutsideServiceProvider(deps.client, PLACEMENT_SLICES, deps.spCheck)
       const index = sliceCache.index(listed, () => {
         const invalid: DecodeProblem[] = []
         const valid = decodeEach(SinglePlacementSliceSchema, listed, (p) => invalid.push(p))

@@ -4,7 +4,7 @@
  * SyncTarget of the same name, finds nothing; one indexed by a release before is found through
  * its old entry and indexed anew; one created before the index existed is found by the list and
  * indexed then; the index lists mailbox names in order, a page at a time; a dry-run create leaves
- * nothing findable.
+ * nothing findable; a SyncTarget under root:espw is never indexed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SYNC_TARGETS, WORKSPACES } from '../../../lib/apis/gvr.ts'
@@ -121,5 +121,18 @@ describe('SyncTargets by uid', () => {
     const dry = await hub.call('POST', path, st('dry'))
     expect(dry.status).toBe(201)
     expect(await find(dry.body.metadata.uid)).toBeUndefined()
+  })
+
+  it('never indexes a SyncTarget of root:espw or below: it never wants a mailbox', async () => {
+    await client.create('root:espw', WORKSPACES, {
+      apiVersion: 'tenancy.kcp.io/v1alpha1',
+      kind: 'Workspace',
+      metadata: { name: 'provided' },
+    })
+    const provided = await client.space('root:espw:provided')
+    const made = await client.create(provided.path, SYNC_TARGETS, st('planted'))
+    const key = mailboxName(provided.id, made.metadata.uid ?? '')
+    expect(await hub.deps.kv.get(SYNC_TARGET_INDEX, key)).toBeUndefined()
+    expect(await wantedMailboxes(hub.deps.kv, { limit: 1000 })).not.toContain(key)
   })
 })
