@@ -13,7 +13,8 @@
  *    off. A 200 is merged into the copy on disk (an incomplete delta makes the next request a
  *    full one);
  * 2. read the edge's discovery and apply the copy (apply.ts; also on 304, which is how drift is
- *    reverted and failed applies are retried);
+ *    reverted and failed applies are retried), never the agent's own objects (self-protection.ts:
+ *    those entries are refused and reported as failed);
  * 3. prune what the agent owns and the desired state dropped or marks `removing` (prune.ts) —
  *    never on a version-0 answer, which means the mailbox has no content yet, not that it wants
  *    nothing;
@@ -35,11 +36,12 @@ import type { EdgeKube } from './kube-client.ts'
 import { createOwnedKeeper, OWNED_RECORD_NAME } from './owned-keeper.ts'
 import type { Owned } from './ownership.ts'
 import { pruneOwned } from './prune.ts'
-import { refKey } from './refs.ts'
+import { type Keyed, refKey } from './refs.ts'
 import { goneAtEdge, keepCurrentRemovals, removalsToConfirm } from './removals.ts'
 import { sendReport } from './report-send.ts'
 import { loadReportState, type ReportState, saveReportState } from './report-state.ts'
 import { planEntries } from './selection.ts'
+import { type AgentSelf, agentSelf, protectedProblem, protectedReason } from './self-protection.ts'
 import { collectStatuses } from './status-collector.ts'
 import { collectUpsync } from './upsync-collector.ts'
 import { upsyncSetsOf, upsyncTargets } from './upsync-sets.ts'
@@ -54,6 +56,11 @@ export type AgentDeps = {
   builtins: Builtins
   log: Logger
   now?: () => Date
+  /**
+   * What the agent never writes (self-protection.ts); default its record's namespace with the
+   * bootstrap's RBAC names.
+   */
+  self?: AgentSelf
 }
 
 export type PollOutcome = 'applied' | 'unchanged' | 'offline' | 'center-error' | 'failed'
@@ -128,6 +135,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
   let needFull = false
   const checked = new Map<string, string>()
   const persistOwned = () => keeper.save()
+  const self = deps.self ?? agentSelf(deps.record.namespace)
 
   async function poll(): Promise<PollResult> {
     const started = Date.now()
@@ -180,13 +188,18 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     const { kube, log } = deps
     const discover = async () => indexDiscovery(await kube.discover())
     const discovery = await discover()
-    const planned = planEntries(copy, deps.builtins)
+    const refused: Problem[] = []
+    const planned = planEntries(copy, deps.builtins).filter((p) => {
+      const why = protectedReason(p.entry, self)
+      if (why !== undefined) refused.push(protectedProblem(p.entry, why))
+      return why === undefined
+    })
     const applied = await applyPlanned(
       { kube, owned, saveOwned: persistOwned, identity, discover, checked, now, log },
       planned,
       discovery
     )
-    return { planned, applied }
+    return { planned, applied, refused }
   }
 
   /** Without the center: the copy on disk applied again, nothing pruned; never throws. */
@@ -209,23 +222,23 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
 
   async function reconcile(copy: DesiredCopy, fresh: boolean): Promise<Partial<PollResult>> {
     const { kube, log } = deps
-    const { planned, applied } = await applyCopy(copy)
+    const { planned, applied, refused } = await applyCopy(copy)
     // Version 0: the mailbox has no content yet (new, or re-created and not yet translated; a
     // translated one always holds its SyncerConfig). That is no reason to remove anything.
     const pruned =
       copy.version === 0
         ? { pruned: 0, dropped: 0, problems: [] }
         : await pruneOwned(
-            { kube, owned, builtins: deps.builtins, log, identity },
+            { kube, owned, builtins: deps.builtins, log, identity, self },
             new Set(planned.map((p) => p.key))
           )
     if (copy.version === 0 && owned.size > 0)
       log.warn('the mailbox has no content yet: keeping what the agent owns', { owned: owned.size })
     if (pruned.pruned + pruned.dropped > 0) await persistOwned()
     for (const key of checked.keys()) if (!owned.has(key)) checked.delete(key)
-    const problems: Problem[] = [...applied.problems, ...pruned.problems]
-    // Never upsynced: what the agent downsynced, anything the mailbox holds a copy of, and the
-    // ConfigMaps of the agent's own ownership record.
+    const problems: Problem[] = [...refused, ...applied.problems, ...pruned.problems]
+    // Never upsynced: what the agent downsynced, anything the mailbox holds a copy of, the
+    // ConfigMaps of the agent's own ownership record and the rest of the agent's own objects.
     const copies = new Set(copy.entries.map(refKey))
     const state = keepCurrentRemovals(withoutStale(reported, owned, problems), copy)
     const removed =
@@ -233,7 +246,8 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     const list = memoLister(kube)
     const statuses = await collectStatuses(applied.live, state.statuses, list, log)
     const targets = upsyncTargets(upsyncSetsOf(copy), applied.discovery)
-    const skip = (k: string) => owned.has(k) || copies.has(k) || keeper.holds(k)
+    const skip = (k: string, r: Keyed) =>
+      owned.has(k) || copies.has(k) || keeper.holds(k) || protectedReason(r, self) !== undefined
     const upsync = await collectUpsync(kube, {
       targets,
       downsynced: skip,

@@ -4,8 +4,9 @@
  * may copy `edge.kcp.io/downsynced` onto objects it makes (KubeStellar's ReplicaSet-deletion loop,
  * #900), and those are not in the record. Each delete carries a uid precondition, so an object
  * someone recreated under the same name is not touched. Order: everything else, then CRDs, then
- * Namespaces. A built-in namespace, a CRD of a built-in group and a create-only object
- * (create-only.ts) are never deleted (their record is just dropped, without a read). A pending
+ * Namespaces. A built-in namespace, a CRD of a built-in group, a create-only object
+ * (create-only.ts) and the agent's own objects (self-protection.ts: an older agent may have
+ * recorded one) are never deleted (their record is just dropped, without a read). A pending
  * entry (no uid: a create whose uid was never recorded) is deleted only when its object carries
  * this agent's marker (marker.ts), with that object's uid as precondition; otherwise it is
  * dropped. 404 and 409 (the object is gone, or it is not ours any more) drop the record; other
@@ -21,6 +22,7 @@ import { markedBy } from './marker.ts'
 import type { Owned, OwnedRecord } from './ownership.ts'
 import { refOf } from './refs.ts'
 import { phaseOf } from './selection.ts'
+import { type AgentSelf, protectedReason } from './self-protection.ts'
 
 export type PruneDeps = {
   kube: EdgeKube
@@ -29,6 +31,8 @@ export type PruneDeps = {
   log: Logger
   /** The agent's name in its marker (marker.ts). */
   identity: string
+  /** The agent's own objects (self-protection.ts): never deleted. */
+  self?: AgentSelf
 }
 export type PruneResult = { pruned: number; dropped: number; problems: Problem[] }
 
@@ -49,7 +53,10 @@ export async function pruneOwned(
         phaseOf(b.group, b.resource) - phaseOf(a.group, a.resource) || (ka < kb ? -1 : 1)
     )
   for (const [key, rec] of gone) {
-    const neverDeleted = rec.createOnly || isBuiltinRecord(rec, deps.builtins)
+    const neverDeleted =
+      rec.createOnly ||
+      isBuiltinRecord(rec, deps.builtins) ||
+      (deps.self !== undefined && protectedReason(rec, deps.self) !== undefined)
     let uid = rec.uid
     try {
       if (uid === undefined && !neverDeleted) uid = await pendingUid(deps, rec)

@@ -63,7 +63,7 @@ const grOf = (r: { group: string; resource: string }) => `${r.group}/${r.resourc
  */
 export type UpsyncCollection = {
   targets: readonly UpsyncTarget[]
-  downsynced: (key: string) => boolean
+  downsynced: (key: string, ref: ObjectRef) => boolean
   previous: ReportState['upsynced']
   log: Logger
 }
@@ -95,7 +95,7 @@ export async function collectUpsync(kube: EdgeKube, c: UpsyncCollection): Promis
         name,
       }
       const key = refKey(ref)
-      if (downsynced(key) || isSystemInfrastructure(s.group, s.resource, o)) continue
+      if (downsynced(key, ref) || isSystemInfrastructure(s.group, s.resource, o)) continue
       const body = upsyncBody(o, s)
       current.set(key, { key, ref, body, hash: hashOf(body) })
     }

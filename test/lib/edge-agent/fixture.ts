@@ -18,6 +18,7 @@ import { type Agent, createAgent } from '../../../lib/edge-agent/agent.ts'
 import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
 import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
 import { createKubeRest } from '../../../lib/edge-agent/kube-rest.ts'
+import type { AgentSelf } from '../../../lib/edge-agent/self-protection.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { parseApiVersion } from '../../../lib/kube/resource-info.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
@@ -120,6 +121,8 @@ export type AgentOptions = {
   builtinNamespaces?: string[]
   /** The ownership record's name (default: one per state folder, recordNameOf). */
   record?: string
+  /** What the agent never writes (default: its record's namespace, self-protection.ts). */
+  self?: AgentSelf
 }
 
 /** The ownership record of the agents made on state folder `dir` (unless told otherwise). */
@@ -145,6 +148,7 @@ export async function newAgent(
     builtins: builtinsFrom(o.builtinNamespaces),
     log: silentLogger,
     ...(o.now ? { now: o.now } : {}),
+    ...(o.self ? { self: o.self } : {}),
   })
   return Object.assign(agent, { stateDir })
 }
