@@ -122,6 +122,14 @@ export const invalid = (resource: string, target: Target, causes: StatusCause[])
     { details: { ...target, causes } }
   )
 
+/**
+ * 429 TooManyRequests, as kube answers when its API Priority and Fairness (or max-in-flight)
+ * refuses a request: the client waits `retryAfterSeconds` (the Retry-After header, which the
+ * Status rendering adds) and tries again.
+ */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'TooManyRequests', message, { details: { retryAfterSeconds } })
+
 export const internalError = (message: string, cause?: unknown) =>
   new ApiError(500, 'InternalError', message, { cause })
 

@@ -82,6 +82,8 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
     fieldValidation: q.fieldValidation,
     force: q.force,
     baseUrl: r.baseUrl,
+    // A client's create counts against its space's SpaceQuotas and is refused past them.
+    enforceQuota: true,
   }
 }
 

@@ -2,7 +2,7 @@
  * Response helpers: JSON bodies with kube's content type, `Warning` headers for validation
  * warnings (warning-header.ts: quoted and byte-safe, so no warning text can make a 500), list
  * envelopes, and the rendering of any error as a kube Status (a store that could not answer is
- * a 503 with a retry hint; other internal errors are logged with their stack and answered as a
+ * a 503 with a retry hint; a Status with `details.retryAfterSeconds` carries `Retry-After`; other internal errors are logged with their stack and answered as a
  * 500 Status without it).
  */
 import { type ApiError, internalError, isApiError } from '../../lib/errors.ts'
@@ -39,5 +39,9 @@ export function errorResponse(e: unknown, log: Logger, where: string): Response 
     })
     err = internalError('an internal error occurred; see the server log')
   }
-  return json(err.toStatus(), err.code)
+  const res = json(err.toStatus(), err.code)
+  // As kube's response writers: a Status asking to wait says so in the header clients read.
+  const wait = err.details?.retryAfterSeconds
+  if (wait !== undefined && wait > 0) res.headers.set('Retry-After', String(Math.ceil(wait)))
+  return res
 }

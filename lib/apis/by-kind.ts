@@ -1,7 +1,7 @@
 /**
  * Lookup of the zod schema (and the OpenAPI v3 schema derived from it, computed once per kind) of
  * every kind the hub validates with zod: the edge.kcp.io/v1alpha1 kinds and the kcp
- * tenancy.kcp.io and apis.kcp.io kinds, and edgeplane's Token, Inventory and PlacementGrant. Other kinds return undefined.
+ * tenancy.kcp.io and apis.kcp.io kinds, and edgeplane's Token, Inventory, PlacementGrant and SpaceQuota. Other kinds return undefined.
  */
 import type { z } from 'zod'
 import type { JsonObject } from '../kube/types.ts'

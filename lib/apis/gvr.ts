@@ -60,3 +60,8 @@ export const PLACEMENT_GRANTS: Gvr = {
   version: 'v1alpha1',
   resource: 'placementgrants',
 }
+export const SPACE_QUOTAS: Gvr = {
+  group: 'tenancy.edgeplane.io',
+  version: 'v1alpha1',
+  resource: 'spacequotas',
+}

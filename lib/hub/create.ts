@@ -132,8 +132,7 @@ export async function createObject(
         deps,
         objectKey(t, name, draft.metadata.namespace),
         storedAt(t, draft),
-        t.space,
-        { enforce: opts.enforceQuota === true }
+        { space: t.space, enforceQuota: opts.enforceQuota === true }
       )
       return { object: servedAt(t, stored), warnings, created: true }
     } catch (e) {

@@ -7,6 +7,7 @@
  * holder of that store must be able to revoke at once.)
  */
 import { createSliceCache, type SliceCache } from '../placement/slice-cache.ts'
+import { createQuotaCache, type QuotaCache } from '../quota/quota-cache.ts'
 import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
 
 /**
@@ -24,6 +25,8 @@ export type HubCaches = {
   collections: Map<string, Set<string>>
   /** The placement steps' decoded and indexed slice listings (lib/placement/slice-cache.ts). */
   slices: SliceCache
+  /** The root space's SpaceQuotas as last read (lib/quota/quotas.ts). */
+  quotas: QuotaCache
 }
 
 export function createHubCaches(): HubCaches {
@@ -32,5 +35,6 @@ export function createHubCaches(): HubCaches {
     heartbeats: new Map(),
     collections: new Map(),
     slices: createSliceCache(),
+    quotas: createQuotaCache(),
   }
 }

@@ -12,6 +12,11 @@ export type WriteOptions = {
   force: boolean
   /** `http://host:port`, for URLs the server reports (Workspace status.URL). */
   baseUrl: string
+  /**
+   * True: a create past a SpaceQuota is refused (the API's writes, lib/quota/admission.ts);
+   * absent: it is counted only (the steps' own writes through the in-process client).
+   */
+  enforceQuota?: boolean
 }
 
 export type WriteResult = {

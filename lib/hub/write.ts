@@ -3,10 +3,14 @@
  * line, and remove objects whose deletion has been decided (no finalizers left). Garbage
  * collection of dependents runs in the background after a hard delete, as kube's Background
  * propagation does; Foreground deletes dependents first; Orphan only drops the owner references.
+ * Every create takes its place in the SpaceQuotas holding its space first, and every removal
+ * gives it back (lib/quota/admission.ts); a write of a SpaceQuota moves the `quotas` epoch.
  */
 import { isApiError, isStaleWrite, StaleWriteError } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
+import { freeRemoved, reserveCreate, storedNothing } from '../quota/admission.ts'
+import { quotaWritten } from '../quota/quotas.ts'
 import type { ObjectKey } from '../store/types.ts'
 import type { HubDeps } from './deps.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
@@ -17,21 +21,38 @@ import type { Space } from './spaces.ts'
 
 export type Propagation = 'Background' | 'Foreground' | 'Orphan'
 
-/** A CRD write changes what its space serves: drop the cached registry. */
-function touched(deps: HubDeps, key: ObjectKey): void {
+/**
+ * A CRD write changes what its space serves: drop the cached registry. A SpaceQuota write changes
+ * what every create and delete must count (lib/quota/quotas.ts).
+ */
+async function touched(deps: HubDeps, key: ObjectKey): Promise<void> {
   if (key.group === CRD_GROUP) invalidateRegistry(deps, key.cluster)
+  await quotaWritten(deps, key)
 }
+
+/**
+ * Where a create goes: its space, and how it meets the SpaceQuotas there: `enforceQuota` refuses
+ * one past a bound (the API's writes); without it the create is only counted (the steps' own).
+ */
+export type CreateAt = { space: Space; enforceQuota?: boolean }
 
 export async function storeCreate(
   deps: HubDeps,
   key: ObjectKey,
   obj: KubeObject,
-  space: Space
+  at: CreateAt
 ): Promise<KubeObject> {
   // Before the object: a reader of the whole space trusts the index (space-collections.ts).
-  await noteCollection(deps, space, collectionOf(key.group, key.resource))
-  const created = await deps.objects.create(key, obj)
-  touched(deps, key)
+  await noteCollection(deps, at.space, collectionOf(key.group, key.resource))
+  const reserved = await reserveCreate(deps, at.space, key, at.enforceQuota === true)
+  let created: KubeObject
+  try {
+    created = await deps.objects.create(key, obj)
+  } catch (e) {
+    if (storedNothing(e)) await reserved.release()
+    throw e
+  }
+  await touched(deps, key)
   await updateOwnerIndex(deps.kv, key, undefined, created)
   return created
 }
@@ -51,7 +72,7 @@ export async function storeUpdate(
 ): Promise<KubeObject> {
   const { before, after, expectedRv = before.metadata.resourceVersion ?? '' } = r
   const updated = await deps.objects.update(key, after, expectedRv)
-  touched(deps, key)
+  await touched(deps, key)
   await updateOwnerIndex(deps.kv, key, before, updated)
   // Kinds that own content are removed by their termination, once the content is gone.
   if (decided(updated) && !deps.hooks.for(key.group, key.resource).terminates)
@@ -96,7 +117,8 @@ export async function storeRemove(
   const uid = obj.metadata.uid
   if (policy === 'Foreground' && uid) await collectDependents(deps, key.cluster, uid, 'Foreground')
   const gone = await deps.objects.delete(key, obj.metadata.resourceVersion)
-  touched(deps, key)
+  await touched(deps, key)
+  await freeRemoved(deps, key)
   await updateOwnerIndex(deps.kv, key, obj, undefined)
   if (uid && policy !== 'Foreground')
     deps.background(collectDependents(deps, key.cluster, uid, policy))

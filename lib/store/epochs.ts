@@ -1,12 +1,13 @@
 /**
  * Epochs: counters a writer moves after it changed one class of stored things, so that a process
  * may keep what it read of that class and trust it, without reading it again, for as long as the
- * counter stands still. Three exist: `credentials` (moved after a token record is replaced or
+ * counter stands still. Four exist: `credentials` (moved after a token record is replaced or
  * revoked: lib/auth/tokens.ts) and `manifests` (moved after a mailbox manifest is written or
  * deleted: the translate step, the mailbox space's deletion), which let the edge API answer an
  * idle poll from memory (functions/edge-api/desired.ts), and `spaces` (moved when a space turns
  * Terminating or goes: lib/hub/spaces.ts), which lets the API remember space records
- * (lib/hub/space-cache.ts).
+ * (lib/hub/space-cache.ts), and `quotas` (moved after a SpaceQuota is written or deleted:
+ * lib/quota/quotas.ts), which lets every create and delete know the quotas without a read.
  *
  * An epoch is the version of key-value entry `epochs/<name>` (kv-store.ts: an unconditional put
  * adds one), 0 while the entry does not exist. A reader takes the value of its store at most once
@@ -27,7 +28,7 @@ export const EPOCH_MAX_AGE_MS = 1_000
 /** A read in flight longer than this no longer stops others from reading (ms). */
 const READ_STALE_MS = 2_000
 
-export type EpochName = 'credentials' | 'manifests' | 'spaces'
+export type EpochName = 'credentials' | 'manifests' | 'spaces' | 'quotas'
 
 type Known = { value: number; readAt: number }
 type Reader = { known?: Known; readingSince?: number }
