@@ -25,6 +25,7 @@ import {
   type ResourcePipeline,
 } from '../../lib/relay/pipeline.ts'
 import { createPlacementList } from '../../lib/relay/placement-list.ts'
+import { createProviderSpaces } from '../../lib/relay/provider-spaces.ts'
 import { createRelayMetrics } from '../../lib/relay/relay-metrics.ts'
 import { createSliceIndex } from '../../lib/relay/slice-index.ts'
 import { createSummarizeKeysState } from '../../lib/relay/summarize-keys.ts'
@@ -134,6 +135,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   const placements = createPlacementList(http.listEdgePlacements)
   const eventKeys: EventKeysDeps = {
     espwSpaceId,
+    providers: createProviderSpaces(espwSpaceId),
     listEdgePlacements: placements.list,
     placementSeen: placements.observe,
     index,

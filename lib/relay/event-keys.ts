@@ -27,12 +27,17 @@
  * - summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements). The
  *   deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key, a
  *   terminating workload object holding the edge-removal finalizer its space's summarize keys.
+ * - Control objects (lib/tenancy/control-kinds.ts: placements, slices, SyncTargets, Locations,
+ *   Customizers, Summarizers, Workspaces...) in root:espw or below it (provider-spaces.ts) wake
+ *   nothing, but the mailbox Workspaces of root:espw itself: an edge that got them into its
+ *   mailbox plants no placement, edge or space through the relay.
  * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { placementOfSlice, sliceWhereKey } from '../placement/slice-owner.ts'
 import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
+import { isControlResource } from '../tenancy/control-kinds.ts'
 import {
   inputMoved,
   mailboxMoved,
@@ -43,6 +48,7 @@ import {
   syncTargetMoved,
   whereInputMoved,
 } from './event-memory.ts'
+import type { ProviderSpaces } from './provider-spaces.ts'
 import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 import { SUMMARIZE_STEP, type SummarizeKeysState, summarizeKeys } from './summarize-keys.ts'
@@ -66,6 +72,11 @@ export type EventKeysDeps = {
   placementSeen?(type: string, obj: KubeObject): void
   /** Slice -> mailboxes; slice events update it. */
   index: SliceIndex
+  /**
+   * The spaces known to be root:espw or below it (provider-spaces.ts; Workspace events feed it);
+   * without it, root:espw and the mailbox spaces the summarize state knows.
+   */
+  providers?: ProviderSpaces
   /** What the summarize keys need (mailbox spaces, heartbeats seen); without it, none. */
   summarize?: SummarizeKeysState
   /** EdgePlacement key -> `<uid>/<generation>` last seen; without it, every event translates. */
@@ -99,8 +110,25 @@ const spaceOf = (obj: KubeObject) => obj.metadata?.annotations?.[CLUSTER_ANNOTAT
 const translate = (mailboxes: Iterable<string>): StepKey[] =>
   [...new Set(mailboxes)].sort().map((key) => ({ step: TRANSLATE_STEP, key }))
 
+/** Whether the space is root:espw or below, as far as the relay knows. */
+function isProvider(deps: EventKeysDeps, space: string | undefined): boolean {
+  if (!space) return false
+  if (deps.providers) return deps.providers.has(space)
+  return space === deps.espwSpaceId || !!deps.summarize?.mailboxSpaces.has(space)
+}
+
+/** A control object of a provider space, but a mailbox Workspace of root:espw (the step's own). */
+function ignored(ref: ResourceRef, obj: KubeObject, deps: EventKeysDeps): boolean {
+  if (!isControlResource(ref.group, ref.resource)) return false
+  const space = spaceOf(obj)
+  if (!isProvider(deps, space)) return false
+  const workspace = ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces'
+  return !(workspace && space === deps.espwSpaceId && isMailboxName(obj.metadata.name ?? ''))
+}
+
 async function allWhereKeys(deps: EventKeysDeps): Promise<StepKey[]> {
-  const keys = (await deps.listEdgePlacements()).map(whereKeyOf)
+  const placements = await deps.listEdgePlacements()
+  const keys = placements.filter((p) => !isProvider(deps, spaceOf(p))).map(whereKeyOf)
   return [...new Set(keys.filter((k): k is string => !!k))]
     .sort()
     .map((key) => ({ step: WHERE_STEP, key }))
@@ -169,6 +197,9 @@ export async function keysForEvent(
   deps: EventKeysDeps
 ): Promise<StepKey[]> {
   if (!CHANGES.includes(event.type) || !event.object?.metadata) return []
+  if (ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces')
+    deps.providers?.observe(event.object)
+  if (ignored(ref, event.object, deps)) return []
   const keys = await stepKeys(ref, event, deps)
   const summarize = deps.summarize
   const all = summarize
