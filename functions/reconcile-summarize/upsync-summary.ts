@@ -4,9 +4,15 @@
  * (lib/upsync/match.ts). Per mailbox, one list per resource its registry serves that some set
  * names (its group or "*" and its resource or "*", in one set), at the preferred version; nothing
  * is read for a placement without upsync sets (the summary then has no `upsync` part). The result
- * counts the objects and
- * the destinations that upsynced any, and lists the first MAX_UPSYNC_LISTED in (group, resource,
- * namespace, name, destination) order.
+ * counts the objects and the destinations that upsynced any, and lists the first
+ * MAX_UPSYNC_LISTED in (group, resource, namespace, name, destination) order.
+ *
+ * An edge is shared by tenants, so a tenant sees only what is its own there (issue 35): unless
+ * the grant of the placement's space says `upsyncAllNamespaces` (always so while the hub is
+ * single-team), only objects of the namespaces that space's placements send to that mailbox — the
+ * namespaces of the live (not leaving) copies whose manifest sources name the space, a Namespace
+ * copy naming its own — and no cluster-scoped object, which no namespace owns. A space that is
+ * gone sees none.
  */
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import { MAX_UPSYNC_LISTED, type PlacementSummary } from '../../lib/apis/edge-summary.ts'
@@ -14,10 +20,11 @@ import type { UpsyncSet } from '../../lib/apis/edge-v1alpha1.ts'
 import { UPSYNCED_ANNOTATION } from '../../lib/edge/protocol.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
 import type { Registry } from '../../lib/kube/registry.ts'
+import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
 import { mapLimit } from '../../lib/map-limit.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
 import { isUpsyncable, namesResource } from '../../lib/upsync/match.ts'
-import type { Reads } from './reads.ts'
+import type { MailboxView, Reads } from './reads.ts'
 
 export type UpsyncDeps = {
   client: HubClient
@@ -57,6 +64,17 @@ async function upsyncedIn(
 const sortKey = (o: Listed) =>
   [o.group, o.resource, o.namespace ?? '', o.name, o.cluster, o.syncTarget].join('\u0000')
 
+/** The namespaces the copies of `spaceId` use in the mailbox (see the header). */
+function ownedNamespaces(view: MailboxView, spaceId: string): Set<string> {
+  const owned = new Set<string>()
+  for (const e of view.entries.values()) {
+    if (e.removing || !(e.sources ?? []).some((s) => s.space === spaceId)) continue
+    if (e.namespace) owned.add(e.namespace)
+    else if (e.group === '' && e.resource === 'namespaces') owned.add(e.name)
+  }
+  return owned
+}
+
 export async function upsyncSummary(
   deps: UpsyncDeps,
   reads: Reads,
@@ -65,17 +83,23 @@ export async function upsyncSummary(
 ): Promise<PlacementSummary['upsync']> {
   const sets = placement.spec?.upsync ?? []
   if (sets.length === 0) return undefined
-  const perDestination = await mapLimit(destinations, 8, async (d) => {
+  const spaceId = placement.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
+  const grant = await reads.snapshot.grantOf(spaceId)
+  const perDestination = await mapLimit(grant ? destinations : [], 8, async (d) => {
     const view = await reads.mailbox(mailboxOfDestination(d))
     if (!view) return []
-    return (await upsyncedIn(deps, view.space.id, sets)).map(
-      ({ namespace, ...f }): Listed => ({
-        ...f,
-        ...(namespace ? { namespace } : {}),
-        cluster: d.cluster,
-        syncTarget: d.syncTargetName,
-      })
-    )
+    const found = await upsyncedIn(deps, view.space.id, sets)
+    const owned = grant?.upsyncAllNamespaces ? undefined : ownedNamespaces(view, spaceId)
+    return found
+      .filter((f) => !owned || (f.namespace !== '' && owned.has(f.namespace)))
+      .map(
+        ({ namespace, ...f }): Listed => ({
+          ...f,
+          ...(namespace ? { namespace } : {}),
+          cluster: d.cluster,
+          syncTarget: d.syncTargetName,
+        })
+      )
   })
   const all = perDestination.flat().sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1))
   return {
