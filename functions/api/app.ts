@@ -2,7 +2,8 @@
  * The hub's hono app: health endpoints without auth (ops-routes.ts; /readyz checks the store),
  * request counting for /metrics, then for every other path a bearer-token
  * check and the route rule of lib/edge/edge-scope.ts (edge credentials reach only their own
- * mailbox's edge API; users none of it); then the edge API (functions/edge-api/routes.ts), the
+ * mailbox's edge API; users none of it), the token's fair share of requests and watches in
+ * flight (fair-share.ts: 429 past it; one limiter per app, so per isolate or process); then the edge API (functions/edge-api/routes.ts), the
  * reconcile hooks, and for every other path the space (from `/clusters/<path-or-id>`, `root` when
  * absent, `*` for the admin-only cross-space view; the token must reach it, except for the self
  * reviews, which answer for any token in any space; a space a token cannot reach answers the
@@ -31,11 +32,17 @@ import {
   splitClusterPrefix,
 } from '../../lib/kube/request-path.ts'
 import { createLogger } from '../../lib/log.ts'
+import {
+  createTokenLimiter,
+  DEFAULT_TOKEN_LIMITS,
+  type TokenLimiter,
+} from '../../lib/quota/token-limiter.ts'
 import { mountDashboard } from '../dashboard/routes.ts'
 import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
 import type { ApiEnv } from './api-env.ts'
 import { handleDiscovery } from './discovery-routes.ts'
+import { fairShare } from './fair-share.ts'
 import { resolveNamedWatch } from './named-watch.ts'
 import { countRequests, handleLivez, handleMetrics, handleReadyz } from './ops-routes.ts'
 import { parseQuery } from './query.ts'
@@ -121,8 +128,12 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   })
 }
 
-export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
+/** What one app holds beyond its dependencies: its per-token limiter (fair-share.ts). */
+export type AppOptions = { limiter?: TokenLimiter }
+
+export function createApp(getDeps: (c: Context) => HubDeps, opts: AppOptions = {}): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>()
+  const limiter = opts.limiter ?? createTokenLimiter(DEFAULT_TOKEN_LIMITS, Date.now)
   app.onError((err, c) =>
     errorResponse(err, c.get('deps')?.log ?? fallbackLog, `${c.req.method} ${c.req.path}`)
   )
@@ -144,6 +155,7 @@ export function createApp(getDeps: (c: Context) => HubDeps): Hono<ApiEnv> {
     c.set('principal', principal)
     await next()
   })
+  app.use('*', fairShare(limiter))
   app.get('/metrics', handleMetrics)
   mountEdgeApi(app)
   app.post('/hooks/:step', handleHook)
