@@ -1,6 +1,8 @@
 /**
  * The simulated edge cluster's process entry: parses flags (cli-args.ts), reads (or creates) the
- * admin token file and the TLS certificate, starts the edge (start.ts), writes the ready line to
+ * admin token file and the TLS certificate, starts the edge (start.ts) — with the store
+ * credentials of AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY when both are set (npm start's store
+ * key), dummy ones otherwise — writes the ready line to
  * stdout (ready-line.ts; logs go to stderr) and runs until SIGTERM or SIGINT — or, with
  * `--parent-pid`, until that process is no longer its parent — then stops cleanly and exits 0.
  * Exits 2 on bad arguments and 1 when it cannot start.
@@ -45,6 +47,14 @@ async function main(): Promise<number> {
     edge = await startSimulatedEdge({
       name: cfg.name,
       ddbEndpoint: cfg.ddbEndpoint,
+      ...(process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY
+        ? {
+            credentials: {
+              accessKeyId: process.env.AWS_ACCESS_KEY_ID,
+              secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY,
+            },
+          }
+        : {}),
       ...(cfg.table ? { tableName: cfg.table } : {}),
       region: cfg.region,
       tls,

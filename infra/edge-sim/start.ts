@@ -28,6 +28,8 @@ export type SimulatedEdgeOptions = {
   /** The edge's name (a DNS label): the node is `<name>-node`, the table `edge-<name>` by default. */
   name: string
   ddbEndpoint: string
+  /** The store's AWS credentials (npm start's store key); absent: dummy ones, as dynalite takes. */
+  credentials?: { accessKeyId: string; secretAccessKey: string }
   tableName?: string
   region?: string
   /** PEM certificate and key; without them the API is plain http. */
@@ -65,7 +67,7 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
   const client = createDynamoClient({
     region: opts.region ?? 'us-east-1',
     endpoint: opts.ddbEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: opts.credentials ?? { accessKeyId: 'local', secretAccessKey: 'local' },
   })
   let server: ReturnType<typeof serve> | undefined
   let simulator: Simulator | undefined

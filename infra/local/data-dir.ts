@@ -4,6 +4,10 @@
  *                 to rotate it, replace its content (or delete the file) and restart: the start
  *                 revokes the previous token (lib/auth/bootstrap-admin.ts)
  *   tls/          the hub's self-signed certificate (cert.pem) and key (key.pem, mode 0600)
+ *   store-key     the local store's access key (store-key.ts): dynalite serves only requests
+ *                 signed with it; generated on first start, reused afterwards
+ *   worker.env    the Worker's secrets for `wrangler dev --env-file` (the store key and this
+ *                 start's front secret, hub-worker.ts), rewritten on every start
  *   dynalite/     the dynalite (LevelDB) files: every object, token and space
  *   wrangler/     wrangler dev's own persisted state (--persist-to)
  *   wrangler.log  wrangler's and the Worker's output
@@ -31,6 +35,8 @@ export type DataPaths = {
   stackInfo: string
   tlsCert: string
   tlsKey: string
+  storeKey: string
+  workerEnv: string
 }
 
 export function dataPaths(root: string): DataPaths {
@@ -45,6 +51,8 @@ export function dataPaths(root: string): DataPaths {
     stackInfo: join(root, 'stack.json'),
     tlsCert: join(root, 'tls', 'cert.pem'),
     tlsKey: join(root, 'tls', 'key.pem'),
+    storeKey: join(root, 'store-key'),
+    workerEnv: join(root, 'worker.env'),
   }
 }
 

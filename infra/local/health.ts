@@ -20,7 +20,7 @@ export type WaitHealthyOptions = {
 /** Whether `GET <url>` answers 200 (with the label `instance`, when given) within `timeoutMs`. */
 export async function answersHealthy(
   url: string,
-  opts: { ca?: string; instance?: string; timeoutMs?: number }
+  opts: { ca?: string; instance?: string; timeoutMs?: number; headers?: Record<string, string> }
 ): Promise<boolean> {
   try {
     const remote = createRemote({
@@ -28,7 +28,7 @@ export async function answersHealthy(
       timeoutMs: opts.timeoutMs ?? 2000,
       ...(opts.ca ? { ca: opts.ca } : {}),
     })
-    const res = await remote.send('')
+    const res = await remote.send('', opts.headers ? { headers: opts.headers } : {})
     await res.body?.cancel()
     if (res.status !== 200) return false
     return opts.instance === undefined || res.headers.get(INSTANCE_HEADER) === opts.instance

@@ -6,7 +6,10 @@
  * request-target still visible: a refused method or target (functions/raw-request-guard.ts — dot
  * segments, malformed percent-encoding, a target over 16 KiB, an unknown method) is answered with a
  * kube Status and never forwarded. Everything else is passed through as it came — method, raw
- * target, headers and Host, minus hop-by-hop headers — over keep-alive connections, and the answer
+ * target, headers and Host, minus hop-by-hop headers — over keep-alive connections, with the
+ * start's front secret in FRONT_HEADER (functions/front-gate.ts: the Worker refuses what lacks it,
+ * so wrangler's own ports serve nothing the front did not check; a client's own FRONT_HEADER is
+ * dropped), and the answer
  * is streamed back unbuffered (watches flow event by event). A client that goes away aborts its
  * upstream request, so the Worker sees the watch end. If wrangler is not answering, 503. An answer
  * (the front's or the Worker's) given before the client finished sending its body is delivered
@@ -17,6 +20,7 @@
 import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { FRONT_HEADER } from '../../functions/front-gate.ts'
 import {
   GUARDED_SERVER_OPTIONS,
   guardListener,
@@ -31,6 +35,8 @@ export type HubFrontOptions = {
   tls: { certPem: string; keyPem: string }
   /** Where wrangler dev listens (plain http on loopback). */
   upstream: { host: string; port: number }
+  /** Sent in FRONT_HEADER with every forwarded request (the Worker's LOCAL_FRONT_SECRET). */
+  secret?: string
 }
 
 export type HubFront = { url: string; port: number; close(): Promise<void> }
@@ -69,14 +75,25 @@ const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined ||
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
 
-function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent) {
+/** The headers forwarded upstream: the client's end-to-end ones, FRONT_HEADER the front's own. */
+export function upstreamHeaders(
+  raw: string[],
+  secret: string | undefined
+): Record<string, string | string[]> {
+  const headers = endToEndHeaders(raw)
+  delete headers[FRONT_HEADER]
+  if (secret) headers[FRONT_HEADER] = secret
+  return headers
+}
+
+function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent, secret?: string) {
   const forward = (req: IncomingMessage, res: ServerResponse, retried: boolean): void => {
     const up = request({
       host: upstream.host,
       port: upstream.port,
       method: req.method,
       path: req.url,
-      headers: endToEndHeaders(req.rawHeaders),
+      headers: upstreamHeaders(req.rawHeaders, secret),
       agent,
     })
     let answered = false
@@ -122,7 +139,7 @@ export async function startHubFront(opts: HubFrontOptions): Promise<HubFront> {
   const server = guardServer(
     createServer(
       { ...GUARDED_SERVER_OPTIONS, cert: opts.tls.certPem, key: opts.tls.keyPem },
-      guardListener(forwarder(opts.upstream, agent))
+      guardListener(forwarder(opts.upstream, agent, opts.secret))
     )
   )
   await new Promise<void>((resolve, reject) => {

@@ -2,7 +2,8 @@
  * Prepares the store before the Worker starts: creates the DynamoDB table on dynalite when it is
  * missing (idempotent), migrates one an earlier release wrote to the current stored format, then
  * bootstraps the hub — spaces `root` and `root:espw` and the admin
- * token — with the same hub code the Worker runs, in this Node process. Background work started
+ * token — with the same hub code the Worker runs, in this Node process, signing its store
+ * requests with the store key when given. Background work started
  * by the bootstrap is awaited, and the DynamoDB client is closed afterwards.
  */
 
@@ -20,6 +21,8 @@ export type HubSetupOptions = {
   adminToken: string
   /** The hub's URL, recorded in Workspace status URLs. */
   baseUrl: string
+  /** The store key dynalite requires (store-key.ts); absent: dummy credentials. */
+  credentials?: { accessKeyId: string; secretAccessKey: string }
   log: Logger
 }
 
@@ -41,7 +44,16 @@ async function migrateTable(store: DynamoStore, log: Logger): Promise<void> {
 }
 
 export async function prepareHub(opts: HubSetupOptions): Promise<HubSetupResult> {
-  const cfg = readConfig({ DDB_ENDPOINT: opts.ddbEndpoint, TABLE_NAME: opts.tableName })
+  const cfg = readConfig({
+    DDB_ENDPOINT: opts.ddbEndpoint,
+    TABLE_NAME: opts.tableName,
+    ...(opts.credentials
+      ? {
+          AWS_ACCESS_KEY_ID: opts.credentials.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: opts.credentials.secretAccessKey,
+        }
+      : {}),
+  })
   const handle = { ...openStore(cfg), log: opts.log }
   try {
     const table = await ensureTable(handle.store.client, TABLE, { tableName: opts.tableName })

@@ -15,12 +15,20 @@
  * other process may answer /healthz on that port itself (another stack's Worker did, in a
  * fresh-clone CI run, and the stack registered its edges there: 401): so every start gives
  * wrangler a random instance label (INSTANCE_ID) and only an answer carrying it counts as healthy.
+ * With `envFile`, every start also makes a random front secret: the front sends it with each
+ * request it forwards and the Worker refuses requests without it (functions/front-gate.ts), so
+ * wrangler's own ports answer nothing the front did not check; the secret and the store key (the
+ * Worker's AWS credentials for the local dynalite) are written to that file (mode 0600), which
+ * wrangler reads with `--env-file`, and `probe()` sends the secret too.
  */
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { FRONT_HEADER, FRONT_SECRET_VAR } from '../../functions/front-gate.ts'
+import { writePrivateFile } from './data-dir.ts'
 import { answersHealthy, waitHealthy } from './health.ts'
 import { type HubFront, startHubFront } from './hub-front.ts'
 import { withLogTail } from './log-tail.ts'
 import { pickFreePort } from './ports.ts'
+import { type StoreKey, storeKeyEnv } from './store-key.ts'
 import { startWrangler, type WranglerProcess } from './wrangler-process.ts'
 
 export type HubWorkerOptions = {
@@ -34,6 +42,13 @@ export type HubWorkerOptions = {
   logFile: string
   tls: { certPem: string; keyPem: string }
   readyTimeoutMs: number
+  /**
+   * The Worker's private env file (data-dir.ts): written with the front secret and the store key
+   * on every start; absent: no front secret and no store key (tests with a stand-in).
+   */
+  envFile?: string
+  /** The local store's key, for the Worker (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY). */
+  storeKey?: StoreKey
   /** The built Worker to run (`wrangler dev --no-bundle`); absent: wrangler bundles the sources. */
   workerScript?: string
   signal?: AbortSignal
@@ -72,6 +87,24 @@ function abortReason(signal: AbortSignal | undefined): string | undefined {
   return signal.reason instanceof Error ? signal.reason.message : 'aborted'
 }
 
+/** The Worker's secrets as `KEY=value` lines (hex and key ids only: nothing needs quoting). */
+async function writeWorkerEnv(
+  path: string,
+  secret: string | undefined,
+  key: StoreKey | undefined
+): Promise<void> {
+  const vars = {
+    ...(secret ? { [FRONT_SECRET_VAR]: secret } : {}),
+    ...(key ? storeKeyEnv(key) : {}),
+  }
+  await writePrivateFile(
+    path,
+    Object.entries(vars)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join('')
+  )
+}
+
 /** Starts with freshly picked loopback ports this many times at most. */
 export const PORT_ATTEMPTS = 3
 const PORT_TAKEN = /Address already in use/
@@ -92,10 +125,13 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
   const workerPort = await pickFreePort()
   const inspectorPort = await pickFreePort()
   const instance = randomUUID()
+  const secret = opts.envFile ? randomBytes(32).toString('hex') : undefined
+  if (opts.envFile) await writeWorkerEnv(opts.envFile, secret, opts.storeKey)
   const front = await startHubFront({
     port: opts.port,
     tls: opts.tls,
     upstream: { host: '127.0.0.1', port: workerPort },
+    ...(secret ? { secret } : {}),
   })
   const spawnWrangler = () =>
     startWrangler({
@@ -111,6 +147,7 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
         LOG_LEVEL: opts.logLevel,
         INSTANCE_ID: instance,
       },
+      ...(opts.envFile ? { envFile: opts.envFile } : {}),
       ...(opts.command ? { command: opts.command } : {}),
       ...(opts.workerScript ? { script: opts.workerScript } : {}),
     })
@@ -148,6 +185,10 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
     return w
   }
   const probe = (timeoutMs = 5000) =>
-    answersHealthy(`http://127.0.0.1:${workerPort}/healthz`, { instance, timeoutMs })
+    answersHealthy(`http://127.0.0.1:${workerPort}/healthz`, {
+      instance,
+      timeoutMs,
+      ...(secret ? { headers: { [FRONT_HEADER]: secret } } : {}),
+    })
   return { url, inspectorPort, workerPort, wrangler, front, respawn, probe }
 }

@@ -5,7 +5,7 @@
  *   2. per edge, a simulated cluster (infra/edge-sim/main.ts) as a supervised child on a port
  *      picked once per start (so a restarted edge comes back at the same URL), its table `edge-<name>`
  *      on the stack's dynalite, its admin token in `<data>/edges/<name>/admin-token`, served over
- *      https with the hub's certificate; a kubeconfig for it in `<data>/edges/<name>/kubeconfig`;
+ *      https with the hub's certificate, the store key in its environment; a kubeconfig for it in `<data>/edges/<name>/kubeconfig`;
  *   3. the edge joined through the bootstrap a real edge uses (edge-join.ts);
  *   4. its agent (infra/edge-agent/main.ts) as a supervised child, configured from the Secret the
  *      bootstrap put in the edge cluster, state in `<data>/edges/<name>/agent/`, polling every
@@ -28,6 +28,7 @@ import type { Part } from './parts.ts'
 import { pickFreePort } from './ports.ts'
 import type { ProgramRunner } from './program-bundles.ts'
 import type { EdgeInfo } from './stack-info.ts'
+import { type StoreKey, storeKeyEnv } from './store-key.ts'
 import { EDGE_AGENT_MAIN, EDGE_SIM_MAIN, type Supervisor, supervise } from './supervise.ts'
 
 export type LocalEdgesOptions = {
@@ -37,6 +38,8 @@ export type LocalEdgesOptions = {
   center: Center
   hub: HubCall
   ddbEndpoint: string
+  /** The local store's key, given to each simulated edge as its AWS credentials. */
+  storeKey?: StoreKey
   /** Folder with the hub's cert.pem and key.pem, which the edges serve too. */
   tlsDir: string
   pollIntervalSeconds: number
@@ -80,8 +83,10 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     onSpawn: () => o.onChange(),
     logFile: join(dir, `${name}.log`),
   })
+  const edgeChild = child('edge')
   const sim = supervise({
-    ...child('edge'),
+    ...edgeChild,
+    env: { ...edgeChild.env, ...(o.storeKey ? storeKeyEnv(o.storeKey) : {}) },
     name: `edge ${spec.name}`,
     main: EDGE_SIM_MAIN,
     ...(o.programs ? { command: o.programs.argv(EDGE_SIM_MAIN) } : {}),

@@ -1,13 +1,14 @@
 /**
  * Starts the local center, in order, and stops it in reverse:
  *   1. the data folder and its lock (one stack per folder), leftovers of a crashed run, the admin
- *      token, the TLS certificate
- *   2. dynalite on a free port, persisted under the data folder
+ *      token, the TLS certificate, the store key (store-key.ts)
+ *   2. dynalite on a free port, persisted under the data folder, serving only requests signed
+ *      with the store key (the Worker, the bootstrap, the relay and the edges get it)
  *   3. the table (if missing) and the hub bootstrap (root, root:espw, admin token)
  *   4. the hub's front on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
  *      data folder: kubectl sends tokens only over https; it refuses dot-segment and other raw
  *      request-targets workerd would normalize) and `wrangler dev` behind it on a loopback http
- *      port, waited for until /healthz answers 200 through the front, then supervised
+ *      port, answering only what the front forwards (a per-start secret header), waited for until /healthz answers 200 through the front, then supervised
  *      (hub-supervisor.ts: restarted when wrangler or its workerd dies, a bounded number of times)
  *   5. the local cron ticker
  *   6. the watch relay (infra/relay/main.ts) as a supervised child, restarted when it dies, its
@@ -35,7 +36,9 @@ import { acquireLock } from './lock-file.ts'
 import { type Part, stopAll } from './parts.ts'
 import { assertPortFree } from './ports.ts'
 import { prepareProgramBundles } from './program-bundles.ts'
+import { relayArgs, relayEnv } from './relay-child.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
+import { loadOrCreateStoreKey } from './store-key.ts'
 import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
 
 export type LocalStack = {
@@ -70,29 +73,6 @@ export type LocalStackOptions = {
 /** The spaces that get a kubeconfig context; the first is the current context. */
 export const CONTEXT_SPACES = ['root', 'root:espw']
 
-/** The relay's command line against this stack's hub and dynalite. */
-export function relayArgs(
-  hubUrl: string,
-  tokenFile: string,
-  ddbEndpoint: string,
-  table: string
-): string[] {
-  return [
-    '--hub',
-    hubUrl,
-    '--token-file',
-    tokenFile,
-    '--ddb-endpoint',
-    ddbEndpoint,
-    '--table',
-    table,
-    '--parent-pid',
-    String(process.pid),
-    // Its /healthz and /metrics on a free loopback port (logged), never a fixed one that clashes.
-    ...['--health-host', '127.0.0.1', '--health-port', '0'],
-  ]
-}
-
 export async function startLocalStack(
   cfg: LocalConfig,
   opts: LocalStackOptions
@@ -109,6 +89,8 @@ export async function startLocalStack(
     log.info('admin token', { file: paths.adminToken, created: admin.created })
     const tls = await loadOrCreateTls(paths)
     log.info('tls certificate', { file: paths.tlsCert, created: tls.created })
+    const { key: storeKey, created: keyCreated } = await loadOrCreateStoreKey(paths.storeKey)
+    log.info('store key', { file: paths.storeKey, created: keyCreated })
 
     // Built (or found in the cache) while dynalite starts and the hub is set up.
     const programsReady = prepareProgramBundles({
@@ -117,7 +99,7 @@ export async function startLocalStack(
       log,
     })
     checkAborted()
-    const db = await startDynalite({ path: paths.dynalite })
+    const db = await startDynalite({ path: paths.dynalite, key: storeKey })
     parts.push({ name: 'dynalite', stop: () => db.close() })
     log.info('dynalite listening', { endpoint: db.endpoint, path: paths.dynalite })
 
@@ -126,6 +108,7 @@ export async function startLocalStack(
       tableName: cfg.tableName,
       adminToken: admin.token,
       baseUrl: hubUrlFor(cfg.port),
+      credentials: storeKey,
       log,
     })
 
@@ -140,6 +123,8 @@ export async function startLocalStack(
       logLevel: cfg.logLevel,
       persistTo: paths.wrangler,
       logFile: paths.wranglerLog,
+      envFile: paths.workerEnv,
+      storeKey,
       tls: { certPem: tls.certPem, keyPem: tls.keyPem },
       readyTimeoutMs: opts.readyTimeoutMs ?? 120_000,
       ...(opts.signal ? { signal: opts.signal } : {}),
@@ -206,7 +191,7 @@ export async function startLocalStack(
         main: RELAY_MAIN,
         cwd: opts.repoRoot,
         args: relayArgs(hubUrl, paths.adminToken, db.endpoint, cfg.tableName),
-        env: { NODE_EXTRA_CA_CERTS: paths.tlsCert, LOG_LEVEL: cfg.logLevel },
+        env: relayEnv(paths.tlsCert, cfg.logLevel, storeKey),
         logFile: paths.relayLog,
         log,
         command: opts.relayCommand ?? programs.argv(RELAY_MAIN),
@@ -232,6 +217,7 @@ export async function startLocalStack(
           timeoutMs: 30_000,
         }),
         ddbEndpoint: db.endpoint,
+        storeKey,
         tlsDir: dirname(paths.tlsCert),
         pollIntervalSeconds: cfg.pollIntervalSeconds,
         ...(cfg.agentTimeoutSeconds ? { agentTimeoutSeconds: cfg.agentTimeoutSeconds } : {}),
@@ -259,7 +245,12 @@ export async function startLocalStack(
       kubeconfig: paths.kubeconfig,
       adminTokenFile: paths.adminToken,
       caFile: paths.tlsCert,
-      dynalite: { endpoint: db.endpoint, port: db.port, path: paths.dynalite },
+      dynalite: {
+        endpoint: db.endpoint,
+        port: db.port,
+        path: paths.dynalite,
+        keyFile: paths.storeKey,
+      },
       tableName: cfg.tableName,
       wrangler: {
         pid: wrangler.pid,

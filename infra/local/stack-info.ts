@@ -5,7 +5,7 @@
  * (absent with EDGEPLANE_RELAY=off; rewritten each time the relay is restarted), and the simulated
  * edges with their agents (pids rewritten likewise). Written when the
  * stack is ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to
- * reach dynalite directly or to kill the relay.
+ * reach dynalite directly (signing with the key in `dynalite.keyFile`) or to kill the relay.
  */
 import { readFile, rm } from 'node:fs/promises'
 import { z } from 'zod'
@@ -34,7 +34,13 @@ export const StackInfoSchema = z.object({
   adminTokenFile: z.string(),
   /** The hub's self-signed certificate (PEM), to trust for https. */
   caFile: z.string(),
-  dynalite: z.object({ endpoint: z.string(), port: z.number().int(), path: z.string() }),
+  dynalite: z.object({
+    endpoint: z.string(),
+    port: z.number().int(),
+    path: z.string(),
+    /** The store key (store-key.ts) a client must sign its requests with. */
+    keyFile: z.string().optional(),
+  }),
   tableName: z.string(),
   wrangler: z.object({
     pid: z.number().int(),

@@ -2,7 +2,10 @@
  * `wrangler dev` as a child process: the Worker (functions/index.ts, per wrangler.toml, with its
  * `local` environment: the top level is production) on plain
  * http at 127.0.0.1:<port> (behind the local stack's https front, hub-front.ts; `origin` tells it
- * the public URL its requests arrive at), bound to the local dynalite through `--var`, its state
+ * the public URL its requests arrive at), bound to the local dynalite through `--var`, its secrets
+ * (the store key, the front secret) read from a private env file (`--env-file`: the Worker sees
+ * only that file's variables, never this process's environment, and no secret is on the command
+ * line, which every local user can read), its state
  * persisted in the data folder and its output appended to a log file. It runs under this Node (process.execPath, so
  * Node 22) in its own process group (detached), so `stop()` signals wrangler and the workerd it
  * starts together — SIGTERM, then SIGKILL after a grace period — and waits until the whole group
@@ -23,8 +26,10 @@ export type WranglerOptions = {
   logFile: string
   /** The public origin (`https://host:port`) request URLs are rewritten to (`--local-upstream`). */
   origin?: string
-  /** Worker variables (`--var KEY:VALUE`). */
+  /** Worker variables (`--var KEY:VALUE`): nothing secret, the command line is public. */
   vars: Record<string, string>
+  /** A private file of `KEY=value` lines the Worker gets as secrets (`--env-file`). */
+  envFile?: string
   /**
    * A built Worker (worker-bundle.ts) run as it is (`--no-bundle`); absent: wrangler bundles
    * wrangler.toml's `main` itself, and rebuilds it on edits.
@@ -70,6 +75,7 @@ export function wranglerArgs(opts: WranglerOptions): string[] {
     args.push('--local-upstream', origin.host, '--upstream-protocol', origin.protocol.slice(0, -1))
   }
   for (const [k, v] of Object.entries(opts.vars)) args.push('--var', `${k}:${v}`)
+  if (opts.envFile) args.push('--env-file', opts.envFile)
   return args
 }
 
@@ -85,6 +91,9 @@ export const WRANGLER_DEFAULTS: Record<string, string> = {
 }
 
 export const WRANGLER_ENV: Record<string, string> = {
+  // The Worker's secrets come from --env-file alone, not from this process's environment.
+  CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: 'true',
+  CLOUDFLARE_INCLUDE_PROCESS_ENV: 'false',
   WRANGLER_SEND_METRICS: 'false',
   WRANGLER_SEND_ERROR_REPORTS: 'false',
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',

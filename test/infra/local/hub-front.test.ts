@@ -3,12 +3,14 @@ import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FRONT_HEADER } from '../../../functions/front-gate.ts'
 import { endToEndHeaders, type HubFront, startHubFront } from '../../../infra/local/hub-front.ts'
 import { pickFreePort } from '../../../infra/local/ports.ts'
 import { createLocalHubCert } from '../../../infra/local/tls-cert.ts'
 import { rawRequest } from '../../helpers/raw-request.ts'
 
 const tls = createLocalHubCert()
+const FRONT_SECRET = 'front-secret-of-this-start'
 type Seen = { method: string; url: string; headers: IncomingMessage['headers']; body: string }
 let seen: Seen[] = []
 let handler: (req: IncomingMessage, res: ServerResponse) => void
@@ -30,7 +32,12 @@ beforeAll(async () => {
   })
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r))
   const port = (upstream.address() as AddressInfo).port
-  front = await startHubFront({ port: 0, tls, upstream: { host: '127.0.0.1', port } })
+  front = await startHubFront({
+    port: 0,
+    tls,
+    upstream: { host: '127.0.0.1', port },
+    secret: FRONT_SECRET,
+  })
 })
 afterAll(async () => {
   await front.close()
@@ -64,7 +71,7 @@ function rawTls(bytes: string): Promise<string> {
 }
 
 describe('the local hub front', () => {
-  it('forwards method, raw target, Host, body and end-to-end headers; answers stream back', async () => {
+  it('forwards method, raw target, Host, body and end-to-end headers with its secret; answers stream back', async () => {
     handler = (_req, res) => {
       res.setHeader('Warning', ['299 - "one"', '299 - "two"'])
       res.setHeader('Content-Type', 'application/json')
@@ -80,6 +87,7 @@ describe('the local hub front', () => {
         'x-drop-me': '1',
         'keep-alive': 'timeout=5',
         te: 'trailers',
+        [FRONT_HEADER]: 'a guess',
       },
       '{"a":1}'
     )
@@ -97,6 +105,8 @@ describe('the local hub front', () => {
     expect(s?.headers['x-drop-me']).toBeUndefined()
     expect(s?.headers.te).toBeUndefined()
     expect(s?.headers['keep-alive']).toBeUndefined()
+    // The front's secret, never what the client sent in its place.
+    expect(s?.headers[FRONT_HEADER]).toBe(FRONT_SECRET)
   })
 
   it.each([

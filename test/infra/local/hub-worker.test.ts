@@ -1,9 +1,12 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { FRONT_HEADER, FRONT_SECRET_VAR } from '../../../functions/front-gate.ts'
 import { hubUrlFor, PORT_ATTEMPTS, startHubWorker } from '../../../infra/local/hub-worker.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
+import { generateStoreKey } from '../../../infra/local/store-key.ts'
 import type { WranglerProcess } from '../../../infra/local/wrangler-process.ts'
+import { INSTANCE_HEADER } from '../../../lib/instance-label.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 import { hubWorkerOptions, standInServer } from './hub-worker-options.ts'
 
@@ -77,6 +80,38 @@ describe('startHubWorker', () => {
     await expect(startHubWorker({ ...opts, readyTimeoutMs: 600 })).rejects.toThrow(
       /healthz did not answer 200 as instance [0-9a-f-]{36}/
     )
+  })
+
+  it("writes the Worker's env file and lets only the front and the probe past its secret", async () => {
+    const envFile = join(dir, 'worker.env')
+    const storeKey = generateStoreKey()
+    // The stand-in answers as the Worker's front gate does: 403 without this start's secret.
+    const opts = await options([
+      '-e',
+      [
+        "const fs = require('node:fs')",
+        `const env = fs.readFileSync(${JSON.stringify(envFile)}, 'utf8')`,
+        `const secret = /^${FRONT_SECRET_VAR}=([0-9a-f]{64})$/m.exec(env)[1]`,
+        "require('node:http').createServer((q, s) => {",
+        `  if (q.headers[${JSON.stringify(FRONT_HEADER)}] !== secret) { s.statusCode = 403; return s.end('no') }`,
+        `  s.setHeader(${JSON.stringify(INSTANCE_HEADER)}, process.env.EDGEPLANE_WORKER_INSTANCE)`,
+        "  s.end('ok')",
+        "}).listen(Number(process.env.EDGEPLANE_WORKER_PORT), '127.0.0.1')",
+      ].join('\n'),
+    ])
+    const hub = await startHubWorker({ ...opts, envFile, storeKey })
+    try {
+      expect((await stat(envFile)).mode & 0o777).toBe(0o600)
+      const env = await readFile(envFile, 'utf8')
+      expect(env).toContain(`AWS_ACCESS_KEY_ID=${storeKey.accessKeyId}\n`)
+      expect(env).toContain(`AWS_SECRET_ACCESS_KEY=${storeKey.secretAccessKey}\n`)
+      expect(await hub.probe()).toBe(true)
+      const direct = await fetch(`http://127.0.0.1:${hub.workerPort}/healthz`)
+      expect(direct.status).toBe(403)
+    } finally {
+      await hub.wrangler.stop()
+      await hub.front.close()
+    }
   })
 
   it('hub URLs are https on loopback', () => {

@@ -98,6 +98,15 @@ describe('wrangler dev process', () => {
     ])
   })
 
+  it('reads the Worker secrets from the env file alone, never from its own environment', () => {
+    expect(wranglerArgs(base())).not.toContain('--env-file')
+    const args = wranglerArgs({ ...base(), envFile: join(dir, 'worker.env') }).join(' ')
+    expect(args).toContain(`--env-file ${join(dir, 'worker.env')}`)
+    const env = wranglerEnv({ CLOUDFLARE_INCLUDE_PROCESS_ENV: 'true' }, 1)
+    expect(env.CLOUDFLARE_INCLUDE_PROCESS_ENV).toBe('false')
+    expect(env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV).toBe('true')
+  })
+
   it('serves plain http and names the front as the public origin', () => {
     const args = wranglerArgs({ ...base(), origin: 'https://127.0.0.1:8787' }).join(' ')
     expect(args).toContain('--local-upstream 127.0.0.1:8787 --upstream-protocol https')
