@@ -4,7 +4,9 @@
  * and the live watch. Mounted by the hub's app before its bearer-token check: these routes
  * authenticate with the session cookie instead, and every one (login included) requires the
  * dashboard's header. Read-only: nothing here writes to the hub (the preview is a dry run).
- * Answers are JSON, never cached; every error is a kube Status.
+ * Answers are JSON, never cached; every error is a kube Status. Every answer under /ui — these
+ * routes, and the hub's 401 or 404 for any other path there — carries the dashboard's security
+ * headers (ui-headers.ts: no framing, no sniffing).
  */
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
@@ -19,6 +21,7 @@ import { previewOf } from './preview.ts'
 import { decodeQuery, flag, labelsParam, nameParam, spaceParam, windowSchema } from './query.ts'
 import { login, logout, requireUiHeader, sessionPrincipal, whoami } from './session.ts'
 import { spacesOf } from './spaces.ts'
+import { uiHeaders } from './ui-headers.ts'
 import { createView, type View, workloadSpace } from './view.ts'
 import { watchPlacements } from './watch.ts'
 
@@ -91,6 +94,8 @@ const POST: Record<string, Handler> = {
 }
 
 export function mountDashboard(app: Hono<ApiEnv>): void {
+  app.use('/ui', uiHeaders)
+  app.use('/ui/*', uiHeaders)
   app.all('/ui/api/:route', async (c) => {
     const route = c.req.param('route')
     if (route === 'login') {
