@@ -54,7 +54,7 @@ describe('the Worker behind the local front', () => {
       ['DELETE', 'https://hub/api/v1/namespaces/x/configmaps/%2e%2e'],
       ['GET', 'https://hub/api/v1/namespaces'],
     ] as const) {
-      for (const headers of [{}, { [FRONT_HEADER]: 'guess' }]) {
+      for (const headers of [{}, { [FRONT_HEADER]: 'guess' }] as Record<string, string>[]) {
         const res = await call(method, url, headers)
         expect(res.status).toBe(403)
         expect(await res.json()).toMatchObject({ kind: 'Status', code: 403, reason: 'Forbidden' })
