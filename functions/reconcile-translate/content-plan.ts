@@ -1,18 +1,20 @@
 /**
  * The content half of a translate run (reconcile.ts): from one read of the mailbox, its previous
  * copies (bodies from the store's cache), its customizer, the API versions chosen with the
- * version-choice memory, and the desired content, shared by the batch's mailboxes with the same
- * inputs (shared-content.ts); for a member that holds all its copies through one shared manifest
+ * version-choice memory, when the sources of its merges were last updated (authored-order.ts, read
+ * only for identities more than one space sends), and the desired content, shared by the batch's
+ * mailboxes with the same inputs (shared-content.ts); for a member that holds all its copies through one shared manifest
  * and keeps the same copies, the key under which the batch settles that content.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
+import type { AuthoredOrder, AuthoredSource } from './authored-order.ts'
 import { desiredContent, type PlacementSelection } from './desired.ts'
 import { type DestinationSession, destinationCustomizer } from './destination-inputs.ts'
 import type { MailboxRead } from './mailbox-reads.ts'
 import type { parseMailboxName } from './names.ts'
-import { gather } from './overlap.ts'
+import { type Gathered, gather } from './overlap.ts'
 import { priorCopies, sameCopies } from './prior-copies.ts'
 import {
   type ContentMemo,
@@ -28,7 +30,18 @@ type ContentDeps = {
   builtins: Builtins
   kv: KvStore
 }
-type ContentSession = Omit<DestinationSession, 'overlaps'> & { contents: ContentMemo }
+type ContentSession = Omit<DestinationSession, 'overlaps'> & {
+  contents: ContentMemo
+  authored: AuthoredOrder
+}
+
+/** The contributions to identities more than one space sends: the only ones a merge orders. */
+const merging = (gathered: Gathered): AuthoredSource[] =>
+  [...gathered.byKey]
+    .filter(([, list]) => list.length > 1)
+    .flatMap(([key, list]) =>
+      list.map((c) => ({ spaceId: c.spaceId, key, object: c.source.object }))
+    )
 
 export type Destination = NonNullable<ReturnType<typeof parseMailboxName>>
 
@@ -54,15 +67,24 @@ export async function planContent(
     read: async () => read.memory,
   })
   const versions = choice.versions
+  const sources = merging(gathered)
+  const authored = sources.length > 0 ? await session.authored.of(sources) : undefined
   const compute = () =>
-    desiredContent(chosen, previous, deps.builtins, { customize, choice: { gathered, versions } })
+    desiredContent(chosen, previous, deps.builtins, {
+      customize,
+      choice: { gathered, versions },
+      ...(authored ? { authored } : {}),
+    })
   // Without customization, mailboxes with the same inputs share one content (shared-content.ts).
   const content = customize ? undefined : contentKeyOf(shareKey(chosen, versions), copies)
-  const { entries, conflicts } =
+  const { entries, conflicts, madeOf } =
     content === undefined ? compute() : session.contents.get(content, compute)
   const share = content === undefined ? undefined : pureShare(current)
   // Only a member that stays in its shared manifest (the same copies, live) can find it settled.
   const stays = share !== undefined && sameCopies(current?.entries ?? [], entries)
   const settled = stays ? settledKey(share, content as string) : undefined
-  return { current, bodies, customize, choice, versions, entries, conflicts, share, settled }
+  return {
+    ...{ current, bodies, customize, choice, versions, entries, conflicts, madeOf },
+    ...{ share, settled },
+  }
 }

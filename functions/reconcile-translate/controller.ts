@@ -19,6 +19,7 @@ import { childSpaces } from '../../lib/hub/spaces.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
 import type { Controller } from '../../lib/reconcile/types.ts'
 import { epochAnnouncer } from '../../lib/store/epochs.ts'
+import { authoredOrder } from './authored-order.ts'
 import { createCustomizations } from './customization.ts'
 import { mailboxReads, WAVE } from './mailbox-reads.ts'
 import { manifestCommits } from './manifest-commits.ts'
@@ -56,6 +57,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
     mailboxes: mailboxReads(deps, keys),
     contents: contentMemo(),
     settled: settledShares(),
+    authored: authoredOrder(deps.kv),
   })
   // A Conflict may come from planning on a read made ahead: run once more on fresh reads. The
   // commits are told while the run is in flight, so a wave's writes go out as one group.

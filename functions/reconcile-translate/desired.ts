@@ -4,7 +4,9 @@
  * select, one copy per object key: overlapping workloads (the same key from several workload
  * spaces, or from two placements of one space) are combined by overlap.ts — per API group a
  * version chosen for this destination (version-choice.ts, remembered by version-memory.ts),
- * sources that cannot be read at it left out, the rest customized for this destination
+ * sources that cannot be read at it left out, spaces of different trust scopes never merged (the
+ * live copy stays with the spaces its recorded sources name, trust-scopes.ts), the rest
+ * customized for this destination
  * (customization.ts; the Location is the one the selecting placements' slices name for it, the
  * first by name) and merged field by field (merge.ts), each conflict returned for reporting.
  * Every copy is written at its group's chosen version and projected over its previous body
@@ -49,7 +51,25 @@ export type Customize = CustomizeFn
 
 export type Previous = { entry: ManifestEntry; body: KubeObject | undefined }
 
-export type DesiredContent = { entries: DesiredEntry[]; conflicts: Conflict[] }
+export type DesiredContent = {
+  entries: DesiredEntry[]
+  conflicts: Conflict[]
+  /**
+   * Per object key, the workload spaces the copy was made of: the only spaces its recorded
+   * sources may name (removal-plan.ts), so no other space's summaries or views take it for theirs.
+   */
+  madeOf: ReadonlyMap<string, readonly string[]>
+}
+
+/** Per object key, the spaces the previous live copy came from (its recorded sources). */
+function holdersOf(previous: readonly Previous[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>()
+  for (const { entry: e } of previous) {
+    if (e.removing || !e.sources) continue
+    out.set(keyOf(e.group, e.resource, e.namespace, e.name), new Set(e.sources.map((s) => s.space)))
+  }
+  return out
+}
 
 const keyOf = objectKey
 
@@ -90,9 +110,14 @@ export function desiredContent(
   selections: readonly PlacementSelection[],
   previous: readonly Previous[],
   builtins: Builtins,
-  more: { customize?: Customize | undefined; choice?: VersionChoice } = {}
+  more: {
+    customize?: Customize | undefined
+    choice?: VersionChoice
+    /** Per `<space id>/<object key>`, when it was last updated (authored-order.ts). */
+    authored?: ReadonlyMap<string, bigint>
+  } = {}
 ): DesiredContent {
-  const { customize } = more
+  const { customize, authored } = more
   const choice = more.choice ?? firstChoice(selections)
   const prev = new Map(
     previous.map((p) => [
@@ -101,7 +126,13 @@ export function desiredContent(
     ])
   )
   const versionOf = (group: string) => choice.versions.get(group) ?? ''
-  const { objects, conflicts } = combine(choice.gathered, versionOf, customize)
+  const holders = holdersOf(previous)
+  const { objects, conflicts } = combine(choice.gathered, versionOf, {
+    customize,
+    holders,
+    authored,
+  })
+  const madeOf = new Map([...objects].map(([key, o]) => [key, o.spaces] as const))
   const entries = new Map<string, DesiredEntry>()
   const clusterObjects = new Map<string, { ref: ResourceRef; names: string[] }>()
   const namespaces = new Set(selections.flatMap((s) => s.selection.namespaces))
@@ -157,5 +188,5 @@ export function desiredContent(
     name: SYNCER_CONFIG_NAME,
     body: syncerConfig,
   })
-  return { entries: [...entries.values()], conflicts }
+  return { entries: [...entries.values()], conflicts, madeOf }
 }

@@ -7,6 +7,7 @@
  * memoized per batch in `overlaps`, the reconcile filling in its own destination, and computed
  * only where placements of more than one workload space meet (elsewhere nothing can conflict),
  * with the memory-free version choice (which sources are left out does not depend on memory).
+ * Each selection carries its space's grant, which says which spaces it may be merged with.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import { asksForCustomization } from '../../lib/customize/annotations.ts'
@@ -54,6 +55,7 @@ export async function destinationSelections(
       selection: selectOnce(builtins)(ref.placement)(await session.snapshot.space(ref.spaceId)),
       registry: await session.snapshot.registry(ref.spaceId),
       location: locationFor(ref.slice, inventorySpaceId, syncTargetUid),
+      grant: await session.snapshot.grantOf(ref.spaceId),
     }))
   )
 }
@@ -87,7 +89,7 @@ async function computeOverlaps(
   const chosen = await destinationSelections(builtins, session, inventorySpaceId, syncTargetUid)
   const customize = await destinationCustomizer(session, chosen, inventorySpaceId)
   const { gathered, versions } = firstChoice(chosen)
-  return combine(gathered, (g) => versions.get(g) ?? '', customize).conflicts
+  return combine(gathered, (g) => versions.get(g) ?? '', { customize }).conflicts
 }
 
 /** The overlap conflicts at a destination, once per batch. */

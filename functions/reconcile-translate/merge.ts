@@ -1,15 +1,16 @@
 /**
- * Merging the objects several workload spaces send under one key (group, resource, namespace,
- * name) to one destination, read at one API version (seed 003, "EdgePlacement objects"). The
- * sources are ordered by when they were last updated by their authors, then by resourceVersion
- * parsed as an integer, then by source id (so the result never depends on input order). The seed
- * uses the resourceVersion alone, but here the control plane itself writes workload objects (the
- * edge-removal finalizer, the executing count, a singleton's status): going by resourceVersion
- * would let those writes choose the winner, and since they follow the edges' state, the winner
- * (and so the copy) could flip back and forth. So the authored time is the newest `managedFields`
- * time of any manager other than the steps' own (`CONTROLLER_MANAGER`; seconds, as kube records
- * it), which is what the seed hoped managedFields would one day allow; equal or absent times fall
- * back to the resourceVersion. Labels and annotations merge key by key: distinct keys never conflict, one key
+ * Merging the objects several workload spaces of ONE trust scope send under one key (group,
+ * resource, namespace, name) to one destination, read at one API version (seed 003,
+ * "EdgePlacement objects"); spaces of different trust scopes are never merged (trust-scopes.ts
+ * decides which contributions reach this point). The sources are ordered by when they were last
+ * updated, by values the server alone writes: a source's `authored` resourceVersion (the hub's
+ * counter, monotonic across spaces: authored-order.ts remembers the resourceVersion at which the
+ * translator first saw the source's present content, so the control plane's own writes to a
+ * source — the edge-removal finalizer, the executing count, a singleton's status — which follow
+ * the edges' state, neither move it nor flip the winner), else its resourceVersion, then the
+ * source id (so the result never depends on input order). Nothing a client can write orders
+ * them: `metadata.managedFields` times (a client may send any, 2099 included) play no part.
+ * Labels and annotations merge key by key: distinct keys never conflict, one key
  * with different values is a conflict on `metadata.labels[<key>]` and the most recent value wins.
  * ownerReferences likewise, keyed by (apiVersion, kind, name), the field named
  * `metadata.ownerReferences[<apiVersion>/<kind>/<name>]`. Finalizers are the union (sorted).
@@ -25,9 +26,12 @@
  */
 import type { JsonObject, JsonValue, KubeObject, ObjectMeta } from '../../lib/kube/types.ts'
 import { canonicalJson, cloneJson } from '../../lib/patch/json-values.ts'
-import { CONTROLLER_MANAGER } from '../../lib/reconcile/types.ts'
 
-export type MergeSource = { id: string; object: KubeObject }
+/**
+ * One space's object; `authored`, when known, the resourceVersion its present content was first
+ * seen at (authored-order.ts), else its resourceVersion stands for it.
+ */
+export type MergeSource = { id: string; object: KubeObject; authored?: bigint | undefined }
 
 /** One field on which sources disagree, with the ids of the sources that have it, sorted. */
 export type FieldConflict = { field: string; sources: string[] }
@@ -48,27 +52,13 @@ function rv(o: KubeObject): bigint {
   }
 }
 
-/** The newest managedFields time of the object's authors (any manager but the steps'); '' if none. */
-function authoredAt(o: KubeObject): string {
-  let newest = ''
-  for (const m of o.metadata.managedFields ?? []) {
-    if (m.manager === CONTROLLER_MANAGER || typeof m.time !== 'string') continue
-    const t = normalizedTime(m.time)
-    if (t > newest) newest = t
-  }
-  return newest
-}
+/** When the source counts as last updated: server-written values only (see the header). */
+const updatedAt = (s: MergeSource): bigint => s.authored ?? rv(s.object)
 
-/** RFC 3339 times compare as strings once in UTC with whole seconds (kube's format). */
-function normalizedTime(t: string): string {
-  const ms = Date.parse(t)
-  return Number.isNaN(ms) ? '' : new Date(Math.floor(ms / 1000) * 1000).toISOString()
-}
-
-/** Negative when `a` was updated before `b` (authored time, resourceVersion, then id). */
+/** Negative when `a` was updated before `b` (authored resourceVersion, resourceVersion, id). */
 export function compareRecency(a: MergeSource, b: MergeSource): number {
-  const ta = authoredAt(a.object)
-  const tb = authoredAt(b.object)
+  const ta = updatedAt(a)
+  const tb = updatedAt(b)
   if (ta !== tb) return ta < tb ? -1 : 1
   const ra = rv(a.object)
   const rb = rv(b.object)

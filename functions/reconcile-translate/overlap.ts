@@ -2,16 +2,21 @@
  * Overlapping workloads at one destination (seed 003, "EdgePlacement objects"), pure. `gather`
  * groups what the placements naming the destination select by object key, one contribution per
  * workload space (two placements of one space selecting an object are one source, with both
- * placement names and the first Location by name), and per API group runs the memory-free half of
- * the version choice (version-choice.ts) over the spaces contributing objects of that group, each
- * described by its registry (served versions, preferred version). `combine` then makes one object
- * per key: contributions of spaces thrown out for their group are not sent (the objects cannot be
- * read at the chosen version) and are an `APIVersionConflict`; the rest are customized for the
- * destination, read at the chosen version (the hub serves CRDs without conversion, so only
- * `apiVersion` changes) and, when more than one space remains, merged (merge.ts), each field the
- * sources disagree on a `MergeConflict`. Merge inputs leave out what a copy never carries from a
- * source anyway (kcp's system keys, the center-only executing count), so the spaces' own
- * `kcp.io/cluster` annotations are no conflict. A single contribution is passed through untouched.
+ * placement names and the first Location by name), notes each space's grant (who it may be merged
+ * with, trust-scopes.ts), and per API group runs the memory-free half of the version choice
+ * (version-choice.ts) over the spaces contributing objects of that group, each described by its
+ * registry (served versions, preferred version). `combine` then makes one object per key:
+ * contributions of spaces thrown out for their group are not sent (the objects cannot be read at
+ * the chosen version) and are an `APIVersionConflict`; of the rest, spaces that are not in one
+ * trust scope are never merged, a `TrustScopeConflict` (trust-scopes.ts says which, if any, are
+ * sent: the ones the destination's live copy came from, `holders`); those sent are customized for
+ * the destination, read at the chosen version (the hub serves CRDs without conversion, so only
+ * `apiVersion` changes) and, when more than one space remains, merged (merge.ts, ordered by the
+ * server-written `authored` resourceVersions, authored-order.ts), each field the sources disagree
+ * on a `MergeConflict`. Merge inputs leave out what a copy never carries from a source anyway
+ * (kcp's system keys, the center-only executing count), so the spaces' own `kcp.io/cluster`
+ * annotations are no conflict. A single contribution is passed through untouched. Every combined
+ * object names the spaces it was made of (`spaces`): the copy's recorded sources.
  */
 
 import type { Registry } from '../../lib/kube/registry.ts'
@@ -19,8 +24,10 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import { travelling } from '../../lib/placement/annotations.ts'
 import type { PlacementRef } from '../../lib/placement/snapshot.ts'
 import type { Selection, SourceObject } from '../../lib/placement/types.ts'
+import type { WorkloadGrant } from '../../lib/tenancy/policy.ts'
 import type { LocationRef } from './customization.ts'
 import { type FieldConflict, mergeObjects } from './merge.ts'
+import { delivery, type Trust, trustOf } from './trust-scopes.ts'
 import { type Candidates, type VersionSource, versionCandidates } from './version-choice.ts'
 
 export type OverlapSelection = {
@@ -28,6 +35,8 @@ export type OverlapSelection = {
   selection: Selection
   registry: Registry
   location?: LocationRef | undefined
+  /** The grant of the placement's space (the snapshot's `grantOf`); undefined: it is gone. */
+  grant: WorkloadGrant | undefined
 }
 
 /** One workload space's object for a key, with the placements of that space selecting it. */
@@ -43,6 +52,8 @@ export type Gathered = {
   byKey: Map<string, Contribution[]>
   /** Per API group of the selected objects, the candidate versions and thrown-out spaces. */
   groups: Map<string, Candidates>
+  /** Whether two of the contributing spaces may be merged (their grants). */
+  trust: Trust
 }
 
 /** The customized fresh projection of a source for this destination, or undefined. */
@@ -52,23 +63,40 @@ export type CustomizeFn = (
   location: LocationRef | undefined
 ) => KubeObject | undefined
 
+export type ConflictReason = 'MergeConflict' | 'APIVersionConflict' | 'TrustScopeConflict'
+
 export type Conflict = {
-  reason: 'MergeConflict' | 'APIVersionConflict'
+  reason: ConflictReason
   key: string
   /** The spaces involved with their placements and the resourceVersion of their object. */
   sources: { spaceId: string; placements: string[]; resourceVersion: string }[]
-  /** MergeConflict: the fields. APIVersionConflict: the group. */
+  /** MergeConflict: the fields. APIVersionConflict: the group. TrustScopeConflict: none named. */
   fields: FieldConflict[]
-  /** APIVersionConflict: the spaces whose object is not sent. */
+  /** APIVersionConflict, TrustScopeConflict: the spaces whose object is not sent. */
   left?: string[]
-  /** APIVersionConflict: the spaces whose objects of the group are sent (why the others are not). */
+  /**
+   * APIVersionConflict: the spaces whose objects of the group are sent (why the others are not).
+   * TrustScopeConflict: the spaces whose object is sent (possibly none).
+   */
   kept?: string[]
 }
 
 export type Combined = {
   /** Per key, the chosen contribution's resource data and the (merged) object to project. */
-  objects: Map<string, { source: SourceObject; object: KubeObject; spaceId: string }>
+  objects: Map<
+    string,
+    { source: SourceObject; object: KubeObject; spaceId: string; spaces: string[] }
+  >
   conflicts: Conflict[]
+}
+
+/** What combine knows of the destination besides the contributions. */
+export type CombineInputs = {
+  customize?: CustomizeFn | undefined
+  /** Per object key, the spaces the destination's live copy came from (its recorded sources). */
+  holders?: ReadonlyMap<string, ReadonlySet<string>> | undefined
+  /** Per `<space id>/<object key>`, when the contribution was last updated (authored-order.ts). */
+  authored?: ReadonlyMap<string, bigint> | undefined
 }
 
 export const objectKey = (group: string, resource: string, namespace: string, name: string) =>
@@ -88,7 +116,9 @@ const keyOfSource = (s: SourceObject) =>
 export function gather(selections: readonly OverlapSelection[]): Gathered {
   const byKey = new Map<string, Contribution[]>()
   const groupSources = new Map<string, Map<string, VersionSource>>()
-  for (const { ref, selection, registry, location } of selections) {
+  const grants = new Map<string, WorkloadGrant | undefined>()
+  for (const { ref, selection, registry, location, grant } of selections) {
+    grants.set(ref.spaceId, grant)
     const name = ref.placement.metadata.name ?? ''
     for (const source of selection.objects) {
       const key = keyOfSource(source)
@@ -117,7 +147,7 @@ export function gather(selections: readonly OverlapSelection[]): Gathered {
   const groups = new Map<string, Candidates>()
   for (const [group, spaces] of groupSources)
     groups.set(group, versionCandidates([...spaces.values()]))
-  return { byKey, groups }
+  return { byKey, groups, trust: trustOf(grants) }
 }
 
 const apiVersionOf = (group: string, version: string) => (group ? `${group}/${version}` : version)
@@ -147,8 +177,9 @@ const rvOf = (c: Contribution) => c.source.object.metadata.resourceVersion ?? ''
 export function combine(
   gathered: Gathered,
   versionOf: (group: string) => string,
-  customize?: CustomizeFn
+  more: CombineInputs = {}
 ): Combined {
+  const { customize } = more
   const objects: Combined['objects'] = new Map()
   const conflicts: Conflict[] = []
   const describe = (c: Contribution) => ({
@@ -172,29 +203,51 @@ export function combine(
         kept: candidates?.kept ?? [],
       })
     }
-    const first = kept[0]
+    const ids = kept.map((c) => c.spaceId)
+    const { delivered, conflict } = delivery(ids, more.holders?.get(key), gathered.trust)
+    if (conflict)
+      conflicts.push({
+        reason: 'TrustScopeConflict',
+        key,
+        sources: kept.map(describe),
+        fields: [{ field: 'trust scope', sources: ids }],
+        left: ids.filter((s) => !delivered.includes(s)),
+        kept: delivered,
+      })
+    const sent = kept.filter((c) => delivered.includes(c.spaceId))
+    const first = sent[0]
     if (!first) continue
-    const customized = kept.map((c) => customize?.(c.spaceId, c.source, c.location))
-    if (kept.length === 1) {
+    const customized = sent.map((c) => customize?.(c.spaceId, c.source, c.location))
+    if (sent.length === 1) {
       const object = customized[0] ?? first.source.object
       const at = { ...object, apiVersion: apiVersionOf(group, version) }
-      objects.set(key, { source: { ...first.source, version }, object: at, spaceId: first.spaceId })
+      objects.set(key, {
+        source: { ...first.source, version },
+        object: at,
+        spaceId: first.spaceId,
+        spaces: [first.spaceId],
+      })
       continue
     }
     const merged = mergeObjects(
-      kept.map((c, i) => ({ id: c.spaceId, object: mergeInput(c, customized[i], version) }))
+      sent.map((c, i) => ({
+        id: c.spaceId,
+        object: mergeInput(c, customized[i], version),
+        authored: more.authored?.get(`${c.spaceId}/${key}`),
+      }))
     )
-    const newest = kept.find((c) => c.spaceId === merged.newest) ?? first
+    const newest = sent.find((c) => c.spaceId === merged.newest) ?? first
     objects.set(key, {
       source: { ...newest.source, version },
       object: merged.object,
       spaceId: newest.spaceId,
+      spaces: delivered,
     })
     if (merged.conflicts.length > 0)
       conflicts.push({
         reason: 'MergeConflict',
         key,
-        sources: kept.map(describe),
+        sources: sent.map(describe),
         fields: merged.conflicts,
       })
   }

@@ -34,6 +34,7 @@ import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.t
 import type { EpochAnnouncer } from '../../lib/store/epochs.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
+import type { AuthoredOrder } from './authored-order.ts'
 import { type Destination, planContent } from './content-plan.ts'
 import type { DesiredContent } from './desired.ts'
 import { destinationKey, destinationSelections } from './destination-inputs.ts'
@@ -81,6 +82,8 @@ export type TranslateSession = ReportSession & {
   contents: ContentMemo
   /** What the batch's runs found of their shared manifests' contents (shared-content.ts). */
   settled: SettledShares
+  /** When the sources of the batch's merges were last updated (authored-order.ts). */
+  authored: AuthoredOrder
 }
 
 /** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
@@ -157,13 +160,14 @@ export async function reconcileTranslate(
       read = { ...read, manifest: await session.mailboxes.readFull(mailbox.id), viaShared: false }
       planned = await planContent(deps, session, inputs, read)
     }
-    const { current, bodies, customize, choice, versions, entries, conflicts, share } = planned
+    const { current, bodies, customize, choice, versions, entries, conflicts, share, madeOf } =
+      planned
     logContent(deps, session, { key, dest }, conflicts)
     // Copies leaving the mailbox stay as tombstones until the edge confirms (removal-plan.ts).
     const removal = await planRemovals(
       deps,
       { id: mailbox.id, name: key },
-      { chosen, current, bodies, desired: entries }
+      { chosen, current, bodies, desired: entries, madeOf }
     )
     await choice.remember(liveVersions(entries))
     const res = await session.commits.write(mailbox.id, {

@@ -6,7 +6,10 @@
  * the departures records (lib/deletion/departures.ts) in step — a workload space that gets its
  * first tombstone here has this mailbox listed BEFORE the manifest write (so a summarize run never
  * sees a tombstone its record misses), one whose last tombstone goes is unlisted by `settle()`,
- * called only AFTER the write succeeded.
+ * called only AFTER the write succeeded. A live copy's sources are the spaces it was made of
+ * (desired.ts `madeOf`), not every space selecting its identity: a space whose object of that
+ * identity is not sent there (another trust scope holds the copy, or its version was left out) is
+ * no source of it, so its summaries, finalizers and views never take the copy for its own.
  */
 import { addDeparture, removeDeparture } from '../../lib/deletion/departures.ts'
 import { departedSpaces, sourcesOf, withRemovals } from '../../lib/deletion/tombstones.ts'
@@ -14,6 +17,7 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type {
   DesiredEntry,
+  EntrySource,
   Manifest,
   ProjectionStore,
   StoredCopyState,
@@ -25,6 +29,23 @@ export type RemovalDeps = { projections: ProjectionStore; kv: KvStore; now: () =
 
 export type RemovalPlan = { entries: DesiredEntry[]; settle(): Promise<void> }
 
+/** The selecting spaces of each copy, narrowed to the spaces it was made of. */
+function sentSources(
+  chosen: readonly PlacementSelection[],
+  madeOf: ReadonlyMap<string, readonly string[]>
+): Map<string, EntrySource[]> {
+  const all = sourcesOf(chosen)
+  for (const [key, list] of all) {
+    const spaces = madeOf.get(key)
+    if (spaces)
+      all.set(
+        key,
+        list.filter((s) => spaces.includes(s.space))
+      )
+  }
+  return all
+}
+
 export async function planRemovals(
   deps: RemovalDeps,
   mailbox: { id: string; name: string },
@@ -33,9 +54,11 @@ export async function planRemovals(
     current: Manifest | undefined
     bodies: ReadonlyMap<string, KubeObject>
     desired: readonly DesiredEntry[]
+    /** Per object key, the spaces each live copy was made of (desired.ts). */
+    madeOf: ReadonlyMap<string, readonly string[]>
   }
 ): Promise<RemovalPlan> {
-  const { chosen, current, bodies, desired } = at
+  const { chosen, current, bodies, desired, madeOf } = at
   const previous = current?.entries ?? []
   const tombstones = previous.filter((e) => e.removing)
   const live = new Set(desired.map(entryKey))
@@ -51,7 +74,7 @@ export async function planRemovals(
     previous,
     bodies,
     states,
-    sources: sourcesOf(chosen),
+    sources: sentSources(chosen, madeOf),
     served,
     now: deps.now(),
   })

@@ -6,8 +6,10 @@
  * privileged object its grants do not allow (lib/placement/grant-rule.ts), an Event per customization
  * problem (reason `CustomizerNotFound`, `UndefinedParameter` or `CustomizationFailed`, involvedObject
  * the source object, the message naming the Customizer or parameters and the destinations), and an
- * Event per overlap conflict (reason `MergeConflict` or `APIVersionConflict`, involvedObject this
- * space's object, the message naming the other workload spaces, the fields and the destinations).
+ * Event per overlap conflict (reason `TrustScopeConflict`, `MergeConflict` or
+ * `APIVersionConflict`, involvedObject this space's object, the message naming the other workload
+ * spaces of its trust scope, the fields and the destinations; another trust scope is only said to
+ * be involved, conflict-report.ts).
  * Every space of a conflict gets its Events through its own placements, which the batch reports as
  * their destinations are translated. A placement whose customization inputs or overlaps cannot be
  * read is not reported in this batch (a later one does), rather than reported wrongly. Each

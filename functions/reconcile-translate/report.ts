@@ -2,9 +2,10 @@
  * What the translator tells the people who wrote the placements: a `Translated` condition on each
  * EdgePlacement (True when everything it selects can be projected as asked; False naming invalid
  * selectors, unsupported objects, privileged objects its grants do not allow (never sent), objects
- * not sent or merged with another workload space's at some destinations, or objects sent
- * uncustomized to some destinations — the reason the first of these kinds present:
- * InvalidSelector, UnsupportedObjects, NotGranted, APIVersionConflict, MergeConflict,
+ * another trust scope places too (never merged, trust-scopes.ts), objects not sent or merged with
+ * another workload space's at some destinations, or objects sent uncustomized to some
+ * destinations — the reason the first of these kinds present: InvalidSelector,
+ * UnsupportedObjects, NotGranted, TrustScopeConflict, APIVersionConflict, MergeConflict,
  * CustomizationFailed), and a Warning Event in the source space per reported problem (an
  * unsupported or not granted object it selects, an overlap conflict, a customization that failed,
  * a stored placement that does not decode: InvalidSpec, naming the schema's issues).
@@ -68,12 +69,14 @@ export function translatedCondition(
   const unsupported = selection.skipped.filter((s) => s.reason === 'Unsupported')
   const notGranted = selection.skipped.filter((s) => s.reason === 'NotGranted')
   const problems = selection.problems
+  const scopes = conflicts.filter((c) => c.reason === 'TrustScopeConflict')
   const versions = conflicts.filter((c) => c.reason === 'APIVersionConflict')
   const merges = conflicts.filter((c) => c.reason === 'MergeConflict')
   const kinds: [string, string[]][] = [
     ['InvalidSelector', problems],
     ['UnsupportedObjects', unsupported.map((s) => s.message)],
     ['NotGranted', notGranted.map((s) => s.message)],
+    ['TrustScopeConflict', scopes.map(conflictMessage)],
     ['APIVersionConflict', versions.map(conflictMessage)],
     ['MergeConflict', merges.map(conflictMessage)],
     ['CustomizationFailed', customization.map(customizationMessage)],

@@ -4,7 +4,9 @@
  * comes from the batch's one snapshot), the version chosen per API group, its previous entries
  * (the update rules project over the previous bodies) and its customization. Where no selected
  * object asks for customization the Location plays no part, so two mailboxes fed by the same
- * placements, at the same versions, holding the same previous copies, get the same content: the
+ * placements, at the same versions, holding the same previous copies from the same spaces (which
+ * space holds an identity decides a trust-scope conflict, trust-scopes.ts), get the same content
+ * (the batch's merges are ordered by one reading, authored-order.ts): the
  * batch computes it once and hands the same entries (the same body objects, hashed once,
  * lib/store/projection-hash.ts) to every such mailbox's write. A thousand destinations of one
  * placement cost one projection per distinct previous state, not a thousand. The memo keeps the
@@ -23,8 +25,9 @@ export type ContentMemo = {
   get(key: string, compute: () => DesiredContent): DesiredContent
 }
 
+/** A previous copy as the content depends on it, its sources included (they say who holds it). */
 const entryText = (e: ManifestEntry) =>
-  `${e.group}/${e.resource}/${e.namespace}/${e.name}=${e.hash}@${e.version}!${e.removing ?? ''}`
+  `${e.group}/${e.resource}/${e.namespace}/${e.name}=${e.hash}@${e.version}!${e.removing ?? ''}<${(e.sources ?? []).map((s) => s.space).join(',')}`
 
 /**
  * What the live copies of a mailbox without customization depend on besides their previous

@@ -2,13 +2,13 @@
  * Merging one object key from several workload spaces, field class by field class as seed 003
  * states it: labels, annotations and ownerReferences key by key, finalizers united, managedFields
  * dropped, spec and status monoliths (missing = null), other fields key by key when all are maps
- * and monoliths otherwise; "most recent" by the authors' last write (managedFields times of
- * managers other than the steps'), then by resourceVersion as an integer.
+ * and monoliths otherwise; "most recent" by server-written values only: the authored
+ * resourceVersion (authored-order.ts), else the resourceVersion as an integer, never a
+ * managedFields time a client wrote.
  */
 import { describe, expect, it } from 'vitest'
 import { mergeObjects } from '../../../functions/reconcile-translate/merge.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { CONTROLLER_MANAGER } from '../../../lib/reconcile/types.ts'
 
 const obj = (rv: string, extra: Partial<KubeObject> = {}, meta = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -39,39 +39,46 @@ describe('mergeObjects', () => {
     expect(r.conflicts).toEqual([{ field: 'metadata.labels[app]', sources: ['A', 'B'] }])
   })
 
-  it("goes by the authors' last write: the steps' own later writes do not make a source newer", () => {
-    const wrote = (manager: string, time: string) => ({ manager, operation: 'Update', time })
-    // A was written by its author first; the control plane then wrote it (a finalizer, a count),
-    // which gave it the higher resourceVersion. B's author wrote later: B is the newer source.
-    const a = obj(
-      '300',
-      { data: { k: 'a' } },
-      {
-        managedFields: [
-          wrote('kubectl-client-side-apply', '2026-11-25T10:00:00Z'),
-          wrote(CONTROLLER_MANAGER, '2026-11-25T10:05:00Z'),
-        ],
-      }
-    )
-    const b = obj(
-      '200',
-      { data: { k: 'b' } },
-      { managedFields: [wrote('kubectl-create', '2026-11-25T10:01:00Z')] }
-    )
+  it("goes by the authored resourceVersion: the steps' own later writes do not make a source newer", () => {
+    // A's content was first seen at 150; the control plane then wrote it (a finalizer, a count),
+    // which gave it the higher resourceVersion 300. B's content was first seen at 200: B is newer.
     const r = mergeObjects([
-      { id: 'A', object: a },
-      { id: 'B', object: b },
+      { id: 'A', object: obj('300', { data: { k: 'a' } }), authored: 150n },
+      { id: 'B', object: obj('200', { data: { k: 'b' } }), authored: 200n },
     ])
     expect(r.object.data).toEqual({ k: 'b' })
     expect(r.newest).toBe('B')
     expect(r.conflicts).toEqual([{ field: 'data[k]', sources: ['A', 'B'] }])
   })
 
-  it('falls back to the resourceVersion when the authored times are equal or absent', () => {
-    const at = [{ manager: 'kubectl', operation: 'Update', time: '2026-11-25T10:00:00Z' }]
+  it('is not pinned by a managedFields time a client wrote (2099)', () => {
+    const pinned = [{ manager: 'kubectl', operation: 'Update', time: '2099-01-01T00:00:00Z' }]
+    const later = [{ manager: 'kubectl', operation: 'Update', time: '2026-11-25T10:00:00Z' }]
+    const r = mergeObjects([
+      { id: 'A', object: obj('100', { data: { k: 'a' } }, { managedFields: pinned }) },
+      { id: 'B', object: obj('101', { data: { k: 'b' } }, { managedFields: later }) },
+    ])
+    expect(r.newest).toBe('B')
+    expect(r.object.data).toEqual({ k: 'b' })
+    const remembered = mergeObjects([
+      {
+        id: 'A',
+        object: obj('500', { data: { k: 'a' } }, { managedFields: pinned }),
+        authored: 90n,
+      },
+      {
+        id: 'B',
+        object: obj('101', { data: { k: 'b' } }, { managedFields: later }),
+        authored: 101n,
+      },
+    ])
+    expect(remembered.newest).toBe('B')
+  })
+
+  it('falls back to the resourceVersion when the authored resourceVersions are equal or absent', () => {
     const same = mergeObjects([
-      { id: 'A', object: obj('12', { data: { k: 'a' } }, { managedFields: at }) },
-      { id: 'B', object: obj('11', { data: { k: 'b' } }, { managedFields: at }) },
+      { id: 'A', object: obj('12', { data: { k: 'a' } }), authored: 10n },
+      { id: 'B', object: obj('11', { data: { k: 'b' } }), authored: 10n },
     ])
     expect(same.newest).toBe('A')
     const none = mergeObjects([
