@@ -3,7 +3,10 @@
  * gives the pair, with its reason, the customized copy exactly as the mailbox holds it for that
  * edge (the body the edge API serves), what the edge reported (status and the objects the copy
  * owns there), and the Events the summarize step recorded about the object. At most MAX_OBJECTS
- * objects are listed; `total` counts them all.
+ * objects are listed; `total` counts them all. Only copies made (also) of what this space sent are
+ * shown (observe.ts): a copy of the same identity another trust scope holds at the edge is no copy
+ * of this space's, and shows as absent, never its content. Within one trust scope a merged copy is
+ * shared, and each of its spaces sees it whole.
  */
 import { notFound } from '../../lib/errors.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
@@ -67,7 +70,7 @@ export async function cellOf(view: View, space: Space, q: { placement: string; e
   const reads = { ...view.reads, inventory: edges.inventory }
   const pairs = shown.map((object) => ({ object, destinations: [d] }))
   const [seen, events] = await Promise.all([
-    observe(reads, view.hub.projections, pairs, [d]),
+    observe(reads, view.hub.projections, { spaceId: space.id, pairs, destinations: [d] }),
     view.reads.events(space.id),
   ])
   const condition = conditions(seen, view.nowMs)

@@ -3,9 +3,12 @@
  * the window it selects, how many of its objects are in each state there and the worst of them.
  * The states are the summarize step's own (observe.ts reads the window's mailboxes, object-writes'
  * `conditions` classifies each pair, lib/summarize/copy-condition.ts), so a cell never disagrees
- * with the placement's status.summary; only the window's mailboxes are read.
+ * with the placement's status.summary; only the window's mailboxes are read. They are asked for the
+ * placements' own space (their `kcp.io/cluster`), so a copy another space holds at an edge counts
+ * as absent there (observe.ts), exactly as in the summary.
  */
 import type { CopyCounts } from '../../lib/apis/edge-summary.ts'
+import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import type { CopyStateName } from '../../lib/summarize/copy-condition.ts'
@@ -48,7 +51,12 @@ export async function cellsOf(
     }
   const pairs: Pair[] = [...byObject].map(([object, destinations]) => ({ object, destinations }))
   const reads = { ...view.reads, inventory: window.edges.inventory }
-  const seen = await observe(reads, view.hub.projections, pairs, window.dests)
+  const spaceId = placements[0]?.placement.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
+  const seen = await observe(reads, view.hub.projections, {
+    spaceId,
+    pairs,
+    destinations: window.dests,
+  })
   const condition = conditions(seen, view.nowMs)
   const cells: Cells = {}
   for (const { p, dests } of mine) {

@@ -5,7 +5,12 @@
  * pair the copy's manifest entry, its state and its body. Each mailbox is read once (the manifest,
  * then the states of the copies asked for in one batch), sixteen at a time; bodies are
  * content-addressed, so a thousand copies of one object cost one body read. Only the mailboxes of
- * the destinations asked for are read.
+ * the destinations asked for are read. All of it is asked for one workload space (`spaceId`): a
+ * copy whose recorded sources do not name that space is not its copy (another space's object of
+ * the same identity, which trust scopes keep apart, translate's trust-scopes.ts) and is seen as
+ * absent — no entry, no state, no body — so no summary, Summarizer or dashboard view of one space
+ * shows what another space sent. A copy with no recorded sources (written before they were) counts
+ * as the space's, as the finalizer's test does.
  */
 
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -36,12 +41,23 @@ export type Observations = {
 
 type Read = { view: MailboxView; states: Map<string, StoredCopyState> }
 
-/** `destinations`: more destinations whose heartbeat and Location are wanted (no copies). */
+/** Whether the copy of `entry` was made (also) of what the space sent. */
+const sentFrom = (entry: { sources?: { space: string }[] }, spaceId: string) =>
+  !entry.sources || entry.sources.some((s) => s.space === spaceId)
+
+/** What is asked: for the workload space `spaceId`, its `pairs`, and more `destinations`. */
+export type Asked = {
+  /** The workload space the pairs' objects are of. */
+  spaceId: string
+  pairs: readonly Pair[]
+  /** More destinations whose heartbeat and Location are wanted (no copies). */
+  destinations?: readonly Destination[]
+}
+
 export async function observe(
-  reads: Reads,
-  projections: ProjectionStore,
-  pairs: readonly Pair[],
-  destinations: readonly Destination[] = []
+  reads: Pick<Reads, 'inventory' | 'mailbox' | 'states'>,
+  projections: Pick<ProjectionStore, 'getBodies'>,
+  { spaceId, pairs, destinations = [] }: Asked
 ): Promise<Observations> {
   const wanted = new Map<string, Map<string, CopyKey>>()
   const clusters = new Set<string>(destinations.map((d) => d.cluster))
@@ -62,7 +78,10 @@ export async function observe(
     await mapLimit([...wanted], 16, async ([mb, keys]): Promise<[string, Read | undefined]> => {
       const view = await reads.mailbox(mb)
       if (!view) return [mb, undefined]
-      const held = [...keys.values()].filter((k) => view.entries.has(entryKey(k)))
+      const held = [...keys.values()].filter((k) => {
+        const entry = view.entries.get(entryKey(k))
+        return entry !== undefined && sentFrom(entry, spaceId)
+      })
       return [mb, { view, states: held.length > 0 ? await reads.states(view, held) : new Map() }]
     })
   )
@@ -70,8 +89,8 @@ export async function observe(
   for (const [mb, keys] of wanted) {
     const read = mailboxes.get(mb)
     for (const k of keys.keys()) {
-      const hash = read?.view.entries.get(k)?.hash
-      if (hash) hashes.add(hash)
+      const entry = read?.view.entries.get(k)
+      if (entry && sentFrom(entry, spaceId)) hashes.add(entry.hash)
     }
   }
   const bodies: Map<string, KubeObject> = await projections.getBodies([...hashes])
@@ -103,8 +122,9 @@ export async function observe(
       const beatAt = heardAt(inv, d.syncTargetUID)
       const read = mailboxes.get(mailboxOfDestination(d))
       const k = entryKeyOf(object)
-      const entry = read?.view.entries.get(k)
-      const state = read?.states.get(k)
+      const found = read?.view.entries.get(k)
+      const entry = found && sentFrom(found, spaceId) ? found : undefined
+      const state = entry ? read?.states.get(k) : undefined
       const body = entry ? bodies.get(entry.hash) : undefined
       return {
         ...(beatAt !== undefined ? { beatAt } : {}),

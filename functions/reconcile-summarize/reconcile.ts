@@ -197,7 +197,7 @@ export async function reconcileSummarize(
   ].map((object) => ({ object, destinations: scope.destinationsOf(object) }))
   const mine = scope.mine
   const own = uniqueDestinations(mine?.destinations ?? [])
-  const seen = await observe(reads, deps.projections, pairs, own)
+  const seen = await observe(reads, deps.projections, { spaceId, pairs, destinations: own })
   const nowMs = deps.now().getTime()
   const condition = conditions(seen, nowMs)
   const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
