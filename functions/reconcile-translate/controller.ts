@@ -14,6 +14,7 @@
 import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW } from '../../lib/apis/gvr.ts'
 import { isConflict } from '../../lib/errors.ts'
+import { serviceProviderSpaceCheck } from '../../lib/hub/service-provider-space.ts'
 import { collectionsOf } from '../../lib/hub/space-collections.ts'
 import { childSpaces } from '../../lib/hub/spaces.ts'
 import { createSnapshot, type SnapshotDeps } from '../../lib/placement/snapshot.ts'
@@ -45,6 +46,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
       client: deps.client,
       registry: deps.registry,
       collections: (spaceId) => collectionsOf(deps.kv, spaceId),
+      spCheck: serviceProviderSpaceCheck(deps.kv),
       onInvalid: (p) => reportInvalid(deps.log, TRANSLATE_STEP, p),
       ...(deps.slices ? { slices: deps.slices } : {}),
     }),
