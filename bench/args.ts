@@ -45,6 +45,7 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--edge-changes': { key: 'edgeChanges', min: 1, max: 1000 },
   '--edge-idle-polls': { key: 'edgeIdlePolls', min: 1, max: 1_000_000 },
   '--limits-targets': { key: 'limitsTargets', min: 1, max: 100_000 },
+  '--fair-watches': { key: 'fairWatches', min: 0, max: 100_000 },
   '--max-seconds': { key: 'maxSeconds', min: 1, max: 86_400 },
   '--scale-objects': { key: 'scaleObjects', min: 1, max: 10_000 },
   '--scale-idle-intervals': { key: 'scaleIdleIntervals', min: 1, max: 100 },

@@ -35,6 +35,8 @@ export type BenchOptions = {
   fanoutCalls: number
   /** Leaves the fan-out phase out. */
   skipFanout: boolean
+  /** Fair-share phase: watches the noisy token asks for (0 leaves the phase out). */
+  fairWatches: number
   /** Edge phase: agent counts, one propagation run each. */
   edgeAgents: number[]
   /** Edge phase: agents one process runs; a larger fleet is spread over processes (edge-fleet.ts). */
@@ -86,6 +88,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   fanoutBatch: 500,
   fanoutCalls: 2,
   skipFanout: false,
+  fairWatches: 1500,
   edgeAgents: [100, 1000],
   agentsPerProcess: 2000,
   pollIntervalMs: 15_000,
@@ -106,6 +109,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
 
 export const QUICK_OPTIONS: Partial<BenchOptions> = {
   quick: true,
+  fairWatches: 300,
   objects: 80,
   rawOps: 150,
   listOps: 4,
@@ -158,6 +162,8 @@ Flags:
   --fanout-batch N        mailbox keys per translate hook call, at most 500 (${DEFAULT_OPTIONS.fanoutBatch})
   --fanout-calls N        translate hook calls in flight at once (${DEFAULT_OPTIONS.fanoutCalls})
   --skip-fanout           leave the fan-out phase out
+  --fair-watches N        watches one token asks for while another's latency is timed
+                          (${DEFAULT_OPTIONS.fairWatches}; --quick: ${QUICK_OPTIONS.fairWatches}; 0: leave the phase out)
   --edge-agents LIST      agent counts of the propagation runs, comma-separated
                           (${DEFAULT_OPTIONS.edgeAgents.join(',')}; --quick: ${QUICK_OPTIONS.edgeAgents?.join(',')})
   --agents-per-process N  agents one process runs; more are spread over child processes

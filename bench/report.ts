@@ -7,6 +7,8 @@ import type { BenchOptions } from './args.ts'
 import { renderEdge } from './edge-report.ts'
 import { edgeJson } from './edge-report-json.ts'
 import type { EdgeResults } from './edge-types.ts'
+import type { FairShareResults } from './fair-share.ts'
+import { fairShareJson, renderFairShare } from './fair-share-report.ts'
 import { fanOutJson, renderFanOut } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { HubCrudResults } from './hub-crud.ts'
@@ -35,6 +37,8 @@ export type BenchResults = {
   invocations: KindSummary[]
   /** null when the run skipped it (`--skip-limits`). */
   limits: LimitsResults | null
+  /** null when the run skipped it (`--fair-watches 0`). */
+  fairShare: FairShareResults | null
   durationMs: number
 }
 
@@ -162,6 +166,8 @@ export function renderReport(r: BenchResults): string {
     '',
     renderLimits(r.invocations, r.limits),
     '',
+    renderFairShare(r.fairShare),
+    '',
     `finished in ${(r.durationMs / 1000).toFixed(1)} s`,
   ]
   return out.join('\n')
@@ -220,6 +226,7 @@ export function jsonSummary(r: BenchResults): Record<string, unknown> {
     fanOut: r.fanOut ? fanOutJson(r.fanOut) : null,
     edge: r.edge ? edgeJson(r.edge) : null,
     limits: limitsJson(r.invocations, r.limits),
+    fairShare: fairShareJson(r.fairShare),
     durationMs: Math.round(r.durationMs),
   }
 }

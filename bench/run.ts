@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: the hub benchmark. Starts one in-memory dynalite in a child process and the hub
- * in this process (bench/stack.ts), then runs seven phases against them: the raw DynamoDB baseline, hub CRUD over
+ * in this process (bench/stack.ts), then runs eight phases against them: the raw DynamoDB baseline, hub CRUD over
  * HTTP, DynamoDB requests per hub operation, watch delivery latency, the fan-out of one
  * EdgePlacement to many mailboxes (unless `--skip-fanout`), the edge API's idle polls and
  * propagation to many in-process agents (unless `--skip-edge`), and the Workers limits (unless
- * `--skip-limits`; the per-invocation table covers every phase). Progress lines go to stderr; the
+ * `--skip-limits`; the per-invocation table covers every phase), and the fair share of two user tokens (unless `--fair-watches 0`). Progress lines go to stderr; the
  * report and a final JSON line go to stdout. `--help` lists the flags. The whole run is bounded
  * by `--max-seconds`; past it the process exits 1. `--scale` runs the scale figures instead
  * (scale.ts), with a report and a last JSON line of their own (scale-report.ts).
@@ -13,6 +13,7 @@ import { cpus, platform } from 'node:os'
 import { parseArgs, USAGE } from './args.ts'
 import { runEdge } from './edge.ts'
 import type { EdgeResults } from './edge-types.ts'
+import { runFairShare } from './fair-share.ts'
 import { runFanOut } from './fan-out.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
@@ -163,6 +164,19 @@ async function main(): Promise<number> {
         progress
       )
     }
+    const fairShare =
+      o.fairWatches > 0
+        ? await runFairShare(
+            { hubUrl: stack.hub.url, kv: stack.store.kv, admin: hub },
+            {
+              watches: o.fairWatches,
+              writers: 8,
+              durationMs: o.quick ? 4000 : 10_000,
+              itemBytes: o.itemBytes,
+            },
+            progress
+          )
+        : null
     const cpuList = cpus()
     const results: BenchResults = {
       config: { ...o },
@@ -180,6 +194,7 @@ async function main(): Promise<number> {
       edge,
       invocations: summarizeByKind(stack.invocations.all()),
       limits,
+      fairShare,
       durationMs: performance.now() - t0,
     }
     progress('done')

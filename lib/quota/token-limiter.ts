@@ -24,8 +24,8 @@ export type TokenLimits = {
 }
 
 export const DEFAULT_TOKEN_LIMITS: TokenLimits = {
-  requests: 32,
-  watches: 100,
+  requests: 16,
+  watches: 50,
   ratePerSecond: 200,
   burst: 400,
 }

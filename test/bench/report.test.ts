@@ -63,6 +63,7 @@ function results(): BenchResults {
     edge: null,
     invocations: [],
     limits: null,
+    fairShare: null,
     durationMs: 12_345,
   }
 }
