@@ -1,19 +1,31 @@
 /**
- * Overlapping workloads (issue 5, seed 003 "EdgePlacement objects") end to end through `npm start`
- * with two simulated edges (florin and guilder, both env=prod) and real kubectl. Two workload
- * spaces send an object of the same kind, namespace and name to the same edges: each edge gets one
- * copy, labels and data merged key by key with the most recently updated source winning a
- * conflict; each space lists a Warning Event naming the other space and the fields, and both
- * placements' Translated condition is False (MergeConflict) until the sources agree. Then a CRD
- * served at v1 in one space and at v1+v2 in the other: objects of it reach the edge and the
- * SyncerConfig at the version the outline chooses, and the choice follows CRD changes as the
- * outline says (the preferred-version union, then the remembered choice); the CRDs themselves,
- * placed too, are one merged object. The workloads are in helpers/overlap-workload.ts, the
- * version readers in helpers/version-choice-view.ts; the tests run in order on one stack. "Most
- * recently updated" is decided as the merge decides it (compareRecency: the authors' last write in
- * managedFields, then resourceVersion), reading both sources while waiting.
+ * Overlapping workloads (issue 5, seed 003 "EdgePlacement objects"; issue 35) end to end through
+ * `npm start` with two simulated edges (florin and guilder, both env=prod) and real kubectl. First
+ * as the fresh stack's tenancy has it (the PlacementGrant `local`: no shared trust scope): two
+ * tenants placing Secret mx/creds on the same edges are never merged — the edges keep tenant A's
+ * copy, nothing of B's password in it, and each side gets a TrustScopeConflict Warning Event and a
+ * False Translated condition naming neither the other's space nor its values. Then the
+ * administrator gives `local` one trust scope (and the CRDs as a privileged resource): two spaces
+ * sending an object of the same kind, namespace and name get one copy per edge, labels and data
+ * merged key by key with the most recently updated source winning a conflict; each space lists a
+ * Warning Event naming the other space and the fields, and both placements' Translated condition
+ * is False (MergeConflict) until the sources agree. Then a CRD served at v1 in one space and at
+ * v1+v2 in the other: objects of it reach the edge and the SyncerConfig at the version the outline
+ * chooses, and the choice follows CRD changes as the outline says (the preferred-version union,
+ * then the remembered choice); the CRDs themselves, placed too, are one merged object. The
+ * workloads are in helpers/overlap-workload.ts, the version readers in
+ * helpers/version-choice-view.ts; the tests run in order on one stack. "Most recently updated" is
+ * the server's decision (compareRecency over the resourceVersion the translator first saw each
+ * source's content at, its memory read from the stack's store, authored-order.ts), read while
+ * waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  AUTHORED_NS,
+  type AuthoredItem,
+  authoredContent,
+  rememberedRv,
+} from '../../functions/reconcile-translate/authored-order.ts'
 import { compareRecency } from '../../functions/reconcile-translate/merge.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
 import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
@@ -25,14 +37,17 @@ import {
   CRD_NAME,
   crdVersionsPatch,
   sharedConfigMap,
+  tenantSecret,
   widget,
   widgetCrd,
 } from './helpers/overlap-workload.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
+import { openStackStore, type StoreAccess } from './helpers/store-access.ts'
 import { versionView } from './helpers/version-choice-view.ts'
 
 let stack: E2eStack
 let edges: EdgeStack
+let store: StoreAccess
 const WAIT = 90_000
 const EDGES = ['florin', 'guilder'] as const
 const A = 'wmw-oa'
@@ -58,9 +73,25 @@ const source = async (space: string, kind: string, name: string, ns = 'common') 
       '--show-managed-fields',
     ])
   )
-/** The newer of the two sources as the merge orders them (authored time, then resourceVersion). */
-const newer = (a: Obj, b: Obj) =>
-  compareRecency({ id: ids[B] ?? '', object: b }, { id: ids[A] ?? '', object: a }) > 0 ? B : A
+/** When the server counts a source as updated (its memory, else its resourceVersion). */
+const authoredOf = async (space: string, o: Obj, group: string, resource: string) => {
+  const ns = o.metadata.namespace ?? ''
+  const key = `${ids[space]}/${group}/${resource}/${ns}/${o.metadata.name}`
+  const item = await store.kv.get<AuthoredItem>(AUTHORED_NS, key)
+  return rememberedRv(item?.value, o.metadata.uid ?? '', await authoredContent(o))
+}
+/** The newer of the two sources as the merge orders them (server-written values only). */
+const newer = async (a: Obj, b: Obj, group: string, resource: string) => {
+  const [ta, tb] = [
+    await authoredOf(A, a, group, resource),
+    await authoredOf(B, b, group, resource),
+  ]
+  const later = compareRecency(
+    { id: ids[B] ?? '', object: b, authored: tb },
+    { id: ids[A] ?? '', object: a, authored: ta }
+  )
+  return later > 0 ? B : A
+}
 const translated = async (space: string, placement: string) =>
   okJson<Obj>(
     await stack.kubectl([...edges.at(space), 'get', 'edgeplacement', placement, '-o', 'json'])
@@ -74,6 +105,7 @@ const ownLabels = (o: Obj | undefined) =>
 beforeAll(async () => {
   stack = await startStack({ edges: 'florin:env=prod,guilder:env=prod' })
   edges = edgeStack(stack)
+  store = openStackStore(stack.info())
   for (const ws of [A, B]) {
     ok(await stack.kubectl(['create', '-f', '-'], { input: workspace(ws) }))
     ids[ws] = okJson<{ spec: { cluster: string } }>(
@@ -82,7 +114,74 @@ beforeAll(async () => {
   }
 }, 180_000)
 afterAll(async () => {
+  store?.close()
   await stack?.destroy()
+})
+
+describe('one identity from two tenants of no shared trust scope (the fresh stack)', () => {
+  const secretAt = async (context: string[]) =>
+    (await edges.get(context, 'secret', 'mx', 'creds')) as Obj | undefined
+  const decoded = (o: Obj | undefined) =>
+    Object.fromEntries(Object.entries(o?.data ?? {}).map(([k, v]) => [k, atob(v)]))
+
+  it("keeps the edges' copy as tenant A's: B's password never reaches it", async () => {
+    await kubectlIn(A, ['create', '-f', '-'], tenantSecret({ user: 'a-user' }))
+    await eventually(async () => {
+      for (const edge of EDGES)
+        expect(decoded(await secretAt(['--context', edge]))).toEqual({ user: 'a-user' })
+    }, WAIT)
+    await kubectlIn(B, ['create', '-f', '-'], tenantSecret({ user: 'b-user', password: 'b-pw' }))
+    for (const space of [A, B])
+      await eventually(async () => {
+        expect(await translated(space, 'tenant')).toMatchObject({
+          status: 'False',
+          reason: 'TrustScopeConflict',
+        })
+      }, WAIT)
+    for (const edge of EDGES)
+      expect(decoded(await secretAt(['--context', edge]))).toEqual({ user: 'a-user' })
+  })
+
+  it('tells each side with a Warning Event, without the other side’s space or values', async () => {
+    for (const [space, other] of [
+      [A, B],
+      [B, A],
+    ] as const) {
+      const events = okJson<{ items: Obj[] }>(
+        await stack.kubectl([...edges.at(space), 'get', 'events', '-n', 'mx', '-o', 'json'])
+      ).items.filter((e) => e.reason === 'TrustScopeConflict')
+      expect(events).toHaveLength(1)
+      const event = events[0] as any
+      expect(event).toMatchObject({
+        type: 'Warning',
+        involvedObject: { kind: 'Secret', namespace: 'mx', name: 'creds' },
+      })
+      expect(event.message).toContain('secrets mx/creds is also placed from another trust scope')
+      const condition = await translated(space, 'tenant')
+      for (const text of [event.message, condition.message])
+        for (const hidden of [ids[other] as string, 'password', 'b-pw', 'a-user', 'b-user'])
+          expect(text).not.toContain(hidden)
+    }
+  })
+
+  it('gives the spaces one trust scope (and the CRDs) for the tests below, as an administrator', async () => {
+    const scope = {
+      spec: {
+        trustScope: 'e2e-overlap',
+        resources: [{ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }],
+      },
+    }
+    const patch = [
+      'patch',
+      'placementgrant',
+      'local',
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify(scope),
+    ]
+    ok(await stack.kubectl(patch))
+  })
 })
 
 describe('one object sent from two workload spaces', () => {
@@ -102,7 +201,7 @@ describe('one object sent from two workload spaces', () => {
         await source(A, 'configmap', 'shared'),
         await source(B, 'configmap', 'shared'),
       ]
-      const newest = newer(a, b) === B ? b : a
+      const newest = (await newer(a, b, '', 'configmaps')) === B ? b : a
       for (const edge of EDGES) {
         const copies = okJson<{ items: Obj[] }>(
           await stack.kubectl(['--context', edge, 'get', 'cm', '-n', 'common', '-o', 'json'])
@@ -195,7 +294,8 @@ describe('a CRD served at different versions in the two spaces', () => {
   const newestCrdAtEdges = async () => {
     await eventually(async () => {
       const [a, b] = [await source(A, 'crd', CRD_NAME, ''), await source(B, 'crd', CRD_NAME, '')]
-      const want = await view().served(edges.at(newer(a, b)))
+      const newest = await newer(a, b, 'apiextensions.k8s.io', 'customresourcedefinitions')
+      const want = await view().served(edges.at(newest))
       for (const edge of EDGES) expect(await view().served(['--context', edge])).toEqual(want)
     }, WAIT)
   }

@@ -7,7 +7,9 @@
  * both, so the Namespaces merge without conflict) with the EdgePlacement `overlap` sending it to
  * env=prod, and the ConfigMap `shared` whose data and labels the caller chooses; later the CRD
  * `widgets.e2e.example.com` at chosen versions with an EdgePlacement `crds` sending the CRD itself
- * (nonNamespacedObjects by name), and a Widget in `common` at a chosen version.
+ * (nonNamespacedObjects by name), and a Widget in `common` at a chosen version. And, for two
+ * tenants of different trust scopes, Namespace `mx` with the EdgePlacement `tenant` and the
+ * Secret `creds` (`tenantSecret`).
  */
 
 export const CRD_GROUP = 'e2e.example.com'
@@ -89,4 +91,21 @@ export function widget(name: string, version: string): string {
 /** A merge patch setting the CRD's versions (for `kubectl patch --type merge -p`). */
 export function crdVersionsPatch(versions: string[], storage: string): string {
   return JSON.stringify({ spec: { versions: crdVersions(versions, storage) } })
+}
+
+/**
+ * Namespace `mx`, the EdgePlacement `tenant` sending it to env=prod and the Secret `creds` with
+ * this data (issue 35: two tenants placing one identity on the same edges).
+ */
+export function tenantSecret(data: Record<string, string>): string {
+  return list([
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'mx', labels: { app: 'mx' } } },
+    placement('tenant', { namespaceSelector: { matchLabels: { app: 'mx' } } }),
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'creds', namespace: 'mx' },
+      data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, btoa(v)])),
+    },
+  ])
 }
