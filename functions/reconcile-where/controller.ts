@@ -40,7 +40,9 @@ export function whereController(
     async listKeys(cursor, limit) {
       const [eps, sps] = await Promise.all([
         client.list('*', EDGE_PLACEMENTS).then((l) => withoutServiceProvider(l, isServiceProvider)),
-        client.list('*', PLACEMENT_SLICES).then((l) => withoutServiceProvider(l, isServiceProvider)),
+        client
+          .list('*', PLACEMENT_SLICES)
+          .then((l) => withoutServiceProvider(l, isServiceProvider)),
       ])
       const placements = eps.map(whereKeyOf)
       const slices = sps.filter((s) => owningPlacement(s) !== undefined).map(sliceWhereKey)

@@ -28,7 +28,9 @@ export async function grantedLocations(
   return locations.filter((l) => {
     const path = paths.get(l.metadata.annotations?.[CLUSTER_ANNOTATION] ?? '')
     return (
-      path !== undefined && policy.isInventory(path) && grant.allowsLocation(path, l.metadata.labels)
+      path !== undefined &&
+      policy.isInventory(path) &&
+      grant.allowsLocation(path, l.metadata.labels)
     )
   })
 }
