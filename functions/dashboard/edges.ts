@@ -1,6 +1,7 @@
 /**
  * `GET /ui/api/edges`: every SyncTarget the principal can see (all of them for an admin; else
- * those of the inventory spaces its token reaches), by name then inventory, a page at a time: its
+ * those of the inventory spaces its token reaches; a SyncTarget outside an inventory space is no
+ * edge, lib/tenancy/policy.ts), by name then inventory, a page at a time: its
  * labels, the Locations that select it, when its agent was last heard and whether that is stale
  * (never heard: stale, `lastSeen` null), the version and poll interval its agent last reported
  * with a heartbeat (lib/edge/lease.ts), and how many objects its mailbox holds. `labels` filters
@@ -23,6 +24,7 @@ import { mapLimit } from '../../lib/map-limit.ts'
 import { labelIndex } from '../../lib/placement/label-index.ts'
 import { mailboxName } from '../../lib/reconcile/keys.ts'
 import { isLive, lastHeard, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import { loadTenancy } from '../../lib/tenancy/load.ts'
 import type { View } from './view.ts'
 
 export type EdgesQuery = { offset: number; limit: number; labels?: string; stale: boolean }
@@ -43,10 +45,11 @@ async function visibleRows(view: View): Promise<Row[]> {
     (o) => !o.metadata.deletionTimestamp && clusterOf(o)
   ) as SyncTargetObject[]
   const clusters = [...new Set(all.map(clusterOf))]
+  const policy = await loadTenancy(view.client)
   const info = new Map(
     await mapLimit(clusters, 4, async (c) => {
       const path = await view.pathOf(c)
-      const visible = maySee(view.principal, path)
+      const visible = maySee(view.principal, path) && policy.isInventory(path)
       return [
         c,
         {

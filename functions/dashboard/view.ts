@@ -5,7 +5,7 @@
  * does not reach it, 404 when it does not exist). Lives for one request.
  */
 import { builtinsFrom } from '../../lib/apis/builtins.ts'
-import { authorizeSpace, type Principal } from '../../lib/auth/tokens.ts'
+import { authorizeSpace, cannotReach, type Principal } from '../../lib/auth/tokens.ts'
 import { notFound } from '../../lib/errors.ts'
 import { createHubClient, type HubClient } from '../../lib/hub/client.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
@@ -50,10 +50,21 @@ export function createView(hub: HubDeps, principal: Principal, baseUrl: string):
 }
 
 /** The workload space at `path`, which the principal must reach (404 absent, 403 not reachable). */
+/**
+ * The workload space a request names (a path, or an id), when the session may use it. A space the
+ * session cannot reach answers the same 403 whether it exists or not (as the API front does): a
+ * path out of reach is refused before it is looked up, an id that names nothing as one out of
+ * reach; only what the session could reach answers 404 when missing.
+ */
 export async function workloadSpace(view: View, path: string): Promise<Space> {
+  const named = path === 'root' || path.includes(':')
+  if (named) authorizeSpace(view.principal, path)
   const space = await resolveSpaceCached(view.hub.kv, path, view.nowMs)
-  if (!space) throw notFound('workspaces', { group: 'tenancy.kcp.io', name: path })
-  authorizeSpace(view.principal, space.path)
+  if (!space) {
+    if (!named && view.principal.kind !== 'admin') throw cannotReach(view.principal, path)
+    throw notFound('workspaces', { group: 'tenancy.kcp.io', name: path })
+  }
+  authorizeSpace(view.principal, space.path, path)
   return space
 }
 

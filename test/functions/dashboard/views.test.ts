@@ -114,6 +114,9 @@ describe('dashboard matrix', () => {
     const other = uiClient(w.hub)
     await other.login('other')
     expect((await other.get(`/ui/api/matrix?${q({ space: WS })}`)).status).toBe(403)
+    // no existence oracle: a space that does not exist answers the same, by path or by id
+    expect((await other.get(`/ui/api/matrix?${q({ space: 'root:nope' })}`)).status).toBe(403)
+    expect((await other.get(`/ui/api/matrix?${q({ space: 'abcdefgh12345678' })}`)).status).toBe(403)
     expect((await other.get('/ui/api/spaces')).body.items).toEqual([])
     await w.hub.mintToken('tenant', [WS])
     const tenant = uiClient(w.hub)
