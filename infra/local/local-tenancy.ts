@@ -2,7 +2,7 @@
  * The tenancy a fresh local stack starts with (lib/tenancy/policy.ts): the first `npm start` on an
  * empty data folder, when it creates the edges' inventory space, also creates the Inventory
  * `imw-1` (so only `root:imw-1`'s SyncTargets are edges: a SyncTarget a tenant makes in its own
- * space is inert) and the PlacementGrant `local` (every workload space `root:*` may place onto
+ * space is inert) and the PlacementGrant `local` (every workload space, `root` and `root:*`, may place onto
  * every Location of `root:imw-1`, with no trust scope, so no two spaces' objects are merged at an
  * edge, and no privileged resources). An administrator narrows it with kubectl (README,
  * "Onboarding a second team"); later starts never write it again, and a data folder an earlier
@@ -36,6 +36,6 @@ export async function createLocalTenancy(call: Remote, inventory: string): Promi
     apiVersion: GRANT_API_VERSION,
     kind: 'PlacementGrant',
     metadata: { name: 'local' },
-    spec: { workloadSpaces: ['root:*'], locations: [{ inventory }] },
+    spec: { workloadSpaces: ['root', 'root:*'], locations: [{ inventory }] },
   })
 }
