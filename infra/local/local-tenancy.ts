@@ -2,10 +2,10 @@
  * The tenancy a fresh local stack starts with (lib/tenancy/policy.ts): the first `npm start` on an
  * empty data folder, when it creates the edges' inventory space, also creates the Inventory
  * `imw-1` (so only `root:imw-1`'s SyncTargets are edges: a SyncTarget a tenant makes in its own
- * space is inert) and the PlacementGrant `local` (every workload space, `root` and `root:*`, may place onto
- * every Location of `root:imw-1`, with no trust scope, so no two spaces' objects are merged at an
- * edge, and no privileged resources). An administrator narrows it with kubectl (README,
- * "Onboarding a second team"); later starts never write it again, and a data folder an earlier
+ * space is inert) and the PlacementGrant `local` (every workload space, `root` and `root:*`, may
+ * place onto every Location of `root:imw-1`, with no trust scope, so no two spaces' objects are
+ * merged at an edge, and no privileged resources). An administrator narrows it with kubectl (README,
+ * "Tenancy: onboarding a second team"); later starts never write it again, and a data folder an earlier
  * release wrote (no tenancy objects) stays single-team until its administrator says otherwise.
  */
 import { GRANT_API_VERSION } from '../../lib/apis/grants.ts'

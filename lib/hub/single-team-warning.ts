@@ -12,7 +12,7 @@ import { ROOT } from './spaces.ts'
 export const SINGLE_TEAM_WARNING =
   'the hub is single-team (root holds no Inventory or PlacementGrant): every space may place ' +
   "onto every edge and every space's SyncTargets become edges; before onboarding another team, " +
-  'create Inventory and PlacementGrant objects (README, "Onboarding a second team")'
+  'create Inventory and PlacementGrant objects (README, "Tenancy: onboarding a second team")'
 
 /** The warnings to add to a user token's issue (none once the hub is granted). */
 export async function singleTeamWarnings(deps: HubDeps): Promise<string[]> {
