@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildControllers } from '../../../functions/controllers.ts'
 import {
   EDGE_PLACEMENTS,
-  ESPW,
   INVENTORIES,
   LOCATIONS,
   PLACEMENT_GRANTS,
@@ -19,10 +18,9 @@ import {
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { silentLogger } from '../../../lib/log.ts'
-import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { convergeAll, mailboxPathOf } from './converge.ts'
 
 const IMW = 'root:imw'
 const TEAM = 'root:team-a'
@@ -33,19 +31,11 @@ let hub: TestHub
 let client: HubClient
 let controllers: Controller[]
 
-async function converge(): Promise<void> {
-  for (let pass = 0; pass < 2; pass++)
-    for (const c of controllers) {
-      const page = await c.listKeys(undefined, 10_000)
-      for (const r of await runKeys(c, page.keys, silentLogger))
-        if (!r.ok) throw new Error(`${c.name} ${r.key}: ${r.outcome}`)
-    }
-}
+const converge = () => convergeAll(controllers)
 
 /** The mailbox's live projected copies of the resources the test places. */
 async function mailboxContent(): Promise<string[]> {
-  const st = await client.get(IMW, SYNC_TARGETS, 'florin')
-  const mb = `${ESPW}:${(await client.space(IMW)).id}-mb-${st?.metadata.uid}`
+  const mb = await mailboxPathOf(client, IMW, 'florin')
   const out: string[] = []
   for (const path of [
     'api/v1/configmaps',

@@ -13,19 +13,12 @@ import {
   rememberedVersions,
   VERSION_MEMORY_NS,
 } from '../../../functions/reconcile-translate/version-memory.ts'
-import {
-  EDGE_PLACEMENTS,
-  ESPW,
-  LOCATIONS,
-  SYNC_TARGETS,
-  WORKSPACES,
-} from '../../../lib/apis/gvr.ts'
+import { EDGE_PLACEMENTS, LOCATIONS, SYNC_TARGETS, WORKSPACES } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { silentLogger } from '../../../lib/log.ts'
-import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { convergeAll, mailboxPathOf } from './converge.ts'
 
 const IMW = 'root:imw'
 const WA = 'root:wmw-a'
@@ -39,24 +32,10 @@ let client: HubClient
 let controllers: Controller[]
 const ids: Record<string, string> = {}
 
-async function converge(): Promise<string[]> {
-  let outcomes: string[] = []
-  for (let pass = 0; pass < 2; pass++) {
-    outcomes = []
-    for (const c of controllers) {
-      const page = await c.listKeys(undefined, 10_000)
-      for (const r of await runKeys(c, page.keys, silentLogger)) {
-        if (!r.ok) throw new Error(`${c.name} ${r.key}: ${r.outcome}`)
-        outcomes.push(`${c.name} ${r.outcome}`)
-      }
-    }
-  }
-  return outcomes
-}
+const converge = () => convergeAll(controllers)
 
 async function mailbox(): Promise<{ path: string; id: string }> {
-  const st = await client.get(IMW, SYNC_TARGETS, 'florin')
-  const path = `${ESPW}:${(await client.space(IMW)).id}-mb-${st?.metadata.uid}`
+  const path = await mailboxPathOf(client, IMW, 'florin')
   return { path, id: (await client.space(path)).id }
 }
 

@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildControllers } from '../../../functions/controllers.ts'
 import {
   EDGE_PLACEMENTS,
-  ESPW,
   INVENTORIES,
   LOCATIONS,
   PLACEMENT_GRANTS,
@@ -22,10 +21,9 @@ import {
 } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
-import { silentLogger } from '../../../lib/log.ts'
-import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { convergeAll, mailboxPathOf } from './converge.ts'
 
 const IMW = 'root:imw'
 const WA = 'root:wmw-a'
@@ -39,19 +37,11 @@ let client: HubClient
 let controllers: Controller[]
 const ids: Record<string, string> = {}
 
-async function converge(): Promise<void> {
-  for (let pass = 0; pass < 2; pass++)
-    for (const c of controllers) {
-      const page = await c.listKeys(undefined, 10_000)
-      for (const r of await runKeys(c, page.keys, silentLogger))
-        if (!r.ok) throw new Error(`${c.name} ${r.key}: ${r.outcome}`)
-    }
-}
+const converge = () => convergeAll(controllers)
 
 /** The mailbox's live copy of one object (manifest entry and body), if any. */
 async function copy(resource: string, name: string) {
-  const st = await client.get(IMW, SYNC_TARGETS, 'florin')
-  const path = `${ESPW}:${(await client.space(IMW)).id}-mb-${st?.metadata.uid}`
+  const path = await mailboxPathOf(client, IMW, 'florin')
   const manifest = await hub.deps.projections.getManifest((await client.space(path)).id)
   const e = manifest?.entries.find(
     (x) => x.resource === resource && x.namespace === 'mx' && x.name === name && !x.removing
