@@ -95,6 +95,14 @@ export const LocationSchema = objectOf('Location', {
     .object({
       instances: z.int32().min(0).optional(),
       availableInstances: z.int32().min(0).optional(),
+      conditions: z
+        .array(ConditionSchema)
+        .optional()
+        .describe(
+          'Inventory (by the mailbox step, only while False: the space is no inventory space and ' +
+            'no placement can select the Location).'
+        )
+        .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
     })
     .optional(),
 })

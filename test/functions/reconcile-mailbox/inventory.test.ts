@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailboxOf } from '../../../functions/reconcile-mailbox/names.ts'
 import { reconcileMailbox } from '../../../functions/reconcile-mailbox/reconcile.ts'
-import { ESPW, INVENTORIES, SYNC_TARGETS, WORKSPACES } from '../../../lib/apis/gvr.ts'
+import { ESPW, INVENTORIES, LOCATIONS, SYNC_TARGETS, WORKSPACES } from '../../../lib/apis/gvr.ts'
 import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
@@ -54,6 +54,15 @@ describe('mailbox step: only inventory spaces make edges', () => {
     expect(conditionOf(await client.get('root:team-a', SYNC_TARGETS, 'fake'))).toBeUndefined()
   })
   it("once an Inventory exists, a tenant's SyncTarget loses its mailbox and says why", async () => {
+    await client.create('root:team-a', LOCATIONS, {
+      apiVersion: 'edge.kcp.io/v1alpha1',
+      kind: 'Location',
+      metadata: { name: 'fake', labels: { 'loc-name': 'florin' } },
+      spec: {
+        resource: { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' },
+        instanceSelector: { matchLabels: { id: 'fake' } },
+      },
+    })
     await client.create('root', INVENTORIES, inventory('imw-1', 'root:imw-1'))
     const real = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     expect(await run(mailboxOf(real)!)).toBe('created')
@@ -68,7 +77,10 @@ describe('mailbox step: only inventory spaces make edges', () => {
     expect(String((cond as { message?: string }).message)).toContain(
       'root:team-a is not an inventory space'
     )
-    // the real edge has no such condition
+    // so does its Location; the real edge has no such condition
+    const loc = conditionOf(await client.get('root:team-a', LOCATIONS, 'fake'))
+    expect(loc).toMatchObject({ status: 'False', reason: 'NotInventorySpace' })
+    expect(String((loc as { message?: string }).message)).toContain('no placement can select')
     expect(conditionOf(await client.get('root:imw-1', SYNC_TARGETS, 'florin'))).toBeUndefined()
   })
   it('a SyncTarget made in a non-inventory space never gets a mailbox', async () => {
@@ -82,6 +94,7 @@ describe('mailbox step: only inventory spaces make edges', () => {
     const tenant = await client.get('root:team-a', SYNC_TARGETS, 'fake-2')
     expect(await run(mailboxOf(tenant!)!)).toBe('created')
     expect(conditionOf(await client.get('root:team-a', SYNC_TARGETS, 'fake-2'))).toBeUndefined()
+    expect(conditionOf(await client.get('root:team-a', LOCATIONS, 'fake'))).toBeUndefined()
   })
   it('an Inventory naming root:espw or a space below it makes no edges there', async () => {
     await client.create('root', INVENTORIES, inventory('espw', 'root:espw'))
