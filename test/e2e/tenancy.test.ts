@@ -117,6 +117,9 @@ describe('tenancy through npm start', () => {
       const st = okJson<Obj>(await as('team-a', ['get', 'synctarget', 'fake', '-o', 'json']))
       const cond = (st.status?.conditions ?? []).find((c: any) => c.type === 'Inventory')
       expect(cond).toMatchObject({ status: 'False', reason: 'NotInventorySpace' })
+      const loc = okJson<Obj>(await as('team-a', ['get', 'location', 'fake', '-o', 'json']))
+      const held = (loc.status?.conditions ?? []).find((c: any) => c.type === 'Inventory')
+      expect(held).toMatchObject({ status: 'False', reason: 'NotInventorySpace' })
     }, WAIT)
     const mailboxes = okJson<{ items: Obj[] }>(
       await stack.kubectl(['--context', 'root:espw', 'get', 'workspaces', '-o', 'json'])
