@@ -9,7 +9,9 @@
  * persisted in the data folder and its output appended to a log file. It runs under this Node (process.execPath, so
  * Node 22) in its own process group (detached), so `stop()` signals wrangler and the workerd it
  * starts together — SIGTERM, then SIGKILL after a grace period — and waits until the whole group
- * is gone: no orphan workerd.
+ * is gone: no orphan workerd. Every process of that group inherits `STACK_MARK=<persistTo>` in
+ * its environment, so a later start can tell this stack's leftovers (leftovers.ts) from other
+ * processes even after wrangler itself died.
  */
 import { spawn } from 'node:child_process'
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs'
@@ -61,6 +63,12 @@ const requireCjs = createRequire(import.meta.url)
 export function wranglerBin(): string {
   return join(dirname(requireCjs.resolve('wrangler/package.json')), 'bin', 'wrangler.js')
 }
+
+/**
+ * The environment variable naming the wrangler folder (`--persist-to`) of the stack a process
+ * belongs to; wrangler's child and workerd inherit it.
+ */
+export const STACK_MARK = 'EDGEPLANE_STACK_WRANGLER'
 
 /** The wrangler.toml environment for local use (its top level is production). */
 export const LOCAL_ENV = 'local'
@@ -164,7 +172,10 @@ export function startWrangler(opts: WranglerOptions): WranglerProcess {
   const argv = opts.command ?? [wranglerBin(), ...wranglerArgs(opts)]
   const child = spawn(process.execPath, argv, {
     cwd: opts.cwd,
-    env: wranglerEnv(process.env, opts.port, opts.vars.INSTANCE_ID),
+    env: {
+      ...wranglerEnv(process.env, opts.port, opts.vars.INSTANCE_ID),
+      [STACK_MARK]: opts.persistTo,
+    },
     stdio: ['ignore', fd, fd],
     detached: true,
   })

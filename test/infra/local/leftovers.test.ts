@@ -3,10 +3,12 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { reapLeftovers } from '../../../infra/local/leftovers.ts'
-import { groupAlive } from '../../../infra/local/process-group.ts'
+import { commandLine } from '../../../infra/local/proc-read.ts'
+import { groupAlive, groupMembers } from '../../../infra/local/process-group.ts'
 import { bundleName } from '../../../infra/local/program-bundles.ts'
 import { type StackInfo, writeStackInfo } from '../../../infra/local/stack-info.ts'
 import { EDGE_AGENT_MAIN } from '../../../infra/local/supervise.ts'
+import { STACK_MARK } from '../../../infra/local/wrangler-process.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 
@@ -41,6 +43,47 @@ function fakeWrangler(argv1: string): number {
   })
   child.unref()
   return child.pid ?? 0
+}
+
+const IDLE = 'setInterval(() => {}, 1000)'
+
+/**
+ * A group like the one a crashed stack leaves once wrangler itself died: its leader (killed here)
+ * had started wrangler's child (naming the wrangler folder on its command line, with a child of
+ * its own, like workerd), a process that carries only the stack's mark, and a bystander marked
+ * for another stack. Resolves with the group id and the members, once all five ran.
+ */
+async function orphanedGroup(persistTo: string) {
+  const leader = `
+    const { spawn } = require('node:child_process')
+    const idle = ${JSON.stringify(IDLE)}
+    const grandchild = "require('node:child_process').spawn(process.execPath, ['-e', " + JSON.stringify(idle) + ", 'workerd-like'], { stdio: 'ignore' }); " + idle
+    spawn(process.execPath, ['-e', grandchild, 'wrangler-child', '--persist-to', ${JSON.stringify(persistTo)}], { stdio: 'ignore', env: {} })
+    spawn(process.execPath, ['-e', idle, 'marked'], { stdio: 'ignore', env: { ${STACK_MARK}: ${JSON.stringify(persistTo)} } })
+    spawn(process.execPath, ['-e', idle, 'bystander'], { stdio: 'ignore', env: { ${STACK_MARK}: '/another/stack/wrangler' } })
+    ${IDLE}`
+  const child = spawn(process.execPath, ['-e', leader, 'wrangler-dev'], {
+    detached: true,
+    stdio: 'ignore',
+  })
+  child.unref()
+  const pgid = child.pid ?? 0
+  const deadline = Date.now() + 10_000
+  while ((groupMembers(pgid)?.length ?? 0) < 5) {
+    if (Date.now() > deadline) throw new Error('the fake group did not start')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  // Each is told by its last argument (wrangler's child's own script names the grandchild's).
+  const named = (last: string) =>
+    (groupMembers(pgid) ?? []).filter((pid) => commandLine(pid).trim().endsWith(last))
+  const exited = new Promise((r) => child.once('exit', r))
+  process.kill(pgid, 'SIGKILL')
+  await exited
+  return {
+    pgid,
+    ours: [...named(persistTo), ...named('workerd-like'), ...named('marked')],
+    bystander: named('bystander'),
+  }
 }
 
 describe('reapLeftovers', () => {
@@ -102,6 +145,33 @@ describe('reapLeftovers', () => {
       expect(groupAlive(other)).toBe(true)
     } finally {
       process.kill(-other, 'SIGKILL')
+    }
+  })
+
+  it("stops the stack's members of wrangler's group when wrangler itself is gone", async () => {
+    const { pgid, ours, bystander } = await orphanedGroup(join(dir, 'wrangler'))
+    try {
+      expect(ours).toHaveLength(3)
+      expect(bystander).toHaveLength(1)
+      const path = join(dir, 'stack.json')
+      await writeStackInfo(path, info(pgid))
+      expect(await reapLeftovers(path, silentLogger)).toBe(pgid)
+      expect(groupMembers(pgid)).toEqual(bystander)
+      expect(existsSync(path)).toBe(false)
+    } finally {
+      process.kill(-pgid, 'SIGKILL')
+    }
+  })
+
+  it("leaves alone a leaderless group that is not this stack's", async () => {
+    const { pgid, ours, bystander } = await orphanedGroup(join(dir, 'other-folder'))
+    try {
+      const path = join(dir, 'stack.json')
+      await writeStackInfo(path, info(pgid))
+      expect(await reapLeftovers(path, silentLogger)).toBeUndefined()
+      expect(groupMembers(pgid)?.sort()).toEqual([...ours, ...bystander].sort())
+    } finally {
+      process.kill(-pgid, 'SIGKILL')
     }
   })
 

@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { environHas } from '../../../infra/local/proc-read.ts'
 import { groupMembers } from '../../../infra/local/process-group.ts'
 import {
   LOCAL_ENV,
+  STACK_MARK,
   startWrangler,
   WRANGLER_ENV,
   type WranglerOptions,
@@ -118,6 +120,8 @@ describe('wrangler dev process', () => {
     const w = startWrangler({ ...base(), command: fakeWrangler(pidFile, false) })
     const grandchild = Number(await waitForFile(pidFile))
     expect(groupMembers(w.pid)).toEqual(expect.arrayContaining([w.pid, grandchild]))
+    // The grandchild (workerd) inherits the stack's mark, so leftovers.ts can tell it is ours.
+    expect(environHas(grandchild, STACK_MARK, base().persistTo)).toBe(true)
     expect(w.exitReason()).toBeUndefined()
     await w.stop()
     expect(groupMembers(w.pid)).toEqual([])
