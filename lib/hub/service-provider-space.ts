@@ -4,18 +4,19 @@
  * Objects found there are data an edge reported, never control: the steps that list placements,
  * slices or SyncTargets across spaces leave out those of such spaces (`withoutServiceProvider`).
  * Objects name their space by id (`kcp.io/cluster`), and an id names one path for good (ids are
- * never reused), so an answer is kept for good, in a bounded map per key-value store: one read of
- * the id's path the first time a space is asked about, none after. An id no space has (yet, or
+ * never reused), so its path is kept for good, in the hub's bounded map per key-value store
+ * (mailbox-space.ts `knownSpacePath`, shared with the mailbox check): one read of the id's path
+ * the first time a space is asked about, none after. An id no space has (yet, or
  * any more) is not remembered and counts as no service-provider space: its objects are going or
  * not there, and a step that skipped them could not clean up after them; a failed read throws.
  */
-import { isNotFound } from '../errors.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { perStore } from '../store/per-store.ts'
 import type { KvStore } from '../store/types.ts'
+import { spacePathOf } from '../tenancy/load.ts'
 import { isServiceProviderPath } from '../tenancy/policy.ts'
 import type { Gvr, HubClient } from './client.ts'
-import { pathOfId } from './spaces.ts'
+import { knownSpacePath } from './mailbox-space.ts'
 
 /** Whether the space with this id is `root:espw` or below it. */
 export type ServiceProviderCheck = (spaceId: string) => Promise<boolean>
@@ -43,21 +44,19 @@ function cached(pathOf: (id: string) => Promise<string | undefined>): ServicePro
   }
 }
 
-/** The check over the space registry in `kv`, one cache per store (see the header). */
-export const serviceProviderSpaceCheck = perStore(
-  (kv: KvStore): ServiceProviderCheck => cached((id) => pathOfId(kv, id))
-)
+/** The check over the space registry in `kv`: the hub's cache of space paths (mailbox-space.ts). */
+export const serviceProviderSpaceCheck = perStore((kv: KvStore): ServiceProviderCheck => {
+  const pathOf = knownSpacePath(kv)
+  return async (spaceId) => {
+    if (spaceId === 'root' || spaceId === '') return false
+    const path = await pathOf(spaceId)
+    return path !== undefined && isServiceProviderPath(path)
+  }
+})
 
 /** The check through a hub client (its space lookups), cached for the check's life. */
 export function serviceProviderCheckOver(client: HubClient): ServiceProviderCheck {
-  return cached(async (id) => {
-    try {
-      return (await client.space(id)).path
-    } catch (e) {
-      if (isNotFound(e)) return undefined
-      throw e
-    }
-  })
+  return cached((id) => spacePathOf(client, id))
 }
 
 /** The objects whose space (`kcp.io/cluster`) is no service-provider space; each id asked once. */
