@@ -12,20 +12,12 @@ import { createHubClient, type HubClient } from '../../../lib/hub/client.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { createTestHub, type TestHub } from '../../helpers/hub.ts'
+import { createSpaces, location, syncTarget } from '../reconcile-where/world.ts'
 
 let hub: TestHub
 let client: HubClient
 
-const st = (name: string) => ({
-  apiVersion: 'edge.kcp.io/v1alpha1',
-  kind: 'SyncTarget',
-  metadata: { name, labels: { id: name } },
-})
-const workspace = (name: string) => ({
-  apiVersion: 'tenancy.kcp.io/v1alpha1',
-  kind: 'Workspace',
-  metadata: { name },
-})
+const st = (name: string) => syncTarget(name)
 const inventory = (name: string, space: string) => ({
   apiVersion: 'tenancy.edgeplane.io/v1alpha1',
   kind: 'Inventory',
@@ -42,8 +34,7 @@ const conditionOf = (o: KubeObject | undefined) =>
 beforeAll(async () => {
   hub = await createTestHub()
   client = createHubClient(hub.deps, { fieldManager: 'test' })
-  await client.create('root', WORKSPACES, workspace('imw-1'))
-  await client.create('root', WORKSPACES, workspace('team-a'))
+  await createSpaces(client, ['imw-1', 'team-a'])
 })
 afterAll(() => hub.close())
 
@@ -54,15 +45,7 @@ describe('mailbox step: only inventory spaces make edges', () => {
     expect(conditionOf(await client.get('root:team-a', SYNC_TARGETS, 'fake'))).toBeUndefined()
   })
   it("once an Inventory exists, a tenant's SyncTarget loses its mailbox and says why", async () => {
-    await client.create('root:team-a', LOCATIONS, {
-      apiVersion: 'edge.kcp.io/v1alpha1',
-      kind: 'Location',
-      metadata: { name: 'fake', labels: { 'loc-name': 'florin' } },
-      spec: {
-        resource: { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'synctargets' },
-        instanceSelector: { matchLabels: { id: 'fake' } },
-      },
-    })
+    await client.create('root:team-a', LOCATIONS, location('fake', { 'loc-name': 'florin' }))
     await client.create('root', INVENTORIES, inventory('imw-1', 'root:imw-1'))
     const real = await client.create('root:imw-1', SYNC_TARGETS, st('florin'))
     expect(await run(mailboxOf(real)!)).toBe('created')
