@@ -122,8 +122,10 @@ export function epochAnnouncer(
   const loop = async () => {
     await Promise.resolve() // announcements of the same tick share the first move
     while (asked) {
-      const wait = lastMove + spacingMs - Date.now()
-      if (wait > 0 && !finishing)
+      // A timer counts from the event loop's cached time, which lags the clock by however long
+      // the current turn has run, so it may fire a few ms early on a busy machine: wait again
+      // for what is left, so two moves are never closer than the spacing.
+      for (let wait = lastMove + spacingMs - Date.now(); wait > 0 && !finishing; ) {
         await new Promise<void>((r) => {
           const timer = setTimeout(r, wait)
           wake = () => {
@@ -131,6 +133,8 @@ export function epochAnnouncer(
             r()
           }
         })
+        wait = lastMove + spacingMs - Date.now()
+      }
       wake = undefined
       asked = false
       lastMove = Date.now()
