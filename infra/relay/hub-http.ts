@@ -55,6 +55,8 @@ export type HubHttp = {
   /** Posts keys to the step's hook; resolves with each key's result (undefined if unreadable). */
   flush(step: string, keys: string[]): Promise<KeyResult[] | undefined>
   listEdgePlacements(): Promise<KubeObject[]>
+  /** Every SyncTarget of every space (a tenancy event's mailbox keys). */
+  listSyncTargets(): Promise<KubeObject[]>
   espwSpaceId(): Promise<string>
 }
 
@@ -91,6 +93,7 @@ const EDGE_PLACEMENTS: WatchTarget = {
   version: 'v1alpha1',
   resource: 'edgeplacements',
 }
+const SYNC_TARGETS: WatchTarget = { ...EDGE_PLACEMENTS, resource: 'synctargets' }
 const LIST_PAGE = 500
 
 /** The resources of an aggregated discovery document, in its order (preferred versions first). */
@@ -197,6 +200,7 @@ export function createHubHttp(options: HubHttpOptions): HubHttp {
       return hookKeyResults(await hookAnswer(res, what))
     },
     listEdgePlacements: async () => (await list(EDGE_PLACEMENTS)).items,
+    listSyncTargets: async () => (await list(SYNC_TARGETS)).items,
     async espwSpaceId() {
       const ws = await getJson('/clusters/root/apis/tenancy.kcp.io/v1alpha1/workspaces/espw')
       return WorkspaceSchema.parse(ws).spec.cluster

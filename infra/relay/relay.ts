@@ -137,6 +137,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     espwSpaceId,
     providers: createProviderSpaces(espwSpaceId),
     listEdgePlacements: placements.list,
+    listSyncTargets: http.listSyncTargets,
     placementSeen: placements.observe,
     index,
     summarize: createSummarizeKeysState(),

@@ -36,6 +36,9 @@ const GROUPS_NOT_FOR_EDGE: ReadonlySet<string> = new Set([
   'authorization.k8s.io',
   // edgeplane's Tokens (root only): credentials of the center, never an edge's business.
   'auth.edgeplane.io',
+  // edgeplane's tenancy policy (Inventories, PlacementGrants, SpaceQuotas; root only): the
+  // administrator's lines between tenants, read by the center's steps, never placed.
+  'tenancy.edgeplane.io',
 ])
 
 const gr = (group: string, resource: string) => `${group}/${resource}`

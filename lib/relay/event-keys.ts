@@ -31,6 +31,8 @@
  *   Customizers, Summarizers, Workspaces...) in root:espw or below it (provider-spaces.ts) wake
  *   nothing, but the mailbox Workspaces of root:espw itself: an edge that got them into its
  *   mailbox plants no placement, edge or space through the relay.
+ * - An administrator's Inventory or PlacementGrant wakes every key of the mailbox, where,
+ *   translate and summarize steps the relay can name (tenancy-keys.ts).
  * Key formats come from lib/reconcile/keys.ts, the module the steps use.
  */
 import { isSystemInfrastructure } from '../apis/categories.ts'
@@ -52,6 +54,7 @@ import type { ProviderSpaces } from './provider-spaces.ts'
 import { removalKeys } from './removal-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 import { SUMMARIZE_STEP, type SummarizeKeysState, summarizeKeys } from './summarize-keys.ts'
+import { isTenancyPolicy, tenancyKeys } from './tenancy-keys.ts'
 
 export { isMailboxName, mailboxOf, SUMMARIZE_STEP, whereKeyOf }
 
@@ -68,6 +71,8 @@ export type EventKeysDeps = {
   espwSpaceId: string
   /** Every EdgePlacement in every space, each with its kcp.io/cluster annotation. */
   listEdgePlacements(): Promise<KubeObject[]>
+  /** Every SyncTarget in every space (read only for a tenancy event: tenancy-keys.ts). */
+  listSyncTargets?: () => Promise<KubeObject[]>
   /** Told of every EdgePlacement event (placement-list.ts keeps its list current with them). */
   placementSeen?(type: string, obj: KubeObject): void
   /** Slice -> mailboxes; slice events update it. */
@@ -200,6 +205,17 @@ export async function keysForEvent(
   if (ref.group === 'tenancy.kcp.io' && ref.resource === 'workspaces')
     deps.providers?.observe(event.object)
   if (ignored(ref, event.object, deps)) return []
+  if (isTenancyPolicy(ref.group, ref.resource))
+    return tenancyKeys(ref.resource, event.type, event.object, {
+      ...deps,
+      steps: {
+        mailbox: MAILBOX_STEP,
+        where: WHERE_STEP,
+        translate: TRANSLATE_STEP,
+        ...(deps.summarize ? { summarize: SUMMARIZE_STEP } : {}),
+      },
+      isProvider: (space) => isProvider(deps, space),
+    })
   const keys = await stepKeys(ref, event, deps)
   const summarize = deps.summarize
   const all = summarize

@@ -3,13 +3,20 @@
  * (`space` absent: the `/clusters/*` view) or in one space (a CRD's custom resources: the cross-space
  * view serves root's registry only, so a CRD's group is a 404 there). The core
  * targets feed the mailbox and where steps and the translate index (SyncTargets, Locations,
- * EdgePlacements, SinglePlacementSlices, Workspaces, CRDs); every other resource a placement can
+ * EdgePlacements, SinglePlacementSlices, Workspaces, CRDs) and carry the administrator's tenancy
+ * policy (Inventories, PlacementGrants: a change wakes every step, tenancy-keys.ts); every other resource a placement can
  * select is found through the hub's discovery at start and matters only to the translate step.
  * Which resources are skipped is decided in ONE place, `isWatchedResource`, from the object
  * categories of lib/apis/categories.ts: 'not-for-edge' resources (events, leases, endpoints, ...)
  * never wake a translation, except the edge and tenancy kinds the relay needs itself.
  */
 import { categoryOf } from '../apis/categories.ts'
+import {
+  GRANT_GROUP,
+  GRANT_VERSION,
+  INVENTORIES_RESOURCE,
+  PLACEMENT_GRANTS_RESOURCE,
+} from '../apis/grants.ts'
 
 export type WatchTarget = { group: string; version: string; resource: string; space?: string }
 
@@ -38,6 +45,11 @@ export const CRDS: WatchTarget = {
   resource: 'customresourcedefinitions',
 }
 export const SLICES: WatchTarget = edge('singleplacementslices')
+const tenancy = (resource: string): WatchTarget => ({
+  group: GRANT_GROUP,
+  version: GRANT_VERSION,
+  resource,
+})
 
 /** Always watched, whatever discovery says. */
 export const CORE_TARGETS: readonly WatchTarget[] = [
@@ -47,6 +59,8 @@ export const CORE_TARGETS: readonly WatchTarget[] = [
   SLICES,
   WORKSPACES,
   CRDS,
+  tenancy(INVENTORIES_RESOURCE),
+  tenancy(PLACEMENT_GRANTS_RESOURCE),
 ]
 
 const gr = (group: string, resource: string) => `${group}/${resource}`

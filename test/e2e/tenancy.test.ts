@@ -5,7 +5,9 @@
  * labelled like a real edge stay inert (no mailbox, the SyncTarget's status says why) and capture
  * nobody's placement; under per-team grants a placement selects only the Locations its team is
  * granted, and an ungranted inventory's labels show neither in its status nor in a dry-run preview;
- * a tenant cannot forge the where step's answer (a SinglePlacementSlice) in its own space.
+ * a tenant cannot forge the where step's answer (a SinglePlacementSlice) in its own space; and an
+ * Inventory deleted takes its edges' mailboxes away at once (the relay wakes the mailbox step; the
+ * cron's resync is put off for the run).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -82,7 +84,12 @@ metadata: {name: hidden, labels: {id: hidden}}
 type Obj = KubeObject & { status?: any; destinations?: any[] }
 
 beforeAll(async () => {
-  stack = await startStack({ edges: 'florin:env=prod,guilder:env=prod' })
+  // The cron's resync is put off for the run: a change of the tenancy policy must reach the steps
+  // through the relay's watch of the tenancy kinds, not through the next resync.
+  stack = await startStack({
+    edges: 'florin:env=prod,guilder:env=prod',
+    env: { EDGEPLANE_CRON_PERIOD: '3600' },
+  })
   for (const team of ['team-a', 'team-b', 'imw-2']) {
     ok(await stack.kubectl(['create', '-f', '-'], { input: workspace(team) }))
   }
@@ -177,5 +184,28 @@ describe('tenancy through npm start', () => {
     const edited = await as('team-b', ['label', 'singleplacementslice', 'shop', 'forged=yes'])
     expect(edited.code).not.toBe(0)
     expect(edited.stderr).toContain('Forbidden')
+  })
+
+  it('deleting an Inventory takes its edges away without waiting for a resync', async () => {
+    const mailboxTargets = async () =>
+      okJson<{ items: Obj[] }>(
+        await stack.kubectl(['--context', 'root:espw', 'get', 'workspaces', '-o', 'json'])
+      )
+        .items.map((w) => w.metadata.annotations?.['edge.kcp.io/sync-target-name'])
+        .sort()
+    await eventually(
+      async () => expect(await mailboxTargets()).toEqual(['florin', 'guilder', 'hidden']),
+      WAIT
+    )
+    ok(await stack.kubectl(['delete', 'inventory', 'imw-2']))
+    const imw2 = ['--server', `${stack.url}/clusters/root:imw-2`]
+    await eventually(async () => {
+      expect(await mailboxTargets()).toEqual(['florin', 'guilder'])
+      const st = okJson<Obj>(
+        await stack.kubectl([...imw2, 'get', 'synctarget', 'hidden', '-o', 'json'])
+      )
+      const cond = (st.status?.conditions ?? []).find((c: any) => c.type === 'Inventory')
+      expect(cond).toMatchObject({ status: 'False', reason: 'NotInventorySpace' })
+    }, WAIT)
   })
 })

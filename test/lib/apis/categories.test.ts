@@ -27,6 +27,10 @@ describe('categoryOf', () => {
     [EDGE_GROUP, 'anything-new', 'not-for-edge'],
     ['scheduling.kcp.io', 'placements', 'not-for-edge'],
     ['tenancy.kcp.io', 'workspaces', 'not-for-edge'],
+    // the administrator's tenancy policy never leaves the center, even from a root placement
+    ['tenancy.edgeplane.io', 'placementgrants', 'not-for-edge'],
+    ['tenancy.edgeplane.io', 'inventories', 'not-for-edge'],
+    ['tenancy.edgeplane.io', 'spacequotas', 'not-for-edge'],
     ['topology.kcp.io', 'partitions', 'not-for-edge'],
     ['workload.kcp.io', 'synctargets', 'not-for-edge'],
     ['core.kcp.io', 'logicalclusters', 'not-for-edge'],
