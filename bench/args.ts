@@ -19,6 +19,7 @@ type NumberKey = Exclude<
   | 'skipFanout'
   | 'skipEdge'
   | 'skipLimits'
+  | 'skipFairNpmStart'
   | 'edgeColdCost'
   | 'watchSettleMs'
   | 'edgeAgents'
@@ -105,6 +106,7 @@ const SWITCHES: Record<string, Partial<BenchOptions>> = {
   '--skip-fanout': { skipFanout: true },
   '--skip-edge': { skipEdge: true },
   '--skip-limits': { skipLimits: true },
+  '--skip-fair-npm-start': { skipFairNpmStart: true },
   '--skip-edge-cold': { edgeColdCost: false },
   '--scale': { scale: true },
   '--skip-npm-start': { npmStartEdges: 0 },

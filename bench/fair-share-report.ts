@@ -1,8 +1,8 @@
 /**
- * The fair-share phase's part of the report (bench/fair-share.ts): the quiet token's GET latency
- * alone and while the noisy token holds its watches and writes, against the p90 target, and what
- * the hub admitted of the noise; and the same as JSON. Figures only: the target is printed, never
- * asserted.
+ * The fair-share phase's part of the report (bench/fair-share.ts): for the hub in this process and
+ * for npm start's (the users' path), the quiet token's GET latency alone and while the noisy token
+ * holds its watches and writes, against the p90 target, and what the hub admitted of the noise;
+ * and the same as JSON. Figures only: the target is printed, never asserted.
  */
 import type { FairShareResults } from './fair-share.ts'
 import { round, type Summary } from './stats.ts'
@@ -17,11 +17,13 @@ const row = (what: string, s: Summary) => [
   fmt(s.max),
 ]
 
-export function renderFairShare(r: FairShareResults | null): string {
-  if (!r) return '7. Fair share: skipped (--fair-watches 0)'
+/** Both runs of the phase; npmStart is null when --skip-npm-start left it out. */
+export type FairSharePair = { inProcess: FairShareResults; npmStart: FairShareResults | null }
+
+function renderOne(path: string, r: FairShareResults): string {
   const verdict = r.loaded.p90 < r.targetP90Ms ? 'within' : 'OVER'
   return [
-    "7. Fair share (one token's watches and writes; another token's GET latency, ms)",
+    path,
     formatTable(
       ['quiet token', 'n', 'p50', 'p90', 'p99', 'max'],
       [row('alone', r.alone), row('under the noise', r.loaded)]
@@ -29,6 +31,17 @@ export function renderFairShare(r: FairShareResults | null): string {
     `noisy token: ${r.watchesOpen} of ${r.watchesAsked} watches open (${r.watchesRefused} answered 429), ` +
       `${r.writes} writes (${r.writesRefused} answered 429)`,
     `target: quiet p90 under the noise < ${r.targetP90Ms} ms: ${fmt(r.loaded.p90)} ms (${verdict})`,
+  ].join('\n')
+}
+
+export function renderFairShare(r: FairSharePair | null): string {
+  if (!r) return '7. Fair share: skipped (--fair-watches 0)'
+  return [
+    "7. Fair share (one token's watches and writes; another token's GET latency, ms)",
+    renderOne('the hub in this process:', r.inProcess),
+    r.npmStart
+      ? renderOne("through npm start (https front, wrangler dev's Worker):", r.npmStart)
+      : 'through npm start: skipped (--skip-fair-npm-start)',
   ].join('\n')
 }
 
@@ -40,8 +53,7 @@ const summaryJson = (s: Summary) => ({
   max: round(s.max, 2),
 })
 
-export function fairShareJson(r: FairShareResults | null) {
-  if (!r) return null
+function oneJson(r: FairShareResults) {
   return {
     watchesAsked: r.watchesAsked,
     watchesOpen: r.watchesOpen,
@@ -52,4 +64,9 @@ export function fairShareJson(r: FairShareResults | null) {
     loadedMs: summaryJson(r.loaded),
     targetP90Ms: r.targetP90Ms,
   }
+}
+
+export function fairShareJson(r: FairSharePair | null) {
+  if (!r) return null
+  return { inProcess: oneJson(r.inProcess), npmStart: r.npmStart ? oneJson(r.npmStart) : null }
 }

@@ -4,12 +4,12 @@
  * token ("quiet") gets one ConfigMap at a time; the quiet token's request latency p50/p90 is taken
  * first alone, then under the noise, and printed against the target (p90 under 200 ms). It also
  * counts how many of the noisy watches and writes the hub admitted and how many it answered 429
- * (functions/api/fair-share.ts). The hub runs in this process with the per-token limits of a
- * Worker isolate; figures, never a pass or fail.
+ * (functions/api/fair-share.ts). It runs against any hub: the one in this process (with the
+ * per-token limits of a Worker isolate) and npm start's (fair-share-npm-start.ts), where the
+ * requests take the users' path through the https front and wrangler dev; the tokens come from
+ * `issue` (a Token of the API, or a record written to the store). Figures, never a pass or fail.
  */
-import { registerToken } from '../lib/auth/tokens.ts'
 import { createRemote } from '../lib/remote/remote-client.ts'
-import type { KvStore } from '../lib/store/types.ts'
 import { configMapPath, createHubClient, type HubClient } from './hub-client.ts'
 import { createNamespace } from './hub-crud.ts'
 import { configMap } from './payload.ts'
@@ -38,8 +38,15 @@ export type FairShareOptions = {
 }
 
 const NAMESPACE = 'bench-fair-share'
-const NOISY = 'bench-fair-noisy-token'
-const QUIET = 'bench-fair-quiet-token'
+
+/** The hub the phase runs against: its URL (and CA), an admin client and a way to get user tokens. */
+export type FairShareHub = {
+  hubUrl: string
+  ca?: string
+  admin: HubClient
+  /** A user token named `name` that reaches the root space. */
+  issue(name: string): Promise<string>
+}
 
 async function timeGets(quiet: HubClient, until: () => boolean, min: number): Promise<number[]> {
   const out: number[] = []
@@ -53,8 +60,8 @@ async function timeGets(quiet: HubClient, until: () => boolean, min: number): Pr
 }
 
 /** Opens `n` watches as the noisy token, 50 at a time; those admitted stay open until `signal`. */
-async function openWatches(baseUrl: string, n: number, signal: AbortSignal) {
-  const remote = createRemote({ baseUrl, token: NOISY })
+async function openWatches(hub: FairShareHub, token: string, n: number, signal: AbortSignal) {
+  const remote = createRemote({ baseUrl: hub.hubUrl, token, ...(hub.ca ? { ca: hub.ca } : {}) })
   let open = 0
   let refused = 0
   for (let i = 0; i < n; i += 50) {
@@ -75,15 +82,12 @@ async function openWatches(baseUrl: string, n: number, signal: AbortSignal) {
 }
 
 export async function runFairShare(
-  stack: { hubUrl: string; kv: KvStore; admin: HubClient },
+  stack: FairShareHub,
   o: FairShareOptions,
   progress: (message: string) => void
 ): Promise<FairShareResults> {
-  for (const [token, name] of [
-    [NOISY, 'bench-noisy'],
-    [QUIET, 'bench-quiet'],
-  ] as const)
-    await registerToken(stack.kv, token, { name, kind: 'user', spaces: ['root'] })
+  const noisyToken = await stack.issue('bench-noisy')
+  const quietToken = await stack.issue('bench-quiet')
   await createNamespace(stack.admin, NAMESPACE)
   const admin = stack.admin
   for (const name of ['quiet', ...Array.from({ length: 8 }, (_, i) => `noisy-${i}`)])
@@ -91,15 +95,19 @@ export async function runFairShare(
       body: configMap(NAMESPACE, name, o.itemBytes),
       expect: 201,
     })
-  const quiet = createHubClient(stack.hubUrl, QUIET)
+  const quiet = createHubClient(stack.hubUrl, quietToken, stack.ca)
   progress('fair share: the quiet token alone')
   const aloneUntil = performance.now() + Math.min(o.durationMs, 3000)
   const alone = await timeGets(quiet, () => performance.now() > aloneUntil, 20)
 
   progress(`fair share: the noisy token asks for ${o.watches} watches`)
   const stop = new AbortController()
-  const watches = await openWatches(stack.hubUrl, o.watches, stop.signal)
-  const noisy = createRemote({ baseUrl: stack.hubUrl, token: NOISY })
+  const watches = await openWatches(stack, noisyToken, o.watches, stop.signal)
+  const noisy = createRemote({
+    baseUrl: stack.hubUrl,
+    token: noisyToken,
+    ...(stack.ca ? { ca: stack.ca } : {}),
+  })
   let writing = true
   let writes = 0
   let writesRefused = 0

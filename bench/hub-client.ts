@@ -25,9 +25,12 @@ export function configMapPath(namespace: string, name?: string): string {
 
 export const NAMESPACES_PATH = '/clusters/root/api/v1/namespaces'
 
-/** A client for the hub at `baseUrl` that sends `token` as its bearer token. */
-export function createHubClient(baseUrl: string, token: string): HubClient {
-  const remote = createRemote({ baseUrl, token })
+/**
+ * A client for the hub at `baseUrl` that sends `token` as its bearer token (trusting `ca`, a PEM
+ * certificate, besides the system's: npm start's self-signed one).
+ */
+export function createHubClient(baseUrl: string, token: string, ca?: string): HubClient {
+  const remote = createRemote({ baseUrl, token, ...(ca ? { ca } : {}) })
   return {
     baseUrl,
     token,

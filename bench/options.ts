@@ -55,6 +55,8 @@ export type BenchOptions = {
   limitsTargets: number
   /** Leaves the Workers-limits phase out (the per-kind table still covers the other phases). */
   skipLimits: boolean
+  /** Leaves out the fair-share run through npm start (the in-process one still runs). */
+  skipFairNpmStart: boolean
   /** Hard limit for the whole run; it fails past this. */
   maxSeconds: number
   /** Runs the scale figures (scale.ts) instead of the phases above. */
@@ -98,6 +100,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   skipEdge: false,
   limitsTargets: 600,
   skipLimits: false,
+  skipFairNpmStart: false,
   maxSeconds: 1800,
   scale: false,
   scaleEdges: [1000, 10_000],
@@ -163,7 +166,9 @@ Flags:
   --fanout-calls N        translate hook calls in flight at once (${DEFAULT_OPTIONS.fanoutCalls})
   --skip-fanout           leave the fan-out phase out
   --fair-watches N        watches one token asks for while another's latency is timed
-                          (${DEFAULT_OPTIONS.fairWatches}; --quick: ${QUICK_OPTIONS.fairWatches}; 0: leave the phase out)
+                          (${DEFAULT_OPTIONS.fairWatches}; --quick: ${QUICK_OPTIONS.fairWatches}; 0: leave the phase out),
+                          against the hub in this process and then through npm start's stack
+  --skip-fair-npm-start   time the fair share in this process only
   --edge-agents LIST      agent counts of the propagation runs, comma-separated
                           (${DEFAULT_OPTIONS.edgeAgents.join(',')}; --quick: ${QUICK_OPTIONS.edgeAgents?.join(',')})
   --agents-per-process N  agents one process runs; more are spread over child processes

@@ -7,8 +7,7 @@ import type { BenchOptions } from './args.ts'
 import { renderEdge } from './edge-report.ts'
 import { edgeJson } from './edge-report-json.ts'
 import type { EdgeResults } from './edge-types.ts'
-import type { FairShareResults } from './fair-share.ts'
-import { fairShareJson, renderFairShare } from './fair-share-report.ts'
+import { type FairSharePair, fairShareJson, renderFairShare } from './fair-share-report.ts'
 import { fanOutJson, renderFanOut } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { HubCrudResults } from './hub-crud.ts'
@@ -38,7 +37,7 @@ export type BenchResults = {
   /** null when the run skipped it (`--skip-limits`). */
   limits: LimitsResults | null
   /** null when the run skipped it (`--fair-watches 0`). */
-  fairShare: FairShareResults | null
+  fairShare: FairSharePair | null
   durationMs: number
 }
 

@@ -10,10 +10,12 @@
  * (scale.ts), with a report and a last JSON line of their own (scale-report.ts).
  */
 import { cpus, platform } from 'node:os'
+import { registerToken } from '../lib/auth/tokens.ts'
 import { parseArgs, USAGE } from './args.ts'
 import { runEdge } from './edge.ts'
 import type { EdgeResults } from './edge-types.ts'
 import { runFairShare } from './fair-share.ts'
+import { runFairShareNpmStart } from './fair-share-npm-start.ts'
 import { runFanOut } from './fan-out.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
@@ -164,19 +166,32 @@ async function main(): Promise<number> {
         progress
       )
     }
-    const fairShare =
+    const fairOptions = {
+      watches: o.fairWatches,
+      writers: 8,
+      durationMs: o.quick ? 4000 : 10_000,
+      itemBytes: o.itemBytes,
+    }
+    const fairInProcess =
       o.fairWatches > 0
         ? await runFairShare(
-            { hubUrl: stack.hub.url, kv: stack.store.kv, admin: hub },
             {
-              watches: o.fairWatches,
-              writers: 8,
-              durationMs: o.quick ? 4000 : 10_000,
-              itemBytes: o.itemBytes,
+              hubUrl: stack.hub.url,
+              admin: hub,
+              async issue(name) {
+                const token = `${name}-token`
+                await registerToken(stack.store.kv, token, { name, kind: 'user', spaces: ['root'] })
+                return token
+              },
             },
+            fairOptions,
             progress
           )
         : null
+    const fairShare = fairInProcess && {
+      inProcess: fairInProcess,
+      npmStart: o.skipFairNpmStart ? null : await runFairShareNpmStart(fairOptions, progress),
+    }
     const cpuList = cpus()
     const results: BenchResults = {
       config: { ...o },

@@ -6,6 +6,14 @@
 import type { Principal } from '../../lib/auth/tokens.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 
-/** Set for every authenticated path: its deps, its URL parsed once (ops-routes.ts), its principal. */
-export type ApiVariables = { deps: HubDeps; url: URL; principal: Principal }
+/**
+ * Set for every authenticated path: its deps, its URL parsed once (ops-routes.ts), its principal;
+ * and for a non-admin's watch, how its events are charged to its token's share (fair-share.ts).
+ */
+export type ApiVariables = {
+  deps: HubDeps
+  url: URL
+  principal: Principal
+  pace?: (events: number) => number
+}
 export type ApiEnv = { Variables: ApiVariables }

@@ -125,6 +125,7 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
     req: c.req.raw,
     baseUrl: url.origin,
     principal: c.get('principal'),
+    ...(c.get('pace') ? { pace: c.get('pace') } : {}),
   })
 }
 

@@ -4,7 +4,8 @@
  * admins are exempt, as kube's APF exempts system:masters) takes a seat of its token's flow for as
  * long as it runs, a watch for as long as its stream is open (released when the stream ends or the
  * client goes away). Past a bound the answer is kube's 429 TooManyRequests Status with
- * `Retry-After` (lib/errors.ts), before anything is read. The limiter is the app's: one per
+ * `Retry-After` (lib/errors.ts), before anything is read. A watch's events are charged to its
+ * token's event rate (`pace`, read by the watch loop: past the rate the token's watches wait). The limiter is the app's: one per
  * isolate or process (docs/architecture/hub.md, "Fair share", says what that bounds).
  */
 import type { Context, Next } from 'hono'
@@ -73,8 +74,10 @@ export function fairShare(limiter: TokenLimiter) {
     const principal = c.get('principal')
     if (principal.kind === 'admin') return next()
     const watch = isWatchRequest(c.req.method, c.get('url'))
-    const seat = limiter.admit(flowKey(principal), watch)
+    const flow = flowKey(principal)
+    const seat = limiter.admit(flow, watch)
     if (!seat.ok) throw refused(principal, seat)
+    if (watch) c.set('pace', (events: number) => limiter.charge(flow, events))
     try {
       await next()
     } catch (e) {

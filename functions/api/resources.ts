@@ -53,6 +53,8 @@ export type ResourceRequest = {
   req: Request
   baseUrl: string
   principal: Principal
+  /** How a watch's events are charged to its token's share (fair-share.ts); absent, never. */
+  pace?: (events: number) => number
 }
 
 async function resolveTarget(r: ResourceRequest): Promise<Target> {
@@ -111,6 +113,7 @@ async function readCollection(
       predicate: predicate ?? (() => true),
       bookmarks: r.query.allowWatchBookmarks,
       ...(r.query.timeoutSeconds !== undefined ? { timeoutSeconds: r.query.timeoutSeconds } : {}),
+      ...(r.pace ? { pace: r.pace } : {}),
     })
   const res = await listObjects(
     r.deps,

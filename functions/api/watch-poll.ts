@@ -33,6 +33,11 @@ export type WatchParams = {
   freshWaitMs?: number
   /** Rewrites each event before it is sent (e.g. as a Table for kubectl). */
   transform?: (event: unknown) => unknown
+  /**
+   * Charges events handed to this watch to its token's share (fair-share.ts): answers how long
+   * (ms) the watch waits before it polls again; absent, never.
+   */
+  pace?: (events: number) => number
 }
 
 /** Tracks what was sent, and the cursor below which everything has settled. */

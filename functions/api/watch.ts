@@ -51,11 +51,10 @@ import {
   watchedCollection,
 } from './watch-poll.ts'
 
+import { createEventWriter, type EventWriter } from './watch-writer.ts'
+
 export type { WatchParams } from './watch-poll.ts'
 
-const enc = new TextEncoder()
-const line = (v: unknown) => enc.encode(`${JSON.stringify(v)}\n`)
-const eventLine = (p: WatchParams, v: unknown) => line(p.transform ? p.transform(v) : v)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function initialEvents(
@@ -132,12 +131,14 @@ async function resumeAt(
 async function streamEvents(
   deps: HubDeps,
   p: WatchParams,
-  emit: (v: unknown) => void,
+  out: EventWriter,
   isOpen: () => boolean
 ): Promise<void> {
+  const emit = out.emit
   const deadline = deadlineOf(p.timeoutSeconds)
   if (Date.now() >= deadline) return
   const start = await startCursor(deps, p, deadline, emit)
+  out.flush()
   // Bookmarks never go below the version the client resumed from.
   const highest = Math.max(start.low, start.resume?.upTo ?? 0)
   const cur: Cursor = { ...start, highest, sent: new Map() }
@@ -157,15 +158,20 @@ async function streamEvents(
       return
     }
     const turn = await pollIfChanged(deps, p, cur, emit)
+    out.flush()
     polls += Number(turn.polled)
     pollCost = Math.max(pollCost, (inv?.subrequests ?? 0) - used)
     if (p.bookmarks && Date.now() - lastBookmark > 10_000) {
       lastBookmark = Date.now()
       emit(bookmark(p.target, cur.highest))
+      out.flush()
     }
     // quiet watches back off (most of a relay's watches are quiet most of the time)
     interval = turn.events > 0 ? base : Math.min(idle, interval * 2)
-    const wait = cur.polledAt === undefined ? turn.waitMs : Math.min(interval, turn.waitMs)
+    const due = cur.polledAt === undefined ? turn.waitMs : Math.min(interval, turn.waitMs)
+    // A token past its event share waits for it before its next poll (its own watches lag).
+    const owed = turn.events > 0 ? (p.pace?.(turn.events) ?? 0) : 0
+    const wait = Math.max(due, Math.min(owed, Math.max(0, deadline - Date.now())))
     if (wait > 0) await sleep(wait)
   }
 }
@@ -180,14 +186,17 @@ export function watchResponse(deps: HubDeps, params: WatchParams): Response {
   const ended = inv?.hold() ?? (() => {})
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const emit = (v: unknown) => controller.enqueue(eventLine(p, v))
+      const out = createEventWriter((chunk) => controller.enqueue(chunk), p.transform)
       try {
-        await streamEvents(deps, p, emit, () => !closed)
+        await streamEvents(deps, p, out, () => !closed)
       } catch (e) {
-        if (!closed && isApiError(e)) emit({ type: 'ERROR', object: e.toStatus() })
+        if (!closed && isApiError(e)) out.emit({ type: 'ERROR', object: e.toStatus() })
         else if (!closed) deps.log.error('watch failed', { error: e })
       }
-      if (!closed) controller.close()
+      if (!closed) {
+        out.flush()
+        controller.close()
+      }
       ended()
     },
     cancel() {

@@ -2,8 +2,12 @@
  * Per-token fair share of one isolate or process, in the spirit of kube's API Priority and
  * Fairness (each flow gets its seats; past them a request is 429 with Retry-After): for every
  * key (one token's principal) at most `requests` requests and `watches` watches in flight at
- * once, and requests started at no more than `ratePerSecond` on average (a bucket of `burst`).
- * A refusal says which bound and after how many seconds to try again (the bucket's refill time;
+ * once, and requests started at no more than `ratePerSecond` on average (a bucket of `burst`);
+ * and the events its watches are handed at no more than `eventsPerSecond` (a bucket of
+ * `eventBurst`): a watch is the cheapest thing to ask for and the dearest to serve — one write
+ * into a collection fifty watches follow is fifty events to encode and stream — so past its rate a
+ * token's watches wait before they poll again (`charge`), lagging behind the log by what they took
+ * too much, while every other token's requests keep their share of the isolate. A refusal says which bound and after how many seconds to try again (the bucket's refill time;
  * 1 s for a bound of things in flight, as APF answers).
  *
  * Pure but for the injected clock (ms), so tests drive time; one limiter per app (never held by a
@@ -21,6 +25,13 @@ export type TokenLimits = {
   ratePerSecond: number
   /** How many may start at once after a quiet spell. */
   burst: number
+  /**
+   * Watch events handed to one token's watches per second on average: past it, its watches wait
+   * before their next poll (they fall behind, nobody else does).
+   */
+  eventsPerSecond: number
+  /** How many events its watches may take at once after a quiet spell. */
+  eventBurst: number
 }
 
 export const DEFAULT_TOKEN_LIMITS: TokenLimits = {
@@ -28,6 +39,8 @@ export const DEFAULT_TOKEN_LIMITS: TokenLimits = {
   watches: 50,
   ratePerSecond: 200,
   burst: 400,
+  eventsPerSecond: 1000,
+  eventBurst: 2000,
 }
 
 export type Refusal = { bound: 'requests' | 'watches' | 'rate'; retryAfterSeconds: number }
@@ -38,24 +51,32 @@ export type TokenLimiter = {
   admit(key: string, watch: boolean): Admission
   /** What `key` has in flight now. */
   inFlight(key: string): { requests: number; watches: number }
+  /**
+   * Charges `events` delivered to a watch of `key`; answers how long (ms) that watch waits before
+   * it polls again so the token stays within its event rate (0 while it is).
+   */
+  charge(key: string, events: number): number
 }
 
 const MAX_KEYS = 10_000
 
-type Flow = { requests: number; watches: number; tokens: number; at: number }
+type Flow = { requests: number; watches: number; tokens: number; events: number; at: number }
 
 export function createTokenLimiter(limits: TokenLimits, now: () => number): TokenLimiter {
   const flows = new Map<string, Flow>()
   const refill = (f: Flow, t: number) => {
-    if (t > f.at)
-      f.tokens = Math.min(limits.burst, f.tokens + ((t - f.at) / 1000) * limits.ratePerSecond)
+    if (t > f.at) {
+      const s = (t - f.at) / 1000
+      f.tokens = Math.min(limits.burst, f.tokens + s * limits.ratePerSecond)
+      f.events = Math.min(limits.eventBurst, f.events + s * limits.eventsPerSecond)
+    }
     f.at = Math.max(f.at, t)
   }
   const flowOf = (key: string, t: number): Flow => {
     let f = flows.get(key)
     if (!f) {
       if (flows.size >= MAX_KEYS) prune(t)
-      f = { requests: 0, watches: 0, tokens: limits.burst, at: t }
+      f = { requests: 0, watches: 0, tokens: limits.burst, events: limits.eventBurst, at: t }
       flows.set(key, f)
     }
     refill(f, t)
@@ -64,7 +85,8 @@ export function createTokenLimiter(limits: TokenLimits, now: () => number): Toke
   const prune = (t: number) => {
     for (const [key, f] of flows) {
       refill(f, t)
-      if (f.requests === 0 && f.watches === 0 && f.tokens >= limits.burst) flows.delete(key)
+      const rested = f.tokens >= limits.burst && f.events >= limits.eventBurst
+      if (f.requests === 0 && f.watches === 0 && rested) flows.delete(key)
     }
   }
   return {
@@ -93,6 +115,12 @@ export function createTokenLimiter(limits: TokenLimits, now: () => number): Toke
     inFlight(key) {
       const f = flows.get(key)
       return { requests: f?.requests ?? 0, watches: f?.watches ?? 0 }
+    },
+    charge(key, events) {
+      if (events <= 0) return 0
+      const f = flowOf(key, now())
+      f.events -= events
+      return f.events >= 0 ? 0 : Math.ceil((-f.events / limits.eventsPerSecond) * 1000)
     },
   }
 }

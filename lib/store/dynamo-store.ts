@@ -35,8 +35,12 @@ import {
   sweepBodiesStep,
 } from './projection-sweep.ts'
 import type { ProjectionStore } from './projection-types.ts'
+import { shareChangeReads } from './shared-change-reads.ts'
 import { type SweepOptions, type SweepResult, sweepChangeLog } from './sweep.ts'
 import type { KvStore, ObjectStore } from './types.ts'
+
+/** How old a change-log read may be to answer another watch of the collection (ms). */
+export const DEFAULT_SHARE_READS_MS = 100
 
 export type DynamoStoreOptions = {
   client: DynamoDBClient
@@ -47,6 +51,11 @@ export type DynamoStoreOptions = {
   settleMs?: number
   /** Clock in ms since the epoch; default Date.now. */
   now?: () => number
+  /**
+   * How old (ms) a collection's change-log read may be to answer another watch of it in this
+   * isolate (shared-change-reads.ts); default 100, 0 shares nothing.
+   */
+  shareReadsMs?: number
 }
 
 export type DynamoStore = {
@@ -98,7 +107,11 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
     update: (key, obj, expectedRv) => updateObject(ctx, key, obj, expectedRv),
     delete: (key, expectedRv) => deleteObject(ctx, key, expectedRv),
     list: (opts) => listObjects(ctx, opts),
-    changes: (opts) => readChanges(ctx, opts, projections.getBodies),
+    changes: shareChangeReads((opts) => readChanges(ctx, opts, projections.getBodies), {
+      now: ctx.now,
+      windowMs: options.shareReadsMs ?? DEFAULT_SHARE_READS_MS,
+      retentionMs: ctx.retentionMs,
+    }),
     resumePoint: (c, rv) => resumePoint(ctx, c, rv),
     currentRv: () => readCurrentRv(ctx),
     pollDelay,

@@ -3,7 +3,8 @@
  * `app.request()` over a test hub's dependencies and a limiter with small bounds and an injected
  * clock: a watch holds its seat while its stream is open and gives it back when the client goes;
  * past a bound the answer is kube's 429 TooManyRequests Status with Retry-After; another token and
- * admins are not held back; a request holds its seat while it runs.
+ * admins are not held back; a request holds its seat while it runs; the events a user's watch is
+ * handed are charged to its token (an admin's never).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../../functions/api/app.ts'
@@ -14,8 +15,9 @@ import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hu
 let hub: TestHub
 let now = 5_000_000
 let app: ReturnType<typeof createApp>
+const events = { eventsPerSecond: 1000, eventBurst: 2000 }
 const limiter = createTokenLimiter(
-  { requests: 2, watches: 2, ratePerSecond: 1, burst: 50 },
+  { requests: 2, watches: 2, ratePerSecond: 1, burst: 50, ...events },
   () => now
 )
 
@@ -106,7 +108,7 @@ describe('a request', () => {
 
   it('is refused past the rate, told when to come back, and admitted after', async () => {
     const rate = createTokenLimiter(
-      { requests: 10, watches: 10, ratePerSecond: 1, burst: 2 },
+      { requests: 10, watches: 10, ratePerSecond: 1, burst: 2, ...events },
       () => now
     )
     const limited = createApp(() => hub.deps, { limiter: rate })
@@ -121,5 +123,49 @@ describe('a request', () => {
     expect(refused.headers.get('retry-after')).toBe('1')
     now += 1000
     expect((await call()).status).toBe(200)
+  })
+})
+
+describe("a watch's events", () => {
+  it("are charged to its token's share, never to an admin's", async () => {
+    const charged: [string, number][] = []
+    const inner = createTokenLimiter(
+      { requests: 10, watches: 10, ratePerSecond: 100, burst: 100, ...events },
+      () => now
+    )
+    const counting = {
+      ...inner,
+      charge: (key: string, n: number) => {
+        charged.push([key, n])
+        return inner.charge(key, n)
+      },
+    }
+    const paced = createApp(() => hub.deps, { limiter: counting })
+    const watch = (token: string) =>
+      paced.request(
+        `${BASE}${CMS}?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=0`,
+        {
+          headers: { authorization: `Bearer ${token}` },
+        }
+      )
+    const mine = await watch('a')
+    const admin = await watch(ADMIN_TOKEN)
+    expect([mine.status, admin.status]).toEqual([200, 200])
+    for (const name of ['paced-1', 'paced-2'])
+      await hub.call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } })
+    const reader = mine.body?.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    while (!text.includes('paced-2')) {
+      const chunk = await reader?.read()
+      if (!chunk || chunk.done) break
+      text += decoder.decode(chunk.value)
+    }
+    expect(text).toContain('paced-2')
+    await reader?.cancel()
+    await admin.body?.cancel()
+    expect(charged.length).toBeGreaterThan(0)
+    expect(charged.every(([key]) => key === 'user:user-a')).toBe(true)
+    expect(charged.reduce((n, [, k]) => n + k, 0)).toBeGreaterThanOrEqual(2)
   })
 })

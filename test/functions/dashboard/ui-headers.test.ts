@@ -67,7 +67,18 @@ describe('the dashboard API answers', () => {
   })
 
   it('are added to a copy of a response whose headers are immutable', async () => {
-    const immutable = Response.redirect('https://hub/ui/', 302)
+    // As a passed-through fetch answer's on the platform: its headers refuse every change. (Not
+    // Response.redirect: whether its headers are immutable depends on which Response class the
+    // test worker's global holds — @hono/node-server replaces it — so the test did not know.)
+    const immutable = new Response(null, { status: 302, headers: { location: 'https://hub/ui/' } })
+    const frozen = new Headers(immutable.headers)
+    for (const change of ['set', 'append', 'delete'] as const)
+      Object.defineProperty(frozen, change, {
+        value: () => {
+          throw new TypeError('immutable')
+        },
+      })
+    Object.defineProperty(immutable, 'headers', { value: frozen })
     expect(() => immutable.headers.set('x', '1')).toThrow()
     const res = withUiHeaders(immutable)
     expect(res.status).toBe(302)

@@ -1,12 +1,14 @@
 /**
  * The per-token limiter (lib/quota/token-limiter.ts) under an injected clock: the bounds of
  * requests and watches in flight per key, a release given back once only, the rate bucket's
- * refill and the Retry-After it answers, keys independent of each other.
+ * refill and the Retry-After it answers, keys independent of each other; the watch events a token
+ * is charged, the wait past its event bucket, and the bucket's refill.
  */
 import { describe, expect, it } from 'vitest'
 import { createTokenLimiter, type TokenLimits } from '../../../lib/quota/token-limiter.ts'
 
-const limits: TokenLimits = { requests: 2, watches: 3, ratePerSecond: 10, burst: 20 }
+const events = { eventsPerSecond: 1000, eventBurst: 2000 }
+const limits: TokenLimits = { requests: 2, watches: 3, ratePerSecond: 10, burst: 20, ...events }
 
 function limiter(l: TokenLimits = limits) {
   let now = 1_000_000
@@ -43,7 +45,13 @@ describe('the token limiter', () => {
   })
 
   it('bounds the rate with a bucket that refills with the clock', () => {
-    const { l, advance } = limiter({ requests: 100, watches: 100, ratePerSecond: 2, burst: 4 })
+    const { l, advance } = limiter({
+      requests: 100,
+      watches: 100,
+      ratePerSecond: 2,
+      burst: 4,
+      ...events,
+    })
     for (let i = 0; i < 4; i++) admitted(l.admit('a', false)).release()
     expect(l.admit('a', false)).toEqual({ ok: false, bound: 'rate', retryAfterSeconds: 1 })
     advance(499)
@@ -57,8 +65,21 @@ describe('the token limiter', () => {
   })
 
   it('answers a Retry-After as long as the bucket takes to hold one again', () => {
-    const { l } = limiter({ requests: 100, watches: 100, ratePerSecond: 0.25, burst: 1 })
+    const { l } = limiter({ requests: 100, watches: 100, ratePerSecond: 0.25, burst: 1, ...events })
     admitted(l.admit('a', false)).release()
     expect(l.admit('a', false)).toEqual({ ok: false, bound: 'rate', retryAfterSeconds: 4 })
+  })
+
+  it("makes a token's watches wait once they took more events than its share, per token", () => {
+    const { l, advance } = limiter({ ...limits, eventsPerSecond: 100, eventBurst: 200 })
+    expect(l.charge('a', 150)).toBe(0)
+    expect(l.charge('a', 50)).toBe(0)
+    // 50 events past the bucket at 100 per second: half a second
+    expect(l.charge('a', 50)).toBe(500)
+    expect(l.charge('b', 200)).toBe(0)
+    expect(l.charge('a', 0)).toBe(0)
+    advance(1500) // refills 150: 100 in the bucket again
+    expect(l.charge('a', 100)).toBe(0)
+    expect(l.charge('a', 10)).toBe(100)
   })
 })
