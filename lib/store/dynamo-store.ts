@@ -22,6 +22,7 @@ import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from '
 import { type MigrationStep, migrateStep } from './format-migrations.ts'
 import { createKvStore } from './kv-store.ts'
 import { resumePoint } from './list-marks.ts'
+import { checkLog, type LogCheckReport } from './log-check.ts'
 import { readCurrentRv } from './meta-items.ts'
 import { createMetricItems, type MetricItems } from './metric-items.ts'
 import { getObject, getObjects, listObjects } from './object-reads.ts'
@@ -74,6 +75,8 @@ export type DynamoStore = {
   migrate(room: (cost: number) => boolean, maxPages?: number): Promise<MigrationStep>
   /** The Worker's aggregated metric items (metric-items.ts). */
   metrics: MetricItems
+  /** Compares the change log with the stored objects (log-check.ts; scans the whole table). */
+  checkLog(): Promise<LogCheckReport>
   /** Resolves when the table answered a read within `timeoutMs` (ping.ts). */
   ping(timeoutMs: number): Promise<void>
   tableName: string
@@ -112,6 +115,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
       await sweepBodies(ctx, opts?.maxPages)
       return result
     },
+    checkLog: () => checkLog(ctx),
     sweeps: {
       changeLog: (opts) => sweepChangeLog(ctx, opts),
       bodies: (state, room) => sweepBodiesStep(ctx, state, room),

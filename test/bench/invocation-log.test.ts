@@ -13,6 +13,7 @@ const inv = (kind: string, subrequests: number, over: Partial<InvocationStats> =
   maxInFlight: 1,
   budget: 1000,
   exceeded: false,
+  refused: 0,
   wallMs: subrequests,
   ...over,
 })
