@@ -8,7 +8,8 @@
  * out `settleMs` after their rv was issued (change-log.ts); an idle poller asks the change signal
  * (change-signal.ts, one per store) before polling again.
  * Known limits: the resourceVersion counter is one hot item; a crash between an object write and
- * its log entry loses that watch event (the log put itself is sent again on failure); a delete
+ * its log entry loses that watch event (the log put itself is sent again on failure; a budget never
+ * cuts between them: object-writes.ts reserves both; `checkLog` finds such an object); a delete
  * whose response was lost and that the SDK sends again answers NotFound and logs no DELETED
  * event (the removed item cannot be told from one removed by someone else); a list's later pages are read
  * live, not from a snapshot; a write whose rv was issued before a list's counter read but that
