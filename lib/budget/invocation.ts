@@ -50,6 +50,8 @@ export type InvocationStats = {
   exceeded: boolean
   /** Writes refused before they sent anything, for want of room to reserve (reservation.ts). */
   refused: number
+  /** Subrequests past the budget that a write in progress sent (within a reservation): 0 by design. */
+  overInWrites: number
   wallMs: number
   /** CPU time attributed to this invocation; only while cpu-accounting.ts is enabled. */
   cpuMs?: number
@@ -68,6 +70,7 @@ export class Invocation {
   /** Subrequests reserved by writes in progress and not yet sent. */
   reserved = 0
   refused = 0
+  overInWrites = 0
   cpuMs: number | undefined
   readonly ops: Record<string, number> = {}
   private readonly startedAt = Date.now()
@@ -125,6 +128,7 @@ export class Invocation {
       this.reserved--
     }
     if (this.subrequests + 1 + (drawn ? 0 : this.reserved) > this.budget) {
+      if (from.length > 0) this.overInWrites++
       if (!this.exceeded) {
         this.exceeded = true
         const fields = { kind: this.kind, budget: this.budget, ops: { ...this.ops } }
@@ -164,6 +168,7 @@ export class Invocation {
       budget: this.budget,
       exceeded: this.exceeded,
       refused: this.refused,
+      overInWrites: this.overInWrites,
       wallMs: (this.endedAt ?? Date.now()) - this.startedAt,
       ...(this.cpuMs !== undefined ? { cpuMs: this.cpuMs } : {}),
     }

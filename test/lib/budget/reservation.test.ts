@@ -98,6 +98,17 @@ describe('reserveFor', () => {
     expect(stats?.exceeded).toBe(false)
   })
 
+  it('counts an overrun a write sends past what it reserved as an overrun in a write', async () => {
+    const stats = await runInvocation('t', { subrequests: 3, mode: 'degrade' }, async () => {
+      await reserveFor(3, async () => {
+        for (let i = 0; i < 4; i++) await send()
+      })
+      return currentInvocation()?.stats()
+    })
+    expect([stats?.exceeded, stats?.overInWrites]).toEqual([true, 1])
+    expect(takeViolations()).toHaveLength(1)
+  })
+
   it('only runs the work outside an invocation', async () => {
     expect(await reserveFor(1_000_000, async () => 'ran')).toBe('ran')
   })
