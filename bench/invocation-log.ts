@@ -3,7 +3,9 @@
  * request, lib/budget/; the cron's runs too) is recorded when it ends, and summarized per kind —
  * `hook:<step>`, `watch`, `cron`, `edge-poll`, `edge`, `api` — as the count, subrequests (max,
  * p50, p99), CPU ms (the same, over the invocations that ran while CPU accounting was on), wall ms
- * (p50, p99), the most requests in flight at once, and how many went past their budget.
+ * (p50, p99), the most requests in flight at once, how many went past their budget, how many of
+ * those overruns a write in progress sent (reservation.ts makes it 0), and the writes refused
+ * before they sent anything (work deferred to a later invocation instead of overrunning).
  */
 import type { InvocationStats } from '../lib/budget/invocation.ts'
 import { percentile } from './stats.ts'
@@ -20,6 +22,10 @@ export type KindSummary = {
   wallMs: { p50: number; p99: number }
   maxInFlight: number
   exceeded: number
+  /** Invocations with an overrun sent by a write in progress (its log entry at risk). */
+  overInWrites: number
+  /** Writes refused before sending anything, summed over the invocations. */
+  refused: number
 }
 
 export type InvocationLog = {
@@ -72,6 +78,8 @@ export function summarizeByKind(all: readonly InvocationStats[]): KindSummary[] 
         wallMs: { p50: wall.p50, p99: wall.p99 },
         maxInFlight: Math.max(...list.map((s) => s.maxInFlight)),
         exceeded: list.filter((s) => s.exceeded).length,
+        overInWrites: list.filter((s) => (s.overInWrites ?? 0) > 0).length,
+        refused: list.reduce((sum, s) => sum + (s.refused ?? 0), 0),
       }
     })
 }

@@ -1,7 +1,8 @@
 /**
  * Section 7 of the report: Workers limits. One row per invocation kind over the whole run
  * (invocation-log.ts: subrequests max/p50/p99 against the budget, CPU ms max/p50/p99 where it was
- * measured, wall ms, most requests in flight, overruns), then what the limits phase showed: the
+ * measured, wall ms, most requests in flight, overruns, overruns a write sent, writes refused
+ * before sending), then what the limits phase showed: the
  * translate hook's calls and deferred keys, and the watch that ended before a small budget. Also
  * the same as JSON for the summary line.
  */
@@ -25,6 +26,8 @@ const HEADERS = [
   'p99',
   'in flight',
   'over',
+  'in writes',
+  'refused',
 ]
 
 function row(k: KindSummary): (string | number)[] {
@@ -43,6 +46,8 @@ function row(k: KindSummary): (string | number)[] {
     fmt(k.wallMs.p99),
     k.maxInFlight,
     k.exceeded,
+    k.overInWrites,
+    k.refused,
   ]
 }
 
@@ -78,6 +83,8 @@ export function limitsJson(kinds: KindSummary[], l: LimitsResults | null) {
       wallMs: { p50: round(k.wallMs.p50), p99: round(k.wallMs.p99) },
       maxInFlight: k.maxInFlight,
       exceeded: k.exceeded,
+      overInWrites: k.overInWrites,
+      refused: k.refused,
     })),
     phase: l
       ? {

@@ -10,9 +10,10 @@
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
-import { badRequest, isApiError, methodNotAllowed, notFound } from '../../lib/errors.ts'
+import { badRequest, methodNotAllowed, notFound } from '../../lib/errors.ts'
 import { createObject } from '../../lib/hub/create.ts'
 import { type DeleteOptions, deleteObject, parseDeleteOptions } from '../../lib/hub/delete.ts'
+import { deleteListed } from '../../lib/hub/delete-collection.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import type { WriteOptions } from '../../lib/hub/options.ts'
 import { patchObject } from '../../lib/hub/patch.ts'
@@ -149,18 +150,10 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
   if (method === 'DELETE') {
     const opts = await deleteOptions(r)
     const list = await listObjects(r.deps, t, predicate ? { predicate } : {})
-    const items = []
-    for (const o of list.items) {
-      // Gone since the list (someone else deleted it): nothing left to do, as kube's
-      // DeleteCollection ignores NotFound.
-      const gone = await deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts).catch(
-        (e: unknown) => {
-          if (isApiError(e) && e.code === 404) return undefined
-          throw e
-        }
-      )
-      if (gone) items.push(gone)
-    }
+    // Within the budget: what does not fit is answered 429 with every deleted object logged.
+    const items = await deleteListed(list.items, (o) =>
+      deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts)
+    )
     return json(
       listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, {
         items,

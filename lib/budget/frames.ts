@@ -8,7 +8,8 @@
  * - `runInvocation(kind, config, fn)` runs `fn` as one invocation (nested calls join the outer).
  * - `currentInvocation()`: the running Invocation (counts: `subrequests`, `ops`, `inFlight`,
  *   `remaining()`, `stats()`), or undefined outside any.
- * - `hasRoom(cost)`: whether `cost` more subrequests stay under the current ceiling (the share of
+ * - `hasRoom(cost)`: whether `cost` more subrequests, besides those reserved by writes in progress
+ *   (reservation.ts), stay under the current ceiling (the share of
  *   the budget the work in progress may use; true outside an invocation).
  * - `withCeiling(limit, fn)`: runs `fn` with a lower ceiling (an absolute subrequest count).
  * - `withShare(fraction, fn)`: the same at a share of the budget (limits.ts SHARES).
@@ -17,10 +18,12 @@
  *   the scopes measuring it; `measuredApart(fn)` runs the shared work measured on its own, outside
  *   the scopes of whichever unit started it; `chargeScopes(scopes, n)` then charges each unit its
  *   share, so a pacer sees what a unit costs on average instead of one unit paying for the group.
+ * - `withReservations(list, fn)` / `currentReservations()`: the reservations (reservation.ts) a
+ *   frame's subrequests draw on; a batcher sends a group's request drawing on its callers'.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { cpuEnter, cpuExit } from './cpu-accounting.ts'
-import { type BudgetConfig, Invocation } from './invocation.ts'
+import { type BudgetConfig, Invocation, type Reservation } from './invocation.ts'
 import { SHARES } from './limits.ts'
 
 export type Scope = { used: number }
@@ -31,6 +34,8 @@ export type Frame = {
   ceiling: number
   /** Scopes measuring their own subrequests (measured()), innermost last. */
   scopes: readonly Scope[]
+  /** Reservations the subrequests of this frame draw on first (reservation.ts), innermost first. */
+  reservations?: readonly Reservation[]
 }
 
 const frames = new AsyncLocalStorage<Frame>()
@@ -69,13 +74,14 @@ export async function runInvocation<T>(
 
 /** Counts one subrequest in the current invocation and in every scope measuring it. */
 export function chargeSubrequest(frame: Frame, op: string): void {
-  frame.invocation.charge(op)
+  frame.invocation.charge(op, frame.reservations)
   for (const s of frame.scopes) s.used++
 }
 
 export function hasRoom(cost = 1): boolean {
   const frame = frames.getStore()
-  return !frame || frame.invocation.subrequests + cost <= frame.ceiling
+  if (!frame) return true
+  return frame.invocation.subrequests + frame.invocation.reserved + cost <= frame.ceiling
 }
 
 export function withCeiling<T>(limit: number, fn: () => Promise<T>): Promise<T> {
@@ -87,6 +93,20 @@ export function withCeiling<T>(limit: number, fn: () => Promise<T>): Promise<T> 
 export function withShare<T>(fraction: number, fn: () => Promise<T>): Promise<T> {
   const frame = frames.getStore()
   return frame ? withCeiling(frame.invocation.shareAt(fraction), fn) : fn()
+}
+
+/** Runs `fn` with its subrequests drawing on `reservations` first (reservation.ts). */
+export function withReservations<T>(
+  reservations: readonly Reservation[],
+  fn: () => Promise<T>
+): Promise<T> {
+  const frame = frames.getStore()
+  return frame ? frames.run({ ...frame, reservations }, fn) : fn()
+}
+
+/** The reservations the current work draws on (none outside an invocation or a reservation). */
+export function currentReservations(): readonly Reservation[] {
+  return frames.getStore()?.reservations ?? []
 }
 
 /** Runs `fn` with one more measuring scope, after the scopes `keep` takes from the frame's. */

@@ -8,9 +8,15 @@
  * exceeded") and recorded (violations.ts); in `strict` mode (tests, the local stack) the
  * subrequest is refused with BudgetExceeded, in `degrade` mode (production) it is sent, since the
  * work splitting should have deferred before and the platform itself decides.
+ *
+ * Reservations (reservation.ts): a write reserves, before it sends anything, the subrequests it
+ * and its change-log entry need; `reserve` refuses (BudgetRefused, in both modes) when they do not
+ * fit beside those already used and reserved. A subrequest sent within a reservation draws on it;
+ * any other must fit beside the reservations of others, so a write once started always has room to
+ * log itself. Refusals are counted (`refused`), not violations: nothing was cut.
  */
 import type { Logger } from '../log.ts'
-import { BudgetExceeded } from './budget-exceeded.ts'
+import { BudgetExceeded, BudgetRefused } from './budget-exceeded.ts'
 import { cpuAccountingOn } from './cpu-accounting.ts'
 import { DEFAULT_BUDGET, SHARES } from './limits.ts'
 import { createSemaphore, type Semaphore } from './semaphore.ts'
@@ -30,6 +36,9 @@ export type BudgetConfig = {
   onEnd?: (stats: InvocationStats) => void
 }
 
+/** Subrequests promised to one write in progress and not yet sent. */
+export type Reservation = { left: number }
+
 export type InvocationStats = {
   kind: string
   subrequests: number
@@ -39,6 +48,10 @@ export type InvocationStats = {
   maxInFlight: number
   budget: number
   exceeded: boolean
+  /** Writes refused before they sent anything, for want of room to reserve (reservation.ts). */
+  refused: number
+  /** Subrequests past the budget that a write in progress sent (within a reservation): 0 by design. */
+  overInWrites: number
   wallMs: number
   /** CPU time attributed to this invocation; only while cpu-accounting.ts is enabled. */
   cpuMs?: number
@@ -54,6 +67,10 @@ export class Invocation {
   inFlight = 0
   maxInFlight = 0
   exceeded = false
+  /** Subrequests reserved by writes in progress and not yet sent. */
+  reserved = 0
+  refused = 0
+  overInWrites = 0
   cpuMs: number | undefined
   readonly ops: Record<string, number> = {}
   private readonly startedAt = Date.now()
@@ -80,9 +97,38 @@ export class Invocation {
     return Math.floor(this.budget * fraction)
   }
 
-  /** Counts one subrequest about to be sent; throws BudgetExceeded past the budget if strict. */
-  charge(op: string): void {
-    if (this.subrequests + 1 > this.budget) {
+  /**
+   * Reserves `cost` subrequests for a write about to start, or refuses it (BudgetRefused) when they
+   * do not fit beside those used and reserved already.
+   */
+  reserve(cost: number): Reservation {
+    const need = Math.max(0, Math.ceil(cost))
+    if (this.subrequests + this.reserved + need > this.budget) {
+      this.refused++
+      throw new BudgetRefused(this.kind, this.budget, need)
+    }
+    this.reserved += need
+    return { left: need }
+  }
+
+  /** Gives back what `r` did not use. */
+  settle(r: Reservation): void {
+    this.reserved -= r.left
+    r.left = 0
+  }
+
+  /**
+   * Counts one subrequest about to be sent, drawing on the first of `from` with room; throws
+   * BudgetExceeded past the budget (beside others' reservations when it draws on none) if strict.
+   */
+  charge(op: string, from: readonly Reservation[] = []): void {
+    const drawn = from.find((r) => r.left > 0)
+    if (drawn) {
+      drawn.left--
+      this.reserved--
+    }
+    if (this.subrequests + 1 + (drawn ? 0 : this.reserved) > this.budget) {
+      if (from.length > 0) this.overInWrites++
       if (!this.exceeded) {
         this.exceeded = true
         const fields = { kind: this.kind, budget: this.budget, ops: { ...this.ops } }
@@ -121,6 +167,8 @@ export class Invocation {
       maxInFlight: this.maxInFlight,
       budget: this.budget,
       exceeded: this.exceeded,
+      refused: this.refused,
+      overInWrites: this.overInWrites,
       wallMs: (this.endedAt ?? Date.now()) - this.startedAt,
       ...(this.cpuMs !== undefined ? { cpuMs: this.cpuMs } : {}),
     }

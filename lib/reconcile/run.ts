@@ -12,12 +12,17 @@
  * hooks) or to resume from (the resync: every step lists its keys in order after a cursor that is
  * the last key handled, so a page cut short continues after its last started key).
  */
+import { isBudgetExceeded } from '../budget/budget-exceeded.ts'
 import { createPacer } from '../budget/pacer.ts'
 import type { Logger } from '../log.ts'
 import type { KvStore } from '../store/types.ts'
 import { type Controller, type ReconcileResult, TerminalError } from './types.ts'
 
 export type KeyOutcome = { key: string; ok: boolean; outcome: string; requeueAfterMs?: number }
+
+/** A run refused for want of budget: deferred, not an outcome. */
+const REFUSED = Symbol('refused')
+type RunOutcome = KeyOutcome | typeof REFUSED
 
 /**
  * Told of every run (for metrics): the step, a bounded outcome class — `ok`, `requeue` (asked to
@@ -37,7 +42,7 @@ async function runOne(
   reconcile: (key: string) => Promise<ReconcileResult>,
   key: string,
   to: RunReporting
-): Promise<KeyOutcome> {
+): Promise<RunOutcome> {
   const { log, observe } = to
   const started = Date.now()
   const seen = (o: Parameters<RunObserver>[1]) =>
@@ -49,6 +54,10 @@ async function runOne(
     seen(res.requeueAfterMs === undefined ? 'ok' : 'requeue')
     return { key, ok: true, ...res }
   } catch (e) {
+    if (isBudgetExceeded(e)) {
+      l.info('reconcile deferred', { reason: 'no room left in the budget' })
+      return REFUSED
+    }
     const terminal = e instanceof TerminalError
     l[terminal ? 'warn' : 'error']('reconcile failed', {
       error: e,
@@ -71,7 +80,7 @@ async function runPaced(
   const unique = [...new Set(keys)]
   const session = c.session ? c.session(unique) : c
   const pacer = paced ? createPacer(c.keyCost) : undefined
-  const out: KeyOutcome[] = new Array(unique.length)
+  const out: RunOutcome[] = new Array(unique.length)
   let next = 0
   let running = 0
   // Workers waiting for a running key to finish before they ask the pacer again.
@@ -103,7 +112,11 @@ async function runPaced(
       to.log.error('finishing the batch failed', { step: c.name, keys: next, error: e })
     }
   }
-  return { results: out.slice(0, next), deferred: unique.slice(next) }
+  const started = out.slice(0, next)
+  return {
+    results: started.filter((o): o is KeyOutcome => o !== REFUSED),
+    deferred: [...unique.filter((_, i) => i < next && out[i] === REFUSED), ...unique.slice(next)],
+  }
 }
 
 /** Runs each distinct key once, `c.concurrency` at a time, in one session when the step has one. */
@@ -145,8 +158,10 @@ export async function resyncPage(
   const cursor = entry?.value.cursor
   const page = await c.listKeys(cursor, limit)
   const { results, deferred } = await runBatch(c, page.keys, log, observe)
-  const last = results[results.length - 1]?.key
-  const next = deferred.length === 0 ? page.next : (last ?? cursor)
+  // Cut short: resume just before the first key deferred (keys after it that ran run again).
+  const firstDeferred = deferred.length === 0 ? -1 : page.keys.indexOf(deferred[0] as string)
+  const next =
+    deferred.length === 0 ? page.next : firstDeferred > 0 ? page.keys[firstDeferred - 1] : cursor
   await kv.put(CURSORS, c.name, next ? { cursor: next } : {})
   const failed = results.filter((r) => !r.ok).length
   const wrapped = deferred.length === 0 && !page.next

@@ -8,7 +8,8 @@
  * out `settleMs` after their rv was issued (change-log.ts); an idle poller asks the change signal
  * (change-signal.ts, one per store) before polling again.
  * Known limits: the resourceVersion counter is one hot item; a crash between an object write and
- * its log entry loses that watch event (the log put itself is sent again on failure); a delete
+ * its log entry loses that watch event (the log put itself is sent again on failure; a budget never
+ * cuts between them: object-writes.ts reserves both; `checkLog` finds such an object); a delete
  * whose response was lost and that the SDK sends again answers NotFound and logs no DELETED
  * event (the removed item cannot be told from one removed by someone else); a list's later pages are read
  * live, not from a snapshot; a write whose rv was issued before a list's counter read but that
@@ -22,6 +23,7 @@ import { DEFAULT_LOG_RETENTION_MS, DEFAULT_SETTLE_MS, type StoreContext } from '
 import { type MigrationStep, migrateStep } from './format-migrations.ts'
 import { createKvStore } from './kv-store.ts'
 import { resumePoint } from './list-marks.ts'
+import { checkLog, type LogCheckReport } from './log-check.ts'
 import { readCurrentRv } from './meta-items.ts'
 import { createMetricItems, type MetricItems } from './metric-items.ts'
 import { getObject, getObjects, listObjects } from './object-reads.ts'
@@ -83,6 +85,8 @@ export type DynamoStore = {
   migrate(room: (cost: number) => boolean, maxPages?: number): Promise<MigrationStep>
   /** The Worker's aggregated metric items (metric-items.ts). */
   metrics: MetricItems
+  /** Compares the change log with the stored objects (log-check.ts; scans the whole table). */
+  checkLog(): Promise<LogCheckReport>
   /** Resolves when the table answered a read within `timeoutMs` (ping.ts). */
   ping(timeoutMs: number): Promise<void>
   tableName: string
@@ -125,6 +129,7 @@ export function createDynamoStore(options: DynamoStoreOptions): DynamoStore {
       await sweepBodies(ctx, opts?.maxPages)
       return result
     },
+    checkLog: () => checkLog(ctx),
     sweeps: {
       changeLog: (opts) => sweepChangeLog(ctx, opts),
       bodies: (state, room) => sweepBodiesStep(ctx, state, room),

@@ -9,14 +9,24 @@
  * that another request started, and outside any invocation every call is sent on its own. A
  * failed send fails every caller in it, as each one's own request would have failed. The send
  * is measured apart from the callers' scopes, and each caller's scopes are charged its share, so a
- * pacer sees a unit's average cost (as the translate step's group commit does).
+ * pacer sees a unit's average cost (as the translate step's group commit does). The send draws
+ * on the reservations of the callers in it (lib/budget/reservation.ts), as their own would have.
  */
-import { chargeScopes, measuredApart, measuringScopes, type Scope } from '../budget/frames.ts'
+import {
+  chargeScopes,
+  currentReservations,
+  measuredApart,
+  measuringScopes,
+  type Scope,
+  withReservations,
+} from '../budget/frames.ts'
+import type { Reservation } from '../budget/invocation.ts'
 import { perInvocation } from '../budget/per-invocation.ts'
 
 type Waiting<I, O> = {
   input: I
   scopes: readonly Scope[]
+  reservations: readonly Reservation[]
   resolve: (o: O) => void
   reject: (e: unknown) => void
 }
@@ -36,7 +46,10 @@ export function createBatcher<I, O>(send: (inputs: I[]) => Promise<O[]>): (input
       const group = state.queue
       state.queue = []
       try {
-        const { value, used } = await measuredApart(() => send(group.map((w) => w.input)))
+        const { value, used } = await withReservations(
+          group.flatMap((w) => w.reservations),
+          () => measuredApart(() => send(group.map((w) => w.input)))
+        )
         for (const [i, w] of group.entries()) {
           chargeScopes(w.scopes, used / group.length)
           w.resolve(value[i] as O)
@@ -52,7 +65,13 @@ export function createBatcher<I, O>(send: (inputs: I[]) => Promise<O[]>): (input
     const s = stateOf()
     if (!s) return send([input]).then((out) => out[0] as O)
     const answer = new Promise<O>((resolve, reject) => {
-      s.queue.push({ input, scopes: measuringScopes(), resolve, reject })
+      s.queue.push({
+        input,
+        scopes: measuringScopes(),
+        reservations: currentReservations(),
+        resolve,
+        reject,
+      })
     })
     if (!s.busy) void flush(s)
     return answer

@@ -20,8 +20,13 @@
  * resent counts as uncertain too: an earlier send of the same command may have landed.
  * A key too long to be stored (key-size.ts) is refused before any request: NotFound for update and
  * delete (nothing can be stored there), 422 Invalid for create.
+ * A write and its change-log entry are one outcome within a budget: each write reserves, before it
+ * sends anything, the subrequests it and its entry need (write-costs.ts,
+ * lib/budget/reservation.ts), and is refused with 429 (nothing written) when they do not fit; so no
+ * budget cuts a write between its head and its entry.
  */
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb'
+import { reserveFor, reserveMore } from '../budget/reservation.ts'
 import {
   alreadyExists,
   badRequest,
@@ -43,6 +48,12 @@ import { putLog } from './log-puts.ts'
 import { blobOf, getHead, headItem, headObject, logItemFor, storeBody } from './object-items.ts'
 import { resentBySdk, sendUntilKnown } from './send-until-known.ts'
 import type { ObjectKey } from './types.ts'
+import {
+  bodyCost,
+  DELETE_ANNOUNCE_COST,
+  OBJECT_DELETE_COST,
+  OBJECT_WRITE_COST,
+} from './write-costs.ts'
 
 const MODIFIED_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again'
@@ -71,6 +82,7 @@ type WrittenHead = { head: Item; text: string; issued: IssuedRv }
 async function writeHead(ctx: StoreContext, w: HeadWrite): Promise<WrittenHead> {
   const { key, obj, expectedRv } = w
   const { text, data } = await encodeBody(obj, describeTarget(key.resource, key.group, key.name))
+  reserveMore(bodyCost(data.length))
   const issued = await issueRv(ctx)
   const { rv } = issued
   const ts = ctx.now()
@@ -118,8 +130,11 @@ async function writeObject(ctx: StoreContext, w: HeadWrite): Promise<KubeObject>
     if (w.expectedRv === undefined) throw tooLongToStore(w.key)
     throw notFound(w.key.resource, target(w.key))
   }
-  const first = await writeHead(ctx, w)
-  await logHead(ctx, first.head, w.expectedRv === undefined ? 'ADDED' : 'MODIFIED')
+  const first = await reserveFor(OBJECT_WRITE_COST, async () => {
+    const written = await writeHead(ctx, w)
+    await logHead(ctx, written.head, w.expectedRv === undefined ? 'ADDED' : 'MODIFIED')
+    return written
+  })
   const last = await announceWhileLate(ctx, first, (prev) =>
     writeAgain(ctx, w.key, w.obj, prev.head)
   )
@@ -144,9 +159,11 @@ async function writeAgain(
   head: Item
 ): Promise<WrittenHead | undefined> {
   try {
-    const again = await writeHead(ctx, { key, obj, expectedRv: readNumber(head, 'rv') })
-    await logHead(ctx, again.head, 'MODIFIED')
-    return again
+    return await reserveFor(OBJECT_WRITE_COST, async () => {
+      const again = await writeHead(ctx, { key, obj, expectedRv: readNumber(head, 'rv') })
+      await logHead(ctx, again.head, 'MODIFIED')
+      return again
+    })
   } catch {
     return undefined
   }
@@ -179,6 +196,14 @@ export async function deleteObject(
 ): Promise<KubeObject> {
   checkObjectKey(key)
   if (!objectKeyFits(key)) throw notFound(key.resource, target(key))
+  return reserveFor(OBJECT_DELETE_COST, () => removeHead(ctx, key, expectedRv))
+}
+
+async function removeHead(
+  ctx: StoreContext,
+  key: ObjectKey,
+  expectedRv: string | undefined
+): Promise<KubeObject> {
   const expected = expectedRv === undefined ? undefined : parseRv(expectedRv)
   const issued = await issueRv(ctx)
   const ts = ctx.now()
@@ -236,9 +261,11 @@ async function logDeletion(
     return { issued }
   }
   await log(first, firstTs)
-  const last = await announceWhileLate(ctx, { issued: first }, async () => {
-    const issued = await issueRv(ctx)
-    return log(issued, ctx.now())
-  })
+  // An announcement again that finds no room is left out: the first entry stands, only late.
+  const last = await announceWhileLate(ctx, { issued: first }, () =>
+    reserveFor(DELETE_ANNOUNCE_COST, async () => log(await issueRv(ctx), ctx.now())).catch(
+      () => undefined
+    )
+  )
   return last.issued.rv
 }

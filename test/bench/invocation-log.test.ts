@@ -13,6 +13,8 @@ const inv = (kind: string, subrequests: number, over: Partial<InvocationStats> =
   maxInFlight: 1,
   budget: 1000,
   exceeded: false,
+  refused: 0,
+  overInWrites: 0,
   wallMs: subrequests,
   ...over,
 })
@@ -23,7 +25,8 @@ describe('summarizeByKind', () => {
     for (let i = 1; i <= 100; i++) log.record(inv('api', i))
     log.record(inv('hook:translate', 700, { cpuMs: 40, maxInFlight: 6 }))
     log.record(inv('hook:translate', 900, { cpuMs: 90, exceeded: false }))
-    log.record(inv('cron', 1200, { exceeded: true }))
+    log.record(inv('cron', 1200, { exceeded: true, refused: 2, overInWrites: 1 }))
+    log.record(inv('cron', 900, { refused: 3 }))
     const [api, cron, hook] = summarizeByKind(log.all())
     expect(api).toMatchObject({
       kind: 'api',
@@ -32,7 +35,13 @@ describe('summarizeByKind', () => {
       cpuMs: null,
       exceeded: 0,
     })
-    expect(cron).toMatchObject({ kind: 'cron', exceeded: 1, subrequests: { max: 1200 } })
+    expect(cron).toMatchObject({
+      kind: 'cron',
+      exceeded: 1,
+      overInWrites: 1,
+      refused: 5,
+      subrequests: { max: 1200 },
+    })
     expect(hook).toMatchObject({
       kind: 'hook:translate',
       invocations: 2,

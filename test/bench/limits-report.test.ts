@@ -14,6 +14,8 @@ const kinds: KindSummary[] = [
     wallMs: { p50: 900, p99: 1500 },
     maxInFlight: 6,
     exceeded: 0,
+    overInWrites: 0,
+    refused: 7,
   },
   {
     kind: 'api',
@@ -24,6 +26,8 @@ const kinds: KindSummary[] = [
     wallMs: { p50: 2, p99: Number.NaN },
     maxInFlight: 2,
     exceeded: 0,
+    overInWrites: 0,
+    refused: 0,
   },
 ]
 
@@ -55,6 +59,7 @@ describe('renderLimits', () => {
     const text = renderLimits(kinds, limits)
     expect(text).toContain('7. Workers limits')
     expect(text).toMatch(/hook:translate\s+4\s+812\s+790\s+812\s+1000\s+1235\s+300\.3\s+1235/)
+    expect(text).toMatch(/hook:translate(\s+\S+){11}\s+0\s+0\s+7/)
     expect(text).toMatch(/api\s+10\s+4\s+1\s+4\s+1000\s+-\s+-\s+-/)
     expect(text).toContain('600 keys in 9 hook calls of up to 500 keys (1400 deferred')
     expect(text).toContain('ended by the hub after 44 subrequests (share 45), last event BOOKMARK')

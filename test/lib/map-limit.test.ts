@@ -47,6 +47,30 @@ describe('mapLimit', () => {
     expect(most).toBe(2)
   })
 
+  it('on a failure starts nothing more and throws only once the calls in flight settled', async () => {
+    const slow = gate()
+    const started: number[] = []
+    let settled = false
+    const done = mapLimit([0, 1, 2, 3], 2, async (i) => {
+      started.push(i)
+      if (i === 1) throw new Error('refused')
+      await slow.opened
+      settled = true
+      return i
+    })
+    let thrown: unknown
+    const ended = done.catch((e) => {
+      thrown = e
+      return settled
+    })
+    await new Promise((r) => setImmediate(r))
+    expect(thrown).toBeUndefined()
+    slow.open()
+    expect(await ended).toBe(true)
+    expect((thrown as Error).message).toBe('refused')
+    expect(started).toEqual([0, 1])
+  })
+
   it('answers an empty list without calling fn', async () => {
     let calls = 0
     expect(

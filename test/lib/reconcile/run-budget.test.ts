@@ -5,6 +5,7 @@
  * key exactly once. Outside an invocation a batch runs everything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BudgetRefused } from '../../../lib/budget/budget-exceeded.ts'
 import { runInvocation, withCeiling } from '../../../lib/budget/frames.ts'
 import { subrequest } from '../../../lib/budget/subrequest.ts'
 import { silentLogger } from '../../../lib/log.ts'
@@ -73,5 +74,47 @@ describe('resyncPage within a budget', () => {
     expect(pages.every((p) => p.ran <= 4)).toBe(true)
     expect(pages.some((p) => p.deferred > 0)).toBe(true)
     expect(pages[pages.length - 1]?.wrapped).toBe(true)
+  })
+})
+
+describe('a key refused for want of budget', () => {
+  let store: TestStore
+  beforeAll(async () => {
+    store = await createTestStore()
+  })
+  afterAll(() => store.close())
+
+  /** A step whose keys `refuse` are refused by the budget (a write that found no room). */
+  function refusing(refuse: Set<string>) {
+    const c: Controller = {
+      name: 'refusing',
+      async reconcile(key) {
+        if (refuse.has(key)) throw new BudgetRefused('test', 1000, 6)
+        return { outcome: 'done' }
+      },
+      async listKeys(cursor, limit) {
+        const all = KEYS.filter((k) => cursor === undefined || k > cursor)
+        const keys = all.slice(0, limit)
+        return all.length > limit ? { keys, next: keys[keys.length - 1] } : { keys }
+      },
+    }
+    return c
+  }
+
+  it('is deferred, in order, not failed', async () => {
+    const c = refusing(new Set(['k03', 'k07']))
+    const { results, deferred } = await within(1000, () => runBatch(c, KEYS, silentLogger))
+    expect(deferred).toEqual(['k03', 'k07'])
+    expect(results.map((r) => r.key)).toEqual(KEYS.filter((k) => k !== 'k03' && k !== 'k07'))
+    expect(results.every((r) => r.ok)).toBe(true)
+  })
+
+  it('makes a resync page resume before it', async () => {
+    const c = refusing(new Set(['k02']))
+    await store.kv.put('resync', c.name, {})
+    const page = await within(1000, () => resyncPage(c, store.kv, { log: silentLogger, limit: 5 }))
+    expect(page).toMatchObject({ failed: 0, deferred: 1, wrapped: false })
+    const kept = await store.kv.get<{ cursor?: string }>('resync', c.name)
+    expect(kept?.value.cursor).toBe('k01')
   })
 })
