@@ -6,7 +6,9 @@
  * 405 (verbs.ts). A write's options are checked before its body is decoded (write-options.ts),
  * a delete's before anything is listed or deleted (lib/hub/delete-options.ts). Bodies are read
  * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
- * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts).
+ * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts). On a hub
+ * that authorizes by RBAC, roles and bindings pass kube's escalation check and the reviews are
+ * answered by the RBAC authorizer.
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -30,6 +32,10 @@ import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { answerRbacReview } from '../../lib/rbac/access-review.ts'
+import { checkEscalation, isEscalationGuarded } from '../../lib/rbac/escalation.ts'
+import { loadRbacPolicy } from '../../lib/rbac/load-policy.ts'
+import type { UserInfo } from '../../lib/rbac/types.ts'
 import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
 import { patchTypeOf } from './media-type.ts'
 import { type ApiQuery, deleteQuery, listParams } from './query.ts'
@@ -53,6 +59,8 @@ export type ResourceRequest = {
   req: Request
   baseUrl: string
   principal: Principal
+  /** The kube user it runs as, on a hub that authorizes by RBAC (rbac-gate.ts). */
+  user?: UserInfo
 }
 
 async function resolveTarget(r: ResourceRequest): Promise<Target> {
@@ -84,6 +92,17 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
     baseUrl: r.baseUrl,
     // A client's create counts against its space's SpaceQuotas and is refused past them.
     enforceQuota: true,
+    ...escalationCheck(r),
+  }
+}
+
+/** On an RBAC hub, roles and bindings are stored only without escalation (lib/rbac/escalation.ts). */
+function escalationCheck(r: ResourceRequest): Pick<WriteOptions, 'admit'> {
+  const user = r.user
+  if (!user || !isEscalationGuarded(r.path.group, r.path.resource)) return {}
+  const resource = r.path.resource
+  return {
+    admit: async (obj) => checkEscalation(await loadRbacPolicy(r.deps), user, { resource, obj }),
   }
 }
 
@@ -249,8 +268,14 @@ function review(r: ResourceRequest, t: Target): Promise<Response> {
   // only the collection's create is served (a named path may still carry a subresource here)
   if (t.name !== undefined) throw methodNotAllowedStatus()
   assertWriteOptions('Create', r.query)
-  return readObjectBody(r.req).then((body) =>
-    json(answerReview(t.info.kind, body, r.principal, r.space.path), 201)
+  const user = r.user
+  return readObjectBody(r.req).then(async (body) =>
+    json(
+      user
+        ? answerRbacReview(t.info.kind, body, await loadRbacPolicy(r.deps), user)
+        : answerReview(t.info.kind, body, r.principal, r.space.path),
+      201
+    )
   )
 }
 
