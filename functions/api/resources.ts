@@ -8,7 +8,7 @@
  * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
  * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts). On a hub
  * that authorizes by RBAC, roles and bindings pass kube's escalation check and the reviews are
- * answered by the RBAC authorizer.
+ * answered by the RBAC authorizer, and serviceaccounts/token issues tokens (TokenRequest).
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -32,13 +32,12 @@ import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { answerRbacReview } from '../../lib/rbac/access-review.ts'
-import { checkEscalation, isEscalationGuarded } from '../../lib/rbac/escalation.ts'
-import { loadRbacPolicy } from '../../lib/rbac/load-policy.ts'
+import { issueServiceAccountToken } from '../../lib/rbac/service-account-token.ts'
 import type { UserInfo } from '../../lib/rbac/types.ts'
 import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
 import { patchTypeOf } from './media-type.ts'
 import { type ApiQuery, deleteQuery, listParams } from './query.ts'
+import { escalationCheck, rbacReview } from './rbac-writes.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
 import { authorizeStepOwned } from './step-owned.ts'
@@ -92,17 +91,7 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
     baseUrl: r.baseUrl,
     // A client's create counts against its space's SpaceQuotas and is refused past them.
     enforceQuota: true,
-    ...escalationCheck(r),
-  }
-}
-
-/** On an RBAC hub, roles and bindings are stored only without escalation (lib/rbac/escalation.ts). */
-function escalationCheck(r: ResourceRequest): Pick<WriteOptions, 'admit'> {
-  const user = r.user
-  if (!user || !isEscalationGuarded(r.path.group, r.path.resource)) return {}
-  const resource = r.path.resource
-  return {
-    admit: async (obj) => checkEscalation(await loadRbacPolicy(r.deps), user, { resource, obj }),
+    ...(r.user ? escalationCheck(r.deps, r.user, r.path) : {}),
   }
 }
 
@@ -218,7 +207,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
   if (sub === 'scale' && t.info.subresources.scale) return scale(r, t)
   const site = r.deps.site ?? 'center'
   if (sub !== undefined && needsRuntime(sub)) throw runtimeUnavailable(site, t.info.resource, sub)
-  if (sub === 'token' && t.info.resource === 'serviceaccounts') throw tokenUnavailable(site)
+  if (sub === 'token' && t.info.resource === 'serviceaccounts') return serviceAccountToken(r, t)
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
     throw notFound(`${t.info.resource}/${sub}`, {
       group: t.info.group,
@@ -272,11 +261,18 @@ function review(r: ResourceRequest, t: Target): Promise<Response> {
   return readObjectBody(r.req).then(async (body) =>
     json(
       user
-        ? answerRbacReview(t.info.kind, body, await loadRbacPolicy(r.deps), user)
+        ? await rbacReview(r.deps, user, t.info.kind, body)
         : answerReview(t.info.kind, body, r.principal, r.space.path),
       201
     )
   )
+}
+
+/** `kubectl create token`: issued by a hub that authorizes by RBAC, refused elsewhere. */
+async function serviceAccountToken(r: ResourceRequest, t: Target): Promise<Response> {
+  if (!r.user || r.req.method !== 'POST') throw tokenUnavailable(r.deps.site ?? 'center')
+  const account = { namespace: t.namespace ?? '', name: t.name ?? '' }
+  return json(await issueServiceAccountToken(r.deps, account, await readObjectBody(r.req)), 201)
 }
 
 export async function handleResource(r: ResourceRequest): Promise<Response> {

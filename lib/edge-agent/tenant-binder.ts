@@ -20,9 +20,15 @@ import type { Logger } from '../log.ts'
 import type { EdgeKube } from './kube-client.ts'
 import { hashOf } from './refs.ts'
 import type { Planned } from './selection.ts'
-import { tenantsOf, tenantUser } from './tenant-identity.ts'
+import {
+  TENANT_RBAC_PREFIX,
+  TENANT_SPACE_ANNOTATION,
+  tenantsOf,
+  tenantUser,
+} from './tenant-identity.ts'
 import { namespaceBinding, objectsOf, rightsOf, usableNamespaces } from './tenant-rights.ts'
 
+const RBAC = 'rbac.authorization.k8s.io'
 const MANAGER = 'edgeplane-agent-tenants'
 /** How long a written object is trusted to be still as written (then it is applied again). */
 export const REMEMBER_MS = 10 * 60_000
@@ -46,6 +52,7 @@ export function createTenantBinder(deps: TenantBinderDeps): TenantBinder {
   const written = new Map<string, { hash: string; at: number }>()
   const clients = new Map<string, EdgeKube>()
   let impersonating = false
+  let held: { map: Map<string, Set<string>>; at: number } | undefined
   let warned = false
 
   async function canImpersonate(): Promise<boolean> {
@@ -96,12 +103,30 @@ export function createTenantBinder(deps: TenantBinderDeps): TenantBinder {
     for (const [t, r] of rights) for (const item of objectsOf(t, r)) await ensure(item)
   }
 
+  /** Per namespace, the tenants the edge binds there now (their RoleBindings' tenant label). */
+  async function heldNamespaces(): Promise<Map<string, Set<string>>> {
+    const at = deps.now().getTime()
+    if (held && at - held.at < REMEMBER_MS) return held.map
+    const map = new Map<string, Set<string>>()
+    const bindings = await deps.kube.list({ group: RBAC, version: 'v1', resource: 'rolebindings' })
+    for (const b of bindings) {
+      const space = b.metadata.annotations?.[TENANT_SPACE_ANNOTATION]
+      const ns = b.metadata.namespace
+      if (!space || !ns || !b.metadata.name?.startsWith(TENANT_RBAC_PREFIX)) continue
+      map.set(ns, (map.get(ns) ?? new Set()).add(space))
+    }
+    held = { map, at }
+    return map
+  }
+
   async function bindNamespaces(planned: readonly Planned[]) {
     if (!impersonating) return
-    for (const [t, namespaces] of usableNamespaces(planned, deps.selfNamespace))
+    const now = await heldNamespaces()
+    for (const [t, namespaces] of usableNamespaces(planned, deps.selfNamespace, now))
       for (const ns of namespaces) {
         try {
           await ensure(namespaceBinding(t, ns))
+          now.set(ns, (now.get(ns) ?? new Set()).add(t))
         } catch (e) {
           // A namespace that is not there: the tenant's objects in it fail as they would anyway.
           const error = e instanceof Error ? e.message : String(e)

@@ -11,6 +11,9 @@ import { TENANTS_NAMESPACE } from '../edge/manifests-tenants.ts'
 /** The prefix of the RBAC objects the agent keeps for its tenants (tenant-binder.ts). */
 export const TENANT_RBAC_PREFIX = 'edgeplane-tenant:'
 
+/** The annotation naming the space id of the tenant a RoleBinding the agent keeps is for. */
+export const TENANT_SPACE_ANNOTATION = 'edgeplane.io/tenant-space'
+
 /** The ServiceAccount name of the tenant of workload space `spaceId` (a DNS label). */
 export function tenantAccount(spaceId: string): string {
   const safe = spaceId

@@ -6,7 +6,8 @@
  * RoleBinding of the latter per usable namespace. A namespace is usable by a tenant when its
  * entries use it, it is not the agent's own, the bootstrap's (`edgeplane-system`,
  * `edgeplane-tenants`) or kube's, and no other tenant's Namespace entry claims it unless the
- * tenant's own does too (so objects of tenant A in tenant B's namespace are refused by the edge).
+ * tenant's own does too (so objects of tenant A in tenant B's namespace are refused by the edge);
+ * an unclaimed one stays with the tenants first bound there (usableNamespaces).
  * The rights follow the entries rather than the grant they came through: the center sends a
  * privileged kind only where the grant lists it (lib/placement/grant-rule.ts), so these are the
  * grant narrowed to what is placed (cluster-scoped ones to their names), never stale when the
@@ -17,7 +18,12 @@ import { OBJECT_VERBS } from '../edge/manifests-rbac.ts'
 import { TENANTS_NAMESPACE } from '../edge/manifests-tenants.ts'
 import type { ObjectRef } from '../edge/protocol.ts'
 import type { Planned } from './selection.ts'
-import { TENANT_RBAC_PREFIX, tenantAccount, tenantsOf } from './tenant-identity.ts'
+import {
+  TENANT_RBAC_PREFIX,
+  TENANT_SPACE_ANNOTATION,
+  tenantAccount,
+  tenantsOf,
+} from './tenant-identity.ts'
 
 const RBAC = 'rbac.authorization.k8s.io'
 /** Never a tenant's: kube's own, the bootstrap's (whatever namespace this agent was told it has). */
@@ -164,6 +170,7 @@ export function namespaceBinding(spaceId: string, namespace: string) {
         name,
         namespace,
         labels: { 'app.kubernetes.io/part-of': 'edgeplane', 'edgeplane.io/tenant': account },
+        annotations: { [TENANT_SPACE_ANNOTATION]: spaceId },
       },
       roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: `${name}:namespaced` },
       subjects: [{ kind: 'ServiceAccount', name: account, namespace: TENANTS_NAMESPACE }],
@@ -171,18 +178,46 @@ export function namespaceBinding(spaceId: string, namespace: string) {
   }
 }
 
-/** Per tenant, the namespaces it may use (see the header), sorted. */
+/** Per tenant, the tenants it shares an entry with (the center merged them: one trust scope). */
+function alliesOf(planned: readonly Planned[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>()
+  for (const p of planned) {
+    const ts = tenantsOf(p.entry)
+    for (const t of ts) {
+      const set = out.get(t) ?? new Set([t])
+      for (const u of ts) set.add(u)
+      out.set(t, set)
+    }
+  }
+  return out
+}
+
+/**
+ * Per tenant, the namespaces it may use (see the header), sorted. `held`: per namespace, the
+ * tenants (space ids) the edge already binds there. A namespace no Namespace entry claims (an
+ * implied one, or one the center withheld as a conflict) belongs to the tenants bound there
+ * first and those they share entries with; a free one goes to the first tenant (by id) using it.
+ */
 export function usableNamespaces(
   planned: readonly Planned[],
-  selfNamespace: string
+  selfNamespace: string,
+  held: ReadonlyMap<string, ReadonlySet<string>> = new Map()
 ): Map<string, string[]> {
   const claimed = claims(planned)
+  const allies = alliesOf(planned)
+  const holders = new Map([...held].map(([ns, ts]) => [ns, new Set(ts)]))
   const out = new Map<string, string[]>()
-  for (const [t, r] of rightsOf(planned)) {
+  for (const [t, r] of [...rightsOf(planned)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const usable = [...r.namespaces].sort().filter((ns) => {
       if (ns === selfNamespace || SYSTEM_NAMESPACES.has(ns)) return false
       const owners = claimed.get(ns)
-      return !owners || owners.size === 0 || owners.has(t)
+      if (owners && owners.size > 0) return owners.has(t)
+      const by = holders.get(ns) ?? new Set<string>()
+      const mine = allies.get(t) ?? new Set([t])
+      if (by.size > 0 && ![...by].some((u) => mine.has(u))) return false
+      by.add(t)
+      holders.set(ns, by)
+      return true
     })
     out.set(t, usable)
   }

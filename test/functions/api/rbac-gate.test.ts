@@ -251,4 +251,39 @@ describe('RBAC on a simulated edge', () => {
       ],
     })
   })
+
+  it('issues a ServiceAccount token (TokenRequest) that authenticates as the account', async () => {
+    await call('POST', '/api/v1/namespaces/default/serviceaccounts', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'robot' },
+    })
+    const path = '/api/v1/namespaces/default/serviceaccounts/robot/token'
+    const issued = await call('POST', path, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 600 },
+    })
+    expect(issued.status).toBe(201)
+    expect(issued.body).toMatchObject({ kind: 'TokenRequest', spec: { expirationSeconds: 600 } })
+    const who = await call(
+      'POST',
+      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      { token: issued.body.status.token }
+    )
+    expect(who.body.status.userInfo).toEqual({
+      username: 'system:serviceaccount:default:robot',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+    })
+    const missing = await call(
+      'POST',
+      '/api/v1/namespaces/default/serviceaccounts/nobody/token',
+      {}
+    )
+    expect(missing.status).toBe(404)
+    // only who may create serviceaccounts/token gets one
+    const refused = await call('POST', path, {}, { token: AGENT })
+    expect(refused.status).toBe(403)
+  })
 })

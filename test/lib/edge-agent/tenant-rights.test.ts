@@ -49,6 +49,27 @@ describe('tenant rights', () => {
     expect(usableNamespaces(entries, 'agent-ns').get('a')).toEqual(['a-ns', 'default'])
   })
 
+  it('keeps an unclaimed namespace with the tenants bound there first and their merge partners', () => {
+    const implied = [
+      planned('/configmaps/shared/x', ['a']),
+      planned('/configmaps/shared/y', ['b']),
+      planned('/configmaps/both/z', ['c', 'd']),
+      planned('/configmaps/free/w', ['d']),
+      planned('/configmaps/free/v', ['e']),
+    ]
+    const held = new Map([
+      ['shared', new Set(['b'])],
+      ['both', new Set(['c'])],
+    ])
+    const usable = usableNamespaces(implied, 'agent-ns', held)
+    expect(usable.get('a')).toEqual([])
+    expect(usable.get('b')).toEqual(['shared'])
+    expect(usable.get('c')).toEqual(['both'])
+    // d was merged with c, so it shares c's namespace; free goes to the first by id
+    expect(usable.get('d')).toEqual(['both', 'free'])
+    expect(usable.get('e')).toEqual([])
+  })
+
   it('grants cluster-scoped kinds by name and namespaced kinds by kind', () => {
     const [sa, cluster, namespaced, binding] = objectsOf('a', rightsOf(entries).get('a')!)
     expect(sa?.ref).toMatchObject({ namespace: 'edgeplane-tenants', name: 't-a' })
