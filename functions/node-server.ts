@@ -2,6 +2,7 @@
  * The hub app in plain Node (tests, benchmarks and simulated edge clusters): the same hono app as
  * the Worker, over a given store, served by @hono/node-server. Background work is tracked so
  * `close()` can wait for it. `defaults: true` (simulated edges) adds kube's API-server defaults;
+ * `authorization: 'rbac'` (simulated edges) authorizes by RBAC as kube-apiserver does (lib/rbac/);
  * `budget` counts each request as one invocation with the Worker's limits (lib/budget/).
  * The server checks each raw request-target before hono sees it (raw-request-guard.ts): building
  * the WHATWG `Request` would resolve `..` segments, turning `configmaps/%2e%2e` into its Namespace.
@@ -47,6 +48,8 @@ export type NodeHubOptions = {
   site?: HubSite
   /** Metrics and a store-checking /readyz (lib/metrics/hub-ops.ts); without: 404 and `ok`. */
   ops?: HubOps
+  /** `rbac`: authorize by the store's RBAC objects, with impersonation (simulated edge clusters). */
+  authorization?: 'rbac'
   /** Run each request as one invocation with this budget, as the Worker does (lib/budget/). */
   budget?: BudgetConfig
   port?: number
@@ -82,6 +85,7 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
     ...(opts.defaults ? { defaults: apiServerDefaults } : {}),
     ...(opts.site ? { site: opts.site } : {}),
     ...(opts.ops ? { ops: opts.ops } : {}),
+    ...(opts.authorization ? { authorization: opts.authorization } : {}),
   }
 }
 

@@ -9,7 +9,8 @@
  * reviews, which answer for any token in any space; a space a token cannot reach answers the
  * same 403 whether it exists or not), and a dispatch on what the path addresses —
  * discovery, OpenAPI, version, or a resource (a legacy `/watch/` path becomes its collection's
- * watch: named-watch.ts). The same app runs in the Worker and in
+ * watch: named-watch.ts). A hub in edge-cluster mode authorizes each such request by RBAC, with
+ * impersonation, before it dispatches (rbac-gate.ts). The same app runs in the Worker and in
  * plain Node; its dependencies come from `getDeps`, called once per request. Every error renders
  * as a kube Status.
  */
@@ -46,6 +47,7 @@ import { fairShare } from './fair-share.ts'
 import { resolveNamedWatch } from './named-watch.ts'
 import { countRequests, handleLivez, handleMetrics, handleReadyz } from './ops-routes.ts'
 import { parseQuery } from './query.ts'
+import { rbacGate } from './rbac-gate.ts'
 import { handleResource } from './resources.ts'
 import { errorResponse, json } from './respond.ts'
 
@@ -112,10 +114,19 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   const path = parseRequestPath(rest)
   if (path.kind === 'unknown') throw notFound('', { name: url.pathname })
   const { space, allSpaces } = await spaceFor(deps, c.get('principal'), ref, isSelfReview(path))
+  const query = parseQuery(url)
+  const user = await rbacGate({
+    deps,
+    principal: c.get('principal'),
+    req: c.req.raw,
+    path,
+    rawPath: rest,
+    query,
+  })
   const prefix = ref === undefined ? '' : `/clusters/${ref}`
   if (path.kind !== 'resource')
     return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })
-  const served = resolveNamedWatch(c.req.method, path, parseQuery(url))
+  const served = resolveNamedWatch(c.req.method, path, query)
   return handleResource({
     deps,
     space,
@@ -126,6 +137,7 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
     baseUrl: url.origin,
     principal: c.get('principal'),
     ...(c.get('pace') ? { pace: c.get('pace') } : {}),
+    ...(user ? { user } : {}),
   })
 }
 

@@ -6,7 +6,9 @@
  * 405 (verbs.ts). A write's options are checked before its body is decoded (write-options.ts),
  * a delete's before anything is listed or deleted (lib/hub/delete-options.ts). Bodies are read
  * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
- * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts).
+ * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts). On a hub
+ * that authorizes by RBAC, roles and bindings pass kube's escalation check and the reviews are
+ * answered by the RBAC authorizer, and serviceaccounts/token issues tokens (TokenRequest).
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -31,9 +33,12 @@ import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import { issueServiceAccountToken } from '../../lib/rbac/service-account-token.ts'
+import type { UserInfo } from '../../lib/rbac/types.ts'
 import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
 import { patchTypeOf } from './media-type.ts'
 import { type ApiQuery, deleteQuery, listParams } from './query.ts'
+import { escalationCheck, rbacReview } from './rbac-writes.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
 import { authorizeStepOwned } from './step-owned.ts'
@@ -56,6 +61,8 @@ export type ResourceRequest = {
   principal: Principal
   /** How a watch's events are charged to its token's share (fair-share.ts); absent, never. */
   pace?: (events: number) => number
+  /** The kube user it runs as, on a hub that authorizes by RBAC (rbac-gate.ts). */
+  user?: UserInfo
 }
 
 async function resolveTarget(r: ResourceRequest): Promise<Target> {
@@ -87,6 +94,7 @@ function writeOptions(r: ResourceRequest, defaultManager: string): WriteOptions 
     baseUrl: r.baseUrl,
     // A client's create counts against its space's SpaceQuotas and is refused past them.
     enforceQuota: true,
+    ...(r.user ? escalationCheck(r.deps, r.user, r.path) : {}),
   }
 }
 
@@ -195,7 +203,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
   if (sub === 'scale' && t.info.subresources.scale) return scale(r, t)
   const site = r.deps.site ?? 'center'
   if (sub !== undefined && needsRuntime(sub)) throw runtimeUnavailable(site, t.info.resource, sub)
-  if (sub === 'token' && t.info.resource === 'serviceaccounts') throw tokenUnavailable(site)
+  if (sub === 'token' && t.info.resource === 'serviceaccounts') return serviceAccountToken(r, t)
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
     throw notFound(`${t.info.resource}/${sub}`, {
       group: t.info.group,
@@ -245,9 +253,22 @@ function review(r: ResourceRequest, t: Target): Promise<Response> {
   // only the collection's create is served (a named path may still carry a subresource here)
   if (t.name !== undefined) throw methodNotAllowedStatus()
   assertWriteOptions('Create', r.query)
-  return readObjectBody(r.req).then((body) =>
-    json(answerReview(t.info.kind, body, r.principal, r.space.path), 201)
+  const user = r.user
+  return readObjectBody(r.req).then(async (body) =>
+    json(
+      user
+        ? await rbacReview(r.deps, user, t.info.kind, body)
+        : answerReview(t.info.kind, body, r.principal, r.space.path),
+      201
+    )
   )
+}
+
+/** `kubectl create token`: issued by a hub that authorizes by RBAC, refused elsewhere. */
+async function serviceAccountToken(r: ResourceRequest, t: Target): Promise<Response> {
+  if (!r.user || r.req.method !== 'POST') throw tokenUnavailable(r.deps.site ?? 'center')
+  const account = { namespace: t.namespace ?? '', name: t.name ?? '' }
+  return json(await issueServiceAccountToken(r.deps, account, await readObjectBody(r.req)), 201)
 }
 
 export async function handleResource(r: ResourceRequest): Promise<Response> {

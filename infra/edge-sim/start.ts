@@ -1,6 +1,7 @@
 /**
  * Starts one simulated edge cluster in this process: its own DynamoDB table on the given endpoint
  * (dynalite locally; created when missing), the hub app over it with kube's API-server defaults,
+ * authorizing every request by RBAC with impersonation as kube-apiserver does (lib/rbac/),
  * served over HTTPS when a certificate is given (kubectl sends bearer tokens only over TLS), the
  * edge bootstrap (built-in namespaces, the `kubernetes` Service, the node, the admin token) and the
  * workload simulator. The API is a plain cluster at the URL's root (`/api`, `/apis`), so a
@@ -80,6 +81,7 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
       log,
       defaults: true,
       site: 'simulated-edge',
+      authorization: 'rbac',
     })
     // Bootstrapped before it listens, so the first answer (even /healthz) means ready, token included.
     const node = edgeNode(opts.name)

@@ -8,7 +8,8 @@
  *      https with the hub's certificate, the store key in its environment; a kubeconfig for it in `<data>/edges/<name>/kubeconfig`;
  *   3. the edge joined through the bootstrap a real edge uses (edge-join.ts);
  *   4. its agent (infra/edge-agent/main.ts) as a supervised child, configured from the Secret the
- *      bootstrap put in the edge cluster, state in `<data>/edges/<name>/agent/`, polling every
+ *      bootstrap put in the edge cluster, reaching the edge as its ServiceAccount (agent-token.ts:
+ *      the edge's RBAC judges it, not an admin token), state in `<data>/edges/<name>/agent/`, polling every
  *      `pollIntervalSeconds` with `agentTimeoutSeconds` as its `--center-timeout`.
  * Logs go to `<data>/edges/<name>/edge.log` and `agent.log`. `info()` describes the running edges for
  * stack.json (pids change when a child is restarted; `onChange` says so).
@@ -17,6 +18,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
 import type { Logger } from '../../lib/log.ts'
+import { writeAgentKubeconfig } from './agent-token.ts'
 import { loadOrCreateToken, writePrivateFile } from './data-dir.ts'
 import { type HubCall, type RegisteredEdge, registerEdges } from './edge-inventory.ts'
 import type { Center } from './edge-join.ts'
@@ -121,6 +123,13 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     pollIntervalSeconds: o.pollIntervalSeconds,
   })
   o.log.info('edge joined', { edge: spec.name, mailbox: joined.mailbox, issued: joined.issued })
+  const agentKubeconfig = await writeAgentKubeconfig({
+    name: spec.name,
+    url,
+    adminToken: token,
+    caPem: o.center.caPem,
+    dir,
+  })
   const agent = supervise({
     ...child('agent'),
     name: `agent ${spec.name}`,
@@ -128,7 +137,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     ...(o.programs ? { command: o.programs.argv(EDGE_AGENT_MAIN) } : {}),
     args: [
       ...['--center', joined.centerUrl, '--mailbox', joined.mailbox],
-      ...['--token-file', joined.tokenFile, '--kubeconfig', kubeconfig],
+      ...['--token-file', joined.tokenFile, '--kubeconfig', agentKubeconfig],
       ...['--state-dir', join(dir, 'agent'), '--poll-interval', String(o.pollIntervalSeconds)],
       ...['--parent-pid', String(process.pid)],
       ...['--health-host', '127.0.0.1', '--health-port', '0'],

@@ -14,7 +14,8 @@
  *    full one);
  * 2. read the edge's discovery and apply the copy (apply.ts; also on 304, which is how drift is
  *    reverted and failed applies are retried), never the agent's own objects (self-protection.ts:
- *    those entries are refused and reported as failed);
+ *    those entries are refused and reported as failed); a tenant's entries are written as that
+ *    tenant's identity at the edge (tenant-binder.ts), so the edge's RBAC has the last word;
  * 3. prune what the agent owns and the desired state dropped or marks `removing` (prune.ts) —
  *    never on a version-0 answer, which means the mailbox has no content yet, not that it wants
  *    nothing;
@@ -43,6 +44,7 @@ import { loadReportState, type ReportState, saveReportState } from './report-sta
 import { planEntries } from './selection.ts'
 import { type AgentSelf, agentSelf, protectedProblem, protectedReason } from './self-protection.ts'
 import { collectStatuses } from './status-collector.ts'
+import { createTenantBinder } from './tenant-binder.ts'
 import { collectUpsync } from './upsync-collector.ts'
 import { upsyncSetsOf, upsyncTargets } from './upsync-sets.ts'
 
@@ -184,6 +186,13 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     }
   }
 
+  const binder = createTenantBinder({
+    kube: deps.kube,
+    selfNamespace: self.namespace,
+    log: deps.log,
+    now,
+  })
+
   async function applyCopy(copy: DesiredCopy) {
     const { kube, log } = deps
     const discover = async () => indexDiscovery(await kube.discover())
@@ -195,7 +204,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       return why === undefined
     })
     const applied = await applyPlanned(
-      { kube, owned, saveOwned: persistOwned, identity, discover, checked, now, log },
+      { kube, owned, saveOwned: persistOwned, identity, discover, checked, now, log, binder },
       planned,
       discovery
     )

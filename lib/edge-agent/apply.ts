@@ -13,7 +13,9 @@
  * - ours → re-applied when the desired body changed or its owned fields drifted
  *   (apply-config.ts), else left as it is; a create-only entry's (create-only.ts) never is.
  * A create that lands on an object someone else made in the meantime (other field managers on
- * it) is not recorded as ours. The record is saved after each phase that changed it.
+ * it) is not recorded as ours. The record is saved after each phase that changed it. Reads are the
+ * agent's; a write of an entry naming tenants is made as each of them (tenant-binder.ts), so the
+ * edge's RBAC refuses what a tenant may not do, reported as ApplyFailed with the edge's message.
  */
 import type { Problem } from '../edge/protocol.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -27,6 +29,7 @@ import { FIELD_MANAGER, markedBy, ownershipOf } from './marker.ts'
 import { type Owned, type OwnedRecord, withGeneration } from './ownership.ts'
 import { isRecord, refOf } from './refs.ts'
 import type { Planned } from './selection.ts'
+import type { TenantBinder } from './tenant-binder.ts'
 
 export { FIELD_MANAGER }
 
@@ -43,6 +46,8 @@ export type ApplyDeps = {
   checked: Map<string, string>
   now: () => Date
   log: Logger
+  /** The tenant identities (tenant-binder.ts); absent: every entry is applied as the agent. */
+  binder?: TenantBinder
 }
 
 export type LiveOwned = { planned: Planned; obj: KubeObject; record: OwnedRecord }
@@ -86,6 +91,7 @@ export async function applyPlanned(
     discovery: initial,
   }
   for (const phase of [0, 1, 2] as const) {
+    await deps.binder?.beforePhase(phase, planned)
     const items = planned.filter((p) => p.phase === phase)
     if (items.length === 0) continue
     const changed = await applyPhase(deps, items, out.discovery, out)
@@ -202,12 +208,12 @@ async function applyPhase(
 
 async function applyOne(deps: ApplyDeps, a: Action, out: ApplyResult): Promise<void> {
   const { p } = a
-  let obj: KubeObject
+  let obj: KubeObject | undefined
   try {
-    obj = await deps.kube.apply(refOf(p.entry), a.config, {
-      fieldManager: FIELD_MANAGER,
-      force: true,
-    })
+    // As each tenant in turn: a copy several spaces made is written only if each may write it.
+    for (const kube of deps.binder?.clientsFor(p) ?? [deps.kube])
+      obj = await kube.apply(refOf(p.entry), a.config, { fieldManager: FIELD_MANAGER, force: true })
+    if (!obj) return
   } catch (e) {
     out.problems.push(problemOf(p, 'ApplyFailed', errText(e)))
     return

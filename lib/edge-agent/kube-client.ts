@@ -4,7 +4,8 @@
  * in the tests, where the edge cluster is a real in-process hub). Objects are addressed by the
  * protocol's ObjectRef (group, version, resource, namespace, name; namespace '' = cluster-scoped).
  * Failures reject with a RemoteError (lib/remote/remote-error.ts) carrying the HTTP code and the
- * kube Status reason.
+ * kube Status reason. `as(user)` is the client impersonating a user (the agent applies a tenant's
+ * entries as that tenant's identity, tenant-binder.ts).
  */
 import type { ObjectRef } from '../edge/protocol.ts'
 import type { GroupVersionResource, KubeObject } from '../kube/types.ts'
@@ -39,4 +40,9 @@ export type EdgeKube = {
   apply(ref: ObjectRef, body: KubeObject, opts: ApplyOptions): Promise<KubeObject>
   /** Deletes with a uid precondition: 404 and 409 (precondition failed) reject as RemoteErrors. */
   delete(ref: ObjectRef, opts: DeleteOptions): Promise<void>
+  /**
+   * The same client acting as `user` (kube's `Impersonate-User`), which the cluster allows or
+   * refuses (403); absent where impersonation is not available (then nobody is impersonated).
+   */
+  as?(user: string): EdgeKube
 }

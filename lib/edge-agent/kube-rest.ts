@@ -9,7 +9,8 @@
  * and statuses the agent records and reports. Updates are server-side apply
  * (`application/apply-patch+yaml`, whose JSON form is valid YAML); plain create and update (with
  * the body's resourceVersion as precondition) serve the agent's own ownership record. Failures
- * reject with a RemoteError.
+ * reject with a RemoteError. `as(user)` is a client over the same KubeConfig that sends
+ * `Impersonate-User: <user>` on each request.
  */
 import type { RequestOptions } from 'node:https'
 import type { KubeConfig } from '@kubernetes/client-node'
@@ -38,7 +39,12 @@ const ListSchema = z.looseObject({
   metadata: z.looseObject({ continue: z.string().optional() }).optional(),
 })
 
-export type KubeRestOptions = { kubeConfig: KubeConfig; timeoutMs?: number }
+export type KubeRestOptions = {
+  kubeConfig: KubeConfig
+  timeoutMs?: number
+  /** Sent as `Impersonate-User` on every request (see `as`). */
+  impersonate?: string
+}
 
 const enc = encodeURIComponent
 const groupPath = (g: GroupVersionResource) =>
@@ -61,8 +67,11 @@ export function createKubeRest(opts: KubeRestOptions): EdgeKube {
     }),
     timeoutMs: opts.timeoutMs ?? 30_000,
   })
+  const headers: Record<string, string> = opts.impersonate
+    ? { 'impersonate-user': opts.impersonate }
+    : {}
   const call = (path: string, req: RemoteRequest = {}) =>
-    remote.call(path, { accept: 'application/json', ...req })
+    remote.call(path, { accept: 'application/json', headers, ...req })
 
   async function legacyDiscovery(): Promise<ServedResource[]> {
     const out: ServedResource[] = []
@@ -92,7 +101,7 @@ export function createKubeRest(opts: KubeRestOptions): EdgeKube {
     },
     async get(ref) {
       const path = objectPath(ref)
-      const res = await remote.send(path, { accept: 'application/json' })
+      const res = await remote.send(path, { accept: 'application/json', headers })
       if (res.status === 404) {
         await res.body?.cancel()
         return undefined
@@ -129,6 +138,7 @@ export function createKubeRest(opts: KubeRestOptions): EdgeKube {
         contentType: 'application/apply-patch+yaml',
       })) as KubeObject
     },
+    as: (user) => createKubeRest({ ...opts, impersonate: user }),
     async delete(ref, o) {
       await call(objectPath(ref), {
         method: 'DELETE',

@@ -6,14 +6,18 @@
  * in it — its ServiceAccount, the Secret with its edge token, its Deployment, Role and
  * RoleBinding, the ownership record's ConfigMaps, and any Pod that would mount that Secret — the
  * Namespace object itself, and its cluster-scoped ClusterRole and ClusterRoleBinding (the
- * bootstrap's names, `edgeplane-agent`). A desired entry for any of them is refused before it
+ * bootstrap's names, `edgeplane-agent`); and the tenant identities it keeps (tenant-binder.ts):
+ * the namespace `edgeplane-tenants` and what is in it, and RBAC objects named
+ * `edgeplane-tenant:*`. A desired entry for any of them is refused before it
  * is read, applied or adopted, and reported to the center as failed (`ApplyFailed`, the message
  * saying why); an entry of the ownership record for one (an older agent's) is forgotten, never
  * deleted (prune.ts); none is ever upsynced. Pure.
  */
 import { AGENT_NAME } from '../edge/manifests.ts'
+import { TENANTS_NAMESPACE } from '../edge/manifests-tenants.ts'
 import type { Problem } from '../edge/protocol.ts'
 import { type Keyed, refOf } from './refs.ts'
+import { TENANT_RBAC_PREFIX } from './tenant-identity.ts'
 
 const RBAC = 'rbac.authorization.k8s.io'
 
@@ -33,12 +37,18 @@ export const agentSelf = (
   names,
 })
 
+const isNamespace = (r: Keyed) => r.group === '' && r.resource === 'namespaces'
+
 /** Why the object is the agent's own and never written, or undefined when it is not. */
 export function protectedReason(r: Keyed, self: AgentSelf): string | undefined {
   if (r.namespace === self.namespace)
     return `it is in the edge agent's own namespace "${self.namespace}"`
-  if (r.group === '' && r.resource === 'namespaces' && r.name === self.namespace)
+  if (isNamespace(r) && r.name === self.namespace)
     return `it is the edge agent's own namespace "${self.namespace}"`
+  if (r.namespace === TENANTS_NAMESPACE || (isNamespace(r) && r.name === TENANTS_NAMESPACE))
+    return `it is in the edge's tenant identities namespace "${TENANTS_NAMESPACE}"`
+  if (r.group === RBAC && r.name.startsWith(TENANT_RBAC_PREFIX))
+    return `it is named like the edge agent's tenant RBAC ("${TENANT_RBAC_PREFIX}*")`
   const names = self.names ?? [AGENT_NAME]
   if (
     r.group === RBAC &&

@@ -2,7 +2,9 @@
  * Brings a simulated edge cluster's store to the state a fresh kube cluster starts in,
  * idempotently: the built-in namespaces (default, kube-system, kube-public, kube-node-lease), the
  * `kubernetes` Service in `default` at 10.96.0.1, the cluster's one Node (`<edge>-node`, Ready,
- * with its address and the usual kubernetes.io labels), and the admin token. Unlike the hub's
+ * with its address and the usual kubernetes.io labels), kube's default ClusterRoles and their
+ * bindings (default-rbac.ts: cluster-admin for `system:masters`, discovery and the self reviews for
+ * every authenticated user), and the admin token. Unlike the hub's
  * bootstrap there is no `root:espw`: an edge cluster is one plain cluster (the `root` space).
  */
 import { DEFAULT_BUILTIN_NAMESPACES } from '../apis/builtins.ts'
@@ -13,12 +15,18 @@ import type { HubDeps } from '../hub/deps.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { KUBERNETES_SERVICE_IP } from './allocator.ts'
+import { defaultClusterRoleBindings, defaultClusterRoles } from './default-rbac.ts'
 import { fnv32a } from './hash.ts'
 import type { NodeInfo } from './sim-context.ts'
 
 const NAMESPACES: Gvr = { group: '', version: 'v1', resource: 'namespaces' }
 const SERVICES: Gvr = { group: '', version: 'v1', resource: 'services' }
 const NODES: Gvr = { group: '', version: 'v1', resource: 'nodes' }
+const rbacGvr = (resource: string): Gvr => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  resource,
+})
 
 /** The node of edge `name`: `<name>-node` at a stable 172.18.0.x address. */
 export function edgeNode(name: string): NodeInfo {
@@ -135,6 +143,9 @@ export async function bootstrapEdge(
       ...node,
       status: nodeStatus(opts.node, timestamp(deps.now())),
     })
+  for (const obj of defaultClusterRoles()) await ensure(client, rbacGvr('clusterroles'), obj)
+  for (const obj of defaultClusterRoleBindings())
+    await ensure(client, rbacGvr('clusterrolebindings'), obj)
   // A changed admin token revokes the previous one; a retired one is refused.
   if (opts.adminToken && (await ensureBootstrapAdmin(deps.kv, opts.adminToken)) === 'retired')
     throw new Error('the admin token of this simulated edge was retired: configure a fresh one')

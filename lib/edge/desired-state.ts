@@ -6,7 +6,8 @@
  * carries the bodies of entries whose `rv` is newer than the version the agent named; a version
  * the center cannot relate (absent, garbage, 0, or not older than the current one) gets every
  * body. The index (`entries`) is always complete; a manifest tombstone is listed with
- * `removing: true` and without its body (the edge deletes it, it never applies it).
+ * `removing: true` and without its body (the edge deletes it, it never applies it). Each entry
+ * carries the ids of the workload spaces its manifest sources name (`tenants`).
  */
 import type { KubeObject } from '../kube/types.ts'
 import { contentVersion, type Manifest } from '../store/projection-types.ts'
@@ -53,6 +54,12 @@ export function bodiesToSend(manifest: Manifest | undefined, since: number | und
   return [...hashes]
 }
 
+/** The workload spaces an entry comes from, sorted; none when its sources are unknown. */
+function tenantsOf(e: Manifest['entries'][number]): Pick<DesiredEntry, 'tenants'> {
+  if (!e.sources?.length) return {}
+  return { tenants: [...new Set(e.sources.map((s) => s.space))].sort() }
+}
+
 /** The answer for `mailbox` (its name) from its manifest and the bodies `bodiesToSend` named. */
 export function buildDesiredState(
   mailbox: string,
@@ -70,6 +77,7 @@ export function buildDesiredState(
     generation: e.generation,
     rv: e.rv,
     ...(e.removing ? { removing: true } : {}),
+    ...tenantsOf(e),
   }))
   const out: DesiredState['bodies'] = {}
   for (const hash of bodiesToSend(manifest, since)) {

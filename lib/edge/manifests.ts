@@ -3,7 +3,8 @@
  * the shape `kubectl kubestellar prep-for-syncer` emits): a Namespace; a ServiceAccount the agent
  * runs as (it reaches its own cluster with in-cluster config, so no kubeconfig Secret and no
  * long-lived ServiceAccount token Secret are needed); a ClusterRole + ClusterRoleBinding and a
- * Role + RoleBinding (manifests-rbac.ts); a Secret holding the center URL, the mailbox name, the edge
+ * Role + RoleBinding (manifests-rbac.ts); the namespace of the tenant identities with the agent's
+ * right to impersonate them (manifests-tenants.ts); a Secret holding the center URL, the mailbox name, the edge
  * token (and the center's CA when it has a private one); and the agent Deployment, whose container
  * (image: manifests-image.ts, unless given) serves /healthz, /readyz and /metrics on its health
  * port, used as its liveness and readiness probes. Pure: the same options give the same
@@ -13,6 +14,7 @@ import { stringify } from 'yaml'
 import type { KubeObject } from '../kube/types.ts'
 import { EDGE_AGENT_IMAGE, HEALTH_PORT } from './manifests-image.ts'
 import { agentRbac } from './manifests-rbac.ts'
+import { tenantManifests } from './manifests-tenants.ts'
 
 export const DEFAULT_AGENT_IMAGE = EDGE_AGENT_IMAGE
 export const DEFAULT_AGENT_NAMESPACE = 'edgeplane-system'
@@ -193,6 +195,11 @@ export function renderEdgeManifests(o: EdgeManifestOptions): KubeObject[] {
     { apiVersion: 'v1', kind: 'Namespace', metadata: meta(namespace) },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(AGENT_NAME, namespace) },
     ...rbac,
+    ...tenantManifests({
+      agentName: AGENT_NAME,
+      agentNamespace: namespace,
+      labels: labels(o.syncTarget),
+    }),
     secret(o, namespace),
     deployment(o, namespace),
   ] as KubeObject[]

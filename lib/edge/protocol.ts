@@ -13,7 +13,8 @@
  * replaces changed ones, and treats keys absent from `entries` as removed. An entry marked
  * `removing` is a tombstone: the center wants the copy gone from the edge and waits for the agent
  * to say so (its body is not sent). Bodies are keyed by content hash, so identical copies travel
- * once.
+ * once. Each entry names the workload spaces it comes from (`tenants`), so the edge's own RBAC
+ * judges it as theirs.
  *
  * Reports — `POST /edge/v1/mailboxes/<mailbox-name>/reports`: statuses of downsynced objects (only
  * those that changed since the last accepted report), the state of their associated objects,
@@ -54,6 +55,12 @@ export const DesiredEntrySchema = ObjectRefSchema.extend({
    * reports the key in `removed` once it has nothing there (the center then drops the entry).
    */
   removing: z.boolean().optional(),
+  /**
+   * The ids of the workload spaces the copy comes from (sorted): the agent applies it as each
+   * one's tenant identity at the edge (lib/edge-agent/tenant-identity.ts). Absent from centers
+   * before it and for copies of unknown origin: the agent applies those as itself.
+   */
+  tenants: z.array(z.string().min(1).max(63)).optional(),
 })
 export type DesiredEntry = z.infer<typeof DesiredEntrySchema>
 

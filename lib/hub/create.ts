@@ -111,6 +111,7 @@ export async function createObject(
     draft = await applyDefaults(deps, t, { obj: draft, dryRun: opts.dryRun })
     const hook = deps.hooks.for(t.info.group, t.info.resource).prepareCreate
     if (hook) draft = await hook({ deps, space: t.space, baseUrl: opts.baseUrl }, draft)
+    if (opts.admit) await opts.admit(draft)
     draft = fieldsPreset
       ? draft
       : recordUpdate({

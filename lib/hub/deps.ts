@@ -38,6 +38,11 @@ export type HubDeps = {
   hooks: KindHookRegistry<HubDeps>
   /** Metrics and readiness of this process or isolate (lib/metrics/hub-ops.ts); absent: none. */
   ops?: HubOps
+  /**
+   * `rbac`: requests are authorized by the RBAC objects in the store and may impersonate, as
+   * kube-apiserver does (a simulated edge cluster, lib/rbac/); absent: the center's token scopes.
+   */
+  authorization?: 'rbac'
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { createSliceCache, type SliceCache } from '../placement/slice-cache.ts'
 import { createQuotaCache, type QuotaCache } from '../quota/quota-cache.ts'
+import { createRbacCache, type RbacCache } from '../rbac/rbac-cache.ts'
 import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
 
 /**
@@ -27,6 +28,8 @@ export type HubCaches = {
   slices: SliceCache
   /** The root space's SpaceQuotas as last read (lib/quota/quotas.ts). */
   quotas: QuotaCache
+  /** The RBAC policy as last read, for a hub that authorizes by RBAC (lib/rbac/rbac-cache.ts). */
+  rbac: RbacCache
 }
 
 export function createHubCaches(): HubCaches {
@@ -36,5 +39,6 @@ export function createHubCaches(): HubCaches {
     collections: new Map(),
     slices: createSliceCache(),
     quotas: createQuotaCache(),
+    rbac: createRbacCache(),
   }
 }

@@ -17,6 +17,11 @@ export type WriteOptions = {
    * absent: it is counted only (the steps' own writes through the in-process client).
    */
   enforceQuota?: boolean
+  /**
+   * A last check of the object about to be stored by a create or update (patches included), dry
+   * runs too; a throw refuses the write. The RBAC escalation check of an edge-cluster hub.
+   */
+  admit?: (obj: KubeObjectLike) => Promise<void>
 }
 
 export type WriteResult = {

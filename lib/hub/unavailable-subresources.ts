@@ -3,8 +3,9 @@
  * the server that answers (`HubDeps.site`): a center space holds desired state only and runs no
  * containers, so logs, exec and port-forward belong to the edge cluster's own API; a simulated edge
  * cluster does run the workload, but as simulated pods (Running and Ready) without a container
- * runtime. Neither issues service-account tokens. Each is a 400 BadRequest, so kubectl prints the
- * reason at once instead of hanging on an upgrade or showing a 404.
+ * runtime. The center issues no service-account tokens (a simulated edge does, by RBAC:
+ * lib/rbac/service-account-token.ts). Each is a 400 BadRequest, so kubectl prints the reason at
+ * once instead of hanging on an upgrade or showing a 404.
  */
 import { type ApiError, badRequest } from '../errors.ts'
 
@@ -41,7 +42,7 @@ export function runtimeUnavailable(site: HubSite, resource: string, subresource:
 export function tokenUnavailable(site: HubSite): ApiError {
   if (site === 'simulated-edge')
     return badRequest(
-      "serviceaccounts/token is not available on a simulated edge cluster: it issues no service-account tokens. Use the cluster's admin token from its kubeconfig (the simulated API enforces no RBAC)."
+      "serviceaccounts/token on a simulated edge cluster only answers a create, with RBAC on (kubectl create token <account>); use the cluster's admin token from its kubeconfig otherwise."
     )
   return badRequest(
     'serviceaccounts/token is not available in an edgeplane workspace: it issues no service-account tokens. Ask the hub operator for an edgeplane token scoped to this workspace.'

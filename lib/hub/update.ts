@@ -107,6 +107,7 @@ export async function commitUpdate(
   )
   const warnings = checked.warnings
   draft = checked.object
+  if (opts.admit) await opts.admit(draft)
   const now = timestamp(deps.now())
   if (!fieldsPreset)
     draft = recordUpdate({

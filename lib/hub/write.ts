@@ -4,13 +4,15 @@
  * collection of dependents runs in the background after a hard delete, as kube's Background
  * propagation does; Foreground deletes dependents first; Orphan only drops the owner references.
  * Every create takes its place in the SpaceQuotas holding its space first, and every removal
- * gives it back (lib/quota/admission.ts); a write of a SpaceQuota moves the `quotas` epoch.
+ * gives it back (lib/quota/admission.ts); a write of a SpaceQuota moves the `quotas` epoch, one
+ * of an RBAC object drops the hub's RBAC policy.
  */
 import { isApiError, isStaleWrite, StaleWriteError } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
 import { freeRemoved, reserveCreate, storedNothing } from '../quota/admission.ts'
 import { quotaWritten } from '../quota/quotas.ts'
+import { RBAC_GROUP } from '../rbac/rbac-objects.ts'
 import type { ObjectKey } from '../store/types.ts'
 import type { HubDeps } from './deps.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
@@ -23,10 +25,12 @@ export type Propagation = 'Background' | 'Foreground' | 'Orphan'
 
 /**
  * A CRD write changes what its space serves: drop the cached registry. A SpaceQuota write changes
- * what every create and delete must count (lib/quota/quotas.ts).
+ * what every create and delete must count (lib/quota/quotas.ts). An RBAC write changes what the
+ * authorizer of an edge-cluster hub allows (lib/rbac/rbac-cache.ts).
  */
 async function touched(deps: HubDeps, key: ObjectKey): Promise<void> {
   if (key.group === CRD_GROUP) invalidateRegistry(deps, key.cluster)
+  if (key.group === RBAC_GROUP) deps.caches.rbac.forget()
   await quotaWritten(deps, key)
 }
 

@@ -4,7 +4,12 @@
  * of `kubectl auth whoami` and `kubectl auth can-i`. A kind missing here is answered with a 415.
  */
 import type { MessageDesc } from './schema.ts'
-import { SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview } from './types-auth.ts'
+import {
+  SelfSubjectAccessReview,
+  SelfSubjectReview,
+  SelfSubjectRulesReview,
+  TokenRequest,
+} from './types-auth.ts'
 import {
   ConfigMap,
   Namespace,
@@ -47,6 +52,7 @@ export const PROTOBUF_KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['scheduling.k8s.io/v1/PriorityClass', PriorityClass],
   ['autoscaling/v1/HorizontalPodAutoscaler', HorizontalPodAutoscaler],
   ['authentication.k8s.io/v1/SelfSubjectReview', SelfSubjectReview],
+  ['authentication.k8s.io/v1/TokenRequest', TokenRequest],
   [`${AUTHZ}/SelfSubjectAccessReview`, SelfSubjectAccessReview],
   [`${AUTHZ}/SelfSubjectRulesReview`, SelfSubjectRulesReview],
 ])

@@ -1,13 +1,13 @@
 /**
  * Descriptors for the self reviews kubectl posts as protobuf: authentication/v1 SelfSubjectReview
- * (`kubectl auth whoami`), and authorization/v1 SelfSubjectAccessReview (`kubectl auth can-i`) and
+ * (`kubectl auth whoami`) and TokenRequest (`kubectl create token`), and authorization/v1 SelfSubjectAccessReview (`kubectl auth can-i`) and
  * SelfSubjectRulesReview (`kubectl auth can-i --list`). Numbers are those of the matching
  * k8s.io/api generated.proto files. UserInfo `extra` (a map of ExtraValue lists) is not described:
  * clients leave the status of a request empty, and a body that carries it gets the decoder's 415
  * rather than losing it. The attribute and selector messages are Go pointers, so an empty one
  * that is sent is kept.
  */
-import { bool, KEEP, list, message, obj, str } from './schema.ts'
+import { bool, int64, KEEP, list, message, obj, str, time } from './schema.ts'
 import { LabelSelectorRequirement, metadata } from './types-meta.ts'
 
 const authn = (name: string) => `k8s.io.api.authentication.v1.${name}`
@@ -17,6 +17,34 @@ const UserInfo = message(authn('UserInfo'), [
   str(1, 'username'),
   str(2, 'uid'),
   list(3, 'groups', 'string'),
+])
+
+/** authentication/v1 TokenRequest, which `kubectl create token` posts (a simulated edge issues it). */
+export const TokenRequest = message(authn('TokenRequest'), [
+  metadata(),
+  obj(
+    2,
+    'spec',
+    message(authn('TokenRequestSpec'), [
+      list(1, 'audiences', 'string'),
+      int64(4, 'expirationSeconds'),
+      obj(
+        3,
+        'boundObjectRef',
+        message(authn('BoundObjectReference'), [
+          str(1, 'kind'),
+          str(2, 'apiVersion'),
+          str(3, 'name'),
+          str(4, 'uid'),
+        ])
+      ),
+    ])
+  ),
+  obj(
+    3,
+    'status',
+    message(authn('TokenRequestStatus'), [str(1, 'token'), time(2, 'expirationTimestamp')])
+  ),
 ])
 
 export const SelfSubjectReview = message(authn('SelfSubjectReview'), [

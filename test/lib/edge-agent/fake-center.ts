@@ -34,8 +34,11 @@ export type FakeCenter = {
   omitBodiesOnce: boolean
   /** Answers for the next reports' `rejected` (consumed one per report). */
   rejectNext: ReportResult['rejected'][]
-  /** Puts (or replaces) an object; bumps the version, and the generation when the body changed. */
-  put(ref: ObjectRef, body: Record<string, unknown>): void
+  /**
+   * Puts (or replaces) an object, from the workload spaces `tenants` if given; bumps the version,
+   * and the generation when the body changed.
+   */
+  put(ref: ObjectRef, body: Record<string, unknown>, tenants?: string[]): void
   remove(ref: ObjectRef): void
   /** Marks an object `removing` (a tombstone: sent without its body); bumps the version. */
   tombstone(ref: ObjectRef): void
@@ -138,11 +141,11 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     reports: [],
     rejectNext: [],
     omitBodiesOnce: false,
-    put(ref, body) {
+    put(ref, body, tenants) {
       const key = keyOf(ref)
       const prev = objects.get(key)
       const hash = hashOf(body)
-      if (prev?.hash === hash) return
+      if (prev?.hash === hash && JSON.stringify(prev.tenants) === JSON.stringify(tenants)) return
       center.version += 1
       objects.set(key, {
         ...ref,
@@ -150,6 +153,7 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
         generation: (prev?.generation ?? 0) + 1,
         rv: center.version,
         body,
+        ...(tenants ? { tenants } : {}),
       })
     },
     remove(ref) {

@@ -111,4 +111,21 @@ describe('buildDesiredState', () => {
       bodies: {},
     })
   })
+  it('names the workload spaces each entry comes from, sorted, and none when unknown', () => {
+    const sourced: Manifest = {
+      ...manifest,
+      entries: [
+        {
+          ...entry('a', 'h1', 10),
+          sources: [
+            { space: 'zz', placements: ['p'] },
+            { space: 'aa', placements: ['q', 'r'] },
+          ],
+        },
+        entry('b', 'h2', 20),
+      ],
+    }
+    const s = DesiredStateSchema.parse(buildDesiredState('mb', sourced, undefined, bodies))
+    expect(s.entries.map((e) => e.tenants)).toEqual([['aa', 'zz'], undefined])
+  })
 })

@@ -35,14 +35,35 @@ describe('renderEdgeManifestsYaml', () => {
       'ClusterRoleBinding/edgeplane-agent',
       'Role/edgeplane-agent',
       'RoleBinding/edgeplane-agent',
+      'Namespace/edgeplane-tenants',
+      'Role/edgeplane-agent-impersonate',
+      'RoleBinding/edgeplane-agent-impersonate',
       'Secret/edgeplane-agent',
       'Deployment/edgeplane-agent',
     ])
     expect(docs).toEqual(JSON.parse(JSON.stringify(renderEdgeManifests(opts))))
     for (const d of docs.filter(
-      (d) => !['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(d.kind)
+      (d) =>
+        !['Namespace', 'ClusterRole', 'ClusterRoleBinding'].includes(d.kind) &&
+        !d.metadata.name.endsWith('-impersonate')
     ))
       expect(d.metadata.namespace).toBe('edgeplane-system')
+  })
+
+  it('lets the agent impersonate the service accounts of edgeplane-tenants and nothing else', () => {
+    const imp = docs.filter((d) => d.metadata.name === 'edgeplane-agent-impersonate')
+    expect(imp.map((d) => [d.kind, d.metadata.namespace])).toEqual([
+      ['Role', 'edgeplane-tenants'],
+      ['RoleBinding', 'edgeplane-tenants'],
+    ])
+    expect(imp[0].rules).toEqual([
+      { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
+    ])
+    expect(imp[1].subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'edgeplane-agent', namespace: 'edgeplane-system' },
+    ])
+    const clusterRules = docs.find((d) => d.kind === 'ClusterRole').rules
+    expect(JSON.stringify(clusterRules)).not.toContain('impersonate')
   })
 
   it('puts the token in the Secret and nowhere else', () => {

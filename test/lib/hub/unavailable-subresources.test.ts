@@ -48,7 +48,7 @@ describe('serviceaccounts/token', () => {
     const edge = tokenUnavailable('simulated-edge')
     expect(edge.code).toBe(400)
     expect(edge.message).toContain(
-      'on a simulated edge cluster: it issues no service-account tokens'
+      'on a simulated edge cluster only answers a create, with RBAC on (kubectl create token'
     )
     expect(edge.message).toContain('admin token from its kubeconfig')
     expect(edge.message).not.toContain('workspace')
