@@ -15,6 +15,7 @@
  * status the hub refuses (422: a field its schema does not know) is logged and left, so it does
  * not block the count.
  */
+import { reserveFor } from '../../lib/budget/reservation.ts'
 import { hasEdgeRemovalFinalizer, withEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
@@ -23,6 +24,7 @@ import type { Logger } from '../../lib/log.ts'
 import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
 import { EXECUTING_COUNT_ANNOTATION } from '../../lib/placement/annotations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
+import { OBJECT_WRITE_COST } from '../../lib/store/write-costs.ts'
 
 export type WorkloadWant = {
   /** undefined: the annotation should be absent (no placement selects the object). */
@@ -79,6 +81,23 @@ export async function writeWorkload(
   want: WorkloadWant
 ): Promise<string[]> {
   if (!annotationNeeded(source.object, want) && !statusNeeded(source.object, want)) return []
+  // Its reads and writes reserved at once: past the budget the object is refused before it is
+  // read (the key deferred), never read with no room left to write.
+  return reserveFor(WORKLOAD_WRITE_COST, () => write(deps, spaceId, source, want))
+}
+
+/**
+ * What one object's writes reserve (lib/budget/): two reads (one again after a conflict), two
+ * attempts at the count and one at the status.
+ */
+const WORKLOAD_WRITE_COST = 2 + 3 * OBJECT_WRITE_COST
+
+async function write(
+  deps: WorkloadDeps,
+  spaceId: string,
+  source: SourceObject,
+  want: WorkloadWant
+): Promise<string[]> {
   const gvr = { group: source.group, version: source.version, resource: source.resource }
   const m = source.object.metadata
   const namespace = source.namespaced ? m.namespace : undefined

@@ -5,17 +5,32 @@
  * (the others kept). The caller (functions/reconcile-summarize/removals.ts) decides when: no
  * mailbox holds an entry sourced from the object's space for its key.
  */
+import { reserveFor } from '../budget/reservation.ts'
 import { isApiError } from '../errors.ts'
 import type { HubClient } from '../hub/client.ts'
+import { DECIDING_UPDATE_COST } from '../hub/write.ts'
 import type { SourceObject } from '../placement/types.ts'
 import { hasEdgeRemovalFinalizer, withoutEdgeRemovalFinalizer } from './lifecycle.ts'
 
-/** True when written, false when there was nothing to lift or the object moved. */
-export async function releaseFinalizer(
+/**
+ * What one release reserves of the invocation's budget before it reads (lib/budget/): the read,
+ * and the update that may decide the removal with the removal itself.
+ */
+export const RELEASE_COST = 2 + DECIDING_UPDATE_COST
+
+/**
+ * True when written, false when there was nothing to lift or the object moved. Refused (429,
+ * nothing read or written) when the invocation has no room left for all of it.
+ */
+export function releaseFinalizer(
   client: HubClient,
   spaceId: string,
   source: SourceObject
 ): Promise<boolean> {
+  return reserveFor(RELEASE_COST, () => release(client, spaceId, source))
+}
+
+async function release(client: HubClient, spaceId: string, source: SourceObject): Promise<boolean> {
   const gvr = { group: source.group, version: source.version, resource: source.resource }
   const m = source.object.metadata
   const namespace = source.namespaced ? m.namespace : undefined

@@ -7,6 +7,7 @@
  * gives it back (lib/quota/admission.ts); a write of a SpaceQuota moves the `quotas` epoch, one
  * of an RBAC object drops the hub's RBAC policy.
  */
+import { reserveFor } from '../budget/reservation.ts'
 import { isApiError, isStaleWrite, StaleWriteError } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject, ObjectMeta } from '../kube/types.ts'
@@ -14,6 +15,7 @@ import { freeRemoved, reserveCreate, storedNothing } from '../quota/admission.ts
 import { quotaWritten } from '../quota/quotas.ts'
 import { RBAC_GROUP } from '../rbac/rbac-objects.ts'
 import type { ObjectKey } from '../store/types.ts'
+import { OBJECT_DELETE_COST, OBJECT_WRITE_COST } from '../store/write-costs.ts'
 import type { HubDeps } from './deps.ts'
 import { dependentsOf, dropIndexEntry, updateOwnerIndex } from './owner-index.ts'
 import { retryStale } from './retry-stale.ts'
@@ -75,14 +77,25 @@ export async function storeUpdate(
   r: StoreReplace
 ): Promise<KubeObject> {
   const { before, after, expectedRv = before.metadata.resourceVersion ?? '' } = r
-  const updated = await deps.objects.update(key, after, expectedRv)
-  await touched(deps, key)
-  await updateOwnerIndex(deps.kv, key, before, updated)
   // Kinds that own content are removed by their termination, once the content is gone.
-  if (decided(updated) && !deps.hooks.for(key.group, key.resource).terminates)
-    return removeDecided(deps, key, updated)
-  return updated
+  const removes = decided(after) && !deps.hooks.for(key.group, key.resource).terminates
+  const write = async () => {
+    const updated = await deps.objects.update(key, after, expectedRv)
+    await touched(deps, key)
+    await updateOwnerIndex(deps.kv, key, before, updated)
+    if (removes && decided(updated)) return removeDecided(deps, key, updated)
+    return updated
+  }
+  // An update that lifts the last finalizer of an object being deleted is two writes: both fit
+  // the budget or neither starts (a refusal there used to leave it stored with nothing to wait for).
+  return removes ? reserveFor(DECIDING_UPDATE_COST, write) : write()
 }
+
+/**
+ * What an update deciding its object's removal reserves: the update, the delete, a read again
+ * after a stale delete, and the bookkeeping around them (collection marker, owner index, quota).
+ */
+export const DECIDING_UPDATE_COST = OBJECT_WRITE_COST + OBJECT_DELETE_COST + 8
 
 /** Being deleted with no finalizer left: nothing keeps the object any more. */
 const decided = (obj: KubeObject) =>

@@ -1,7 +1,7 @@
 /**
  * Reservations (reservation.ts): a write reserves its subrequests before it starts, is refused
  * with a 429 (nothing sent) when they do not fit, draws on them while it runs, keeps other work
- * from taking them, and gives back what it did not use.
+ * from taking them, and gives back what it did not use; one made inside another is carved from it.
  */
 import { describe, expect, it } from 'vitest'
 import { BudgetRefused, isBudgetExceeded } from '../../../lib/budget/budget-exceeded.ts'
@@ -28,6 +28,24 @@ async function caught(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe('reserveFor', () => {
+  it('carves a nested reservation from the outer one, which gets back what it left', async () => {
+    await runInvocation('hook', strict, async () => {
+      const inv = currentInvocation()
+      await reserveFor(8, async () => {
+        // 8 + 6 would not fit beside each other in 10: the inner one is part of the outer's room.
+        await reserveFor(6, async () => {
+          await send()
+          await send()
+        })
+        expect(inv?.reserved).toBe(6)
+        for (let i = 0; i < 6; i++) await send()
+      })
+      expect(inv?.reserved).toBe(0)
+      expect(inv?.subrequests).toBe(8)
+    })
+    expect(takeViolations()).toEqual([])
+  })
+
   it('refuses a write that does not fit before it runs, with a 429 and retryAfterSeconds', async () => {
     let ran = false
     const e = await runInvocation('t', strict, async () => {
