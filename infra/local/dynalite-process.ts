@@ -9,7 +9,8 @@
  * refused one for the moment of the restart; the store's client retries those and the hub answers
  * what remains as 503 with `retryAfterSeconds` (lib/store/unavailable.ts). Each failure is logged
  * with dynalite's error; restarts back off from 100 ms to 2 s and never give up while the stack
- * runs, so the store comes back by itself once space returns. The first start must succeed:
+ * runs. A full disk does not end the store (store-full.ts: reads go on, writes are refused until
+ * there is room, then it exits 75 to be reopened, logged as such). The first start must succeed:
  * its failure (a folder it cannot write, store-folder.ts) is the error of `startDynaliteProcess`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -17,6 +18,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from '../../lib/log.ts'
 import type { DynaliteServer } from './dynalite-server.ts'
+import { RECOVER_EXIT } from './store-full.ts'
 import { type StoreKey, storeKeyEnv } from './store-key.ts'
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'dynalite-main.ts')
@@ -69,7 +71,14 @@ function launch(opts: DynaliteProcessOptions, port: number): Run {
   })
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-8_192)
+    const text = d.toString()
+    stderr = (stderr + text).slice(-8_192)
+    const full = /\{"full":\{"cause":(".*?")\}\}/.exec(text)
+    if (full)
+      opts.log.warn('the local store is full: writes answer 503 until there is room, reads go on', {
+        cause: JSON.parse(full[1] ?? '""'),
+        path: opts.path,
+      })
   })
   const exited = new Promise<string>((resolve) => {
     child.once('error', (e) => resolve(`dynalite failed to run: ${e.message}`))
@@ -102,13 +111,18 @@ export async function startDynaliteProcess(opts: DynaliteProcessOptions): Promis
   const watch = (r: Run) => {
     void r.exited.then((why) => {
       if (stopping) return
+      if (r.child.exitCode === RECOVER_EXIT) {
+        opts.log.info('the local store has room again; reopening it', { path: opts.path })
+        failures = 0
+      }
       failures += 1
       const delay = Math.min(MAX_RESTART_MS, FIRST_RESTART_MS * 2 ** (failures - 1))
-      opts.log.warn('the local store failed; starting it again', {
-        why,
-        path: opts.path ?? '(memory)',
-        retryInMs: delay,
-      })
+      if (r.child.exitCode !== RECOVER_EXIT)
+        opts.log.warn('the local store failed; starting it again', {
+          why,
+          path: opts.path ?? '(memory)',
+          retryInMs: delay,
+        })
       timer = setTimeout(() => {
         timer = undefined
         if (stopping) return

@@ -46,6 +46,11 @@ export type DynaliteServerOptions = {
   port?: number
   /** Serve only requests signed with this key; absent: any. */
   key?: StoreKey
+  /**
+   * Sees each request that passed the signature check, by its operation (X-Amz-Target, e.g.
+   * `DynamoDB_20120810.PutItem`), before dynalite does; false: it answered the request itself.
+   */
+  admit?: (target: string, res: ServerResponse) => boolean
 }
 
 export async function startDynalite(opts: DynaliteServerOptions): Promise<DynaliteServer> {
@@ -56,7 +61,7 @@ export async function startDynalite(opts: DynaliteServerOptions): Promise<Dynali
     deleteTableMs: 0,
     updateTableMs: 0,
   })
-  ownRequests(server, opts.key)
+  ownRequests(server, opts.key, opts.admit)
   // Idle connections stay open until close(), which ends them. With Node's default of 5 s the
   // server may close a socket just as a client sends on it: a client whose event loop was busy
   // for longer (the fuzz's hub in a worker thread, busy with a 1.6 MB patch beside e2e stacks)
@@ -103,7 +108,11 @@ function refuse(res: ServerResponse, refusal: SigV4Refusal): void {
  * error, uncaught — checked with the headers when there is a `key`, and only then replayed to
  * dynalite as a stream of its own, which never errors.
  */
-function ownRequests(server: Server, key: StoreKey | undefined): void {
+function ownRequests(
+  server: Server,
+  key: StoreKey | undefined,
+  admit: DynaliteServerOptions['admit']
+): void {
   const inner = server.listeners('request') as RequestListener[]
   server.removeAllListeners('request')
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -127,6 +136,8 @@ function ownRequests(server: Server, key: StoreKey | undefined): void {
           )
         : undefined
       if (refusal) return refuse(res, refusal)
+      const target = req.headers['x-amz-target']
+      if (admit && !admit(typeof target === 'string' ? target : '', res)) return
       const replay = Object.assign(new PassThrough(), {
         headers: req.headers,
         rawHeaders: req.rawHeaders,
