@@ -9,7 +9,10 @@
  * off, health GETs too — is answered 403 with a DynamoDB error (`UnrecognizedClientException`,
  * `InvalidSignatureException` or `MissingAuthenticationTokenException`) and never reaches
  * dynalite. Without one (a dynalite a test or the bench starts for itself) any signature passes,
- * as dynalite's own.
+ * as dynalite's own. Either way this module's listener reads each request before dynalite sees
+ * it, so a client that drops its connection mid-body ends only its own request. dynalite's other
+ * uncaught errors (LevelDB's) still end the process it runs in: `npm start` runs it in a child of
+ * its own (dynalite-main.ts, dynalite-process.ts).
  */
 
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
@@ -43,6 +46,11 @@ export type DynaliteServerOptions = {
   port?: number
   /** Serve only requests signed with this key; absent: any. */
   key?: StoreKey
+  /**
+   * Sees each request that passed the signature check, by its operation (X-Amz-Target, e.g.
+   * `DynamoDB_20120810.PutItem`), before dynalite does; false: it answered the request itself.
+   */
+  admit?: (target: string, res: ServerResponse) => boolean
 }
 
 export async function startDynalite(opts: DynaliteServerOptions): Promise<DynaliteServer> {
@@ -53,7 +61,7 @@ export async function startDynalite(opts: DynaliteServerOptions): Promise<Dynali
     deleteTableMs: 0,
     updateTableMs: 0,
   })
-  if (opts.key) requireSignature(server, opts.key)
+  ownRequests(server, opts.key, opts.admit)
   // Idle connections stay open until close(), which ends them. With Node's default of 5 s the
   // server may close a socket just as a client sends on it: a client whose event loop was busy
   // for longer (the fuzz's hub in a worker thread, busy with a 1.6 MB patch beside e2e stacks)
@@ -95,10 +103,16 @@ function refuse(res: ServerResponse, refusal: SigV4Refusal): void {
 }
 
 /**
- * Puts the signature check in front of dynalite's request listener: the body is read whole (it
- * is signed), checked with the headers, and only then replayed to dynalite as a stream of its own.
+ * Puts this listener in front of dynalite's: the body is read whole here — a request stream that
+ * errors (a client gone mid-body) ends its own response, where dynalite's listener throws the
+ * error, uncaught — checked with the headers when there is a `key`, and only then replayed to
+ * dynalite as a stream of its own, which never errors.
  */
-function requireSignature(server: Server, key: StoreKey): void {
+function ownRequests(
+  server: Server,
+  key: StoreKey | undefined,
+  admit: DynaliteServerOptions['admit']
+): void {
   const inner = server.listeners('request') as RequestListener[]
   server.removeAllListeners('request')
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -115,11 +129,15 @@ function requireSignature(server: Server, key: StoreKey): void {
         return void res.end()
       }
       const body = Buffer.concat(chunks)
-      const refusal = verifySigV4(
-        { method: req.method ?? '', url: req.url ?? '/', rawHeaders: req.rawHeaders, body },
-        key
-      )
+      const refusal = key
+        ? verifySigV4(
+            { method: req.method ?? '', url: req.url ?? '/', rawHeaders: req.rawHeaders, body },
+            key
+          )
+        : undefined
       if (refusal) return refuse(res, refusal)
+      const target = req.headers['x-amz-target']
+      if (admit && !admit(typeof target === 'string' ? target : '', res)) return
       const replay = Object.assign(new PassThrough(), {
         headers: req.headers,
         rawHeaders: req.rawHeaders,

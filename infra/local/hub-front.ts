@@ -15,11 +15,17 @@
  * (the front's or the Worker's) given before the client finished sending its body is delivered
  * whole: the rest of the body is drained before the connection closes (guardListener), and an
  * upstream that hangs up on the unread remainder after answering in full does not cut the client
- * off.
+ * off. A body whose declared length is past the Worker's limit (3 MiB, functions/api/body.ts) is
+ * not sent at all: the Worker answers such a request from its head (413 RequestEntityTooLarge, or
+ * whatever it finds first — 401, 404), and that answer is relayed. Streaming the body instead
+ * lost the answer: the Worker closes with the body unread, its kernel resets the connection, and
+ * a reset discards what the front had received but not yet read (Linux), so the front answered
+ * 503 "not answering: EPIPE" for every body of 3.5 or 11 MiB.
  */
 import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { MAX_BODY_BYTES } from '../../functions/api/body.ts'
 import { FRONT_HEADER } from '../../functions/front-gate.ts'
 import {
   GUARDED_SERVER_OPTIONS,
@@ -86,8 +92,18 @@ export function upstreamHeaders(
   return headers
 }
 
+/** How long the Worker may take to answer a request whose body the front withheld. */
+const WITHHELD_ANSWER_MS = 30_000
+
+/**
+ * Whether the front keeps `req`'s body from the Worker: when its declared length is past the
+ * Worker's limit, which every route's body reader refuses (413) before reading a byte.
+ */
+const withheld = (req: IncomingMessage) => Number(req.headers['content-length']) > MAX_BODY_BYTES
+
 function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent, secret?: string) {
   const forward = (req: IncomingMessage, res: ServerResponse, retried: boolean): void => {
+    const withhold = withheld(req)
     const up = request({
       host: upstream.host,
       port: upstream.port,
@@ -104,6 +120,8 @@ function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent, secret?:
         // answered in full: the Worker wants no more of the body (the client's rest is drained)
         whole = true
         req.unpipe(up)
+        // A request sent without its body cannot be finished: its connection is not reused.
+        if (withhold) up.destroy()
       })
       res.writeHead(upRes.statusCode ?? 502, endToEndHeaders(upRes.rawHeaders))
       // A streamed answer (a watch: no length) shows its headers at once; others go in one write.
@@ -128,7 +146,12 @@ function forwarder(upstream: HubFrontOptions['upstream'], agent: Agent, secret?:
       if (!res.writableFinished) up.destroy()
     })
     if (retried || !hasBody(req)) up.end()
-    else req.pipe(up)
+    else if (withhold) {
+      up.flushHeaders()
+      up.setTimeout(WITHHELD_ANSWER_MS, () =>
+        up.destroy(new Error('no answer to a request whose body was withheld'))
+      )
+    } else req.pipe(up)
   }
   return (req: IncomingMessage, res: ServerResponse) => forward(req, res, false)
 }

@@ -2,8 +2,10 @@
  * Starts the local center, in order, and stops it in reverse:
  *   1. the data folder and its lock (one stack per folder), leftovers of a crashed run, the admin
  *      token, the TLS certificate, the store key (store-key.ts)
- *   2. dynalite on a free port, persisted under the data folder, serving only requests signed
- *      with the store key (the Worker, the bootstrap, the relay and the edges get it)
+ *   2. dynalite on a free port, persisted under the data folder (checked writable first:
+ *      store-folder.ts), serving only requests signed with the store key (the Worker, the
+ *      bootstrap, the relay and the edges get it), in a child process started again whenever it
+ *      fails (dynalite-process.ts: a cut request or a full disk ends the store, never the stack)
  *   3. the table (if missing) and the hub bootstrap (root, root:espw, admin token)
  *   4. the hub's front on https://127.0.0.1:EDGEPLANE_PORT (a self-signed certificate kept in the
  *      data folder: kubectl sends tokens only over https; it refuses dot-segment and other raw
@@ -24,7 +26,7 @@ import type { Logger } from '../../lib/log.ts'
 import { createRemote } from '../../lib/remote/remote-client.ts'
 import { startCronTicker } from './cron-ticker.ts'
 import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-dir.ts'
-import { startDynalite } from './dynalite-server.ts'
+import { startDynaliteProcess } from './dynalite-process.ts'
 import { prepareHub } from './hub-setup.ts'
 import { type HubSupervisor, type HubSupervisorOptions, superviseHub } from './hub-supervisor.ts'
 import { hubUrlFor, startHubWorker } from './hub-worker.ts'
@@ -38,6 +40,7 @@ import { assertPortFree } from './ports.ts'
 import { prepareProgramBundles } from './program-bundles.ts'
 import { relayArgs, relayEnv } from './relay-child.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
+import { checkStoreFolder } from './store-folder.ts'
 import { loadOrCreateStoreKey } from './store-key.ts'
 import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
 
@@ -99,9 +102,10 @@ export async function startLocalStack(
       log,
     })
     checkAborted()
-    const db = await startDynalite({ path: paths.dynalite, key: storeKey })
+    await checkStoreFolder(paths.dynalite, log)
+    const db = await startDynaliteProcess({ path: paths.dynalite, key: storeKey, log })
     parts.push({ name: 'dynalite', stop: () => db.close() })
-    log.info('dynalite listening', { endpoint: db.endpoint, path: paths.dynalite })
+    log.info('dynalite listening', { endpoint: db.endpoint, path: paths.dynalite, pid: db.pid() })
 
     await prepareHub({
       ddbEndpoint: db.endpoint,

@@ -2,7 +2,8 @@
  * PATCH of an object or its status: JSON patch (RFC 6902), JSON merge patch (RFC 7386),
  * strategic merge patch (built-in kinds only; custom resources get 415 as in kube) and server-side
  * apply (`application/apply-patch+yaml`: create-or-update with field ownership). The patched object
- * goes through the same commit as an update. A write that lost the race to a concurrent writer is
+ * goes through the same commit as an update, after kube's checkName (it still names the object on
+ * the URL). A write that lost the race to a concurrent writer is
  * patched again against the newest object (retry-stale.ts), as kube does; a resourceVersion the
  * patch itself sets stays a precondition and fails once the object moved. An apply that found
  * nothing and lost a create race applies again, now as an update.
@@ -18,6 +19,7 @@ import { createObject } from './create.ts'
 import type { HubDeps } from './deps.ts'
 import { fieldSchemaFor } from './field-schema.ts'
 import { checkAppliedIdentity } from './identity.ts'
+import { nameMismatch } from './mismatch.ts'
 import type { WriteOptions, WriteResult } from './options.ts'
 import { retryStale } from './retry-stale.ts'
 import type { Target } from './target.ts'
@@ -59,6 +61,21 @@ function patched(t: Target, current: KubeObject, type: PatchType, patch: unknown
   if (!isObject(out) || !isObject(out.metadata))
     throw badRequest('the patch removed the object metadata')
   return out as unknown as KubeObject
+}
+
+/**
+ * kube's checkName on the patched object: it must still carry the name on the URL. A patch that
+ * removes or moves `/metadata/name` leaves none ("undeterminable"); one that changes it is the
+ * mismatch every write answers.
+ */
+function checkPatchedName(next: KubeObject, onUrl: string): void {
+  const name = next.metadata.name
+  if (name === undefined || name === null || name === '')
+    throw badRequest(
+      `the name of the object (${onUrl} based on URL) was undeterminable: name must be provided`
+    )
+  // A name of another JSON type fails decoding first (identity.ts: 422).
+  if (typeof name === 'string' && name !== onUrl) throw nameMismatch(name, onUrl)
 }
 
 /**
@@ -136,6 +153,7 @@ export async function patchObject(deps: HubDeps, t: Target, r: PatchRequest): Pr
     if (type === 'application/apply-patch+yaml') return apply(deps, t, r)
     const current = await readCurrent(deps, t, t.name ?? '')
     const next = patched(t, current, type, patch)
+    checkPatchedName(next, t.name ?? '')
     if (!next.metadata.resourceVersion)
       next.metadata.resourceVersion = current.metadata.resourceVersion
     return commitUpdate(deps, t, { read: current, next, opts, sub })

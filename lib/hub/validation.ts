@@ -9,6 +9,7 @@
  * The managedFields of the stored object never name a dropped field (pruned-fields.ts).
  */
 import { badRequest, invalid, tooLarge } from '../errors.ts'
+import { metadataDecodeError } from '../kube/decode-meta.ts'
 import { apiVersionOf } from '../kube/request-path.ts'
 import type { KubeObject } from '../kube/types.ts'
 import { pruneUnknownFields, strictDecodingMessage, validateObject } from '../kube/validate.ts'
@@ -22,7 +23,8 @@ import { type Target, targetDetails } from './target.ts'
  * Checks the body's shape and identity against the target; returns it typed. As kube's decoder
  * does for its built-in types, a missing `kind`, or a missing version (with no group or the
  * URL's group), is taken from the URL, so typed clients that send neither (the Python client's
- * models) are served. Custom resources decode as unstructured objects in kube, where `kind` is
+ * models) are served. Metadata that does not decode into kube's ObjectMeta (a wrong JSON type, a
+ * time that is not RFC 3339: decode-meta.ts) is a 400 with kube's decoding message. Custom resources decode as unstructured objects in kube, where `kind` is
  * required and a missing apiVersion cannot match the URL's. A body that names another group,
  * version or kind is refused (400), as kube refuses it.
  */
@@ -43,6 +45,13 @@ export function asKubeObject(t: Target, body: unknown): KubeObject {
   if (obj.metadata === undefined || obj.metadata === null) return { ...obj, metadata: {} }
   if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
     throw badRequest('metadata must be an object')
+  const decodeError = metadataDecodeError(obj.metadata as Record<string, unknown>)
+  if (decodeError) {
+    const version = actual.slice(actual.indexOf('/') + 1)
+    throw badRequest(
+      `${kind || t.info.kind} in version ${JSON.stringify(version)} cannot be handled as a ${t.info.kind}: ${decodeError}`
+    )
+  }
   return obj
 }
 

@@ -1,7 +1,8 @@
 /**
  * Bad input against the real local stack, with kubectl and plain fetch: malformed JSON and YAML
  * (400), unknown group/kind (404), an invalid EdgePlacement field (422 naming it), a stale
- * resourceVersion (409), a body naming another namespace (400), an object over 1 MiB (413), no
+ * resourceVersion (409), a body naming another namespace (400), an object over 1 MiB (413), a
+ * body of 3.5 or 11 MiB on the hub and the edge API (the Worker's 413, relayed by the front), no
  * or an unknown token (401), and a token scoped to another space (403). After each rejected write
  * the object is checked to be absent (or unchanged) in the store itself.
  */
@@ -179,6 +180,19 @@ describe('validation', () => {
     })
     await expectStatus(await post(CMS, body), 413, 'RequestEntityTooLarge')
     expect(await store.objects.get(cmKey('huge'))).toBeUndefined()
+  })
+})
+
+describe('bodies past the 3 MiB limit, through the local front', () => {
+  it.each([
+    ['the hub API', CMS],
+    ['the edge API', '/edge/v1/bootstrap'],
+  ])("%s answers 3.5 and 11 MiB bodies with the Worker's 413", async (_, path) => {
+    for (const mib of [3.5, 11]) {
+      const body = `{"blob":"${'x'.repeat(Math.floor(mib * 1024 * 1024))}"}`
+      const status = await expectStatus(await post(path, body), 413, 'RequestEntityTooLarge')
+      expect(status.message).toContain('the limit is 3145728 bytes')
+    }
   })
 })
 

@@ -5,7 +5,9 @@
  * close lets the requests in flight answer (dynalite throws, uncaught, a database step that runs
  * after its database closed). With a store key it serves only clients signing with that key:
  * the SDK with another key id or secret, an unsigned or forged raw PutItem and a health GET are
- * 403 with DynamoDB's error types, and nothing of them reaches the table.
+ * 403 with DynamoDB's error types, and nothing of them reaches the table. A client that drops
+ * its connection mid-body (a killed workerd) ends only its own request, key or none (dynalite's
+ * own listener throws it, uncaught).
  */
 import { connect } from 'node:net'
 import { join } from 'node:path'
@@ -23,6 +25,7 @@ import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
 import { ensureTable } from '../../../lib/store/ensure-table.ts'
 import { TABLE } from '../../../lib/store/table.ts'
+import { sendHalfRequest } from '../../helpers/half-sent.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
 
 let dir: string
@@ -180,6 +183,23 @@ describe('local dynalite', () => {
     } finally {
       socket.destroy()
       await db.close()
+    }
+  })
+})
+
+describe('local dynalite and cut requests', () => {
+  it('a client gone mid-body ends only its own request, with or without a key', async () => {
+    for (const key of [undefined, generateStoreKey()]) {
+      const db = await startDynalite(key ? { key } : {})
+      try {
+        await sendHalfRequest(db.port)
+        await sendHalfRequest(db.port)
+        // Still serving (unsigned: 403 with a key, dynalite's own answer without one).
+        const res = await fetch(`${db.endpoint}/`)
+        expect(res.status).toBe(key ? 403 : 200)
+      } finally {
+        await db.close()
+      }
     }
   })
 })

@@ -251,6 +251,23 @@ describe('endToEndHeaders', () => {
     }
   })
 
+  it.each([3.5, 11])("a %s MiB body gets the Worker's early 413, never 503", async (mib) => {
+    // As workerd does: the answer from the head, then a hang-up with the body unread (a reset).
+    handler = (req, res) => {
+      const body = '{"kind":"Status","reason":"RequestEntityTooLarge","code":413}'
+      res.writeHead(413, { 'content-type': 'application/json', 'content-length': body.length })
+      res.end(body, () => req.socket.destroy())
+    }
+    const size = Math.floor(mib * 1024 * 1024)
+    for (let i = 0; i < 3; i++) {
+      const res = await rawTls(
+        `POST /early/api HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${size}\r\n\r\n${' '.repeat(size)}`
+      )
+      expect(res).toMatch(/^HTTP\/1\.1 413 /)
+      expect(res).toContain('"reason":"RequestEntityTooLarge"')
+    }
+  })
+
   it('drops hop-by-hop headers and those Connection names, keeps repeated ones', () => {
     expect(
       endToEndHeaders([
