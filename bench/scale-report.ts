@@ -7,6 +7,7 @@
 import { byOperation } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { ScaleResults } from './scale.ts'
+import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
 import type { TimedPhase } from './scale-npm-start.ts'
 import { round } from './stats.ts'
 
@@ -29,6 +30,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
   const cost = row ? perMailbox(row) : undefined
   return {
     fanoutSeconds: { value: row ? seconds(row.initial.completeMs) : null, target: 10, edges },
+    overrunsInWrites: overrunsInWrites(s.budgets),
     changeSeconds: { value: row ? seconds(row.change.completeMs) : null, target: 5, edges },
     requestsPerChangedMailbox: {
       value: cost ? round(Math.max(cost.fanout, cost.change), 2) : null,
@@ -222,6 +224,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `  desired answer   ${c.desiredAnswerBytes.identity} bytes (${c.desiredAnswerBytes.gzip} gzip-compressed)`
     )
+  lines.push('', ...renderScaleBudgets(s.budgets))
   lines.push('', 'goals (value / target @ edges):')
   const goals = { ...scaleGoals(s, pollIntervalMs) }
   for (const [k, g] of Object.entries(goals))

@@ -19,9 +19,11 @@ import type { EdgeResults, IdleResults } from './edge-types.ts'
 import { runFanOut } from './fan-out.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
+import { summarizeByKind } from './invocation-log.ts'
 import { runLoad } from './load.ts'
 import type { BenchOptions } from './options.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
+import type { ScaleBudgets } from './scale-budgets.ts'
 import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
 import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
 import { BENCH_TOKEN, type BenchStack, edgeDepsOf, startBenchStack } from './stack.ts'
@@ -36,6 +38,8 @@ export type ScaleResults = {
   } | null
   propagation: EdgeResults | null
   npmStart: NpmStartScale | null
+  /** Per in-process size, the invocations' overruns and refusals by kind (scale-budgets.ts). */
+  budgets: ScaleBudgets[]
 }
 
 type Progress = (message: string) => void
@@ -101,6 +105,7 @@ async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
 
 export async function runScale(o: BenchOptions, progress: Progress): Promise<ScaleResults> {
   const rows: FanOutResults[] = []
+  const budgets: ScaleBudgets[] = []
   let idle: ScaleResults['idle'] = null
   const sizes = [...o.scaleEdges].sort((a, b) => a - b)
   for (const [i, edges] of sizes.entries()) {
@@ -127,6 +132,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           rawPutPerSec: await rawPutPerSec(stack, o, progress),
         })
       )
+      budgets.push({ edges, kinds: summarizeByKind(stack.invocations.all()) })
       if (i === sizes.length - 1 && !o.skipEdge) idle = await idleOn(stack, o, progress)
     } finally {
       await stack.close()
@@ -167,5 +173,5 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           progress
         )
       : null
-  return { rows, idle, propagation, npmStart }
+  return { rows, idle, propagation, npmStart, budgets }
 }

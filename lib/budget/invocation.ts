@@ -128,10 +128,12 @@ export class Invocation {
       this.reserved--
     }
     if (this.subrequests + 1 + (drawn ? 0 : this.reserved) > this.budget) {
-      if (from.length > 0) this.overInWrites++
-      if (!this.exceeded) {
+      const inWrite = from.length > 0
+      if (inWrite) this.overInWrites++
+      // The first overrun is logged, and the first one a write sent (its log entry at risk).
+      if (!this.exceeded || (inWrite && this.overInWrites === 1)) {
         this.exceeded = true
-        const fields = { kind: this.kind, budget: this.budget, ops: { ...this.ops } }
+        const fields = { kind: this.kind, budget: this.budget, op, inWrite, ops: { ...this.ops } }
         this.config.log?.error('subrequest budget exceeded', fields)
         recordViolation({ ...fields, mode: this.mode })
       }

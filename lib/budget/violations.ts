@@ -8,6 +8,9 @@ export type Violation = {
   kind: string
   budget: number
   mode: 'strict' | 'degrade'
+  /** The request that went past the budget, and whether a write in progress sent it. */
+  op: string
+  inWrite: boolean
   /** Subrequests by operation when the budget ran out. */
   ops: Record<string, number>
 }

@@ -17,6 +17,7 @@ import { fanOut, phase } from './fan-out-fixture.ts'
 
 const GOAL_KEYS = [
   'fanoutSeconds',
+  'overrunsInWrites',
   'changeSeconds',
   'requestsPerChangedMailbox',
   'propagationP99Ms',
@@ -109,7 +110,44 @@ const full: ScaleResults = {
     change: timed(6_000),
     dashboard: [{ view: 'matrix, first 100 edges', p50Ms: 41.6, maxMs: 90.2, bytes: 30_720 }],
   },
+  budgets: [
+    { edges: 1000, kinds: [kindOf('hook:translate', 1, 0, 2)] },
+    {
+      edges: 10_000,
+      kinds: [kindOf('hook:translate', 3, 1, 7), kindOf('hook:summarize', 0, 0, 4)],
+    },
+  ],
 }
+
+function kindOf(kind: string, exceeded: number, overInWrites: number, refused: number) {
+  const spread = { max: 0, p50: 0, p99: 0 }
+  return {
+    kind,
+    invocations: 10,
+    budget: 1000,
+    subrequests: spread,
+    cpuMs: null,
+    wallMs: { p50: 0, p99: 0 },
+    maxInFlight: 1,
+    exceeded,
+    overInWrites,
+    refused,
+  }
+}
+
+describe('scale budgets', () => {
+  it('prints each size and kind, and counts the overruns that wrote at the largest size', () => {
+    const text = renderScale(full, 15_000)
+    expect(text).toContain('budgets at 1000 edges')
+    expect(text).toMatch(/hook:summarize\s+10 runs, over 0 \(in writes 0\), refused 4/)
+    expect(scaleGoals(full, 15_000).overrunsInWrites).toEqual({
+      value: 1,
+      target: 0,
+      edges: 10_000,
+    })
+    expect(scaleGoals({ ...full, budgets: [] }, 15_000).overrunsInWrites?.value).toBeNull()
+  })
+})
 
 describe('scale goals', () => {
   it('reads every figure at the largest size, with its target and edge count', () => {

@@ -90,7 +90,14 @@ describe('runInvocation', () => {
       expect.objectContaining({ level: 'error', msg: 'subrequest budget exceeded', budget: 3 }),
     ])
     expect(takeViolations()).toEqual([
-      { kind: 'api', budget: 3, mode: 'strict', ops: { GetItem: 3 } },
+      {
+        kind: 'api',
+        budget: 3,
+        mode: 'strict',
+        op: 'GetItem',
+        inWrite: false,
+        ops: { GetItem: 3 },
+      },
     ])
   })
 
