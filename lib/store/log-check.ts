@@ -41,6 +41,8 @@ export type LogCheckReport = {
 
 type Last = { rv: number; type: string }
 
+const CHANGE_TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED']
+
 const identity = (collection: string, object: string) => `${collection}\u0000${object}`
 
 async function scanAll(ctx: StoreContext, each: (item: Item) => Promise<void>): Promise<void> {
@@ -57,6 +59,8 @@ async function scanAll(ctx: StoreContext, each: (item: Item) => Promise<void>): 
 /** The object an ordinary log entry is about, as `[collection, namespace/name]`. */
 async function entryObject(ctx: StoreContext, item: Item): Promise<[string, string] | undefined> {
   if (isProjectionLogItem(item) || isSharedId(optString(item, 'cl') ?? '')) return undefined
+  // Only changes: a list's resume mark (list-marks.ts, type LIST) sits in the log without a body.
+  if (!CHANGE_TYPES.includes(optString(item, 'type') ?? '')) return undefined
   const obj = await itemObject(ctx, item)
   if (!obj) return undefined
   const collection = `o#${readString(item, 'pk').slice(2)}`

@@ -2,7 +2,7 @@
  * The log check (log-check.ts): replaying each object's entries must end where the store is.
  * Broken by hand through the raw client — an entry dropped, a head put back after its delete, an
  * entry past the head — each object is reported with its problem, and an object at or below the
- * watermark whose entries were swept is not.
+ * watermark whose entries were swept is not; a list's resume mark in the log is no change.
  */
 import {
   DeleteItemCommand,
@@ -30,6 +30,8 @@ describe('checkLog', () => {
     await t.objects.create(cmKey('fine'), configMap('fine'))
     const gone = await t.objects.create(cmKey('gone'), configMap('gone'))
     await t.objects.delete(cmKey('gone'), gone.metadata.resourceVersion)
+    // A watchable list leaves its resume mark in the log (list-marks.ts): no change, no body.
+    await t.objects.list({ cluster: 'c1', group: '', resource: 'configmaps', watchable: true })
     expect((await t.checkLog()).findings).toEqual([])
   })
 
