@@ -8,6 +8,7 @@
  * again (retry-stale.ts): a plain delete never fails because something else wrote the object, and
  * DeleteOptions preconditions are checked against each fresh read.
  */
+import { withReservations } from '../budget/frames.ts'
 import { conflict } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -78,7 +79,9 @@ async function deleteOnce(deps: HubDeps, t: Target, opts: DeleteOptions): Promis
     if (opts.dryRun) return next
     const stored = await storeUpdate(deps, key, { before: current, after: storedAt(t, next) })
     if (hooks.terminates)
-      deps.background(finishTermination(deps, t.space, key, { baseUrl: opts.baseUrl }))
+      deps.background(
+        withReservations([], () => finishTermination(deps, t.space, key, { baseUrl: opts.baseUrl }))
+      )
     return servedAt(t, stored)
   }
   if (opts.dryRun) return current

@@ -7,6 +7,7 @@
  * gives it back (lib/quota/admission.ts); a write of a SpaceQuota moves the `quotas` epoch, one
  * of an RBAC object drops the hub's RBAC policy.
  */
+import { withReservations } from '../budget/frames.ts'
 import { reserveFor } from '../budget/reservation.ts'
 import { isApiError, isStaleWrite, StaleWriteError } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
@@ -95,7 +96,7 @@ export async function storeUpdate(
  * What an update deciding its object's removal reserves: the update, the delete, a read again
  * after a stale delete, and the bookkeeping around them (collection marker, owner index, quota).
  */
-export const DECIDING_UPDATE_COST = OBJECT_WRITE_COST + OBJECT_DELETE_COST + 8
+export const DECIDING_UPDATE_COST = OBJECT_WRITE_COST + OBJECT_DELETE_COST + 12
 
 /** Being deleted with no finalizer left: nothing keeps the object any more. */
 const decided = (obj: KubeObject) =>
@@ -138,7 +139,8 @@ export async function storeRemove(
   await freeRemoved(deps, key)
   await updateOwnerIndex(deps.kv, key, obj, undefined)
   if (uid && policy !== 'Foreground')
-    deps.background(collectDependents(deps, key.cluster, uid, policy))
+    // Past the write: it draws on no reservation of the write that started it.
+    deps.background(withReservations([], () => collectDependents(deps, key.cluster, uid, policy)))
   return gone
 }
 
