@@ -53,11 +53,11 @@ const edgeCount = async (edge: string) => {
 
 describe('budgets never cut a write from its change record, through npm start', () => {
   it('places 600 ConfigMaps on two edges, deletes the collection, and the log holds every change', async () => {
-    ok(await stack.kubectl([...ws(), 'apply', '-f', '-'], { input: objects() }))
+    ok(await stack.kubectl([...ws(), 'apply', '-f', '-'], { input: objects(), timeoutMs: 300_000 }))
     await eventually(async () => {
       expect(await edgeCount('florin')).toBe(COUNT)
       expect(await edgeCount('guilder')).toBe(COUNT)
-    }, 240_000)
+    }, 360_000)
 
     // One DELETE of the collection; a 429 (the invocation's budget) is sent again, as client-go
     // does after Retry-After.
@@ -84,7 +84,7 @@ describe('budgets never cut a write from its change record, through npm start', 
           .split('\n')
           .filter((l) => l.includes('cm-'))
       ).toEqual([])
-    }, 240_000)
+    }, 360_000)
     expect(refusals).toBeGreaterThan(0) // 600 deletes do not fit one invocation
 
     // No overrun was sent by a write (its change-log entry at risk); the Worker logs the first
@@ -107,5 +107,5 @@ describe('budgets never cut a write from its change record, through npm start', 
       { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 }
     )
     expect(check.status, `${check.stdout}\n${check.stderr}`).toBe(0)
-  }, 600_000)
+  }, 1_200_000)
 })
