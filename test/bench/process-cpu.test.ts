@@ -26,14 +26,16 @@ describe('process CPU', () => {
 
   it.runIf(process.platform === 'linux')('counts a busy descendant of the root', async () => {
     const before = cpuOfTree(process.pid)
+    // The child spins until it has used 300 ms of CPU by its own count (however busy the
+    // machine), says so and stays alive until told to go: no wall-clock guess in the test.
     const child = spawn(process.execPath, [
       '-e',
-      'const end = Date.now() + 400; while (Date.now() < end);',
+      "while (process.cpuUsage().user < 300000); process.stdout.write('done\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))",
     ])
-    child.stdout?.resume()
+    await new Promise<void>((r) => child.stdout?.once('data', () => r()))
     // Read while the child still runs: an exited process is no longer in the tree.
-    await new Promise((r) => setTimeout(r, 300))
     const spent = cpuBetween(before, cpuOfTree(process.pid)).stack ?? 0
+    child.stdin?.end()
     await new Promise((r) => child.once('exit', r))
     expect(spent).toBeGreaterThan(100)
     expect(cpuOfTree(2 ** 22 + 12345)).toEqual({})
