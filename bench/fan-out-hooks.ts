@@ -20,6 +20,11 @@ export type HookOptions = {
   rounds?: number
   /** Is an ok outcome final? Default: every ok outcome is. */
   settled?: (o: HookOutcome) => boolean
+  /**
+   * How often one key may be deferred before the run gives up on it (listed in `abandoned`);
+   * default: no bound (a key the hook keeps deferring is sent again for ever).
+   */
+  maxDeferrals?: number
   /** Called after each call with how many keys of this round have been answered. */
   progress?: (answered: number, total: number) => void
 }
@@ -33,6 +38,8 @@ export type HookRun = {
   retried: number
   /** Keys the hook deferred (sent again in a later call of the same round). */
   deferred: number
+  /** Keys given up on after `maxDeferrals` deferrals, never answered. */
+  abandoned: string[]
   elapsedMs: number
 }
 
@@ -51,7 +58,7 @@ type Round = {
   step: string
   keys: string[]
   opts: HookOptions
-  count: { calls: number; deferred: number }
+  count: { calls: number; deferred: number; perKey: Map<string, number>; abandoned: string[] }
 }
 
 /** One round: every key of `keys` sent until none is deferred; returns those to send again. */
@@ -69,7 +76,12 @@ async function runRound(hub: HubClient, round: Round): Promise<HookOutcome[]> {
       count.calls++
       const { outcomes, deferred } = answerOf(body)
       for (const o of outcomes) if (!o.ok || !settled(o)) again.push(o)
-      queue.push(...deferred)
+      for (const key of deferred) {
+        const times = (count.perKey.get(key) ?? 0) + 1
+        count.perKey.set(key, times)
+        if (times > (opts.maxDeferrals ?? Number.POSITIVE_INFINITY)) count.abandoned.push(key)
+        else queue.push(key)
+      }
       count.deferred += deferred.length
       answered += outcomes.length
       opts.progress?.(answered, keys.length)
@@ -89,7 +101,7 @@ export async function driveHook(
   const maxRounds = opts.rounds ?? 5
   const start = performance.now()
   let todo = [...new Set(keys)]
-  const count = { calls: 0, deferred: 0 }
+  const count: Round['count'] = { calls: 0, deferred: 0, perKey: new Map(), abandoned: [] }
   let retried = 0
   let rounds = 0
   let last: HookOutcome[] = []
@@ -110,6 +122,7 @@ export async function driveHook(
     keys: new Set(keys).size,
     calls: count.calls,
     deferred: count.deferred,
+    abandoned: count.abandoned,
     rounds,
     retried,
     elapsedMs: performance.now() - start,

@@ -47,6 +47,8 @@ export type FanOutPhase = {
   rounds: number
   /** Mailboxes that needed another round. */
   retried: number
+  /** Keys a hook deferred (its budget ran short) and that were sent again, by step. */
+  deferred: Record<string, number>
   /** DynamoDB requests of the hub from the clock start to completion, by operation name. */
   requests: Record<string, number>
   requestsTotal: number
@@ -80,4 +82,6 @@ export type FanOutResults = {
   change: FanOutPhase
   /** Raw PutItem items/s with N concurrent workers (phase 1 of the same run). */
   rawPutPerSec: number
+  /** The EdgePlacement's step key (`<space id>/<name>`), for the where and summarize hooks. */
+  placementKey: string
 }

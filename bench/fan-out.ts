@@ -79,6 +79,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
   let cpuMs = 0
   let storeCpuMs = 0
   let tracked: (string | undefined)[] = []
+  const deferred: Record<string, number> = { where: whereRun.deferred, translate: 0 }
   while (todo.length > 0) {
     if (++rounds > MAX_ROUNDS)
       throw new Error(`${label}: ${todo.length} mailboxes incomplete after ${MAX_ROUNDS} rounds`)
@@ -97,6 +98,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
     storeCpuMs = deps.storeCpuMs() - storeCpu0
     translateMs += run.elapsedMs
     translateCalls += run.calls
+    deferred.translate = (deferred.translate ?? 0) + run.deferred
     retried += run.retried
     // The check reads through the uncounted inspect store and is not part of the time.
     const manifests = await readManifests(deps.inspect, mailboxes)
@@ -118,6 +120,7 @@ async function driveToComplete(deps: FanOutDeps, opts: FanOutOptions, d: Drive):
       translateCalls,
       rounds,
       retried,
+      deferred,
       requests: counter.snapshot(),
       requestsTotal: counter.total(),
       bodies: bodyWrites.snapshot(),
@@ -214,6 +217,7 @@ export async function runFanOut(
     initial: initial.phase,
     change: change.phase,
     rawPutPerSec: opts.rawPutPerSec,
+    placementKey: whereKey,
   }
 }
 

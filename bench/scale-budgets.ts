@@ -8,16 +8,33 @@
  */
 import type { KindSummary } from './invocation-log.ts'
 
-export type ScaleBudgets = { edges: number; kinds: KindSummary[] }
+export type ScaleBudgets = {
+  edges: number
+  kinds: KindSummary[]
+  /** Keys each step's hook deferred to a later call (its budget ran short), by step. */
+  deferred: Record<string, number>
+  /** Steps whose key was deferred again and again and never answered (the run gave up). */
+  unfinished: string[]
+}
+
+/** ", N keys deferred" for a step's hook, empty for other kinds. */
+function deferredOf(b: ScaleBudgets, kind: string): string {
+  const n = kind.startsWith('hook:') ? b.deferred[kind.slice('hook:'.length)] : undefined
+  return n === undefined ? '' : `, ${n} keys deferred`
+}
 
 export function renderScaleBudgets(all: readonly ScaleBudgets[]): string[] {
   const lines: string[] = []
   for (const b of all) {
-    lines.push(`budgets at ${b.edges} edges (runs, over budget, of those while writing, refused):`)
+    lines.push(
+      `budgets at ${b.edges} edges (runs, over budget, of those while writing, writes refused, keys deferred):`
+    )
     for (const k of b.kinds)
       lines.push(
-        `  ${k.kind.padEnd(20)} ${k.invocations} runs, over ${k.exceeded} (in writes ${k.overInWrites}), refused ${k.refused}`
+        `  ${k.kind.padEnd(20)} ${k.invocations} runs, over ${k.exceeded} (in writes ${k.overInWrites}), refused ${k.refused}${deferredOf(b, k.kind)}`
       )
+    for (const step of b.unfinished)
+      lines.push(`  ${step}: its key was deferred again and again and never ran to an outcome`)
   }
   return lines
 }

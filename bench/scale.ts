@@ -17,6 +17,7 @@ import { measureIdle } from './edge-idle.ts'
 import { answerBytes, currentEtag, type PollTarget } from './edge-poll.ts'
 import type { EdgeResults, IdleResults } from './edge-types.ts'
 import { runFanOut } from './fan-out.ts'
+import { driveHook } from './fan-out-hooks.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { createHubClient } from './hub-client.ts'
 import { summarizeByKind } from './invocation-log.ts'
@@ -103,6 +104,43 @@ async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
   return { fleet, bare, answerBytes: bytes }
 }
 
+/** Deferrals of one key after which the summarize run is reported as never completing. */
+const SUMMARIZE_MAX_DEFERRALS = 3
+
+/**
+ * The summarize step once over the placement, as the relay sends it after the fan-out: it reads
+ * every destination's mailbox and writes the placement's status and the objects' counts — the
+ * step whose budget ran short in issue 39. Returns the keys it deferred and whether it finished.
+ */
+async function summarizeOnce(
+  hub: ReturnType<typeof createHubClient>,
+  key: string,
+  edges: number,
+  progress: Progress
+): Promise<{ deferred: number; completed: boolean }> {
+  progress(`summarize: the placement over ${edges} destinations`)
+  const run = await driveHook(hub, 'summarize', [key], {
+    batch: 1,
+    calls: 1,
+    maxDeferrals: SUMMARIZE_MAX_DEFERRALS,
+  })
+  const completed = run.abandoned.length === 0
+  progress(
+    completed
+      ? `summarize: done in ${(run.elapsedMs / 1000).toFixed(1)} s, ${run.calls} calls`
+      : `summarize: deferred ${run.deferred} times without an outcome; given up`
+  )
+  return { deferred: run.deferred, completed }
+}
+
+/** Keys each step's hook deferred over the fan-out, the change and the summarize run. */
+function deferredBySteps(row: FanOutResults, summarize: number): Record<string, number> {
+  const out: Record<string, number> = { summarize }
+  for (const phase of [row.initial, row.change])
+    for (const [step, n] of Object.entries(phase.deferred)) out[step] = (out[step] ?? 0) + n
+  return out
+}
+
 export async function runScale(o: BenchOptions, progress: Progress): Promise<ScaleResults> {
   const rows: FanOutResults[] = []
   const budgets: ScaleBudgets[] = []
@@ -121,18 +159,23 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
         storeCpuMs: stack.storeCpuMs,
         progress,
       }
-      rows.push(
-        await runFanOut(deps, {
-          targets: edges,
-          objects: o.scaleObjects,
-          itemBytes: o.itemBytes,
-          concurrency: o.concurrency,
-          batch: o.fanoutBatch,
-          calls: o.fanoutCalls,
-          rawPutPerSec: await rawPutPerSec(stack, o, progress),
-        })
-      )
-      budgets.push({ edges, kinds: summarizeByKind(stack.invocations.all()) })
+      const row = await runFanOut(deps, {
+        targets: edges,
+        objects: o.scaleObjects,
+        itemBytes: o.itemBytes,
+        concurrency: o.concurrency,
+        batch: o.fanoutBatch,
+        calls: o.fanoutCalls,
+        rawPutPerSec: await rawPutPerSec(stack, o, progress),
+      })
+      rows.push(row)
+      const summarized = await summarizeOnce(deps.hub, row.placementKey, edges, progress)
+      budgets.push({
+        edges,
+        kinds: summarizeByKind(stack.invocations.all()),
+        deferred: deferredBySteps(row, summarized.deferred),
+        unfinished: summarized.completed ? [] : ['summarize'],
+      })
       if (i === sizes.length - 1 && !o.skipEdge) idle = await idleOn(stack, o, progress)
     } finally {
       await stack.close()

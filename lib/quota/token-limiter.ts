@@ -39,8 +39,8 @@ export const DEFAULT_TOKEN_LIMITS: TokenLimits = {
   watches: 50,
   ratePerSecond: 200,
   burst: 400,
-  eventsPerSecond: 1000,
-  eventBurst: 2000,
+  eventsPerSecond: 250,
+  eventBurst: 500,
 }
 
 export type Refusal = { bound: 'requests' | 'watches' | 'rate'; retryAfterSeconds: number }

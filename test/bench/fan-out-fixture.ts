@@ -15,6 +15,7 @@ export function phase(over: Partial<FanOutPhase>): FanOutPhase {
     translateCalls: 4,
     rounds: 1,
     retried: 0,
+    deferred: { where: 0, translate: 0 },
     requests: { GetItem: 3000, PutItem: 1102, UpdateItem: 1000, BatchWriteItem: 1000 },
     requestsTotal: 6102,
     bodies: { attempted: 300, stored: 102 },
@@ -33,6 +34,7 @@ export function fanOut(over: Partial<FanOutResults> = {}): FanOutResults {
     itemBytes: 1024,
     batch: 500,
     calls: 2,
+    placementKey: 'ws-id/fan-out',
     setup: { createMs: 25_000, mailboxMs: 80_000, translateMs: 20_000 },
     initial: phase({}),
     change: phase({

@@ -41,6 +41,7 @@ const limits: LimitsResults = {
     rounds: 1,
     retried: 0,
     deferred: 1400,
+    abandoned: [],
     elapsedMs: 1,
   },
   budgetWatch: {

@@ -111,10 +111,21 @@ const full: ScaleResults = {
     dashboard: [{ view: 'matrix, first 100 edges', p50Ms: 41.6, maxMs: 90.2, bytes: 30_720 }],
   },
   budgets: [
-    { edges: 1000, kinds: [kindOf('hook:translate', 1, 0, 2)] },
+    {
+      edges: 1000,
+      kinds: [kindOf('hook:translate', 1, 0, 2)],
+      deferred: { translate: 5 },
+      unfinished: [],
+    },
     {
       edges: 10_000,
-      kinds: [kindOf('hook:translate', 3, 1, 7), kindOf('hook:summarize', 0, 0, 4)],
+      kinds: [
+        kindOf('hook:translate', 3, 1, 7),
+        kindOf('hook:summarize', 0, 0, 4),
+        kindOf('api', 0, 0, 0),
+      ],
+      deferred: { translate: 12, summarize: 3 },
+      unfinished: ['summarize'],
     },
   ],
 }
@@ -139,7 +150,13 @@ describe('scale budgets', () => {
   it('prints each size and kind, and counts the overruns that wrote at the largest size', () => {
     const text = renderScale(full, 15_000)
     expect(text).toContain('budgets at 1000 edges')
-    expect(text).toMatch(/hook:summarize\s+10 runs, over 0 \(in writes 0\), refused 4/)
+    expect(text).toMatch(
+      /hook:summarize\s+10 runs, over 0 \(in writes 0\), refused 4, 3 keys deferred/
+    )
+    expect(text).toMatch(/hook:translate\s+10 runs, over 1 \(in writes 0\), refused 2, 5 keys/)
+    expect(text).toContain('summarize: its key was deferred again and again and never ran')
+    // the API is no hook: no keys to defer
+    expect(text).toMatch(/api\s+10 runs, over 0 \(in writes 0\), refused 0\n/)
     expect(scaleGoals(full, 15_000).overrunsInWrites).toEqual({
       value: 1,
       target: 0,
