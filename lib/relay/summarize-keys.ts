@@ -18,7 +18,7 @@ import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/typ
 import { isJsonObject } from '../patch/json-values.ts'
 import { sliceWhereKey } from '../placement/slice-owner.ts'
 import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
-import { cameBack, heartbeatAt } from '../summarize/liveness.ts'
+import { cameBack, DEFAULT_LIVENESS, heartbeatAt, type Liveness } from '../summarize/liveness.ts'
 import type { SliceIndex, SliceRef } from './slice-index.ts'
 
 export const SUMMARIZE_STEP = 'summarize'
@@ -28,10 +28,14 @@ export type SummarizeKeysState = {
   mailboxSpaces: Map<string, string>
   /** Mailbox name -> the last heartbeat seen on its SyncTarget (epoch ms; undefined: none). */
   beats: Map<string, number | undefined>
+  /** The edges' staleness rule, as the Worker is configured with it. */
+  liveness: Liveness
 }
 
-export function createSummarizeKeysState(): SummarizeKeysState {
-  return { mailboxSpaces: new Map(), beats: new Map() }
+export function createSummarizeKeysState(
+  liveness: Liveness = DEFAULT_LIVENESS
+): SummarizeKeysState {
+  return { mailboxSpaces: new Map(), beats: new Map(), liveness }
 }
 
 type Ref = { group: string; resource: string }
@@ -56,7 +60,7 @@ function revived(state: SummarizeKeysState, mailbox: string, obj: KubeObject): b
   const before = state.beats.get(mailbox)
   state.beats.set(mailbox, beat)
   if (beat === undefined || beat === before) return false
-  return !known || before === undefined || cameBack(beat - before)
+  return !known || before === undefined || cameBack(beat - before, state.liveness)
 }
 
 function workspace(type: string, obj: KubeObject, espw: string, state: SummarizeKeysState): void {
