@@ -7,8 +7,9 @@
  * the placements whose slices name that mailbox (slice index); the space id → mailbox name map
  * comes from the mailbox Workspaces in espw (`spec.cluster`), listed at every start. A SyncTarget
  * wakes the placements naming its mailbox only when its status heartbeat says it came back — first
- * seen by this relay, or after a gap that `cameBack` (lib/summarize/liveness.ts) tells from the
- * status refresh of a live edge (every five minutes); turning stale has no event, nor has a
+ * seen by this relay, or after a gap that `cameBack` (lib/summarize/liveness.ts, by the staleness
+ * rule the Worker is configured with: `state.liveness`) tells from the status refresh of a live
+ * edge (every five minutes); turning stale has no event, nor has a
  * return that looks like a refresh: the step asks to be run again for those. EdgePlacements wake
  * their own key, slices their placement's, a Location every placement (its labels group Summarizers), a
  * Summarizer the placements of its space. Events missed meanwhile are healed by the resync.
