@@ -6,7 +6,9 @@
  * (lib/store/format-migrations.ts; its cursor is in the format record), a step of the change-log sweep and of the projection sweep
  * (maintenance-sweeps.ts), a step of the walk that finishes anything still terminating
  * (namespaces, workspaces, CRDs whose content removal was interrupted:
- * maintenance-terminations.ts), then one resync page of every reconcile step, each step getting
+ * maintenance-terminations.ts), a walk of the SyncTargets that writes their Ready condition where
+ * the staleness rule says something new (an edge turned stale: maintenance-liveness.ts), then one
+ * resync page of every reconcile step, each step getting
  * an equal part of what is left, so an event the relay lost is healed within a few periods.
  * Outside an invocation (tests, tools) nothing bounds the parts. Each part logs what it did; a
  * failure in one does not stop the others.
@@ -17,6 +19,7 @@ import type { HubDeps } from '../lib/hub/deps.ts'
 import { resyncPage } from '../lib/reconcile/run.ts'
 import type { DynamoStore } from '../lib/store/dynamo-store.ts'
 import { buildControllers } from './controllers.ts'
+import { sweepLivenessTick } from './maintenance-liveness.ts'
 import { sweepBodiesTick, sweepChangeLogTick } from './maintenance-sweeps.ts'
 import { resumeTerminationsTick } from './maintenance-terminations.ts'
 
@@ -55,6 +58,12 @@ export async function runMaintenance(
     log.info('terminations resumed', { resumed, ...usedSoFar() })
   } catch (e) {
     log.error('resuming terminations failed', { error: e })
+  }
+  try {
+    const swept = await withShare(share.liveness, () => sweepLivenessTick(deps))
+    log.info('edge liveness swept', { ...swept, ...usedSoFar() })
+  } catch (e) {
+    log.error('edge liveness sweep failed', { error: e })
   }
   const controllers = buildControllers(deps, opts.baseUrl)
   for (const [i, controller] of controllers.entries()) {

@@ -1,7 +1,8 @@
 /**
  * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
  * table, the log level, the instance label its health routes echo, the admin token secret (optional locally, where `npm start` registers
- * a generated one), watch timing and the namespaces built into edge clusters. Nothing else reads
+ * a generated one), watch timing, the namespaces built into edge clusters and the edges' staleness
+ * threshold. Nothing else reads
  * `env` directly.
  */
 import { z } from 'zod'
@@ -27,6 +28,13 @@ export const EnvSchema = z.object({
    * kube-system, kube-public, kube-node-lease. Placement never manages these Namespace objects.
    */
   EDGE_BUILTIN_NAMESPACES: z.string().optional(),
+  /**
+   * Seconds after which an edge whose agent sent no heartbeat is stale, for every view of edges
+   * (lib/summarize/liveness.ts). Unset: 180, three heartbeats of a deployed agent. Only for agents
+   * that beat at least three times within it (their `--heartbeat-interval`): the local stack's
+   * EDGEPLANE_STALE_AFTER sets both.
+   */
+  EDGE_STALE_AFTER_SECONDS: z.coerce.number().int().min(3).max(86_400).optional(),
   /** Least seconds between two flushes of an isolate's metric deltas to the store. */
   METRICS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Subrequests one invocation may make (lib/budget/limits.ts; 10,000 on newer paid accounts). */

@@ -20,6 +20,7 @@ import { METRICS_READER_GROUPS } from '../../lib/metrics/hub-ops.ts'
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import type { MetricFamily } from '../../lib/metrics/registry.ts'
 import { classifyRequest } from '../../lib/metrics/route-class.ts'
+import { livenessOf } from '../../lib/summarize/liveness.ts'
 import type { ApiEnv } from './api-env.ts'
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }
@@ -68,7 +69,7 @@ export async function handleMetrics(c: Context<ApiEnv>): Promise<Response> {
   const families: MetricFamily[] = decodeTotals(await ops.metrics.totals())
   try {
     const now = ops.metrics.now()
-    families.push(...edgeFamilies(await ops.edges.get(deps, now), now))
+    families.push(...edgeFamilies(await ops.edges.get(deps, now), now, livenessOf(deps)))
   } catch (e) {
     deps.log.warn('metrics: reading the SyncTargets failed; edge gauges left out', { error: e })
   }

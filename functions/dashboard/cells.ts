@@ -12,6 +12,7 @@ import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import type { CopyStateName } from '../../lib/summarize/copy-condition.ts'
+import { livenessOf } from '../../lib/summarize/liveness.ts'
 import { conditions } from '../reconcile-summarize/object-writes.ts'
 import { observe, type Pair } from '../reconcile-summarize/observe.ts'
 import { zeroCounts } from '../reconcile-summarize/placement-summary.ts'
@@ -57,7 +58,7 @@ export async function cellsOf(
     pairs,
     destinations: window.dests,
   })
-  const condition = conditions(seen, view.nowMs)
+  const condition = conditions(seen, view.nowMs, livenessOf(view.hub))
   const cells: Cells = {}
   for (const { p, dests } of mine) {
     const row: Record<string, Cell> = {}

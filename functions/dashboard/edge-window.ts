@@ -1,6 +1,7 @@
 /**
  * The edges (columns) a dashboard page shows, and what it knows of each: its Location's labels,
- * when its agent was last heard and whether it is stale — read for the page only. An inventory's
+ * when its agent was last heard and whether it is stale by the staleness rule the hub is configured
+ * with (lib/summarize/liveness.ts) — read for the page only. An inventory's
  * SyncTargets and Locations are read by name (one batched read each per inventory space) and its
  * leases by uid (one batched key-value read), so a page of 50 edges out of 10,000 reads 50 of
  * each, never the whole inventory. The result also serves as the summarize reads' inventory for
@@ -13,7 +14,7 @@ import { maySee } from '../../lib/auth/tokens.ts'
 import { leaseNamespace, renewedAtOf } from '../../lib/edge/lease.ts'
 import { mapLimit } from '../../lib/map-limit.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
-import { isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import { isLive, livenessOf } from '../../lib/summarize/liveness.ts'
 import { heardAt, type Inventory } from '../reconcile-summarize/reads.ts'
 import type { View } from './view.ts'
 
@@ -99,7 +100,7 @@ export async function edgeWindow(view: View, dests: readonly Destination[]): Pro
       location: d.locationName,
       labels,
       lastSeen: beat ?? null,
-      stale: !isLive(beat, view.nowMs, STALE_AFTER_MS),
+      stale: !isLive(beat, view.nowMs, livenessOf(view.hub).staleAfterMs),
     }
   })
   const empty: Inventory = { syncTargets: new Map(), locations: new Map(), leases: new Map() }

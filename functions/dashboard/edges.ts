@@ -3,7 +3,8 @@
  * those of the inventory spaces its token reaches; a SyncTarget outside an inventory space is no
  * edge, lib/tenancy/policy.ts), by name then inventory, a page at a time: its
  * labels, the Locations that select it, when its agent was last heard and whether that is stale
- * (never heard: stale, `lastSeen` null), the version and poll interval its agent last reported
+ * by the hub's staleness rule (lib/summarize/liveness.ts; never heard: stale, `lastSeen` null;
+ * the answer's `staleAfterMs` is the rule's threshold, for the page's own wording), the version and poll interval its agent last reported
  * with a heartbeat (lib/edge/lease.ts), and how many objects its mailbox holds. `labels` filters
  * on the SyncTarget's labels, `stale` keeps stale edges only. The SyncTargets and the leases are
  * read whole (one list, one key-value Query per inventory space); the Locations and mailboxes only
@@ -23,7 +24,7 @@ import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
 import { mapLimit } from '../../lib/map-limit.ts'
 import { labelIndex } from '../../lib/placement/label-index.ts'
 import { mailboxName } from '../../lib/reconcile/keys.ts'
-import { isLive, lastHeard, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import { isLive, lastHeard, livenessOf } from '../../lib/summarize/liveness.ts'
 import { loadTenancy } from '../../lib/tenancy/load.ts'
 import type { View } from './view.ts'
 
@@ -109,7 +110,8 @@ export async function edgesOf(view: View, q: EdgesQuery) {
     const matches = parseLabelSelector(q.labels)
     rows = rows.filter((r) => matches(r.st.metadata.labels ?? {}))
   }
-  const stale = (r: Row) => !isLive(r.lastSeen, view.nowMs, STALE_AFTER_MS)
+  const { staleAfterMs } = livenessOf(view.hub)
+  const stale = (r: Row) => !isLive(r.lastSeen, view.nowMs, staleAfterMs)
   if (q.stale) rows = rows.filter(stale)
   const page = rows.slice(q.offset, q.offset + q.limit)
   const locations = await locationsOf(view, page)
@@ -134,6 +136,7 @@ export async function edgesOf(view: View, q: EdgesQuery) {
   const end = q.offset + page.length
   return {
     now: view.nowMs,
+    staleAfterMs,
     total: rows.length,
     offset: q.offset,
     ...(end < rows.length ? { next: end } : {}),

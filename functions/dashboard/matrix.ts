@@ -5,6 +5,7 @@
  * come from cells.ts for the window only. `labels` filters columns by their Location's labels
  * (one list of Locations per inventory space involved); `attention` keeps the columns where some
  * cell is not ready, scanning at most MAX_SCAN columns per request and saying where to go on.
+ * `staleAfterMs` is the staleness rule's threshold the page words stale edges with.
  */
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import type { CopyCounts } from '../../lib/apis/edge-summary.ts'
@@ -15,6 +16,7 @@ import type { Space } from '../../lib/hub/spaces.ts'
 import { parseLabelSelector } from '../../lib/kube/label-selector.ts'
 import { type Destination, uniqueDestinations } from '../../lib/placement/destinations.ts'
 import type { CopyStateName } from '../../lib/summarize/copy-condition.ts'
+import { livenessOf } from '../../lib/summarize/liveness.ts'
 import { zeroCounts } from '../reconcile-summarize/placement-summary.ts'
 import type { Selected } from '../reconcile-summarize/scope.ts'
 import { type Cells, cellsOf } from './cells.ts'
@@ -138,6 +140,7 @@ export async function matrixOf(view: View, space: Space, q: MatrixQuery) {
   return {
     space: space.path,
     now: view.nowMs,
+    staleAfterMs: livenessOf(view.hub).staleAfterMs,
     placements: placements.map((p) => rowOf(p.placement)),
     edges: {
       total: cols.length,

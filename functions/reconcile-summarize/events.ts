@@ -1,16 +1,20 @@
 /**
  * Edge problems as core/v1 Events in the workload space, written by the summarize step (their one
- * writer): per placement, one Warning Event per (object, reason) its failed pairs call for
- * (lib/summarize/edge-problems.ts), in the object's namespace (`default` for a cluster-scoped
- * object or the placement itself), involvedObject the object with its uid, reason the problem's
- * (ApplyFailed, ForeignObject, ...), the message counting and naming the edges, source
- * `edgeplane-summarize`. Each Event is owned by its EdgePlacement (an ownerReference: deleting the
- * placement collects them) and has a deterministic name (names.ts), so a run finds what earlier
- * runs recorded: creates are absent-only, updates and deletes carry the Event's resourceVersion,
- * and the pace (lib/summarize/event-pace.ts) bumps `count` and `lastTimestamp` on the Event rather
- * than adding one, at most once a minute per Event and twenty writes per run. Events of the
- * placement last seen an hour ago are deleted (kube's event TTL), so they never pile up. Failures
- * are logged and retried by a later run, never fatal: the summary matters more than the message.
+ * writer): per placement, the Warning Events its failed pairs call for
+ * (lib/summarize/edge-problems.ts) — per reason one about the EdgePlacement itself, in `default`
+ * (where kube records Events of a cluster-scoped object; `kubectl describe edgeplacement` lists
+ * them by involvedObject name, kind, uid and an empty namespace), and per (object, reason) one
+ * about the object, in the object's namespace (`default` for a cluster-scoped one), involvedObject
+ * the object with its uid — reason the problem's (ApplyFailed, ForeignObject, ...), the message
+ * counting and naming the edges, source `edgeplane-summarize`. Each Event is owned by its
+ * EdgePlacement (an ownerReference: deleting the placement collects them, and nothing else does:
+ * the placement's stay when the objects and their namespace go) and has a deterministic name
+ * (names.ts), so a run finds what earlier runs recorded: creates are absent-only, updates and
+ * deletes carry the Event's resourceVersion, and the pace (lib/summarize/event-pace.ts) bumps
+ * `count` and `lastTimestamp` on the Event rather than adding one, at most once a minute per
+ * Event and twenty writes per run. Events of the placement last seen an hour ago are deleted
+ * (kube's event TTL), so they never pile up. Failures are logged and retried by a later run,
+ * never fatal: the summary matters more than the message.
  */
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
 import { EDGE_API_VERSION } from '../../lib/apis/edge-v1alpha1.ts'

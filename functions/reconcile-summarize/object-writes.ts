@@ -16,7 +16,7 @@ import {
   copyCondition,
   isExecuting,
 } from '../../lib/summarize/copy-condition.ts'
-import { isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import { DEFAULT_LIVENESS, isLive, type Liveness } from '../../lib/summarize/liveness.ts'
 import { carriesCurrentSpec } from './current-spec.ts'
 import type { Observations } from './observe.ts'
 import { objectKey, type Scope } from './scope.ts'
@@ -35,9 +35,14 @@ export type Condition = (o: SourceObject, d: Destination) => CopyCondition
 /**
  * Every (object, destination) pair of the scope, classified once: by object key, then mailbox.
  * The pairs are asked for many times over (counts, finalizers, Ready facts), so an object's key is
- * worked out once per object (the SourceObjects of a run are never changed).
+ * worked out once per object (the SourceObjects of a run are never changed). A destination is
+ * live by `rule`, the hub's staleness rule (the dashboard passes the one it is configured with).
  */
-export function conditions(seen: Observations, nowMs: number): Condition {
+export function conditions(
+  seen: Observations,
+  nowMs: number,
+  rule: Liveness = DEFAULT_LIVENESS
+): Condition {
   const byObject = new Map<string, Map<string, CopyCondition>>()
   const keys = new WeakMap<SourceObject, Map<string, CopyCondition>>()
   const rowOf = (o: SourceObject) => {
@@ -56,7 +61,7 @@ export function conditions(seen: Observations, nowMs: number): Condition {
     let c = row.get(mb)
     if (!c) {
       const facts = seen.facts(o, d)
-      c = copyCondition({ ...facts, live: isLive(facts.beatAt, nowMs, STALE_AFTER_MS) })
+      c = copyCondition({ ...facts, live: isLive(facts.beatAt, nowMs, rule.staleAfterMs) })
       row.set(mb, c)
     }
     return c

@@ -3,6 +3,8 @@
  * the center URL, mailbox name and token file are required; `--poll-interval` is a positive
  * number of seconds (default 15); `--center-timeout` bounds each request to the center (1 to 120
  * seconds, default 30: a center that accepts and never answers counts as unreachable after it);
+ * `--heartbeat-interval` is how often a report carries a heartbeat (1 to 60 seconds, default 60:
+ * the center calls an edge stale after three of them, its EDGE_STALE_AFTER_SECONDS);
  * the state folder defaults to ./.edgeplane-agent; the built-in
  * namespaces follow lib/apis/builtins.ts (`EDGE_BUILTIN_NAMESPACES`, kube's four by default).
  * Without `--kubeconfig` the agent uses the in-cluster config when it runs in a pod, else the
@@ -24,6 +26,8 @@ export type AgentConfig = {
   pollIntervalMs: number
   /** Limit for each request to the center, its answer and body. */
   centerTimeoutMs: number
+  /** How often a report carries a heartbeat. */
+  heartbeatMs: number
   stateDir: string
   builtinNamespaces: string[]
   once: boolean
@@ -66,6 +70,10 @@ Options (environment variable in brackets):
   --center-timeout SECONDS limit for each request to the center; a center that answers
                            nothing within it counts as unreachable [EDGEPLANE_CENTER_TIMEOUT]
                            (default 30, 1 to 120)
+  --heartbeat-interval SECONDS  seconds between heartbeats, sent even when nothing changed; the
+                           center calls the edge stale after three missed (its
+                           EDGE_STALE_AFTER_SECONDS, 180 by default)
+                           [EDGEPLANE_HEARTBEAT_INTERVAL] (default 60, 1 to 60)
   --state-dir PATH         state folder: desired copy, report state
                            [EDGEPLANE_STATE] (default ./.edgeplane-agent)
   --namespace NS           namespace of the ownership record (ConfigMaps
@@ -92,6 +100,7 @@ const VALUE_FLAGS = [
   '--context',
   '--poll-interval',
   '--center-timeout',
+  '--heartbeat-interval',
   '--state-dir',
   '--builtin-namespaces',
   '--center-ca',
@@ -110,7 +119,10 @@ function millis(text: string, flag: string, ok: (s: number) => boolean, range: s
   return `${flag} must be ${range}, got ${text}`
 }
 
-/** `--poll-interval` and `--center-timeout` in milliseconds, or the first error message. */
+/**
+ * `--poll-interval`, `--center-timeout` and `--heartbeat-interval` in milliseconds, or the first
+ * error message.
+ */
 function readTimes(v: (flag: string, name: string) => string | undefined) {
   const pollIntervalMs = millis(
     v('--poll-interval', 'EDGEPLANE_POLL_INTERVAL') ?? '15',
@@ -126,7 +138,14 @@ function readTimes(v: (flag: string, name: string) => string | undefined) {
     'a number of seconds from 1 to 120'
   )
   if (typeof centerTimeoutMs === 'string') return centerTimeoutMs
-  return { pollIntervalMs, centerTimeoutMs }
+  const heartbeatMs = millis(
+    v('--heartbeat-interval', 'EDGEPLANE_HEARTBEAT_INTERVAL') ?? '60',
+    '--heartbeat-interval',
+    (s) => s >= 1 && s <= 60,
+    'a number of seconds from 1 to 60'
+  )
+  if (typeof heartbeatMs === 'string') return heartbeatMs
+  return { pollIntervalMs, centerTimeoutMs, heartbeatMs }
 }
 
 export function parseAgentArgs(

@@ -68,6 +68,7 @@ async function main(): Promise<number> {
     stateDir: cfg.stateDir,
     record: { namespace: await recordNamespace(cfg.namespace, setup.source === 'in-cluster') },
     builtins: builtinsFrom(cfg.builtinNamespaces),
+    heartbeatMs: cfg.heartbeatMs,
     log,
   })
   log.info('edge agent started', {
@@ -77,6 +78,7 @@ async function main(): Promise<number> {
     stateDir: cfg.stateDir,
     pollIntervalMs: cfg.pollIntervalMs,
     centerTimeoutMs: cfg.centerTimeoutMs,
+    heartbeatMs: cfg.heartbeatMs,
   })
   if (cfg.once) {
     const r = await agent.poll()

@@ -38,6 +38,8 @@ export type HubWorkerOptions = {
   ddbEndpoint: string
   tableName: string
   logLevel: string
+  /** The Worker's EDGE_STALE_AFTER_SECONDS (absent: its default). */
+  staleAfterSeconds?: number
   persistTo: string
   logFile: string
   tls: { certPem: string; keyPem: string }
@@ -146,6 +148,9 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
         TABLE_NAME: opts.tableName,
         LOG_LEVEL: opts.logLevel,
         INSTANCE_ID: instance,
+        ...(opts.staleAfterSeconds
+          ? { EDGE_STALE_AFTER_SECONDS: String(opts.staleAfterSeconds) }
+          : {}),
       },
       ...(opts.envFile ? { envFile: opts.envFile } : {}),
       ...(opts.command ? { command: opts.command } : {}),

@@ -8,7 +8,9 @@
  * seconds) and their limit for each request to the center (EDGEPLANE_AGENT_TIMEOUT, seconds,
  * default 30 like a deployed agent's), how often a dead hub is restarted before the stack gives up
  * (EDGEPLANE_HUB_RESTARTS), the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
- * default 60 like the deployed cron) and whether the Worker, relay, edges and agents run from bundles
+ * default 60 like the deployed cron), the edges' staleness threshold (EDGEPLANE_STALE_AFTER, seconds:
+ * the Worker's and the relay's EDGE_STALE_AFTER_SECONDS, and its agents beat three times within
+ * it; unset, the deployed default of 180 with a beat a minute) and whether the Worker, relay, edges and agents run from bundles
  * (EDGEPLANE_PROGRAMS, `bundles` by default, program-bundles.ts; `source` for their sources). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
@@ -25,6 +27,7 @@ export const LocalEnvSchema = z.object({
   EDGEPLANE_HUB_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
   EDGEPLANE_CRON_PERIOD: z.coerce.number().int().min(1).max(3600).default(60),
   EDGEPLANE_AGENT_TIMEOUT: z.coerce.number().int().min(1).max(120).default(30),
+  EDGEPLANE_STALE_AFTER: z.coerce.number().int().min(3).max(86_400).optional(),
   EDGEPLANE_PROGRAMS: z.enum(['bundles', 'source']).default('bundles'),
 })
 
@@ -47,6 +50,8 @@ export type LocalConfig = {
   hubRestarts?: number
   /** Seconds between the local cron ticks (default 60, the deployed cron's every minute). */
   cronPeriodSeconds?: number
+  /** The edges' staleness threshold in seconds (absent: the Worker's default, 180). */
+  staleAfterSeconds?: number
   /** How the Worker, relay, edges and agents run: from cached bundles (default) or their sources. */
   programs?: 'bundles' | 'source'
 }
@@ -77,6 +82,7 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     agentTimeoutSeconds: c.EDGEPLANE_AGENT_TIMEOUT,
     hubRestarts: c.EDGEPLANE_HUB_RESTARTS,
     cronPeriodSeconds: c.EDGEPLANE_CRON_PERIOD,
+    ...(c.EDGEPLANE_STALE_AFTER ? { staleAfterSeconds: c.EDGEPLANE_STALE_AFTER } : {}),
     programs: c.EDGEPLANE_PROGRAMS,
   }
 }

@@ -10,7 +10,8 @@
  *   4. its agent (infra/edge-agent/main.ts) as a supervised child, configured from the Secret the
  *      bootstrap put in the edge cluster, reaching the edge as its ServiceAccount (agent-token.ts:
  *      the edge's RBAC judges it, not an admin token), state in `<data>/edges/<name>/agent/`, polling every
- *      `pollIntervalSeconds` with `agentTimeoutSeconds` as its `--center-timeout`.
+ *      `pollIntervalSeconds` with `agentTimeoutSeconds` as its `--center-timeout` and
+ *      `heartbeatSeconds` as its `--heartbeat-interval`.
  * Logs go to `<data>/edges/<name>/edge.log` and `agent.log`. `info()` describes the running edges for
  * stack.json (pids change when a child is restarted; `onChange` says so).
  */
@@ -47,6 +48,8 @@ export type LocalEdgesOptions = {
   pollIntervalSeconds: number
   /** The agents' `--center-timeout` (their default, 30 s, when absent). */
   agentTimeoutSeconds?: number
+  /** The agents' `--heartbeat-interval` (their default, 60 s, when absent). */
+  heartbeatSeconds?: number
   logLevel: string
   /** How the edge and agent programs run (program-bundles.ts); their sources when absent. */
   programs?: ProgramRunner
@@ -143,6 +146,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
       ...['--health-host', '127.0.0.1', '--health-port', '0'],
       ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
       ...(o.agentTimeoutSeconds ? ['--center-timeout', String(o.agentTimeoutSeconds)] : []),
+      ...(o.heartbeatSeconds ? ['--heartbeat-interval', String(o.heartbeatSeconds)] : []),
     ],
   })
   o.addPart({ name: `agent ${spec.name}`, stop: () => agent.stop() })

@@ -18,12 +18,15 @@
  *   7. the simulated edge clusters of EDGEPLANE_EDGES with their agents (local-edges.ts)
  *   8. the kubeconfig (a context per space and per edge) and stack.json (rewritten with new pids
  *      whenever a supervised child is restarted)
- * Every started part is a `Part` with a `stop()` (parts.ts); a failure while starting stops what
- * was started.
+ * A staleness threshold the environment sets (EDGEPLANE_STALE_AFTER) goes to the Worker and the
+ * relay as EDGE_STALE_AFTER_SECONDS and to the agents as the heartbeat period the rule derives
+ * from it (lib/summarize/liveness.ts). Every started part is a `Part` with a `stop()` (parts.ts);
+ * a failure while starting stops what was started.
  */
 import { dirname } from 'node:path'
 import type { Logger } from '../../lib/log.ts'
 import { createRemote } from '../../lib/remote/remote-client.ts'
+import { livenessRule } from '../../lib/summarize/liveness.ts'
 import { startCronTicker } from './cron-ticker.ts'
 import { loadOrCreateAdminToken, loadOrCreateTls, prepareDataDir } from './data-dir.ts'
 import { startDynaliteProcess } from './dynalite-process.ts'
@@ -43,6 +46,9 @@ import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts
 import { checkStoreFolder } from './store-folder.ts'
 import { loadOrCreateStoreKey } from './store-key.ts'
 import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
+
+/** The agents' heartbeat period for a staleness threshold: the rule's (a third of it, at most 60 s). */
+const agentBeat = (staleAfterSeconds: number) => livenessRule(staleAfterSeconds).heartbeatMs / 1000
 
 export type LocalStack = {
   /** stack.json as first written (the relay pid in the file changes when it is restarted). */
@@ -125,6 +131,7 @@ export async function startLocalStack(
       ddbEndpoint: db.endpoint,
       tableName: cfg.tableName,
       logLevel: cfg.logLevel,
+      ...(cfg.staleAfterSeconds ? { staleAfterSeconds: cfg.staleAfterSeconds } : {}),
       persistTo: paths.wrangler,
       logFile: paths.wranglerLog,
       envFile: paths.workerEnv,
@@ -195,7 +202,7 @@ export async function startLocalStack(
         main: RELAY_MAIN,
         cwd: opts.repoRoot,
         args: relayArgs(hubUrl, paths.adminToken, db.endpoint, cfg.tableName),
-        env: relayEnv(paths.tlsCert, cfg.logLevel, storeKey),
+        env: relayEnv(paths.tlsCert, cfg.logLevel, storeKey, cfg.staleAfterSeconds),
         logFile: paths.relayLog,
         log,
         command: opts.relayCommand ?? programs.argv(RELAY_MAIN),
@@ -225,6 +232,7 @@ export async function startLocalStack(
         tlsDir: dirname(paths.tlsCert),
         pollIntervalSeconds: cfg.pollIntervalSeconds,
         ...(cfg.agentTimeoutSeconds ? { agentTimeoutSeconds: cfg.agentTimeoutSeconds } : {}),
+        ...(cfg.staleAfterSeconds ? { heartbeatSeconds: agentBeat(cfg.staleAfterSeconds) } : {}),
         logLevel: cfg.logLevel,
         programs,
         log,

@@ -1,7 +1,8 @@
 /**
  * How `npm start` runs the watch relay (infra/relay/main.ts) as its child: the command line
  * against this stack's hub and dynalite, and its environment — the hub's certificate to trust,
- * the log level and the store key as AWS credentials (store-key.ts; in the environment, which
+ * the log level, the edges' staleness threshold when the stack sets one (EDGE_STALE_AFTER_SECONDS,
+ * as the Worker's) and the store key as AWS credentials (store-key.ts; in the environment, which
  * only its own user can read, never on the command line).
  */
 import type { StoreKey } from './store-key.ts'
@@ -31,6 +32,16 @@ export function relayArgs(
 }
 
 /** The relay's environment beside this process's. */
-export function relayEnv(caFile: string, logLevel: string, key: StoreKey): Record<string, string> {
-  return { NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: logLevel, ...storeKeyEnv(key) }
+export function relayEnv(
+  caFile: string,
+  logLevel: string,
+  key: StoreKey,
+  staleAfterSeconds?: number
+): Record<string, string> {
+  return {
+    NODE_EXTRA_CA_CERTS: caFile,
+    LOG_LEVEL: logLevel,
+    ...(staleAfterSeconds ? { EDGE_STALE_AFTER_SECONDS: String(staleAfterSeconds) } : {}),
+    ...storeKeyEnv(key),
+  }
 }

@@ -52,6 +52,9 @@ Environment:
                    0: stop at once)
   EDGEPLANE_CRON_PERIOD    seconds between the local cron ticks (sweeps, resync; default 60,
                    like the deployed cron)
+  EDGEPLANE_STALE_AFTER    seconds of silence after which an edge is stale (default 180, 3 to
+                   86400): the Worker's and relay's EDGE_STALE_AFTER_SECONDS, and the agents
+                   send a heartbeat every third of it (at most every 60 s) to stay live
   EDGEPLANE_PROGRAMS       bundles (default): the relay, edges and agents run from bundles built
                    as their images' are, and the Worker as wrangler deploy builds it, cached in
                    node_modules/.cache/edgeplane/programs/ (rebuilt at the next start when a

@@ -3,7 +3,9 @@
  * URL and token file are required, `--delay-ms` is a non-negative integer (default 200),
  * `--parent-pid` a positive one (a supervisor's pid: the relay stops when it is no longer its
  * parent), `--hub-timeout` bounds each hook call (seconds, 1 to 600, default 30; each read of the
- * hub gets a third of it), and the health server's flags are infra/health-flags.ts's. Returns a
+ * hub gets a third of it), `--stale-after` is the edges' staleness threshold the Worker is
+ * configured with (its EDGE_STALE_AFTER_SECONDS, 3 to 86400 seconds; unset, the default 180), and
+ * the health server's flags are infra/health-flags.ts's. Returns a
  * help request, an error message, or the settings to run with; USAGE is the `--help` text.
  */
 import { readFlags } from '../cli-flags.ts'
@@ -18,6 +20,8 @@ export type RelayConfig = {
   delayMs: number
   /** Limit for each hook call, its answer and body; reads get a third of it. */
   hubTimeoutMs: number
+  /** The edges' staleness threshold, as the Worker's (absent: the default). */
+  staleAfterSeconds?: number
   parentPid?: number
   /** Where /healthz, /readyz and /metrics are served (none with `--health-port off`). */
   health?: HealthSettings
@@ -52,6 +56,9 @@ Options (environment variable in brackets):
                        it fails and is sent again with backoff; each read (discovery, a list
                        page) gets a third of it; watches are not bounded by it
                        [EDGEPLANE_HUB_TIMEOUT] (default 30, 1 to 600)
+  --stale-after SECS   the edges' staleness threshold, as the Worker is configured with it: a
+                       SyncTarget's heartbeat after this much silence wakes its placements'
+                       summaries [EDGE_STALE_AFTER_SECONDS] (default 180, 3 to 86400)
   --parent-pid N       stop when process N is no longer this process's parent (supervisors)
 ${healthUsage(23)}  -h, --help           this text
 
@@ -68,9 +75,25 @@ const FLAGS = [
   '--region',
   '--delay-ms',
   '--hub-timeout',
+  '--stale-after',
   '--parent-pid',
   ...HEALTH_FLAGS,
 ]
+
+/** `--hub-timeout` in seconds, or the error message. */
+function hubTimeout(text: string): number | string {
+  const s = Number(text)
+  if (/^\d+(\.\d+)?$/.test(text) && s >= 1 && s <= 600) return s
+  return `--hub-timeout must be a number of seconds from 1 to 600, got ${text}`
+}
+
+/** `--stale-after` in seconds (undefined: not given), or the error message. */
+function staleAfter(text: string | undefined): number | undefined | string {
+  if (text === undefined) return undefined
+  const s = Number(text)
+  if (/^\d+$/.test(text) && s >= 3 && s <= 86_400) return s
+  return `--stale-after must be a whole number of seconds from 3 to 86400, got ${text}`
+}
 
 export function parseRelayArgs(
   argv: string[],
@@ -90,13 +113,10 @@ export function parseRelayArgs(
   const delayText = flags.get('--delay-ms') ?? '200'
   if (!/^\d+$/.test(delayText))
     return { kind: 'error', message: `--delay-ms must be a non-negative integer, got ${delayText}` }
-  const timeoutText = flags.get('--hub-timeout') ?? (env.EDGEPLANE_HUB_TIMEOUT || '30')
-  const timeoutS = Number(timeoutText)
-  if (!/^\d+(\.\d+)?$/.test(timeoutText) || timeoutS < 1 || timeoutS > 600)
-    return {
-      kind: 'error',
-      message: `--hub-timeout must be a number of seconds from 1 to 600, got ${timeoutText}`,
-    }
+  const timeoutS = hubTimeout(flags.get('--hub-timeout') ?? (env.EDGEPLANE_HUB_TIMEOUT || '30'))
+  if (typeof timeoutS === 'string') return { kind: 'error', message: timeoutS }
+  const stale = staleAfter(flags.get('--stale-after') ?? env.EDGE_STALE_AFTER_SECONDS)
+  if (typeof stale === 'string') return { kind: 'error', message: stale }
   const parentText = flags.get('--parent-pid')
   if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
     return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
@@ -116,6 +136,7 @@ export function parseRelayArgs(
       region: flags.get('--region') ?? env.DDB_REGION ?? env.AWS_REGION ?? 'us-east-1',
       delayMs: Number(delayText),
       hubTimeoutMs: Math.round(timeoutS * 1000),
+      ...(stale !== undefined ? { staleAfterSeconds: stale } : {}),
       ...(parentText ? { parentPid: Number(parentText) } : {}),
       ...health,
     },

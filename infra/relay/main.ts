@@ -15,6 +15,7 @@ import { createLogger } from '../../lib/log.ts'
 import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
+import { livenessRule } from '../../lib/summarize/liveness.ts'
 import { logLevelFrom, untilStopped } from '../process-life.ts'
 import { serveHealth } from '../serve-health.ts'
 import { parseRelayArgs, USAGE } from './cli-args.ts'
@@ -56,6 +57,7 @@ async function main(): Promise<number> {
       log,
       delayMs: cfg.delayMs,
       hubTimeoutMs: cfg.hubTimeoutMs,
+      liveness: livenessRule(cfg.staleAfterSeconds),
     })
   } catch (err) {
     log.error('relay could not start', { err })

@@ -42,6 +42,7 @@ import {
 } from '../../lib/relay/watch-targets.ts'
 import type { FetchFn } from '../../lib/remote/node-transport.ts'
 import type { KvStore } from '../../lib/store/types.ts'
+import type { Liveness } from '../../lib/summarize/liveness.ts'
 import { createHubHttp } from './hub-http.ts'
 
 /** How long a slice event's keys wait at most for the watches it started to list. */
@@ -66,6 +67,8 @@ export type RelayOptions = {
   hubTimeoutMs?: number
   /** Where the relay's metrics are counted (default: a registry of its own). */
   registry?: MetricsRegistry
+  /** The edges' staleness rule, as the Worker's (default DEFAULT_LIVENESS). */
+  liveness?: Liveness
 }
 
 export type Relay = {
@@ -140,7 +143,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     listSyncTargets: http.listSyncTargets,
     placementSeen: placements.observe,
     index,
-    summarize: createSummarizeKeysState(),
+    summarize: createSummarizeKeysState(opts.liveness),
     specs: new Map(),
     sources: new Map(),
     syncTargets: new Map(),

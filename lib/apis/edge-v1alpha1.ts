@@ -52,10 +52,17 @@ export const SyncTargetStatusSchema = z.object({
     .array(ConditionSchema)
     .optional()
     .describe(
-      'Inventory (by the mailbox step, only while False: the space is no inventory space and ' +
-        'the SyncTarget makes no edge).'
+      "Ready (by the center from its agent's heartbeats: True, reason Heartbeating, while the " +
+        'agent was heard within the staleness threshold, 3 minutes by default; Unknown, reason ' +
+        'Stale, once silent that long, or NeverSeen before any heartbeat) and Inventory (by the ' +
+        'mailbox step, only while False: the space is no inventory space and the SyncTarget ' +
+        'makes no edge).'
     )
     .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+  agentVersion: z
+    .string()
+    .optional()
+    .describe("The edge agent's version, as its last heartbeat told it (written with Ready)."),
   syncedResources: z
     .array(
       z.object({
@@ -67,7 +74,13 @@ export const SyncTargetStatusSchema = z.object({
       })
     )
     .optional(),
-  lastSyncerHeartbeatTime: time().optional(),
+  lastSyncerHeartbeatTime: time()
+    .optional()
+    .describe(
+      'When the center last stored a heartbeat of the agent: when it came back and then once ' +
+        "every 5 minutes while it beats (as a Node condition's lastHeartbeatTime), so up to " +
+        'that old for a live edge. Whether the edge is live is the Ready condition.'
+    ),
   virtualWorkspaces: z
     .array(z.object({ syncerURL: z.string().optional(), upsyncerURL: z.string().optional() }))
     .optional(),

@@ -41,7 +41,14 @@ export const SHARES = {
   /** A watch ends (cleanly; clients re-watch) before a poll could take it past this. */
   watch: 0.75,
   /** The cron, cumulatively: each part runs until the invocation has used its fraction. */
-  cron: { format: 0.1, changeLog: 0.2, bodies: 0.35, terminations: 0.5, resync: 0.85 },
+  cron: {
+    format: 0.1,
+    changeLog: 0.2,
+    bodies: 0.35,
+    terminations: 0.5,
+    liveness: 0.6,
+    resync: 0.85,
+  },
 } as const
 
 /** Subrequests a reconcile key is assumed to cost until one of its batch has been measured. */

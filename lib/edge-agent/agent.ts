@@ -58,6 +58,8 @@ export type AgentDeps = {
   builtins: Builtins
   log: Logger
   now?: () => Date
+  /** How often a report carries a heartbeat (default HEARTBEAT_MS, once a minute). */
+  heartbeatMs?: number
   /**
    * What the agent never writes (self-protection.ts); default its record's namespace with the
    * bootstrap's RBAC names.
@@ -274,7 +276,10 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
       problems: problems.length,
     }
     const nowMs = now().getTime()
-    const input = { statuses, upsync, problems, copies, removed, state, nowMs }
+    const input = {
+      ...{ statuses, upsync, problems, copies, removed, state, nowMs },
+      ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
+    }
     const sent = await sendReport(deps, input)
     await saveReported(sent.state)
     if (sent.error !== undefined)

@@ -26,6 +26,8 @@ export type SendInput = {
   removed?: readonly RemovedItem[]
   state: ReportState
   nowMs: number
+  /** The heartbeat period (report.ts; default once a minute). */
+  heartbeatMs?: number
 }
 
 export type SendResult = {

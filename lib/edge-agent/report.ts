@@ -1,7 +1,8 @@
 /**
  * One poll's report, batched: the status reports that changed, upsync applies and deletes, the
  * removal confirmations not accepted yet (removals.ts), the problem set when it changed since the last accepted report (and again with every heartbeat),
- * and a heartbeat at most once a minute. Nothing to say → no report at all. Each list is capped at
+ * and a heartbeat at most once a minute (`heartbeatMs`: the agent's --heartbeat-interval, for a
+ * center configured with a shorter staleness threshold). Nothing to say → no report at all. Each list is capped at
  * the protocol's limit, and the whole report at BODY_BUDGET characters of JSON (the center reads
  * at most 3 MiB): problems and deletes are counted first, then statuses and upsync bodies are
  * taken while they fit; what does not fit is not recorded as reported and goes next poll.
@@ -49,6 +50,8 @@ export type ReportInput = {
   removed?: readonly RemovedItem[]
   state: ReportState
   nowMs: number
+  /** The heartbeat period (default HEARTBEAT_MS, once a minute). */
+  heartbeatMs?: number
 }
 
 const problemKey = (p: Problem) => `${refKey(p)}/${p.reason}`
@@ -85,7 +88,7 @@ const jsonSize = (v: unknown) => JSON.stringify(v).length
 export function planReport(i: ReportInput): ReportPlan | undefined {
   const problems = [...i.problems].sort((a, b) => (problemKey(a) < problemKey(b) ? -1 : 1))
   const problemsHash = problems.length > 0 ? hashOf(problems) : ''
-  const heartbeat = i.nowMs - i.state.lastHeartbeatMs >= HEARTBEAT_MS
+  const heartbeat = i.nowMs - i.state.lastHeartbeatMs >= (i.heartbeatMs ?? HEARTBEAT_MS)
   const problemsSent = problems.length > 0 && (problemsHash !== i.state.problems || heartbeat)
   const held = (key: string, hash: string) => !heartbeat && i.state.rejected[key] === hash
   const sentProblems = problemsSent ? problems.slice(0, CAP) : []

@@ -11,6 +11,7 @@ import type { Logger } from '../log.ts'
 import type { HubOps } from '../metrics/hub-ops.ts'
 import type { ProjectionStore } from '../store/projection-types.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
+import type { Liveness } from '../summarize/liveness.ts'
 import type { HubCaches } from './hub-caches.ts'
 import type { KindHookRegistry } from './kind-hooks.ts'
 import type { Space } from './spaces.ts'
@@ -23,6 +24,8 @@ export type HubDeps = {
   projections: ProjectionStore
   /** What every edge cluster has built in (deployment configuration); default the kube four. */
   builtins?: Builtins
+  /** The edges' staleness rule (deployment configuration); default DEFAULT_LIVENESS. */
+  liveness?: Liveness
   now: () => Date
   uid: () => string
   log: Logger

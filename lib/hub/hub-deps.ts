@@ -3,7 +3,7 @@
  * process or isolate (created lazily and reused) with what belongs to that hub alongside it (its
  * caches, hub-caches.ts, and its kind hooks, builtin-hooks.ts: shared by every request the handle
  * serves, never by another handle), the object store wrapped so mailbox spaces serve their
- * projected copies, the real clock, random uids, a JSON logger, and the runtime's way of running
+ * projected copies, the edges' staleness rule, the real clock, random uids, a JSON logger, and the runtime's way of running
  * background work.
  */
 import { type Builtins, builtinsFrom, parseBuiltinNamespaces } from '../apis/builtins.ts'
@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../log.ts'
 import { createDynamoClient } from '../store/dynamo-client.ts'
 import { createDynamoStore, type DynamoStore } from '../store/dynamo-store.ts'
 import type { RequestCounter } from '../store/types.ts'
+import { type Liveness, livenessRule } from '../summarize/liveness.ts'
 import { builtinKindHooks } from './builtin-hooks.ts'
 import type { HubDeps } from './deps.ts'
 import { createHubCaches, type HubCaches } from './hub-caches.ts'
@@ -22,6 +23,7 @@ export type StoreHandle = {
   store: DynamoStore
   log: Logger
   builtins: Builtins
+  liveness: Liveness
   caches: HubCaches
   hooks: KindHookRegistry<HubDeps>
 }
@@ -51,6 +53,7 @@ export function openStore(cfg: Config, counter?: RequestCounter): StoreHandle {
     store,
     log: createLogger({ level: cfg.LOG_LEVEL }),
     builtins: builtinsFrom(parseBuiltinNamespaces(cfg.EDGE_BUILTIN_NAMESPACES)),
+    liveness: livenessRule(cfg.EDGE_STALE_AFTER_SECONDS),
     caches: createHubCaches(),
     hooks: builtinKindHooks(),
   }
@@ -62,6 +65,7 @@ export function hubDeps(h: StoreHandle, background: (p: Promise<unknown>) => voi
     kv: h.store.kv,
     projections: h.store.projections,
     builtins: h.builtins,
+    liveness: h.liveness,
     now: () => new Date(),
     uid: () => crypto.randomUUID(),
     log: h.log,

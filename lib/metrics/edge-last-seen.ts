@@ -6,14 +6,18 @@
  * once a minute per isolate (EdgeSeenCache), since the heartbeat itself has minute resolution.
  * At 10,000 edges one series per edge on every scrape would be most of the exposition and say
  * nothing while all is well, so the gauges are: the count of SyncTargets per heartbeat age bucket
- * (bounded), and the last-heartbeat time of each SyncTarget silent for STALE_MS or more, the most
- * recently lost first, at most MAX_STALE_SERIES of them (what an operator acts on, by name).
+ * (bounded; the first bucket is the edges heard within the staleness threshold, the rest are
+ * stale), and the last-heartbeat time of each SyncTarget stale by that rule (lib/summarize/
+ * liveness.ts, the one every view reads: `kubectl get synctargets`, the dashboard, the summary),
+ * the most recently lost first, at most MAX_STALE_SERIES of them (what an operator acts on, by
+ * name).
  */
 import { SYNC_TARGETS } from '../apis/gvr.ts'
 import { leasesOf } from '../edge/lease.ts'
 import { getSpaceById } from '../hub/spaces.ts'
+import { humanDuration } from '../kube/printers/duration.ts'
 import type { KvStore, ObjectStore } from '../store/types.ts'
-import { lastHeard } from '../summarize/liveness.ts'
+import { DEFAULT_LIVENESS, isLive, type Liveness, lastHeard } from '../summarize/liveness.ts'
 import {
   EDGES_BY_LAST_SEEN,
   EDGES_SCANNED_AT,
@@ -25,18 +29,31 @@ import type { MetricFamily, Series } from './registry.ts'
 export type EdgeSeen = { space: string; name: string; lastSeenMs: number | undefined }
 export type EdgeScan = { at: number; edges: EdgeSeen[] }
 
-export const STALE_MS = 5 * 60_000
 export const MAX_STALE_SERIES = 200
 export const EDGE_SCAN_TTL_MS = 60_000
 
-/** Age buckets: upper bound in ms (exclusive) and label. */
-const AGES: [number, string][] = [
-  [STALE_MS, '0-5m'],
-  [15 * 60_000, '5m-15m'],
-  [60 * 60_000, '15m-1h'],
-  [24 * 60 * 60_000, '1h-1d'],
-  [Number.POSITIVE_INFINITY, '1d+'],
+/** The fixed bounds of the stale buckets, past the threshold's. */
+const LATER: [number, string][] = [
+  [15 * 60_000, '15m'],
+  [60 * 60_000, '1h'],
+  [24 * 60 * 60_000, '1d'],
 ]
+
+/**
+ * Age buckets, upper bound in ms (exclusive) and label: the threshold's first (`0-3m` by
+ * default), then those of LATER past it, then the rest (`1d+`).
+ */
+export function ageBuckets(staleAfterMs: number): [number, string][] {
+  let from = humanDuration(staleAfterMs)
+  const out: [number, string][] = [[staleAfterMs, `0-${from}`]]
+  for (const [ms, label] of LATER) {
+    if (ms <= staleAfterMs) continue
+    out.push([ms, `${from}-${label}`])
+    from = label
+  }
+  out.push([Number.POSITIVE_INFINITY, `${from}+`])
+  return out
+}
 
 /** Every SyncTarget not being deleted, with its space path and last heartbeat. */
 export async function scanEdges(
@@ -88,10 +105,15 @@ const put = (f: MetricFamily, labels: Record<string, string>, value: number) => 
   f.series.set(JSON.stringify(labels), s)
 }
 
-/** The edge gauges for `scan`, ages taken at `now`. */
-export function edgeFamilies(scan: EdgeScan, now: number): MetricFamily[] {
+/** The edge gauges for `scan`, ages taken at `now`, stale by `rule`. */
+export function edgeFamilies(
+  scan: EdgeScan,
+  now: number,
+  rule: Liveness = DEFAULT_LIVENESS
+): MetricFamily[] {
   const buckets = gauge(EDGES_BY_LAST_SEEN)
-  const counts = new Map<string, number>([...AGES.map(([, l]) => [l, 0] as const), ['never', 0]])
+  const ages = ageBuckets(rule.staleAfterMs)
+  const counts = new Map<string, number>([...ages.map(([, l]) => [l, 0] as const), ['never', 0]])
   const stale: EdgeSeen[] = []
   for (const e of scan.edges) {
     if (e.lastSeenMs === undefined) {
@@ -99,9 +121,9 @@ export function edgeFamilies(scan: EdgeScan, now: number): MetricFamily[] {
       continue
     }
     const age = now - e.lastSeenMs
-    const label = AGES.find(([limit]) => age < limit)?.[1] ?? '1d+'
+    const label = ages.find(([limit]) => age < limit)?.[1] ?? ''
     counts.set(label, (counts.get(label) ?? 0) + 1)
-    if (age >= STALE_MS) stale.push(e)
+    if (!isLive(e.lastSeenMs, now, rule.staleAfterMs)) stale.push(e)
   }
   for (const [age, n] of counts) put(buckets, { age }, n)
   const lost = gauge(STALE_EDGE_LAST_SEEN)

@@ -92,14 +92,14 @@ export const FLUSHES = counter({
 export const EDGES_BY_LAST_SEEN = scraped({
   id: 'eb',
   name: 'edgeplane_edges_by_last_seen',
-  help: 'SyncTargets by the age of their last agent heartbeat (never: no heartbeat recorded).',
+  help: 'SyncTargets by the age of their last agent heartbeat (the first bucket ends at the staleness threshold; never: no heartbeat recorded).',
   labels: ['age'],
 })
 
 export const STALE_EDGE_LAST_SEEN = scraped({
   id: 'es',
   name: 'edgeplane_edge_last_seen_timestamp_seconds',
-  help: 'Last heartbeat of each SyncTarget not heard from for 5 minutes or more (at most 200, oldest dropped first).',
+  help: 'Last heartbeat of each SyncTarget stale by the staleness threshold, 3 minutes unless configured (at most 200, oldest dropped first).',
   labels: ['space', 'sync_target'],
 })
 

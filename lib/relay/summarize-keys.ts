@@ -7,8 +7,9 @@
  * the placements whose slices name that mailbox (slice index); the space id → mailbox name map
  * comes from the mailbox Workspaces in espw (`spec.cluster`), listed at every start. A SyncTarget
  * wakes the placements naming its mailbox only when its status heartbeat says it came back — first
- * seen by this relay, or after a gap that `cameBack` (lib/summarize/liveness.ts) tells from the
- * status refresh of a live edge (every five minutes); turning stale has no event, nor has a
+ * seen by this relay, or after a gap that `cameBack` (lib/summarize/liveness.ts, by the staleness
+ * rule the Worker is configured with: `state.liveness`) tells from the status refresh of a live
+ * edge (every five minutes); turning stale has no event, nor has a
  * return that looks like a refresh: the step asks to be run again for those. EdgePlacements wake
  * their own key, slices their placement's, a Location every placement (its labels group Summarizers), a
  * Summarizer the placements of its space. Events missed meanwhile are healed by the resync.
@@ -18,7 +19,7 @@ import { CLUSTER_ANNOTATION, type JsonValue, type KubeObject } from '../kube/typ
 import { isJsonObject } from '../patch/json-values.ts'
 import { sliceWhereKey } from '../placement/slice-owner.ts'
 import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
-import { cameBack, heartbeatAt } from '../summarize/liveness.ts'
+import { cameBack, DEFAULT_LIVENESS, heartbeatAt, type Liveness } from '../summarize/liveness.ts'
 import type { SliceIndex, SliceRef } from './slice-index.ts'
 
 export const SUMMARIZE_STEP = 'summarize'
@@ -28,10 +29,14 @@ export type SummarizeKeysState = {
   mailboxSpaces: Map<string, string>
   /** Mailbox name -> the last heartbeat seen on its SyncTarget (epoch ms; undefined: none). */
   beats: Map<string, number | undefined>
+  /** The edges' staleness rule, as the Worker is configured with it. */
+  liveness: Liveness
 }
 
-export function createSummarizeKeysState(): SummarizeKeysState {
-  return { mailboxSpaces: new Map(), beats: new Map() }
+export function createSummarizeKeysState(
+  liveness: Liveness = DEFAULT_LIVENESS
+): SummarizeKeysState {
+  return { mailboxSpaces: new Map(), beats: new Map(), liveness }
 }
 
 type Ref = { group: string; resource: string }
@@ -56,7 +61,7 @@ function revived(state: SummarizeKeysState, mailbox: string, obj: KubeObject): b
   const before = state.beats.get(mailbox)
   state.beats.set(mailbox, beat)
   if (beat === undefined || beat === before) return false
-  return !known || before === undefined || cameBack(beat - before)
+  return !known || before === undefined || cameBack(beat - before, state.liveness)
 }
 
 function workspace(type: string, obj: KubeObject, espw: string, state: SummarizeKeysState): void {

@@ -3,10 +3,13 @@
  * (a problem its agent reported — ApplyFailed, ForeignObject, DeleteFailed — or a failure read
  * from the reported status — ProgressDeadlineExceeded, JobFailed, PodFailed) grouped per
  * (object, reason), so a thousand edges failing one object the same way make one Event that
- * counts them and names the first few. Each group says what its Event should say: the
- * destinations in name order, the count, and the first destination's own message. At most
- * MAX_OBJECT_EVENTS groups get an Event about their object; the rest are folded, per reason, into
- * one Event about the EdgePlacement that counts the objects and names the first few. Pure.
+ * counts them and names the first few. Two kinds of Events, so that each is found where kube
+ * users look: per reason, one Event about the EdgePlacement itself (`kubectl describe
+ * edgeplacement` lists it), counting every failing object and edge and naming the first few with
+ * the first edge's own message — it stays when the objects go, with the placement; and per
+ * (object, reason), for at most MAX_OBJECT_EVENTS groups, one about the object (`kubectl describe`
+ * of the object, `kubectl get events -n` its namespace), counting its destinations and naming the
+ * first ones. The placement's come first, so a run's write cap reaches them first. Pure.
  */
 
 /** The object an Event is about (core/v1 ObjectReference fields). */
@@ -31,18 +34,20 @@ export type FailedPair = {
 
 export type ProblemEvent = { involved: Involved; reason: string; message: string }
 
-/** Object Events per placement; further (object, reason) groups fold into the placement's. */
+/** Object Events per placement; further (object, reason) groups are in the placement's only. */
 export const MAX_OBJECT_EVENTS = 50
 const NAMED = 5
+/** Destinations named per object in the placement's Event. */
+const EDGES_PER_OBJECT = 3
 const MESSAGE_CHARS = 300
 
 type Group = { first: FailedPair; destinations: string[]; messages: Map<string, string> }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-function names(list: readonly string[]): string {
-  const shown = list.slice(0, NAMED).join(', ')
-  return list.length > NAMED ? `${shown} and ${list.length - NAMED} more` : shown
+function names(list: readonly string[], n = NAMED): string {
+  const shown = list.slice(0, n).join(', ')
+  return list.length > n ? `${shown} and ${list.length - n} more` : shown
 }
 
 function groupsOf(pairs: readonly FailedPair[]): Group[] {
@@ -61,38 +66,63 @@ function groupsOf(pairs: readonly FailedPair[]): Group[] {
   )
 }
 
-function objectMessage(g: Group, placement: string, destinations: number): string {
-  const n = g.destinations.length
-  const first = g.destinations.find((d) => g.messages.has(d))
-  const said = first ? `. ${first}: ${(g.messages.get(first) ?? '').slice(0, MESSAGE_CHARS)}` : ''
-  const of = `${n} of ${destinations} destination${destinations === 1 ? '' : 's'}`
-  return `${of} of EdgePlacement ${placement} report ${g.first.reason}: ${names(g.destinations)}${said}`
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+const firstSaid = (g: Group) => g.destinations.find((d) => g.messages.has(d))
+
+const saidBy = (g: Group, label?: string) => {
+  const first = firstSaid(g)
+  if (!first) return ''
+  const where = label ? `${label} at ${first}` : first
+  return `. ${where}: ${(g.messages.get(first) ?? '').slice(0, MESSAGE_CHARS)}`
 }
 
-/** The Events a placement's failed pairs call for, in a stable order. */
+function objectMessage(g: Group, placement: string, destinations: number): string {
+  const n = g.destinations.length
+  const of = `${n} of ${plural(destinations, 'destination')}`
+  return `${of} of EdgePlacement ${placement} report ${g.first.reason}: ${names(g.destinations)}${saidBy(g)}`
+}
+
+/** The placement's own Event for one reason: every object failing so, and where. */
+function placementMessage(reason: string, list: readonly Group[], destinations: number): string {
+  const edges = new Set(list.flatMap((g) => g.destinations))
+  const objects = list.map((g) => `${g.first.label} at ${names(g.destinations, EDGES_PER_OBJECT)}`)
+  const shown = objects.slice(0, NAMED).join('; ')
+  const more = objects.length > NAMED ? ` and ${objects.length - NAMED} more` : ''
+  const said = list.find((g) => firstSaid(g) !== undefined)
+  const verb = list.length === 1 ? 'reports' : 'report'
+  return (
+    `${plural(list.length, 'object')} ${verb} ${reason} at ${edges.size} of ${plural(destinations, 'destination')}: ` +
+    `${shown}${more}${said ? saidBy(said, said.first.label) : ''}`
+  )
+}
+
+/** The Events a placement's failed pairs call for, in a stable order: the placement's first. */
 export function problemEvents(
   pairs: readonly FailedPair[],
   placement: { involved: Involved; destinations: number }
 ): ProblemEvent[] {
   const groups = groupsOf(pairs)
+  const byReason = new Map<string, Group[]>()
+  for (const g of groups) {
+    const list = byReason.get(g.first.reason)
+    if (list) list.push(g)
+    else byReason.set(g.first.reason, [g])
+  }
+  const own: ProblemEvent[] = [...byReason]
+    .sort(([a], [b]) => cmp(a, b))
+    .map(([reason, list]) => ({
+      involved: placement.involved,
+      reason,
+      message: placementMessage(reason, list, placement.destinations),
+    }))
   const name = placement.involved.name
-  const out: ProblemEvent[] = groups.slice(0, MAX_OBJECT_EVENTS).map((g) => ({
+  const objects: ProblemEvent[] = groups.slice(0, MAX_OBJECT_EVENTS).map((g) => ({
     involved: g.first.object,
     reason: g.first.reason,
     message: objectMessage(g, name, placement.destinations),
   }))
-  const rest = new Map<string, Group[]>()
-  for (const g of groups.slice(MAX_OBJECT_EVENTS))
-    rest.set(g.first.reason, [...(rest.get(g.first.reason) ?? []), g])
-  for (const [reason, list] of [...rest].sort(([a], [b]) => cmp(a, b))) {
-    const edges = new Set(list.flatMap((g) => g.destinations))
-    out.push({
-      involved: placement.involved,
-      reason,
-      message: `${list.length} more object${list.length === 1 ? '' : 's'} report ${reason} at ${edges.size} of ${placement.destinations} destinations: ${names(list.map((g) => g.first.label))}`,
-    })
-  }
-  return out
+  return [...own, ...objects]
 }
 
 /** Failed pairs per reason, for the Ready condition's message. */

@@ -1,16 +1,21 @@
 /**
- * Whether a destination's edge agent is reporting: the later of its lease's renewal
+ * The one staleness rule of edges, read by every view of them (the summarize step, the SyncTarget's
+ * Ready condition and the sweep that keeps it, the dashboard, /metrics): a destination's edge
+ * agent is reporting while it was last heard — the later of its lease's renewal
  * (lib/edge/lease.ts, renewed at each heartbeat, once a minute: `HEARTBEAT_MS`) and its
- * SyncTarget's `status.lastSyncerHeartbeatTime` is younger than a threshold. Three heartbeat
- * periods (`STALE_AFTER_MS`) tolerate a late report plus one lost before calling a destination
- * stale. Agents send a status only when it changes, so an unchanged report is exactly as fresh as
- * its agent's last heartbeat: that is also the age Summarizers compare with their staleness
- * threshold. A destination that never sent a heartbeat is not live.
+ * SyncTarget's `status.lastSyncerHeartbeatTime` — less than `staleAfterMs` ago. Three heartbeat
+ * periods (`STALE_AFTER_MS`, 3 minutes) tolerate a late report plus one lost before calling a
+ * destination stale. `Liveness` is that rule as configured: the Worker's
+ * `EDGE_STALE_AFTER_SECONDS` (lib/env.ts, for tests and fleets whose agents beat faster; agents
+ * must beat at least three times within it) makes `livenessRule`, carried by HubDeps; the
+ * default is `DEFAULT_LIVENESS`. Agents send a status only when it changes, so an unchanged report
+ * is exactly as fresh as its agent's last heartbeat: that is also the age Summarizers compare
+ * with their staleness threshold. A destination that never sent a heartbeat is not live.
  *
- * The status time is written only when an edge comes back (its lease older than STALE_AFTER_MS)
+ * The status time is written only when an edge comes back (its lease older than the threshold)
  * and, while it stays live, on its first heartbeat in each status window (HEARTBEAT_STATUS_MS;
  * lib/edge/heartbeat.ts), so two refreshes are that long apart, give or take a heartbeat period.
- * Between two status writes seen by a watcher, a gap of STALE_AFTER_MS or more thus means the edge
+ * Between two status writes seen by a watcher, a gap of the threshold or more thus means the edge
  * came back, except a gap that a refresh makes too (`cameBack`); an edge silent for less than that
  * window's end can come back unnoticed by watchers, so the summarize step looks again while one
  * of its destinations is in it (`nextComeBackCheckIn`).
@@ -22,6 +27,42 @@ import { isJsonObject } from '../patch/json-values.ts'
 
 /** A destination whose last stored heartbeat is older than this is stale (3 heartbeat periods). */
 export const STALE_AFTER_MS = 3 * HEARTBEAT_MS
+
+/** The staleness rule as configured. */
+export type Liveness = {
+  /** The heartbeat period agents keep (ms): HEARTBEAT_MS, or a third of a shorter threshold. */
+  heartbeatMs: number
+  /** An edge last heard this long ago or more is stale. */
+  staleAfterMs: number
+}
+
+export const DEFAULT_LIVENESS: Liveness = {
+  heartbeatMs: HEARTBEAT_MS,
+  staleAfterMs: STALE_AFTER_MS,
+}
+
+/** The rule `deps` carry (HubDeps.liveness), or the default. */
+export const livenessOf = (deps: { liveness?: Liveness | undefined }): Liveness =>
+  deps.liveness ?? DEFAULT_LIVENESS
+
+/** The rule for a threshold in seconds (none: the default). */
+export function livenessRule(staleAfterSeconds?: number): Liveness {
+  if (staleAfterSeconds === undefined) return DEFAULT_LIVENESS
+  const staleAfterMs = staleAfterSeconds * 1000
+  return { staleAfterMs, heartbeatMs: Math.min(HEARTBEAT_MS, Math.floor(staleAfterMs / 3)) }
+}
+
+/** Where an edge stands by the rule: heard within the threshold, silent longer, or never heard. */
+export type EdgeLiveness = 'Heartbeating' | 'Stale' | 'NeverSeen'
+
+export function livenessAt(
+  beatAt: number | undefined,
+  nowMs: number,
+  rule: Liveness = DEFAULT_LIVENESS
+): EdgeLiveness {
+  if (beatAt === undefined) return 'NeverSeen'
+  return isLive(beatAt, nowMs, rule.staleAfterMs) ? 'Heartbeating' : 'Stale'
+}
 
 /** The stored heartbeat time of a SyncTarget in epoch ms, or undefined when it never sent one. */
 export function heartbeatAt(syncTarget: KubeObject | undefined): number | undefined {
@@ -49,26 +90,28 @@ export function lastHeard(
  * Whether a status heartbeat written `gapMs` after the previous one seen means the edge came back
  * (rather than a periodic refresh of a live edge's status).
  */
-export function cameBack(gapMs: number): boolean {
-  const refresh =
-    gapMs >= HEARTBEAT_STATUS_MS - HEARTBEAT_MS && gapMs < HEARTBEAT_STATUS_MS + REFRESH_GAP_MS
-  return gapMs >= STALE_AFTER_MS && !refresh
+export function cameBack(gapMs: number, rule: Liveness = DEFAULT_LIVENESS): boolean {
+  const beat = rule.heartbeatMs
+  const refresh = gapMs >= HEARTBEAT_STATUS_MS - beat && gapMs < HEARTBEAT_STATUS_MS + 2 * beat
+  return gapMs >= rule.staleAfterMs && !refresh
 }
 
 /**
  * When to look again for edges that may come back unseen by watchers: destinations heard from
- * between STALE_AFTER_MS and HEARTBEAT_STATUS_MS + REFRESH_GAP_MS ago, whose return would write a
- * status that `cameBack` cannot tell from a refresh. A heartbeat period from now while any is in
- * that window; undefined when none is.
+ * between the threshold and HEARTBEAT_STATUS_MS + two heartbeat periods (REFRESH_GAP_MS by
+ * default) ago, whose return would write a status that `cameBack` cannot tell from a refresh. A
+ * heartbeat period from now while any is in that window; undefined when none is.
  */
 export function nextComeBackCheckIn(
   beats: Iterable<number | undefined>,
-  nowMs: number
+  nowMs: number,
+  rule: Liveness = DEFAULT_LIVENESS
 ): number | undefined {
+  const end = HEARTBEAT_STATUS_MS + 2 * rule.heartbeatMs
   for (const at of beats) {
     if (at === undefined) continue
     const age = nowMs - at
-    if (age >= STALE_AFTER_MS && age < HEARTBEAT_STATUS_MS + REFRESH_GAP_MS) return HEARTBEAT_MS
+    if (age >= rule.staleAfterMs && age < end) return rule.heartbeatMs
   }
   return undefined
 }

@@ -1,9 +1,12 @@
 /**
  * Printers of the kcp and edge kinds the hub serves itself: Workspace (TYPE, PHASE, URL, as kcp
- * prints them), SyncTarget and SyncerConfig (LAST HEARTBEAT, the age of the syncer's last
- * heartbeat), Location (RESOURCE, the kind of instances it groups), EdgePlacement (LOCATIONS
- * matched and READY, the status of its Ready condition), SinglePlacementSlice (DESTINATIONS) and
- * Customizer (REPLACEMENTS), each with AGE. Values not reported yet are null cells.
+ * prints them), SyncTarget (READY and REASON of its Ready condition and the agent's VERSION, as
+ * `kubectl get nodes` prints a Node's readiness and kubelet version: whether its agent heartbeats
+ * by the staleness rule, not the age of a status time the center refreshes only every five
+ * minutes), SyncerConfig (LAST HEARTBEAT, the age of its syncer heartbeat field), Location
+ * (RESOURCE, the kind of instances it groups), EdgePlacement (LOCATIONS matched, READY and REASON
+ * of its Ready condition), SinglePlacementSlice (DESTINATIONS) and Customizer (REPLACEMENTS), each
+ * with AGE. Values not reported yet are null cells.
  */
 import { AGE_COLUMN, ageOf, cellPrinter, column, NAME_COLUMN, nameOf } from './columns.ts'
 import { since } from './duration.ts'
@@ -42,12 +45,48 @@ export const WORKSPACE_PRINTER: Printer = cellPrinter(
   ]
 )
 
+function readyOf(obj: unknown): Record<string, unknown> | undefined {
+  const c = items(obj, 'status.conditions').find((c) => isRecord(c) && c.type === 'Ready')
+  return isRecord(c) ? c : undefined
+}
+
+function readyCondition(obj: unknown): Cell {
+  const status = readyOf(obj)?.status
+  return typeof status === 'string' ? status : null
+}
+
+function readyReason(obj: unknown): Cell {
+  const reason = readyOf(obj)?.reason
+  return typeof reason === 'string' && reason ? reason : null
+}
+
+const readyColumn = (what: string) => column('Ready', 'string', `The status of ${what}.`)
+const reasonColumn = (what: string) =>
+  column('Reason', 'string', `The reason of ${what}: why it is not True, or how it is.`)
+
 export const SYNC_TARGET_PRINTER: Printer = cellPrinter(
+  [
+    NAME_COLUMN,
+    readyColumn(
+      'the Ready condition: True while the edge agent heartbeats, Unknown once it was silent for the staleness threshold (3 minutes by default) or was never heard'
+    ),
+    reasonColumn('the Ready condition (Heartbeating, Stale, NeverSeen)'),
+    column('Version', 'string', "The edge agent's version, as its last heartbeat told it."),
+    AGE_COLUMN,
+  ],
+  (obj, ctx) => [
+    nameOf(obj),
+    readyCondition(obj),
+    readyReason(obj),
+    text(obj, 'status.agentVersion') || null,
+    ageOf(obj, ctx),
+  ]
+)
+
+export const SYNCER_CONFIG_PRINTER: Printer = cellPrinter(
   [NAME_COLUMN, heartbeatColumn, AGE_COLUMN],
   (obj, ctx) => [nameOf(obj), heartbeat(obj, ctx.now), ageOf(obj, ctx)]
 )
-
-export const SYNCER_CONFIG_PRINTER: Printer = SYNC_TARGET_PRINTER
 
 function locationResource(loc: unknown): Cell {
   const resource = textOr(loc, 'spec.resource.resource')
@@ -65,22 +104,21 @@ export const LOCATION_PRINTER: Printer = cellPrinter(
   (obj, ctx) => [nameOf(obj), locationResource(obj), ageOf(obj, ctx)]
 )
 
-function readyCondition(obj: unknown): Cell {
-  const c = items(obj, 'status.conditions').find((c) => isRecord(c) && c.type === 'Ready')
-  return isRecord(c) && typeof c.status === 'string' ? c.status : null
-}
-
 export const EDGE_PLACEMENT_PRINTER: Printer = cellPrinter(
   [
     NAME_COLUMN,
     column('Locations', 'integer', 'The number of Locations this placement currently matches.'),
-    column('Ready', 'string', 'The status of the Ready condition.'),
+    readyColumn('the Ready condition'),
+    reasonColumn(
+      'the Ready condition (AllReady, EdgeProblems, StaleDestinations, Propagating, ...)'
+    ),
     AGE_COLUMN,
   ],
   (obj, ctx) => [
     nameOf(obj),
     optInt(obj, 'status.matchingLocationCount') ?? null,
     readyCondition(obj),
+    readyReason(obj),
     ageOf(obj, ctx),
   ]
 )

@@ -233,7 +233,7 @@ describe('/metrics', () => {
     skew += 61_000 // past the edge cache
     const never = await scrape()
     expect(never.value('edgeplane_edges_by_last_seen', { age: 'never' })).toBe(1)
-    expect(never.value('edgeplane_edges_by_last_seen', { age: '0-5m' })).toBe(0)
+    expect(never.value('edgeplane_edges_by_last_seen', { age: '0-3m' })).toBe(0)
     const report = await call(hub, 'POST', `/edge/v1/mailboxes/${mailbox}/reports`, {
       body: { kind: 'Report', heartbeat: true },
       token: edge,
@@ -241,7 +241,7 @@ describe('/metrics', () => {
     expect(report.status).toBe(200)
     skew += 61_000
     const fresh = await scrape()
-    expect(fresh.value('edgeplane_edges_by_last_seen', { age: '0-5m' })).toBe(1)
+    expect(fresh.value('edgeplane_edges_by_last_seen', { age: '0-3m' })).toBe(1)
     expect(fresh.value('edgeplane_edges_by_last_seen', { age: 'never' })).toBe(0)
     expect(
       fresh.samples.filter((s) => s.name === 'edgeplane_edge_last_seen_timestamp_seconds')
@@ -249,7 +249,7 @@ describe('/metrics', () => {
     expect(fresh.value('edgeplane_edge_reports_total', { code: '200' })).toBeGreaterThan(0)
     skew += 10 * 60_000
     const stale = await scrape()
-    expect(stale.value('edgeplane_edges_by_last_seen', { age: '5m-15m' })).toBe(1)
+    expect(stale.value('edgeplane_edges_by_last_seen', { age: '3m-15m' })).toBe(1)
     const seen = stale.value('edgeplane_edge_last_seen_timestamp_seconds', {
       space: 'root:imw-m',
       sync_target: 'florin',

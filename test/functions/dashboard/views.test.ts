@@ -4,10 +4,12 @@
  * rows and cells agree with the summarize step (e1 reported and live → ready, e2 never heard →
  * stale, not failed), its window, label and attention filters; the cell drill-down shows the
  * customized copy and what the edge reported; the placement panel its edges; the edges view every
- * SyncTarget with staleness and what it holds; the watch streams the placements' events; bad
+ * SyncTarget with staleness and what it holds, stale by the staleness rule the hub is configured
+ * with, whose threshold the answers carry for the page's wording; the watch streams the placements' events; bad
  * parameters and unreachable spaces are kube Statuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { livenessRule } from '../../../lib/summarize/liveness.ts'
 import { ADMIN_TOKEN } from '../../helpers/hub.ts'
 import {
   CFG_REPORTED,
@@ -224,6 +226,26 @@ describe('dashboard edges', () => {
     expect(page).toMatchObject({ total: 2, offset: 1 })
     expect(page.items.map((e: any) => e.syncTarget)).toEqual(['e2'])
     expect((await ui.get('/ui/api/edges?limit=500')).status).toBe(400)
+  })
+
+  it('calls edges stale by the hub’s configured rule, and says its threshold', async () => {
+    expect((await ui.get('/ui/api/edges')).body.staleAfterMs).toBe(180_000)
+    await w.heartbeat('e1', 40_000)
+    const hub = w.hub.deps
+    hub.liveness = livenessRule(30)
+    try {
+      const edges = (await ui.get('/ui/api/edges')).body
+      expect(edges.staleAfterMs).toBe(30_000)
+      expect(edges.items.find((e: any) => e.syncTarget === 'e1').stale).toBe(true)
+      const m = (await ui.get(`/ui/api/matrix?${q({ space: WS })}`)).body
+      expect(m.staleAfterMs).toBe(30_000)
+      expect(m.edges.items[0]).toMatchObject({ syncTarget: 'e1', stale: true })
+      expect(m.cells.prod[m.edges.items[0].key].worst).toBe('stale')
+    } finally {
+      delete hub.liveness
+      await w.heartbeat('e1')
+    }
+    expect((await ui.get('/ui/api/edges')).body.items[0]).toMatchObject({ stale: false })
   })
 })
 

@@ -2,11 +2,13 @@
  * The summarize step's Ready condition and problem Events through the in-process hub (world.ts),
  * with the step's clock under the test's control: Ready moves Propagating → Progressing → True
  * (READY in the table kubectl gets) → EdgeProblems and back, its lastTransitionTime moving only
- * with its status; an edge problem becomes one Warning Event per (object, reason) that counts the
- * edges, is not written again for a report delivered twice, takes a changed message only a minute
- * after its last write, is recorded again (count + 1) while the problem lasts, and is deleted an
- * hour after it was last seen; at most twenty Events are written per run; deleting the placement
- * collects its Events.
+ * with its status; an edge problem becomes one Warning Event about the placement per reason —
+ * found by the field selector `kubectl describe edgeplacement` sends, and kept when the object and
+ * its namespace go — and one per (object, reason), each counting the edges; they are not written
+ * again for a report delivered twice, take a changed message only a minute after their last write,
+ * are recorded again (count + 1) while the problem lasts, and are deleted an hour after they were
+ * last seen; at most twenty Events are written per run, the placement's first; deleting the
+ * placement collects its Events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { summarizeController } from '../../../functions/reconcile-summarize/controller.ts'
@@ -70,11 +72,38 @@ async function ready(name = 'rp') {
   return conditions.find((c) => c.type === 'Ready')
 }
 
-async function events(reason?: string): Promise<any[]> {
+async function events(reason?: string, kind?: string): Promise<any[]> {
   const all = (await w.client.list(WS, EVENTS)) as any[]
   return all.filter(
-    (e) => e.reportingComponent === 'edgeplane-summarize' && (!reason || e.reason === reason)
+    (e) =>
+      e.reportingComponent === 'edgeplane-summarize' &&
+      (!reason || e.reason === reason) &&
+      (!kind || e.involvedObject.kind === kind)
   )
+}
+const objectEvents = async (reason: string, ns = 'rdy') =>
+  (await events(reason, 'ConfigMap')).filter((e) => e.involvedObject.namespace.startsWith(ns))
+const placementEvents = async (reason: string, name = 'rp') =>
+  (await events(reason, 'EdgePlacement')).filter((e) => e.involvedObject.name === name)
+/** The Events placement `name` owns. */
+const ownedBy = async (name: string) =>
+  (await events()).filter((e) => e.metadata.ownerReferences?.[0]?.name === name)
+
+/** The Events `kubectl describe edgeplacement <name>` lists: its field selector, all namespaces. */
+async function described(name = 'rp'): Promise<any[]> {
+  const ep = await w.client.get(WS, EDGE_PLACEMENTS, name)
+  const selector = [
+    `involvedObject.name=${name}`,
+    'involvedObject.namespace=',
+    'involvedObject.kind=EdgePlacement',
+    `involvedObject.uid=${ep?.metadata.uid}`,
+  ].join(',')
+  const res = await w.hub.call(
+    'GET',
+    `/clusters/${WS}/api/v1/events?fieldSelector=${encodeURIComponent(selector)}`
+  )
+  expect(res.status).toBe(200)
+  return res.body.items
 }
 
 beforeAll(async () => {
@@ -204,12 +233,12 @@ describe('edge problem Events', () => {
       problems: [{ ...cm('cfg'), reason: 'ForeignObject', message: `cfg exists at ${e}` }],
     })
 
-  it('records one Warning Event about the object; Ready says EdgeProblems', async () => {
+  it('records one Warning Event about the placement and one about the object; Ready says EdgeProblems', async () => {
     offset += 5_000
     await beat('e1', 'e2')
     await foreign('e1')
-    expect((await did(key)).outcome).toBe('status updated, events 1')
-    const [e, ...more] = await events('ForeignObject')
+    expect((await did(key)).outcome).toBe('status updated, events 2')
+    const [e, ...more] = await objectEvents('ForeignObject')
     expect(more).toEqual([])
     expect(e).toMatchObject({
       type: 'Warning',
@@ -221,6 +250,24 @@ describe('edge problem Events', () => {
     })
     const cfg = (await w.client.get(WS, CM, 'cfg', 'rdy')) as KubeObject
     expect(e.involvedObject.uid).toBe(cfg.metadata.uid)
+    const ep = (await w.client.get(WS, EDGE_PLACEMENTS, 'rp')) as KubeObject
+    const [own, ...others] = await described()
+    expect(others).toEqual([])
+    expect(own).toMatchObject({
+      type: 'Warning',
+      reason: 'ForeignObject',
+      metadata: { namespace: 'default' },
+      involvedObject: {
+        apiVersion: 'edge.kcp.io/v1alpha1',
+        kind: 'EdgePlacement',
+        name: 'rp',
+        namespace: '',
+        uid: ep.metadata.uid,
+      },
+      message:
+        '1 object reports ForeignObject at 1 of 2 destinations: configmaps rdy/cfg at e1. configmaps rdy/cfg at e1: cfg exists at e1',
+      count: 1,
+    })
     expect(await ready()).toMatchObject({
       status: 'False',
       reason: 'EdgeProblems',
@@ -232,7 +279,7 @@ describe('edge problem Events', () => {
   it('is not written again for the same report delivered twice', async () => {
     await foreign('e1')
     expect((await did(key)).outcome).toBe('unchanged')
-    expect((await events('ForeignObject')).map((e) => e.count)).toEqual([1])
+    expect((await events('ForeignObject')).map((e) => e.count)).toEqual([1, 1])
   })
 
   it('takes a changed message only a minute after its last write, aggregating the edges', async () => {
@@ -242,11 +289,11 @@ describe('edge problem Events', () => {
     expect(held.outcome).toBe('status updated')
     expect(held.requeueAfterMs).toBeGreaterThan(0)
     expect(held.requeueAfterMs).toBeLessThanOrEqual(50_000)
-    expect((await events('ForeignObject'))[0].count).toBe(1)
+    expect((await objectEvents('ForeignObject'))[0].count).toBe(1)
     offset += 60_000
     await beat('e1', 'e2')
-    expect((await did(key)).outcome).toBe('events 1')
-    const [e, ...more] = await events('ForeignObject')
+    expect((await did(key)).outcome).toBe('events 2')
+    const [e, ...more] = await objectEvents('ForeignObject')
     expect(more).toEqual([])
     expect(e).toMatchObject({
       count: 2,
@@ -254,6 +301,13 @@ describe('edge problem Events', () => {
         '2 of 2 destinations of EdgePlacement rp report ForeignObject: e1, e2. e1: cfg exists at e1',
     })
     expect(Date.parse(e.lastTimestamp)).toBeGreaterThan(Date.parse(e.firstTimestamp))
+    expect(await placementEvents('ForeignObject')).toMatchObject([
+      {
+        count: 2,
+        message:
+          '1 object reports ForeignObject at 2 of 2 destinations: configmaps rdy/cfg at e1, e2. configmaps rdy/cfg at e1: cfg exists at e1',
+      },
+    ])
   })
 
   it('records a lasting problem again every ten minutes', async () => {
@@ -262,20 +316,49 @@ describe('edge problem Events', () => {
     expect((await did(key)).outcome).toBe('unchanged')
     offset += 6 * 60_000
     await beat('e1', 'e2')
-    expect((await did(key)).outcome).toBe('events 1')
-    expect((await events('ForeignObject'))[0].count).toBe(3)
+    expect((await did(key)).outcome).toBe('events 2')
+    expect((await events('ForeignObject')).map((e) => e.count)).toEqual([3, 3])
   })
 
-  it('keeps the Event after the problem clears, and deletes it an hour after it was last seen', async () => {
+  it('keeps the Events after the problem clears, and deletes them an hour after they were last seen', async () => {
     for (const e of ['e1', 'e2'] as const)
       await w.report(e, { statuses: [{ ...cm('cfg'), status: {} }] })
     await step.reconcile(key)
     expect((await ready()).status).toBe('True')
-    expect(await events('ForeignObject')).toHaveLength(1)
+    expect(await events('ForeignObject')).toHaveLength(2)
     offset += 61 * 60_000
     await beat('e1', 'e2')
-    expect((await did(key)).outcome).toBe('events expired 1')
+    expect((await did(key)).outcome).toBe('events expired 2')
     expect(await events()).toEqual([])
+  })
+
+  it("keeps the placement's Event when the failing object and its namespace go", async () => {
+    await w.client.create(WS, NS, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'rdy2', labels: { team: 'rdy' } },
+    })
+    await w.client.create(WS, CM, configMap('rdy2', 'lost'))
+    await w.placeAll()
+    await beat('e1', 'e2')
+    await w.report('e1', {
+      problems: [{ ...cm('lost', 'rdy2'), reason: 'ApplyFailed', message: 'quota exceeded' }],
+    })
+    expect((await did(key)).outcome).toContain('events 2')
+    expect(await objectEvents('ApplyFailed')).toHaveLength(1)
+    await w.client.delete(WS, NS, 'rdy2')
+    await w.hub.settle()
+    await w.placeAll()
+    await beat('e1', 'e2')
+    await step.reconcile(key)
+    // The object's Event went with its namespace; the placement's stays, where describe finds it.
+    expect(await objectEvents('ApplyFailed')).toEqual([])
+    expect((await described()).map((e) => [e.reason, e.message])).toEqual([
+      [
+        'ApplyFailed',
+        '1 object reports ApplyFailed at 1 of 2 destinations: configmaps rdy2/lost at e1. configmaps rdy2/lost at e1: quota exceeded',
+      ],
+    ])
   })
 
   it('writes at most twenty Events per run and asks to run again for the rest', async () => {
@@ -290,17 +373,20 @@ describe('edge problem Events', () => {
     const first = await did(floodKey)
     expect(first.outcome).toBe('status updated, events 20')
     expect(first.requeueAfterMs).toBe(5_000)
-    expect(await events('ApplyFailed')).toHaveLength(20)
-    expect((await did(floodKey)).outcome).toBe('events 5')
-    const all = await events('ApplyFailed')
+    // The placement's own Event first, then the objects'.
+    expect(await placementEvents('ApplyFailed', 'fp')).toHaveLength(1)
+    expect(await objectEvents('ApplyFailed', 'flood')).toHaveLength(19)
+    expect((await did(floodKey)).outcome).toBe('events 6')
+    const all = await objectEvents('ApplyFailed', 'flood')
     expect(all).toHaveLength(25)
     expect(new Set(all.map((e) => e.involvedObject.name)).size).toBe(25)
     expect((await did(floodKey)).outcome).toBe('unchanged')
   })
 
   it('goes with its placement', async () => {
+    expect(await ownedBy('fp')).toHaveLength(26)
     await w.client.delete(WS, EDGE_PLACEMENTS, 'fp')
     await w.hub.settle()
-    expect(await events('ApplyFailed')).toEqual([])
+    expect(await ownedBy('fp')).toEqual([])
   })
 })

@@ -13,6 +13,7 @@ describe('parseAgentArgs', () => {
         tokenFile: '/t',
         pollIntervalMs: 15_000,
         centerTimeoutMs: 30_000,
+        heartbeatMs: 60_000,
         stateDir: './.edgeplane-agent',
         builtinNamespaces: ['default', 'kube-system', 'kube-public', 'kube-node-lease'],
         once: false,
@@ -61,6 +62,7 @@ describe('parseAgentArgs', () => {
         context: 'c',
         pollIntervalMs: 2500,
         centerTimeoutMs: 7000,
+        heartbeatMs: 60_000,
         stateDir: '/state',
         builtinNamespaces: ['kube-system', 'default'],
         once: true,
@@ -85,6 +87,16 @@ describe('parseAgentArgs', () => {
     expect(timeout(['--center-timeout', '1'])).toBe(1000)
   })
 
+  it('reads the heartbeat interval in seconds, the flag over the environment', () => {
+    const beat = (argv: string[], env: Record<string, string> = {}) => {
+      const r = parseAgentArgs([...required, ...argv], env)
+      return r.kind === 'run' ? r.config.heartbeatMs : r.kind
+    }
+    expect(beat(['--heartbeat-interval', '10'])).toBe(10_000)
+    expect(beat(['--heartbeat-interval=3.333'], { EDGEPLANE_HEARTBEAT_INTERVAL: '9' })).toBe(3333)
+    expect(beat([], { EDGEPLANE_HEARTBEAT_INTERVAL: '1' })).toBe(1000)
+  })
+
   it.each([
     [[], /missing --center/],
     [['--center', 'ftp://x', '--mailbox', 'm', '--token-file', 't'], /http\(s\) URL/],
@@ -103,6 +115,9 @@ describe('parseAgentArgs', () => {
     [[...required, '--center-timeout', '5s'], /--center-timeout must be/],
     [[...required, '--center-timeout', '-5'], /--center-timeout must be/],
     [[...required, '--center-timeout'], /needs a value/],
+    [[...required, '--heartbeat-interval', '0.5'], /--heartbeat-interval must be .* 1 to 60/],
+    [[...required, '--heartbeat-interval', '61'], /--heartbeat-interval must be/],
+    [[...required, '--heartbeat-interval', 'often'], /--heartbeat-interval must be/],
   ])('rejects %j', (argv, message) => {
     const r = parseAgentArgs(argv, {})
     expect(r.kind).toBe('error')

@@ -51,6 +51,11 @@ describe('readLocalConfig', () => {
     expect(readLocalConfig({ EDGEPLANE_DATA: '/var/ep' }, '/repo').dataDir).toBe('/var/ep')
   })
 
+  it('honours EDGEPLANE_STALE_AFTER, leaving the default to the Worker when unset', () => {
+    expect(readLocalConfig({ EDGEPLANE_STALE_AFTER: '30' }, '/r').staleAfterSeconds).toBe(30)
+    expect(readLocalConfig({}, '/r')).not.toHaveProperty('staleAfterSeconds')
+  })
+
   it('reads an empty EDGEPLANE_EDGES as no edges, unlike the other variables', () => {
     expect(readLocalConfig({ EDGEPLANE_EDGES: '' }, '/r').edges).toEqual([])
   })
@@ -79,6 +84,9 @@ describe('readLocalConfig', () => {
     ['EDGEPLANE_AGENT_TIMEOUT', '121'],
     ['EDGEPLANE_AGENT_TIMEOUT', '2.5'],
     ['EDGEPLANE_PROGRAMS', 'bundled'],
+    ['EDGEPLANE_STALE_AFTER', '2'],
+    ['EDGEPLANE_STALE_AFTER', '86401'],
+    ['EDGEPLANE_STALE_AFTER', '7.5'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => readLocalConfig({ [name]: value }, '/r')).toThrow(name)
   })

@@ -65,6 +65,20 @@ describe('parseRelayArgs', () => {
       /--hub-timeout SECS .*\n(.*\n){2}.*\[EDGEPLANE_HUB_TIMEOUT\] \(default 30/
     )
   })
+  it('reads --stale-after in whole seconds, over EDGE_STALE_AFTER_SECONDS, from 3 to 86400', () => {
+    const env = { EDGEPLANE_HUB: 'https://h', EDGEPLANE_TOKEN_FILE: '/t' }
+    const stale = (argv: string[], more: Record<string, string> = {}) => {
+      const r = parseRelayArgs(argv, { ...env, ...more })
+      return r.kind === 'run' ? r.config.staleAfterSeconds : r.kind === 'error' ? r.message : 'help'
+    }
+    expect(stale([])).toBeUndefined()
+    expect(stale(['--stale-after', '30'])).toBe(30)
+    expect(stale(['--stale-after=60'], { EDGE_STALE_AFTER_SECONDS: '9' })).toBe(60)
+    expect(stale([], { EDGE_STALE_AFTER_SECONDS: '9' })).toBe(9)
+    for (const bad of ['2', '86401', '1.5', 'soon'])
+      expect(stale(['--stale-after', bad])).toMatch(/--stale-after must be/)
+    expect(USAGE).toContain('[EDGE_STALE_AFTER_SECONDS]')
+  })
   it('rejects bad input', () => {
     const ok = { EDGEPLANE_HUB: 'http://h', EDGEPLANE_TOKEN_FILE: '/t' }
     const kind = (argv: string[], env: Record<string, string> = ok) =>

@@ -56,6 +56,19 @@ describe('planReport', () => {
       heartbeat: true,
     })
   })
+  it('sends a heartbeat as often as its heartbeat period says', () => {
+    const plan = (nowMs: number) =>
+      planReport({
+        statuses: [],
+        upsync: noUpsync,
+        problems: [],
+        state: fresh,
+        nowMs,
+        heartbeatMs: 5_000,
+      })
+    expect(plan(T + 4_999)).toBeUndefined()
+    expect(plan(T + 5_000)?.report.heartbeat).toBe(true)
+  })
   it('sends problems when they change, and again with each heartbeat', () => {
     const first = planReport({
       statuses: [],

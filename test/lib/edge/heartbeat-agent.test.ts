@@ -2,8 +2,9 @@
  * What the agent says of itself in a heartbeat (its version and poll interval) lands in its lease
  * with the renewal, in that one request; the heartbeat memo still skips a duplicate beat that says
  * the same, but not one that says something else (an agent upgraded, or restarted with another
- * interval), which is recorded at once; an agent that says nothing leaves the lease without; a
- * report that is no heartbeat records nothing.
+ * interval), which is recorded at once — and another version also in the SyncTarget's status
+ * (`agentVersion`, the VERSION column, and the Ready message), at that beat; an agent that says
+ * nothing leaves the lease and the status without; a report that is no heartbeat records nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
@@ -31,6 +32,9 @@ beforeAll(async () => {
 afterAll(() => f.close())
 
 const lease = () => readLease(f.deps.kv, f.inventory.id, uid)
+const status = async () => (await f.call('GET', f.syncTargetPath)).body.status
+const ready = async () =>
+  ((await status()).conditions ?? []).find((c: { type: string }) => c.type === 'Ready')
 const V1 = { version: '0.1.0', pollIntervalSeconds: 15 }
 const V1_SLOW = { version: '0.1.0', pollIntervalSeconds: 30 }
 const V2 = { version: '0.2.0', pollIntervalSeconds: 30 }
@@ -54,6 +58,8 @@ describe("a heartbeat records the agent's version and poll interval", () => {
       pollIntervalSeconds: 15,
     })
     expect(memo.get(f.mailbox.name)?.agent).toBe(agentKey(V1))
+    expect((await status()).agentVersion).toBe('0.1.0')
+    expect(await ready()).toMatchObject({ status: 'True', reason: 'Heartbeating' })
   })
 
   it('skips a duplicate that says the same within the memo window', async () => {
@@ -76,20 +82,28 @@ describe("a heartbeat records the agent's version and poll interval", () => {
     expect(await beatAfter(5_000, V1_SLOW)).toEqual({ outcome: 'remembered', requests: {} })
   })
 
-  it('records an upgraded agent at its next beat', async () => {
-    expect(await beatAfter(5_000, V2)).toEqual({ outcome: 'renewed', requests: { UpdateItem: 1 } })
+  it('records an upgraded agent at its next beat, in the lease and the status', async () => {
+    const before = await ready()
+    expect((await beatAfter(5_000, V2)).outcome).toBe('written')
     expect(await lease()).toEqual({
       renewedAt: clock,
       agentVersion: '0.2.0',
       pollIntervalSeconds: 30,
     })
+    expect((await status()).agentVersion).toBe('0.2.0')
+    const now = await ready()
+    expect(now).toMatchObject({ status: 'True', reason: 'Heartbeating' })
+    expect(now.message).toContain('version 0.2.0')
+    // Ready did not change its status: its transition time stays.
+    expect(now.lastTransitionTime).toBe(before.lastTransitionTime)
   })
 
   it('leaves the lease without them once an agent says nothing (an older one)', async () => {
-    expect(await beatAfter(5_000)).toEqual({ outcome: 'renewed', requests: { UpdateItem: 1 } })
+    expect((await beatAfter(5_000)).outcome).toBe('written')
     const now = await lease()
     expect(now).toEqual({ renewedAt: clock })
     expect(Object.keys(now ?? {})).toEqual(['renewedAt'])
+    expect((await status()).agentVersion).toBeUndefined()
     expect(await beatAfter(5_000)).toEqual({ outcome: 'remembered', requests: {} })
   })
 

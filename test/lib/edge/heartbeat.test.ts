@@ -13,7 +13,7 @@ import type { HubDeps } from '../../../lib/hub/deps.ts'
 import type { HeartbeatMemo } from '../../../lib/hub/hub-caches.ts'
 import { resolveSpaceCached } from '../../../lib/hub/space-cache.ts'
 import { parseMailboxName } from '../../../lib/reconcile/keys.ts'
-import { STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
+import { livenessRule, STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
 import { createEdgeFixture, type EdgeFixture } from './edge-fixture.ts'
 
 let f: EdgeFixture
@@ -130,6 +130,18 @@ describe('heartbeat', () => {
     clock += STALE_AFTER_MS
     expect(await beat()).toBe('written')
     expect((await syncTarget()).status.lastSyncerHeartbeatTime).toBe(iso(clock))
+  })
+
+  it('remembers a renewal for half the heartbeat period of a configured threshold', async () => {
+    const short = { ...deps, liveness: livenessRule(30) } // agents beat every 10 s
+    const memo: HeartbeatMemo = new Map()
+    clock += 60_000
+    await recordHeartbeat(short, f.mailbox.name, memo)
+    clock += 4_999
+    expect(await recordHeartbeat(short, f.mailbox.name, memo)).toBe('remembered')
+    clock += 1
+    expect(await recordHeartbeat(short, f.mailbox.name, memo)).toBe('renewed')
+    expect(await lease()).toEqual({ renewedAt: clock })
   })
 
   it('keeps no lease for a mailbox whose SyncTarget is gone or unknown', async () => {

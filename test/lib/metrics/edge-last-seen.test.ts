@@ -1,12 +1,14 @@
 /**
- * The edge gauges: SyncTargets counted per heartbeat age bucket (never for none), one timestamp
- * series per SyncTarget silent for five minutes or more, the most recently lost first and at most
+ * The edge gauges: SyncTargets counted per heartbeat age bucket (never for none; the first bucket
+ * ends at the staleness threshold every view reads, 3 minutes unless configured), one timestamp
+ * series per SyncTarget stale by that rule, the most recently lost first and at most
  * MAX_STALE_SERIES of them; the scan is cached per isolate for a minute (a clock the test moves)
  * and sees each edge at the later of its SyncTarget's status heartbeat and its lease.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renewLease } from '../../../lib/edge/lease.ts'
 import {
+  ageBuckets,
   EDGE_SCAN_TTL_MS,
   type EdgeSeen,
   EdgeSeenCache,
@@ -16,6 +18,7 @@ import {
 } from '../../../lib/metrics/edge-last-seen.ts'
 import type { Series } from '../../../lib/metrics/registry.ts'
 import { createRequestCounter } from '../../../lib/store/request-counter.ts'
+import { type Liveness, livenessRule } from '../../../lib/summarize/liveness.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
 const NOW = Date.parse('2030-01-01T00:00:00Z')
@@ -26,8 +29,8 @@ const edge = (name: string, agoMs?: number): EdgeSeen => ({
   lastSeenMs: agoMs === undefined ? undefined : NOW - agoMs,
 })
 
-function values(scan: EdgeSeen[]) {
-  const [buckets, stale, at] = edgeFamilies({ at: NOW - min, edges: scan }, NOW)
+function values(scan: EdgeSeen[], rule?: Liveness) {
+  const [buckets, stale, at] = edgeFamilies({ at: NOW - min, edges: scan }, NOW, rule)
   const of = (f: typeof buckets) => [...(f?.series.values() ?? [])] as Series[]
   return {
     buckets: Object.fromEntries(of(buckets).map((s) => [s.labels.age, s.value])),
@@ -40,21 +43,22 @@ describe('edgeFamilies', () => {
   it('counts by age and names the stale ones, most recently lost first', () => {
     const v = values([
       edge('live', 30_000),
-      edge('just-gone', 6 * min),
+      edge('still-live', 3 * min - 1),
+      edge('just-gone', 3 * min),
       edge('long-gone', 2 * 60 * min),
       edge('ancient', 3 * 24 * 60 * min),
       edge('new'),
     ])
     expect(v.buckets).toEqual({
-      '0-5m': 1,
-      '5m-15m': 1,
+      '0-3m': 2,
+      '3m-15m': 1,
       '15m-1h': 0,
       '1h-1d': 1,
       '1d+': 1,
       never: 1,
     })
     expect(v.stale).toEqual([
-      ['just-gone', (NOW - 6 * min) / 1000],
+      ['just-gone', (NOW - 3 * min) / 1000],
       ['long-gone', (NOW - 120 * min) / 1000],
       ['ancient', (NOW - 3 * 24 * 60 * min) / 1000],
     ])
@@ -68,7 +72,29 @@ describe('edgeFamilies', () => {
     const v = values(many)
     expect(v.stale).toHaveLength(MAX_STALE_SERIES)
     expect(v.stale[0]?.[0]).toBe('e0')
-    expect(v.buckets['5m-15m'] + v.buckets['15m-1h'] + v.buckets['1h-1d']).toBe(many.length)
+    expect(v.buckets['3m-15m'] + v.buckets['15m-1h'] + v.buckets['1h-1d']).toBe(many.length)
+  })
+})
+
+describe('edgeFamilies by a configured staleness rule', () => {
+  it('ends the first bucket at its threshold and counts stale by it', () => {
+    const v = values(
+      [edge('live', 29_000), edge('gone', 30_000), edge('older', 20 * min)],
+      livenessRule(30)
+    )
+    expect(v.buckets).toEqual({
+      '0-30s': 1,
+      '30s-15m': 1,
+      '15m-1h': 1,
+      '1h-1d': 0,
+      '1d+': 0,
+      never: 0,
+    })
+    expect(v.stale.map(([name]) => name)).toEqual(['gone', 'older'])
+  })
+
+  it('leaves out the fixed bounds a long threshold passes', () => {
+    expect(ageBuckets(2 * 60 * min).map(([, label]) => label)).toEqual(['0-120m', '120m-1d', '1d+'])
   })
 })
 

@@ -15,7 +15,7 @@ import {
   SUMMARIZE_STEP,
   summarizeKeys,
 } from '../../../lib/relay/summarize-keys.ts'
-import { REFRESH_GAP_MS, STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
+import { livenessRule, REFRESH_GAP_MS, STALE_AFTER_MS } from '../../../lib/summarize/liveness.ts'
 
 const uid = (n: number) => `0a1b2c3d-1111-2222-3333-00000000000${n}`
 const mb = (n: number) => `inv1-mb-${uid(n)}`
@@ -232,5 +232,16 @@ describe('summarizeKeys', () => {
       { step: SUMMARIZE_STEP, key: 'ws1/p' },
     ])
     expect(SUMMARIZE_STEP).toBe(WORKER_SUMMARIZE_STEP)
+  })
+
+  it('tells a return by the staleness rule the Worker is configured with', () => {
+    const short = createSummarizeKeysState(livenessRule(30))
+    const d = { espwSpaceId: 'espw1', index, summarize: short }
+    const at = (ms: number) =>
+      summarizeKeys({ group: EDGE, resource: 'synctargets' }, 'MODIFIED', syncTarget(1, ms), d)
+    expect(at(T0)).toEqual([{ step: SUMMARIZE_STEP, key: 'ws1/p' }]) // first seen
+    expect(at(T0 + 29_000)).toEqual([])
+    // 30 s of silence is a return by this rule, none by the default one
+    expect(at(T0 + 59_000)).toEqual([{ step: SUMMARIZE_STEP, key: 'ws1/p' }])
   })
 })

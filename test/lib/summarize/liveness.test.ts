@@ -1,7 +1,9 @@
 /**
  * Liveness arithmetic: the later of the status heartbeat and the lease; live within a threshold;
- * when the next live destination turns stale; which status-heartbeat gaps mean a return (not a
- * refresh); and when to look again for returns a watcher cannot see.
+ * where an edge stands by the rule (heartbeating, stale, never seen); the rule a configured
+ * threshold makes; when the next live destination turns stale; which status-heartbeat gaps mean a
+ * return (not a refresh); and when to look again for returns a watcher cannot see — by the
+ * default rule and by a configured one.
  */
 import { describe, expect, it } from 'vitest'
 import { HEARTBEAT_STATUS_MS } from '../../../lib/edge/lease.ts'
@@ -9,9 +11,13 @@ import { HEARTBEAT_MS } from '../../../lib/edge/protocol.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import {
   cameBack,
+  DEFAULT_LIVENESS,
   heartbeatAt,
   isLive,
   lastHeard,
+  livenessAt,
+  livenessOf,
+  livenessRule,
   nextComeBackCheckIn,
   nextStaleIn,
   REFRESH_GAP_MS,
@@ -78,5 +84,36 @@ describe('liveness', () => {
     const end = HEARTBEAT_STATUS_MS + REFRESH_GAP_MS
     expect(nextComeBackCheckIn([now - end + 1], now)).toBe(HEARTBEAT_MS)
     expect(nextComeBackCheckIn([now - end, now - 10 * end], now)).toBeUndefined()
+  })
+
+  it('says where an edge stands by the rule: heartbeating, stale or never seen', () => {
+    expect(livenessAt(T, T + STALE_AFTER_MS - 1)).toBe('Heartbeating')
+    expect(livenessAt(T, T + STALE_AFTER_MS)).toBe('Stale')
+    expect(livenessAt(undefined, T)).toBe('NeverSeen')
+    const short = livenessRule(30)
+    expect(livenessAt(T, T + 29_999, short)).toBe('Heartbeating')
+    expect(livenessAt(T, T + 30_000, short)).toBe('Stale')
+  })
+
+  it('makes a rule of a configured threshold: agents beat three times within it, at most once a minute', () => {
+    expect(livenessRule()).toBe(DEFAULT_LIVENESS)
+    expect(DEFAULT_LIVENESS).toEqual({ heartbeatMs: HEARTBEAT_MS, staleAfterMs: 180_000 })
+    expect(livenessRule(30)).toEqual({ heartbeatMs: 10_000, staleAfterMs: 30_000 })
+    expect(livenessRule(10)).toEqual({ heartbeatMs: 3333, staleAfterMs: 10_000 })
+    expect(livenessRule(600)).toEqual({ heartbeatMs: HEARTBEAT_MS, staleAfterMs: 600_000 })
+    expect(livenessOf({})).toBe(DEFAULT_LIVENESS)
+    expect(livenessOf({ liveness: livenessRule(30) }).staleAfterMs).toBe(30_000)
+  })
+
+  it('tells returns and looks again by a configured rule', () => {
+    const r = livenessRule(30)
+    expect(cameBack(29_999, r)).toBe(false)
+    expect(cameBack(30_000, r)).toBe(true) // would be no return by the default rule
+    expect(cameBack(30_000)).toBe(false)
+    expect(cameBack(HEARTBEAT_STATUS_MS - 10_000, r)).toBe(false) // an early refresh
+    expect(cameBack(HEARTBEAT_STATUS_MS + 20_000, r)).toBe(true) // past a refresh's lateness
+    expect(nextComeBackCheckIn([T - 30_000], T, r)).toBe(10_000)
+    expect(nextComeBackCheckIn([T - 29_000], T, r)).toBeUndefined()
+    expect(nextComeBackCheckIn([T - HEARTBEAT_STATUS_MS - 20_000], T, r)).toBeUndefined()
   })
 })

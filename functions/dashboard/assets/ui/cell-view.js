@@ -6,10 +6,10 @@
  */
 import { api, isAbort, query } from './api.js'
 import { clear, h } from './dom.js'
-import { count, groupResource, lastSeenText, nsName } from './format.js'
+import { count, groupResource, nsName, staleAfterText } from './format.js'
 import { openPanel, section } from './panel.js'
 import { chip, stateOf } from './states.js'
-import { facts, jsonBlock, labelChips, loading, seenWithStale } from './widgets.js'
+import { ageSpan, facts, jsonBlock, labelChips, loading, seenWithStale } from './widgets.js'
 
 function eventsTable(events) {
   if (!events?.length) return h('p', { class: 'muted' }, 'No events.')
@@ -136,7 +136,9 @@ function render(body, d, edge) {
         ? h(
             'p',
             { class: 'note note-stale' },
-            `This edge is stale (${lastSeenText(e.lastSeen)}): what it runs now is unknown, not failed.`
+            `This edge is stale: its agent sent no heartbeat for ${staleAfterText()} or more (last seen `,
+            ageSpan(e.lastSeen),
+            '). What it runs now is unknown, not failed.'
           )
         : null
     ),

@@ -126,7 +126,7 @@ export function mountEdges(host, ctx) {
         ),
       totalOf: (d) => d.total,
       onLoad(_offset, d) {
-        setServerNow(d.now)
+        setServerNow(d.now, d.staleAfterMs)
         total = d.total
         list.setCount(total)
         list.invalidate()

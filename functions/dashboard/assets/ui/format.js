@@ -1,14 +1,24 @@
 /**
  * Formatting shared by the views: the server clock (ages are measured against the `now` the API
- * sends, shifted by the client's clock so they move every second), "12 s ago" ages, counts with
- * thousands separators, labels as `k=v` text and objects as pretty JSON.
+ * sends, shifted by the client's clock so they move every second), the hub's staleness threshold
+ * (`staleAfterMs` of the same answers: the page words stale edges with the server's rule, never
+ * one of its own), "12 s ago" ages, counts with thousands separators, labels as `k=v` text and
+ * objects as pretty JSON.
  */
 
 let offsetMs = 0
+let staleAfter = 180_000
 
-/** Records the server's clock from an answer's `now` (epoch ms). */
-export function setServerNow(now) {
+/** Records the server's clock from an answer's `now` (epoch ms) and its staleness threshold. */
+export function setServerNow(now, staleAfterMs) {
   if (typeof now === 'number' && Number.isFinite(now)) offsetMs = now - Date.now()
+  if (typeof staleAfterMs === 'number' && staleAfterMs > 0) staleAfter = staleAfterMs
+}
+
+/** The staleness threshold as the server said it: "3 min", "30 s". */
+export function staleAfterText() {
+  const s = Math.round(staleAfter / 1000)
+  return s < 60 || s % 60 !== 0 ? `${s} s` : `${s / 60} min`
 }
 
 /** The server's clock now, as the client best knows it. */

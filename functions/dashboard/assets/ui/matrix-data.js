@@ -23,7 +23,7 @@ export function createMatrixData(opts) {
     api(`matrix${query({ ...base, offset, limit, attention: opts.attention })}`, { signal })
 
   function accept(d) {
-    setServerNow(d.now)
+    setServerNow(d.now, d.staleAfterMs)
     rows = d.placements ?? []
     total = d.edges?.total ?? 0
     loadedOnce = true

@@ -5,6 +5,7 @@ import {
   LOCATION_PRINTER,
   SINGLE_PLACEMENT_SLICE_PRINTER,
   SYNC_TARGET_PRINTER,
+  SYNCER_CONFIG_PRINTER,
   WORKSPACE_PRINTER,
 } from '../../../../lib/kube/printers/edge.ts'
 import type { Printer } from '../../../../lib/kube/printers/types.ts'
@@ -37,11 +38,31 @@ describe('kcp and edge printers', () => {
     expect(print(WORKSPACE_PRINTER, {})).toEqual(['o', null, null, null, '2m'])
   })
 
-  it('prints sync target heartbeats', () => {
+  it('prints sync targets as nodes: Ready, its reason and the agent version', () => {
+    expect(names(SYNC_TARGET_PRINTER)).toEqual(['Name', 'Ready', 'Reason', 'Version', 'Age'])
+    const live = {
+      status: {
+        lastSyncerHeartbeatTime: '2025-01-01T00:01:50Z',
+        agentVersion: '0.4.0',
+        conditions: [
+          { type: 'Inventory', status: 'False', reason: 'NotInventorySpace' },
+          { type: 'Ready', status: 'True', reason: 'Heartbeating' },
+        ],
+      },
+    }
+    expect(print(SYNC_TARGET_PRINTER, live)).toEqual(['o', 'True', 'Heartbeating', '0.4.0', '2m'])
+    const stale = {
+      status: { conditions: [{ type: 'Ready', status: 'Unknown', reason: 'Stale' }] },
+    }
+    expect(print(SYNC_TARGET_PRINTER, stale)).toEqual(['o', 'Unknown', 'Stale', null, '2m'])
+    expect(print(SYNC_TARGET_PRINTER, {})).toEqual(['o', null, null, null, '2m'])
+  })
+
+  it('prints syncer configs with their heartbeat field', () => {
     expect(
-      print(SYNC_TARGET_PRINTER, { status: { lastSyncerHeartbeatTime: '2025-01-01T00:01:50Z' } })
+      print(SYNCER_CONFIG_PRINTER, { status: { lastSyncerHeartbeatTime: '2025-01-01T00:01:50Z' } })
     ).toEqual(['o', '10s', '2m'])
-    expect(print(SYNC_TARGET_PRINTER, {})).toEqual(['o', null, '2m'])
+    expect(print(SYNCER_CONFIG_PRINTER, {})).toEqual(['o', null, '2m'])
   })
 
   it('prints locations, placements, slices and customizers', () => {
@@ -51,11 +72,15 @@ describe('kcp and edge printers', () => {
     expect(print(LOCATION_PRINTER, loc)).toEqual(['o', 'synctargets.edge.kcp.io', '2m'])
     expect(print(LOCATION_PRINTER, { spec: { resource: { resource: 'nodes' } } })[1]).toBe('nodes')
     expect(print(LOCATION_PRINTER, {})[1]).toBeNull()
+    expect(names(EDGE_PLACEMENT_PRINTER)).toEqual(['Name', 'Locations', 'Ready', 'Reason', 'Age'])
     const ep = {
-      status: { matchingLocationCount: 2, conditions: [{ type: 'Ready', status: 'True' }] },
+      status: {
+        matchingLocationCount: 2,
+        conditions: [{ type: 'Ready', status: 'False', reason: 'EdgeProblems' }],
+      },
     }
-    expect(print(EDGE_PLACEMENT_PRINTER, ep)).toEqual(['o', 2, 'True', '2m'])
-    expect(print(EDGE_PLACEMENT_PRINTER, {})).toEqual(['o', null, null, '2m'])
+    expect(print(EDGE_PLACEMENT_PRINTER, ep)).toEqual(['o', 2, 'False', 'EdgeProblems', '2m'])
+    expect(print(EDGE_PLACEMENT_PRINTER, {})).toEqual(['o', null, null, null, '2m'])
     expect(print(SINGLE_PLACEMENT_SLICE_PRINTER, { destinations: [{}, {}, {}] })).toEqual([
       'o',
       3,
