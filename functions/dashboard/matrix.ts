@@ -5,7 +5,7 @@
  * cells come from cells.ts for the window only. `labels` filters columns by their Location's
  * labels (one list of Locations per inventory space involved), and then the rows count the
  * matching edges only (`rowScope: 'filter'`): all matching columns are read, when they are at most
- * MAX_SCAN; a wider filter's rows count every edge (`rowScope: 'all'`), as without a filter.
+ * MAX_FILTERED_ROWS; a wider filter's rows count every edge (`rowScope: 'all'`), as without one.
  * `attention` keeps the columns where some cell is not ready, scanning at most MAX_SCAN columns
  * per request and saying where to go on.
  */
@@ -27,6 +27,12 @@ import { needsAttention } from './states.ts'
 import { placementsOf, type View } from './view.ts'
 
 export const MAX_SCAN = 1000
+/**
+ * The most matching edges a label filter's rows are counted over. Each edge read costs the
+ * request three or four subrequests (its mailbox's manifest and copy states, its SyncTarget,
+ * Location and lease, batched where they can be), and one invocation may make 1,000.
+ */
+export const MAX_FILTERED_ROWS = 200
 
 export type MatrixQuery = { offset: number; limit: number; labels?: string; attention: boolean }
 
@@ -116,14 +122,21 @@ async function attentionPage(
   return out
 }
 
-export async function matrixOf(view: View, space: Space, q: MatrixQuery) {
+export async function matrixOf(
+  view: View,
+  space: Space,
+  q: MatrixQuery,
+  limits = { filteredRows: MAX_FILTERED_ROWS }
+) {
   const placements = await placementsOf(view, space)
   let cols = columnsOf(placements)
   if (q.labels) cols = await filterByLabels(view, cols, q.labels)
   // With a label filter the rows count the matching edges: every matching column is read once
-  // (at most MAX_SCAN of them) and the window is cut from that.
+  // (at most MAX_FILTERED_ROWS of them) and the window is cut from that.
   const known =
-    q.labels && cols.length <= MAX_SCAN ? await reader(view, placements)(cols) : undefined
+    q.labels && cols.length <= limits.filteredRows
+      ? await reader(view, placements)(cols)
+      : undefined
   const read = known ? slicer(known) : reader(view, placements)
   let page: Page
   if (q.attention) page = await attentionPage(read, placements, cols, q)
@@ -137,6 +150,7 @@ export async function matrixOf(view: View, space: Space, q: MatrixQuery) {
     space: space.path,
     now: view.nowMs,
     rowScope: known ? 'filter' : 'all',
+    filteredRowsMax: limits.filteredRows,
     placements: placements.map((p) =>
       known
         ? filteredRowOf(p, { edges: known.edges.items, cells: known.cells })

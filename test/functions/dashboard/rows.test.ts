@@ -3,12 +3,15 @@
  * env=prod, e1 reported and live, e2 never heard): without a filter a row counts every edge the
  * placement selects, as its status.summary says; with a label filter it counts the matching edges
  * only — their number, the stale ones among them and their copies — while still saying how many
- * edges the placement selects in all; edges and copies are separate counts.
+ * edges the placement selects in all, unless more edges match than a request may read, when they
+ * count every edge again and say so; edges and copies are separate counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { matrixOf } from '../../../functions/dashboard/matrix.ts'
 import { filteredRowOf } from '../../../functions/dashboard/rows.ts'
+import { createView, workloadSpace } from '../../../functions/dashboard/view.ts'
 import type { Selected } from '../../../functions/reconcile-summarize/scope.ts'
-import { ADMIN_TOKEN } from '../../helpers/hub.ts'
+import { ADMIN_TOKEN, BASE } from '../../helpers/hub.ts'
 import {
   CFG_REPORTED,
   createWorld,
@@ -99,6 +102,25 @@ describe('matrix rows', () => {
     expect(second.edges.items.map((e: any) => e.syncTarget)).toEqual(['e2'])
     expect(Object.keys(second.cells.prod)).toEqual([second.edges.items[0].key])
     expect(second.placements[0].totals).toEqual(counts({ ready: 1, stale: 1 }))
+  })
+})
+
+describe('matrix rows under a filter wider than the rows may read', () => {
+  it('count every edge, as without a filter, and say so', async () => {
+    const admin = { name: 'admin', kind: 'admin' as const, spaces: [] }
+    const view = createView(w.hub.deps, admin, BASE)
+    const space = await workloadSpace(view, WS)
+    const q = { offset: 0, limit: 50, labels: 'env=prod', attention: false }
+    const m = await matrixOf(view, space, q, { filteredRows: 1 })
+    expect(m).toMatchObject({ rowScope: 'all', filteredRowsMax: 1 })
+    expect(m.edges.total).toBe(2)
+    expect(m.placements[0]).toMatchObject({
+      destinations: 2,
+      allDestinations: 2,
+      totals: counts({ ready: 1, stale: 1 }),
+    })
+    const narrow = await matrixOf(view, space, { ...q, labels: 'loc=e1' }, { filteredRows: 1 })
+    expect(narrow).toMatchObject({ rowScope: 'filter', placements: [{ destinations: 1 }] })
   })
 })
 

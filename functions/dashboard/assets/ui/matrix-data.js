@@ -19,6 +19,7 @@ export function createMatrixData(opts) {
   const base = { space: opts.space, labels: opts.labels || undefined }
   let rows = []
   let rowScope = 'all'
+  let filteredRowsMax = 0
   let total = null
   let loadedOnce = false
   let failure = null
@@ -36,6 +37,7 @@ export function createMatrixData(opts) {
     setServerNow(d.now)
     rows = d.placements ?? []
     rowScope = d.rowScope ?? 'all'
+    filteredRowsMax = d.filteredRowsMax ?? 0
     total = d.edges?.total ?? 0
     loadedOnce = true
     failure = null
@@ -63,6 +65,7 @@ export function createMatrixData(opts) {
     return {
       rows: () => rows,
       rowScope: () => rowScope,
+      filteredRowsMax: () => filteredRowsMax,
       loaded: () => loadedOnce,
       failure: () => failure,
       columnCount: () => total ?? 0,
@@ -124,6 +127,7 @@ export function createMatrixData(opts) {
     return {
       rows: () => rows,
       rowScope: () => rowScope,
+      filteredRowsMax: () => filteredRowsMax,
       loaded: () => loadedOnce,
       failure: () => failure,
       columnCount: () => state.cols.length,

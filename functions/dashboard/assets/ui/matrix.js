@@ -28,9 +28,6 @@ const FILTERS = {
   check: { id: 'attention-filter', key: 'attention', label: 'Needs attention' },
 }
 
-/** The most edges a label filter's rows are counted over (the API's MAX_SCAN). */
-const MAX_ROW_SCAN = 1000
-
 const SIZE = { colWidth: 36, rowHeight: 44, headerHeight: 132, rowHeaderWidth: 340 }
 
 function legend() {
@@ -173,7 +170,7 @@ export function mountMatrix(host, ctx) {
       text +=
         data.rowScope() === 'filter'
           ? ' · rows count these edges'
-          : ` · rows count every edge (more than ${count(MAX_ROW_SCAN)} match)`
+          : ` · rows count every edge (more than ${count(data.filteredRowsMax())} match)`
     if (failure) text += ` · ${failure.message}`
     totals.textContent = text
   }
