@@ -5,10 +5,12 @@
  * labels, the Locations that select it, when its agent was last heard and whether that is stale
  * by the hub's staleness rule (lib/summarize/liveness.ts; never heard: stale, `lastSeen` null;
  * the answer's `staleAfterMs` is the rule's threshold, for the page's own wording), the version and poll interval its agent last reported
- * with a heartbeat (lib/edge/lease.ts), and how many objects its mailbox holds. `labels` filters
- * on the SyncTarget's labels, `stale` keeps stale edges only. The SyncTargets and the leases are
- * read whole (one list, one key-value Query per inventory space); the Locations and mailboxes only
- * for the page's edges.
+ * with a heartbeat (lib/edge/lease.ts), how many objects its mailbox holds, and the copies there
+ * the session may see counted by the summarize step's states with the worst of them
+ * (edge-copies.ts), so an edge with a failed copy reads failed. `labels` filters on the
+ * SyncTarget's labels, `stale` keeps stale edges only. The SyncTargets and the leases are read
+ * whole (one list, one key-value Query per inventory space); the Locations, mailboxes and copy
+ * states only for the page's edges. `edgeItems` is also the edge panel's (edge-detail.ts).
  */
 import type { LocationObject, SyncTargetObject } from '../../lib/apis/edge-objects.ts'
 import { LOCATIONS, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
@@ -26,11 +28,12 @@ import { labelIndex } from '../../lib/placement/label-index.ts'
 import { mailboxName } from '../../lib/reconcile/keys.ts'
 import { isLive, lastHeard, livenessOf } from '../../lib/summarize/liveness.ts'
 import { loadTenancy } from '../../lib/tenancy/load.ts'
+import { heldCopies, tally } from './edge-copies.ts'
 import type { View } from './view.ts'
 
 export type EdgesQuery = { offset: number; limit: number; labels?: string; stale: boolean }
 
-type Row = {
+export type Row = {
   st: SyncTargetObject
   cluster: string
   path: string
@@ -104,6 +107,44 @@ async function locationsOf(view: View, page: Row[]) {
   return out
 }
 
+/** Whether the row's edge is stale now (its agent not heard from lately). */
+export const isStaleRow = (view: View, r: Row) =>
+  !isLive(r.lastSeen, view.nowMs, livenessOf(view.hub).staleAfterMs)
+
+/** The edge items of `page`: what each row shows, with the copies its mailbox holds by state. */
+export async function edgeItems(view: View, page: Row[]) {
+  const locations = await locationsOf(view, page)
+  const keyOf = (r: Row) => mailboxName(r.cluster, r.st.metadata.uid ?? '')
+  const held = await heldCopies(
+    view,
+    page.map((r) => ({ key: keyOf(r), live: !isStaleRow(view, r), beatAt: r.lastSeen }))
+  )
+  const items = await mapLimit(page, 6, async (r) => {
+    const key = keyOf(r)
+    const mailbox = await view.reads.mailbox(key)
+    const copies = held.get(key) ?? []
+    return {
+      item: {
+        key,
+        cluster: r.cluster,
+        inventory: r.path,
+        syncTarget: r.st.metadata.name ?? '',
+        uid: r.st.metadata.uid ?? '',
+        labels: r.st.metadata.labels ?? {},
+        locations: locations.get(r.st) ?? [],
+        lastSeen: r.lastSeen ?? null,
+        stale: isStaleRow(view, r),
+        agentVersion: r.lease?.agentVersion ?? null,
+        pollIntervalSeconds: r.lease?.pollIntervalSeconds ?? null,
+        holds: mailbox ? mailbox.entries.size : null,
+        ...tally(copies),
+      },
+      copies,
+    }
+  })
+  return items
+}
+
 export async function edgesOf(view: View, q: EdgesQuery) {
   let rows = await visibleRows(view)
   if (q.labels) {
@@ -111,28 +152,9 @@ export async function edgesOf(view: View, q: EdgesQuery) {
     rows = rows.filter((r) => matches(r.st.metadata.labels ?? {}))
   }
   const { staleAfterMs } = livenessOf(view.hub)
-  const stale = (r: Row) => !isLive(r.lastSeen, view.nowMs, staleAfterMs)
-  if (q.stale) rows = rows.filter(stale)
+  if (q.stale) rows = rows.filter((r) => isStaleRow(view, r))
   const page = rows.slice(q.offset, q.offset + q.limit)
-  const locations = await locationsOf(view, page)
-  const items = await mapLimit(page, 6, async (r) => {
-    const uid = r.st.metadata.uid ?? ''
-    const mailbox = await view.reads.mailbox(mailboxName(r.cluster, uid))
-    return {
-      key: mailboxName(r.cluster, uid),
-      cluster: r.cluster,
-      inventory: r.path,
-      syncTarget: r.st.metadata.name ?? '',
-      uid,
-      labels: r.st.metadata.labels ?? {},
-      locations: locations.get(r.st) ?? [],
-      lastSeen: r.lastSeen ?? null,
-      stale: stale(r),
-      agentVersion: r.lease?.agentVersion ?? null,
-      pollIntervalSeconds: r.lease?.pollIntervalSeconds ?? null,
-      holds: mailbox ? mailbox.entries.size : null,
-    }
-  })
+  const items = (await edgeItems(view, page)).map((x) => x.item)
   const end = q.offset + page.length
   return {
     now: view.nowMs,

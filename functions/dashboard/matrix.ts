@@ -1,61 +1,42 @@
 /**
  * `GET /ui/api/matrix`: a workload space's EdgePlacements (rows) against the edges they select
- * (columns, one per SyncTarget, by name), one window of columns at a time. Rows carry what the
- * summarize step wrote in each placement's status (totals, Ready) and their worst state; cells
- * come from cells.ts for the window only. `labels` filters columns by their Location's labels
- * (one list of Locations per inventory space involved); `attention` keeps the columns where some
- * cell is not ready, scanning at most MAX_SCAN columns per request and saying where to go on.
- * `staleAfterMs` is the staleness rule's threshold the page words stale edges with.
+ * (columns, one per SyncTarget, by name), one window of columns at a time. Rows (rows.ts) carry
+ * what the summarize step wrote in each placement's status (totals, Ready) and their worst state;
+ * cells come from cells.ts for the window only. `labels` filters columns by their Location's
+ * labels (one list of Locations per inventory space involved), and then the rows count the
+ * matching edges only (`rowScope: 'filter'`): all matching columns are read, when they are at most
+ * MAX_FILTERED_ROWS; a wider filter's rows count every edge (`rowScope: 'all'`), as without one.
+ * `attention` keeps the columns where some cell is not ready, scanning at most MAX_SCAN columns
+ * per request and saying where to go on. `staleAfterMs` is the staleness rule's threshold the page
+ * words stale edges with.
  */
-import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
-import type { CopyCounts } from '../../lib/apis/edge-summary.ts'
 import { LOCATIONS } from '../../lib/apis/gvr.ts'
 import { maySee } from '../../lib/auth/tokens.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import { parseLabelSelector } from '../../lib/kube/label-selector.ts'
-import { type Destination, uniqueDestinations } from '../../lib/placement/destinations.ts'
-import type { CopyStateName } from '../../lib/summarize/copy-condition.ts'
+import {
+  type Destination,
+  mailboxOfDestination,
+  uniqueDestinations,
+} from '../../lib/placement/destinations.ts'
 import { livenessOf } from '../../lib/summarize/liveness.ts'
-import { zeroCounts } from '../reconcile-summarize/placement-summary.ts'
 import type { Selected } from '../reconcile-summarize/scope.ts'
 import { type Cells, cellsOf } from './cells.ts'
-import { type EdgeItem, edgeWindow } from './edge-window.ts'
-import { needsAttention, worstOf } from './states.ts'
+import { type EdgeItem, type EdgeWindow, edgeWindow } from './edge-window.ts'
+import { filteredRowOf, rowOf } from './rows.ts'
+import { needsAttention } from './states.ts'
 import { placementsOf, type View } from './view.ts'
 
 export const MAX_SCAN = 1000
+/**
+ * The most matching edges a label filter's rows are counted over. Each edge read costs the
+ * request three or four subrequests (its mailbox's manifest and copy states, its SyncTarget,
+ * Location and lease, batched where they can be), and one invocation may make 1,000.
+ */
+export const MAX_FILTERED_ROWS = 200
 
 export type MatrixQuery = { offset: number; limit: number; labels?: string; attention: boolean }
-
-export type PlacementRow = {
-  name: string
-  ready: 'True' | 'False' | 'Unknown'
-  readyReason?: string
-  readyMessage?: string
-  worst: CopyStateName | null
-  destinations: number
-  staleDestinations: number
-  objectCount: number
-  totals: CopyCounts
-}
-
-export function rowOf(ep: EdgePlacementObject): PlacementRow {
-  const summary = ep.status?.summary
-  const ready = ep.status?.conditions?.find((c) => c.type === 'Ready')
-  const totals = summary?.totals ?? zeroCounts()
-  return {
-    name: ep.metadata.name ?? '',
-    ready: ready?.status === 'True' || ready?.status === 'False' ? ready.status : 'Unknown',
-    ...(ready?.reason ? { readyReason: ready.reason } : {}),
-    ...(ready?.message ? { readyMessage: ready.message } : {}),
-    worst: worstOf(totals),
-    destinations: summary?.destinations ?? 0,
-    staleDestinations: summary?.staleDestinations ?? 0,
-    objectCount: summary?.objectCount ?? 0,
-    totals,
-  }
-}
 
 /** Every edge some placement selects, one per mailbox, by SyncTarget name then space. */
 export function columnsOf(placements: readonly Selected[]): Destination[] {
@@ -87,15 +68,33 @@ async function filterByLabels(view: View, cols: Destination[], selector: string)
 }
 
 type Page = { edges: EdgeItem[]; cells: Cells; scanned: number }
+type Read = { edges: EdgeWindow; cells: Cells }
+/** Reads the edges of `dests` and their cells. */
+type Reader = (dests: Destination[]) => Promise<Read>
 
-async function pageOf(view: View, placements: readonly Selected[], dests: Destination[]) {
-  const edges = await edgeWindow(view, dests)
-  return { edges, cells: await cellsOf(view, placements, { dests, edges }) }
+const reader =
+  (view: View, placements: readonly Selected[]): Reader =>
+  async (dests) => {
+    const edges = await edgeWindow(view, dests)
+    return { edges, cells: await cellsOf(view, placements, { dests, edges }) }
+  }
+
+/** A reader answering from `known` (every column read once), in the order asked. */
+function slicer(known: Read): Reader {
+  const byKey = new Map(known.edges.items.map((e) => [e.key, e]))
+  return async (dests) => {
+    const items = dests.flatMap((d) => byKey.get(mailboxOfDestination(d)) ?? [])
+    const keys = new Set(items.map((e) => e.key))
+    const cells: Cells = {}
+    for (const [name, row] of Object.entries(known.cells))
+      cells[name] = Object.fromEntries(Object.entries(row).filter(([k]) => keys.has(k)))
+    return { edges: { items, inventory: known.edges.inventory }, cells }
+  }
 }
 
 /** Scans from the offset until `limit` columns need attention or MAX_SCAN were looked at. */
 async function attentionPage(
-  view: View,
+  read: Reader,
   placements: readonly Selected[],
   cols: Destination[],
   q: MatrixQuery
@@ -104,7 +103,7 @@ async function attentionPage(
   let at = q.offset
   while (out.edges.length < q.limit && at < cols.length && out.scanned < MAX_SCAN) {
     const chunk = cols.slice(at, at + Math.min(q.limit, MAX_SCAN - out.scanned))
-    const page = await pageOf(view, placements, chunk)
+    const page = await read(chunk)
     for (const e of page.edges.items) {
       out.scanned++
       at++
@@ -125,15 +124,27 @@ async function attentionPage(
   return out
 }
 
-export async function matrixOf(view: View, space: Space, q: MatrixQuery) {
+export async function matrixOf(
+  view: View,
+  space: Space,
+  q: MatrixQuery,
+  limits = { filteredRows: MAX_FILTERED_ROWS }
+) {
   const placements = await placementsOf(view, space)
   let cols = columnsOf(placements)
   if (q.labels) cols = await filterByLabels(view, cols, q.labels)
+  // With a label filter the rows count the matching edges: every matching column is read once
+  // (at most MAX_FILTERED_ROWS of them) and the window is cut from that.
+  const known =
+    q.labels && cols.length <= limits.filteredRows
+      ? await reader(view, placements)(cols)
+      : undefined
+  const read = known ? slicer(known) : reader(view, placements)
   let page: Page
-  if (q.attention) page = await attentionPage(view, placements, cols, q)
+  if (q.attention) page = await attentionPage(read, placements, cols, q)
   else {
     const dests = cols.slice(q.offset, q.offset + q.limit)
-    const { edges, cells } = await pageOf(view, placements, dests)
+    const { edges, cells } = await read(dests)
     page = { edges: edges.items, cells, scanned: dests.length }
   }
   const end = q.offset + page.scanned
@@ -141,7 +152,13 @@ export async function matrixOf(view: View, space: Space, q: MatrixQuery) {
     space: space.path,
     now: view.nowMs,
     staleAfterMs: livenessOf(view.hub).staleAfterMs,
-    placements: placements.map((p) => rowOf(p.placement)),
+    rowScope: known ? 'filter' : 'all',
+    filteredRowsMax: limits.filteredRows,
+    placements: placements.map((p) =>
+      known
+        ? filteredRowOf(p, { edges: known.edges.items, cells: known.cells })
+        : rowOf(p.placement)
+    ),
     edges: {
       total: cols.length,
       offset: q.offset,

@@ -2,8 +2,10 @@
  * `GET /ui/api/placement`: one EdgePlacement as the dashboard's placement panel shows it — the
  * object with its status, the first MAX_SELECTED of the edges it selects (as matrix columns are
  * shown) and the Locations it does not select with the reason, as the where step wrote them in
- * its status (`status.unselectedLocations`, bounded there; `unselectedLocationCount` counts all).
+ * its status (`status.unselectedLocations`, bounded there; `unselectedLocationCount` counts all),
+ * and its spec as YAML (`specYaml`), which the panel's preview starts from.
  */
+import { stringify } from 'yaml'
 import { notFound } from '../../lib/errors.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import { edgeWindow } from './edge-window.ts'
@@ -30,6 +32,7 @@ export async function placementDetail(view: View, space: Space, name: string) {
   )
   return {
     placement: p.placement,
+    specYaml: stringify(p.placement.spec ?? {}),
     selected: { total: selected.length, items: edges.items },
     unselected: { total: status.unselectedLocationCount ?? listed.length, items },
   }

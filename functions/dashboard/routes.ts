@@ -1,7 +1,7 @@
 /**
  * The dashboard's API, `/ui/api/*` (docs/architecture/dashboard.md): the session (session.ts),
- * the spaces, the placements × edges matrix and its drill-downs, the edges, the placement preview
- * and the live watch. Mounted by the hub's app before its bearer-token check: these routes
+ * the spaces, the placements × edges matrix and its drill-downs, the edges and one edge, the
+ * placement preview and the live watch. Mounted by the hub's app before its bearer-token check: these routes
  * authenticate with the session cookie instead, and every one (login included) requires the
  * dashboard's header. Read-only: nothing here writes to the hub (the preview is a dry run).
  * Answers are JSON, never cached; every error is a kube Status. Every answer under /ui — these
@@ -14,6 +14,7 @@ import type { Principal } from '../../lib/auth/tokens.ts'
 import { methodNotAllowed, notFound } from '../../lib/errors.ts'
 import type { ApiEnv } from '../api/api-env.ts'
 import { cellOf } from './cell-detail.ts'
+import { edgeDetail } from './edge-detail.ts'
 import { edgesOf } from './edges.ts'
 import { matrixOf } from './matrix.ts'
 import { placementDetail } from './placement-detail.ts'
@@ -38,6 +39,7 @@ const CellQuery = z.object({
 const PlacementQuery = z.object({ space: spaceParam, name: nameParam })
 const EdgesQuery = windowSchema(200, 100).extend({ labels: labelsParam, stale: flag })
 const SpaceQuery = z.object({ space: spaceParam })
+const EdgeQuery = z.object({ key: z.string().min(1).max(400) })
 
 const answer = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {
@@ -73,6 +75,7 @@ const GET: Record<string, Handler> = {
     return answer(await placementDetail(v, await workloadSpace(v, q.space), q.name))
   },
   edges: async (c, v) => answer(await edgesOf(v, decodeQuery(EdgesQuery, c.req.query()))),
+  edge: async (c, v) => answer(await edgeDetail(v, decodeQuery(EdgeQuery, c.req.query()).key)),
   watch: async (c, v, principal) => {
     const q = decodeQuery(SpaceQuery, c.req.query())
     const space = await workloadSpace(v, q.space)

@@ -1,6 +1,7 @@
 /**
  * The dashboard's API as its page calls it, for the route tests: `app.request()` with the
- * dashboard header and the session cookie the login set (or none), answers parsed as JSON.
+ * dashboard header and the session cookie the login set (or none), a JSON body unless told another
+ * Content-Type (a string body is sent as it is), answers parsed as JSON.
  */
 import type { TestHub } from '../../helpers/hub.ts'
 import { BASE } from '../../helpers/hub.ts'
@@ -12,13 +13,13 @@ export function uiClient(hub: TestHub) {
   async function call(
     method: string,
     path: string,
-    opts: { body?: unknown; header?: boolean; cookie?: string | null } = {}
+    opts: { body?: unknown; header?: boolean; cookie?: string | null; contentType?: string } = {}
   ): Promise<UiAnswer> {
     const headers: Record<string, string> = {}
     if (opts.header !== false) headers['x-edgeplane-ui'] = '1'
     const c = opts.cookie === undefined ? cookie : opts.cookie
     if (c) headers.cookie = c
-    if (opts.body !== undefined) headers['content-type'] = 'application/json'
+    if (opts.body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json'
     const res = await hub.app.request(`${BASE}${path}`, {
       method,
       headers,

@@ -44,16 +44,24 @@ export function query(params) {
 }
 
 /**
- * Calls `/ui/api/<path>`. Options: method, body (sent as JSON), signal, stream (return the
- * Response for reading its body), quiet401 (a 401 is only thrown, e.g. for the login itself).
+ * Calls `/ui/api/<path>`. Options: method, body (sent as JSON) or yaml (text sent as
+ * application/yaml, which JSON also is), signal, stream (return the Response for reading its
+ * body), quiet401 (a 401 is only thrown, e.g. for the login itself).
  */
 export async function api(path, opts = {}) {
   const headers = { 'x-edgeplane-ui': '1', accept: 'application/json' }
-  if (opts.body !== undefined) headers['content-type'] = 'application/json'
+  let body
+  if (opts.yaml !== undefined) {
+    headers['content-type'] = 'application/yaml'
+    body = opts.yaml
+  } else if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(opts.body)
+  }
   const res = await fetch(`/ui/api/${path}`, {
     method: opts.method ?? 'GET',
     headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    body,
     credentials: 'same-origin',
     cache: 'no-store',
     signal: opts.signal,

@@ -2,14 +2,19 @@
  * The edges view (`GET /ui/api/edges`): every SyncTarget, a virtualized list fetched 200 rows at
  * a time, with its inventory, labels, the Locations selecting it, when its agent was last heard,
  * the agent's version and poll interval and how many objects its mailbox holds. A stale edge is
- * marked stale, in grey (unknown, not failed). Filters: a label selector on SyncTarget labels
- * (`#edge-label-filter`) and "stale only" (`#stale-filter`).
+ * marked stale, in grey (unknown, not failed). Each row says the state of the copies the edge
+ * holds (the worst, and the count of each), so an edge with a failed copy reads failed; a row
+ * opens the edge panel (edge-view.js). Filters: a label selector on SyncTarget labels
+ * (`#edge-label-filter`) and "stale only" (`#stale-filter`); one the server refuses is said in
+ * the totals, never left as "Loading…".
  */
 import { api, query } from './api.js'
 import { clear, h } from './dom.js'
+import { showEdge } from './edge-view.js'
 import { filterBar } from './filter-bar.js'
 import { count, labelsText, plural, setServerNow } from './format.js'
 import { dismiss } from './notice.js'
+import { chip, countsText, stateOf, tallies } from './states.js'
 import { createVirtualList } from './virtual-list.js'
 import { ageSpan, labelChips, staleBadge } from './widgets.js'
 import { createWindowCache } from './window-cache.js'
@@ -24,7 +29,17 @@ const FILTERS = {
   check: { id: 'stale-filter', key: 'staleOnly', label: 'Stale only' },
 }
 
-const COLUMNS = ['Name', 'Inventory', 'Labels', 'Locations', 'Last seen', 'Agent', 'Poll', 'Holds']
+const COLUMNS = [
+  'Name',
+  'State',
+  'Inventory',
+  'Labels',
+  'Locations',
+  'Last seen',
+  'Agent',
+  'Poll',
+  'Holds',
+]
 const dash = () => h('span', { class: 'muted' }, '—')
 
 function rowOf(e) {
@@ -36,12 +51,33 @@ function rowOf(e) {
       role: 'row',
       'data-testid': 'edge-row',
       'data-edge': e.syncTarget,
+      'data-key': e.key,
+      'data-inventory': e.inventory,
       'data-stale': String(e.stale),
+      'data-state': stateOf(e.worst),
     },
     cell(
       'name',
-      h('span', { class: 'edge-name', title: `${e.syncTarget}\nmailbox ${e.key}` }, e.syncTarget),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'edge-name link-button',
+          'data-testid': 'open-edge',
+          title: `Open ${e.syncTarget}\nmailbox ${e.key}`,
+        },
+        e.syncTarget
+      ),
       e.stale ? staleBadge() : null
+    ),
+    cell(
+      'state',
+      h(
+        'span',
+        { class: 'edge-state', title: `The copies it holds: ${countsText(e.counts)}` },
+        chip(e.worst, true),
+        tallies(e.counts)
+      )
     ),
     cell('inventory', e.inventory),
     cell('labels', labelChips(e.labels)),
@@ -65,7 +101,9 @@ const placeholder = () =>
     h('div', { class: 'td' }, '…')
   )
 
-/** ctx: filters { edgeLabels, staleOnly }, onError(e). Returns refresh(), tick(), destroy(). */
+/**
+ * ctx: filters { edgeLabels, staleOnly }, onError(e). Returns refresh(), tick(), destroy().
+ */
 export function mountEdges(host, ctx) {
   const totals = h('div', { class: 'totals', 'data-testid': 'edges-totals', 'aria-live': 'polite' })
   const empty = h('div', { class: 'empty', hidden: true })
@@ -80,6 +118,7 @@ export function mountEdges(host, ctx) {
 
   let cache = null
   let total = null
+  let failure = null
   let range = { first: 0, last: -1 }
   const header = h(
     'div',
@@ -103,12 +142,16 @@ export function mountEdges(host, ctx) {
   })
 
   function showTotals() {
+    const input = root.querySelector(`#${FILTERS.input.id}`)
+    if (failure?.code === 400) input?.setAttribute('aria-invalid', 'true')
+    else input?.removeAttribute('aria-invalid')
+    totals.classList.toggle('totals-error', Boolean(failure))
     if (total === null) {
-      totals.textContent = 'Loading…'
+      totals.textContent = failure ? `Not loaded: ${failure.message}` : 'Loading…'
       return
     }
     const span = total ? `${count(range.first + 1)}–${count(Math.min(total, range.last + 1))}` : '0'
-    totals.textContent = `edges ${span} of ${count(total)}${ctx.filters.staleOnly ? ' stale' : ''}`
+    totals.textContent = `edges ${span} of ${count(total)}${ctx.filters.staleOnly ? ' stale' : ''}${failure ? ` · ${failure.message}` : ''}`
     empty.hidden = total !== 0
     empty.textContent = ctx.filters.staleOnly ? 'No edge is stale.' : 'No edge matches.'
   }
@@ -117,6 +160,7 @@ export function mountEdges(host, ctx) {
     dismiss()
     cache?.dispose()
     total = null
+    failure = null
     cache = createWindowCache({
       size: 200,
       load: (offset, limit, signal) =>
@@ -127,18 +171,30 @@ export function mountEdges(host, ctx) {
       totalOf: (d) => d.total,
       onLoad(_offset, d) {
         setServerNow(d.now, d.staleAfterMs)
+        failure = null
         total = d.total
         list.setCount(total)
         list.invalidate()
         showTotals()
       },
-      onError: ctx.onError,
+      onError(e) {
+        failure = e
+        ctx.onError(e)
+        showTotals()
+      },
     })
     list.setCount(0)
     list.scroller.scrollTop = 0
     cache.ensure(0, 0)
     showTotals()
   }
+
+  listHost.addEventListener('click', (e) => {
+    const row = e.target.closest('[data-testid=edge-row][data-key]')
+    if (!row || e.target.closest('a')) return
+    const { key, edge: syncTarget, inventory } = row.dataset
+    showEdge({ edge: { key, syncTarget, inventory }, opener: row.querySelector('button') ?? row })
+  })
 
   reload()
   return {

@@ -51,8 +51,8 @@ export function compact(n) {
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`
 }
 
-/** "1 object", "4 objects". */
-export const plural = (n, word) => `${count(n)} ${word}${n === 1 ? '' : 's'}`
+/** "1 object", "4 objects"; "1 copy", "2 copies" with the plural given. */
+export const plural = (n, word, many = `${word}s`) => `${count(n)} ${n === 1 ? word : many}`
 
 /** `{env: "prod"}` → ["env=prod"]. */
 export const labelPairs = (labels) => Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`)

@@ -4,11 +4,13 @@
  * With it the server scans forward from an offset and answers the columns needing attention
  * plus `next`, so positions are unknown ahead: pages are fetched in order from 0, one at a time,
  * as the view scrolls towards the end of what is loaded. Rows (every placement of the space)
- * come with each answer; the latest answer's rows are shown.
+ * come with each answer; the latest answer's rows are shown, with `rowScope` (whether they count
+ * the edges a label filter matches or every edge). A request that failed is kept (`failure()`)
+ * until one succeeds, so the view can say why nothing shows instead of "Loading…".
  */
 import { api, isAbort, query } from './api.js'
 import { setServerNow } from './format.js'
-import { createWindowCache } from './window-cache.js'
+import { createWindowCache, refused } from './window-cache.js'
 
 export const WINDOW = 100
 
@@ -16,8 +18,17 @@ export const WINDOW = 100
 export function createMatrixData(opts) {
   const base = { space: opts.space, labels: opts.labels || undefined }
   let rows = []
+  let rowScope = 'all'
+  let filteredRowsMax = 0
   let total = null
   let loadedOnce = false
+  let failure = null
+
+  function failed(e) {
+    failure = e
+    opts.onError(e)
+    opts.onChange()
+  }
 
   const fetchPage = (offset, limit, signal) =>
     api(`matrix${query({ ...base, offset, limit, attention: opts.attention })}`, { signal })
@@ -25,8 +36,11 @@ export function createMatrixData(opts) {
   function accept(d) {
     setServerNow(d.now, d.staleAfterMs)
     rows = d.placements ?? []
+    rowScope = d.rowScope ?? 'all'
+    filteredRowsMax = d.filteredRowsMax ?? 0
     total = d.edges?.total ?? 0
     loadedOnce = true
+    failure = null
   }
 
   return opts.attention ? attentionSource() : positionalSource()
@@ -41,7 +55,7 @@ export function createMatrixData(opts) {
         accept(d)
         opts.onChange()
       },
-      onError: opts.onError,
+      onError: failed,
     })
     const columnAt = (i) => {
       const w = cache.windowAt(i)
@@ -50,7 +64,10 @@ export function createMatrixData(opts) {
     cache.ensure(0, 0)
     return {
       rows: () => rows,
+      rowScope: () => rowScope,
+      filteredRowsMax: () => filteredRowsMax,
       loaded: () => loadedOnce,
+      failure: () => failure,
       columnCount: () => total ?? 0,
       total: () => total,
       /** The edge of column i; undefined while its window loads. */
@@ -102,14 +119,17 @@ export function createMatrixData(opts) {
         })
         .catch((e) => {
           ctrl = null
-          if (!isAbort(e)) opts.onError(e)
+          if (!isAbort(e)) failed(e)
         })
     }
 
     step()
     return {
       rows: () => rows,
+      rowScope: () => rowScope,
+      filteredRowsMax: () => filteredRowsMax,
       loaded: () => loadedOnce,
+      failure: () => failure,
       columnCount: () => state.cols.length,
       total: () => total,
       column: (i) => state.cols[i]?.edge,
@@ -123,6 +143,7 @@ export function createMatrixData(opts) {
         step()
       },
       refresh() {
+        if (refused(failure)) return
         ctrl?.abort()
         ctrl = null
         building = empty()

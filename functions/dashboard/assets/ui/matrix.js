@@ -3,6 +3,10 @@
  * cell the worst state of that placement's copies at that edge. Virtualized both ways
  * (virtual-grid.js) with columns fetched a window at a time (matrix-data.js). Filters: a label
  * selector on Location labels (`#label-filter`) and "needs attention" (`#attention-filter`).
+ * A row header (row-head.js) says how many edges the placement is at and, apart, its copies (an
+ * object at an edge) by state; under a label filter both count the matching edges ("1 of 2
+ * edges"). A request
+ * the server refused (a malformed selector) is said in the totals, never left as "Loading…".
  * A cell opens the drill-down, a row header the placement panel.
  */
 import { clear, h } from './dom.js'
@@ -10,7 +14,8 @@ import { filterBar } from './filter-bar.js'
 import { count, labelsText, lastSeenText, plural } from './format.js'
 import { createMatrixData } from './matrix-data.js'
 import { dismiss } from './notice.js'
-import { chip, countsText, STATES, stateOf, stateSymbol, stateWord, tallies } from './states.js'
+import { rowHead } from './row-head.js'
+import { chip, countsText, STATES, stateOf, stateSymbol, stateWord } from './states.js'
 import { createVirtualGrid } from './virtual-grid.js'
 
 const FILTERS = {
@@ -112,40 +117,7 @@ export function mountMatrix(host, ctx) {
     )
   }
 
-  function rowHeader(r) {
-    const p = data.rows()[r]
-    const ready = p.ready === 'True' ? 'Ready' : p.ready === 'False' ? 'Not ready' : 'Ready unknown'
-    const why = [p.readyReason, p.readyMessage].filter(Boolean).join(': ')
-    return h(
-      'button',
-      {
-        type: 'button',
-        class: 'row-head',
-        'data-testid': 'row-head',
-        'data-placement': p.name,
-        'data-state': stateOf(p.worst),
-        title: [
-          p.name,
-          `${ready}${why ? ` (${why})` : ''}`,
-          `${count(p.destinations)} edges (${count(p.staleDestinations)} stale), ${count(p.objectCount)} objects`,
-          countsText(p.totals),
-        ].join('\n'),
-      },
-      h(
-        'span',
-        { class: 'row-line' },
-        chip(p.worst, true),
-        h('span', { class: 'row-name' }, p.name),
-        h('span', { class: `ready ready-${p.ready.toLowerCase()}` }, ready)
-      ),
-      h(
-        'span',
-        { class: 'row-meta' },
-        h('span', { class: 'row-edges' }, `${count(p.destinations)} edges`),
-        tallies(p.totals)
-      )
-    )
-  }
+  const rowHeader = (r) => rowHead(data.rows()[r], data.rowScope())
 
   const corner = () =>
     h(
@@ -170,18 +142,37 @@ export function mountMatrix(host, ctx) {
     },
   })
 
+  /** Marks the label filter invalid while the server refuses it (a 400 names the selector). */
+  function markFilter(failure) {
+    const input = root.querySelector(`#${FILTERS.input.id}`)
+    if (failure?.code === 400) input?.setAttribute('aria-invalid', 'true')
+    else input?.removeAttribute('aria-invalid')
+  }
+
   function showTotals() {
+    const failure = data.failure()
+    markFilter(failure)
     if (!data.loaded()) {
-      totals.textContent = 'Loading…'
+      totals.textContent = failure ? `Not loaded: ${failure.message}` : 'Loading…'
+      totals.classList.toggle('totals-error', Boolean(failure))
       return
     }
+    totals.classList.toggle('totals-error', Boolean(failure))
     const n = data.columnCount()
     const span = n ? `${count(view.c0 + 1)}–${count(Math.min(n, view.c1 + 1))}` : '0'
     const st = data.status()
+    let text
     if (st) {
       const more = st.done ? '' : ' so far'
-      totals.textContent = `edges needing attention ${span} of ${count(st.found)} found · scanned ${count(st.scanned)} of ${count(st.total)}${more}`
-    } else totals.textContent = `edges ${span} of ${count(n)}`
+      text = `edges needing attention ${span} of ${count(st.found)} found · scanned ${count(st.scanned)} of ${count(st.total)}${more}`
+    } else text = `edges ${span} of ${count(n)}`
+    if (ctx.filters.labels)
+      text +=
+        data.rowScope() === 'filter'
+          ? ' · rows count these edges'
+          : ` · rows count every edge (more than ${count(data.filteredRowsMax())} match)`
+    if (failure) text += ` · ${failure.message}`
+    totals.textContent = text
   }
 
   function showEmpty() {

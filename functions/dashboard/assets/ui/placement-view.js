@@ -1,7 +1,8 @@
 /**
  * The placement panel (`GET /ui/api/placement`): the placement's state and conditions, the edges
- * it selects, the Locations it does not select with the reason for each, its spec, and a preview
- * (`POST /ui/api/preview`) of what the spec, edited or not, would select.
+ * it selects, the Locations it does not select with the reason for each, its spec (YAML), and a
+ * preview (`POST /ui/api/preview`, the text sent as YAML: JSON is YAML too) of what the spec,
+ * edited or pasted, would select, scrolled into view when it comes.
  */
 import { api, isAbort, query } from './api.js'
 import { clear, h } from './dom.js'
@@ -88,36 +89,41 @@ function unselectedTable(unselected) {
   )
 }
 
-function previewSection(space, spec, signal) {
+/** The preview's result, or its error, scrolled into the panel's view (it is below the spec). */
+function showResult(out, ...children) {
+  clear(out).append(...children)
+  out.scrollIntoView({ block: 'start' })
+}
+
+function previewSection(space, specYaml, signal) {
   const area = h('textarea', {
     id: 'preview-spec',
     class: 'code-input',
     rows: '10',
     spellcheck: 'false',
-    'aria-label': 'EdgePlacement spec (JSON)',
+    'aria-label': 'EdgePlacement spec, YAML or JSON',
   })
-  area.value = pretty(spec ?? {})
-  const out = h('div', { 'data-testid': 'preview', 'aria-live': 'polite' })
+  area.value = specYaml
+  const out = h('div', { 'data-testid': 'preview', class: 'preview-out', 'aria-live': 'polite' })
   const run = h(
     'button',
     { type: 'button', id: 'preview-run', class: 'button', 'data-testid': 'preview-run' },
     'Preview'
   )
   run.addEventListener('click', async () => {
-    let body
-    try {
-      body = { spec: JSON.parse(area.value) }
-    } catch (e) {
-      clear(out).append(h('p', { class: 'error-text', role: 'alert' }, `Not JSON: ${e.message}`))
-      return
-    }
     run.disabled = true
-    clear(out).append(loading())
+    showResult(out, loading())
     try {
-      const d = await api(`preview${query({ space })}`, { method: 'POST', body, signal })
-      renderPreview(clear(out), d.preview ?? {})
+      const d = await api(`preview${query({ space })}`, {
+        method: 'POST',
+        yaml: area.value,
+        signal,
+      })
+      const result = h('div', { class: 'preview-result' })
+      renderPreview(result, d.preview ?? {})
+      showResult(out, h('h4', { class: 'preview-title' }, 'What it would select now'), result)
     } catch (e) {
-      if (!isAbort(e)) clear(out).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
+      if (!isAbort(e)) showResult(out, h('p', { class: 'error-text', role: 'alert' }, e.message))
     } finally {
       run.disabled = false
     }
@@ -127,7 +133,7 @@ function previewSection(space, spec, signal) {
     h(
       'p',
       { class: 'muted' },
-      'What this spec would select now (a server dry run; nothing is written). Edit it to try another.'
+      'What this spec would select now (a server dry run; nothing is written). Edit it, or paste an EdgePlacement or its spec, in YAML or JSON.'
     ),
     area,
     h('div', { class: 'actions' }, run),
@@ -172,7 +178,7 @@ function render(body, d, space, signal) {
     section('Conditions', conditionsTable(status.conditions)),
     section(shownOf(d.selected, 'Selected edges'), selectedTable(d.selected)),
     section(shownOf(d.unselected, 'Locations not selected'), unselectedTable(d.unselected)),
-    previewSection(space, p.spec, signal)
+    previewSection(space, d.specYaml ?? pretty(p.spec ?? {}), signal)
   )
 }
 

@@ -3,11 +3,17 @@
  * by `offset`/`limit` as the view scrolls: the windows in view first, then one on each side;
  * never more than `maxInFlight` requests at once (a request for a window scrolled past is
  * aborted); windows far from the view are dropped. A refresh re-fetches the windows in view (the
- * others when they come into view) and keeps showing the old data until the new arrives.
+ * others when they come into view) and keeps showing the old data until the new arrives. A window
+ * the server refused as a bad request (a 4xx other than 401, 408 and 429: a malformed label
+ * selector) is not asked for again, not even by a refresh: the same question gets the same answer.
  */
 import { isAbort } from './api.js'
 
 const RETRY_AFTER_MS = 5000
+
+/** Whether asking again cannot help: the request itself is wrong. */
+export const refused = (e) =>
+  typeof e?.code === 'number' && e.code >= 400 && e.code < 500 && ![401, 408, 429].includes(e.code)
 
 /**
  * opts: size (items per window), load(offset, limit, signal) → Promise<data>, totalOf(data),
@@ -52,7 +58,7 @@ export function createWindowCache(opts) {
       })
       .catch((e) => {
         if (isAbort(e) || disposed) return
-        failedAt.set(offset, Date.now())
+        failedAt.set(offset, refused(e) ? Number.POSITIVE_INFINITY : Date.now())
         opts.onError?.(e)
       })
       .finally(() => {
@@ -113,7 +119,8 @@ export function createWindowCache(opts) {
     /** Re-fetch what is in view, showing the old data meanwhile. */
     refresh() {
       gen++
-      failedAt.clear()
+      for (const [offset, at] of failedAt)
+        if (at !== Number.POSITIVE_INFINITY) failedAt.delete(offset)
       for (const ctrl of inflight.values()) ctrl.abort()
       inflight.clear()
       ensure(range.first, range.last)
