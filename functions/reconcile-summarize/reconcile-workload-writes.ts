@@ -1,10 +1,10 @@
 /**
- * The part `workloadWrites`: the summarize step's writes on the workload objects of its key's
- * space (workload-writes.ts writes one). Each object the key's placement selects gets its
- * executing count (destinations where its copy is applied or ready), its returned status when
- * exactly one destination runs it and that copy carries the object's current spec
- * (current-spec.ts), and the edge-removal finalizer once some mailbox holds a copy sourced from
- * the space; an object no placement selects any more loses its count, unless `keepCounts` (some
+ * The part `workloadWrites`: the summarize step's writes on the workload objects of its key's space
+ * (workload-writes.ts writes one). Each object the key's placement selects gets its executing count
+ * (destinations where its copy is applied or ready), the status it carries back from its edges and
+ * where that is from (returned-status.ts: the singleton return, or the status aggregated over
+ * several edges), and the edge-removal finalizer once some mailbox holds a copy sourced from the
+ * space; an object no placement selects any more loses its count, unless `keepCounts` (some
  * EdgePlacement of the space does not decode, so what it selects is unknown: its objects cannot be
  * told from the others, and an unknown is not an absence), then it is left alone
  * (reconcile-kept-for-unknowns.ts counts it).
@@ -12,11 +12,11 @@
 import { mapLimit } from '../../lib/map-limit.ts'
 import type { SourceObject, SpaceSnapshot } from '../../lib/placement/types.ts'
 import { isExecuting } from '../../lib/summarize/copy-condition.ts'
-import { carriesCurrentSpec } from './current-spec.ts'
+import { statusWant } from './returned-status.ts'
 import type { RunInput } from './run-input.ts'
 import { objectKey, type Scope } from './scope.ts'
 import { partResult, type SubReconciler } from './sub-reconciler.ts'
-import { hasExecutingCount, returnedStatus, type WorkloadWant } from './workload-writes.ts'
+import { hasExecutingCount, type WorkloadWant } from './workload-writes.ts'
 
 export type WorkloadWritesPartDeps = {
   /** The space's kinds: whether an object's has a status subresource (read once per run). */
@@ -29,7 +29,7 @@ export type StatusKinds = { hasStatus(o: SourceObject): boolean }
 
 export type WorkloadWritesInput = Pick<
   RunInput,
-  'spaceId' | 'space' | 'scope' | 'seen' | 'condition' | 'unknown'
+  'spaceId' | 'space' | 'scope' | 'seen' | 'condition' | 'unknown' | 'nowMs'
 >
 
 /** The objects no live placement selects that still carry an executing count. */
@@ -42,14 +42,12 @@ async function wantOf(
   input: WorkloadWritesInput,
   o: SourceObject
 ): Promise<WorkloadWant> {
-  const { spaceId, scope, seen, condition } = input
+  const { spaceId, scope, seen, condition, nowMs } = input
   const destinations = scope.destinationsOf(o)
-  const running = destinations.filter((d) => isExecuting(condition(o, d)))
-  const only = running.length === 1 ? running[0] : undefined
-  const single = only && kinds.hasStatus(o) ? condition(o, only).reported : undefined
-  const current = !!single && !!only && (await carriesCurrentSpec(o, seen.facts(o, only).entry))
-  const status =
-    single && current ? returnedStatus(single, o.object.metadata.generation) : undefined
+  const running = destinations.filter((d) => isExecuting(condition(o, d))).length
+  const status = kinds.hasStatus(o)
+    ? await statusWant({ o, destinations, condition, seen, nowMs })
+    : {}
   // A copy sourced from this space in some mailbox: the object's deletion will wait for it.
   const hasCopy =
     !(o.group === '' && o.resource === 'namespaces') &&
@@ -57,11 +55,7 @@ async function wantOf(
       const e = seen.facts(o, d).entry
       return !!e && !e.removing && (!e.sources || e.sources.some((s) => s.space === spaceId))
     })
-  return {
-    count: running.length,
-    ...(status ? { status } : {}),
-    ...(hasCopy ? { finalizer: true } : {}),
-  }
+  return { count: running, ...status, ...(hasCopy ? { finalizer: true } : {}) }
 }
 
 export function workloadWritesPart(

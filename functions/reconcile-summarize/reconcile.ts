@@ -2,14 +2,14 @@
  * The summarize step for one key, `<workload-space-id>/<edgeplacement-name>`: make the world match
  * "the EdgePlacement's status.summary says where its objects stand at its destinations, its Ready
  * condition says whether they all run there, its edges' problems are Events in the space, each
- * selected object carries its executing count (and, run by exactly one destination, that copy's
- * status), finalizers wait exactly as long as copies do, and the Summarizers this key handles
- * have current StatusSummaries". A run reads its world once (run-input.ts), then runs the parts
- * of `summarizeParts` in order (sub-reconciler.ts; README.md lists them), each writing only
- * differences with a resourceVersion precondition, so running twice or concurrently is safe. The
- * outcome joins what the parts did ("unchanged" when nothing; "no placement: " first when the
- * key's placement is gone, its objects' counts and finalizers still tended), and the run asks to
- * be run again at the soonest any part asked for.
+ * selected object carries its executing count and the status its edges report (one edge's, or
+ * aggregated over several: returned-status.ts), finalizers wait exactly as long as copies do, and
+ * the Summarizers this key handles have current StatusSummaries". A run reads its world once
+ * (run-input.ts), then runs the parts of `summarizeParts` in order (sub-reconciler.ts; README.md
+ * lists them), each writing only differences with a resourceVersion precondition, so running twice
+ * or concurrently is safe. The outcome joins what the parts did ("unchanged" when nothing; "no
+ * placement: " first when the key's placement is gone, its objects' counts and finalizers still
+ * tended), and the run asks to be run again at the soonest any part asked for.
  */
 import type { Builtins } from '../../lib/apis/builtins.ts'
 import { clearDepartures } from '../../lib/deletion/departures.ts'
@@ -97,6 +97,7 @@ export async function reconcileSummarize(
   const input = await readRunInput(deps, reads, parsed)
   if (!input) return { outcome: 'no such space' }
   const { done, requeueAfterMs } = await runInOrder(summarizeParts(deps, reads), input)
-  const outcome = `${input.scope.mine ? '' : 'no placement: '}${done.length > 0 ? done.join(', ') : 'unchanged'}`
+  const what = done.length > 0 ? done.join(', ') : 'unchanged'
+  const outcome = `${input.scope.mine ? '' : 'no placement: '}${what}`
   return requeueAfterMs === undefined ? { outcome } : { outcome, requeueAfterMs }
 }

@@ -1,18 +1,18 @@
 /**
  * The deletion lifecycle (lib/deletion/lifecycle.ts) as the summarize step sees it, for one
  * workload space: the mailboxes that may hold copies sourced from the space — the current
- * destinations of all its placements (the caller passes only its own placement's when no
- * finalizer can be lifted, which is all the counts need) and those its departures record names
+ * destinations of all its placements (the caller passes only its own placement's when no finalizer
+ * can be lifted, which is all the counts need) and those its departures record names
  * (lib/deletion/departures.ts: every mailbox holding tombstones sourced from the space, including
- * those that are no longer destinations) — read through the batch's reads. A mailbox whose SyncTarget is gone (or that no longer exists) holds
- * nothing: that is the "SyncTarget gone" exception; it is unlisted from the record. From their
- * manifests: per placement the tombstones sourced from it (its `removing` pairs,
- * wherever they are), whether some mailbox still holds an entry, live or tombstone, sourced from
- * the space for a key (what the source finalizer waits for; an entry without recorded sources
- * counts, to be safe), and whether removals are pending at a live destination (the run then asks
- * to be run again soon: an edge's confirmation wakes translate, whose DELETED event may reach no
- * placement once the destination left). `departedObjects` tells which objects nothing waits for
- * any more (reconcile-release-finalizers.ts lifts their finalizer).
+ * those that are no longer destinations) — read through the batch's reads. A mailbox whose
+ * SyncTarget is gone (or that no longer exists) holds nothing: that is the "SyncTarget gone"
+ * exception; it is unlisted from the record. From their manifests: per placement the tombstones
+ * sourced from it (its `removing` pairs, wherever they are), whether some mailbox still holds an
+ * entry, live or tombstone, sourced from the space for a key (what the source finalizer waits for;
+ * an entry without recorded sources counts, to be safe), and whether removals are pending at a live
+ * destination (the run then asks to be run again soon: an edge's confirmation wakes translate,
+ * whose DELETED event may reach no placement once the destination left). `departedObjects` tells
+ * which objects nothing waits for any more (reconcile-release-finalizers.ts lifts their finalizer).
  */
 import { readDepartures, removeDeparture } from '../../lib/deletion/departures.ts'
 import { hasEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'

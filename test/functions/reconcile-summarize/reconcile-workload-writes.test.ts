@@ -1,7 +1,8 @@
 /**
  * The part `workloadWrites` (reconcile-workload-writes.ts) over plain inputs: what it wants of each
- * workload object — executing count, returned status, finalizer — and of objects placed nowhere,
- * and what it reports done. The writer is a fake that records each want.
+ * workload object — executing count, returned status (singleton or aggregated) and where it is
+ * from, finalizer — and of objects placed nowhere, and what it reports done. The writer is a fake
+ * that records each want.
  */
 import { describe, expect, it } from 'vitest'
 import { workloadWritesPart } from '../../../functions/reconcile-summarize/reconcile-workload-writes.ts'
@@ -21,6 +22,18 @@ const web = deployment('web', 2, { generation: 5 })
 const ready = { updatedReplicas: 2, availableReplicas: 2, observedGeneration: 2 }
 const one = [dest('e1')]
 const two = [dest('e1'), dest('e2')]
+const cron: SourceObject = {
+  group: 'batch',
+  version: 'v1',
+  resource: 'cronjobs',
+  namespaced: true,
+  object: {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'tick', namespace: 'app', uid: 'uid-tick', generation: 1 },
+    spec: { schedule: '* * * * *' },
+  },
+}
 const counted = (name: string, count: string) =>
   configMap(name, { annotations: { 'kubestellar.io/executing-count': count } })
 
@@ -34,21 +47,100 @@ type Case = {
   hasStatus?: boolean
   /** The names of the objects whose write changes something. */
   changes?: string[]
-  want: { wants: [string, WorkloadWant][]; done: string[] }
+  want: { wants: [string, WorkloadWant | Record<string, unknown>][]; done: string[] }
 }
 
 const cases: Case[] = [
   {
     name: 'before any report: count 0, the finalizer once a mailbox holds the copy',
-    table: { objects: [web], destinations: two, held: { web: { e1: {} } } },
+    table: { objects: [web], destinations: one, held: { web: { e1: {} } } },
     changes: ['web'],
-    want: { wants: [['web', { count: 0, finalizer: true }]], done: ['objects 1'] },
+    want: {
+      wants: [['web', { count: 0, finalizer: true, statusFrom: '0/1' }]],
+      done: ['objects 1'],
+    },
+  },
+  {
+    name: 'two destinations: the status aggregated from both, the generation observed',
+    table: {
+      objects: [web],
+      destinations: two,
+      held: { web: { e1: { status: ready }, e2: { status: { ...ready, availableReplicas: 1 } } } },
+    },
+    want: {
+      wants: [
+        [
+          'web',
+          {
+            count: 2,
+            finalizer: true,
+            statusFrom: '2/2',
+            status: expect.objectContaining({
+              observedGeneration: 5,
+              updatedReplicas: 2,
+              availableReplicas: 1,
+            }),
+          },
+        ],
+      ],
+      done: [],
+    },
+  },
+  {
+    name: 'two destinations, one stale and one of an older generation: not observed, 0/2',
+    table: {
+      objects: [web],
+      destinations: two,
+      held: { web: { e1: { status: ready, older: true }, e2: { status: ready } } },
+      stale: ['e2'],
+    },
+    want: {
+      wants: [
+        [
+          'web',
+          {
+            count: 0,
+            finalizer: true,
+            statusFrom: '0/2 (1 stale)',
+            status: expect.objectContaining({ observedGeneration: 4, availableReplicas: 2 }),
+          },
+        ],
+      ],
+      done: [],
+    },
+  },
+  {
+    name: 'a kind whose status is not aggregated says so; one of two running returns its status',
+    table: {
+      objects: [cron],
+      destinations: two,
+      held: { tick: { e1: { status: { active: [] } } } },
+    },
+    want: {
+      wants: [
+        [
+          'tick',
+          { count: 1, finalizer: true, statusFrom: 'not aggregated', status: { active: [] } },
+        ],
+      ],
+      done: [],
+    },
   },
   {
     name: 'one destination runs it: its status returned at the object’s generation',
     table: { objects: [web], destinations: one, held: { web: { e1: { status: ready } } } },
     want: {
-      wants: [['web', { count: 1, finalizer: true, status: { ...ready, observedGeneration: 5 } }]],
+      wants: [
+        [
+          'web',
+          {
+            count: 1,
+            finalizer: true,
+            statusFrom: '1/1',
+            status: { ...ready, observedGeneration: 5 },
+          },
+        ],
+      ],
       done: [],
     },
   },
@@ -59,7 +151,7 @@ const cases: Case[] = [
       destinations: one,
       held: { web: { e1: { status: ready, outdatedSpec: true } } },
     },
-    want: { wants: [['web', { count: 1, finalizer: true }]], done: [] },
+    want: { wants: [['web', { count: 1, finalizer: true, statusFrom: '0/1' }]], done: [] },
   },
   {
     name: 'a kind without a status subresource: counted, no status',
@@ -70,12 +162,12 @@ const cases: Case[] = [
   {
     name: 'a copy made of another space only: no finalizer',
     table: { objects: [web], destinations: one, held: { web: { e1: { sources: ['ws-2'] } } } },
-    want: { wants: [['web', { count: 0 }]], done: [] },
+    want: { wants: [['web', { count: 0, statusFrom: '0/1' }]], done: [] },
   },
   {
     name: 'a tombstone: no finalizer wanted for it',
     table: { objects: [web], destinations: one, held: { web: { e1: { removing: true } } } },
-    want: { wants: [['web', { count: 0 }]], done: [] },
+    want: { wants: [['web', { count: 0, statusFrom: '0/1' }]], done: [] },
   },
   {
     name: 'placed nowhere any more: its count goes',
