@@ -43,6 +43,7 @@ export function buildControllers(
       kv: deps.kv,
       registry: (spaceId) => registryForSpace(deps, spaceId),
       slices: deps.caches.slices,
+      liveness: deps.liveness,
     }),
   ]
 }

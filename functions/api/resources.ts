@@ -112,7 +112,7 @@ async function readCollection(
   t: Target,
   predicate: ((obj: KubeObject) => boolean) | undefined
 ): Promise<Response> {
-  const table = negotiateTable(r.req)
+  const table = negotiateTable(r.req, r.deps.site)
   if (r.query.watch)
     return watchResponse(r.deps, {
       ...(table ? { transform: tableWatchEvents(t, table, r.deps.now) } : {}),
@@ -213,7 +213,7 @@ async function single(r: ResourceRequest, t: Target): Promise<Response> {
   const status = sub === 'status' ? 'status' : undefined
   switch (r.req.method) {
     case 'GET': {
-      const table = status ? undefined : negotiateTable(r.req)
+      const table = status ? undefined : negotiateTable(r.req, r.deps.site)
       const obj = await getObject(r.deps, t, r.query.resourceVersion)
       return json(table ? objectTable(t, obj, table, r.deps.now()) : obj)
     }

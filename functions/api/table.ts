@@ -9,6 +9,7 @@
  */
 import { badRequest, notAcceptable } from '../../lib/errors.ts'
 import type { Target } from '../../lib/hub/target.ts'
+import type { HubSite } from '../../lib/hub/unavailable-subresources.ts'
 import { printerFor } from '../../lib/kube/printers/registry.ts'
 import {
   buildTable,
@@ -22,7 +23,12 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import type { ListResult } from '../../lib/store/types.ts'
 import { type MediaRange, parseAccept } from './media-type.ts'
 
-export type TableRequest = { version: TableVersion; includeObject: IncludeObject }
+export type TableRequest = {
+  version: TableVersion
+  includeObject: IncludeObject
+  /** Printed as the center prints (lib/kube/printers/edges-column.ts); else as kube does. */
+  center?: boolean
+}
 
 const JSON_TYPES = new Set(['application/json', 'application/*', '*/*'])
 
@@ -43,14 +49,22 @@ function includeObjectOf(url: URL): IncludeObject {
   return found
 }
 
-/** The Table the request asks for, or undefined when it wants the objects themselves. */
-export function negotiateTable(req: Request): TableRequest | undefined {
+/**
+ * The Table the request asks for, or undefined when it wants the objects themselves; `site`: the
+ * hub serving it (the center prints its EDGES column).
+ */
+export function negotiateTable(req: Request, site: HubSite = 'center'): TableRequest | undefined {
   const accept = req.headers.get('accept')
   if (!accept) return undefined
   let transformOnly = false
   for (const r of parseAccept(accept)) {
     const version = tableVersion(r)
-    if (version) return { version, includeObject: includeObjectOf(new URL(req.url)) }
+    if (version)
+      return {
+        version,
+        includeObject: includeObjectOf(new URL(req.url)),
+        ...(site === 'center' ? { center: true } : {}),
+      }
     if (r.params.as === undefined && JSON_TYPES.has(r.type)) return undefined
     if (r.params.as !== undefined) transformOnly = true
   }
@@ -63,12 +77,15 @@ export function negotiateTable(req: Request): TableRequest | undefined {
 
 type Served = Pick<Target, 'info' | 'version'>
 
+const printerOf = (t: Served, tr: TableRequest) =>
+  printerFor(t.info, t.version, tr.center ? { center: true } : {})
+
 /** A list as a Table, keeping the list's resourceVersion and paging metadata. */
 export function listTable(t: Served, res: ListResult, tr: TableRequest, now: Date): Table {
   const meta: TableListMeta = { resourceVersion: res.resourceVersion }
   if (res.continue) meta.continue = res.continue
   if (res.remainingItemCount !== undefined) meta.remainingItemCount = res.remainingItemCount
-  return buildTable(printerFor(t.info, t.version), res.items, meta, { ...tr, now })
+  return buildTable(printerOf(t, tr), res.items, meta, { ...tr, now })
 }
 
 function oneRow(
@@ -83,7 +100,7 @@ function oneRow(
 
 /** One object as a one-row Table (`kubectl get deploy NAME`). */
 export function objectTable(t: Served, obj: KubeObject, tr: TableRequest, now: Date): Table {
-  return oneRow(printerFor(t.info, t.version), obj, { ...tr, now })
+  return oneRow(printerOf(t, tr), obj, { ...tr, now })
 }
 
 const isKubeObject = (v: unknown): v is KubeObject =>
@@ -99,7 +116,7 @@ export function tableWatchEvents(
   tr: TableRequest,
   now: () => Date
 ): (event: unknown) => unknown {
-  const printer = printerFor(t.info, t.version)
+  const printer = printerOf(t, tr)
   let headersSent = false
   return (event) => {
     if (typeof event !== 'object' || event === null || !('type' in event) || !('object' in event))

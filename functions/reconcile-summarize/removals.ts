@@ -1,30 +1,28 @@
 /**
  * The deletion lifecycle (lib/deletion/lifecycle.ts) as the summarize step sees it, for one
  * workload space: the mailboxes that may hold copies sourced from the space — the current
- * destinations of all its placements (the caller passes only its own placement's when no
- * finalizer can be lifted, which is all the counts need) and those its departures record names
- * (lib/deletion/departures.ts: every mailbox holding tombstones sourced from the space, including those that are no longer destinations) — read
- * through the batch's reads. A mailbox whose SyncTarget is gone (or that no longer exists) holds
- * nothing: that is the "SyncTarget gone" exception; it is unlisted from the record.
- * From their manifests: per placement the tombstones sourced from it (its `removing` pairs,
- * wherever they are), whether some mailbox still holds an entry, live or tombstone, sourced from
- * the space for a key (what the source finalizer waits for; an entry without recorded sources
- * counts, to be safe), and whether removals are pending at a live destination (the run then asks
- * to be run again soon: an edge's confirmation wakes translate, whose DELETED event may reach no
- * placement once the destination left). `releaseDeparted` lifts the finalizer
- * (lib/deletion/source-finalizer.ts) from the objects nothing waits for any more.
+ * destinations of all its placements (the caller passes only its own placement's when no finalizer
+ * can be lifted, which is all the counts need) and those its departures record names
+ * (lib/deletion/departures.ts: every mailbox holding tombstones sourced from the space, including
+ * those that are no longer destinations) — read through the batch's reads. A mailbox whose
+ * SyncTarget is gone (or that no longer exists) holds nothing: that is the "SyncTarget gone"
+ * exception; it is unlisted from the record. From their manifests: per placement the tombstones
+ * sourced from it (its `removing` pairs, wherever they are), whether some mailbox still holds an
+ * entry, live or tombstone, sourced from the space for a key (what the source finalizer waits for;
+ * an entry without recorded sources counts, to be safe), and whether removals are pending at a live
+ * destination (the run then asks to be run again soon: an edge's confirmation wakes translate,
+ * whose DELETED event may reach no placement once the destination left). `departedObjects` tells
+ * which objects nothing waits for any more (reconcile-release-finalizers.ts lifts their finalizer).
  */
 import { readDepartures, removeDeparture } from '../../lib/deletion/departures.ts'
 import { hasEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'
-import { releaseFinalizer } from '../../lib/deletion/source-finalizer.ts'
-import type { HubClient } from '../../lib/hub/client.ts'
 import { mapLimit } from '../../lib/map-limit.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import { parseMailboxName } from '../../lib/reconcile/keys.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
 import type { CopyKey, ManifestEntry } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
-import { isLive, STALE_AFTER_MS } from '../../lib/summarize/liveness.ts'
+import { isLive, type Liveness } from '../../lib/summarize/liveness.ts'
 import { heardAt, type MailboxView, type Reads } from './reads.ts'
 import { objectKey } from './scope.ts'
 
@@ -88,9 +86,9 @@ async function syncTargetExists(reads: Reads, mailbox: string): Promise<boolean>
 export async function observeRemovals(
   deps: { kv: KvStore },
   reads: Reads,
-  at: { spaceId: string; destinations: readonly string[]; nowMs: number }
+  at: { spaceId: string; destinations: readonly string[]; nowMs: number; rule: Liveness }
 ): Promise<Removals> {
-  const { spaceId, destinations, nowMs } = at
+  const { spaceId, destinations, nowMs, rule } = at
   const record = await readDepartures(deps.kv, spaceId)
   const departed = record.mailboxes
   const names = [...new Set([...destinations, ...departed])].sort()
@@ -107,7 +105,7 @@ export async function observeRemovals(
     const dest = parseMailboxName(name)
     if (!dest) return false
     const inv = await reads.inventory(dest.inventorySpaceId)
-    return isLive(heardAt(inv, dest.syncTargetUid), nowMs, STALE_AFTER_MS)
+    return isLive(heardAt(inv, dest.syncTargetUid), nowMs, rule.staleAfterMs)
   })
   return {
     removingOf: (placement) => byPlacement.get(placement) ?? [],
@@ -142,30 +140,35 @@ export function departingCounts(
   return [...out.values()].sort((a, b) => (entryKey(a.key) < entryKey(b.key) ? -1 : 1))
 }
 
+/** The space's objects carrying the finalizer that are terminating or placed nowhere. */
+export type Departed = {
+  /** Those no mailbox holds a copy of any more: their finalizer can be lifted. */
+  release: SourceObject[]
+  /** Those some mailbox still holds a copy of (live or tombstone). */
+  waiting: number
+  /** Those that could be released but for `hold`. */
+  held: number
+}
+
 /**
- * Lifts the finalizer from the space's objects that carry it and are terminating or placed
- * nowhere, once no mailbox holds a copy sourced from the space; the others keep waiting. With
- * `hold` (some placement of the space may have copies in mailboxes not read), none is lifted:
- * those that would be are counted as `held`.
+ * Which of the space's objects that carry the finalizer and are terminating or placed nowhere may
+ * lose it: those no mailbox holds a copy of sourced from the space; the others keep waiting. With
+ * `hold` (some placement of the space may have copies in mailboxes not read), none may: those that
+ * would be are counted as `held`. Pure.
  */
-export async function releaseDeparted(
-  client: HubClient,
-  at: {
-    spaceId: string
-    objects: readonly SourceObject[]
-    placed: (o: SourceObject) => boolean
-    removals: Removals
-    hold?: boolean
-  }
-): Promise<{ released: number; waiting: number; held: number }> {
-  const { spaceId, objects, placed, removals } = at
-  const out = { released: 0, waiting: 0, held: 0 }
-  for (const o of objects) {
+export function departedObjects(at: {
+  objects: readonly SourceObject[]
+  placed: (o: SourceObject) => boolean
+  removals: Pick<Removals, 'holds'>
+  hold?: boolean
+}): Departed {
+  const out: Departed = { release: [], waiting: 0, held: 0 }
+  for (const o of at.objects) {
     if (!hasRemovalFinalizer(o)) continue
-    if (!o.object.metadata.deletionTimestamp && placed(o)) continue
-    if (removals.holds(objectKey(o))) out.waiting++
+    if (!o.object.metadata.deletionTimestamp && at.placed(o)) continue
+    if (at.removals.holds(objectKey(o))) out.waiting++
     else if (at.hold) out.held++
-    else if (await releaseFinalizer(client, spaceId, o)) out.released++
+    else out.release.push(o)
   }
   return out
 }

@@ -2,18 +2,16 @@
  * What the summarize step writes on a workload object: the annotation
  * `kubestellar.io/executing-count` (how many destinations run it: copy applied or ready, counted
  * over every placement of the space that selects it, so two placements sharing an object agree),
- * removed from objects no placement selects any more; the finalizer `edge.kcp.io/edge-removal`
- * (EDGE_REMOVAL_FINALIZER) once the object has a copy in some mailbox (so its deletion waits for
- * the edges: lib/deletion/lifecycle.ts, removals.ts lifts it); and, when exactly one destination runs it,
- * that copy's reported `.status` (the singleton return of KubeStellar v0.8), through the status
- * subresource of kinds that have one, its `observedGeneration` (the edge's own generation) replaced
- * by the workload object's, since the report is for the copy of the current spec. When the count
- * is not one the status is left as it was: a status picked from one of several copies would
- * misdescribe the others, and clearing it would throw away the last truth known while the count
- * says how many run it now (with the count back at one the status follows again). Writes happen
- * only on a difference, on a freshly read object, with its resourceVersion as precondition; a
- * status the hub refuses (422: a field its schema does not know) is logged and left, so it does
- * not block the count.
+ * removed from objects no placement selects any more; the annotation `edge.kcp.io/status-from`
+ * (where its status is from: returned-status.ts), likewise; the finalizer
+ * `edge.kcp.io/edge-removal` (EDGE_REMOVAL_FINALIZER) once the object has a copy in some mailbox
+ * (so its deletion waits for the edges: lib/deletion/lifecycle.ts, removals.ts lifts it); and the
+ * status returned from its edges (returned-status.ts: the singleton return of KubeStellar v0.8,
+ * or the status aggregated over several edges), through the status subresource of kinds that
+ * have one. A want without a status leaves the status as it was. Writes happen only on a
+ * difference, on a freshly read object, with its resourceVersion as precondition; a status the
+ * hub refuses (422: a field its schema does not know) is logged and left, so it does not block
+ * the count.
  */
 import { reserveFor } from '../../lib/budget/reservation.ts'
 import { hasEdgeRemovalFinalizer, withEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'
@@ -22,14 +20,19 @@ import type { HubClient } from '../../lib/hub/client.ts'
 import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
 import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
-import { EXECUTING_COUNT_ANNOTATION } from '../../lib/placement/annotations.ts'
+import {
+  EXECUTING_COUNT_ANNOTATION,
+  STATUS_FROM_ANNOTATION,
+} from '../../lib/placement/annotations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import { OBJECT_WRITE_COST } from '../../lib/store/write-costs.ts'
 
 export type WorkloadWant = {
   /** undefined: the annotation should be absent (no placement selects the object). */
   count?: number
-  /** The status to return (singleton), when the kind has a status subresource. */
+  /** The status source annotation (STATUS_FROM_ANNOTATION); undefined: absent. */
+  statusFrom?: string
+  /** The status to return (returned-status.ts), when the kind has a status subresource. */
   status?: JsonObject
   /** Add the edge-removal finalizer (the object has a copy in some mailbox). */
   finalizer?: boolean
@@ -53,7 +56,8 @@ function annotationNeeded(o: KubeObject, want: WorkloadWant): boolean {
   const finalizerMissing = want.finalizer === true && !hasEdgeRemovalFinalizer(o.metadata)
   return (
     finalizerMissing ||
-    annotationOf(o) !== (want.count === undefined ? undefined : String(want.count))
+    annotationOf(o) !== (want.count === undefined ? undefined : String(want.count)) ||
+    o.metadata.annotations?.[STATUS_FROM_ANNOTATION] !== want.statusFrom
   )
 }
 
@@ -62,10 +66,12 @@ function statusNeeded(o: KubeObject, want: WorkloadWant): boolean {
 }
 
 function withAnnotation(o: KubeObject, want: WorkloadWant): KubeObject {
-  const { count } = want
+  const { count, statusFrom } = want
   const annotations = { ...(o.metadata.annotations ?? {}) }
   if (count === undefined) delete annotations[EXECUTING_COUNT_ANNOTATION]
   else annotations[EXECUTING_COUNT_ANNOTATION] = String(count)
+  if (statusFrom === undefined) delete annotations[STATUS_FROM_ANNOTATION]
+  else annotations[STATUS_FROM_ANNOTATION] = statusFrom
   const { annotations: _, ...rest } = o.metadata
   const metadata = Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest
   if (want.finalizer && !hasEdgeRemovalFinalizer(o.metadata))
@@ -126,11 +132,12 @@ async function write(
       done.push('status')
     } catch (e) {
       if (!isApiError(e) || e.code !== 422) throw e
-      deps.log.warn('singleton status not returned', { spaceId, name: m.name, error: e })
+      deps.log.warn('status not returned', { spaceId, name: m.name, error: e })
     }
   }
   return done
 }
 
-/** Whether an object carries the annotation (so a deselected one can be cleaned). */
-export const hasExecutingCount = (o: KubeObject) => annotationOf(o) !== undefined
+/** Whether an object carries either annotation (so a deselected one can be cleaned). */
+export const hasExecutingCount = (o: KubeObject) =>
+  annotationOf(o) !== undefined || o.metadata.annotations?.[STATUS_FROM_ANNOTATION] !== undefined

@@ -2,8 +2,9 @@
  * The Events kube's controllers, scheduler and kubelet record about what they just did, as core/v1
  * Events in the object's namespace whose `involvedObject` names it with its uid (what `kubectl
  * describe` selects on): ScalingReplicaSet on a Deployment, SuccessfulCreate and SuccessfulDelete
- * on the owner of a pod it created or deleted, Completed on a Job, and Scheduled, Pulled, Created
- * and Started on a pod that starts. Each is a first occurrence (count 1) named as kube's recorder
+ * on the owner of a pod it created or deleted, Completed on a Job, Scheduled, Pulled, Created
+ * and Started on a pod that starts, and the Warnings of an image that cannot be pulled
+ * (sim-image-pull.ts). Each is a first occurrence (count 1) named as kube's recorder
  * names them, `<object>.<hex nanoseconds>`, so a list (ordered by name) is in recording order; a
  * failed write is logged and dropped, as kube's recorder is best effort too. Events are written
  * only beside a change the pass made, so an idle edge writes none; they expire an hour after they
@@ -30,9 +31,16 @@ export const SOURCES = {
 } as const
 
 /** One Event to record: who says it, why, and the part of the object it is about, if any. */
-export type SimEvent = { source: EventSource; reason: string; message: string; fieldPath?: string }
+export type SimEvent = {
+  source: EventSource
+  reason: string
+  message: string
+  fieldPath?: string
+  /** Normal unless told. */
+  type?: 'Normal' | 'Warning'
+}
 
-/** Records one Normal Event about `about` from `e.source`. */
+/** Records one Event (Normal unless `e.type` says Warning) about `about` from `e.source`. */
 export async function recordEvent(ctx: SimContext, about: KubeObject, e: SimEvent): Promise<void> {
   const { source, reason, message } = e
   const m = about.metadata
@@ -57,7 +65,7 @@ export async function recordEvent(ctx: SimContext, about: KubeObject, e: SimEven
     },
     reason,
     message,
-    type: 'Normal',
+    type: e.type ?? 'Normal',
     source: { component: source, ...host },
     firstTimestamp: at,
     lastTimestamp: at,

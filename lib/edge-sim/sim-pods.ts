@@ -4,8 +4,9 @@
  * pod without a Running status becomes Running with every container ready (conditions
  * PodReadyToStartContainers, Initialized, Ready, ContainersReady and PodScheduled True, pod and
  * host IPs, start time, container ids), with the Events of a start; a Job's pod succeeds
- * `jobDurationMs` after it started (containers terminated with reason Completed). Pods marked for
- * deletion without finalizers go.
+ * `jobDurationMs` after it started (containers terminated with reason Completed); a pod with an
+ * image that cannot be pulled stays Pending instead (sim-image-pull.ts). Pods marked for deletion
+ * without finalizers go.
  */
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
@@ -21,6 +22,7 @@ import {
   wakeAt,
 } from './sim-context.ts'
 import { podStartedEvents } from './sim-events.ts'
+import { holdUnpulled, unpullableImage } from './sim-image-pull.ts'
 
 type PodOptions = {
   name?: string
@@ -180,7 +182,9 @@ export async function runKubelet(ctx: SimContext): Promise<void> {
       if (!current) continue
     }
     if (phaseOf(current) === 'Pending') {
-      await startPod(ctx, current, at, nowMs)
+      const unpulled = unpullableImage(current)
+      if (unpulled) await holdUnpulled(ctx, current, unpulled)
+      else await startPod(ctx, current, at, nowMs)
       continue
     }
     if (isTerminated(current) || controllerRef(current)?.kind !== 'Job') continue

@@ -349,6 +349,7 @@ describe('kubectl get columns in root:habits', () => {
       'READY',
       'UP-TO-DATE',
       'AVAILABLE',
+      'EDGES',
       'AGE',
       'CONTAINERS',
       'IMAGES',

@@ -2,7 +2,8 @@
  * Which printer serves a resource: the hand-written printer of a built-in kind (keyed by group and
  * kind), the additionalPrinterColumns of the CRD version being served, NAME/CREATED AT for the
  * built-in kinds kube prints with its default convertor (Role, ClusterRole, LimitRange, CRDs), and
- * NAME/AGE for everything else.
+ * NAME/AGE for everything else; at the center, the EDGES column on the kinds whose status is
+ * aggregated over edges.
  */
 import type { ResourceInfo } from '../resource-info.ts'
 import { batchPrinters } from './batch.ts'
@@ -16,6 +17,7 @@ import {
 } from './custom-columns.ts'
 import { edgePrinters } from './edge.ts'
 import { summaryPrinters } from './edge-summary.ts'
+import { EDGES_COLUMN_KINDS, withEdgesColumn } from './edges-column.ts'
 import { EVENT_PRINTER } from './event.ts'
 import { POD_PRINTER } from './pod.ts'
 import { TOKEN_PRINTER } from './token.ts'
@@ -45,10 +47,19 @@ const BY_KIND: Record<string, Printer> = {
   ...summaryPrinters,
 }
 
-/** The printer for `info` served at `version`. */
+/** The center's printers of the kinds whose status is aggregated over edges: with EDGES. */
+const AT_CENTER: Record<string, Printer> = Object.fromEntries(
+  [...EDGES_COLUMN_KINDS].map((k) => [k, withEdgesColumn(BY_KIND[k] ?? NAME_AGE_PRINTER)])
+)
+
+/**
+ * The printer for `info` served at `version`; `center`: as the center serves it (the kinds whose
+ * status is aggregated over edges get the EDGES column: edges-column.ts).
+ */
 export function printerFor(
   info: Pick<ResourceInfo, 'group' | 'kind' | 'source' | 'printerColumns'>,
-  version: string
+  version: string,
+  opts: { center?: boolean } = {}
 ): Printer {
   if (info.source === 'crd') {
     const columns = info.printerColumns?.[version]
@@ -56,5 +67,6 @@ export function printerFor(
       ? customColumnsPrinter(columns)
       : CUSTOM_RESOURCE_DEFAULT_PRINTER
   }
-  return BY_KIND[`${info.group}/${info.kind}`] ?? NAME_AGE_PRINTER
+  const key = `${info.group}/${info.kind}`
+  return (opts.center ? AT_CENTER[key] : undefined) ?? BY_KIND[key] ?? NAME_AGE_PRINTER
 }

@@ -42,6 +42,11 @@ describe('negotiateTable', () => {
     expect(negotiateTable(req(KUBECTL_ACCEPT))).toEqual({
       version: 'v1',
       includeObject: 'Metadata',
+      center: true,
+    })
+    expect(negotiateTable(req(KUBECTL_ACCEPT), 'simulated-edge')).toEqual({
+      version: 'v1',
+      includeObject: 'Metadata',
     })
     const v1beta1 = 'application/json;as=Table;v=v1beta1;g=meta.k8s.io'
     expect(negotiateTable(req(v1beta1))?.version).toBe('v1beta1')
@@ -311,8 +316,8 @@ describe('kubectl get against the hub', () => {
 
   it('prints server-side columns for deployments, wide services and namespaces', async () => {
     const deploy = rows(await kubectl('get', 'deploy'))
-    expect(deploy[0]).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE'])
-    expect(deploy[1]?.slice(0, 4)).toEqual(['web', '0/3', '0', '0'])
+    expect(deploy[0]).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'EDGES', 'AGE'])
+    expect(deploy[1]?.slice(0, 5)).toEqual(['web', '0/3', '0', '0', '<none>'])
     const svc = rows(await kubectl('get', 'svc', '-o', 'wide'))
     expect(svc[0]).toEqual([
       'NAME',
@@ -335,7 +340,7 @@ describe('kubectl get against the hub', () => {
     const ns = rows(await kubectl('get', 'ns'))
     expect(ns[0]).toEqual(['NAME', 'STATUS', 'AGE'])
     expect(ns.find((r) => r[0] === 'demo')?.[1]).toBe('Active')
-    expect(rows(await kubectl('get', 'deploy', 'web', '-o', 'wide'))[1]?.slice(5)).toEqual([
+    expect(rows(await kubectl('get', 'deploy', 'web', '-o', 'wide'))[1]?.slice(6)).toEqual([
       'nginx',
       'nginx:1.27',
       'app=web',

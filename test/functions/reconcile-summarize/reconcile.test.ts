@@ -2,7 +2,8 @@
  * The summarize step through the in-process hub, as a sequence of cases sharing one world
  * (world.ts): each case changes something (reports from edges as their agents send them,
  * heartbeats, workload changes), runs the steps, then checks the resulting EdgePlacement
- * summaries and workload objects, and that a second summarize run writes nothing.
+ * summaries and workload objects — the singleton status of an object with one destination, the
+ * aggregated status of one with three — and that a second summarize run writes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
@@ -97,6 +98,9 @@ afterAll(() => w?.close())
 const get = async (gvr: typeof DEPLOY, ns: string, name: string) =>
   (await w.client.get(WS, gvr, name, ns)) as KubeObject
 const count = (o: KubeObject) => o.metadata.annotations?.['kubestellar.io/executing-count']
+const from = (o: KubeObject) => o.metadata.annotations?.['edge.kcp.io/status-from']
+const aggregated = (o: KubeObject) =>
+  ((o.status as any)?.conditions ?? []).find((c: any) => c.type === 'edge.kcp.io/Aggregated')
 const counts = (s: any, name: string) => {
   const o = s.objects.find((x: any) => x.name === name)
   return Object.fromEntries(
@@ -128,11 +132,19 @@ const cases: Case[] = [
         stale: 0,
       })
       expect(counts(s, 'web')).toEqual({ pending: 3 })
-      expect(count(await get(DEPLOY, 'app', 'web'))).toBe('0')
+      const web = await get(DEPLOY, 'app', 'web')
+      expect(count(web)).toBe('0')
+      expect(from(web)).toBe('0/3')
+      expect(aggregated(web)).toMatchObject({
+        status: 'False',
+        reason: 'EdgesNotReported',
+        message: 'status of 0 of 3 edges; not reported on generation 1 yet: e1, e2, e3',
+      })
+      expect(web.status).not.toHaveProperty('observedGeneration')
     },
   },
   {
-    name: 'one edge reports ready: counted ready, the singleton status comes back',
+    name: 'one of three edges reports ready: counted ready; the status waits for the others',
     act: () =>
       w.report('e1', {
         heartbeat: true,
@@ -149,11 +161,12 @@ const cases: Case[] = [
       expect(counts(s, 'once')).toEqual({ ready: 1, pending: 2 })
       const web = await get(DEPLOY, 'app', 'web')
       expect(count(web)).toBe('1')
-      expect(web.status).toEqual({ ...webReady, observedGeneration: web.metadata.generation })
+      expect(from(web)).toBe('1/3')
+      expect(web.status).toEqual({ replicas: 2, conditions: [aggregated(web)] })
     },
   },
   {
-    name: 'a second edge: applied (not ready), failed with reasons in the broken list, no return with two',
+    name: 'a second edge: applied (not ready), failed with reasons in the broken list',
     act: () =>
       w.report('e2', {
         statuses: [
@@ -176,7 +189,30 @@ const cases: Case[] = [
       ])
       const web = await get(DEPLOY, 'app', 'web')
       expect(count(web)).toBe('2')
-      expect(web.status).toMatchObject({ availableReplicas: 2 })
+      expect(from(web)).toBe('2/3')
+      expect(web.status).toEqual({ replicas: 2, conditions: [aggregated(web)] })
+    },
+  },
+  {
+    name: 'every edge reported: the generation observed, the least of what runs, from 3 of 3',
+    act: () =>
+      w.report('e3', { statuses: [{ ...ref('deployments', 'app', 'web'), status: webReady }] }),
+    check: async () => {
+      const web = await get(DEPLOY, 'app', 'web')
+      expect(count(web)).toBe('3')
+      expect(from(web)).toBe('3/3')
+      expect(web.status).toMatchObject({
+        observedGeneration: web.metadata.generation,
+        replicas: 2,
+        updatedReplicas: 2,
+        readyReplicas: 1,
+        availableReplicas: 1,
+      })
+      expect(aggregated(web)).toMatchObject({
+        status: 'True',
+        reason: 'AllEdgesReported',
+        message: 'status of 3 of 3 edges: e1, e2, e3',
+      })
     },
   },
   {
@@ -200,6 +236,7 @@ const cases: Case[] = [
       expect(counts(await w.placementStatus('solo'), 'single')).toEqual({ ready: 1 })
       const single = await get(DEPLOY, 'solo', 'single')
       expect(count(single)).toBe('1')
+      expect(from(single)).toBe('1/1')
       expect(single.status).toMatchObject({ availableReplicas: 1, observedGeneration: 1 })
     },
   },
@@ -278,6 +315,14 @@ const cases: Case[] = [
       const s = await w.placementStatus('p')
       expect(s).toMatchObject({ reportingDestinations: 2, staleDestinations: 1 })
       expect(counts(s, 'web')).toEqual({ ready: 1, applied: 1, stale: 1 })
+      const web = await get(DEPLOY, 'app', 'web')
+      expect(from(web)).toBe('2/3 (1 stale)')
+      expect(web.status).toMatchObject({ observedGeneration: 1, readyReplicas: 1 })
+      expect(aggregated(web)).toMatchObject({
+        status: 'False',
+        reason: 'StaleEdges',
+        message: 'status of 2 of 3 edges: e1, e2; stale, not counted: e3',
+      })
       const many = await w.placementStatus('many')
       expect(many).toMatchObject({ objectCount: 25, brokenCount: 25, staleDestinations: 1 })
       expect(many.broken).toHaveLength(20)
@@ -285,7 +330,7 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'a spec change: older-generation reports are pending, the count drops, the status stays',
+    name: 'a spec change: older-generation reports are pending, the count drops, the generation is not observed',
     act: async () => {
       const web = await get(DEPLOY, 'app', 'web')
       await w.client.update(WS, DEPLOY, {
@@ -298,7 +343,13 @@ const cases: Case[] = [
       expect(counts(await w.placementStatus('p'), 'web')).toEqual({ pending: 2, stale: 1 })
       const web = await get(DEPLOY, 'app', 'web')
       expect(count(web)).toBe('0')
-      expect(web.status).toMatchObject({ availableReplicas: 2, observedGeneration: 1 })
+      expect(web.metadata.generation).toBe(2)
+      expect(web.status).toMatchObject({ availableReplicas: 1, observedGeneration: 1 })
+      expect(aggregated(web)).toMatchObject({
+        reason: 'StaleEdges',
+        message:
+          'status of 0 of 3 edges; stale, not counted: e3; not reported on generation 2 yet: e1, e2',
+      })
     },
   },
   {
@@ -308,7 +359,9 @@ const cases: Case[] = [
       await w.placeAll()
     },
     check: async () => {
-      expect(count(await get(DEPLOY, 'solo', 'single'))).toBeUndefined()
+      const single = await get(DEPLOY, 'solo', 'single')
+      expect(count(single)).toBeUndefined()
+      expect(from(single)).toBeUndefined()
     },
   },
 ]

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   EXECUTING_COUNT_ANNOTATION,
   isSystemKey,
+  STATUS_FROM_ANNOTATION,
   travelling,
   travels,
 } from '../../../lib/placement/annotations.ts'
@@ -25,14 +26,16 @@ describe('isSystemKey', () => {
 })
 
 describe('travels and travelling', () => {
-  it('keep kcp system keys and the center-only executing count out of a copy', () => {
+  it('keep kcp system keys and the center-only executing count and status source out of a copy', () => {
     expect(travels('app')).toBe(true)
     expect(travels('edge.kcp.io/customizer')).toBe(true)
     expect(travels('kcp.io/cluster')).toBe(false)
     expect(travels(EXECUTING_COUNT_ANNOTATION)).toBe(false)
+    expect(travels(STATUS_FROM_ANNOTATION)).toBe(false)
     const annotations = {
       'kcp.io/cluster': 'ws1',
       [EXECUTING_COUNT_ANNOTATION]: '2',
+      [STATUS_FROM_ANNOTATION]: '2/2',
       note: 'hi',
       'edge.kcp.io/expand-parameters': 'true',
     }

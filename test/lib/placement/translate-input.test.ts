@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EDGE_REMOVAL_FINALIZER } from '../../../lib/deletion/lifecycle.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { canonicalJson } from '../../../lib/patch/json-values.ts'
-import { EXECUTING_COUNT_ANNOTATION } from '../../../lib/placement/annotations.ts'
+import {
+  EXECUTING_COUNT_ANNOTATION,
+  STATUS_FROM_ANNOTATION,
+} from '../../../lib/placement/annotations.ts'
 import { translateInput } from '../../../lib/placement/translate-input.ts'
 import { CONTROLLER_MANAGER } from '../../../lib/reconcile/types.ts'
 import {
@@ -47,7 +50,11 @@ describe('translateInput', () => {
       metadata: {
         ...m,
         resourceVersion: '11',
-        annotations: { ...m.annotations, [EXECUTING_COUNT_ANNOTATION]: '3' },
+        annotations: {
+          ...m.annotations,
+          [EXECUTING_COUNT_ANNOTATION]: '3',
+          [STATUS_FROM_ANNOTATION]: '1/3',
+        },
         finalizers: [...(m.finalizers ?? []), EDGE_REMOVAL_FINALIZER],
         managedFields: [
           ...(m.managedFields ?? []),

@@ -1,0 +1,106 @@
+/**
+ * The status a workload object in the center carries back from its edges, and the annotation
+ * saying where it is from (STATUS_FROM_ANNOTATION), for kinds with a status subresource
+ * (Namespaces excepted: theirs is the center's own):
+ * - One selected destination: the singleton return of KubeStellar v0.8, as before — the copy's
+ *   reported status once that destination runs it (applied or ready) at the object's current spec
+ *   (current-spec.ts), its observedGeneration replaced by the object's (workload-writes.ts
+ *   `returnedStatus`); `1/1` then, else `0/1` and the status left as it was.
+ * - Several, of a kind whose readiness the step knows (Deployment, ReplicaSet, StatefulSet,
+ *   DaemonSet, Job, Pod): the status aggregated over every selected edge
+ *   (lib/summarize/multi-edge-status.ts), from each destination's latest report of its copy; the
+ *   annotation is the aggregate's `from` (`2/3 (1 stale)`).
+ * - Several, of any other kind: `not aggregated`; the singleton return still applies when exactly
+ *   one of them runs it.
+ * No selected destination: no annotation, and the status left as it was.
+ */
+import { timestamp } from '../../lib/kube/time.ts'
+import type { JsonObject } from '../../lib/kube/types.ts'
+import type { Destination } from '../../lib/placement/destinations.ts'
+import type { SourceObject } from '../../lib/placement/types.ts'
+import { isExecuting } from '../../lib/summarize/copy-condition.ts'
+import {
+  type EdgeReport,
+  isAggregatedKind,
+  multiEdgeStatus,
+} from '../../lib/summarize/multi-edge-status.ts'
+import { currentSpecHash } from './current-spec.ts'
+import type { Condition } from './object-writes.ts'
+import type { Observations } from './observe.ts'
+import { returnedStatus } from './workload-writes.ts'
+
+export const NOT_AGGREGATED = 'not aggregated'
+
+export type StatusWant = { status?: JsonObject; statusFrom?: string }
+
+export type StatusAsk = {
+  o: SourceObject
+  destinations: readonly Destination[]
+  condition: Condition
+  seen: Pick<Observations, 'facts'>
+  nowMs: number
+}
+
+const isObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Whether the copy at `d` carries the object's current spec (`hash` undefined: customized). */
+function specCurrent(ask: StatusAsk, d: Destination, hash: string | undefined): boolean {
+  const entry = ask.seen.facts(ask.o, d).entry
+  return !!entry && (hash === undefined || entry.specHash === hash)
+}
+
+/** The singleton return: the status of the one destination running it, at the current spec. */
+function singleton(ask: StatusAsk, hash: string | undefined): JsonObject | undefined {
+  const { o, destinations, condition } = ask
+  const running = destinations.filter((d) => isExecuting(condition(o, d)))
+  const only = running.length === 1 ? running[0] : undefined
+  const reported = only ? condition(o, only).reported : undefined
+  if (!only || !reported || !specCurrent(ask, only, hash)) return undefined
+  return returnedStatus(reported, o.object.metadata.generation)
+}
+
+function reportOf(ask: StatusAsk, d: Destination, hash: string | undefined): EdgeReport {
+  const facts = ask.seen.facts(ask.o, d)
+  const { entry, state } = facts
+  const live = ask.condition(ask.o, d).state !== 'stale'
+  const own = !!entry && !!state && state.uid === entry.uid && !state.gone && !entry.removing
+  const spec = isObject(facts.body?.spec) ? { spec: facts.body.spec } : {}
+  if (!own || !entry || !state) return { edge: d.syncTargetName, live, current: false, ...spec }
+  const reported = !!state.problem || (state.observedGeneration ?? 0) >= entry.generation
+  return {
+    edge: d.syncTargetName,
+    live,
+    current: reported && specCurrent(ask, d, hash),
+    ...spec,
+    ...(isObject(state.status) ? { status: state.status } : {}),
+    ...(state.problem ? { problem: state.problem } : {}),
+  }
+}
+
+/** What status `ask.o` should carry, given its kind has a status subresource. */
+export async function statusWant(ask: StatusAsk): Promise<StatusWant> {
+  const { o, destinations } = ask
+  if ((o.group === '' && o.resource === 'namespaces') || destinations.length === 0) return {}
+  const hash = await currentSpecHash(o)
+  if (destinations.length === 1) {
+    const status = singleton(ask, hash)
+    const stale = ask.condition(o, destinations[0] as Destination).state === 'stale'
+    const from = status ? '1/1' : stale ? '0/1 (1 stale)' : '0/1'
+    return status ? { status, statusFrom: from } : { statusFrom: from }
+  }
+  const kind = o.object.kind
+  if (!isAggregatedKind(kind)) {
+    const status = singleton(ask, hash)
+    return { ...(status ? { status } : {}), statusFrom: NOT_AGGREGATED }
+  }
+  const { status, from } = multiEdgeStatus({
+    kind,
+    generation: o.object.metadata.generation ?? 0,
+    spec: isObject(o.object.spec) ? o.object.spec : {},
+    edges: destinations.map((d) => reportOf(ask, d, hash)),
+    ...(isObject(o.object.status) ? { previous: o.object.status } : {}),
+    now: timestamp(new Date(ask.nowMs)),
+  })
+  return { status, statusFrom: from }
+}

@@ -1,0 +1,126 @@
+/**
+ * What one summarize key's run reads before any part writes (sub-reconciler.ts): its workload
+ * space, the space's live placements, Summarizers and unknown placements (unknown-placements.ts),
+ * what each selects and where it goes (scope.ts), the mailboxes of the destinations of the objects
+ * in scope (observe.ts) — never any other mailbox —, every (object, destination) pair classified
+ * once (object-writes.ts `conditions`), the removals waiting in the mailboxes that may hold copies
+ * sourced from the space (removals.ts: every destination of the space only when some finalizer may
+ * be lifted, else the key's own) and, for the key's own placement, its failed and outdated pairs
+ * (pair-facts.ts). The parts only read this; what one part writes is never an input of another.
+ */
+
+import type { Builtins } from '../../lib/apis/builtins.ts'
+import { isNotFound } from '../../lib/errors.ts'
+import {
+  type Destination,
+  mailboxOfDestination,
+  uniqueDestinations,
+} from '../../lib/placement/destinations.ts'
+import type { SourceObject, SpaceSnapshot } from '../../lib/placement/types.ts'
+import type { ProjectionStore } from '../../lib/store/projection-types.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import { type Liveness, livenessOf } from '../../lib/summarize/liveness.ts'
+import { type Condition, conditions } from './object-writes.ts'
+import { type Observations, observe } from './observe.ts'
+import { type PairFacts, pairFacts } from './pair-facts.ts'
+import type { PlacementInfo, Reads } from './reads.ts'
+import { hasRemovalFinalizer, observeRemovals, type Removals } from './removals.ts'
+import { objectKey, type Scope, scopeOf } from './scope.ts'
+import { type Unknowns, unknownsOf } from './unknown-placements.ts'
+
+export type RunInput = {
+  spaceId: string
+  space: SpaceSnapshot
+  placements: readonly PlacementInfo[]
+  scope: Scope
+  /** The key's own placement's destinations, one per SyncTarget (none without a placement). */
+  own: Destination[]
+  /** Every destination whose heartbeat was read: the own ones and those of the pairs. */
+  observed: Destination[]
+  seen: Observations
+  condition: Condition
+  nowMs: number
+  /** The hub's staleness rule (lib/summarize/liveness.ts), as configured. */
+  rule: Liveness
+  removals: Removals
+  unknown: Unknowns
+  /** Whether some live placement of the space selects the object. */
+  placed(o: SourceObject): boolean
+  /** The failed and outdated pairs of the key's own placement; undefined without one. */
+  facts?: PairFacts
+}
+
+export type RunInputDeps = {
+  builtins: Builtins
+  projections: ProjectionStore
+  kv: KvStore
+  now: () => Date
+  /** The staleness rule the hub is configured with (HubDeps.liveness); default: the default. */
+  liveness?: Liveness | undefined
+}
+
+async function spaceOrNone(reads: Reads, spaceId: string): Promise<SpaceSnapshot | undefined> {
+  try {
+    return await reads.snapshot.space(spaceId)
+  } catch (e) {
+    if (isNotFound(e)) return undefined
+    throw e
+  }
+}
+
+/** The run's input for placement `name` of space `spaceId`; undefined when the space is gone. */
+export async function readRunInput(
+  deps: RunInputDeps,
+  reads: Reads,
+  key: { spaceId: string; name: string }
+): Promise<RunInput | undefined> {
+  const { spaceId, name } = key
+  const space = await spaceOrNone(reads, spaceId)
+  if (!space) return undefined
+  const [placements, summarizers, unknown] = await Promise.all([
+    reads.placementsIn(spaceId),
+    reads.summarizers(spaceId),
+    reads.unknownIn(spaceId).then(unknownsOf),
+  ])
+  const scope = scopeOf({ name, space, placements, summarizers, builtins: deps.builtins })
+  const pairs = [
+    ...(scope.mine?.objects ?? []),
+    ...scope.summarizers.flatMap((h) => h.matched),
+  ].map((object) => ({ object, destinations: scope.destinationsOf(object) }))
+  const own = uniqueDestinations(scope.mine?.destinations ?? [])
+  const seen = await observe(reads, deps.projections, { spaceId, pairs, destinations: own })
+  const nowMs = deps.now().getTime()
+  const rule = livenessOf(deps)
+  const condition = conditions(seen, nowMs, rule)
+  const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
+  // Every destination of the space only when some finalizer may be lifted; else its own.
+  const lifting = space.objects.some(
+    (o) => hasRemovalFinalizer(o) && (!!o.object.metadata.deletionTimestamp || !placed(o))
+  )
+  const reach = lifting
+    ? uniqueDestinations([...placements.flatMap((p) => p.destinations), ...unknown.destinations])
+    : own
+  const removals = await observeRemovals(deps, reads, {
+    spaceId,
+    destinations: reach.map(mailboxOfDestination),
+    nowMs,
+    rule,
+  })
+  const facts = scope.mine ? await pairFacts(scope.mine.objects, own, condition, seen) : undefined
+  return {
+    spaceId,
+    space,
+    placements,
+    scope,
+    own,
+    observed: [...own, ...pairs.flatMap((p) => p.destinations)],
+    seen,
+    condition,
+    nowMs,
+    rule,
+    removals,
+    unknown,
+    placed,
+    ...(facts ? { facts } : {}),
+  }
+}
