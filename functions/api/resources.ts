@@ -8,7 +8,8 @@
  * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
  * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts). On a hub
  * that authorizes by RBAC, roles and bindings pass kube's escalation check and the reviews are
- * answered by the RBAC authorizer, and serviceaccounts/token issues tokens (TokenRequest).
+ * answered by the RBAC authorizer, and serviceaccounts/token issues tokens (TokenRequest). In
+ * the cross-workspace view a Table names each row's workspace (space-column.ts).
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -41,6 +42,7 @@ import { type ApiQuery, deleteQuery, listParams } from './query.ts'
 import { escalationCheck, rbacReview } from './rbac-writes.ts'
 import { json, listBody } from './respond.ts'
 import { objectPredicate } from './selectors.ts'
+import { spaceColumn } from './space-column.ts'
 import { authorizeStepOwned } from './step-owned.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
 import { authorizeTokens, createToken, isTokenResource } from './tokens.ts'
@@ -113,9 +115,19 @@ async function readCollection(
   predicate: ((obj: KubeObject) => boolean) | undefined
 ): Promise<Response> {
   const table = negotiateTable(r.req)
+  const spaces = table && r.allSpaces ? spaceColumn(r.deps.kv, r.deps.now) : undefined
   if (r.query.watch)
     return watchResponse(r.deps, {
-      ...(table ? { transform: tableWatchEvents(t, table, r.deps.now) } : {}),
+      ...(table
+        ? {
+            transform: tableWatchEvents(t, {
+              ...table,
+              now: r.deps.now,
+              ...(spaces ? { spaces } : {}),
+            }),
+          }
+        : {}),
+      ...(spaces ? { prepare: spaces.prepare } : {}),
       target: t,
       allSpaces: r.allSpaces,
       ...listParams(r.query),
@@ -137,7 +149,9 @@ async function readCollection(
     },
     r.allSpaces
   )
-  if (table) return json(listTable(t, res, table, r.deps.now()))
+  if (spaces) await spaces.prepare(res.items)
+  if (table)
+    return json(listTable(t, res, { ...table, now: r.deps.now(), ...(spaces ? { spaces } : {}) }))
   return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, res))
 }
 
