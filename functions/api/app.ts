@@ -9,7 +9,11 @@
  * reviews, which answer for any token in any space; a space a token cannot reach answers the
  * same 403 whether it exists or not), and a dispatch on what the path addresses —
  * discovery, OpenAPI, version, or a resource (a legacy `/watch/` path becomes its collection's
- * watch: named-watch.ts). A hub in edge-cluster mode authorizes each such request by RBAC, with
+ * watch: named-watch.ts). A space that does not exist (where its 404 may be said) still serves
+ * discovery, as a fresh space would, so kubectl's discovery succeeds and the request itself gets
+ * the one clear 404 naming the space: failed discovery makes kubectl log its "Unhandled Error"
+ * lines five times before any error of its own, against kube-apiserver's 404 for an unknown path
+ * too (client-go's memory cache logs every failed refresh). A hub in edge-cluster mode authorizes each such request by RBAC, with
  * impersonation, before it dispatches (rbac-gate.ts). The same app runs in the Worker and in
  * plain Node; its dependencies come from `getDeps`, called once per request. Every error renders
  * as a kube Status.
@@ -71,12 +75,20 @@ function isSelfReview(path: RequestPath): boolean {
  * a space that does not exist. The self reviews answer in any space for any token: in a space it
  * cannot reach they answer from the name alone (`allowed: false`), as for one that does not exist.
  */
+type Addressed = {
+  space: Space
+  allSpaces: boolean
+  /** The space does not exist: only discovery is served (`space` is a stand-in). */
+  missing?: true
+}
+
 async function spaceFor(
   deps: HubDeps,
   principal: Principal,
   ref: string | undefined,
-  anyPrincipal: boolean
-): Promise<{ space: Space; allSpaces: boolean }> {
+  path: RequestPath
+): Promise<Addressed> {
+  const anyPrincipal = isSelfReview(path)
   if (ref === '*') {
     authorizeAdmin(principal, 'use the cross-workspace view')
     return { space: ROOT, allSpaces: true }
@@ -89,10 +101,11 @@ async function spaceFor(
   if (isPathRef(name) && !maySee(principal, name)) return unreachable()
   const space = await resolveSpaceCached(deps.kv, name, deps.now().getTime())
   if (!space) {
-    if (principal.kind === 'admin') throw notFound('workspaces', { group: 'tenancy.kcp.io', name })
     // An id (or a path within reach, which is a 404): only the id's answer must not say more.
-    if (isPathRef(name)) throw notFound('workspaces', { group: 'tenancy.kcp.io', name })
-    return unreachable()
+    if (principal.kind !== 'admin' && !isPathRef(name)) return unreachable()
+    if (path.kind !== 'resource')
+      return { space: { ...ROOT, id: '', path: name }, allSpaces: false, missing: true }
+    throw notFound('workspaces', { group: 'tenancy.kcp.io', name })
   }
   if (!maySee(principal, space.path)) return unreachable()
   return { space, allSpaces: false }
@@ -113,7 +126,7 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   const { space: ref, rest } = splitClusterPrefix(url.pathname)
   const path = parseRequestPath(rest)
   if (path.kind === 'unknown') throw notFound('', { name: url.pathname })
-  const { space, allSpaces } = await spaceFor(deps, c.get('principal'), ref, isSelfReview(path))
+  const { space, allSpaces, missing } = await spaceFor(deps, c.get('principal'), ref, path)
   const query = parseQuery(url)
   const user = await rbacGate({
     deps,
@@ -125,7 +138,14 @@ async function dispatch(c: Context<ApiEnv>): Promise<Response> {
   })
   const prefix = ref === undefined ? '' : `/clusters/${ref}`
   if (path.kind !== 'resource')
-    return handleDiscovery({ deps, space, path, prefix, req: c.req.raw })
+    return handleDiscovery({
+      deps,
+      space,
+      path,
+      prefix,
+      req: c.req.raw,
+      ...(missing ? { missing } : {}),
+    })
   const served = resolveNamedWatch(c.req.method, path, query)
   return handleResource({
     deps,

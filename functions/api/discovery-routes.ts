@@ -4,7 +4,8 @@
  * resource lists, /openapi/v3 (index and per group-version documents, with serverRelativeURLs
  * under the request's /clusters prefix), /openapi/v2 (a document without models, see
  * lib/kube/openapi-v2.ts), and /version. These are read-only: any method but GET and HEAD is
- * kube's 405 MethodNotAllowed Status (verbs.ts), before anything is built.
+ * kube's 405 MethodNotAllowed Status (verbs.ts), before anything is built. A space that does not
+ * exist is answered with the built-in resources a fresh space serves (app.ts says why).
  */
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
@@ -26,6 +27,7 @@ import {
   openApiV2Protobuf,
   wantsOpenApiV2Protobuf,
 } from '../../lib/kube/openapi-v2.ts'
+import { createRegistry } from '../../lib/kube/registry.ts'
 import type { RequestPath } from '../../lib/kube/request-path.ts'
 import { parseAccept } from './media-type.ts'
 import { json } from './respond.ts'
@@ -38,6 +40,8 @@ export type DiscoveryRequest = {
   /** `/clusters/<space>` as the client wrote it, or '' for root without prefix. */
   prefix: string
   req: Request
+  /** The space does not exist: the built-ins only, nothing read. */
+  missing?: true
 }
 
 export const SERVER_VERSION = {
@@ -81,7 +85,7 @@ export async function handleDiscovery(r: DiscoveryRequest): Promise<Response> {
   assertReadOnly(r.req.method)
   if (path.kind === 'version') return json(SERVER_VERSION)
   if (path.kind === 'openapi-v2') return openApiV2(r.req.headers.get('accept') ?? '')
-  const registry = await registryForSpace(r.deps, r.space.id)
+  const registry = r.missing ? createRegistry([]) : await registryForSpace(r.deps, r.space.id)
   const accept = r.req.headers.get('accept') ?? ''
   switch (path.kind) {
     case 'legacy-root': {

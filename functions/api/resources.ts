@@ -8,7 +8,10 @@
  * by media type as kube negotiates them (body.ts): object bodies as JSON, YAML or protobuf,
  * patches by patch type. Root's Tokens are admin only and created by issuing (tokens.ts). On a hub
  * that authorizes by RBAC, roles and bindings pass kube's escalation check and the reviews are
- * answered by the RBAC authorizer, and serviceaccounts/token issues tokens (TokenRequest).
+ * answered by the RBAC authorizer, and serviceaccounts/token issues tokens (TokenRequest). In
+ * the cross-workspace view a Table names each row's workspace (space-column.ts). What needs a
+ * running container is refused at once, at the center naming the edges where to ask: a Pod's
+ * log, exec, attach and port-forward, and kubectl's lookup of a workload's pods (pod-lookup.ts).
  */
 import { answerReview } from '../../lib/auth/reviews.ts'
 import type { Principal } from '../../lib/auth/tokens.ts'
@@ -24,11 +27,7 @@ import { getScale, writeScale } from '../../lib/hub/scale.ts'
 import { registryForSpace } from '../../lib/hub/space-registry.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import type { Target } from '../../lib/hub/target.ts'
-import {
-  needsRuntime,
-  runtimeUnavailable,
-  tokenUnavailable,
-} from '../../lib/hub/unavailable-subresources.ts'
+import { needsRuntime, tokenUnavailable } from '../../lib/hub/unavailable-subresources.ts'
 import { updateObject } from '../../lib/hub/update.ts'
 import type { ResourcePath } from '../../lib/kube/request-path.ts'
 import { apiVersionOf } from '../../lib/kube/request-path.ts'
@@ -37,10 +36,13 @@ import { issueServiceAccountToken } from '../../lib/rbac/service-account-token.t
 import type { UserInfo } from '../../lib/rbac/types.ts'
 import { readDeleteBody, readObjectBody, readPatchBody } from './body.ts'
 import { patchTypeOf } from './media-type.ts'
+import { refusePodLookup } from './pod-lookup.ts'
 import { type ApiQuery, deleteQuery, listParams } from './query.ts'
 import { escalationCheck, rbacReview } from './rbac-writes.ts'
 import { json, listBody } from './respond.ts'
+import { runtimeRefusal } from './runtime-refusal.ts'
 import { objectPredicate } from './selectors.ts'
+import { spaceColumn } from './space-column.ts'
 import { authorizeStepOwned } from './step-owned.ts'
 import { listTable, negotiateTable, objectTable, tableWatchEvents } from './table.ts'
 import { authorizeTokens, createToken, isTokenResource } from './tokens.ts'
@@ -113,9 +115,20 @@ async function readCollection(
   predicate: ((obj: KubeObject) => boolean) | undefined
 ): Promise<Response> {
   const table = negotiateTable(r.req, r.deps.site)
+  const spaces = table && r.allSpaces ? spaceColumn(r.deps.kv, r.deps.now) : undefined
+  if (r.query.watch) await refusePodLookup(r.deps, t, r)
   if (r.query.watch)
     return watchResponse(r.deps, {
-      ...(table ? { transform: tableWatchEvents(t, table, r.deps.now) } : {}),
+      ...(table
+        ? {
+            transform: tableWatchEvents(t, {
+              ...table,
+              now: r.deps.now,
+              ...(spaces ? { spaces } : {}),
+            }),
+          }
+        : {}),
+      ...(spaces ? { prepare: spaces.prepare } : {}),
       target: t,
       allSpaces: r.allSpaces,
       ...listParams(r.query),
@@ -137,7 +150,9 @@ async function readCollection(
     },
     r.allSpaces
   )
-  if (table) return json(listTable(t, res, table, r.deps.now()))
+  if (spaces) await spaces.prepare(res.items)
+  if (table)
+    return json(listTable(t, res, { ...table, now: r.deps.now(), ...(spaces ? { spaces } : {}) }))
   return json(listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, res))
 }
 
@@ -201,8 +216,7 @@ async function scale(r: ResourceRequest, t: Target): Promise<Response> {
 async function single(r: ResourceRequest, t: Target): Promise<Response> {
   const sub = r.path.subresource
   if (sub === 'scale' && t.info.subresources.scale) return scale(r, t)
-  const site = r.deps.site ?? 'center'
-  if (sub !== undefined && needsRuntime(sub)) throw runtimeUnavailable(site, t.info.resource, sub)
+  if (sub !== undefined && needsRuntime(sub)) throw await runtimeRefusal(r.deps, t, sub)
   if (sub === 'token' && t.info.resource === 'serviceaccounts') return serviceAccountToken(r, t)
   if (sub !== undefined && (sub !== 'status' || !t.info.subresources.status))
     throw notFound(`${t.info.resource}/${sub}`, {

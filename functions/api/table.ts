@@ -5,7 +5,8 @@
  * transformations the hub cannot make is 406 NotAcceptable) and the `includeObject` parameter
  * (None, Metadata — the default — or Object). `listTable`, `objectTable` and `tableWatchEvents`
  * render a list, one object, and each watch event (a one-row Table; column definitions only in the
- * first) with the printer of the resource being served.
+ * first) with the printer of the resource being served; in the cross-workspace view a list and a
+ * watch print each object's workspace first (space-column.ts).
  */
 import { badRequest, notAcceptable } from '../../lib/errors.ts'
 import type { Target } from '../../lib/hub/target.ts'
@@ -22,6 +23,7 @@ import {
 import type { KubeObject } from '../../lib/kube/types.ts'
 import type { ListResult } from '../../lib/store/types.ts'
 import { type MediaRange, parseAccept } from './media-type.ts'
+import { type SpaceColumn, withSpaceColumn } from './space-column.ts'
 
 export type TableRequest = {
   version: TableVersion
@@ -80,12 +82,20 @@ type Served = Pick<Target, 'info' | 'version'>
 const printerOf = (t: Served, tr: TableRequest) =>
   printerFor(t.info, t.version, tr.center ? { center: true } : {})
 
-/** A list as a Table, keeping the list's resourceVersion and paging metadata. */
-export function listTable(t: Served, res: ListResult, tr: TableRequest, now: Date): Table {
+/**
+ * A list as a Table, keeping the list's resourceVersion and paging metadata; with `spaces` (the
+ * cross-workspace view, prepared for these items) each row's workspace first.
+ */
+export function listTable(
+  t: Served,
+  res: ListResult,
+  tr: TableRequest & { now: Date; spaces?: SpaceColumn }
+): Table {
   const meta: TableListMeta = { resourceVersion: res.resourceVersion }
   if (res.continue) meta.continue = res.continue
   if (res.remainingItemCount !== undefined) meta.remainingItemCount = res.remainingItemCount
-  return buildTable(printerOf(t, tr), res.items, meta, { ...tr, now })
+  const table = buildTable(printerOf(t, tr), res.items, meta, tr)
+  return tr.spaces ? withSpaceColumn(table, res.items, tr.spaces) : table
 }
 
 function oneRow(
@@ -109,13 +119,14 @@ const isKubeObject = (v: unknown): v is KubeObject =>
 /**
  * Turns watch events into Table events: ADDED/MODIFIED/DELETED carry a one-row Table (column
  * definitions in the first only), BOOKMARK an empty Table with its resourceVersion; ERROR events
- * and anything else pass through.
+ * and anything else pass through. With `spaces`, prepared for each event's object before it is
+ * sent (the watch's `prepare`), a row starts with its workspace.
  */
 export function tableWatchEvents(
   t: Served,
-  tr: TableRequest,
-  now: () => Date
+  tr: TableRequest & { now: () => Date; spaces?: SpaceColumn }
 ): (event: unknown) => unknown {
+  const { now, spaces } = tr
   const printer = printerOf(t, tr)
   let headersSent = false
   return (event) => {
@@ -128,8 +139,8 @@ export function tableWatchEvents(
       return { type, object: buildTable(printer, [], meta, { ...tr, now: now(), noHeaders: true }) }
     }
     if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED') return event
-    const table = oneRow(printer, object, { ...tr, now: now(), noHeaders: headersSent })
+    const row = oneRow(printer, object, { ...tr, now: now(), noHeaders: headersSent })
     headersSent = true
-    return { type, object: table }
+    return { type, object: spaces ? withSpaceColumn(row, [object], spaces) : row }
   }
 }

@@ -33,6 +33,8 @@ export type WatchParams = {
   freshWaitMs?: number
   /** Rewrites each event before it is sent (e.g. as a Table for kubectl). */
   transform?: (event: unknown) => unknown
+  /** Reads what `transform` needs for these objects, before their events are sent. */
+  prepare?: (objects: readonly KubeObject[]) => Promise<void>
   /**
    * Charges events handed to this watch to its token's share (fair-share.ts): answers how long
    * (ms) the watch waits before it polls again; absent, never.
@@ -91,14 +93,17 @@ async function pollOnce(
   // only rvs sent by earlier polls are skipped.
   const seen = new Set(cur.sent.keys())
   let fresh = 0
+  const out: { type: string; object: KubeObject }[] = []
   for (const ev of res.events) {
     if (seen.has(ev.rv)) continue
     fresh += 1
     cur.sent.set(ev.rv, now)
     cur.highest = Math.max(cur.highest, ev.rv)
     if (alreadyListed(cur, ev)) continue
-    if (p.predicate(ev.object)) emit({ type: ev.type, object: servedAt(p.target, ev.object) })
+    if (p.predicate(ev.object)) out.push({ type: ev.type, object: servedAt(p.target, ev.object) })
   }
+  if (p.prepare && out.length > 0) await p.prepare(out.map((e) => e.object))
+  for (const e of out) emit(e)
   for (const [rv, at] of cur.sent)
     if (now - at > (p.settleMs ?? REREAD_WINDOW_MS)) {
       cur.low = Math.max(cur.low, rv)

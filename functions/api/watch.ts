@@ -67,6 +67,7 @@ async function initialEvents(
     predicate: p.predicate,
     watchable: true,
   })
+  if (p.prepare) await p.prepare(res.items)
   return {
     events: res.items.map((o) => ({ type: 'ADDED', object: servedAt(t, o) })),
     rv: Number(res.resourceVersion),

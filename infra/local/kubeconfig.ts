@@ -1,12 +1,14 @@
 /**
  * The kubeconfig the local stack writes for kubectl and client-node: one cluster and one context
- * per space (named after the space path, server `<hub>/clusters/<path>`), all using one user with
- * the admin bearer token, current-context `root`, trusting the hub's certificate. Later additions
- * (edge clusters) pass extra contexts with their own server and token. Written with mode 0600
- * because it holds tokens.
+ * per space it makes (`contextSpaces`: root, root:espw and, with edges, their inventory
+ * root:imw-1; each named after the space path, server `<hub>/clusters/<path>`), all using one
+ * user with the admin bearer token, current-context `root`, trusting the hub's certificate. Later
+ * additions (edge clusters) pass extra contexts with their own server and token. Written with
+ * mode 0600 because it holds tokens.
  */
 import { stringify } from 'yaml'
 import { writePrivateFile } from './data-dir.ts'
+import { EDGE_INVENTORY } from './edges-config.ts'
 
 export type KubeconfigContext = {
   /** Context (and cluster) name. */
@@ -32,6 +34,14 @@ export type KubeconfigOptions = {
 }
 
 export const ADMIN_USER = 'edgeplane-admin'
+
+/**
+ * The spaces `npm start` makes, each a context: root (the current context) and root:espw always,
+ * the edges' inventory space when there are simulated edges (edge-inventory.ts creates it then).
+ */
+export function contextSpaces(edgeCount: number): string[] {
+  return ['root', 'root:espw', ...(edgeCount > 0 ? [EDGE_INVENTORY] : [])]
+}
 
 export function spaceContexts(hubUrl: string, spaces: string[]): KubeconfigContext[] {
   return spaces.map((path) => ({ name: path, server: `${hubUrl}/clusters/${path}` }))

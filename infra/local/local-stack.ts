@@ -33,7 +33,7 @@ import { startDynaliteProcess } from './dynalite-process.ts'
 import { prepareHub } from './hub-setup.ts'
 import { type HubSupervisor, type HubSupervisorOptions, superviseHub } from './hub-supervisor.ts'
 import { hubUrlFor, startHubWorker } from './hub-worker.ts'
-import { writeKubeconfig } from './kubeconfig.ts'
+import { contextSpaces, writeKubeconfig } from './kubeconfig.ts'
 import { reapLeftovers } from './leftovers.ts'
 import type { LocalConfig } from './local-config.ts'
 import { type LocalEdges, startLocalEdges } from './local-edges.ts'
@@ -78,9 +78,6 @@ export type LocalStackOptions = {
   /** Timing of the hub's supervision (tests); the restart budget is LocalConfig.hubRestarts. */
   hubSupervision?: Pick<HubSupervisorOptions, 'recoverMs' | 'checkMs' | 'healthyMs'>
 }
-
-/** The spaces that get a kubeconfig context; the first is the current context. */
-export const CONTEXT_SPACES = ['root', 'root:espw']
 
 export async function startLocalStack(
   cfg: LocalConfig,
@@ -246,7 +243,7 @@ export async function startLocalStack(
       hubUrl,
       adminToken: admin.token,
       caPem: tls.certPem,
-      spaces: CONTEXT_SPACES,
+      spaces: contextSpaces(cfg.edges.length),
       extra: edges?.contexts ?? [],
     })
     base = {

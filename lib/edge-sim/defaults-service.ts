@@ -1,11 +1,11 @@
 /**
- * kube's Service defaults and allocations: type ClusterIP, sessionAffinity None, each port's
- * protocol TCP and targetPort = port; unless ExternalName a clusterIP (allocated from the edge's
+ * What kube's Service registry allocates, on top of the declared Service defaults
+ * (lib/kube/defaults/service-defaults.ts: type, protocols, targetPorts, traffic policies, which
+ * the object already has here): unless ExternalName a clusterIP (allocated from the edge's
  * 10.96.0.0/12, or the one asked for, checked and reserved; `None` for headless), clusterIPs,
- * ipFamilies [IPv4], ipFamilyPolicy SingleStack, internalTrafficPolicy Cluster; NodePort and
- * LoadBalancer Services get nodePorts (30000-32767) and externalTrafficPolicy Cluster. On update the
- * allocated values of the stored Service carry over when the write leaves them out, as kube's
- * Service storage does, and a clusterIP may not change once set.
+ * ipFamilies [IPv4], ipFamilyPolicy SingleStack; NodePort and LoadBalancer Services get nodePorts
+ * (30000-32767). On update the allocated values of the stored Service carry over when the write
+ * leaves them out, as kube's Service storage does, and a clusterIP may not change once set.
  */
 import { invalid, type StatusCause } from '../errors.ts'
 import type { DefaultingRequest } from '../hub/deps.ts'
@@ -80,7 +80,6 @@ async function clusterIpDefaults(
   setDefault(spec, 'clusterIPs', [spec.clusterIP])
   setDefault(spec, 'ipFamilies', ['IPv4'])
   setDefault(spec, 'ipFamilyPolicy', 'SingleStack')
-  setDefault(spec, 'internalTrafficPolicy', 'Cluster')
 }
 
 async function nodePortDefaults(
@@ -91,8 +90,6 @@ async function nodePortDefaults(
 ): Promise<void> {
   const deps = allocatorDeps(req)
   const who = { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }
-  setDefault(spec, 'externalTrafficPolicy', 'Cluster')
-  if (spec.type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true)
   const oldPorts = objects(oldSpec, 'ports')
   for (const [i, port] of objects(spec, 'ports').entries()) {
     const protocol = String(port.protocol)
@@ -118,15 +115,9 @@ async function nodePortDefaults(
   }
 }
 
-/** Service defaults and allocations, in place. */
-export async function serviceDefaults(req: DefaultingRequest, obj: KubeObject): Promise<void> {
+/** A Service's allocations, in place (its declared defaults already filled). */
+export async function serviceAllocations(req: DefaultingRequest, obj: KubeObject): Promise<void> {
   const spec = child(obj as Obj, 'spec')
-  setDefault(spec, 'type', 'ClusterIP')
-  setDefault(spec, 'sessionAffinity', 'None')
-  for (const port of objects(spec, 'ports')) {
-    setDefault(port, 'protocol', 'TCP')
-    if (port.targetPort === undefined && port.port !== undefined) port.targetPort = port.port
-  }
   if (spec.type === 'ExternalName') return
   const oldSpec = peek(req.old, 'spec')
   const sameType = isObj(oldSpec) && oldSpec.type !== 'ExternalName'

@@ -1,50 +1,40 @@
 /**
- * The API-server defaults of a simulated edge cluster, as one table keyed by `group/resource`
- * (what a real kube-apiserver fills in on every write, so that kubectl, client-node and the edge
- * agent see the objects a real cluster would hold). `apiServerDefaults` is the hub's opt-in
- * Defaulter (HubDeps.defaults): it copies the object, runs the kind's entry and returns the
- * result; kinds without an entry pass through unchanged.
+ * The API-server defaults of a simulated edge cluster (what a real kube-apiserver fills in on
+ * every write, so that kubectl, client-node and the edge agent see the objects a real cluster
+ * would hold): kube's declared defaults of the built-in kinds, which every hub fills
+ * (lib/kube/defaults/builtin-defaults.ts), then what only a running cluster adds, in one table
+ * keyed by `group/resource`: a bare Pod's admission additions, a Service's addresses (clusterIP,
+ * nodePorts), a Job's generated selector. `apiServerDefaults` is the simulated edge's Defaulter
+ * (HubDeps.defaults): it copies the object, fills it and returns the result.
  */
 import type { Defaulter, DefaultingRequest } from '../hub/deps.ts'
+import { fillBuiltinDefaults } from '../kube/defaults/builtin-defaults.ts'
 import type { KubeObject } from '../kube/types.ts'
-import { podSpecDefaults } from './defaults-pod.ts'
-import { serviceDefaults } from './defaults-service.ts'
-import {
-  cronJobDefaults,
-  daemonSetDefaults,
-  deploymentDefaults,
-  jobDefaults,
-  replicaSetDefaults,
-  secretDefaults,
-  statefulSetDefaults,
-} from './defaults-workloads.ts'
+import { podAdmissionDefaults } from './defaults-pod.ts'
+import { serviceAllocations } from './defaults-service.ts'
+import { jobSelector } from './defaults-workloads.ts'
 import { child, type Obj } from './json.ts'
 
 type KindDefaults = (obj: KubeObject, req: DefaultingRequest) => void | Promise<void>
 
 const spec = (obj: KubeObject) => child(obj as Obj, 'spec')
 
-/** What each kind gets; the keys are `group/resource` ('' for the core group). */
-export const DEFAULTS_TABLE: Readonly<Record<string, KindDefaults>> = {
-  '/pods': (obj) => podSpecDefaults(spec(obj), true),
-  '/services': (obj, req) => serviceDefaults(req, obj),
-  '/secrets': (obj) => secretDefaults(obj),
-  'apps/deployments': (obj) => deploymentDefaults(spec(obj)),
-  'apps/replicasets': (obj) => replicaSetDefaults(spec(obj)),
-  'apps/statefulsets': (obj) => statefulSetDefaults(spec(obj)),
-  'apps/daemonsets': (obj) => daemonSetDefaults(spec(obj)),
+/** What a running cluster adds beyond kube's declared defaults; keys are `group/resource`. */
+export const CLUSTER_ADDITIONS: Readonly<Record<string, KindDefaults>> = {
+  '/pods': (obj) => podAdmissionDefaults(spec(obj)),
+  '/services': (obj, req) => serviceAllocations(req, obj),
   'batch/jobs': (obj, req) =>
-    jobDefaults(spec(obj), {
+    jobSelector(spec(obj), {
       uid: obj.metadata.uid ?? req.old?.metadata.uid ?? '',
       name: obj.metadata.name ?? '',
     }),
-  'batch/cronjobs': (obj) => cronJobDefaults(spec(obj)),
 }
 
 export const apiServerDefaults: Defaulter = async (req) => {
-  const entry = DEFAULTS_TABLE[`${req.group}/${req.resource}`]
-  if (!entry) return req.obj
-  const obj = structuredClone(req.obj)
-  await entry(obj, req)
-  return obj
+  const obj = fillBuiltinDefaults(req.obj)
+  const entry = CLUSTER_ADDITIONS[`${req.group}/${req.resource}`]
+  if (!entry) return obj
+  const out = obj === req.obj ? structuredClone(obj) : obj
+  await entry(out, req)
+  return out
 }

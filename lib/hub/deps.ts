@@ -31,7 +31,10 @@ export type HubDeps = {
   log: Logger
   /** Runs background work (garbage collection, namespace cleanup) past the response. */
   background: (work: Promise<unknown>) => void
-  /** API-server defaults applied on every write (simulated edge clusters); the hub has none. */
+  /**
+   * A full API-server emulation's defaults on every write (simulated edge clusters: allocations
+   * too); absent, kube's declared defaults of the built-in kinds (lib/hub/defaulting.ts).
+   */
   defaults?: Defaulter
   /** What this hub serves (default center spaces); it words what cannot be answered here. */
   site?: HubSite

@@ -17,8 +17,12 @@
  * Labels and annotations merge key by key as the seed says: the copy's keys the source lacks stay,
  * source values overwrite, system keys stay as in the copy and are never taken from the source.
  * The summarize step's `kubestellar.io/executing-count` annotation stays in the center.
+ * Content leaves out the values kube's defaults of a built-in kind would fill in again
+ * (lib/kube/defaults/builtin-defaults.ts): the center fills them on every write, and each edge,
+ * a kube API server too, fills them from the copy it gets, customized for it.
  */
 
+import { stripBuiltinDefaults } from '../kube/defaults/builtin-defaults.ts'
 import type { JsonValue, KubeObject, ObjectMeta } from '../kube/types.ts'
 import { cloneJson } from '../patch/json-values.ts'
 import { PROJECTED_LABEL, travels } from './annotations.ts'
@@ -74,6 +78,7 @@ export function projectBody(source: KubeObject, previous?: KubeObject): KubeObje
 
   const body: KubeObject = { apiVersion: source.apiVersion, kind: source.kind, metadata }
   for (const [k, v] of contentSections(source)) body[k] = v
+  stripBuiltinDefaults(body)
   return body
 }
 

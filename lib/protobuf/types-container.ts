@@ -1,10 +1,25 @@
 /**
  * Descriptors for core/v1 Container and what it holds: ports, env and envFrom (with their
- * ConfigMap/Secret/field/resource selectors), resources, resize policy, volume mounts and devices.
- * Probes, lifecycle hooks and securityContext are not described, so a body carrying them gets the
- * 415 that points to `kubectl apply -f`. Numbers are those of k8s.io/api/core/v1/generated.proto.
+ * ConfigMap/Secret/field/resource selectors), resources, resize policy, volume mounts and devices,
+ * probes (exec, httpGet, tcpSocket, grpc: a center object carries kube's probe defaults, which
+ * kubectl sends back when it copies one, as `kubectl create job --from=cronjob/...` does).
+ * Lifecycle hooks and securityContext are not described, so a body carrying them gets the 415
+ * that points to `kubectl apply -f`. Numbers are those of k8s.io/api/core/v1/generated.proto.
  */
-import { bool, INLINE, int32, KEEP, list, map, message, obj, quantity, str } from './schema.ts'
+import {
+  bool,
+  INLINE,
+  int32,
+  int64,
+  intOrString,
+  KEEP,
+  list,
+  map,
+  message,
+  obj,
+  quantity,
+  str,
+} from './schema.ts'
 
 const core = (name: string) => `k8s.io.api.core.v1.${name}`
 
@@ -84,6 +99,36 @@ const VolumeMount = message(core('VolumeMount'), [
   str(6, 'subPathExpr'),
 ])
 
+const HTTPGetAction = message(core('HTTPGetAction'), [
+  str(1, 'path'),
+  intOrString(2, 'port'),
+  str(3, 'host'),
+  str(4, 'scheme'),
+  list(5, 'httpHeaders', message(core('HTTPHeader'), [str(1, 'name'), str(2, 'value')])),
+])
+
+const ProbeHandler = message(core('ProbeHandler'), [
+  obj(1, 'exec', message(core('ExecAction'), [list(1, 'command', 'string')]), KEEP),
+  obj(2, 'httpGet', HTTPGetAction, KEEP),
+  obj(
+    3,
+    'tcpSocket',
+    message(core('TCPSocketAction'), [intOrString(1, 'port'), str(2, 'host')]),
+    KEEP
+  ),
+  obj(4, 'grpc', message(core('GRPCAction'), [int32(1, 'port'), str(2, 'service', KEEP)]), KEEP),
+])
+
+const Probe = message(core('Probe'), [
+  obj(1, 'handler', ProbeHandler, INLINE),
+  int32(2, 'initialDelaySeconds'),
+  int32(3, 'timeoutSeconds'),
+  int32(4, 'periodSeconds'),
+  int32(5, 'successThreshold'),
+  int32(6, 'failureThreshold'),
+  int64(7, 'terminationGracePeriodSeconds', KEEP),
+])
+
 const VolumeDevice = message(core('VolumeDevice'), [str(1, 'name'), str(2, 'devicePath')])
 
 export const Container = message(core('Container'), [
@@ -100,6 +145,9 @@ export const Container = message(core('Container'), [
   str(24, 'restartPolicy', KEEP),
   list(9, 'volumeMounts', VolumeMount),
   list(21, 'volumeDevices', VolumeDevice),
+  obj(10, 'livenessProbe', Probe, KEEP),
+  obj(11, 'readinessProbe', Probe, KEEP),
+  obj(22, 'startupProbe', Probe, KEEP),
   str(13, 'terminationMessagePath'),
   str(20, 'terminationMessagePolicy'),
   str(14, 'imagePullPolicy'),

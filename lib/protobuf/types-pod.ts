@@ -1,9 +1,11 @@
 /**
  * Descriptors for core/v1 PodTemplateSpec and PodSpec: containers and init containers, the common
- * scheduling and identity fields, tolerations, image pull secrets, and the everyday volume sources
- * (emptyDir, hostPath, configMap, secret, persistentVolumeClaim). Affinity, pod securityContext,
- * DNS config, topology spread, host aliases, resource claims and other volume sources are not
- * described and get the 415. Numbers are those of k8s.io/api/core/v1/generated.proto.
+ * scheduling and identity fields, tolerations, image pull secrets, the pod securityContext (kube
+ * defaults it to `{}`, so kubectl sends it back whenever it copies a pod template) but its Windows
+ * and AppArmor options, and the everyday volume sources (emptyDir, hostPath, configMap, secret,
+ * persistentVolumeClaim). Affinity, DNS config, topology spread, host aliases, resource claims and
+ * other volume sources are not described and get the 415. Numbers are those of
+ * k8s.io/api/core/v1/generated.proto.
  */
 
 import {
@@ -86,6 +88,35 @@ const Toleration = message(core('Toleration'), [
   int64(5, 'tolerationSeconds', KEEP),
 ])
 
+const PodSecurityContext = message(core('PodSecurityContext'), [
+  obj(
+    1,
+    'seLinuxOptions',
+    message(core('SELinuxOptions'), [
+      str(1, 'user'),
+      str(2, 'role'),
+      str(3, 'type'),
+      str(4, 'level'),
+    ]),
+    KEEP
+  ),
+  int64(2, 'runAsUser', KEEP),
+  int64(6, 'runAsGroup', KEEP),
+  bool(3, 'runAsNonRoot', KEEP),
+  list(4, 'supplementalGroups', 'int64'),
+  str(12, 'supplementalGroupsPolicy', KEEP),
+  int64(5, 'fsGroup', KEEP),
+  list(7, 'sysctls', message(core('Sysctl'), [str(1, 'name'), str(2, 'value')])),
+  str(9, 'fsGroupChangePolicy', KEEP),
+  obj(
+    10,
+    'seccompProfile',
+    message(core('SeccompProfile'), [str(1, 'type'), str(2, 'localhostProfile', KEEP)]),
+    KEEP
+  ),
+  str(13, 'seLinuxChangePolicy', KEEP),
+])
+
 export const PodSpec = message(core('PodSpec'), [
   list(1, 'volumes', Volume),
   list(20, 'initContainers', Container),
@@ -103,6 +134,7 @@ export const PodSpec = message(core('PodSpec'), [
   bool(12, 'hostPID'),
   bool(13, 'hostIPC'),
   bool(27, 'shareProcessNamespace', KEEP),
+  obj(14, 'securityContext', PodSecurityContext),
   list(15, 'imagePullSecrets', LocalObjectReference),
   str(16, 'hostname'),
   str(17, 'subdomain'),

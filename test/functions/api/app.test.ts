@@ -50,6 +50,38 @@ describe('auth', () => {
   })
 })
 
+describe('a space that does not exist', () => {
+  const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'
+
+  it("serves a fresh space's discovery, so the request itself gets the one 404", async () => {
+    const legacy = await hub.call('GET', '/clusters/root:nosuch/api', undefined, {
+      accept: AGGREGATED,
+    })
+    expect(legacy.status).toBe(200)
+    const core = legacy.body.items[0].versions[0].resources.map((r: any) => r.resource)
+    expect(core).toContain('namespaces')
+    const groups = await hub.call('GET', '/clusters/root:nosuch/apis')
+    expect(groups.status).toBe(200)
+    expect(groups.body.groups.map((g: any) => g.name)).toContain('apps')
+    expect((await hub.call('GET', '/clusters/root:nosuch/apis/apps/v1')).status).toBe(200)
+    expect((await hub.call('GET', '/clusters/root:nosuch/version')).status).toBe(200)
+    const list = await hub.call('GET', '/clusters/root:nosuch/api/v1/namespaces')
+    expect(list.status).toBe(404)
+    expect(list.body.message).toBe('workspaces.tenancy.kcp.io "root:nosuch" not found')
+  })
+
+  it('tells nothing more to a token that could not reach it', async () => {
+    await hub.mintToken('espw-scoped', ['root:espw', 'root:espw:*'])
+    const token = { token: 'espw-scoped' }
+    for (const path of ['/clusters/root:nosuch/api', '/clusters/abcdefghijklmnop/api']) {
+      const res = await hub.call('GET', path, undefined, token)
+      expect([path, res.status]).toEqual([path, 403])
+    }
+    const reachable = await hub.call('GET', '/clusters/root:espw:nosuch/apis', undefined, token)
+    expect(reachable.status).toBe(200)
+  })
+})
+
 describe('discovery', () => {
   it('serves legacy discovery for /api and /api/v1', async () => {
     expect((await hub.call('GET', '/clusters/root/api')).body).toMatchObject({

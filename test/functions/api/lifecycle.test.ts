@@ -74,9 +74,10 @@ describe('patch types', () => {
       { contentType: 'application/strategic-merge-patch+json' }
     )
     expect(res.status).toBe(200)
-    expect(res.body.spec.template.spec.containers).toEqual([
-      { name: 'app', image: 'nginx:1.26' },
-      { name: 'side', image: 'busybox' },
+    // (with kube's container defaults, which every write fills in)
+    expect(res.body.spec.template.spec.containers).toMatchObject([
+      { name: 'app', image: 'nginx:1.26', imagePullPolicy: 'IfNotPresent' },
+      { name: 'side', image: 'busybox', imagePullPolicy: 'Always' },
     ])
   })
   it('applies a JSON patch, and a failed test op changes nothing', async () => {

@@ -112,8 +112,7 @@ describe('listTable, objectTable and tableWatchEvents', () => {
     const t = listTable(
       served,
       { items: [cm('a', '5')], resourceVersion: '9', continue: 'c', remainingItemCount: 3 },
-      tr,
-      NOW
+      { ...tr, now: NOW }
     )
     expect(t.metadata).toEqual({ resourceVersion: '9', continue: 'c', remainingItemCount: 3 })
     expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Data', 'Age'])
@@ -124,7 +123,7 @@ describe('listTable, objectTable and tableWatchEvents', () => {
   })
 
   it('sends column definitions with the first watch event only and passes errors through', () => {
-    const next = tableWatchEvents(served, { version: 'v1', includeObject: 'None' }, () => NOW)
+    const next = tableWatchEvents(served, { version: 'v1', includeObject: 'None', now: () => NOW })
     const status = { type: 'ERROR', object: { kind: 'Status', code: 410 } }
     expect(next(status)).toBe(status)
     const bookmark = next({

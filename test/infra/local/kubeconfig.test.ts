@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   ADMIN_USER,
   buildKubeconfig,
+  contextSpaces,
   renderKubeconfig,
   writeKubeconfig,
 } from '../../../infra/local/kubeconfig.ts'
@@ -21,6 +22,14 @@ describe('kubeconfig', () => {
     expect(kc.getCluster('root')?.server).toBe('http://127.0.0.1:8787/clusters/root')
     expect(kc.getCluster('root:espw')?.server).toBe('http://127.0.0.1:8787/clusters/root:espw')
     expect(kc.getCurrentUser()).toMatchObject({ name: ADMIN_USER, token: 'tok-1' })
+  })
+
+  it('has a context for each space npm start makes: the inventory only with edges', () => {
+    expect(contextSpaces(0)).toEqual(['root', 'root:espw'])
+    expect(contextSpaces(2)).toEqual(['root', 'root:espw', 'root:imw-1'])
+    const kc = new KubeConfig()
+    kc.loadFromString(renderKubeconfig({ ...opts, spaces: contextSpaces(1) }))
+    expect(kc.getCluster('root:imw-1')?.server).toBe('http://127.0.0.1:8787/clusters/root:imw-1')
   })
 
   it('gives extra contexts with their own token their own user', () => {

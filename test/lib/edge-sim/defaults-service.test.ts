@@ -189,7 +189,7 @@ describe('Deployment defaults through server-side apply', () => {
     expect(again.body.metadata.resourceVersion).toBe(res.body.metadata.resourceVersion)
   })
 
-  it('leaves the hub (no defaults option) storing objects as written', async () => {
+  it('has the center (no defaults option) fill declared defaults but allocate nothing', async () => {
     const center = createNodeApp({ objects: store.objects, kv: store.kv, log: silentLogger })
     const res = await caller(center.app)(
       'POST',
@@ -198,6 +198,8 @@ describe('Deployment defaults through server-side apply', () => {
     )
     expect(res.status).toBe(201)
     expect(res.body.spec.clusterIP).toBeUndefined()
-    expect(res.body.spec.type).toBeUndefined()
+    expect(res.body.spec.clusterIPs).toBeUndefined()
+    expect(res.body.spec.type).toBe('ClusterIP')
+    expect(res.body.spec.ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 80 }])
   })
 })

@@ -1,9 +1,9 @@
 /**
- * The API-server defaults table, kind by kind (without a store), and the imagePullPolicy rule.
+ * A simulated edge's API-server defaults, kind by kind (without a store): kube's declared
+ * defaults and what a running cluster adds (admission, a Job's generated selector).
  */
 import { describe, expect, it } from 'vitest'
-import { apiServerDefaults, DEFAULTS_TABLE } from '../../../lib/edge-sim/defaults.ts'
-import { imagePullPolicyFor } from '../../../lib/edge-sim/defaults-pod.ts'
+import { apiServerDefaults, CLUSTER_ADDITIONS } from '../../../lib/edge-sim/defaults.ts'
 import type { DefaultingRequest, HubDeps } from '../../../lib/hub/deps.ts'
 import { ROOT } from '../../../lib/hub/spaces.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
@@ -231,27 +231,6 @@ describe('the API-server defaults table', () => {
     expect((await defaulted('', 'secrets', secret)).type).toBe('Opaque')
     const cm = obj('v1', 'ConfigMap', undefined, { data: { a: '1' } })
     expect(await defaulted('', 'configmaps', cm)).toBe(cm)
-    expect(Object.keys(DEFAULTS_TABLE).sort()).toEqual([
-      '/pods',
-      '/secrets',
-      '/services',
-      'apps/daemonsets',
-      'apps/deployments',
-      'apps/replicasets',
-      'apps/statefulsets',
-      'batch/cronjobs',
-      'batch/jobs',
-    ])
-  })
-
-  it.each([
-    ['nginx', 'Always'],
-    ['nginx:latest', 'Always'],
-    ['nginx:1.27', 'IfNotPresent'],
-    ['registry.example:5000/team/app', 'Always'],
-    ['registry.example:5000/team/app:v1', 'IfNotPresent'],
-    ['nginx@sha256:0123abcd', 'IfNotPresent'],
-  ])('imagePullPolicy of %s is %s', (image, policy) => {
-    expect(imagePullPolicyFor(image)).toBe(policy)
+    expect(Object.keys(CLUSTER_ADDITIONS).sort()).toEqual(['/pods', '/services', 'batch/jobs'])
   })
 })

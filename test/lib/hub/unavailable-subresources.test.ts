@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   needsRuntime,
+  podsElsewhere,
   runtimeUnavailable,
   tokenUnavailable,
 } from '../../../lib/hub/unavailable-subresources.ts'
@@ -23,6 +24,41 @@ describe('subresources that need a container runtime', () => {
     expect(e.toStatus()).toMatchObject({ code: 400, reason: 'BadRequest', kind: 'Status' })
     expect(e.message).toBe(
       "pods/log is not available in an edgeplane workspace: it holds desired state only and runs no containers. Use the edge cluster's own API (kubectl --context <edge>) for log."
+    )
+  })
+
+  it('name the edges a center Pod runs at, with the command to ask the first', () => {
+    const at = { kind: 'Pod', namespace: 'shop', name: 'runner', edges: ['florin', 'guilder'] }
+    const logs = runtimeUnavailable('center', 'pods', 'log', at)
+    expect(logs.code).toBe(400)
+    expect(logs.message).toBe(
+      'pods/log is not available in an edgeplane workspace: it holds desired state only and runs no containers. Pod runner runs at the edges florin, guilder: kubectl --context florin -n shop logs pod/runner'
+    )
+    const one = { ...at, edges: ['florin'] }
+    expect(runtimeUnavailable('center', 'pods', 'exec', one).message).toContain(
+      'Pod runner runs at the edge florin: kubectl --context florin -n shop exec pod/runner -- <command>'
+    )
+    expect(runtimeUnavailable('center', 'pods', 'portforward', one).message).toContain(
+      'kubectl --context florin -n shop port-forward pod/runner <port>'
+    )
+    expect(runtimeUnavailable('center', 'pods', 'proxy', one).message).toContain(
+      'ask there (kubectl --context florin -n shop ...)'
+    )
+    expect(runtimeUnavailable('center', 'pods', 'log', { ...at, edges: [] }).message).toContain(
+      'Pod runner runs nowhere: no EdgePlacement of this workspace selects it.'
+    )
+  })
+
+  it("refuse kubectl's lookup of a workload's pods, naming where its logs are", () => {
+    const e = podsElsewhere({
+      kind: 'Deployment',
+      namespace: 'shop',
+      name: 'shop',
+      edges: ['florin'],
+    })
+    expect(e.code).toBe(400)
+    expect(e.message).toBe(
+      'the pods of deployment shop are not in an edgeplane workspace: it holds desired state only and runs no containers. Deployment shop runs at the edge florin: kubectl --context florin -n shop logs deployment/shop'
     )
   })
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fillBuiltinDefaults } from '../../../lib/kube/defaults/builtin-defaults.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { PROJECTED_LABEL } from '../../../lib/placement/annotations.ts'
 import { impliedNamespace, projectBody } from '../../../lib/placement/project.ts'
@@ -32,6 +33,19 @@ const SOURCE: KubeObject = {
 
 describe('projectBody on create', () => {
   const body = projectBody(SOURCE)
+
+  it("leaves kube's defaults, which the center filled, for each edge to fill", () => {
+    const stored = fillBuiltinDefaults(SOURCE)
+    expect(stored.spec).not.toEqual(SOURCE.spec)
+    expect(projectBody(stored)).toEqual(body)
+    const service: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'shop' },
+      spec: { ports: [{ port: 80, targetPort: 8080 }], type: 'NodePort' },
+    }
+    expect(projectBody(fillBuiltinDefaults(service)).spec).toEqual(service.spec)
+  })
 
   it('keeps only name, namespace, labels and annotations, system keys dropped, projected added', () => {
     expect(body).toEqual({

@@ -50,6 +50,37 @@ describe('decodeKubeProtobuf on bodies recorded from kubectl', () => {
   })
 })
 
+describe('decodeKubeProtobuf of what kubectl copies from a defaulted object', () => {
+  it('decodes probes and the pod securityContext (an empty one is dropped)', () => {
+    const port = msgField(2, vField(1, 0), vField(2, 8080))
+    const httpGet = msgField(2, lenField(1, '/healthz'), port, lenField(4, 'HTTP'))
+    const probe = msgField(10, msgField(1, httpGet), vField(3, 1), vField(4, 10), vField(6, 3))
+    const container = msgField(2, lenField(1, 'app'), probe)
+    // Deployment.spec (2) .template (3) .spec (2): the PodSpec's fields
+    const deployment = (...podSpec: Uint8Array[]) =>
+      decodeKubeProtobuf(
+        envelope('apps/v1', 'Deployment', msgField(2, msgField(3, msgField(2, ...podSpec))))
+      ) as { spec: { template: { spec: Record<string, unknown> } } }
+    const context = msgField(14, vField(2, 1000), vField(3, 1))
+    expect(deployment(container, context).spec.template.spec).toEqual({
+      containers: [
+        {
+          name: 'app',
+          livenessProbe: {
+            httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' },
+            timeoutSeconds: 1,
+            periodSeconds: 10,
+            failureThreshold: 3,
+          },
+        },
+      ],
+      securityContext: { runAsUser: 1000, runAsNonRoot: true },
+    })
+    const empty = deployment(container, msgField(14))
+    expect(empty.spec.template.spec.securityContext).toBeUndefined()
+  })
+})
+
 describe('decodeKubeProtobuf refusals', () => {
   it('answers an unknown field in a real kubectl body with 415 and the apply hint', () => {
     const real = fixtureBytes(fixture('deployment'))
@@ -62,13 +93,13 @@ describe('decodeKubeProtobuf refusals', () => {
   })
 
   it('names the nested type and path of an unknown field', () => {
-    const livenessProbe = msgField(10, msgField(1))
-    const container = msgField(2, lenField(1, 'app'), livenessProbe)
+    const lifecycle = msgField(12, msgField(1))
+    const container = msgField(2, lenField(1, 'app'), lifecycle)
     const raw = msgField(2, msgField(3, msgField(2, container)))
     const e = apiError(() => decodeKubeProtobuf(envelope('apps/v1', 'Deployment', raw)))
     expect(e.code).toBe(415)
     expect(e.message).toContain(
-      'field number 10 of k8s.io.api.core.v1.Container (at spec.template.spec.containers[0])'
+      'field number 12 of k8s.io.api.core.v1.Container (at spec.template.spec.containers[0])'
     )
   })
 
