@@ -86,7 +86,7 @@ describe('simulated edges through npm start', () => {
     }, WAIT)
     await eventually(async () => {
       const eps = ok(await stack.kubectl([...edges.at('wmw'), 'get', 'edgeplacements']))
-      expect(eps).toMatch(/^NAME\s+LOCATIONS\s+READY\s+AGE$/m)
+      expect(eps).toMatch(/^NAME\s+LOCATIONS\s+READY\s+REASON\s+AGE$/m)
       expect(eps).toMatch(/^shop\s+2\s+True\s/m)
     }, WAIT)
   })
