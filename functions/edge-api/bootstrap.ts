@@ -10,7 +10,7 @@
  */
 import type { Context } from 'hono'
 import { decodeObject, describeIssues, reportInvalid } from '../../lib/apis/decode.ts'
-import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
+import { SyncTargetSchema } from '../../lib/apis/edge-inventory.ts'
 import { SYNC_TARGETS } from '../../lib/apis/gvr.ts'
 import { authorizeAdmin } from '../../lib/auth/tokens.ts'
 import { issueEdgeCredential } from '../../lib/edge/credentials.ts'

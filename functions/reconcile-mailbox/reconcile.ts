@@ -15,7 +15,7 @@
  * inventory space.
  */
 import { decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
-import { SyncTargetSchema } from '../../lib/apis/edge-v1alpha1.ts'
+import { SyncTargetSchema } from '../../lib/apis/edge-inventory.ts'
 import { ESPW, SYNC_TARGET_NAME_ANNOTATION, WORKSPACES } from '../../lib/apis/gvr.ts'
 import { dropLease } from '../../lib/edge/lease.ts'
 import { isApiError } from '../../lib/errors.ts'

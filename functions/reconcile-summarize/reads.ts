@@ -18,17 +18,13 @@
  */
 
 import { type DecodeProblem, decodeEach, reportInvalid } from '../../lib/apis/decode.ts'
+import { LocationSchema, SyncTargetSchema } from '../../lib/apis/edge-inventory.ts'
 import type {
   EdgePlacementObject,
   LocationObject,
   SyncTargetObject,
 } from '../../lib/apis/edge-objects.ts'
-import {
-  EdgePlacementSchema,
-  LocationSchema,
-  SinglePlacementSliceSchema,
-  SyncTargetSchema,
-} from '../../lib/apis/edge-v1alpha1.ts'
+import { EdgePlacementSchema, SinglePlacementSliceSchema } from '../../lib/apis/edge-v1alpha1.ts'
 import {
   EDGE_PLACEMENTS,
   LOCATIONS,

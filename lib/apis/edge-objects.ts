@@ -3,13 +3,12 @@
  * `edge.kcp.io/v1alpha1` schemas infer, with the hub's ObjectMeta.
  */
 import type { Decoded } from './decode.ts'
+import type { LocationSchema, SyncTargetSchema } from './edge-inventory.ts'
 import type {
   CustomizerSchema,
   EdgePlacementSchema,
-  LocationSchema,
   SinglePlacementSliceSchema,
   SyncerConfigSchema,
-  SyncTargetSchema,
 } from './edge-v1alpha1.ts'
 
 export type EdgePlacementObject = Decoded<typeof EdgePlacementSchema>

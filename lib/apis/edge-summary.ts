@@ -12,7 +12,8 @@
 import { z } from 'zod'
 import { JsonPathError, parseJsonPath } from '../jsonpath/parse.ts'
 import { qualifiedNameErrors } from '../kube/names.ts'
-import { LabelSelectorSchema, ObjectMetaSchema } from './meta.ts'
+import { kindObject } from './kind-object.ts'
+import { LabelSelectorSchema } from './meta.ts'
 
 export const MAX_BROKEN = 20
 export const MAX_SUMMARY_OBJECTS = 200
@@ -20,15 +21,18 @@ export const MAX_UPSYNC_LISTED = 20
 export const MAX_GROUPS = 100
 
 const count = () => z.int32().min(0)
-const objectOf = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
-  z.object({ apiVersion: z.string(), kind: z.literal(kind), metadata: ObjectMetaSchema, ...shape })
 
 const ObjectKeySchema = z.object({
   group: z.string().describe("API group; '' is the core group."),
-  resource: z.string(),
-  namespace: z.string().optional(),
-  name: z.string(),
+  resource: z.string().describe('Lowercase plural resource.'),
+  namespace: z.string().optional().describe('Absent for a cluster-scoped object.'),
+  name: z.string().describe('The object.'),
 })
+/** Where a copy is: the destination's inventory space, Location and SyncTarget. */
+const DESTINATION = {
+  cluster: z.string().describe('Logical-cluster id of the inventory space.'),
+  syncTarget: z.string().describe('The SyncTarget (edge).'),
+}
 
 export const CopyCountsSchema = z.object({
   pending: count().describe(
@@ -48,28 +52,35 @@ export const PlacementSummarySchema = z.object({
   staleDestinations: count().describe('Destinations whose agent did not (or never did).'),
   objectCount: count().describe('Objects the placement selects.'),
   totals: CopyCountsSchema.describe('Per state, the (object, destination) pairs.'),
-  objects: z.array(ObjectKeySchema.extend(CopyCountsSchema.shape)).max(MAX_SUMMARY_OBJECTS),
-  brokenCount: count(),
+  objects: z
+    .array(ObjectKeySchema.extend(CopyCountsSchema.shape))
+    .max(MAX_SUMMARY_OBJECTS)
+    .describe(`Per selected object (the first ${MAX_SUMMARY_OBJECTS}), its destinations by state.`),
+  brokenCount: count().describe('Failed and stale (object, destination) pairs in all.'),
   broken: z
     .array(
       ObjectKeySchema.extend({
-        cluster: z.string(),
-        location: z.string(),
-        syncTarget: z.string(),
-        reason: z.string(),
-        message: z.string().optional(),
+        ...DESTINATION,
+        location: z.string().describe('The Location.'),
+        reason: z
+          .string()
+          .describe('ApplyFailed, ForeignObject, ProgressDeadlineExceeded, Stale...'),
+        message: z.string().optional().describe("The edge's own words, when it sent some."),
       })
     )
-    .max(MAX_BROKEN),
+    .max(MAX_BROKEN)
+    .describe(`The first ${MAX_BROKEN} broken pairs, failed before stale, each with why.`),
   upsync: z
     .object({
       count: count().describe('Upsynced objects the placement selects, over its destinations.'),
       destinations: count().describe('Destinations that upsynced at least one.'),
       objects: z
-        .array(ObjectKeySchema.extend({ cluster: z.string(), syncTarget: z.string() }))
-        .max(MAX_UPSYNC_LISTED),
+        .array(ObjectKeySchema.extend(DESTINATION))
+        .max(MAX_UPSYNC_LISTED)
+        .describe(`The first ${MAX_UPSYNC_LISTED} of them, with the edge each came from.`),
     })
-    .optional(),
+    .optional()
+    .describe('What the destinations upsynced, for a placement with upsync sets.'),
 })
 export type PlacementSummary = z.infer<typeof PlacementSummarySchema>
 
@@ -106,7 +117,7 @@ function uniqueNames(list: readonly { name: string }[] | undefined, ctx: z.Refin
 
 export const GroupBySchema = z
   .object({
-    name: EntryName,
+    name: EntryName.describe("The key's name in the results (groupedBy)."),
     jsonPath: JsonPathSchema.optional().describe('JSONPath over the reported object.'),
     locationLabel: z.string().optional().describe("A label of the destination's Location."),
   })
@@ -127,8 +138,8 @@ export const AGGREGATION_TYPES = ['Count', 'Sum', 'Min', 'Max'] as const
 
 export const AggregationSchema = z
   .object({
-    name: EntryName,
-    type: z.enum(AGGREGATION_TYPES),
+    name: EntryName.describe("The aggregate's name in the results (aggregates)."),
+    type: z.enum(AGGREGATION_TYPES).describe('Count, Sum, Min or Max.'),
     jsonPath: JsonPathSchema.optional().describe(
       'JSONPath over the reported object; required for Sum, Min, Max; for Count, counts only copies where it selects a value.'
     ),
@@ -149,14 +160,24 @@ export const SummarizerSpecSchema = z.object({
     .object({
       group: z.string().optional().describe("API group; '' is the core group; absent: any."),
       resource: z.string().optional().describe('Lowercase plural resource; absent: any.'),
-      namespace: z.string().optional(),
-      name: z.string().optional(),
-      labelSelector: LabelSelectorSchema.optional(),
+      namespace: z.string().optional().describe('Namespace; absent: any.'),
+      name: z.string().optional().describe('Object name; absent: any.'),
+      labelSelector: LabelSelectorSchema.optional().describe("The objects' labels; absent: any."),
     })
     .optional()
     .describe('Which placed objects of this space to summarize; absent: all of them.'),
-  groupBy: z.array(GroupBySchema).max(8).optional().superRefine(uniqueNames),
-  aggregations: z.array(AggregationSchema).min(1).max(16).superRefine(uniqueNames),
+  groupBy: z
+    .array(GroupBySchema)
+    .max(8)
+    .optional()
+    .superRefine(uniqueNames)
+    .describe('Up to 8 keys the copies are grouped by; absent: one group of all.'),
+  aggregations: z
+    .array(AggregationSchema)
+    .min(1)
+    .max(16)
+    .superRefine(uniqueNames)
+    .describe('1 to 16 values computed over each group.'),
   stalenessThresholdSeconds: z
     .int32()
     .min(1)
@@ -167,34 +188,54 @@ export const SummarizerSpecSchema = z.object({
 })
 export type SummarizerSpec = z.infer<typeof SummarizerSpecSchema>
 
-export const SummarizerSchema = objectOf('Summarizer', { spec: SummarizerSpecSchema })
+export const SummarizerSchema = kindObject(
+  'Summarizer',
+  'A summary you define of how the copies of placed objects stand at their edges: which ' +
+    'objects, grouped by what, with which counts, sums, minimums or maximums. The summarize step ' +
+    'writes the results to the StatusSummary of the same name and namespace.',
+  { spec: SummarizerSpecSchema.describe('What to summarize and how.') }
+)
 export type Summarizer = z.infer<typeof SummarizerSchema>
 
-const NamedValue = <T extends z.ZodType>(value: T) =>
-  z.object({ name: z.string(), value: value.optional() })
+const NamedValue = <T extends z.ZodType>(value: T, of: string) =>
+  z.object({
+    name: z.string().describe(`The ${of}'s name in the Summarizer.`),
+    value: value.optional().describe('Absent when there is none (nothing selected, no values).'),
+  })
 
 export const SummaryResultSchema = z.object({
-  summarizerGeneration: z.int().min(0),
+  summarizerGeneration: z
+    .int()
+    .min(0)
+    .describe("The Summarizer's metadata.generation these results are for."),
   objects: count().describe('Placed objects the Summarizer selects.'),
   copies: count().describe('Their (object, destination) pairs.'),
   reported: count().describe('Pairs with a current report from a live agent: the grouped ones.'),
-  pending: count(),
-  failed: count(),
+  pending: count().describe('Pairs not reported yet for the current spec.'),
+  failed: count().describe('Pairs with a problem reported.'),
   stale: count().describe('Pairs left out: no heartbeat within the staleness threshold.'),
   groups: z
     .array(
       z.object({
-        groupedBy: z.array(NamedValue(z.string())),
-        count: count(),
-        aggregates: z.array(NamedValue(z.number())),
+        groupedBy: z
+          .array(NamedValue(z.string(), 'key'))
+          .describe("The group's key values, in the Summarizer's groupBy order."),
+        count: count().describe('Reported pairs in the group.'),
+        aggregates: z
+          .array(NamedValue(z.number(), 'aggregation'))
+          .describe("The aggregations' values over the group."),
       })
     )
-    .max(MAX_GROUPS),
-  groupsOmitted: count().optional(),
+    .max(MAX_GROUPS)
+    .describe(`One entry per group, the first ${MAX_GROUPS} by key.`),
+  groupsOmitted: count().optional().describe(`Groups past the first ${MAX_GROUPS}, not listed.`),
 })
 export type SummaryResult = z.infer<typeof SummaryResultSchema>
 
-export const StatusSummarySchema = objectOf('StatusSummary', {
-  summary: SummaryResultSchema.optional(),
-})
+export const StatusSummarySchema = kindObject(
+  'StatusSummary',
+  'The results of the Summarizer of the same name and namespace, owned by it and written by ' +
+    'the summarize step.',
+  { summary: SummaryResultSchema.optional().describe("The Summarizer's results.") }
+)
 export type StatusSummary = z.infer<typeof StatusSummarySchema>

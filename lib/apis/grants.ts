@@ -18,7 +18,8 @@
  */
 import { z } from 'zod'
 import { builtinResource, type ResourceInfo } from '../kube/resource-info.ts'
-import { LabelSelectorSchema, ObjectMetaSchema } from './meta.ts'
+import { kindObject } from './kind-object.ts'
+import { LabelSelectorSchema } from './meta.ts'
 
 export const GRANT_GROUP = 'tenancy.edgeplane.io'
 export const GRANT_VERSION = 'v1alpha1'
@@ -77,12 +78,12 @@ export const InventorySpecSchema = z
   })
   .describe('Which space is an inventory space.')
 
-export const InventorySchema = z.object({
-  apiVersion: z.string(),
-  kind: z.literal('Inventory'),
-  metadata: ObjectMetaSchema,
-  spec: InventorySpecSchema,
-})
+export const InventorySchema = kindObject(
+  'Inventory',
+  'Makes one space an inventory space: only SyncTargets there become edges, and only its ' +
+    'Locations can be placed onto. In root, admin only.',
+  { spec: InventorySpecSchema }
+)
 export type Inventory = z.infer<typeof InventorySchema>
 
 export const GrantedLocationsSchema = z
@@ -146,12 +147,13 @@ export const PlacementGrantSpecSchema = z
   })
   .describe('What some workload spaces may place, and where.')
 
-export const PlacementGrantSchema = z.object({
-  apiVersion: z.string(),
-  kind: z.literal('PlacementGrant'),
-  metadata: ObjectMetaSchema,
-  spec: PlacementGrantSpecSchema,
-})
+export const PlacementGrantSchema = kindObject(
+  'PlacementGrant',
+  'Lets some workload spaces place onto some Locations, merge objects within a trust scope, ' +
+    'send chosen privileged resources and upsync from any namespace. In root, admin only; ' +
+    'without any grant or Inventory the hub is single-team and every space places anywhere.',
+  { spec: PlacementGrantSpecSchema }
+)
 export type PlacementGrant = z.infer<typeof PlacementGrantSchema>
 
 const count = () => z.number().int().min(0).max(100_000_000)
@@ -185,12 +187,12 @@ export const SpaceQuotaSpecSchema = z
   })
   .describe('How many objects each of some spaces may hold; every create past it is refused.')
 
-export const SpaceQuotaSchema = z.object({
-  apiVersion: z.string(),
-  kind: z.literal('SpaceQuota'),
-  metadata: ObjectMetaSchema,
-  spec: SpaceQuotaSpecSchema,
-})
+export const SpaceQuotaSchema = kindObject(
+  'SpaceQuota',
+  'Bounds how many objects each of some spaces may hold, in all and per resource; a create ' +
+    "past a bound is refused with kube's 403 exceeded quota. In root, admin only.",
+  { spec: SpaceQuotaSpecSchema }
+)
 export type SpaceQuota = z.infer<typeof SpaceQuotaSchema>
 
 export const GRANT_SCHEMAS = {

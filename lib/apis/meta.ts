@@ -63,8 +63,14 @@ export const LabelSelectorRequirementSchema = z
 
 export const LabelSelectorSchema = z
   .object({
-    matchLabels: z.record(z.string(), z.string()).optional(),
-    matchExpressions: z.array(LabelSelectorRequirementSchema).optional(),
+    matchLabels: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Labels an object must carry with exactly these values.'),
+    matchExpressions: z
+      .array(LabelSelectorRequirementSchema)
+      .optional()
+      .describe('Requirements on label keys and values; an object must meet every one.'),
   })
   .superRefine((sel, ctx) => {
     for (const [k, v] of Object.entries(sel.matchLabels ?? {})) {
@@ -88,20 +94,27 @@ export const LabelSelectorSchema = z
 export type LabelSelector = z.infer<typeof LabelSelectorSchema>
 
 export const ConditionSchema = z.object({
-  type: z.string(),
-  status: z.enum(['True', 'False', 'Unknown']),
-  severity: z.string().optional(),
-  observedGeneration: z.number().int().optional(),
-  lastTransitionTime: z.string().optional(),
-  reason: z.string().optional(),
-  message: z.string().optional(),
+  type: z.string().describe('What the condition is about (Ready, Translated...).'),
+  status: z.enum(['True', 'False', 'Unknown']).describe('True, False or Unknown.'),
+  severity: z
+    .string()
+    .optional()
+    .describe('How bad a False condition is (kcp conditions); usually empty.'),
+  observedGeneration: z
+    .number()
+    .int()
+    .optional()
+    .describe("The object's metadata.generation the condition was written for."),
+  lastTransitionTime: z.string().optional().describe('When status last changed (RFC 3339).'),
+  reason: z.string().optional().describe('A one-word, CamelCase cause of the current status.'),
+  message: z.string().optional().describe('What the status means here, for a person.'),
 })
 export type Condition = z.infer<typeof ConditionSchema>
 
 export const GroupVersionResourceSchema = z.object({
-  group: z.string(),
-  version: z.string(),
-  resource: z.string(),
+  group: z.string().describe('API group; empty is the core group.'),
+  version: z.string().describe('API version within the group (v1alpha1).'),
+  resource: z.string().describe('Lowercase plural resource name (synctargets).'),
 })
 export type GroupVersionResource = z.infer<typeof GroupVersionResourceSchema>
 

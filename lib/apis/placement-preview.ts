@@ -58,29 +58,31 @@ export const unselectedLocationsSchema = () =>
 const ObjectRefSchema = z.object({
   group: z.string().describe("API group; '' is the core group."),
   version: z.string().describe('The version the object is read at in its workload space.'),
-  resource: z.string(),
+  resource: z.string().describe('Lowercase plural resource.'),
   namespace: z.string().optional().describe('Absent for a cluster-scoped object.'),
-  name: z.string(),
+  name: z.string().describe('The object.'),
 })
 export type PreviewObjectRef = z.infer<typeof ObjectRefSchema>
 
 /** `{count, items}`: how many `what` in all, and the first `max` of them in `order`. */
 const bounded = <T extends z.ZodType>(item: T, max: number, what: string, order: string) =>
-  z.object({
-    count: count().describe(`How many ${what} in all.`),
-    items: z.array(item).max(max).describe(`The first ${max} of them, ${order}.`).meta(atomic),
-  })
+  z
+    .object({
+      count: count().describe(`How many ${what} in all.`),
+      items: z.array(item).max(max).describe(`The first ${max} of them, ${order}.`).meta(atomic),
+    })
+    .describe(`The ${what}: how many, and the first ${max}.`)
 
 const PreviewLocationSchema = z.object({
   cluster: z.string().describe('Logical-cluster id of the inventory space.'),
-  name: z.string(),
+  name: z.string().describe('The Location.'),
 })
 
 const PreviewDestinationSchema = z.object({
   cluster: z.string().describe('Logical-cluster id of the inventory space.'),
   locationName: z.string().describe('The first of its Locations by name.'),
-  syncTargetName: z.string(),
-  syncTargetUID: z.string(),
+  syncTargetName: z.string().describe('The SyncTarget (edge).'),
+  syncTargetUID: z.string().describe("The SyncTarget's uid."),
   mailbox: z.string().describe("The SyncTarget's mailbox (its space is root:espw:<mailbox>)."),
   objects: bounded(
     ObjectRefSchema,

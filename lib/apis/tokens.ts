@@ -11,7 +11,7 @@
  */
 import { z } from 'zod'
 import { builtinResource, type ResourceInfo } from '../kube/resource-info.ts'
-import { ObjectMetaSchema } from './meta.ts'
+import { kindObject } from './kind-object.ts'
 
 export const TOKEN_GROUP = 'auth.edgeplane.io'
 export const TOKEN_VERSION = 'v1alpha1'
@@ -41,38 +41,50 @@ export function isTokenResource(info: Pick<ResourceInfo, 'group' | 'resource' | 
   )
 }
 
-export const TokenSpecSchema = z.object({
-  user: z
-    .string()
-    .optional()
-    .describe('The user name requests authenticate as; default: the Token name.'),
-  type: z.enum(TOKEN_TYPES).optional().describe('user (default) or admin.'),
-  spaces: z
-    .array(z.string())
-    .optional()
-    .describe('Space paths (root:team-a) or subtrees (root:team-a:*) a user token reaches.'),
-  groups: z.array(z.string()).optional().describe('Groups reported by kubectl auth whoami.'),
-  expirationSeconds: z
-    .number()
-    .int()
-    .optional()
-    .describe('Lifetime from issue, 600 to 31536000 seconds; default 2592000 (30 days).'),
-})
+export const TokenSpecSchema = z
+  .object({
+    user: z
+      .string()
+      .optional()
+      .describe('The user name requests authenticate as; default: the Token name.'),
+    type: z.enum(TOKEN_TYPES).optional().describe('user (default) or admin.'),
+    spaces: z
+      .array(z.string())
+      .optional()
+      .describe('Space paths (root:team-a) or subtrees (root:team-a:*) a user token reaches.'),
+    groups: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Groups of the user, as kubectl auth whoami shows them (edgeplane:metrics-readers may read /metrics).'
+      ),
+    expirationSeconds: z
+      .number()
+      .int()
+      .optional()
+      .describe('Lifetime from issue, 600 to 31536000 seconds; default 2592000 (30 days).'),
+  })
+  .describe('Who the token stands for and what it reaches; fixed once issued.')
 export type TokenSpecInput = z.infer<typeof TokenSpecSchema>
 
-export const TokenStatusSchema = z.object({
-  tokenHash: z.string().optional().describe('SHA-256 (hex) of the token; set by the hub.'),
-  expirationTimestamp: z.string().optional().describe('When the token stops working.'),
-  token: z.string().optional().describe('The token itself, in the answer to create only.'),
-})
+export const TokenStatusSchema = z
+  .object({
+    tokenHash: z.string().optional().describe('SHA-256 (hex) of the token; set by the hub.'),
+    expirationTimestamp: z.string().optional().describe('When the token stops working.'),
+    token: z.string().optional().describe('The token itself, in the answer to create only.'),
+  })
+  .describe('Set by the hub when it issues the token.')
 
-export const TokenSchema = z.object({
-  apiVersion: z.string(),
-  kind: z.literal('Token'),
-  metadata: ObjectMetaSchema,
-  spec: TokenSpecSchema.optional(),
-  status: TokenStatusSchema.optional(),
-})
+export const TokenSchema = kindObject(
+  'Token',
+  'A bearer token for a person, tenant or tool: a user token reaches the spaces it lists, an ' +
+    'admin token everything. The answer to its create carries the token once; the hub keeps ' +
+    'only its hash. Deleting the Token revokes it. In root, admin only.',
+  {
+    spec: TokenSpecSchema.optional(),
+    status: TokenStatusSchema.optional(),
+  }
+)
 
 export const TOKEN_SCHEMAS = { Token: TokenSchema }
 

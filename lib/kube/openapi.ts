@@ -3,22 +3,26 @@
  * group-version, without any `/clusters/<space>` prefix — the caller adds it) and the document of
  * each group-version (`/openapi/v3/apis/<g>/<v>`, `/openapi/v3/api/v1`): the paths of its
  * resources (openapi-paths.ts) and a component schema per kind and list kind carrying
- * `x-kubernetes-group-version-kind`, so kubectl validates through the server and `kubectl explain`
- * has something to show. Built documents are cached by content.
+ * `x-kubernetes-group-version-kind`, so kubectl validates through the server, and descriptions
+ * (a zod kind's own, lib/apis/; ObjectMeta's and ListMeta's, openapi-object-meta.ts; a list
+ * kind's here), so `kubectl explain` says what each field is. Built documents are cached by
+ * content.
  */
 
+import { LIST_META_DOC, OBJECT_META_DOC } from './openapi-object-meta.ts'
 import { resourcePaths } from './openapi-paths.ts'
 import type { Registry } from './registry.ts'
 import type { ResourceInfo } from './resource-info.ts'
 import type { JsonObject, JsonValue } from './types.ts'
 import { schemaFor } from './validate.ts'
-import { OBJECT_META, openObject } from './validate-builtin-dsl.ts'
 import { isRecord } from './validate-util.ts'
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1'
 const OBJECT_META_NAME = `${META}.ObjectMeta`
 const LIST_META_NAME = `${META}.ListMeta`
 const ref = (name: string) => `#/components/schemas/${name}`
+const API_VERSION_WORDS = 'APIVersion defines the versioned schema of this object.'
+const KIND_WORDS = 'Kind is a string value representing the REST resource.'
 
 export type OpenApiIndex = { paths: Record<string, { serverRelativeURL: string }> }
 type Built = { doc: JsonObject; hash: string }
@@ -58,11 +62,8 @@ function kindSchema(info: ResourceInfo, version: string): JsonObject {
   copy.type = 'object'
   copy.properties = {
     ...props,
-    apiVersion: {
-      type: 'string',
-      description: 'APIVersion defines the versioned schema of this object.',
-    },
-    kind: { type: 'string', description: 'Kind is a string value representing the REST resource.' },
+    apiVersion: { type: 'string', description: API_VERSION_WORDS },
+    kind: { type: 'string', description: KIND_WORDS },
     metadata: {
       allOf: [{ $ref: ref(OBJECT_META_NAME) }],
       description: "Standard object's metadata.",
@@ -83,11 +84,16 @@ function listSchema(info: ResourceInfo, version: string, itemRef: string): JsonO
   return {
     type: 'object',
     required: ['items'],
+    description: `A list of ${info.kind} objects.`,
     properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { allOf: [{ $ref: ref(LIST_META_NAME) }] },
-      items: { type: 'array', items: { $ref: itemRef } },
+      apiVersion: { type: 'string', description: API_VERSION_WORDS },
+      kind: { type: 'string', description: KIND_WORDS },
+      metadata: { allOf: [{ $ref: ref(LIST_META_NAME) }], description: 'Standard list metadata.' },
+      items: {
+        type: 'array',
+        items: { $ref: itemRef },
+        description: `The ${info.kind} objects.`,
+      },
     },
     'x-kubernetes-group-version-kind': [{ group: info.group, version, kind: info.listKind }],
   }
@@ -99,8 +105,8 @@ function buildDoc(registry: Registry, group: string, version: string): JsonObjec
   const prefix = schemaPrefix(group, version)
   const paths: Record<string, JsonValue> = {}
   const schemas: Record<string, JsonValue> = {
-    [OBJECT_META_NAME]: OBJECT_META,
-    [LIST_META_NAME]: openObject,
+    [OBJECT_META_NAME]: OBJECT_META_DOC,
+    [LIST_META_NAME]: LIST_META_DOC,
   }
   for (const info of [...infos].sort((a, b) => a.resource.localeCompare(b.resource))) {
     const name = `${prefix}.${info.kind}`

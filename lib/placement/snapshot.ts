@@ -28,6 +28,7 @@
  */
 import { categoryOf } from '../apis/categories.ts'
 import { type DecodeProblem, type DecodeResult, decodeEach, decodeObject } from '../apis/decode.ts'
+import { LocationSchema } from '../apis/edge-inventory.ts'
 import type {
   CustomizerObject,
   EdgePlacementObject,
@@ -37,7 +38,6 @@ import type {
 import {
   CustomizerSchema,
   EdgePlacementSchema,
-  LocationSchema,
   SinglePlacementSliceSchema,
 } from '../apis/edge-v1alpha1.ts'
 import { CUSTOMIZERS, EDGE_PLACEMENTS, LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'

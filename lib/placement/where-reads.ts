@@ -13,8 +13,8 @@
  * `onInvalid` and selects nothing (nor is it listed as unselected). A failed read throws.
  */
 import { type DecodeProblem, decodeEach } from '../apis/decode.ts'
+import { LocationSchema, SyncTargetSchema } from '../apis/edge-inventory.ts'
 import type { EdgePlacementObject, LocationObject, SyncTargetObject } from '../apis/edge-objects.ts'
-import { LocationSchema, SyncTargetSchema } from '../apis/edge-v1alpha1.ts'
 import { ESPW, LOCATIONS, SYNC_TARGETS, WORKSPACES } from '../apis/gvr.ts'
 import { isNotFound } from '../errors.ts'
 import type { HubClient } from '../hub/client.ts'

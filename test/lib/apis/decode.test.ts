@@ -12,7 +12,8 @@ import {
   describeIssues,
   reportInvalid,
 } from '../../../lib/apis/decode.ts'
-import { EdgePlacementSchema, LocationSchema } from '../../../lib/apis/edge-v1alpha1.ts'
+import { LocationSchema } from '../../../lib/apis/edge-inventory.ts'
+import { EdgePlacementSchema } from '../../../lib/apis/edge-v1alpha1.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { LogFields, Logger } from '../../../lib/log.ts'
 

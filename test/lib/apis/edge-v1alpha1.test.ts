@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
+import { LocationSchema, SyncTargetSchema } from '../../../lib/apis/edge-inventory.ts'
 import {
   CustomizerSchema,
   EDGE_SCHEMAS,
   EdgePlacementSchema,
-  LocationSchema,
   SinglePlacementSliceSchema,
   SyncerConfigSchema,
-  SyncTargetSchema,
 } from '../../../lib/apis/edge-v1alpha1.ts'
 import { createRegistry } from '../../../lib/kube/registry.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
