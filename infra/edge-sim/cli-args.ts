@@ -5,6 +5,7 @@
  * it is no longer its parent). Returns a help request, an error message or the settings; USAGE is
  * the `--help` text.
  */
+import { type Fault, parseFaults } from '../../lib/edge-sim/faults.ts'
 import { isDnsLabel } from '../../lib/kube/names.ts'
 import { readFlags } from '../cli-flags.ts'
 
@@ -18,6 +19,8 @@ export type EdgeSimConfig = {
   certDir?: string
   tokenFile: string
   parentPid?: number
+  /** The failures this edge is told to have (none by default). */
+  faults: Fault[]
 }
 
 export type EdgeSimCliRequest =
@@ -51,6 +54,11 @@ Options (environment variable in brackets):
   --host ADDR          listen address (default 127.0.0.1)
   --port N             listen port, 0 for any free one (default 0) [EDGE_PORT]
   --parent-pid N       stop when process N is no longer this process's parent (supervisors)
+  --faults LIST        failures to simulate, comma-separated, each optionally limited to the
+                       images matching a glob: image-pull[@GLOB] (ErrImagePull/ImagePullBackOff),
+                       crash-loop[@GLOB] (CrashLoopBackOff; a pod with restartPolicy Never fails),
+                       job-fail[@GLOB] (Job pods fail, the Job past its backoffLimit); e.g.
+                       crash-loop@*:bad,job-fail (default none) [EDGE_FAULTS]
   -h, --help           this text
 
 LOG_LEVEL sets debug | info | warn | error (default info).
@@ -66,6 +74,7 @@ const FLAGS = [
   '--host',
   '--port',
   '--parent-pid',
+  '--faults',
 ]
 
 export function parseEdgeSimArgs(
@@ -94,6 +103,8 @@ export function parseEdgeSimArgs(
   const parentText = flags.get('--parent-pid')
   if (parentText !== undefined && !/^[1-9]\d*$/.test(parentText))
     return { kind: 'error', message: `--parent-pid must be a positive integer, got ${parentText}` }
+  const faults = parseFaults(get('--faults', 'EDGE_FAULTS'))
+  if ('error' in faults) return { kind: 'error', message: `--faults: ${faults.error}` }
   const certDir = get('--cert-dir', 'EDGE_CERT_DIR')
   const table = get('--table', 'EDGE_TABLE')
   return {
@@ -105,6 +116,7 @@ export function parseEdgeSimArgs(
       region: flags.get('--region') ?? env.DDB_REGION ?? env.AWS_REGION ?? 'us-east-1',
       host: flags.get('--host') ?? '127.0.0.1',
       port: Number(portText),
+      faults,
       ...(certDir ? { certDir } : {}),
       ...(table ? { table } : {}),
       ...(parentText ? { parentPid: Number(parentText) } : {}),

@@ -57,6 +57,7 @@ async function main(): Promise<number> {
         : {}),
       ...(cfg.table ? { tableName: cfg.table } : {}),
       region: cfg.region,
+      faults: cfg.faults,
       tls,
       host: cfg.host,
       port: cfg.port,

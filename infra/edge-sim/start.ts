@@ -16,6 +16,7 @@ import { serve } from '@hono/node-server'
 import { createNodeApp } from '../../functions/node-server.ts'
 import { guardBuiltServer } from '../../functions/raw-request-guard.ts'
 import { bootstrapEdge, edgeNode } from '../../lib/edge-sim/bootstrap.ts'
+import { type Fault, faultsText } from '../../lib/edge-sim/faults.ts'
 import { createSimulator, type Simulator } from '../../lib/edge-sim/simulator.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { isDnsLabel } from '../../lib/kube/names.ts'
@@ -42,6 +43,8 @@ export type SimulatedEdgeOptions = {
   log: Logger
   /** Simulator timing (tests): pass period, resync period, how long a Job's pod runs. */
   simulator?: { periodMs?: number; resyncMs?: number; jobDurationMs?: number }
+  /** The failures the edge is told to have (lib/edge-sim/faults.ts); none by default. */
+  faults?: readonly Fault[]
 }
 
 export type SimulatedEdge = {
@@ -104,10 +107,16 @@ export async function startSimulatedEdge(opts: SimulatedEdgeOptions): Promise<Si
     guardBuiltServer(server as Server)
     const port = (server.address() as AddressInfo).port
     const url = `${tls ? 'https' : 'http'}://${host}:${port}`
-    const sim = createSimulator({ deps, node, log, ...(opts.simulator ?? {}) })
+    const faults = opts.faults ?? []
+    const sim = createSimulator({ deps, node, log, faults, ...(opts.simulator ?? {}) })
     simulator = sim
     sim.start()
-    log.info('simulated edge ready', { url, table: tableName, node: node.name })
+    log.info('simulated edge ready', {
+      url,
+      table: tableName,
+      node: node.name,
+      ...(faults.length ? { faults: faultsText(faults) } : {}),
+    })
     const running = server
     let closing: Promise<void> | undefined
     const close = async () => {

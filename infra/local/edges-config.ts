@@ -10,7 +10,12 @@
 import { labelKeyProblem, labelValueProblem } from '../../lib/kube/label-selector.ts'
 import { dnsLabelErrors } from '../../lib/kube/names.ts'
 
-export type EdgeSpec = { name: string; labels: Record<string, string> }
+export type EdgeSpec = {
+  name: string
+  labels: Record<string, string>
+  /** The failures the edge is told to have (EDGEPLANE_EDGE_FAULTS, edge-faults-config.ts). */
+  faults?: string
+}
 
 export const DEFAULT_EDGES = 'florin:env=prod,guilder:env=prod:extended=si'
 /** The inventory space the simulated edges are registered in. */

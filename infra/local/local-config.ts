@@ -4,7 +4,8 @@
  * absolute against the working directory), the DynamoDB table name, the Worker's log level and
  * whether to run the watch relay (EDGEPLANE_RELAY, `on` by default; `off` for tests that drive
  * the steps themselves), the simulated edge clusters (EDGEPLANE_EDGES, edges-config.ts: unset is
- * the default two, empty is none), their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
+ * the default two, empty is none; the failures they are told to have, EDGEPLANE_EDGE_FAULTS,
+ * edge-faults-config.ts), their agents' poll interval (EDGEPLANE_POLL_INTERVAL,
  * seconds) and their limit for each request to the center (EDGEPLANE_AGENT_TIMEOUT, seconds,
  * default 30 like a deployed agent's), how often a dead hub is restarted before the stack gives up
  * (EDGEPLANE_HUB_RESTARTS), the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
@@ -15,6 +16,7 @@
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { withEdgeFaults } from './edge-faults-config.ts'
 import { type EdgeSpec, parseEdges } from './edges-config.ts'
 
 export const LocalEnvSchema = z.object({
@@ -70,7 +72,7 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     )
   const c = parsed.data
   // Unlike the others, EDGEPLANE_EDGES set to '' means something: no edges.
-  const edges = parseEdges(env.EDGEPLANE_EDGES)
+  const edges = withEdgeFaults(parseEdges(env.EDGEPLANE_EDGES), env.EDGEPLANE_EDGE_FAULTS)
   return {
     port: c.EDGEPLANE_PORT,
     dataDir: resolve(cwd, c.EDGEPLANE_DATA),

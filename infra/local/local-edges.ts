@@ -98,6 +98,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     args: [
       ...['--name', spec.name, '--ddb-endpoint', o.ddbEndpoint, '--token-file', tokenFile],
       ...['--cert-dir', o.tlsDir, '--port', String(port), '--parent-pid', String(process.pid)],
+      ...(spec.faults ? ['--faults', spec.faults] : []),
     ],
   })
   o.addPart({ name: `edge ${spec.name}`, stop: () => sim.stop() })

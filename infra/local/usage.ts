@@ -52,6 +52,10 @@ Environment:
                    0: stop at once)
   EDGEPLANE_CRON_PERIOD    seconds between the local cron ticks (sweeps, resync; default 60,
                    like the deployed cron)
+  EDGEPLANE_EDGE_FAULTS    failures the simulated edges are told to have (default none):
+                   <edge>=<faults>;..., each <faults> a comma-separated list of image-pull,
+                   crash-loop or job-fail, each optionally @<image glob>, e.g.
+                   florin=crash-loop@*:bad (the edge simulator's --faults)
   EDGEPLANE_STALE_AFTER    seconds of silence after which an edge is stale (default 180, 3 to
                    86400): the Worker's and relay's EDGE_STALE_AFTER_SECONDS, and the agents
                    send a heartbeat every third of it (at most every 60 s) to stay live

@@ -10,6 +10,7 @@ import { isApiError } from '../errors.ts'
 import type { Gvr, HubClient } from '../hub/client.ts'
 import type { KubeObject, OwnerReference } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
+import type { Fault } from './faults.ts'
 
 export const GVRS = {
   pods: { group: '', version: 'v1', resource: 'pods' },
@@ -47,8 +48,10 @@ export type SimContext = {
   now: () => Date
   random: () => number
   log: Logger
-  /** How long a Job's pod runs before it succeeds. */
+  /** How long a Job's pod runs before it ends. */
   jobDurationMs: number
+  /** The failures this edge is told to have (faults.ts); none by default. */
+  faults: readonly Fault[]
   snap: Snapshot
   /** Writes made in this pass (0 when everything was already as it should be). */
   writes: number

@@ -1,15 +1,18 @@
 /**
- * The one way a simulated edge fails to run a pod: an image it cannot pull. An image whose
+ * A simulated edge failing to run a pod because of an image it cannot pull. An image whose
  * registry host is under the `.invalid` top-level domain (RFC 2606: it can never resolve, e.g.
  * `registry.invalid/shop:v2`) fails as a real kubelet's pull of an unknown host does: the pod is
  * bound but stays Pending, its containers waiting in ImagePullBackOff, Ready and ContainersReady
  * False (ContainersNotReady), with the kubelet's Warning Events (Failed: the pull error, then
  * `Error: ErrImagePull`). Nothing else about the pod moves, so a Deployment rolling such an image
  * out makes no progress and, past its progressDeadlineSeconds, reports ProgressDeadlineExceeded
- * (sim-deployment-status.ts). Every other image is "already present on machine".
+ * (sim-deployment-status.ts). An edge told to (the `image-pull` fault, faults.ts) fails the same
+ * way on the images it names, whatever their registry. Every other image is "already present on
+ * machine".
  */
 import { timestamp } from '../kube/time.ts'
 import type { KubeObject } from '../kube/types.ts'
+import { faultHits } from './faults.ts'
 import { qualifiedImage } from './hash.ts'
 import { type Obj, objects, specOf, statusOf, str } from './json.ts'
 import { type SimContext, updateIn } from './sim-context.ts'
@@ -17,18 +20,26 @@ import { recordEvent, SOURCES } from './sim-events.ts'
 
 const host = (image: string) => qualifiedImage(image).split('/')[0] ?? ''
 
-/** Whether the simulated kubelet can pull `image`. */
+/** Whether any kubelet could pull `image` (its registry host can resolve). */
 export const canPull = (image: string) => !/(^|\.)invalid(:\d+)?$/.test(host(image))
 
+/** Whether this edge's kubelet pulls `image`: it can, and the edge is not told it cannot. */
+const pulls = (ctx: SimContext, image: string) =>
+  canPull(image) && !faultHits(ctx.faults, 'image-pull', image)
+
 /** The first image of the pod's containers that cannot be pulled; undefined when all can. */
-export function unpullableImage(pod: KubeObject): string | undefined {
+export function unpullableImage(ctx: SimContext, pod: KubeObject): string | undefined {
   const spec = specOf(pod)
   const all = [...objects(spec, 'initContainers'), ...objects(spec, 'containers')]
-  return all.map((c) => str(c, 'image')).find((image) => !canPull(image))
+  return all.map((c) => str(c, 'image')).find((image) => !pulls(ctx, image))
 }
 
-const pullError = (image: string) =>
-  `failed to pull and unpack image "${qualifiedImage(image)}": failed to resolve reference "${qualifiedImage(image)}": dial tcp: lookup ${host(image)}: no such host`
+/** containerd's pull error: an unknown host, or (the `image-pull` fault) a reference not found. */
+function pullError(image: string): string {
+  const ref = qualifiedImage(image)
+  const why = canPull(image) ? `${ref}: not found` : `dial tcp: lookup ${host(image)}: no such host`
+  return `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${why}`
+}
 
 function waitingStatus(ctx: SimContext, pod: KubeObject, at: string): Obj {
   const names = objects(specOf(pod), 'containers').map((c) => str(c, 'name'))
@@ -53,7 +64,7 @@ function waitingStatus(ctx: SimContext, pod: KubeObject, at: string): Obj {
     startTime: at,
     containerStatuses: objects(specOf(pod), 'containers').map((c) => {
       const image = str(c, 'image')
-      const waiting = canPull(image)
+      const waiting = pulls(ctx, image)
         ? { reason: 'PodInitializing' }
         : {
             reason: 'ImagePullBackOff',

@@ -4,8 +4,11 @@
  * `<job>-<index>-…` with the completion-index annotation for Indexed Jobs); its pods succeed on
  * their own (sim-pods.ts). The status follows kube's: startTime, active, ready, succeeded,
  * terminating, uncountedTerminatedPods, and once `completions` pods succeeded the conditions
- * SuccessCriteriaMet and Complete (reason CompletionsReached) with completionTime. Events:
- * SuccessfulCreate per pod, Completed once.
+ * SuccessCriteriaMet and Complete (reason CompletionsReached) with completionTime. A failed pod
+ * (the `job-fail` fault, sim-pod-end.ts) counts in `failed` and is replaced after the controller's
+ * back-off (10 s doubling, at most 6 minutes); past `backoffLimit` (default 6) failures the Job
+ * gets FailureTarget and Failed (reason BackoffLimitExceeded) and no more pods. Events:
+ * SuccessfulCreate per pod, Completed or the Warning BackoffLimitExceeded once.
  */
 import { jsonEqual } from '../hub/metadata.ts'
 import { timestamp } from '../kube/time.ts'
@@ -18,22 +21,52 @@ import {
   phaseOf,
   setCondition,
 } from './conditions.ts'
-import { num, type Obj, specOf, statusOf, str } from './json.ts'
-import { createIn, ownedBy, type SimContext, updateIn } from './sim-context.ts'
+import { num, type Obj, objects, peek, specOf, statusOf, str } from './json.ts'
+import { createIn, ownedBy, type SimContext, updateIn, wakeAt } from './sim-context.ts'
 import { recordEvent, SOURCES } from './sim-events.ts'
 import { podFromTemplate } from './sim-pods.ts'
 
 const INDEX = 'batch.kubernetes.io/job-completion-index'
 const DONE_MESSAGE = 'Reached expected number of succeeded pods'
 
+const LIMIT_MESSAGE = 'Job has reached the specified backoff limit'
+const FIRST_BACKOFF_MS = 10_000
+const MAX_BACKOFF_MS = 360_000
+
 const finished = (job: KubeObject) => hasCondition(job, 'Complete') || hasCondition(job, 'Failed')
 
 function counts(ctx: SimContext, job: KubeObject) {
   const pods = ownedBy(ctx, 'pods', job.metadata.uid)
   const succeeded = pods.filter((p) => phaseOf(p) === 'Succeeded')
+  const failed = pods.filter((p) => phaseOf(p) === 'Failed')
   const active = pods.filter((p) => !isTerminated(p))
   const completions = num(job.spec, 'completions', 1)
-  return { pods, succeeded, active, completions }
+  const backoffLimit = num(job.spec, 'backoffLimit', 6)
+  return { pods, succeeded, failed, active, completions, backoffLimit }
+}
+
+/** When the last of `failed` pods ended (ms; NaN when none says). */
+function lastFailure(failed: KubeObject[]): number {
+  const ends = failed.flatMap((p) =>
+    objects(statusOf(p), 'containerStatuses').map((c) =>
+      Date.parse(str(peek(peek(c, 'state'), 'terminated'), 'finishedAt'))
+    )
+  )
+  const known = ends.filter(Number.isFinite)
+  return known.length > 0 ? Math.max(...known) : Number.NaN
+}
+
+/**
+ * Whether the Job controller waits before replacing a failed pod: its back-off doubles from 10 s
+ * per failure, up to 6 minutes, counted from the last failure (asks to be woken then).
+ */
+function backingOff(ctx: SimContext, failed: KubeObject[]): boolean {
+  if (failed.length === 0) return false
+  const due =
+    lastFailure(failed) + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failed.length - 1))
+  if (!Number.isFinite(due) || due <= ctx.now().getTime()) return false
+  wakeAt(ctx, due)
+  return true
 }
 
 function nextIndex(pods: KubeObject[], completions: number): number {
@@ -46,7 +79,8 @@ export async function syncJobs(ctx: SimContext): Promise<void> {
   for (const job of [...ctx.snap.jobs]) {
     const spec = specOf(job)
     if (job.metadata.deletionTimestamp || finished(job) || spec.suspend === true) continue
-    const { pods, succeeded, active, completions } = counts(ctx, job)
+    const { pods, succeeded, failed, active, completions, backoffLimit } = counts(ctx, job)
+    if (failed.length > backoffLimit || backingOff(ctx, failed)) continue
     const parallelism = num(spec, 'parallelism', 1)
     const want = Math.min(parallelism, Math.max(0, completions - succeeded.length)) - active.length
     const indexed = str(spec, 'completionMode') === 'Indexed'
@@ -78,7 +112,7 @@ export async function syncJobs(ctx: SimContext): Promise<void> {
 export function jobStatus(ctx: SimContext, job: KubeObject): Obj {
   const old = statusOf(job)
   if (finished(job)) return old
-  const { succeeded, active, completions } = counts(ctx, job)
+  const { succeeded, failed, active, completions, backoffLimit } = counts(ctx, job)
   const now = timestamp(ctx.now())
   const status: Obj = {
     ...(old.startTime || specOf(job).suspend === true ? {} : { startTime: now }),
@@ -90,6 +124,20 @@ export function jobStatus(ctx: SimContext, job: KubeObject): Obj {
   if (active.length > 0) status.active = active.length
   else delete status.active
   if (succeeded.length > 0) status.succeeded = succeeded.length
+  if (failed.length > 0) status.failed = failed.length
+  if (failed.length > backoffLimit && active.length === 0) {
+    let conditions = conditionsOf(job)
+    for (const type of ['FailureTarget', 'Failed'])
+      conditions = setCondition(
+        conditions,
+        { type, status: 'True', reason: 'BackoffLimitExceeded', message: LIMIT_MESSAGE },
+        now,
+        { probe: true }
+      )
+    status.conditions = conditions
+    delete status.active
+    return status
+  }
   if (succeeded.length >= completions) {
     let conditions = conditionsOf(job)
     for (const type of ['SuccessCriteriaMet', 'Complete'])
@@ -117,11 +165,13 @@ export async function jobStatuses(ctx: SimContext): Promise<void> {
       { ...job, status: status as never },
       { status: true }
     )
-    if (written && !finished(job) && finished(written))
-      await recordEvent(ctx, written, {
-        source: SOURCES.job,
-        reason: 'Completed',
-        message: 'Job completed',
-      })
+    if (!written || finished(job) || !finished(written)) continue
+    const failedNow = hasCondition(written, 'Failed')
+    await recordEvent(ctx, written, {
+      source: SOURCES.job,
+      ...(failedNow
+        ? { reason: 'BackoffLimitExceeded', message: LIMIT_MESSAGE, type: 'Warning' as const }
+        : { reason: 'Completed', message: 'Job completed' }),
+    })
   }
 }

@@ -5,7 +5,8 @@
  * PodReadyToStartContainers, Initialized, Ready, ContainersReady and PodScheduled True, pod and
  * host IPs, start time, container ids), with the Events of a start; a Job's pod succeeds
  * `jobDurationMs` after it started (containers terminated with reason Completed); a pod with an
- * image that cannot be pulled stays Pending instead (sim-image-pull.ts). Pods marked for deletion
+ * image that cannot be pulled stays Pending instead (sim-image-pull.ts), a container told to
+ * crash-loops (sim-crash-loop.ts) and a Job's pod told to fail ends Failed (sim-pod-end.ts). Pods marked for deletion
  * without finalizers go.
  */
 import { timestamp } from '../kube/time.ts'
@@ -21,8 +22,10 @@ import {
   updateIn,
   wakeAt,
 } from './sim-context.ts'
+import { crashLoop, restartsInPlace } from './sim-crash-loop.ts'
 import { podStartedEvents } from './sim-events.ts'
 import { holdUnpulled, unpullableImage } from './sim-image-pull.ts'
+import { endJobPod } from './sim-pod-end.ts'
 
 type PodOptions = {
   name?: string
@@ -130,29 +133,6 @@ function runningStatus(ctx: SimContext, pod: KubeObject, at: string): Obj {
   }
 }
 
-function succeededStatus(status: Obj, at: string): Obj {
-  const conditions = objects(status, 'conditions').map((c) =>
-    ['Ready', 'ContainersReady', 'PodReadyToStartContainers'].includes(str(c, 'type'))
-      ? cond(str(c, 'type'), 'False', at, 'PodCompleted')
-      : c
-  )
-  const containerStatuses = objects(status, 'containerStatuses').map((s) => ({
-    ...s,
-    ready: false,
-    started: false,
-    state: {
-      terminated: {
-        exitCode: 0,
-        reason: 'Completed',
-        startedAt: str(peek(peek(s, 'state'), 'running'), 'startedAt', at),
-        finishedAt: at,
-        containerID: s.containerID,
-      },
-    },
-  }))
-  return { ...status, phase: 'Succeeded', conditions, containerStatuses }
-}
-
 /** The kubelet starting a pending pod (and a Job's pod's end being due). */
 async function startPod(ctx: SimContext, pod: KubeObject, at: string, nowMs: number) {
   const started = await updateIn(
@@ -163,6 +143,26 @@ async function startPod(ctx: SimContext, pod: KubeObject, at: string, nowMs: num
   )
   if (started) await podStartedEvents(ctx, started)
   if (controllerRef(pod)?.kind === 'Job') wakeAt(ctx, nowMs + ctx.jobDurationMs)
+}
+
+/** The kubelet's part for a bound, live pod: start it (or hold or crash it), end a Job's pod. */
+async function runPod(ctx: SimContext, pod: KubeObject, at: string, nowMs: number) {
+  if (phaseOf(pod) === 'Pending') {
+    const unpulled = unpullableImage(ctx, pod)
+    if (unpulled) await holdUnpulled(ctx, pod, unpulled)
+    else if (restartsInPlace(ctx, pod)) await crashLoop(ctx, pod)
+    else await startPod(ctx, pod, at, nowMs)
+    return
+  }
+  if (isTerminated(pod)) return
+  if (restartsInPlace(ctx, pod)) {
+    await crashLoop(ctx, pod)
+    return
+  }
+  if (controllerRef(pod)?.kind !== 'Job') return
+  const due = Date.parse(str(statusOf(pod), 'startTime')) + ctx.jobDurationMs
+  if (Number.isFinite(due) && due > nowMs) wakeAt(ctx, due)
+  else await endJobPod(ctx, pod, at)
 }
 
 /** The scheduler and kubelet: bind, start, finish Job pods, drop deleted ones. */
@@ -181,24 +181,6 @@ export async function runKubelet(ctx: SimContext): Promise<void> {
       current = await updateIn(ctx, 'pods', bound, { as: 'kubelet' })
       if (!current) continue
     }
-    if (phaseOf(current) === 'Pending') {
-      const unpulled = unpullableImage(current)
-      if (unpulled) await holdUnpulled(ctx, current, unpulled)
-      else await startPod(ctx, current, at, nowMs)
-      continue
-    }
-    if (isTerminated(current) || controllerRef(current)?.kind !== 'Job') continue
-    const status = statusOf(current)
-    const due = Date.parse(str(status, 'startTime')) + ctx.jobDurationMs
-    if (Number.isFinite(due) && due > nowMs) {
-      wakeAt(ctx, due)
-      continue
-    }
-    await updateIn(
-      ctx,
-      'pods',
-      { ...current, status: succeededStatus(status, at) as never },
-      { as: 'kubelet', status: true }
-    )
+    await runPod(ctx, current, at, nowMs)
   }
 }

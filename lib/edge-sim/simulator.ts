@@ -11,6 +11,7 @@
 import { createHubClient } from '../hub/client.ts'
 import type { HubDeps } from '../hub/deps.ts'
 import { createLogger, type Logger } from '../log.ts'
+import type { Fault } from './faults.ts'
 import { loadSnapshot, type NodeInfo, type SimContext } from './sim-context.ts'
 import { daemonSetStatuses, syncDaemonSets } from './sim-daemonsets.ts'
 import { deploymentStatuses } from './sim-deployment-status.ts'
@@ -30,6 +31,8 @@ export type SimulatorOptions = {
   periodMs?: number
   resyncMs?: number
   jobDurationMs?: number
+  /** The failures this edge is told to have (faults.ts: image-pull, crash-loop, job-fail). */
+  faults?: readonly Fault[]
   /** How long an Event is kept after it was last seen (default an hour, as kube's --event-ttl). */
   eventTtlMs?: number
   now?: () => Date
@@ -69,6 +72,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       random: opts.random ?? Math.random,
       log,
       jobDurationMs: opts.jobDurationMs ?? 1000,
+      faults: opts.faults ?? [],
       snap: await loadSnapshot(controller, space),
       writes: 0,
     }

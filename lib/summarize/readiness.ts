@@ -5,7 +5,9 @@
  * 1; absent counts as 0), failed when its Progressing condition says ProgressDeadlineExceeded.
  * ReplicaSet and StatefulSet: `readyReplicas` equals `spec.replicas`. DaemonSet: `numberReady`
  * equals `desiredNumberScheduled`. Job: a Complete condition True is ready, a Failed condition
- * True is failed. Pod: a Ready condition True is ready, phase Failed is failed. Every other kind
+ * True is failed. Pod: a Ready condition True is ready; phase Failed, or a container waiting
+ * in a state the kubelet does not leave on its own (CrashLoopBackOff, ImagePullBackOff,
+ * ErrImagePull, InvalidImageName, CreateContainer(Config)Error), is failed with that reason. Every other kind
  * is ready once applied (a ConfigMap has nothing more to become). Pure.
  */
 import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
@@ -57,11 +59,35 @@ function job(status: JsonObject): Readiness {
   return isTrue(status, 'Complete') ? READY : { kind: 'not-ready', message: 'not complete' }
 }
 
+/** The kubelet's waiting reasons that do not pass on their own (a pod stuck so is failed). */
+const STUCK = [
+  'CrashLoopBackOff',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+]
+
+function stuckContainer(status: JsonObject): Readiness | undefined {
+  const lists = [status.initContainerStatuses, status.containerStatuses]
+  for (const c of lists.flatMap((l) => (Array.isArray(l) ? l.filter(isJsonObject) : []))) {
+    const waiting = obj(obj(c.state).waiting)
+    const reason = typeof waiting.reason === 'string' ? waiting.reason : ''
+    if (!STUCK.includes(reason)) continue
+    const message = typeof waiting.message === 'string' ? waiting.message : ''
+    return { kind: 'failed', reason, message: `container ${String(c.name ?? '')}: ${message}` }
+  }
+  return undefined
+}
+
 function pod(status: JsonObject): Readiness {
   if (status.phase === 'Failed') {
     const message = typeof status.message === 'string' ? status.message : 'pod failed'
     return { kind: 'failed', reason: 'PodFailed', message }
   }
+  const stuck = stuckContainer(status)
+  if (stuck) return stuck
   return isTrue(status, 'Ready') ? READY : { kind: 'not-ready', message: 'pod not ready' }
 }
 

@@ -31,7 +31,21 @@ describe('parseEdgeSimArgs', () => {
         region: 'us-east-1',
         host: '127.0.0.1',
         port: 0,
+        faults: [],
       },
+    })
+  })
+
+  it('reads the faults to simulate, from the flag or EDGE_FAULTS, and refuses bad ones', () => {
+    expect(parseEdgeSimArgs([...REQUIRED, '--faults', 'crash-loop@*:bad'], {})).toMatchObject({
+      config: { faults: [{ kind: 'crash-loop', image: '*:bad' }] },
+    })
+    expect(parseEdgeSimArgs(REQUIRED, { EDGE_FAULTS: 'job-fail' })).toMatchObject({
+      config: { faults: [{ kind: 'job-fail' }] },
+    })
+    expect(parseEdgeSimArgs([...REQUIRED, '--faults', 'oom'], {})).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/^--faults: "oom": the fault is one of image-pull/),
     })
   })
 

@@ -60,12 +60,55 @@ const rows: [string, KubeObject, Record<string, unknown>, string][] = [
   ['Pod ready', body('Pod'), cond('Ready'), 'ready'],
   ['Pod not ready', body('Pod'), cond('Ready', 'False'), 'not-ready'],
   ['Pod failed', body('Pod'), { phase: 'Failed' }, 'failed'],
+  [
+    'Pod crash-looping',
+    body('Pod'),
+    {
+      phase: 'Running',
+      containerStatuses: [{ name: 'main', state: { waiting: { reason: 'CrashLoopBackOff' } } }],
+    },
+    'failed',
+  ],
+  [
+    'Pod with an init container that cannot be pulled',
+    body('Pod'),
+    {
+      phase: 'Pending',
+      initContainerStatuses: [{ name: 'init', state: { waiting: { reason: 'ImagePullBackOff' } } }],
+    },
+    'failed',
+  ],
+  [
+    'Pod still initializing',
+    body('Pod'),
+    {
+      phase: 'Pending',
+      containerStatuses: [{ state: { waiting: { reason: 'PodInitializing' } } }],
+    },
+    'not-ready',
+  ],
   ['ConfigMap applied is ready', body('ConfigMap'), {}, 'ready'],
 ]
 
 describe('readinessOf', () => {
   it.each(rows)('%s', (_n, b, status, want) => {
     expect(readinessOf(b.kind, b, status as never).kind).toBe(want)
+  })
+
+  it('names the stuck container and the kubelet reason', () => {
+    const status = {
+      containerStatuses: [
+        {
+          name: 'main',
+          state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 20s' } },
+        },
+      ],
+    }
+    expect(readinessOf('Pod', body('Pod'), status as never)).toEqual({
+      kind: 'failed',
+      reason: 'CrashLoopBackOff',
+      message: 'container main: back-off 20s',
+    })
   })
 })
 
