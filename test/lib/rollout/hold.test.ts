@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { RolloutSpec, RolloutStatus } from '../../../lib/apis/edge-rollout.ts'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { SourceObject } from '../../../lib/placement/types.ts'
-import { belowCut } from '../../../lib/rollout/edge-order.ts'
+import { belowCut, raiseCut } from '../../../lib/rollout/edge-order.ts'
 import { destinationRevision, type HeldRollout, holdFor } from '../../../lib/rollout/hold.ts'
 import { type RevisionRecord, revisionKeyOf } from '../../../lib/rollout/revision.ts'
 
@@ -67,7 +67,9 @@ const inFlight: RolloutStatus = {
   ],
 }
 const values = (objs: SourceObject[]) =>
-  objs.map((o) => `${o.object.metadata.name}=${(o.object as unknown as { data: { v: string } }).data.v}`)
+  objs.map(
+    (o) => `${o.object.metadata.name}=${(o.object as unknown as { data: { v: string } }).data.v}`
+  )
 const run = (r: HeldRollout, selected: SourceObject[], dest = canary) =>
   holdFor({
     selected,
@@ -82,12 +84,12 @@ describe('destinationRevision', () => {
     expect(destinationRevision(spec, undefined, canary)).toBeUndefined()
     expect(destinationRevision(spec, inFlight, canary)).toBe(2)
     expect(destinationRevision(spec, inFlight, other)).toBe(1)
-    const cut = 0.5
+    const uids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+    const cut = raiseCut(2, uids, 0, 4)
     const [first, rest] = inFlight.waves ?? []
     if (!first || !rest) throw new Error('fixture')
     const partial: RolloutStatus = { ...inFlight, waves: [{ ...first, cut, from: 1 }, rest] }
-    const uids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
-    expect(new Set(uids.map((u) => belowCut(2, u, cut))).size).toBe(2)
+    expect(uids.filter((u) => belowCut(2, u, cut))).toHaveLength(4)
     for (const uid of uids) {
       const want = belowCut(2, uid, cut) ? 2 : 1
       expect(
