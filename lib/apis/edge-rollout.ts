@@ -213,6 +213,11 @@ export const WaveStatusSchema = z.object({
     .max(1)
     .optional()
     .describe('Of the edges ordered for this revision, the share promoted (maxEdges).'),
+  from: z
+    .int32()
+    .min(0)
+    .optional()
+    .describe('The revision the wave’s edges above the cut keep until they are promoted.'),
   promotedAt: z.string().optional().describe('When the wave was promoted to its revision.'),
   passingSince: z.string().optional().describe('Since when the wave passes its gate (soak).'),
   failedAt: z.string().optional().describe('When the wave failed its gate at its revision.'),

@@ -19,8 +19,11 @@ import { contentHash } from '../store/projection-hash.ts'
 /** How long a new governed content must stand before it is cut (ms). */
 export const SETTLE_MS = 5_000
 
-/** One governed object in a revision: its copy key as one string, and its content hash. */
-export type RevisionEntry = { key: string; hash: string }
+/**
+ * One governed object in a revision: its copy key as one string, its content hash, and the
+ * resource version and scope it was read at (so a revision's object can be sent again as read).
+ */
+export type RevisionEntry = { key: string; hash: string; version: string; namespaced: boolean }
 
 /** A stored revision: its number, when it was cut, and its objects sorted by key. */
 export type RevisionRecord = { number: number; cutAt: string; objects: RevisionEntry[] }
@@ -44,7 +47,7 @@ export async function governedContent(objects: readonly SourceObject[]): Promise
     const body = translateInput(o.object)
     const hash = await contentHash(body)
     bodies.set(hash, body)
-    entries.push({ key: revisionKeyOf(o), hash })
+    entries.push({ key: revisionKeyOf(o), hash, version: o.version, namespaced: o.namespaced })
   }
   entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   return { entries, bodies }

@@ -31,9 +31,13 @@ export function startWave(s: State, inp: ProgressInput, i: number): void {
   }
   const uids = inp.waves[i]?.uids ?? []
   const batch = wave.maxEdges === undefined ? uids.length : resolveCount(wave.maxEdges, uids.length)
+  // What the wave's edges not promoted yet keep: all of them held its revision, or the part
+  // below an earlier cut did and the rest still held what they had before.
+  const from = (w.cut ?? 1) >= 1 ? (w.revision ?? s.completed) : (w.from ?? s.completed)
   const fresh: WaveStatus = {
     ...blankWave(wave.name, s.revision),
     cut: raiseCut(s.revision, uids, 0, batch),
+    from,
     promotedAt: iso(inp.nowMs),
   }
   s.waves[i] = fresh
@@ -97,7 +101,7 @@ export function fail(s: State, inp: ProgressInput, reason: string, message: stri
   delete s.waves[i]?.passingSince
   if ((spec.onFailure ?? 'Pause') === 'Rollback') {
     s.waves = s.waves.map((x) =>
-      x.revision === s.revision ? { ...x, revision: s.completed, cut: 1 } : x
+      x.revision === s.revision ? { ...x, revision: s.completed, cut: 1, from: s.completed } : x
     )
     s.current = -1
     s.events.push({

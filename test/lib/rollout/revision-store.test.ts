@@ -25,7 +25,12 @@ const body = (v: string): KubeObject => ({
 const rec = (n: number, hashes: string[]): RevisionRecord => ({
   number: n,
   cutAt: `t${n}`,
-  objects: hashes.map((h, i) => ({ key: `/configmaps/ns/o${i}`, hash: h })),
+  objects: hashes.map((h, i) => ({
+    key: `/configmaps/ns/o${i}`,
+    hash: h,
+    version: 'v1',
+    namespaced: true,
+  })),
 })
 const bodiesOf = (...hashes: string[]) => new Map(hashes.map((h) => [h, body(h)]))
 
