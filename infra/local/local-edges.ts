@@ -124,6 +124,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     edgeKube,
     dir,
     pollIntervalSeconds: o.pollIntervalSeconds,
+    log: o.log,
   })
   o.log.info('edge joined', { edge: spec.name, mailbox: joined.mailbox, issued: joined.issued })
   const agentKubeconfig = await writeAgentKubeconfig({
