@@ -39,7 +39,7 @@ import type { LocalConfig } from './local-config.ts'
 import { type LocalEdges, startLocalEdges } from './local-edges.ts'
 import { acquireLock } from './lock-file.ts'
 import { type Part, stopAll } from './parts.ts'
-import { assertPortFree } from './ports.ts'
+import { assertPortFree, pickFreePort } from './ports.ts'
 import { prepareProgramBundles } from './program-bundles.ts'
 import { relayArgs, relayEnv } from './relay-child.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
@@ -158,6 +158,7 @@ export async function startLocalStack(
     // stack.json is rewritten (chained) whenever a supervised child gets a new pid.
     let base: Omit<StackInfo, 'relay' | 'edges'> | undefined
     let relay: Supervisor | undefined
+    let relayHealthPort = 0
     let edges: LocalEdges | undefined
     const current = (): StackInfo | undefined => {
       if (!base) return undefined
@@ -167,7 +168,14 @@ export async function startLocalStack(
         ...base,
         wrangler: { ...base.wrangler, pid: w.pid, restarts: hubSup?.restarts() ?? 0 },
         ...(relay && pid !== undefined
-          ? { relay: { pid, restarts: relay.restarts(), logFile: paths.relayLog } }
+          ? {
+              relay: {
+                pid,
+                restarts: relay.restarts(),
+                logFile: paths.relayLog,
+                healthPort: relayHealthPort,
+              },
+            }
           : {}),
         edges: edges?.info() ?? [],
       }
@@ -194,11 +202,18 @@ export async function startLocalStack(
     })
     const hubFailed = hubSup.failed
     if (cfg.relay) {
+      relayHealthPort = await pickFreePort()
       relay = supervise({
         name: 'relay',
         main: RELAY_MAIN,
         cwd: opts.repoRoot,
-        args: relayArgs(hubUrl, paths.adminToken, db.endpoint, cfg.tableName),
+        args: relayArgs({
+          hubUrl,
+          tokenFile: paths.adminToken,
+          ddbEndpoint: db.endpoint,
+          table: cfg.tableName,
+          healthPort: relayHealthPort,
+        }),
         env: relayEnv(paths.tlsCert, cfg.logLevel, storeKey, cfg.staleAfterSeconds),
         logFile: paths.relayLog,
         log,
@@ -207,7 +222,11 @@ export async function startLocalStack(
       })
       const r = relay
       parts.push({ name: 'relay', stop: () => r.stop() })
-      log.info('relay started', { pid: relay.pid(), log: paths.relayLog })
+      log.info('relay started', {
+        pid: relay.pid(),
+        log: paths.relayLog,
+        healthPort: relayHealthPort,
+      })
     }
 
     if (cfg.edges.length) {
