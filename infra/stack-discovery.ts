@@ -16,7 +16,10 @@ import { REPO_ROOT } from './repo-root.ts'
 export const DEFAULT_DATA_DIR = '.edgeplane'
 
 export type FoundStack = {
-  /** The data folder: where stack.json was found, else the first place looked. */
+  /**
+   * The data folder: where stack.json was found, else EDGEPLANE_DATA, else the repository's
+   * `.edgeplane/`, where `npm start` keeps it by default.
+   */
   dataDir: string
   /** The running stack's stack.json, when one was found. */
   info: StackInfo | undefined
@@ -31,7 +34,7 @@ export function dataDirCandidates(env: Env, cwd: string, repoRoot = REPO_ROOT): 
   return [...new Set(bases.map((b) => resolve(b, DEFAULT_DATA_DIR)))]
 }
 
-/** The first candidate folder with a readable stack.json, else the first candidate. */
+/** The first candidate folder with a readable stack.json, else the last (see FoundStack). */
 export async function findLocalStack(
   env: Env,
   cwd: string,
@@ -43,7 +46,7 @@ export async function findLocalStack(
     const info = await read(join(dataDir, 'stack.json'))
     if (info) return { dataDir, info }
   }
-  return { dataDir: candidates[0] as string, info: undefined }
+  return { dataDir: candidates[candidates.length - 1] as string, info: undefined }
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])

@@ -38,7 +38,7 @@ describe('dataDirCandidates and findLocalStack', () => {
     ])
     expect(dataDirCandidates({}, '/repo', '/repo')).toEqual(['/repo/.edgeplane'])
   })
-  it('takes the first folder holding a stack.json, else names the first looked at', async () => {
+  it("takes the first folder holding a stack.json, else names the repository's", async () => {
     const stack = info('https://127.0.0.1:8787')
     const read = async (p: string) => (p === '/repo/.edgeplane/stack.json' ? stack : undefined)
     expect(await findLocalStack({}, '/elsewhere', read, '/repo')).toEqual({
@@ -46,9 +46,13 @@ describe('dataDirCandidates and findLocalStack', () => {
       info: stack,
     })
     expect(await findLocalStack({}, '/elsewhere', async () => undefined, '/repo')).toEqual({
-      dataDir: '/elsewhere/.edgeplane',
+      dataDir: '/repo/.edgeplane',
       info: undefined,
     })
+    const none = async () => undefined
+    expect((await findLocalStack({ EDGEPLANE_DATA: 'd' }, '/w', none, '/repo')).dataDir).toBe(
+      '/w/d'
+    )
   })
 })
 
