@@ -7,13 +7,13 @@
  * (ops-routes-health.test.ts has /readyz, /livez and /healthz).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import pkg from '../../../package.json' with { type: 'json' }
 import { createNodeApp } from '../../../functions/node-server.ts'
 import { registerToken } from '../../../lib/auth/tokens.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { type HubOps, storeHubOps } from '../../../lib/metrics/hub-ops.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
+import pkg from '../../../package.json' with { type: 'json' }
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { type Exposition, parseExposition } from '../../helpers/exposition.ts'
 import { ADMIN_TOKEN, BASE, createTestHub } from '../../helpers/hub.ts'
