@@ -3,8 +3,9 @@
  * wrangler.toml (`wrangler deploy --env ""`; the `local` environment is `npm start`'s) — after
  * checking the variables as wrangler resolves them: one naming a local endpoint (a loopback or
  * wildcard address, dynalite's port) stops the deploy. Other arguments go to `wrangler deploy`
- * (`npm run deploy -- --dry-run --outdir dist` builds without uploading). Exit code: wrangler's;
- * 1 when the check fails; 2 for `--env` (this deploys production only).
+ * (`npm run deploy -- --dry-run --outdir dist` builds without uploading, with the arguments and
+ * so the Worker of `npm run build`: worker-bundle.ts; minified, as wrangler.toml says). Exit code:
+ * wrangler's; 1 when the check fails; 2 for `--env` (this deploys production only).
  */
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url'
 import { wranglerBin } from './local/wrangler-process.ts'
 import { localSettings } from './local-endpoints.ts'
 import { REPO_ROOT } from './repo-root.ts'
+import { deployArgs } from './worker-bundle.ts'
 
 export const USAGE = `Usage: npm run deploy [-- <wrangler deploy flags>]
 
@@ -51,7 +53,7 @@ export async function runDeploy(argv: string[], deps: DeployDeps): Promise<numbe
     )
     return 1
   }
-  return deps.wrangler(['deploy', '--env', '', ...argv])
+  return deps.wrangler(deployArgs(argv))
 }
 
 const realDeps: DeployDeps = {

@@ -1,9 +1,11 @@
 /**
  * The Worker as `wrangler deploy` ships it, built offline with `wrangler deploy --dry-run` into a
- * folder (its entry is `index.js` there): what `npm run build` writes to dist/ (minified, with
- * wrangler's output shown) and what the local stack runs under `wrangler dev --no-bundle` (program-bundles.ts) so that
- * each start does not bundle the sources again. Rejects with the tail of wrangler's output when
- * the build fails.
+ * folder (its entry is `index.js` there): what `npm run build` writes to dist/ (with wrangler's
+ * output shown) and what the local stack runs under `wrangler dev --no-bundle` (program-bundles.ts)
+ * so that each start does not bundle the sources again. Its wrangler arguments are those of
+ * `npm run deploy -- --dry-run --outdir <dir>` (deployArgs), and how it is built (minified) is
+ * wrangler.toml's top level, so `npm run build`, `npm run deploy` and plain `wrangler deploy`
+ * build one Worker. Rejects with the tail of wrangler's output when the build fails.
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
@@ -12,9 +14,14 @@ import { WRANGLER_ENV, wranglerBin } from './local/wrangler-process.ts'
 /** The entry of a Worker bundle folder. */
 export const workerEntry = (dir: string) => join(dir, 'index.js')
 
+/** `wrangler deploy` of the production (top-level) settings with `flags`: what deploy.ts runs. */
+export const deployArgs = (flags: readonly string[]): string[] => ['deploy', '--env', '', ...flags]
+
+/** The wrangler arguments of a Worker bundle built into `outdir`. */
+export const workerBundleArgs = (outdir: string): string[] =>
+  deployArgs(['--dry-run', '--outdir', outdir])
+
 export type WorkerBundleOptions = {
-  /** Minified, as `npm run build` ships it. */
-  minify?: boolean
   /** wrangler's output goes to this process's (`npm run build`); else it is kept for the error. */
   show?: boolean
 }
@@ -25,8 +32,7 @@ export function buildWorkerBundle(
   outdir: string,
   opts: WorkerBundleOptions = {}
 ): Promise<string> {
-  const args = [wranglerBin(), 'deploy', '--dry-run', '--outdir', outdir]
-  if (opts.minify) args.push('--minify')
+  const args = [wranglerBin(), ...workerBundleArgs(outdir)]
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
@@ -45,7 +51,7 @@ export function buildWorkerBundle(
       else
         reject(
           new Error(
-            `wrangler deploy --dry-run ended with ${signal ?? `code ${code}`}: ${output.trim()}`
+            `wrangler ${workerBundleArgs(outdir).join(' ')} ended with ${signal ?? `code ${code}`}: ${output.trim()}`
           )
         )
     })

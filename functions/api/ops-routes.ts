@@ -4,8 +4,10 @@
  * - `/readyz`: the store answers a read within 2 s (lib/metrics/hub-ops.ts); 200 `ok` or 503 with
  *   kube's check listing (`[+]ping ok`, `[-]store failed: reason withheld`, `readyz check failed`),
  *   the listing also on success with `?verbose`. No authentication, as kube's.
- * - `/metrics`: Prometheus text of every isolate's flushed totals plus the edge gauges; for admins
- *   and principals in a metrics-reader group, 403 for others (401 without a token, as everything).
+ * - `/metrics`: Prometheus text of every isolate's flushed totals plus the edge gauges,
+ *   edgeplane_build_info and process_start_time_seconds of the answering isolate (the one
+ *   process_* reading a Worker can take: lib/metrics/process-families.ts); for admins and
+ *   principals in a metrics-reader group, 403 for others (401 without a token, as everything).
  * - `countRequests`: the first middleware of every authenticated path: it sets the request's deps
  *   and parsed URL, counts the request and starts a background flush when one is due.
  * Without `deps.ops` (simulated edge clusters) /readyz checks nothing and /metrics is 404.
@@ -14,9 +16,11 @@ import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { Principal } from '../../lib/auth/tokens.ts'
 import { forbidden, notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
+import { buildInfoFamily } from '../../lib/metrics/build-info.ts'
 import { decodeTotals } from '../../lib/metrics/delta-codec.ts'
 import { edgeFamilies } from '../../lib/metrics/edge-last-seen.ts'
 import { METRICS_READER_GROUPS } from '../../lib/metrics/hub-ops.ts'
+import { processFamilies } from '../../lib/metrics/process-families.ts'
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import type { MetricFamily } from '../../lib/metrics/registry.ts'
 import { classifyRequest } from '../../lib/metrics/route-class.ts'
@@ -53,6 +57,11 @@ export async function handleReadyz(c: Context, deps: HubDeps): Promise<Response>
   return healthText(c, 'readyz', checks)
 }
 
+const ISOLATE_HELP = {
+  process_start_time_seconds:
+    'Start time of the Worker isolate that answered this scrape (its first request) since unix epoch in seconds; isolates come and go, and the counters here are the sums of all of them.',
+}
+
 function authorizeMetrics(p: Principal): void {
   if (p.kind === 'admin') return
   if (p.groups?.some((g) => METRICS_READER_GROUPS.includes(g))) return
@@ -67,6 +76,10 @@ export async function handleMetrics(c: Context<ApiEnv>): Promise<Response> {
   const ops = deps.ops
   if (!ops) throw notFound('', { name: '/metrics' })
   const families: MetricFamily[] = decodeTotals(await ops.metrics.totals())
+  families.push(
+    buildInfoFamily(),
+    ...processFamilies({ startTimeSeconds: ops.startedAtMs / 1000 }, ISOLATE_HELP)
+  )
   try {
     const now = ops.metrics.now()
     families.push(...edgeFamilies(await ops.edges.get(deps, now), now, livenessOf(deps)))

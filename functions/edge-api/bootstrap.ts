@@ -1,12 +1,15 @@
 /**
  * `POST /edge/v1/bootstrap` (admin only): for one SyncTarget, issue its mailbox's edge credential
- * (revoking every earlier one: re-running rotates) and answer with the manifests that run the
- * agent on the edge cluster (lib/edge/manifests.ts; the agent image is the request's `image`, else
- * lib/edge/manifests-image.ts's, and is echoed in the answer). 400 names the bad field; 404 when the
- * inventory space or the SyncTarget is absent; 409 while the SyncTarget is being deleted, when it
- * is stored invalid (it does not decode by its schema: logged, and named in the answer; the mailbox
- * step skips it too) or when a concurrent bootstrap of the same mailbox won; 503 (retry) while the mailbox Workspace does not
- * exist yet — the mailbox step creates it shortly after the SyncTarget appears.
+ * and answer with the manifests that run the agent on the edge cluster (lib/edge/manifests.ts; the
+ * agent image is the request's `image`, else lib/edge/manifests-image.ts's, and is echoed in the
+ * answer). 400 names the bad field; 404 when the inventory space or the SyncTarget is absent; 409
+ * Conflict naming the field `rotate` when the SyncTarget already has a credential and the request
+ * does not say `rotate: true` (decided in the credential's conditional write, before anything is
+ * written: the current token keeps working; with `rotate` it is revoked); 409 while the SyncTarget
+ * is being deleted, when it is stored invalid (it does not decode by its schema: logged, and named
+ * in the answer; the mailbox step skips it too) or when a concurrent bootstrap of the same mailbox
+ * won; 503 (retry) while the mailbox Workspace does not exist yet — the mailbox step creates it
+ * shortly after the SyncTarget appears.
  */
 import type { Context } from 'hono'
 import { decodeObject, describeIssues, reportInvalid } from '../../lib/apis/decode.ts'
@@ -79,7 +82,10 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
   const centerUrl = (req.centerUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '')
   const namespace = req.namespace ?? DEFAULT_AGENT_NAMESPACE
   const image = req.image ?? DEFAULT_AGENT_IMAGE
-  const issued = await issueEdgeCredential(deps.kv, mailbox, deps.now())
+  const issued = await issueEdgeCredential(deps.kv, mailbox, deps.now(), {
+    rotate: req.rotate ?? false,
+    syncTarget: req.syncTarget,
+  })
   const manifests = renderEdgeManifestsYaml({
     mailbox,
     syncTarget: req.syncTarget,
@@ -90,7 +96,11 @@ export async function handleBootstrap(c: Context<ApiEnv>): Promise<Response> {
     image,
     ...(req.pollIntervalSeconds ? { pollIntervalSeconds: req.pollIntervalSeconds } : {}),
   })
-  deps.log.info('edge credential issued', { mailbox, syncTarget: req.syncTarget })
+  deps.log.info('edge credential issued', {
+    mailbox,
+    syncTarget: req.syncTarget,
+    rotated: req.rotate ?? false,
+  })
   const answer: BootstrapResponse = {
     kind: 'EdgeBootstrap',
     mailbox,

@@ -5,7 +5,8 @@
  * SIGINT (or, with `--parent-pid`, its supervisor's end), which stop it after the current poll
  * (exit 0). While the loop runs it serves /healthz, /readyz and /metrics (infra/serve-health.ts;
  * the loop's health and counts come from lib/edge-agent/agent-health.ts and agent-metrics.ts,
- * wrapped around the center client and the poll). `--once` polls once: exit 0 when the
+ * wrapped around the center client and the poll; edgeplane_build_info and the process_* series
+ * from infra/process-readings.ts). `--once` polls once: exit 0 when the
  * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
  * token file, no usable kubeconfig, an unreadable CA file, a health port it cannot bind), so a
  * supervisor restarts it. Each request to the center is bounded by `--center-timeout`; each
@@ -26,6 +27,7 @@ import { createLogger } from '../../lib/log.ts'
 import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import { MetricsRegistry } from '../../lib/metrics/registry.ts'
 import { logLevelFrom, untilStopped } from '../process-life.ts'
+import { processMetrics } from '../process-readings.ts'
 import { serveHealth } from '../serve-health.ts'
 import { type AgentConfig, parseAgentArgs, USAGE } from './cli-args.ts'
 import { loadKubeConfig } from './kube-config.ts'
@@ -91,7 +93,7 @@ async function main(): Promise<number> {
     try {
       server = await serveHealth(
         cfg.health,
-        { ...health, metrics: () => renderPrometheus(registry.families.values()) },
+        { ...health, metrics: () => renderPrometheus(processMetrics(registry.families.values())) },
         log
       )
     } catch (err) {

@@ -2,10 +2,20 @@
  * `npm run fuzz`: sends hostile requests (generate.ts) to a hub and checks every answer and the
  * stored state (runner.ts); prints a table of answers by category and status and every
  * violation; exits 1 on any violation, 2 on bad arguments. By default the hub runs in this
- * process over an in-memory dynalite; `--url` targets any running hub.
+ * process over an in-memory dynalite; `--url` targets any running hub, and the local stack's
+ * (found as every CLI finds it, infra/stack-discovery.ts) lends its admin token and certificate
+ * when `--url` names it. A TLS failure says to pass `--ca-file`.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import {
+  type FoundStack,
+  failureText,
+  findLocalStack,
+  isStackHub,
+  stackCaFor,
+  tlsHint,
+} from '../stack-discovery.ts'
 import { CATEGORIES } from './generate.ts'
 import { renderReport } from './report.ts'
 import { runFuzz } from './runner.ts'
@@ -25,13 +35,15 @@ no identity change, and the hub still answering. Exits 1 on any violation.
   --url URL         fuzz a running hub (e.g. https://127.0.0.1:8787) instead of an in-process one
   --token TOKEN     its admin token          --token-file PATH   read it from a file
   --user-token T    a tenant token (optional; its requests are skipped without one)
-  --ca PATH         CA certificate (PEM) for an https URL (e.g. .edgeplane/tls/cert.pem)
+  --ca-file PATH    CA certificate (PEM) for an https URL (e.g. .edgeplane/tls/cert.pem;
+                    --ca is the same)
   --timeout-ms N    per-request answer deadline (default 30000)
   --health-every N  health check interval in requests (default 100)
   --help            this text
 
-With --url and no token, .edgeplane/admin-token is used when present (and
-.edgeplane/tls/cert.pem as --ca).
+With --url naming the running local stack (stack.json in $EDGEPLANE_DATA, else in
+.edgeplane/ of the current folder or of the repository) and no token, its admin token is
+used, and its certificate as --ca-file.
 `
 
 function int(v: string | undefined, name: string, dflt: number): number {
@@ -42,7 +54,7 @@ function int(v: string | undefined, name: string, dflt: number): number {
   return n
 }
 
-async function main(): Promise<number> {
+async function main(found: FoundStack): Promise<number> {
   let values: Record<string, string | boolean | undefined>
   try {
     values = parseArgs({
@@ -55,6 +67,7 @@ async function main(): Promise<number> {
         'token-file': { type: 'string' },
         'user-token': { type: 'string' },
         ca: { type: 'string' },
+        'ca-file': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'health-every': { type: 'string' },
         help: { type: 'boolean' },
@@ -91,16 +104,16 @@ async function main(): Promise<number> {
     return 2
   }
   const url = values.url as string | undefined
+  const local = url !== undefined && isStackHub(url, found.info)
   let token = values.token as string | undefined
   const tokenFile =
     (values['token-file'] as string | undefined) ??
-    (url && !token && existsSync('.edgeplane/admin-token') ? '.edgeplane/admin-token' : undefined)
+    (local && !token ? found.info?.adminTokenFile : undefined)
   if (!token && tokenFile) token = readFileSync(tokenFile, 'utf8').trim()
   const caPath =
+    (values['ca-file'] as string | undefined) ??
     (values.ca as string | undefined) ??
-    (url?.startsWith('https:') && existsSync('.edgeplane/tls/cert.pem')
-      ? '.edgeplane/tls/cert.pem'
-      : undefined)
+    (url ? stackCaFor(url, found.info) : undefined)
   const t0 = performance.now()
   const progress = (m: string) =>
     process.stderr.write(`[fuzz +${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}\n`)
@@ -131,16 +144,21 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+const found = await findLocalStack(process.env, process.cwd())
+main(found).then(
   (code) => {
     process.exitCode = code
     // the in-process hub's sockets may linger; the report is out, so leave now
     setTimeout(() => process.exit(code), 200).unref()
   },
   (e: unknown) => {
-    process.stderr.write(
-      `fuzz failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`
-    )
+    const cwd = process.cwd()
+    const text = tlsHint(e, found, cwd)
+      ? failureText(e, found, cwd)
+      : e instanceof Error
+        ? (e.stack ?? e.message)
+        : String(e)
+    process.stderr.write(`fuzz failed: ${text}\n`)
     process.exit(1)
   }
 )

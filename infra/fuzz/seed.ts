@@ -148,6 +148,8 @@ async function edgeToken(t: Target, fx: Fixture, name: string): Promise<string> 
     const res = await adminJson(t, 'POST', '/edge/v1/bootstrap', {
       inventory: `root:${fx.inventory}`,
       syncTarget: name,
+      // a seed run again (a hub fuzzed twice) replaces the credential of its earlier run
+      rotate: true,
     })
     if (res.status === 200) return (res.json as { token: string }).token
     if (res.status !== 503 && res.status !== 409)

@@ -4,9 +4,12 @@
  * manifests are applied to the edge cluster by server-side apply (Namespace, ServiceAccount, RBAC,
  * the Secret, the agent Deployment), and the agent's settings are then read back from that Secret,
  * as a pod mounting it would see them, into `<dir>/credentials/` (token, ca.crt; mode 0600). On a
- * later start a Secret that names the same mailbox and whose token the center still accepts is
- * reused, so restarts do not rotate the credential; a new mailbox (the SyncTarget re-created) or
- * a refused token means a new bootstrap, which rotates it.
+ * later start a Secret that names the same mailbox, this stack's center URL and certificate, and
+ * whose token the center still accepts is reused, so restarts do not rotate the credential.
+ * Anything else (edge-secret.ts: a new mailbox, the SyncTarget re-created; another center, say a
+ * Secret applied from a bootstrap with another `--center-url`; another certificate; a token the
+ * center refuses, rotated or revoked) is repaired by a new bootstrap with `rotate`, and logged
+ * with the reason.
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -16,11 +19,13 @@ import { AGENT_NAME, DEFAULT_AGENT_NAMESPACE } from '../../lib/edge/manifests.ts
 import { EDGE_API_PREFIX } from '../../lib/edge/protocol.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
+import type { Logger } from '../../lib/log.ts'
 import { nodeTransport } from '../../lib/remote/node-transport.ts'
 import { createRemote } from '../../lib/remote/remote-client.ts'
 import { requestBootstrap } from '../edge-bootstrap/call.ts'
 import { writePrivateFile } from './data-dir.ts'
 import type { RegisteredEdge } from './edge-inventory.ts'
+import { hasSecret, secretValues, staleReason } from './edge-secret.ts'
 import { EDGE_INVENTORY } from './edges-config.ts'
 
 export type Center = { url: string; adminToken: string; caPem: string }
@@ -35,6 +40,7 @@ export type JoinOptions = {
   pollIntervalSeconds: number
   /** How long to wait for the mailbox step to create the mailbox. */
   waitSeconds?: number
+  log: Logger
 }
 
 export type JoinedEdge = {
@@ -42,8 +48,10 @@ export type JoinedEdge = {
   centerUrl: string
   tokenFile: string
   caFile: string | undefined
-  /** True when a new credential was issued (first start, or the old one was refused). */
+  /** True when a new credential was issued (first start, or the old Secret could not be kept). */
   issued: boolean
+  /** Why the Secret found at the edge was not kept (absent when none was there or it was kept). */
+  repaired?: string
 }
 
 const SECRET_REF = {
@@ -52,19 +60,6 @@ const SECRET_REF = {
   resource: 'secrets',
   namespace: DEFAULT_AGENT_NAMESPACE,
   name: AGENT_NAME,
-}
-
-const decode = (v: unknown) =>
-  typeof v === 'string' ? Buffer.from(v, 'base64').toString('utf8') : undefined
-
-function secretValues(secret: KubeObject | undefined) {
-  const data = (secret?.data ?? {}) as Record<string, unknown>
-  return {
-    center: decode(data.center),
-    mailbox: decode(data.mailbox),
-    token: decode(data.token),
-    ca: decode(data['ca.crt']),
-  }
 }
 
 async function centerAccepts(center: Center, mailbox: string, token: string): Promise<boolean> {
@@ -95,14 +90,26 @@ async function applyManifests(kube: ReturnType<typeof createKubeRest>, yaml: str
   }
 }
 
+/** Why the Secret found cannot be kept, or undefined when it can. */
+async function whyNotKept(o: JoinOptions, values: ReturnType<typeof secretValues>) {
+  const want = { mailbox: o.edge.mailbox, centerUrl: o.center.url, caPem: o.center.caPem }
+  const stale = staleReason(values, want)
+  if (stale !== undefined) return stale
+  const accepted = await centerAccepts(o.center, o.edge.mailbox, values.token ?? '')
+  return accepted ? undefined : 'the center refuses its token (rotated or revoked)'
+}
+
 export async function joinEdge(o: JoinOptions): Promise<JoinedEdge> {
   const kube = createKubeRest({ kubeConfig: o.edgeKube })
   let values = secretValues(await kube.get(SECRET_REF))
-  const reusable =
-    values.mailbox === o.edge.mailbox &&
-    values.token !== undefined &&
-    (await centerAccepts(o.center, o.edge.mailbox, values.token))
-  if (!reusable) {
+  const first = !hasSecret(values)
+  const reason = await whyNotKept(o, values)
+  if (reason !== undefined) {
+    if (!first)
+      o.log.warn('joining the edge again: its agent Secret cannot be kept', {
+        edge: o.edge.name,
+        reason,
+      })
     const answer = await requestBootstrap(
       {
         hubUrl: o.center.url,
@@ -113,6 +120,7 @@ export async function joinEdge(o: JoinOptions): Promise<JoinedEdge> {
           centerUrl: o.center.url,
           caPem: o.center.caPem,
           pollIntervalSeconds: o.pollIntervalSeconds,
+          rotate: true,
         },
         waitSeconds: o.waitSeconds ?? 90,
         retryMs: 500,
@@ -138,6 +146,7 @@ export async function joinEdge(o: JoinOptions): Promise<JoinedEdge> {
     centerUrl: values.center,
     tokenFile,
     caFile,
-    issued: !reusable,
+    issued: reason !== undefined,
+    ...(reason !== undefined && !first ? { repaired: reason } : {}),
   }
 }

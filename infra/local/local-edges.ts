@@ -11,7 +11,8 @@
  *      bootstrap put in the edge cluster, reaching the edge as its ServiceAccount (agent-token.ts:
  *      the edge's RBAC judges it, not an admin token), state in `<data>/edges/<name>/agent/`, polling every
  *      `pollIntervalSeconds` with `agentTimeoutSeconds` as its `--center-timeout` and
- *      `heartbeatSeconds` as its `--heartbeat-interval`.
+ *      `heartbeatSeconds` as its `--heartbeat-interval`, serving /healthz, /readyz and /metrics on
+ *      a loopback port picked once per start (in stack.json as `agentHealthPort`).
  * Logs go to `<data>/edges/<name>/edge.log` and `agent.log`. `info()` describes the running edges for
  * stack.json (pids change when a child is restarted; `onChange` says so).
  */
@@ -125,8 +126,14 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     edgeKube,
     dir,
     pollIntervalSeconds: o.pollIntervalSeconds,
+    log: o.log,
   })
-  o.log.info('edge joined', { edge: spec.name, mailbox: joined.mailbox, issued: joined.issued })
+  o.log.info('edge joined', {
+    edge: spec.name,
+    mailbox: joined.mailbox,
+    issued: joined.issued,
+    ...(joined.repaired ? { repaired: joined.repaired } : {}),
+  })
   const agentKubeconfig = await writeAgentKubeconfig({
     name: spec.name,
     url,
@@ -134,6 +141,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     caPem: o.center.caPem,
     dir,
   })
+  const agentHealthPort = await pickFreePort()
   const agent = supervise({
     ...child('agent'),
     name: `agent ${spec.name}`,
@@ -144,7 +152,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
       ...['--token-file', joined.tokenFile, '--kubeconfig', agentKubeconfig],
       ...['--state-dir', join(dir, 'agent'), '--poll-interval', String(o.pollIntervalSeconds)],
       ...['--parent-pid', String(process.pid)],
-      ...['--health-host', '127.0.0.1', '--health-port', '0'],
+      ...['--health-host', '127.0.0.1', '--health-port', String(agentHealthPort)],
       ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
       ...(o.agentTimeoutSeconds ? ['--center-timeout', String(o.agentTimeoutSeconds)] : []),
       ...(o.heartbeatSeconds ? ['--heartbeat-interval', String(o.heartbeatSeconds)] : []),
@@ -157,6 +165,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
     port,
     mailbox: joined.mailbox,
     dir,
+    agentHealthPort,
     token,
     sim,
     agent,

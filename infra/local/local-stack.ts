@@ -13,8 +13,8 @@
  *      port, answering only what the front forwards (a per-start secret header), waited for until /healthz answers 200 through the front, then supervised
  *      (hub-supervisor.ts: restarted when wrangler or its workerd dies, a bounded number of times)
  *   5. the local cron ticker
- *   6. the watch relay (infra/relay/main.ts) as a supervised child, restarted when it dies, its
- *      output in relay.log, unless EDGEPLANE_RELAY=off
+ *   6. the watch relay (infra/relay/main.ts) as a supervised child (relay-child.ts), restarted
+ *      when it dies, its output in relay.log, unless EDGEPLANE_RELAY=off
  *   7. the simulated edge clusters of EDGEPLANE_EDGES with their agents (local-edges.ts)
  *   8. the kubeconfig (a context per space and per edge) and stack.json (rewritten with new pids
  *      whenever a supervised child is restarted)
@@ -41,11 +41,11 @@ import { acquireLock } from './lock-file.ts'
 import { type Part, stopAll } from './parts.ts'
 import { assertPortFree } from './ports.ts'
 import { prepareProgramBundles } from './program-bundles.ts'
-import { relayArgs, relayEnv } from './relay-child.ts'
+import { type RunningRelay, startRelayChild } from './relay-child.ts'
 import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
 import { checkStoreFolder } from './store-folder.ts'
 import { loadOrCreateStoreKey } from './store-key.ts'
-import { RELAY_MAIN, type Supervisor, supervise } from './supervise.ts'
+import { RELAY_MAIN } from './supervise.ts'
 
 /** The agents' heartbeat period for a staleness threshold: the rule's (a third of it, at most 60 s). */
 const agentBeat = (staleAfterSeconds: number) => livenessRule(staleAfterSeconds).heartbeatMs / 1000
@@ -157,18 +157,16 @@ export async function startLocalStack(
 
     // stack.json is rewritten (chained) whenever a supervised child gets a new pid.
     let base: Omit<StackInfo, 'relay' | 'edges'> | undefined
-    let relay: Supervisor | undefined
+    let relay: RunningRelay | undefined
     let edges: LocalEdges | undefined
     const current = (): StackInfo | undefined => {
       if (!base) return undefined
-      const pid = relay?.pid()
+      const relayInfo = relay?.info()
       const w = hubSup?.current() ?? wrangler
       return {
         ...base,
         wrangler: { ...base.wrangler, pid: w.pid, restarts: hubSup?.restarts() ?? 0 },
-        ...(relay && pid !== undefined
-          ? { relay: { pid, restarts: relay.restarts(), logFile: paths.relayLog } }
-          : {}),
+        ...(relayInfo ? { relay: relayInfo } : {}),
         edges: edges?.info() ?? [],
       }
     }
@@ -194,20 +192,23 @@ export async function startLocalStack(
     })
     const hubFailed = hubSup.failed
     if (cfg.relay) {
-      relay = supervise({
-        name: 'relay',
-        main: RELAY_MAIN,
-        cwd: opts.repoRoot,
-        args: relayArgs(hubUrl, paths.adminToken, db.endpoint, cfg.tableName),
-        env: relayEnv(paths.tlsCert, cfg.logLevel, storeKey, cfg.staleAfterSeconds),
+      const r = await startRelayChild({
+        repoRoot: opts.repoRoot,
+        hubUrl,
+        tokenFile: paths.adminToken,
+        ddbEndpoint: db.endpoint,
+        table: cfg.tableName,
+        caFile: paths.tlsCert,
+        logLevel: cfg.logLevel,
+        key: storeKey,
+        staleAfterSeconds: cfg.staleAfterSeconds,
         logFile: paths.relayLog,
         log,
         command: opts.relayCommand ?? programs.argv(RELAY_MAIN),
         onSpawn: rewriteInfo,
       })
-      const r = relay
-      parts.push({ name: 'relay', stop: () => r.stop() })
-      log.info('relay started', { pid: relay.pid(), log: paths.relayLog })
+      relay = r
+      parts.push({ name: 'relay', stop: () => r.supervisor.stop() })
     }
 
     if (cfg.edges.length) {

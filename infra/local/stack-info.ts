@@ -1,9 +1,10 @@
 /**
  * `stack.json` in the data folder: where the running local stack listens (hub URL, dynalite
  * endpoint, table, ports, pid of the start program, wrangler's pid, rewritten when the hub
- * supervisor restarts it) and its files, and the watch relay's pid
- * (absent with EDGEPLANE_RELAY=off; rewritten each time the relay is restarted), and the simulated
- * edges with their agents (pids rewritten likewise). Written when the
+ * supervisor restarts it) and its files, and the watch relay's pid and health port (its
+ * /healthz, /readyz and /metrics; absent with EDGEPLANE_RELAY=off; the pid rewritten each time
+ * the relay is restarted), and the simulated edges with their agents (pids rewritten likewise,
+ * and each agent's health port). Written when the
  * stack is ready and removed on a clean stop; tools and the e2e harness read it (zod-checked) to
  * reach dynalite directly (signing with the key in `dynalite.keyFile`) or to kill the relay.
  */
@@ -22,6 +23,8 @@ export const EdgeInfoSchema = z.object({
   /** Absent while the child waits to be restarted. */
   pid: z.number().int().optional(),
   agentPid: z.number().int().optional(),
+  /** The agent's /healthz, /readyz and /metrics on 127.0.0.1 (the same after a restart). */
+  agentHealthPort: z.number().int().optional(),
 })
 export type EdgeInfo = z.infer<typeof EdgeInfoSchema>
 
@@ -52,7 +55,13 @@ export const StackInfoSchema = z.object({
     restarts: z.number().int().optional(),
   }),
   relay: z
-    .object({ pid: z.number().int(), restarts: z.number().int(), logFile: z.string() })
+    .object({
+      pid: z.number().int(),
+      restarts: z.number().int(),
+      logFile: z.string(),
+      /** Its /healthz, /readyz and /metrics on 127.0.0.1 (the same after a restart). */
+      healthPort: z.number().int().optional(),
+    })
     .optional(),
   edges: z.array(EdgeInfoSchema).default([]),
   startedAt: z.string(),

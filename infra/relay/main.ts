@@ -4,7 +4,8 @@
  * drains pending keys, waits for cursor saves and exits 0 (also when `--parent-pid` is given and
  * that process is no longer its parent: `npm start` runs it so, and a relay it left behind after a
  * crash stops by itself). Once started it serves /healthz, /readyz and /metrics
- * (infra/serve-health.ts, the relay's own checks and counts). Exits 2 on bad arguments and 1 when
+ * (infra/serve-health.ts, the relay's own checks and counts, with edgeplane_build_info and the
+ * process_* series of infra/process-readings.ts). Exits 2 on bad arguments and 1 when
  * it cannot start (e.g. the hub is unreachable, or the health port cannot be bound), so a
  * supervisor restarts it. `npm run build` bundles this file into dist/relay/main.mjs, which the
  * image runs.
@@ -17,6 +18,7 @@ import { createDynamoClient } from '../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../lib/store/dynamo-store.ts'
 import { livenessRule } from '../../lib/summarize/liveness.ts'
 import { logLevelFrom, untilStopped } from '../process-life.ts'
+import { processMetrics } from '../process-readings.ts'
 import { serveHealth } from '../serve-health.ts'
 import { parseRelayArgs, USAGE } from './cli-args.ts'
 import { startRelay } from './relay.ts'
@@ -68,7 +70,7 @@ async function main(): Promise<number> {
   if (cfg.health) {
     const metrics = () => {
       relay.collectMetrics()
-      return renderPrometheus(relay.registry.families.values())
+      return renderPrometheus(processMetrics(relay.registry.families.values()))
     }
     try {
       server = await serveHealth(cfg.health, { live: relay.live, ready: relay.ready, metrics }, log)

@@ -1,6 +1,6 @@
 /**
- * The arguments of `npm run store-check`: the data folder (`--data`, else EDGEPLANE_DATA, else
- * `.edgeplane` in the working directory, as `npm start` picks it), the table (`--table`, else
+ * The arguments of `npm run store-check`: the data folder (`--data`; without it main.ts finds the
+ * local stack's as every CLI does, infra/stack-discovery.ts), the table (`--table`, else
  * TABLE_NAME, else `edgeplane`) and `--json` for a machine-readable report. Checked with zod; a
  * bad or unknown argument is an error with the usage, `--help` asks for the usage alone.
  */
@@ -13,7 +13,8 @@ Compares the change log of a local stack's store with its stored objects and rep
 object whose last change no watch would deliver: written but never logged, deleted but never
 logged DELETED, logged DELETED but still stored, or logged past its stored version.
 
-  --data DIR    the data folder (default: EDGEPLANE_DATA, else .edgeplane)
+  --data DIR    the data folder (default: EDGEPLANE_DATA, else .edgeplane/ of the current
+                folder or of the repository, the one holding a stack or a store)
   --table NAME  the table (default: TABLE_NAME, else edgeplane)
   --json        print the report as JSON
   --help        print this
@@ -26,7 +27,7 @@ store cannot be read.
 export type StoreCheckArgs =
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'check'; dataDir: string; table: string; json: boolean }
+  | { kind: 'check'; dataDir: string | undefined; table: string; json: boolean }
 
 const TableSchema = z.string().min(3).max(255)
 
@@ -35,7 +36,7 @@ export function parseStoreCheckArgs(
   env: Record<string, string | undefined>,
   cwd: string
 ): StoreCheckArgs {
-  let data = env.EDGEPLANE_DATA || '.edgeplane'
+  let data: string | undefined
   let table = env.TABLE_NAME || 'edgeplane'
   let json = false
   for (let i = 0; i < argv.length; i++) {
@@ -52,5 +53,10 @@ export function parseStoreCheckArgs(
   }
   const checked = TableSchema.safeParse(table)
   if (!checked.success) return { kind: 'error', message: `invalid table name "${table}"` }
-  return { kind: 'check', dataDir: resolve(cwd, data), table, json }
+  return {
+    kind: 'check',
+    dataDir: data === undefined ? undefined : resolve(cwd, data),
+    table,
+    json,
+  }
 }

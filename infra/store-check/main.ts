@@ -3,7 +3,9 @@
  * (lib/store/log-check.ts) and reports every object whose last change no watch would deliver.
  * A running stack (stack.json in the data folder) is read through its dynalite, signing with its
  * store key; a stopped stack's `dynalite/` folder is opened in this process (LevelDB refuses a
- * folder another process holds). Exits 0 on a clean store, 1 on findings, 2 when it cannot check.
+ * folder another process holds). Without `--data` the folder is found as every CLI finds the
+ * local stack's (infra/stack-discovery.ts): the one with a stack.json, else the first with a
+ * store. Exits 0 on a clean store, 1 on findings, 2 when it cannot check.
  */
 import { readFile, stat } from 'node:fs/promises'
 import { readConfig } from '../../lib/env.ts'
@@ -13,6 +15,7 @@ import { dataPaths } from '../local/data-dir.ts'
 import { startDynalite } from '../local/dynalite-server.ts'
 import { readStackInfo } from '../local/stack-info.ts'
 import type { StoreKey } from '../local/store-key.ts'
+import { dataDirCandidates, findLocalStack } from '../stack-discovery.ts'
 import { parseStoreCheckArgs, USAGE } from './cli-args.ts'
 import { renderReport } from './format.ts'
 
@@ -36,6 +39,16 @@ async function openData(dataDir: string, table: string): Promise<Opened | string
   if (!folder?.isDirectory()) return `no store in ${dataDir} (no dynalite/ folder)`
   const db = await startDynalite({ path: paths.dynalite })
   return { endpoint: db.endpoint, table, close: () => db.close() }
+}
+
+/** The data folder: `--data`, the running stack's, else the first candidate holding a store. */
+async function dataDirOf(given: string | undefined): Promise<string> {
+  if (given) return given
+  const found = await findLocalStack(process.env, process.cwd())
+  if (found.info) return found.dataDir
+  for (const dir of dataDirCandidates(process.env, process.cwd()))
+    if ((await stat(dataPaths(dir).dynalite).catch(() => undefined))?.isDirectory()) return dir
+  return found.dataDir
 }
 
 async function check(opened: Opened): Promise<LogCheckReport> {
@@ -69,7 +82,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${args.message}\n\n${USAGE}`)
     return 2
   }
-  const opened = await openData(args.dataDir, args.table)
+  const opened = await openData(await dataDirOf(args.dataDir), args.table)
   if (typeof opened === 'string') {
     process.stderr.write(`store-check: ${opened}\n`)
     return 2

@@ -62,7 +62,8 @@ Connection (environment variable in brackets; by default the running local stack
   --context NAME       the kubeconfig context (default: its current context)
   -h, --help           this text
 
-The local stack is found through $EDGEPLANE_DATA/stack.json (EDGEPLANE_DATA default .edgeplane).
+The local stack is found through stack.json in $EDGEPLANE_DATA, else in .edgeplane/ of the
+current folder or of the repository.
 `
 
 const CONNECTION = ['--hub', '--token-file', '--ca-file', '--kubeconfig', '--context']

@@ -3,11 +3,13 @@
  * `--token-file`, `--ca-file`), then a kubeconfig when `--kubeconfig` is given (its context's
  * server, with any `/clusters/<space>` suffix dropped, its user's `token` or `tokenFile`, its
  * cluster's `certificate-authority-data` or `certificate-authority`), else the running local
- * stack (stack.json: URL, admin-token file, certificate). Files are read through `read`, so the
+ * stack (stack.json: URL, admin-token file, certificate), also for a `--hub` that names it by
+ * another loopback name (infra/stack-discovery.ts). Files are read through `read`, so the
  * resolution is testable without a disk. An error message names what is missing.
  */
 import { parse } from 'yaml'
 import type { StackInfo } from '../local/stack-info.ts'
+import { isStackHub, stackCaFor } from '../stack-discovery.ts'
 import type { ConnectionFlags } from './cli-args.ts'
 
 export type Connection = { hubUrl: string; token: string; caPem?: string }
@@ -65,9 +67,10 @@ export async function resolveConnection(
     base = kc
   } else if (stack) {
     const stackUrl = stack.url.replace(/\/+$/, '')
-    if (!flags.hubUrl || flags.hubUrl === stackUrl) {
+    if (!flags.hubUrl || isStackHub(flags.hubUrl, stack)) {
       base = { hubUrl: stackUrl, token: (await read(stack.adminTokenFile)).trim() }
-      if (stackUrl.startsWith('https:')) base.caPem = await read(stack.caFile)
+      const ca = stackCaFor(stackUrl, stack)
+      if (ca) base.caPem = await read(ca)
     }
   }
   const hubUrl = flags.hubUrl ?? base.hubUrl

@@ -2,20 +2,20 @@
  * `npm run token`: issue, list and revoke the hub's bearer tokens through its Token API (see
  * cli-args.ts for the commands and flags, connection.ts for where it connects). `issue` prints the
  * token alone on stdout (its name and expiry on stderr), so `TOKEN=$(npm run -s token -- issue
- * ...)` works. Exits 0 on success, 2 on bad arguments, 1 when the hub refuses or cannot be
- * reached.
+ * ...)` works. The local stack is found as every CLI finds it (infra/stack-discovery.ts), and a
+ * TLS failure says to pass `--ca-file`. Exits 0 on success, 2 on bad arguments, 1 when the hub
+ * refuses or cannot be reached.
  */
 import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
 import { nodeTransport } from '../../lib/remote/node-transport.ts'
 import { writePrivateFile } from '../local/data-dir.ts'
-import { readStackInfo } from '../local/stack-info.ts'
+import { type FoundStack, failureText, findLocalStack } from '../stack-discovery.ts'
 import { issueToken, listTokens, revokeToken, type SendFn } from './call.ts'
 import { parseTokenArgs, USAGE } from './cli-args.ts'
 import { resolveConnection } from './connection.ts'
 import { issuedKubeconfig, renderTokenTable } from './format.ts'
 
-async function main(): Promise<number> {
+async function main(found: FoundStack): Promise<number> {
   const req = parseTokenArgs(process.argv.slice(2), process.env)
   if (req.kind === 'help') {
     process.stdout.write(USAGE)
@@ -26,8 +26,7 @@ async function main(): Promise<number> {
     return 2
   }
   const { command } = req
-  const dataDir = resolve(process.cwd(), process.env.EDGEPLANE_DATA || '.edgeplane')
-  const stack = await readStackInfo(join(dataDir, 'stack.json'))
+  const stack = found.info
   const conn = await resolveConnection(command.connection, stack, (p) => readFile(p, 'utf8'))
   if (typeof conn === 'string') {
     process.stderr.write(`${conn}\n`)
@@ -53,10 +52,11 @@ async function main(): Promise<number> {
   return 0
 }
 
-main().then(
+const found = await findLocalStack(process.env, process.cwd())
+main(found).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`token: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.stderr.write(`token: ${failureText(err, found, process.cwd())}\n`)
     process.exit(1)
   }
 )

@@ -7,7 +7,7 @@
  * `agent` (agent-info.ts) every report carries the agent's version and poll interval. Every
  * failure — no answer, a timeout, a non-2xx status, a body that does not parse — rejects with a
  * RemoteError (`code` 0 when there was no HTTP answer); the caller then changes nothing and backs
- * off.
+ * off. A 401 says why the center refuses the token (token-refused.ts: rotated or revoked).
  */
 import {
   type AgentInfo,
@@ -21,6 +21,7 @@ import {
 import type { FetchFn } from '../remote/node-transport.ts'
 import { createRemote, failureOf, readJson } from '../remote/remote-client.ts'
 import { unreadableError } from '../remote/remote-error.ts'
+import { explainRefusedToken } from './token-refused.ts'
 
 export type CenterClientOptions = {
   /** Center base URL, e.g. https://edgeplane.example (no trailing path). */
@@ -70,7 +71,7 @@ export function createCenterClient(o: CenterClientOptions): CenterClient {
         await res.body?.cancel()
         return { kind: 'unchanged' }
       }
-      if (res.status !== 200) throw await failureOf(res, what)
+      if (res.status !== 200) throw explainRefusedToken(await failureOf(res, what), what)
       const state = await parsed(res, what, (v) => DesiredStateSchema.parse(v))
       return { kind: 'desired', state }
     },
@@ -82,7 +83,7 @@ export function createCenterClient(o: CenterClientOptions): CenterClient {
         body: o.agent && !report.agent ? { ...report, agent: o.agent } : report,
         what,
       })
-      if (!res.ok) throw await failureOf(res, what)
+      if (!res.ok) throw explainRefusedToken(await failureOf(res, what), what)
       return parsed(res, what, (v) => ReportResultSchema.parse(v))
     },
   }

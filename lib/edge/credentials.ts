@@ -13,10 +13,15 @@
  * is harmless). So concurrent issuers end with exactly one valid token, the last one recorded, and
  * a crash at any point leaves no unrecorded valid token behind except in one window: an issuer
  * that stops between (2) and (3) while another replaced it before (2).
+ *
+ * `rotate: false` issues only a first credential: when the mailbox already has one, (1) refuses
+ * with 409 Conflict (credentialExists) before anything is written, and the current token keeps
+ * working. The check is part of the conditional put, so of two first issues racing, one wins
+ * and the other is refused.
  */
 import { z } from 'zod'
 import { generateToken, hashToken, registerToken, revokeTokenHash } from '../auth/tokens.ts'
-import { conflict, internalError, isApiError } from '../errors.ts'
+import { ApiError, conflict, internalError, isApiError } from '../errors.ts'
 import { timestamp } from '../kube/time.ts'
 import type { KvStore } from '../store/types.ts'
 import { edgePrincipal } from './edge-scope.ts'
@@ -37,6 +42,33 @@ export type IssuedCredential = { mailbox: string; token: string; issuedAt: strin
 
 const PUT_ATTEMPTS = 8
 
+/** The request field that allows replacing an existing credential (manifests-bootstrap.ts). */
+export const ROTATE_FIELD = 'rotate'
+
+export type IssueOptions = {
+  /** Replace a credential the mailbox already has, revoking it (default true). */
+  rotate?: boolean
+  /** The mailbox's SyncTarget, named in a refusal. */
+  syncTarget?: string
+}
+
+/**
+ * 409 Conflict: the mailbox already has a credential and replacing it was not asked for. The
+ * Status names the `rotate` field in its causes, so clients can tell it from other conflicts.
+ */
+export function credentialExists(mailbox: string, issuedAt: string, syncTarget?: string): ApiError {
+  const who = syncTarget ? `SyncTarget "${syncTarget}"` : `mailbox ${mailbox}`
+  const why = `${who} already has an edge credential (issued ${issuedAt}); issuing another revokes it and cuts off the agent that uses it until the new manifests are applied there: ask with "${ROTATE_FIELD}": true to replace it`
+  const base = conflict('edgecredentials', { name: mailbox }, why)
+  return new ApiError(base.code, base.reason, base.message, {
+    details: {
+      name: mailbox,
+      kind: 'EdgeCredential',
+      causes: [{ reason: 'FieldValueRequired', field: ROTATE_FIELD, message: why }],
+    },
+  })
+}
+
 async function readRecord(
   kv: KvStore,
   mailbox: string
@@ -51,17 +83,23 @@ async function readRecord(
 const isConflict = (e: unknown) =>
   isApiError(e) && (e.reason === 'Conflict' || e.reason === 'AlreadyExists')
 
-/** Makes `hash` current, keeping every older hash in `revoke`; returns the record and its version. */
+/**
+ * Makes `hash` current, keeping every older hash in `revoke`; returns the record and its version.
+ * Without `rotate`, a current credential is a refusal (credentialExists) and nothing is written.
+ */
 async function claim(
   kv: KvStore,
   mailbox: string,
-  hash: string,
-  issuedAt: string
+  mine: { hash: string; issuedAt: string },
+  opts: IssueOptions
 ): Promise<{ record: EdgeCredentialRecord; version: number }> {
   for (let attempt = 0; attempt < PUT_ATTEMPTS; attempt++) {
     const entry = await kv.get(EDGE_CREDENTIALS_NS, mailbox)
     const current = entry ? RecordSchema.safeParse(entry.value) : undefined
+    if (opts.rotate === false && current?.success)
+      throw credentialExists(mailbox, current.data.issuedAt, opts.syncTarget)
     const older = current?.success ? [current.data.hash, ...current.data.revoke] : []
+    const { hash, issuedAt } = mine
     const record = { hash, issuedAt, revoke: [...new Set(older)].filter((h) => h !== hash) }
     try {
       const version = await kv.put(EDGE_CREDENTIALS_NS, mailbox, record, entry?.version ?? null)
@@ -75,17 +113,19 @@ async function claim(
 
 /**
  * Issues a new token for `mailbox` and revokes every earlier one (see the header). Conflict (409)
- * when a concurrent issue for the same mailbox won; retrying issues again.
+ * when a concurrent issue for the same mailbox won (retrying issues again), or, with `rotate:
+ * false`, when the mailbox already has a credential (credentialExists).
  */
 export async function issueEdgeCredential(
   kv: KvStore,
   mailbox: string,
-  now: Date = new Date()
+  now: Date = new Date(),
+  opts: IssueOptions = {}
 ): Promise<IssuedCredential> {
   const token = generateToken()
   const hash = await hashToken(token)
   const issuedAt = timestamp(now)
-  const { record, version } = await claim(kv, mailbox, hash, issuedAt)
+  const { record, version } = await claim(kv, mailbox, { hash, issuedAt }, opts)
   await registerToken(kv, token, edgePrincipal(mailbox))
   const after = await readRecord(kv, mailbox)
   if (after?.value.hash !== hash) {

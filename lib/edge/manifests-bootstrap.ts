@@ -2,8 +2,10 @@
  * The wire contract of the bootstrap endpoint, `POST /edge/v1/bootstrap` (admin only), shared by
  * the handler (functions/edge-api/bootstrap.ts) and the CLI (infra/edge-bootstrap/). The request
  * names a SyncTarget by inventory space and name, plus optional overrides for the manifests; the
- * answer carries the mailbox name, the freshly issued edge token (every earlier one is revoked) and
- * the manifests to apply to the edge cluster as one multi-document YAML stream.
+ * answer carries the mailbox name, the freshly issued edge token and the manifests to apply to the
+ * edge cluster as one multi-document YAML stream. A SyncTarget that already has a credential gets
+ * a new one (every earlier one revoked) only when the request says `rotate: true`; otherwise the
+ * answer is 409 Conflict naming the field `rotate` (lib/edge/credentials.ts, credentialExists).
  */
 import { z } from 'zod'
 import { isDnsLabel, isDnsSubdomain } from '../kube/names.ts'
@@ -33,6 +35,8 @@ export const BootstrapRequestSchema = z.strictObject({
     .refine(isDnsLabel, 'must be a DNS label')
     .optional(),
   pollIntervalSeconds: z.number().int().min(1).max(3600).optional(),
+  /** Replace the SyncTarget's current credential, revoking it (default false: 409 if it has one). */
+  rotate: z.boolean().optional(),
 })
 export type BootstrapRequest = z.infer<typeof BootstrapRequestSchema>
 

@@ -3,8 +3,9 @@
  * accumulator with its flush (hub-metrics.ts) on a randomly picked shard, the edge last-seen cache
  * (edge-last-seen.ts) and the readiness check: a store read with a short timeout, its answer
  * remembered for READY_CACHE_MS so that unauthenticated /readyz calls cost the store at most one
- * read per second per isolate. Built by functions/index.ts (the Worker) and by callers of
- * functions/node-server.ts that want /metrics and a real /readyz.
+ * read per second per isolate, and when the isolate started (its first request: the one
+ * process_* reading a Worker can take, process-families.ts). Built by functions/index.ts (the
+ * Worker) and by callers of functions/node-server.ts that want /metrics and a real /readyz.
  */
 import type { Logger } from '../log.ts'
 import type { DynamoStore } from '../store/dynamo-store.ts'
@@ -30,6 +31,8 @@ export type Readiness = { ok: boolean; reason?: string }
 export type HubOps = {
   metrics: HubMetrics
   edges: EdgeSeenCache
+  /** When these ops were built (the isolate's first request), epoch milliseconds. */
+  startedAtMs: number
   /** Whether the store answers (remembered for READY_CACHE_MS). */
   ready(): Promise<Readiness>
 }
@@ -65,6 +68,7 @@ export function createHubOps(o: HubOpsOptions): HubOps {
   return {
     metrics,
     edges: new EdgeSeenCache(),
+    startedAtMs: now(),
     ready() {
       const t = now()
       if (!cached || t - cached.at >= READY_CACHE_MS) cached = { at: t, answer: check() }

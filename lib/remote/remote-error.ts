@@ -2,7 +2,8 @@
  * The one error of a call to a remote HTTP API (an edge cluster's kube API, the hub, the center's
  * edge API). `kind` tells a failure with no answer at all (`transport`: refused, reset, TLS
  * refused, timed out, aborted; `code` 0) from an answer the server gave (`answer`: a non-2xx
- * status, `code` is it, with the kube Status `reason` and `message` when the body was a Status)
+ * status, `code` is it, with the kube Status `reason`, `message` and `details.causes` when the body
+ * was a Status)
  * and from a 2xx answer that could not be read (`unreadable`). Messages read
  * `<what>: HTTP <code>: <detail>`, the detail being the Status message, else the start of the
  * body, else the status text.
@@ -11,8 +12,16 @@ import { z } from 'zod'
 
 export type RemoteErrorKind = 'transport' | 'answer' | 'unreadable'
 
+/** One of a Status's `details.causes`: which field, and why. */
+export type RemoteCause = {
+  reason?: string | undefined
+  field?: string | undefined
+  message?: string | undefined
+}
+
 export type RemoteErrorInit = {
   reason?: string | undefined
+  causes?: RemoteCause[] | undefined
   detail?: string
   kind?: RemoteErrorKind
   cause?: unknown
@@ -27,10 +36,13 @@ export class RemoteError extends Error {
   /** The Status message, else the start of the body, else the status text ('' for none). */
   readonly detail: string
   readonly kind: RemoteErrorKind
+  /** The Status's `details.causes` ([] when none). */
+  readonly causes: RemoteCause[]
   constructor(code: number, message: string, init: RemoteErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause })
     this.code = code
     this.reason = init.reason
+    this.causes = init.causes ?? []
     this.detail = init.detail ?? ''
     this.kind = init.kind ?? (code === 0 ? 'transport' : 'answer')
   }
@@ -40,9 +52,18 @@ export class RemoteError extends Error {
 export const isRemoteError = (e: unknown, code?: number): e is RemoteError =>
   e instanceof RemoteError && (code === undefined || e.code === code)
 
+const CauseSchema = z.looseObject({
+  reason: z.string().optional(),
+  field: z.string().optional(),
+  message: z.string().optional(),
+})
 const StatusSchema = z.looseObject({
   message: z.string().optional(),
   reason: z.string().optional(),
+  details: z
+    .looseObject({ causes: z.array(CauseSchema).optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
 })
 
 const DETAIL_CHARS = 300
@@ -62,7 +83,12 @@ export function answerError(
   }
   const detail = parsed.message ?? (text.slice(0, DETAIL_CHARS) || statusText)
   const message = `${what}: HTTP ${status}${detail ? `: ${detail}` : ''}`
-  return new RemoteError(status, message, { reason: parsed.reason, detail })
+  const causes = parsed.details?.causes?.map(({ reason, field, message }) => ({
+    reason,
+    field,
+    message,
+  }))
+  return new RemoteError(status, message, { reason: parsed.reason, detail, causes })
 }
 
 /** The error for a request that got no answer (or lost it midway); `e` is what the transport threw. */

@@ -181,11 +181,12 @@ describe('simulated edges through npm start', () => {
     expect(other.status).toBe(403)
     expect(await other.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden' })
     expect((await stack.api('/clusters/root/api/v1/namespaces', { token })).status).toBe(403)
-    // A SyncTarget with no cluster behind it, bootstrapped twice with the CLI: the first token is revoked.
+    // A SyncTarget with no cluster behind it, bootstrapped twice with the CLI (the second time with
+    // --rotate, without which it is refused): the first token is revoked.
     const spare = `apiVersion: edge.kcp.io/v1alpha1\nkind: SyncTarget\nmetadata: {name: spare, labels: {id: spare}}\n`
     ok(await stack.kubectl([...edges.at('imw-1'), 'apply', '-f', '-'], { input: spare }))
     const first = await bootstrapCli('spare')
-    const second = await bootstrapCli('spare')
+    const second = await bootstrapCli('spare', ['--rotate'])
     expect(second.token).not.toBe(first.token)
     const path = `/edge/v1/mailboxes/${first.mailbox}/desired`
     expect((await stack.api(path, { token: second.token })).status).toBe(200)
@@ -194,7 +195,10 @@ describe('simulated edges through npm start', () => {
 })
 
 /** `npm run edge:bootstrap` for a SyncTarget of root:imw-1; the token as the manifests carry it. */
-async function bootstrapCli(syncTarget: string): Promise<{ mailbox: string; token: string }> {
+async function bootstrapCli(
+  syncTarget: string,
+  more: string[] = []
+): Promise<{ mailbox: string; token: string }> {
   const args = [
     '--experimental-strip-types',
     'infra/edge-bootstrap/main.ts',
@@ -204,6 +208,7 @@ async function bootstrapCli(syncTarget: string): Promise<{ mailbox: string; toke
     syncTarget,
     '--wait',
     '60',
+    ...more,
   ]
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,

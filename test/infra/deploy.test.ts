@@ -1,8 +1,10 @@
 /**
  * What `npm run deploy` ships: the production settings of wrangler.toml as wrangler resolves them
- * (no local endpoint, the regional DynamoDB endpoint, the cron), the local settings only in the
- * `local` environment `npm start` uses, and the bundle a real `npm run deploy -- --dry-run` builds
- * (its bindings and the modules of this repository in it: no local endpoint, nothing local-only).
+ * (no local endpoint, the regional DynamoDB endpoint, the cron, minified), the local settings only
+ * in the `local` environment `npm start` uses, the same wrangler arguments as `npm run build`'s
+ * Worker (so both build one Worker), and the bundle a real `npm run deploy -- --dry-run` builds
+ * (minified; its bindings, and the modules of this repository in it as esbuild's metafile lists
+ * them: no local endpoint, nothing local-only).
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
@@ -15,6 +17,7 @@ import { LOCAL_CRON } from '../../infra/local/cron-ticker.ts'
 import { LOCAL_ENV, WRANGLER_ENV } from '../../infra/local/wrangler-process.ts'
 import { findLocalEndpoints, localSettings } from '../../infra/local-endpoints.ts'
 import { REPO_ROOT } from '../../infra/repo-root.ts'
+import { workerBundleArgs } from '../../infra/worker-bundle.ts'
 
 const CONFIG = join(REPO_ROOT, 'wrangler.toml')
 
@@ -37,6 +40,12 @@ describe('npm run deploy', () => {
     const { deps, calls } = fakeDeps({ DDB_ENDPOINT: '', DDB_REGION: 'eu-west-1' })
     expect(await runDeploy(['--dry-run', '--outdir', 'x'], deps)).toBe(0)
     expect(calls).toEqual([['deploy', '--env', '', '--dry-run', '--outdir', 'x']])
+  })
+
+  it("builds with the arguments of npm run build's Worker (and npm start's)", async () => {
+    const { deps, calls } = fakeDeps({ DDB_ENDPOINT: '' })
+    await runDeploy(['--dry-run', '--outdir', 'dist'], deps)
+    expect(calls).toEqual([workerBundleArgs('dist')])
   })
 
   it('refuses production settings naming a local endpoint, without running wrangler', async () => {
@@ -67,6 +76,11 @@ describe('wrangler.toml', () => {
     expect(prod.triggers.crons).toEqual([LOCAL_CRON])
   })
 
+  it('minifies at the top level, for every way of building it, and the local environment too', () => {
+    expect(unstable_readConfig({ config: CONFIG, env: undefined }).minify).toBe(true)
+    expect(unstable_readConfig({ config: CONFIG, env: LOCAL_ENV }).minify).toBe(true)
+  })
+
   it('keeps the local settings in the environment npm start runs, with the same cron', () => {
     const local = unstable_readConfig({ config: CONFIG, env: LOCAL_ENV })
     expect(localSettings(local.vars)).not.toEqual([])
@@ -82,12 +96,20 @@ describe('the production bundle (npm run deploy -- --dry-run)', () => {
   let outdir: string
   let output = ''
   let bundle = ''
+  let inputs: string[] = []
 
   beforeAll(async () => {
     outdir = await mkdtemp(join(tmpdir(), 'ep-deploy-'))
     const child = spawn(
       process.execPath,
-      ['--experimental-strip-types', 'infra/deploy.ts', '--dry-run', '--outdir', outdir],
+      [
+        '--experimental-strip-types',
+        'infra/deploy.ts',
+        '--dry-run',
+        '--outdir',
+        outdir,
+        '--metafile',
+      ],
       {
         cwd: REPO_ROOT,
         env: { ...process.env, ...WRANGLER_ENV },
@@ -104,6 +126,8 @@ describe('the production bundle (npm run deploy -- --dry-run)', () => {
     if (code !== 0) throw new Error(`npm run deploy -- --dry-run exited ${code}:\n${output}`)
     const js = (await readdir(outdir)).filter((f) => f.endsWith('.js'))
     bundle = (await Promise.all(js.map((f) => readFile(join(outdir, f), 'utf8')))).join('\n')
+    const meta = JSON.parse(await readFile(join(outdir, 'bundle-meta.json'), 'utf8'))
+    inputs = Object.keys(meta.inputs as Record<string, unknown>)
   }, 120_000)
   afterAll(async () => {
     await rm(outdir, { recursive: true, force: true })
@@ -116,20 +140,28 @@ describe('the production bundle (npm run deploy -- --dry-run)', () => {
     expect(findLocalEndpoints(output)).toEqual([])
   })
 
-  it("holds no local endpoint in this repository's modules, and nothing local-only", () => {
+  it('is minified, as npm run build builds it', () => {
     // esbuild marks each module of an unminified bundle with a `// <path>` line.
-    const sections = bundle.split(/^\/\/ (?=[\w.@/-]+\.[cm]?[jt]s$)/m).map((s) => {
-      const nl = s.indexOf('\n')
-      return { path: s.slice(0, nl), code: s.slice(nl + 1) }
-    })
-    const ours = sections.filter((s) => /^(functions|lib|infra)\//.test(s.path))
-    expect(ours.map((s) => s.path)).toContain('functions/index.ts')
+    expect(bundle).not.toMatch(/^\/\/ functions\/index\.ts$/m)
+    expect(bundle.split('\n').length).toBeLessThan(inputs.length)
+  })
+
+  it("holds no local endpoint in this repository's modules, and nothing local-only", async () => {
+    const ours = inputs.filter((p) => /^(functions|lib|infra)\//.test(p))
+    expect(ours).toContain('functions/index.ts')
     expect(ours.length).toBeGreaterThan(50)
-    const hits = ours.flatMap((s) => findLocalEndpoints(s.code).map((e) => `${s.path}: ${e}`))
+    const hits: string[] = []
+    for (const path of ours) {
+      const code = await readFile(join(REPO_ROOT, path), 'utf8')
+      hits.push(...findLocalEndpoints(code).map((e) => `${path}: ${e}`))
+    }
     expect(hits).toEqual([])
-    const localOnly = sections.filter((s) =>
-      /^(infra\/local\/|test\/|node_modules\/(dynalite|wrangler|miniflare)\/)/.test(s.path)
+    // Paths are relative to the repository; node_modules may be elsewhere (../x/node_modules/).
+    const packages = inputs.filter((p) => /(^|\/)node_modules\//.test(p))
+    expect(packages.length).toBeGreaterThan(100)
+    const localOnly = inputs.filter((p) =>
+      /^(infra\/local\/|test\/)|(^|\/)node_modules\/(dynalite|wrangler|miniflare)\//.test(p)
     )
-    expect(localOnly.map((s) => s.path)).toEqual([])
+    expect(localOnly).toEqual([])
   })
 })

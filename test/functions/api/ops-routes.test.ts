@@ -2,7 +2,8 @@
  * The hub's /metrics, /readyz, /livez and /healthz through app.request() over dynalite: who may
  * read /metrics, that its text is a valid exposition whose counters move with the requests (kube
  * verbs and route classes, edge polls 200/304, reconcile runs by step and outcome, store
- * requests), that two isolates' deltas add up in the store, and the edge last-seen gauges
+ * requests), edgeplane_build_info and the isolate's start (no CPU or memory: a Worker cannot
+ * measure them), that two isolates' deltas add up in the store, and the edge last-seen gauges
  * (ops-routes-health.test.ts has /readyz, /livez and /healthz).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,6 +13,7 @@ import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { type HubOps, storeHubOps } from '../../../lib/metrics/hub-ops.ts'
 import { createDynamoClient } from '../../../lib/store/dynamo-client.ts'
 import { createDynamoStore } from '../../../lib/store/dynamo-store.ts'
+import pkg from '../../../package.json' with { type: 'json' }
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 import { type Exposition, parseExposition } from '../../helpers/exposition.ts'
 import { ADMIN_TOKEN, BASE, createTestHub } from '../../helpers/hub.ts'
@@ -160,6 +162,16 @@ describe('/metrics', () => {
     const okBefore =
       before.value('edgeplane_store_requests_total', { command: 'Query', result: 'ok' }) ?? 0
     expect(ok).toBeGreaterThan(okBefore)
+  })
+
+  it('says which release answers and when its isolate started, and no CPU or memory', async () => {
+    const e = await scrape()
+    expect(e.types.get('edgeplane_build_info')).toBe('gauge')
+    expect(e.value('edgeplane_build_info', { version: pkg.version })).toBe(1)
+    expect(e.samples.filter((x) => x.name === 'edgeplane_build_info')).toHaveLength(1)
+    expect(e.value('process_start_time_seconds')).toBe(ops.startedAtMs / 1000)
+    for (const unmeasured of ['process_cpu_seconds_total', 'process_resident_memory_bytes'])
+      expect(e.types.has(unmeasured)).toBe(false)
   })
 
   it('counts edge polls by code (200, then 304) and reports', async () => {

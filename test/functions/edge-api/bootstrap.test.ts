@@ -24,7 +24,7 @@ const SYNC_TARGET = (name: string) =>
 const desired = (mb: string) => `/edge/v1/mailboxes/${mb}/desired`
 
 describe('POST /edge/v1/bootstrap', () => {
-  it('issues the credential and answers the manifests; running it again rotates', async () => {
+  it('issues the credential and answers the manifests; running it again with rotate rotates', async () => {
     const res = await hub.call('POST', BOOT, { inventory: 'root:imw-1', syncTarget: 'florin' })
     expect(res.status).toBe(200)
     const first = BootstrapResponseSchema.parse(res.body)
@@ -55,6 +55,7 @@ describe('POST /edge/v1/bootstrap', () => {
           namespace: 'agents',
           image: 'reg.example/agent:2',
           pollIntervalSeconds: 5,
+          rotate: true,
         })
       ).body
     )
@@ -72,7 +73,29 @@ describe('POST /edge/v1/bootstrap', () => {
     )
   })
 
+  it('refuses to replace a credential without rotate: 409 Conflict naming the field, the token kept', async () => {
+    const { mailbox } = await createSyncTarget(hub.call, 'imw-1', 'tulip')
+    const first = await hub.call('POST', BOOT, { inventory: 'root:imw-1', syncTarget: 'tulip' })
+    expect(first.status).toBe(200)
+    const token = BootstrapResponseSchema.parse(first.body).token
+    for (const body of [
+      { inventory: 'root:imw-1', syncTarget: 'tulip' },
+      { inventory: 'root:imw-1', syncTarget: 'tulip', rotate: false },
+    ]) {
+      const again = await hub.call('POST', BOOT, body)
+      expect(again.status).toBe(409)
+      expect(again.body).toMatchObject({
+        kind: 'Status',
+        reason: 'Conflict',
+        details: { name: mailbox, causes: [{ field: 'rotate' }] },
+      })
+      expect(again.body.message).toContain('SyncTarget "tulip" already has an edge credential')
+    }
+    expect((await hub.call('GET', desired(mailbox), undefined, { token })).status).toBe(200)
+  })
+
   it.each([
+    [{ inventory: 'root:imw-1', syncTarget: 'florin', rotate: 'yes' }, 'rotate'],
     [{ syncTarget: 'florin' }, 'inventory'],
     [{ inventory: 'root:imw-1', syncTarget: 'Not_A_Name' }, 'syncTarget'],
     [{ inventory: 'root:imw-1', syncTarget: 'florin', centerUrl: 'ftp://x' }, 'centerUrl'],

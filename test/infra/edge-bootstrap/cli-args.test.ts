@@ -6,6 +6,7 @@ import {
   withStackDefaults,
 } from '../../../infra/edge-bootstrap/cli-args.ts'
 import type { StackInfo } from '../../../infra/local/stack-info.ts'
+import type { FoundStack } from '../../../infra/stack-discovery.ts'
 
 const REQUIRED = ['--inventory', 'root:imw-1', '--sync-target', 'florin']
 
@@ -20,6 +21,7 @@ describe('parseBootstrapArgs', () => {
       '--sync-target',
       '--out',
       '--center-url',
+      '--rotate',
     ])
       expect(USAGE).toContain(flag)
   })
@@ -33,7 +35,6 @@ describe('parseBootstrapArgs', () => {
         hubUrl: 'https://env:1',
         tokenFile: '/t',
         waitSeconds: 30,
-        dataDir: '/w/d',
       },
     })
     const r = parseBootstrapArgs(
@@ -55,6 +56,7 @@ describe('parseBootstrapArgs', () => {
         '5',
         '--wait',
         '0',
+        '--rotate',
       ],
       env,
       '/w'
@@ -67,17 +69,23 @@ describe('parseBootstrapArgs', () => {
         hubUrl: 'http://flag:2',
         tokenFile: '/flag',
         caFile: '/ca.pem',
-        out: 'edge.yaml',
+        out: '/w/edge.yaml',
         centerUrl: 'https://center:443',
         image: 'img:1',
         namespace: 'agents',
         pollIntervalSeconds: 5,
         waitSeconds: 0,
-        dataDir: '/w/d',
+        rotate: true,
       },
     })
-    expect(parseBootstrapArgs(REQUIRED, {}, '/w')).toMatchObject({
-      flags: { dataDir: '/w/.edgeplane' },
+  })
+  it('writes --out relative to the folder the command was typed in (npm run changes the cwd)', () => {
+    const argv = [...REQUIRED, '--out', 'tulip.yaml']
+    expect(parseBootstrapArgs(argv, { INIT_CWD: '/home/me' }, '/w')).toMatchObject({
+      flags: { out: '/home/me/tulip.yaml' },
+    })
+    expect(parseBootstrapArgs([...REQUIRED, '--out', '/abs.yaml'], {}, '/w')).toMatchObject({
+      flags: { out: '/abs.yaml' },
     })
   })
   it.each([
@@ -90,6 +98,7 @@ describe('parseBootstrapArgs', () => {
     [[...REQUIRED, '--poll-interval', 'x']],
     [[...REQUIRED, '--wait', '-1']],
     [[...REQUIRED, '--out']],
+    [[...REQUIRED, '--rotate=yes']],
     [[...REQUIRED, '--bogus', 'x']],
   ])('rejects %o', (argv) => {
     expect(parseBootstrapArgs(argv, {}, '/w').kind).toBe('error')
@@ -97,17 +106,14 @@ describe('parseBootstrapArgs', () => {
 })
 
 describe('withStackDefaults', () => {
-  const flags: BootstrapFlags = {
-    inventory: 'root:imw-1',
-    syncTarget: 'florin',
-    waitSeconds: 30,
-    dataDir: '/w/.edgeplane',
-  }
-  const stack = {
+  const flags: BootstrapFlags = { inventory: 'root:imw-1', syncTarget: 'florin', waitSeconds: 30 }
+  const info = {
     url: 'https://127.0.0.1:8787',
     adminTokenFile: '/w/.edgeplane/admin-token',
     caFile: '/w/.edgeplane/tls/cert.pem',
   } as StackInfo
+  const stack: FoundStack = { dataDir: '/w/.edgeplane', info }
+  const none: FoundStack = { dataDir: '/w/.edgeplane', info: undefined }
 
   it('takes the hub, token and CA of the running local stack', () => {
     expect(withStackDefaults(flags, stack)).toEqual({
@@ -116,6 +122,14 @@ describe('withStackDefaults', () => {
       tokenFile: '/w/.edgeplane/admin-token',
       caFile: '/w/.edgeplane/tls/cert.pem',
     })
+  })
+  it("trusts the stack's certificate for its hub named by another loopback name", () => {
+    expect(
+      withStackDefaults({ ...flags, hubUrl: 'https://localhost:8787', tokenFile: '/t' }, stack)
+    ).toMatchObject({ hubUrl: 'https://localhost:8787', caFile: '/w/.edgeplane/tls/cert.pem' })
+    expect(
+      withStackDefaults({ ...flags, hubUrl: 'https://localhost:8800', tokenFile: '/t' }, stack)
+    ).not.toHaveProperty('caFile')
   })
   it('does not lend the stack token or CA to another hub', () => {
     expect(withStackDefaults({ ...flags, hubUrl: 'https://other' }, stack)).toMatch(/--token-file/)
@@ -128,7 +142,7 @@ describe('withStackDefaults', () => {
     })
   })
   it('says what is missing without a stack', () => {
-    expect(withStackDefaults(flags, undefined)).toMatch(/missing --hub .* \/w\/\.edgeplane/)
-    expect(withStackDefaults({ ...flags, hubUrl: 'http://h' }, undefined)).toMatch(/--token-file/)
+    expect(withStackDefaults(flags, none)).toMatch(/missing --hub .* \/w\/\.edgeplane/)
+    expect(withStackDefaults({ ...flags, hubUrl: 'http://h' }, none)).toMatch(/--token-file/)
   })
 })

@@ -219,7 +219,7 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
     }
   })
 
-  it('runs the relay, records its pid, restarts it when killed, and stops it', async () => {
+  it('runs the relay, records its pid and health port, restarts it when killed, and stops it', async () => {
     // Stands in for the relay: prints its arguments and CA variable, then waits.
     const fakeRelay = [
       '-e',
@@ -235,6 +235,8 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
     try {
       const first = stack.info.relay
       expect(first).toMatchObject({ restarts: 0, logFile: p.relayLog })
+      const healthPort = first?.healthPort ?? 0
+      expect(healthPort).toBeGreaterThan(0)
       expect((await readStackInfo(p.stackInfo))?.relay?.pid).toBe(first?.pid)
       process.kill(first?.pid ?? 0, 'SIGKILL')
       let again: number | undefined
@@ -257,6 +259,9 @@ describe('startLocalStack (with a stand-in for wrangler)', () => {
       expect(log).toContain(`"--token-file","${p.adminToken}"`)
       expect(log).toContain(`"--hub","${stack.info.url}"`)
       expect(log).toContain(`"--parent-pid","${process.pid}"`)
+      // The restarted relay serves its metrics on the port stack.json records.
+      expect(log.split('(restart 1)')[1]).toContain(`"--health-port","${healthPort}"`)
+      expect((await readStackInfo(p.stackInfo))?.relay?.healthPort).toBe(healthPort)
     } finally {
       await stack.stop()
     }

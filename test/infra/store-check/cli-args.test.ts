@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest'
 import { parseStoreCheckArgs } from '../../../infra/store-check/cli-args.ts'
 
 describe('parseStoreCheckArgs', () => {
-  it('takes the data folder and table from the environment as npm start does', () => {
+  it('takes the table from the environment, and leaves the data folder to the discovery', () => {
     expect(parseStoreCheckArgs([], { EDGEPLANE_DATA: 'd', TABLE_NAME: 'tbl' }, '/w')).toEqual({
       kind: 'check',
-      dataDir: '/w/d',
+      dataDir: undefined,
       table: 'tbl',
       json: false,
     })
-    expect(parseStoreCheckArgs([], {}, '/w')).toMatchObject({
-      dataDir: '/w/.edgeplane',
+    expect(parseStoreCheckArgs(['--data', 'rel'], {}, '/w')).toMatchObject({
+      dataDir: '/w/rel',
       table: 'edgeplane',
     })
   })

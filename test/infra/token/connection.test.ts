@@ -50,6 +50,14 @@ describe('resolveConnection', () => {
     })
   })
 
+  it('knows the stack hub by another loopback name', async () => {
+    expect(await resolveConnection({ hubUrl: 'https://localhost:8787' }, stack, read)).toEqual({
+      hubUrl: 'https://localhost:8787',
+      token: 'stack-admin',
+      caPem: 'STACK CA',
+    })
+  })
+
   it('does not send the stack token to another hub', async () => {
     const other = await resolveConnection({ hubUrl: 'https://elsewhere' }, stack, read)
     expect(other).toContain('no admin token')

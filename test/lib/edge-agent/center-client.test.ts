@@ -2,7 +2,7 @@
  * The center client against small real HTTP(S) servers: request shape (path, token, If-None-Match),
  * 304, parsed answers, and each failure kind as a RemoteError (code 0 when there is no answer);
  * `ca` reaching an https server signed by a private CA that is refused without it; `agent` sent
- * with every report.
+ * with every report; a 401 (a rotated or revoked token) explained as such, for both requests.
  */
 import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createHttps } from 'node:https'
@@ -89,6 +89,37 @@ describe('createCenterClient', () => {
     const err = await c.getDesired().catch((e: unknown) => e)
     expect(err).toBeInstanceOf(RemoteError)
     expect(err).toMatchObject({ code, kind })
+  })
+
+  it('explains a 401 as a rotated or revoked token, for the poll and the report', async () => {
+    const url = await serve((_q, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          code: 401,
+          reason: 'Unauthorized',
+          message: 'Unauthorized',
+        })
+      )
+    })
+    const c = client(url)
+    const polled = await c.getDesired().catch((e: unknown) => e)
+    expect(polled).toMatchObject({ code: 401, reason: 'Unauthorized', kind: 'answer' })
+    expect((polled as Error).message).toBe(
+      "GET desired: the center refused this edge's token (401): it was rotated or revoked; apply the edge's bootstrap manifests again (npm run edge:bootstrap -- ... --rotate prints new ones; under npm start, restart it)"
+    )
+    const report = {
+      kind: 'Report' as const,
+      statuses: [],
+      upsync: { apply: [], delete: [] },
+      problems: [],
+      heartbeat: true,
+    }
+    const reported = await c.postReport(report).catch((e: unknown) => e)
+    expect((reported as Error).message).toMatch(
+      /^POST reports: the center refused this edge's token \(401\)/
+    )
   })
 
   it('posts a report and reads the result', async () => {

@@ -82,4 +82,42 @@ describe('issueEdgeCredential', () => {
     const fresh = await issueEdgeCredential(store.kv, mb(6))
     expect(await status(fresh.token)).toBe(200)
   })
+
+  it('without rotate, refuses a mailbox that has a credential (409, cause rotate) and writes nothing', async () => {
+    const first = await issueEdgeCredential(store.kv, mb(7), new Date('2026-03-04T05:06:07Z'), {
+      rotate: false,
+    })
+    const before = await store.kv.get(EDGE_CREDENTIALS_NS, mb(7))
+    const refused = await issueEdgeCredential(store.kv, mb(7), new Date(), {
+      rotate: false,
+      syncTarget: 'tulip',
+    }).catch((e: unknown) => e)
+    expect(isApiError(refused) && refused.toStatus()).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      details: { kind: 'EdgeCredential', causes: [{ field: 'rotate' }] },
+    })
+    expect(String((refused as Error).message)).toContain(
+      'SyncTarget "tulip" already has an edge credential (issued 2026-03-04T05:06:07Z)'
+    )
+    expect(await store.kv.get(EDGE_CREDENTIALS_NS, mb(7))).toEqual(before)
+    expect(await status(first.token)).toBe(200)
+    expect(await tokensOf(mb(7))).toBe(1)
+    const rotated = await issueEdgeCredential(store.kv, mb(7), new Date(), { rotate: true })
+    expect(await status(first.token)).toBe(401)
+    expect(await status(rotated.token)).toBe(200)
+  })
+
+  it('without rotate, lets one of several racing first issues win and refuses the others', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        issueEdgeCredential(store.kv, mb(8), new Date(), { rotate: false })
+      )
+    )
+    const won = results.filter((r) => r.status === 'fulfilled')
+    expect(won).toHaveLength(1)
+    for (const r of results)
+      if (r.status === 'rejected') expect(isApiError(r.reason) && r.reason.code).toBe(409)
+    expect(await tokensOf(mb(8))).toBe(1)
+  })
 })
