@@ -44,6 +44,20 @@ describe('the tested documents', () => {
     }
   })
 
+  it('name for each e2e block a test that runs it', () => {
+    const runBy = blocks.flatMap((b) =>
+      b.marker?.kind === 'e2e' ? [{ b, path: b.marker.path }] : []
+    )
+    expect(runBy.map((r) => r.path)).toContain('test/e2e/edge-registration.test.ts')
+    for (const { b, path } of runBy) {
+      const file = join(REPO_ROOT, path)
+      expect(existsSync(file), `${b.file}:${b.line} names ${path}`).toBe(true)
+      expect(readFileSync(file, 'utf8'), `${path} runs no README block`).toContain(
+        `readmeBlockRunBy('${path}')`
+      )
+    }
+  })
+
   it('name only examples that exist', () => {
     const named = docs.flatMap((d) =>
       [...d.text.matchAll(/\bexamples\/[\w./-]*[\w/]/g)].map((m) => m[0])

@@ -21,7 +21,7 @@ import { parseExposition } from '../helpers/exposition.ts'
 import {
   agentSecret,
   localGet,
-  readmeShellBlock,
+  readmeBlockRunBy,
   type Shell,
   shellFor,
   startAgentFromSecret,
@@ -52,7 +52,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(results, 'edge-registration-'))
   tulip = await startBareEdge(stack, 'tulip', dir)
   shell = shellFor(stack, dir, [tulip.kubeconfig])
-  block = await readmeShellBlock('Edge clusters')
+  block = await readmeBlockRunBy('test/e2e/edge-registration.test.ts')
 }, 240_000)
 afterAll(async () => {
   await agent?.stop()

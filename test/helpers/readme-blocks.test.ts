@@ -97,16 +97,21 @@ describe('extractBlocks', () => {
       '```yaml',
       'a: 1',
       '```',
+      '<!-- test: e2e: -->',
+      '```sh',
+      'ls',
+      '```',
       '```sh',
       'never closed',
     ].join('\n')
     expect(extractBlocks(doc, 'x.md').problems).toEqual([
-      'x.md:1: unknown test marker "run-it" (local-stack, skip: <why>, pending: <why>, same-as: <path>)',
+      'x.md:1: unknown test marker "run-it" (local-stack, skip: <why>, pending: <why>, same-as: <path>, e2e: <test file>)',
       'x.md:5: the test marker "skip" needs a reason',
       'x.md:9: same-as is for data blocks; a shell block runs or is skipped',
       'x.md:13: local-stack is for shell blocks, not yaml',
-      'x.md:17: the code block is never closed',
-      'x.md:17: a shell block without a test marker (<!-- test: local-stack | skip: <why> | pending: <why> --> on the line above)',
+      'x.md:17: the test marker "e2e" needs a path',
+      'x.md:21: the code block is never closed',
+      'x.md:21: a shell block without a test marker (<!-- test: local-stack | skip: <why> | pending: <why> --> on the line above)',
     ])
   })
 })

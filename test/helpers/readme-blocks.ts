@@ -7,6 +7,8 @@
  *   <!-- test: local-stack -->            run as written against one `npm start` stack
  *   <!-- test: skip: <why> -->            cannot run there (a production deploy)
  *   <!-- test: pending: <why> -->         another change will make it runnable
+ *   <!-- test: e2e: <test file> -->       run as written by that end-to-end test (a block that
+ *                                         needs more than one stack, e.g. a new edge cluster)
  *   <!-- test: same-as: <path> -->        (a data block) equals that file of the repository
  *
  * Every shell block (sh, bash, shell, console, zsh, or no language) needs one; `problems` says
@@ -20,6 +22,7 @@ export type BlockMarker =
   | { kind: 'local-stack' }
   | { kind: 'skip' | 'pending'; reason: string }
   | { kind: 'same-as'; path: string }
+  | { kind: 'e2e'; path: string }
 
 export type DocBlock = {
   /** The document's name, as given. */
@@ -45,13 +48,13 @@ export const isShellBlock = (b: Pick<DocBlock, 'lang'>) => SHELL_LANGS.has(b.lan
 /** The marker a comment's words stand for, or a problem. */
 function parseMarker(words: string): BlockMarker | string {
   if (words === 'local-stack') return { kind: 'local-stack' }
-  const m = /^(skip|pending|same-as):\s*(.*)$/.exec(words)
+  const m = /^(skip|pending|same-as|e2e):\s*(.*)$/.exec(words)
   if (!m)
-    return `unknown test marker "${words}" (local-stack, skip: <why>, pending: <why>, same-as: <path>)`
+    return `unknown test marker "${words}" (local-stack, skip: <why>, pending: <why>, same-as: <path>, e2e: <test file>)`
   const [, kind, rest = ''] = m
-  if (rest === '')
-    return `the test marker "${kind}" needs ${kind === 'same-as' ? 'a path' : 'a reason'}`
-  if (kind === 'same-as') return { kind: 'same-as', path: rest }
+  const wantsPath = kind === 'same-as' || kind === 'e2e'
+  if (rest === '') return `the test marker "${kind}" needs ${wantsPath ? 'a path' : 'a reason'}`
+  if (kind === 'same-as' || kind === 'e2e') return { kind, path: rest }
   return { kind: kind as 'skip' | 'pending', reason: rest }
 }
 
@@ -91,8 +94,8 @@ function markBlock(block: DocBlock, above: string): string[] {
     )
   if (shell && block.marker?.kind === 'same-as')
     problems.push(`${at}: same-as is for data blocks; a shell block runs or is skipped`)
-  if (!shell && block.marker?.kind === 'local-stack')
-    problems.push(`${at}: local-stack is for shell blocks, not ${block.lang}`)
+  if (!shell && (block.marker?.kind === 'local-stack' || block.marker?.kind === 'e2e'))
+    problems.push(`${at}: ${block.marker.kind} is for shell blocks, not ${block.lang}`)
   return problems
 }
 

@@ -15,18 +15,23 @@ import { writePrivateFile } from '../../../infra/local/data-dir.ts'
 import { type SecretValues, secretValues } from '../../../infra/local/edge-secret.ts'
 import { renderKubeconfig } from '../../../infra/local/kubeconfig.ts'
 import { storeKeyEnv } from '../../../infra/local/store-key.ts'
+import { extractBlocks } from '../../helpers/readme-blocks.ts'
 import { ok } from './kubectl.ts'
 import { type ProgramRun, runProgram } from './run-program.ts'
 import { type E2eStack, REPO_ROOT } from './stack.ts'
 
-/** The first ```sh block under the README heading `## <section>`. */
-export async function readmeShellBlock(section: string): Promise<string> {
+/**
+ * The README shell block marked `<!-- test: e2e: <testFile> -->` (test/helpers/readme-blocks.ts),
+ * as written, without its last newline; exactly one must be.
+ */
+export async function readmeBlockRunBy(testFile: string): Promise<string> {
   const text = await readFile(join(REPO_ROOT, 'README.md'), 'utf8')
-  const start = text.indexOf(`\n## ${section}\n`)
-  if (start < 0) throw new Error(`no section "${section}" in README.md`)
-  const block = /```sh\n([\s\S]*?)\n```/.exec(text.slice(start))?.[1]
-  if (!block) throw new Error(`no sh block in the README section "${section}"`)
-  return block
+  const marked = extractBlocks(text, 'README.md').blocks.filter(
+    (b) => b.marker?.kind === 'e2e' && b.marker.path === testFile
+  )
+  if (marked.length !== 1)
+    throw new Error(`README.md has ${marked.length} blocks marked e2e: ${testFile}, not one`)
+  return (marked[0]?.text ?? '').replace(/\n$/, '')
 }
 
 export type Shell = {
