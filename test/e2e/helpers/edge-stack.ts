@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { ok } from './kubectl.ts'
 import { configMap, workspace } from './manifests.ts'
-import type { E2eStack } from './stack.ts'
+import type { StackClient } from './stack-client.ts'
 
 export type EdgeStack = {
   /** kubectl arguments addressing space `root:<name>`. */
@@ -34,7 +34,7 @@ export type EdgeStack = {
   foreignConfigMap(edge: string, space: string, name: string): Promise<void>
 }
 
-export function edgeStack(stack: E2eStack): EdgeStack {
+export function edgeStack(stack: StackClient): EdgeStack {
   const at = (space: string) => ['--server', `${stack.url}/clusters/root:${space}`]
   const applyShop = async (space: string, replicas: number, page: string) => {
     const input = shopWorkload('shop', replicas, page)
