@@ -15,7 +15,7 @@ const copy = (kind: string, status?: JsonObject): KubeObject => ({
   ...(status ? { status } : {}),
 })
 
-const stalled = {
+const stalled: JsonObject = {
   observedGeneration: 9,
   replicas: 3,
   updatedReplicas: 1,
@@ -34,7 +34,7 @@ describe('singletonStatus', () => {
   )
 
   it('a Pod: the status’s and each condition’s observedGeneration, where the edge wrote one', () => {
-    const pod = {
+    const pod: JsonObject = {
       phase: 'Running',
       observedGeneration: 4,
       conditions: [
@@ -53,7 +53,7 @@ describe('singletonStatus', () => {
   })
 
   it('a Job: no observedGeneration is added where kube writes none', () => {
-    const job = { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] }
+    const job: JsonObject = { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] }
     expect(singletonStatus(copy('Job', job), 3)).toEqual(job)
   })
 
