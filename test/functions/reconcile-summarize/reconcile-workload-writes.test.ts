@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { workloadWritesPart } from '../../../functions/reconcile-summarize/reconcile-workload-writes.ts'
 import type { WorkloadWant } from '../../../functions/reconcile-summarize/workload-writes.ts'
 import type { SourceObject } from '../../../lib/placement/types.ts'
+import { pastDeadline } from '../../lib/summarize/status-fixtures.ts'
 import {
   configMap,
   deployment,
@@ -20,15 +21,7 @@ import {
 
 const web = deployment('web', 2, { generation: 5 })
 const ready = { updatedReplicas: 2, availableReplicas: 2, observedGeneration: 2 }
-const stalled = {
-  observedGeneration: 2,
-  replicas: 3,
-  updatedReplicas: 1,
-  availableReplicas: 2,
-  conditions: [
-    { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'late' },
-  ],
-}
+const stalled = pastDeadline(2, 2)
 const one = [dest('e1')]
 const two = [dest('e1'), dest('e2')]
 const cron: SourceObject = {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonObject, KubeObject } from '../../../lib/kube/types.ts'
 import { singletonStatus } from '../../../lib/summarize/singleton-status.ts'
+import { condition, pastDeadline, withConditions } from './status-fixtures.ts'
 
 const copy = (kind: string, status?: JsonObject): KubeObject => ({
   apiVersion: 'apps/v1',
@@ -15,15 +16,7 @@ const copy = (kind: string, status?: JsonObject): KubeObject => ({
   ...(status ? { status } : {}),
 })
 
-const stalled: JsonObject = {
-  observedGeneration: 9,
-  replicas: 3,
-  updatedReplicas: 1,
-  conditions: [
-    { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: '' },
-    { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'late' },
-  ],
-}
+const stalled = pastDeadline(2, 9)
 
 describe('singletonStatus', () => {
   it.each(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet'])(
@@ -38,8 +31,8 @@ describe('singletonStatus', () => {
       phase: 'Running',
       observedGeneration: 4,
       conditions: [
-        { type: 'Ready', status: 'True', observedGeneration: 4 },
-        { type: 'PodScheduled', status: 'True' },
+        condition('Ready', 'True', { observedGeneration: 4 }),
+        condition('PodScheduled', 'True'),
       ],
     }
     expect(singletonStatus(copy('Pod', pod), 1)).toEqual({
@@ -53,7 +46,7 @@ describe('singletonStatus', () => {
   })
 
   it('a Job: no observedGeneration is added where kube writes none', () => {
-    const job: JsonObject = { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] }
+    const job = { succeeded: 1, ...withConditions(condition('Complete', 'True')) }
     expect(singletonStatus(copy('Job', job), 3)).toEqual(job)
   })
 
