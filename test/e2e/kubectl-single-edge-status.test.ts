@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_EDGES } from '../../infra/local/edges-config.ts'
 import type { KubeObject } from '../../lib/kube/types.ts'
-import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
+import { type EdgeStack, edgeStack, shopWorkload } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { ok, okJson } from './helpers/kubectl.ts'
 import { workspace } from './helpers/manifests.ts'
@@ -24,30 +24,6 @@ const WAIT = '150s'
 const KUBECTL_MS = 170_000
 const TEST_MS = 240_000
 
-/** A Namespace and a Deployment, placed on the Location of florin only. */
-const WORKLOAD = `apiVersion: v1
-kind: Namespace
-metadata: {name: solo, labels: {app: solo}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: solo}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: "nginx:1.27"}]
----
-apiVersion: edge.kcp.io/v1alpha1
-kind: EdgePlacement
-metadata: {name: solo}
-spec:
-  locationSelectors: [{matchLabels: {loc-name: florin}}]
-  namespaceSelector: {matchLabels: {app: solo}}
-`
-
 let stack: SharedStack
 let edges: EdgeStack
 
@@ -55,7 +31,9 @@ beforeAll(async () => {
   stack = await sharedStack({ edges: DEFAULT_EDGES })
   edges = edgeStack(stack)
   ok(await stack.kubectl(['create', '-f', '-'], { input: workspace('single') }))
-  ok(await stack.kubectl([...edges.at('single'), 'apply', '-f', '-'], { input: WORKLOAD }))
+  // The shop workload in namespace solo, placed on the Location of florin only.
+  const input = shopWorkload('solo', 2, 'v1', { 'loc-name': 'florin' })
+  ok(await stack.kubectl([...edges.at('single'), 'apply', '-f', '-'], { input }))
 }, 180_000)
 afterAll(async () => {
   await stack?.close()

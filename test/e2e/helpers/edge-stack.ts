@@ -3,7 +3,7 @@
  * arguments for a workload space and for an edge's mailbox space, a read of an object at an edge
  * or in a mailbox (undefined when absent), the edge's agent credentials from the data folder, and
  * a workload (a Namespace, a Deployment, a ConfigMap, a Service) with the EdgePlacement sending it
- * to the Locations labelled env=prod, upsyncing ConfigMaps named `report` from its namespace —
+ * to the Locations labelled env=prod (or as told), upsyncing ConfigMaps named `report` from its namespace —
  * applied in a workload space, or placed in a new one — and a ConfigMap an edge made itself in
  * the way of a workload object of the same name.
  */
@@ -73,7 +73,16 @@ export function edgeStack(stack: StackClient): EdgeStack {
   }
 }
 
-export function shopWorkload(ns: string, replicas: number, page: string): string {
+/** The shop workload in namespace `ns`, placed on the Locations labelled `at` (env=prod). */
+export function shopWorkload(
+  ns: string,
+  replicas: number,
+  page: string,
+  at: Record<string, string> = { env: 'prod' }
+): string {
+  const labels = Object.entries(at)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')
   return `apiVersion: v1
 kind: Namespace
 metadata: {name: ${ns}, labels: {app: ${ns}}}
@@ -105,7 +114,7 @@ apiVersion: edge.kcp.io/v1alpha1
 kind: EdgePlacement
 metadata: {name: ${ns}}
 spec:
-  locationSelectors: [{matchLabels: {env: prod}}]
+  locationSelectors: [{matchLabels: {${labels}}}]
   namespaceSelector: {matchLabels: {app: ${ns}}}
   upsync:
   - apiGroup: ""
