@@ -27,15 +27,19 @@ import type { ApiQuery } from './query.ts'
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
 
-/** The kinds whose pods kubectl finds by selector (polymorphichelpers' SelectorsForObject). */
+/**
+ * The kinds whose pods kubectl finds by selector (polymorphichelpers' SelectorsForObject), and
+ * whether their `spec.selector` is a plain label map (Services, ReplicationControllers) rather
+ * than a LabelSelector: the shape alone cannot tell, since `matchLabels` is a valid label key.
+ */
 const WORKLOADS = [
-  { group: 'apps', resource: 'deployments', kind: 'Deployment' },
-  { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet' },
-  { group: 'apps', resource: 'statefulsets', kind: 'StatefulSet' },
-  { group: 'apps', resource: 'daemonsets', kind: 'DaemonSet' },
-  { group: 'batch', resource: 'jobs', kind: 'Job' },
-  { group: '', resource: 'replicationcontrollers', kind: 'ReplicationController' },
-  { group: '', resource: 'services', kind: 'Service' },
+  { group: 'apps', resource: 'deployments', kind: 'Deployment', map: false },
+  { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', map: false },
+  { group: 'apps', resource: 'statefulsets', kind: 'StatefulSet', map: false },
+  { group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', map: false },
+  { group: 'batch', resource: 'jobs', kind: 'Job', map: false },
+  { group: '', resource: 'replicationcontrollers', kind: 'ReplicationController', map: true },
+  { group: '', resource: 'services', kind: 'Service', map: true },
 ] as const
 
 /** A selector's requirements in one order, so two spellings of one selector compare equal. */
@@ -46,21 +50,17 @@ function canonical(requirements: readonly LabelRequirement[]): string {
   return JSON.stringify(sorted)
 }
 
-/** The selector of a workload's pods (a map for Services and ReplicationControllers). */
-function podSelector(obj: KubeObject, resource: string): LabelRequirement[] | undefined {
+/** The selector of a workload's pods, in the shape its kind gives it. */
+function podSelector(obj: KubeObject, map: boolean): LabelRequirement[] | undefined {
   const selector = (obj.spec as { selector?: unknown } | undefined)?.selector
   if (typeof selector !== 'object' || selector === null) return undefined
-  if (resource === 'services' || resource === 'replicationcontrollers')
-    return labelSelectorRequirements({ matchLabels: selector as Record<string, string> })
-  return labelSelectorRequirements(selector as LabelSelector)
+  return labelSelectorRequirements(
+    map ? { matchLabels: selector as Record<string, string> } : (selector as LabelSelector)
+  )
 }
 
 /** Whether the request looks like kubectl's pod lookup (before anything is read). */
-export function mayBePodLookup(
-  deps: HubDeps,
-  t: Target,
-  r: { query: ApiQuery; req: Request }
-): boolean {
+function mayBePodLookup(deps: HubDeps, t: Target, r: { query: ApiQuery; req: Request }): boolean {
   if ((deps.site ?? 'center') !== 'center') return false
   if (t.info.group !== '' || t.info.resource !== 'pods' || !t.namespace) return false
   const q = r.query
@@ -93,7 +93,7 @@ export async function refusePodLookup(
   )
   for (const w of lists) {
     const found = w.items.find((o) => {
-      const selector = podSelector(o, w.resource)
+      const selector = podSelector(o, w.map)
       return selector !== undefined && selector.length > 0 && canonical(selector) === wanted
     })
     if (!found) continue

@@ -6,12 +6,16 @@
  * labels (one list of Locations per inventory space involved), and then the rows count the
  * matching edges only (`rowScope: 'filter'`): all matching columns are read, when they are at most
  * MAX_FILTERED_ROWS; a wider filter's rows count every edge (`rowScope: 'all'`), as without one.
- * `attention` keeps the columns where some cell is not ready, scanning at most MAX_SCAN columns
- * per request and saying where to go on. `staleAfterMs` is the staleness rule's threshold the page
- * words stale edges with.
+ * `attention` keeps the columns where some cell is not ready, scanning a window of columns at a
+ * time (the page's `limit`) while the next one fits in SHARES.attentionScan of the request's
+ * subrequest budget (each taken to cost the most one has; the first always runs), and at most
+ * MAX_SCAN columns, then saying where to go on (`next`): the page asks again from there.
+ * `staleAfterMs` is the staleness rule's threshold the page words stale edges with.
  */
 import { LOCATIONS } from '../../lib/apis/gvr.ts'
 import { maySee } from '../../lib/auth/tokens.ts'
+import { currentInvocation, hasRoom, withShare } from '../../lib/budget/frames.ts'
+import { SHARES } from '../../lib/budget/limits.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
 import { parseLabelSelector } from '../../lib/kube/label-selector.ts'
@@ -92,8 +96,23 @@ function slicer(known: Read): Reader {
   }
 }
 
-/** Scans from the offset until `limit` columns need attention or MAX_SCAN were looked at. */
-async function attentionPage(
+/**
+ * Scans from the offset until `limit` columns need attention, MAX_SCAN were looked at, or the
+ * next window of columns would not fit in the request's share of its budget (SHARES.attentionScan;
+ * a window is taken to cost the most one has cost so far).
+ */
+function attentionPage(
+  read: Reader,
+  placements: readonly Selected[],
+  cols: Destination[],
+  q: MatrixQuery
+): Promise<Page> {
+  return withShare(SHARES.attentionScan, () => scan(read, placements, cols, q))
+}
+
+const usedSoFar = () => currentInvocation()?.subrequests ?? 0
+
+async function scan(
   read: Reader,
   placements: readonly Selected[],
   cols: Destination[],
@@ -101,9 +120,15 @@ async function attentionPage(
 ): Promise<Page> {
   const out: Page = { edges: [], cells: {}, scanned: 0 }
   let at = q.offset
+  let windowCost = 0
   while (out.edges.length < q.limit && at < cols.length && out.scanned < MAX_SCAN) {
+    if (out.scanned > 0 && !hasRoom(windowCost)) break
     const chunk = cols.slice(at, at + Math.min(q.limit, MAX_SCAN - out.scanned))
+    // The request's own count: the reads' batchers charge some of their requests apart from the
+    // caller's measuring scope (frames.ts measuredApart), and nothing else runs in this request.
+    const before = usedSoFar()
     const page = await read(chunk)
+    windowCost = Math.max(windowCost, usedSoFar() - before)
     for (const e of page.edges.items) {
       out.scanned++
       at++

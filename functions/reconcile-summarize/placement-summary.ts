@@ -1,9 +1,9 @@
 /**
  * An EdgePlacement's `status.summary` from where each selected object stands at each of its
  * destinations (lib/summarize/copy-condition.ts): destinations matched (one per SyncTarget),
- * reporting (heartbeat within STALE_AFTER_MS) and stale; per object, and in total, how many
- * destinations are in each state — every (object, destination) pair counts in exactly one; the
- * first MAX_SUMMARY_OBJECTS objects are listed (in group, resource, namespace, name order), all
+ * reporting (heard from within the run's staleness threshold) and stale; per object, and in
+ * total, how many destinations are in each state — every (object, destination) pair counts in
+ * exactly one; the first MAX_SUMMARY_OBJECTS objects are listed (in group, resource, namespace, name order), all
  * are totalled. Broken pairs — failed first, then stale, each in object then destination order —
  * are counted, and the first MAX_BROKEN listed with the reason. Copies of the placement still
  * leaving destinations it no longer has, or objects it no longer selects (`departing`, counted per

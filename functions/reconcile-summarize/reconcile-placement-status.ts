@@ -57,6 +57,7 @@ export function placementStatusPart(
         failedByReason: failedByReason(input.facts?.failed ?? []),
         outdated: input.facts?.outdated ?? 0,
         upsync: (ep.spec?.upsync ?? []).length > 0,
+        staleAfterMs: rule.staleAfterMs,
       }
       return partResult(
         (await deps.write({ spaceId, ep, summary, facts })) ? ['status updated'] : []

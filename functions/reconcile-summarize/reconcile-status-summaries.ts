@@ -1,7 +1,7 @@
 /**
  * The part `statusSummaries`: for each Summarizer the key handles (scope.ts), its results over the
  * copies of the placed objects it selects at each of their destinations (status-summaries.ts
- * `resultsOf`, over lib/summarize/aggregate.ts), written to its StatusSummary only when they
+ * `resultsOf`, over lib/summarize/aggregate.ts; stale past its own threshold, else the hub's), written to its StatusSummary only when they
  * differ; a Summarizer whose spec does not parse is skipped and logged.
  */
 import type { SummaryResult } from '../../lib/apis/edge-summary.ts'
@@ -18,14 +18,14 @@ export type StatusSummariesPartDeps = {
   skip(spaceId: string, summarizer: KubeObject): void
 }
 
-export type StatusSummariesInput = Pick<RunInput, 'spaceId' | 'scope' | 'seen' | 'nowMs'>
+export type StatusSummariesInput = Pick<RunInput, 'spaceId' | 'scope' | 'seen' | 'nowMs' | 'rule'>
 
 export function statusSummariesPart(
   deps: StatusSummariesPartDeps
 ): SubReconciler<StatusSummariesInput> {
   return {
     name: 'statusSummaries',
-    async run({ spaceId, scope, seen, nowMs }) {
+    async run({ spaceId, scope, seen, nowMs, rule }) {
       let written = 0
       for (const h of scope.summarizers) {
         const copies: SummarizedCopy[] = h.matched.flatMap((o) =>
@@ -34,7 +34,8 @@ export function statusSummariesPart(
             locationLabels: seen.destination(d).locationLabels,
           }))
         )
-        const results = resultsOf(h.summarizer, h.matched.length, copies, nowMs)
+        const at = { nowMs, staleAfterMs: rule.staleAfterMs }
+        const results = resultsOf(h.summarizer, h.matched.length, copies, at)
         if (!results) deps.skip(spaceId, h.summarizer)
         else if (await deps.write(spaceId, h.summarizer, results)) written++
       }

@@ -2,16 +2,18 @@
  * The status a workload object in the center carries back from its edges, and the annotation
  * saying where it is from (STATUS_FROM_ANNOTATION), for kinds with a status subresource
  * (Namespaces excepted: theirs is the center's own):
- * - One selected destination: the singleton return of KubeStellar v0.8, as before — the copy's
- *   reported status once that destination runs it (applied or ready) at the object's current spec
- *   (current-spec.ts), its observedGeneration replaced by the object's (workload-writes.ts
- *   `returnedStatus`); `1/1` then, else `0/1` and the status left as it was.
+ * - One selected destination: the singleton return of KubeStellar v0.8
+ *   (lib/summarize/singleton-status.ts) — the copy's reported status once that destination
+ *   reported on it at the object's current spec (current-spec.ts), running it or failed by the
+ *   kind's readiness (a Deployment past its progress deadline: what `kubectl rollout status`
+ *   fails on), its observedGenerations stated as the object's; `1/1` then, else `0/1` and the
+ *   status left as it was.
  * - Several, of a kind whose readiness the step knows (Deployment, ReplicaSet, StatefulSet,
  *   DaemonSet, Job, Pod): the status aggregated over every selected edge
  *   (lib/summarize/multi-edge-status.ts), from each destination's latest report of its copy; the
  *   annotation is the aggregate's `from` (`2/3 (1 stale)`).
  * - Several, of any other kind: `not aggregated`; the singleton return still applies when exactly
- *   one of them runs it.
+ *   one of them runs it (applied or ready).
  * No selected destination: no annotation, and the status left as it was.
  */
 import { timestamp } from '../../lib/kube/time.ts'
@@ -24,10 +26,10 @@ import {
   isAggregatedKind,
   multiEdgeStatus,
 } from '../../lib/summarize/multi-edge-status.ts'
+import { singletonStatus } from '../../lib/summarize/singleton-status.ts'
 import { currentSpecHash } from './current-spec.ts'
 import type { Condition } from './object-writes.ts'
 import type { Observations } from './observe.ts'
-import { returnedStatus } from './workload-writes.ts'
 
 export const NOT_AGGREGATED = 'not aggregated'
 
@@ -50,14 +52,17 @@ function specCurrent(ask: StatusAsk, d: Destination, hash: string | undefined): 
   return !!entry && (hash === undefined || entry.specHash === hash)
 }
 
-/** The singleton return: the status of the one destination running it, at the current spec. */
-function singleton(ask: StatusAsk, hash: string | undefined): JsonObject | undefined {
-  const { o, destinations, condition } = ask
-  const running = destinations.filter((d) => isExecuting(condition(o, d)))
-  const only = running.length === 1 ? running[0] : undefined
-  const reported = only ? condition(o, only).reported : undefined
-  if (!only || !reported || !specCurrent(ask, only, hash)) return undefined
-  return returnedStatus(reported, o.object.metadata.generation)
+/** The singleton return from `d`: what it reported on the current spec, if it did. */
+function singleton(ask: StatusAsk, d: Destination, hash: string | undefined) {
+  const reported = ask.condition(ask.o, d).reported
+  if (!reported || !specCurrent(ask, d, hash)) return undefined
+  return singletonStatus(reported, ask.o.object.metadata.generation)
+}
+
+/** For a kind not aggregated: the singleton return when exactly one destination runs it. */
+function onlyRunning(ask: StatusAsk, hash: string | undefined): JsonObject | undefined {
+  const running = ask.destinations.filter((d) => isExecuting(ask.condition(ask.o, d)))
+  return running.length === 1 ? singleton(ask, running[0] as Destination, hash) : undefined
 }
 
 function reportOf(ask: StatusAsk, d: Destination, hash: string | undefined): EdgeReport {
@@ -84,14 +89,15 @@ export async function statusWant(ask: StatusAsk): Promise<StatusWant> {
   if ((o.group === '' && o.resource === 'namespaces') || destinations.length === 0) return {}
   const hash = await currentSpecHash(o)
   if (destinations.length === 1) {
-    const status = singleton(ask, hash)
-    const stale = ask.condition(o, destinations[0] as Destination).state === 'stale'
+    const only = destinations[0] as Destination
+    const status = singleton(ask, only, hash)
+    const stale = ask.condition(o, only).state === 'stale'
     const from = status ? '1/1' : stale ? '0/1 (1 stale)' : '0/1'
     return status ? { status, statusFrom: from } : { statusFrom: from }
   }
   const kind = o.object.kind
   if (!isAggregatedKind(kind)) {
-    const status = singleton(ask, hash)
+    const status = onlyRunning(ask, hash)
     return { ...(status ? { status } : {}), statusFrom: NOT_AGGREGATED }
   }
   const { status, from } = multiEdgeStatus({

@@ -29,19 +29,22 @@ function ownerRef(summarizer: KubeObject): OwnerReference {
   }
 }
 
-/** The results of `summarizer` over `copies` of `objects` placed objects; undefined if invalid. */
+/**
+ * The results of `summarizer` over `copies` of `objects` placed objects, copies stale past its
+ * own threshold or else `staleAfterMs` (the hub's); undefined if invalid.
+ */
 export function resultsOf(
   summarizer: KubeObject,
   objects: number,
   copies: readonly SummarizedCopy[],
-  nowMs: number
+  at: { nowMs: number; staleAfterMs: number }
 ): SummaryResult | undefined {
   const spec = SummarizerSpecSchema.safeParse(summarizer.spec)
   if (!spec.success) return undefined
   return {
     summarizerGeneration: summarizer.metadata.generation ?? 0,
     objects,
-    ...summarize(spec.data, copies, nowMs),
+    ...summarize(spec.data, copies, at.nowMs, at.staleAfterMs),
   }
 }
 

@@ -17,9 +17,9 @@ import { reserveFor } from '../../lib/budget/reservation.ts'
 import { hasEdgeRemovalFinalizer, withEdgeRemovalFinalizer } from '../../lib/deletion/lifecycle.ts'
 import { isApiError } from '../../lib/errors.ts'
 import type { HubClient } from '../../lib/hub/client.ts'
-import type { JsonObject, JsonValue, KubeObject } from '../../lib/kube/types.ts'
+import type { JsonObject, KubeObject } from '../../lib/kube/types.ts'
 import type { Logger } from '../../lib/log.ts'
-import { canonicalJson, isJsonObject } from '../../lib/patch/json-values.ts'
+import { canonicalJson } from '../../lib/patch/json-values.ts'
 import {
   EXECUTING_COUNT_ANNOTATION,
   STATUS_FROM_ANNOTATION,
@@ -39,16 +39,6 @@ export type WorkloadWant = {
 }
 
 export type WorkloadDeps = { client: HubClient; log: Logger }
-
-/** The reported status as the workload object should carry it. */
-export function returnedStatus(reported: KubeObject, generation: number | undefined): JsonObject {
-  const raw = reported.status as JsonValue | undefined
-  const status: JsonObject = isJsonObject(raw) ? { ...raw } : {}
-  if ('observedGeneration' in status && generation !== undefined) {
-    status.observedGeneration = generation
-  }
-  return status
-}
 
 const annotationOf = (o: KubeObject) => o.metadata.annotations?.[EXECUTING_COUNT_ANNOTATION]
 

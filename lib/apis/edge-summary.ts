@@ -183,7 +183,8 @@ export const SummarizerSpecSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      'Reports whose agent sent no heartbeat for this long are counted apart (default 180).'
+      'Reports whose agent sent no heartbeat for this long are counted apart (default: the ' +
+        "hub's staleness threshold, EDGE_STALE_AFTER_SECONDS, 180 unless configured)."
     ),
 })
 export type SummarizerSpec = z.infer<typeof SummarizerSpecSchema>

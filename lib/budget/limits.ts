@@ -40,6 +40,11 @@ export const SHARES = {
   hook: 0.8,
   /** A watch ends (cleanly; clients re-watch) before a poll could take it past this. */
   watch: 0.75,
+  /**
+   * The dashboard's scan for edges needing attention reads another window of edges only while
+   * that window's measured cost still fits under this share; the page asks for the rest.
+   */
+  attentionScan: 0.5,
   /** The cron, cumulatively: each part runs until the invocation has used its fraction. */
   cron: {
     format: 0.1,

@@ -99,7 +99,7 @@ export const EDGES_BY_LAST_SEEN = scraped({
 export const STALE_EDGE_LAST_SEEN = scraped({
   id: 'es',
   name: 'edgeplane_edge_last_seen_timestamp_seconds',
-  help: 'Last heartbeat of each SyncTarget stale by the staleness threshold, 3 minutes unless configured (at most 200, oldest dropped first).',
+  help: 'Last heartbeat of each SyncTarget stale by the staleness threshold the hub is configured with, where the first age bucket of edgeplane_edges_by_last_seen ends (at most 200, oldest dropped first).',
   labels: ['space', 'sync_target'],
 })
 

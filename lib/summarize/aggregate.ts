@@ -1,6 +1,7 @@
 /**
  * A Summarizer's results over the copies of the objects it selects (one entry per (object,
- * destination)). Each copy is classified with the Summarizer's own staleness threshold
+ * destination)). Each copy is classified with the Summarizer's own staleness threshold, else the
+ * hub's (`defaultThresholdMs`: the threshold the hub is configured with, liveness.ts)
  * (copy-condition.ts): stale, pending and failed copies are counted apart; the copies with a
  * current report from a live agent are grouped by the `groupBy` keys — a JSONPath over the
  * reported object (one value: a string as is, anything else as JSON; several: their JSON array;
@@ -67,9 +68,11 @@ function aggregate(
 export function summarize(
   spec: SummarizerSpec,
   copies: readonly SummarizedCopy[],
-  nowMs: number
+  nowMs: number,
+  defaultThresholdMs: number = STALE_AFTER_MS
 ): Omit<SummaryResult, 'summarizerGeneration' | 'objects'> {
-  const thresholdMs = (spec.stalenessThresholdSeconds ?? STALE_AFTER_MS / 1000) * 1000
+  const own = spec.stalenessThresholdSeconds
+  const thresholdMs = own === undefined ? defaultThresholdMs : own * 1000
   const groupBy = (spec.groupBy ?? []).map((g) => ({ ...g, path: parsed(g.jsonPath) }))
   const aggregations = spec.aggregations.map((a) => ({ a, path: parsed(a.jsonPath) }))
   const counts = { pending: 0, failed: 0, stale: 0 }

@@ -3,9 +3,9 @@
  * Ready condition and the sweep that keeps it, the dashboard, /metrics): a destination's edge
  * agent is reporting while it was last heard — the later of its lease's renewal
  * (lib/edge/lease.ts, renewed at each heartbeat, once a minute: `HEARTBEAT_MS`) and its
- * SyncTarget's `status.lastSyncerHeartbeatTime` — less than `staleAfterMs` ago. Three heartbeat
- * periods (`STALE_AFTER_MS`, 3 minutes) tolerate a late report plus one lost before calling a
- * destination stale. `Liveness` is that rule as configured: the Worker's
+ * SyncTarget's `status.lastSyncerHeartbeatTime` — less than `staleAfterMs` ago. By default three
+ * heartbeat periods (`STALE_AFTER_MS`, 3 minutes) tolerate a late report plus one lost before
+ * calling a destination stale; every message naming the threshold states the configured one. `Liveness` is that rule as configured: the Worker's
  * `EDGE_STALE_AFTER_SECONDS` (lib/env.ts, for tests and fleets whose agents beat faster; agents
  * must beat at least three times within it) makes `livenessRule`, carried by HubDeps; the
  * default is `DEFAULT_LIVENESS`. Agents send a status only when it changes, so an unchanged report

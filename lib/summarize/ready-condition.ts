@@ -12,7 +12,8 @@
  *   APIVersionConflict, MergeConflict, CustomizationFailed), with its message;
  * - `EdgeProblems`: copies failed at their edges (ApplyFailed, ForeignObject, a failed Job...),
  *   counted per reason;
- * - `StaleDestinations`: some destinations' agents have not reported within STALE_AFTER_MS;
+ * - `StaleDestinations`: some destinations' agents have not reported within the staleness
+ *   threshold the hub is configured with (liveness.ts; `staleAfterMs`, which the message states);
  * - `Propagating`: copies not yet applied and reported at the object's current version, or still
  *   leaving destinations;
  * - `Progressing`: copies applied but not ready yet (a Deployment rolling out);
@@ -20,7 +21,7 @@
  * The message holds counts only (no times), so an unchanged world gives the same condition. Pure.
  */
 import type { PlacementSummary } from '../apis/edge-summary.ts'
-import { STALE_AFTER_MS } from './liveness.ts'
+import { humanDuration } from '../kube/printers/duration.ts'
 
 export const READY = 'Ready'
 
@@ -47,6 +48,8 @@ export type ReadyInput = {
   outdated: number
   /** The placement has upsync sets (so selecting no object is not a mistake). */
   upsync: boolean
+  /** The staleness threshold the destinations were classified with (Liveness.staleAfterMs). */
+  staleAfterMs: number
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
@@ -119,7 +122,7 @@ export function readyCondition(i: ReadyInput): ConditionWant {
   if (s.staleDestinations > 0)
     return no(
       'StaleDestinations',
-      `${s.staleDestinations} of ${plural(s.destinations, 'destination')} sent no heartbeat within ${STALE_AFTER_MS / 60_000} minutes`
+      `${s.staleDestinations} of ${plural(s.destinations, 'destination')} sent no heartbeat within ${humanDuration(i.staleAfterMs)}`
     )
   const moving = inMotion(i, pairs)
   if (moving) return moving

@@ -9,8 +9,9 @@
  *   get edgeplacements` prints REASON EdgeProblems, and `kubectl describe edgeplacement` lists the
  *   Warning Event about the placement itself — which stays once the ConfigMap is deleted;
  * - florin's agent frozen (SIGSTOP: it sends nothing), florin reads Ready Unknown, reason Stale,
- *   once silent for the threshold, with no event to say so (the cron's liveness sweep); thawed, it
- *   is True again.
+ *   once silent for the threshold, with no event to say so (the cron's liveness sweep), and both
+ *   its Ready message and the placement's (StaleDestinations) state the configured 30 s; thawed,
+ *   it is True again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IMAGE_VERSION } from '../../lib/edge/manifests-image.ts'
@@ -106,6 +107,20 @@ describe('an edge whose agent goes silent', () => {
       const out = await syncTargets()
       expect(printedRow(out, 'florin')).toMatchObject({ READY: 'Unknown', REASON: 'Stale' })
       expect(printedRow(out, 'guilder')).toMatchObject({ READY: 'True' })
+    }, WAIT)
+    // Every message naming the threshold states the configured one (30 s), not the default.
+    const readyOf = async (where: string[], kind: string, name: string) => {
+      const o = JSON.parse(ok(await stack.kubectl([...where, 'get', kind, name, '-o', 'json'])))
+      return (o.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready')
+    }
+    expect((await readyOf(inventory(), 'synctarget', 'florin'))?.message).toMatch(
+      /sent no heartbeat for 30s or more/
+    )
+    await eventually(async () => {
+      expect(await readyOf(workload(), 'edgeplacement', 'shop')).toMatchObject({
+        reason: 'StaleDestinations',
+        message: '1 of 2 destinations sent no heartbeat within 30s',
+      })
     }, WAIT)
     process.kill(frozen, 'SIGCONT')
     frozen = undefined

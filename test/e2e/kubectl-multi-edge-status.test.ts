@@ -6,7 +6,8 @@
  * `kubectl wait --for=condition=Available` and `--for=condition=Complete` (a Job) return; `kubectl
  * get` prints READY and COMPLETIONS as at every edge and EDGES saying the status is from both;
  * and an image the edges cannot pull (lib/edge-sim/sim-image-pull.ts) makes `rollout status` fail
- * with kube's own reason once the Deployment's progressDeadlineSeconds pass at the edges. On the
+ * with kube's own reason once the Deployment's progressDeadlineSeconds pass at the edges — at one
+ * of the two (its Location's parameter names another registry) as at both. On the
  * code before the aggregated status, the center's copy had no status with two edges and every
  * wait here timed out.
  */
@@ -141,6 +142,56 @@ describe('a Job on two edges', () => {
       }
       const row = printedRow(ok(await k(['get', 'job', 'once'])), 'once')
       expect(row).toMatchObject({ STATUS: 'Complete', COMPLETIONS: '1/1', EDGES: '2/2' })
+    },
+    TEST_MS
+  )
+})
+
+/** A Deployment whose image names the registry of each edge's Location (`%(registry)`). */
+const API = JSON.stringify({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: {
+    name: 'api',
+    namespace: 'shop',
+    annotations: { 'edge.kcp.io/expand-parameters': 'true' },
+  },
+  spec: {
+    replicas: 1,
+    progressDeadlineSeconds: 10,
+    selector: { matchLabels: { app: 'api' } },
+    template: {
+      metadata: { labels: { app: 'api' } },
+      spec: { containers: [{ name: 'api', image: '%(registry)/shop-api:v1' }] },
+    },
+  },
+})
+
+describe('a rollout one of the two edges cannot make', () => {
+  it(
+    'rollout status fails with kube’s reason, naming the edge, while the other runs it',
+    async () => {
+      const annotate = (edge: string, registry: string) =>
+        stack.kubectl([...edges.at('imw-1'), 'annotate', 'location', edge, `registry=${registry}`])
+      ok(await annotate('florin', 'docker.io'))
+      ok(await annotate('guilder', 'registry.invalid'))
+      ok(await k(['apply', '-f', '-'], API))
+      const r = await k(['rollout', 'status', 'deployment/api', `--timeout=${WAIT}`])
+      expect(r.code, r.stdout).not.toBe(0)
+      expect(r.stderr).toContain('error: deployment "api" exceeded its progress deadline')
+      const at = (edge: string) =>
+        edges.get(['--context', edge], 'deployment', 'shop', 'api') as Promise<Deploy | undefined>
+      expect((await at('florin'))?.status?.availableReplicas).toBe(1)
+      expect(condition((await at('guilder')) as Deploy, 'Progressing')?.reason).toBe(
+        'ProgressDeadlineExceeded'
+      )
+      const center = okJson<Deploy>(await k(['get', 'deployment', 'api', '-o', 'json']))
+      expect(center.status?.observedGeneration).toBe(center.metadata.generation)
+      expect(condition(center, 'Progressing')).toMatchObject({
+        status: 'False',
+        reason: 'ProgressDeadlineExceeded',
+        message: expect.stringMatching(/^guilder: ReplicaSet "api-[0-9a-z]+" has timed out/),
+      })
     },
     TEST_MS
   )

@@ -3,7 +3,7 @@
  * arguments for a workload space and for an edge's mailbox space, a read of an object at an edge
  * or in a mailbox (undefined when absent), the edge's agent credentials from the data folder, and
  * a workload (a Namespace, a Deployment, a ConfigMap, a Service) with the EdgePlacement sending it
- * to the Locations labelled env=prod, upsyncing ConfigMaps named `report` from its namespace —
+ * to the Locations labelled env=prod (or as told), upsyncing ConfigMaps named `report` from its namespace —
  * applied in a workload space, or placed in a new one — and a ConfigMap an edge made itself in
  * the way of a workload object of the same name.
  */
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import { ok } from './kubectl.ts'
 import { configMap, workspace } from './manifests.ts'
-import type { E2eStack } from './stack.ts'
+import type { StackClient } from './stack-client.ts'
 
 export type EdgeStack = {
   /** kubectl arguments addressing space `root:<name>`. */
@@ -34,7 +34,7 @@ export type EdgeStack = {
   foreignConfigMap(edge: string, space: string, name: string): Promise<void>
 }
 
-export function edgeStack(stack: E2eStack): EdgeStack {
+export function edgeStack(stack: StackClient): EdgeStack {
   const at = (space: string) => ['--server', `${stack.url}/clusters/root:${space}`]
   const applyShop = async (space: string, replicas: number, page: string) => {
     const input = shopWorkload('shop', replicas, page)
@@ -73,7 +73,16 @@ export function edgeStack(stack: E2eStack): EdgeStack {
   }
 }
 
-export function shopWorkload(ns: string, replicas: number, page: string): string {
+/** The shop workload in namespace `ns`, placed on the Locations labelled `at` (env=prod). */
+export function shopWorkload(
+  ns: string,
+  replicas: number,
+  page: string,
+  at: Record<string, string> = { env: 'prod' }
+): string {
+  const labels = Object.entries(at)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')
   return `apiVersion: v1
 kind: Namespace
 metadata: {name: ${ns}, labels: {app: ${ns}}}
@@ -105,7 +114,7 @@ apiVersion: edge.kcp.io/v1alpha1
 kind: EdgePlacement
 metadata: {name: ${ns}}
 spec:
-  locationSelectors: [{matchLabels: {env: prod}}]
+  locationSelectors: [{matchLabels: {${labels}}}]
   namespaceSelector: {matchLabels: {app: ${ns}}}
   upsync:
   - apiGroup: ""

@@ -20,6 +20,7 @@ import {
 const PROTOBUF = 'application/vnd.kubernetes.protobuf,application/json'
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io'
 const PODS = `/clusters/${WS}/api/v1/namespaces/app/pods`
+const SERVICES = { group: '', version: 'v1', resource: 'services' }
 
 let w: World
 beforeAll(async () => {
@@ -33,6 +34,13 @@ beforeAll(async () => {
     metadata: { name: 'idle' },
   })
   await w.client.create(WS, DEPLOY, deployment('idle', 'lonely', 1))
+  // a Service, whose selector is a plain label map (kubectl logs svc/front)
+  await w.client.create(WS, SERVICES, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'front', namespace: 'app' },
+    spec: { selector: { tier: 'front', app: 'web' }, ports: [{ port: 80 }] },
+  })
 })
 afterAll(() => w.close())
 
@@ -49,6 +57,14 @@ describe("kubectl's lookup of a workload's pods", () => {
     expect(status.reason).toBe('BadRequest')
     expect(status.message).toBe(
       'the pods of deployment shop are not in an edgeplane workspace: it holds desired state only and runs no containers. Deployment shop runs at the edges e1, e2: kubectl --context e1 -n app logs deployment/shop'
+    )
+  })
+
+  it('finds a Service by its map selector, whatever the order of its requirements', async () => {
+    const res = await watch(PODS, 'labelSelector=app%3Dweb%2Ctier%3Dfront&watch=true', PROTOBUF)
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as { message: string }).message).toMatch(
+      /^the pods of service front are not in an edgeplane workspace: .* Service front runs at the edges e1, e2: /
     )
   })
 

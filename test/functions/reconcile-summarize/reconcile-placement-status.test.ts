@@ -23,7 +23,13 @@ const ready = { updatedReplicas: 2, availableReplicas: 2, replicas: 2 }
 type Want = {
   done: string[]
   /** undefined: nothing asked to be written. */
-  write?: { totals: Record<string, number>; failed: [string, number][]; outdated: number }
+  write?: {
+    totals: Record<string, number>
+    failed: [string, number][]
+    outdated: number
+    /** The threshold Ready's message states (default: the default rule's). */
+    staleAfterMs?: number
+  }
 }
 
 type Case = {
@@ -83,6 +89,26 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'Ready’s facts carry the staleness threshold the hub is configured with',
+    table: {
+      objects: [cfg],
+      destinations: two,
+      held: { cfg: { e1: { status: {} }, e2: { status: {} } } },
+      stale: ['e2'],
+    },
+    over: { rule: { heartbeatMs: 10_000, staleAfterMs: 30_000 } },
+    wrote: true,
+    want: {
+      done: ['status updated'],
+      write: {
+        totals: { pending: 0, applied: 0, ready: 1, failed: 0, removing: 0, stale: 1 },
+        failed: [],
+        outdated: 0,
+        staleAfterMs: 30_000,
+      },
+    },
+  },
+  {
     name: 'copies leaving count as removing',
     table: { objects: [web], destinations: two, held: { web: { e1: { removing: true } } } },
     over: {
@@ -128,5 +154,6 @@ describe('placementStatus', () => {
     expect([...w.facts.failedByReason]).toEqual(c.want.write.failed)
     expect(w.facts.outdated).toBe(c.want.write.outdated)
     expect(w.facts.generation).toBe(1)
+    expect(w.facts.staleAfterMs).toBe(c.want.write.staleAfterMs ?? 180_000)
   })
 })

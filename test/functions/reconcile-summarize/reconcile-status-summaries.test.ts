@@ -96,3 +96,16 @@ describe('statusSummaries', () => {
     expect(skips.calls.map(([, h]) => h.metadata.name)).toEqual(c.want.skipped)
   })
 })
+
+describe('statusSummaries and the hub’s staleness threshold', () => {
+  it('a Summarizer without its own threshold counts stale by the one the hub is configured with', async () => {
+    const writes = recorder(async (_s: string, _h: KubeObject, _r: SummaryResult) => true)
+    const part = statusSummariesPart({ write: writes.fn, skip: () => {} })
+    // e1 was heard a minute ago: live by the default rule, stale past a 30 s threshold.
+    const input = await runInput(table, { rule: { heartbeatMs: 10_000, staleAfterMs: 30_000 } })
+    await part.run({ ...input, scope: { ...input.scope, summarizers: [handled(counting)] } })
+    expect(writes.calls.map(([, , res]) => res)).toEqual([
+      expect.objectContaining({ copies: 4, reported: 0, stale: 4 }),
+    ])
+  })
+})

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { workloadWritesPart } from '../../../functions/reconcile-summarize/reconcile-workload-writes.ts'
 import type { WorkloadWant } from '../../../functions/reconcile-summarize/workload-writes.ts'
 import type { SourceObject } from '../../../lib/placement/types.ts'
+import { pastDeadline } from '../../lib/summarize/status-fixtures.ts'
 import {
   configMap,
   deployment,
@@ -20,6 +21,7 @@ import {
 
 const web = deployment('web', 2, { generation: 5 })
 const ready = { updatedReplicas: 2, availableReplicas: 2, observedGeneration: 2 }
+const stalled = pastDeadline(2, 2)
 const one = [dest('e1')]
 const two = [dest('e1'), dest('e2')]
 const cron: SourceObject = {
@@ -143,6 +145,42 @@ const cases: Case[] = [
       ],
       done: [],
     },
+  },
+  {
+    name: 'one destination past its progress deadline: its status returned, the generation observed',
+    table: { objects: [web], destinations: one, held: { web: { e1: { status: stalled } } } },
+    want: {
+      wants: [
+        [
+          'web',
+          {
+            count: 0,
+            finalizer: true,
+            statusFrom: '1/1',
+            status: { ...stalled, observedGeneration: 5 },
+          },
+        ],
+      ],
+      done: [],
+    },
+  },
+  {
+    name: 'one destination stalled on an older generation of the copy: its status not returned',
+    table: {
+      objects: [web],
+      destinations: one,
+      held: { web: { e1: { status: stalled, older: true } } },
+    },
+    want: { wants: [['web', { count: 0, finalizer: true, statusFrom: '0/1' }]], done: [] },
+  },
+  {
+    name: 'one destination whose agent reports a problem: no status to return',
+    table: {
+      objects: [web],
+      destinations: one,
+      held: { web: { e1: { problem: { reason: 'ApplyFailed', message: 'denied' } } } },
+    },
+    want: { wants: [['web', { count: 0, finalizer: true, statusFrom: '0/1' }]], done: [] },
   },
   {
     name: 'one runs a copy of an older spec: counted, its status not returned',

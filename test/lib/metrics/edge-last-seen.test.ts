@@ -1,7 +1,7 @@
 /**
  * The edge gauges: SyncTargets counted per heartbeat age bucket (never for none; the first bucket
- * ends at the staleness threshold every view reads, 3 minutes unless configured), one timestamp
- * series per SyncTarget stale by that rule, the most recently lost first and at most
+ * ends at the staleness threshold every view reads, 3 minutes by default, else the configured
+ * one), one timestamp series per SyncTarget stale by that rule, the most recently lost first and at most
  * MAX_STALE_SERIES of them; the scan is cached per isolate for a minute (a clock the test moves)
  * and sees each edge at the later of its SyncTarget's status heartbeat and its lease.
  */

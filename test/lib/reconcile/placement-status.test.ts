@@ -53,7 +53,13 @@ const summary = (more: Partial<PlacementSummary> = {}): PlacementSummary => ({
   broken: [],
   ...more,
 })
-const facts: ReadyFacts = { generation: 1, failedByReason: new Map(), outdated: 0, upsync: true }
+const facts: ReadyFacts = {
+  generation: 1,
+  failedByReason: new Map(),
+  outdated: 0,
+  upsync: true,
+  staleAfterMs: 180_000,
+}
 const translated = { status: 'True' as const, reason: 'Projected', message: 'all projected' }
 
 const create = (name: string) =>

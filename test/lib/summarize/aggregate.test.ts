@@ -153,6 +153,16 @@ describe('summarize', () => {
     expect(summarize({ aggregations: spec.aggregations }, [copy('p', {}, 200)], NOW).stale).toBe(1)
   })
 
+  it('without a threshold of its own, counts stale by the hub’s configured one', () => {
+    const spec: SummarizerSpec = { aggregations: [{ name: 'x', type: 'Count' }] }
+    const copies = [copy('p', {}, 20), copy('p', {}, 90)]
+    expect(summarize(spec, copies, NOW).stale).toBe(0)
+    expect(summarize(spec, copies, NOW, 30_000)).toMatchObject({ stale: 1, reported: 1 })
+    expect(summarize({ ...spec, stalenessThresholdSeconds: 600 }, copies, NOW, 30_000).stale).toBe(
+      0
+    )
+  })
+
   it('lists at most 100 groups and counts the rest', () => {
     const many = Array.from({ length: 120 }, (_, i) => copy(`e${String(i).padStart(3, '0')}`, {}))
     const out = summarize(

@@ -7,14 +7,10 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonObject } from '../../../lib/kube/types.ts'
 import { mergeConditions } from '../../../lib/summarize/multi-edge-conditions.ts'
+import { condition } from './status-fixtures.ts'
 
-const c = (type: string, status: string, more: JsonObject = {}): JsonObject => ({
-  type,
-  status,
-  ...more,
-})
 const available = (status: string, message = 'm', at = '2026-12-01T10:00:00Z') =>
-  c('Available', status, { reason: `R${status}`, message, lastTransitionTime: at })
+  condition('Available', status, { reason: `R${status}`, message, lastTransitionTime: at })
 
 type Case = { name: string; edges: JsonObject[][]; want: JsonObject[] }
 
@@ -75,23 +71,26 @@ const cases: Case[] = [
   },
   {
     name: 'a kind of trouble True at one edge is True; absent elsewhere is not news',
-    edges: [[], [c('Failed', 'True', { reason: 'BackoffLimitExceeded', message: 'gave up' })]],
+    edges: [
+      [],
+      [condition('Failed', 'True', { reason: 'BackoffLimitExceeded', message: 'gave up' })],
+    ],
     want: [
       { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'e1: gave up' },
     ],
   },
   {
     name: 'a kind of trouble False everywhere it is reported stays False',
-    edges: [[c('ReplicaFailure', 'False', { message: '' })], []],
+    edges: [[condition('ReplicaFailure', 'False', { message: '' })], []],
     want: [{ type: 'ReplicaFailure', status: 'False', message: '' }],
   },
   {
     name: 'types in the order edges first report them; lastUpdateTime the latest',
     edges: [
-      [c('Progressing', 'True', { message: 'ok', lastUpdateTime: '2026-12-01T09:00:00Z' })],
+      [condition('Progressing', 'True', { message: 'ok', lastUpdateTime: '2026-12-01T09:00:00Z' })],
       [
         available('True'),
-        c('Progressing', 'True', { message: 'ok', lastUpdateTime: '2026-12-01T12:00:00Z' }),
+        condition('Progressing', 'True', { message: 'ok', lastUpdateTime: '2026-12-01T12:00:00Z' }),
       ],
     ],
     want: [

@@ -13,31 +13,16 @@ import {
   type MultiEdgeInput,
   multiEdgeStatus,
 } from '../../../lib/summarize/multi-edge-status.ts'
+import { pastDeadline, reasoned, rolledOut, TIMED_OUT } from './status-fixtures.ts'
 
 const NOW = '2026-12-01T12:00:00Z'
 const BEFORE = '2026-12-01T09:00:00Z'
-const cond = (type: string, status: string, reason: string, message = ''): JsonObject => ({
-  type,
-  status,
-  reason,
-  message,
-})
-const rolledOut: JsonObject = {
-  observedGeneration: 4,
-  replicas: 3,
-  updatedReplicas: 3,
-  readyReplicas: 3,
-  availableReplicas: 3,
-  conditions: [
-    cond('Available', 'True', 'MinimumReplicasAvailable'),
-    cond('Progressing', 'True', 'NewReplicaSetAvailable'),
-  ],
-}
+const deployed = rolledOut(3, 4)
 const edge = (name: string, over: Partial<EdgeReport> = {}): EdgeReport => ({
   edge: name,
   live: true,
   current: true,
-  status: rolledOut,
+  status: deployed,
   ...over,
 })
 const input = (edges: EdgeReport[], over: Partial<MultiEdgeInput> = {}): MultiEdgeInput => ({
@@ -63,10 +48,10 @@ describe('multiEdgeStatus', () => {
       readyReplicas: 3,
       availableReplicas: 3,
       conditions: [
-        cond('Available', 'True', 'MinimumReplicasAvailable'),
-        cond('Progressing', 'True', 'NewReplicaSetAvailable'),
+        reasoned('Available', 'True', 'MinimumReplicasAvailable'),
+        reasoned('Progressing', 'True', 'NewReplicaSetAvailable'),
         {
-          ...cond(
+          ...reasoned(
             AGGREGATED_CONDITION,
             'True',
             'AllEdgesReported',
@@ -97,7 +82,7 @@ describe('multiEdgeStatus', () => {
   })
 
   it('a stale edge is not counted but named; its last report of the current spec is observed', () => {
-    const half = { ...rolledOut, readyReplicas: 1, availableReplicas: 1 }
+    const half = { ...deployed, readyReplicas: 1, availableReplicas: 1 }
     const stale = edge('e2', { live: false, status: half })
     const { status, from } = multiEdgeStatus(input([edge('e1'), stale]))
     expect(status).toMatchObject({ observedGeneration: 3, readyReplicas: 3, availableReplicas: 3 })
@@ -124,25 +109,11 @@ describe('multiEdgeStatus', () => {
   })
 
   it('ProgressDeadlineExceeded at one edge is the object’s Progressing', () => {
-    const timedOut = {
-      ...rolledOut,
-      conditions: [
-        cond(
-          'Progressing',
-          'False',
-          'ProgressDeadlineExceeded',
-          'ReplicaSet "web-1" has timed out progressing.'
-        ),
-      ],
-    }
+    const timedOut = pastDeadline(3, 4)
     const { status } = multiEdgeStatus(input([edge('e1'), edge('e2', { status: timedOut })]))
+    expect(status.observedGeneration).toBe(3)
     expect(typeOf(status, 'Progressing')).toEqual(
-      cond(
-        'Progressing',
-        'False',
-        'ProgressDeadlineExceeded',
-        'e2: ReplicaSet "web-1" has timed out progressing.'
-      )
+      reasoned('Progressing', 'False', 'ProgressDeadlineExceeded', `e2: ${TIMED_OUT}`)
     )
     expect(aggregatedOf(status)?.status).toBe('True')
   })
@@ -155,7 +126,12 @@ describe('multiEdgeStatus', () => {
     const { status } = multiEdgeStatus(input([edge('e1'), failed]))
     expect(status.observedGeneration).toBe(3)
     expect(typeOf(status, 'Progressing')).toEqual(
-      cond('Progressing', 'False', 'ProgressDeadlineExceeded', 'e2: ApplyFailed: admission denied')
+      reasoned(
+        'Progressing',
+        'False',
+        'ProgressDeadlineExceeded',
+        'e2: ApplyFailed: admission denied'
+      )
     )
     expect(aggregatedOf(status)?.message).toBe(
       'status of 2 of 2 edges: e1, e2; problems: e2 (ApplyFailed)'
@@ -171,12 +147,12 @@ describe('multiEdgeStatus', () => {
       )
     )
     expect(typeOf(job.status, 'Failed')).toEqual(
-      cond('Failed', 'True', 'ApplyFailed', 'e2: denied')
+      reasoned('Failed', 'True', 'ApplyFailed', 'e2: denied')
     )
     const pod = multiEdgeStatus(
       input(
         [
-          edge('e1', { status: { phase: 'Running', conditions: [cond('Ready', 'True', '')] } }),
+          edge('e1', { status: { phase: 'Running', conditions: [reasoned('Ready', 'True', '')] } }),
           edge('e2', { status: undefined, problem }),
         ],
         {
@@ -186,13 +162,18 @@ describe('multiEdgeStatus', () => {
     )
     expect(pod.status.phase).toBe('Pending')
     expect(pod.status.observedGeneration).toBeUndefined()
-    expect(typeOf(pod.status, 'Ready')).toEqual(cond('Ready', 'False', 'ApplyFailed', 'e2: denied'))
+    expect(typeOf(pod.status, 'Ready')).toEqual(
+      reasoned('Ready', 'False', 'ApplyFailed', 'e2: denied')
+    )
   })
 
   it('keeps the Aggregated condition’s transition time while its status holds', () => {
     const previous = {
       conditions: [
-        { ...cond(AGGREGATED_CONDITION, 'False', 'StaleEdges', 'old'), lastTransitionTime: BEFORE },
+        {
+          ...reasoned(AGGREGATED_CONDITION, 'False', 'StaleEdges', 'old'),
+          lastTransitionTime: BEFORE,
+        },
       ],
     }
     const behind = edge('e2', { current: false })

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { ManifestEntry } from '../../../lib/store/projection-types.ts'
 import { copyCondition } from '../../../lib/summarize/copy-condition.ts'
 import { readinessOf } from '../../../lib/summarize/readiness.ts'
+import { condition, withConditions } from './status-fixtures.ts'
 
 const body = (kind: string, spec: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -11,9 +12,8 @@ const body = (kind: string, spec: Record<string, unknown> = {}): KubeObject => (
   metadata: { name: 'x' },
   spec: spec as never,
 })
-const cond = (type: string, status = 'True', extra = {}) => ({
-  conditions: [{ type, status, ...extra }],
-})
+const cond = (type: string, status = 'True', extra = {}) =>
+  withConditions(condition(type, status, extra))
 
 const rows: [string, KubeObject, Record<string, unknown>, string][] = [
   [

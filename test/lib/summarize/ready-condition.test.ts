@@ -29,6 +29,7 @@ const base: ReadyInput = {
   failedByReason: new Map(),
   outdated: 0,
   upsync: false,
+  staleAfterMs: 180_000,
 }
 const ready = (over: Partial<ReadyInput>) => readyCondition({ ...base, ...over })
 
@@ -88,8 +89,13 @@ describe('readyCondition', () => {
     expect(ready({ summary: summary({ staleDestinations: 1 }, { stale: 2, ready: 4 }) })).toEqual({
       status: 'False',
       reason: 'StaleDestinations',
-      message: '1 of 3 destinations sent no heartbeat within 3 minutes',
+      message: '1 of 3 destinations sent no heartbeat within 3m',
     })
+    // The threshold the hub is configured with, not the default.
+    const stale = summary({ staleDestinations: 2 }, { stale: 4, ready: 2 })
+    expect(ready({ summary: stale, staleAfterMs: 30_000 }).message).toBe(
+      '2 of 3 destinations sent no heartbeat within 30s'
+    )
   })
 
   it('counts pending, outdated and removing copies as Propagating, applied ones as Progressing', () => {

@@ -4,80 +4,52 @@
  * status the edge reported, the objects the copy owns at the edge (a Deployment's ReplicaSets and
  * Pods) and the object's Events.
  */
-import { api, isAbort, query } from './api.js'
+import { api, query } from './api.js'
 import { clear, h } from './dom.js'
 import { count, groupResource, nsName, staleAfterText } from './format.js'
-import { openPanel, section } from './panel.js'
+import { openLivePanel, section } from './panel.js'
 import { chip, stateOf } from './states.js'
-import { ageSpan, facts, jsonBlock, labelChips, loading, seenWithStale } from './widgets.js'
+import { tableOf } from './table.js'
+import { ageSpan, facts, jsonBlock, labelChips, seenWithStale } from './widgets.js'
 
-function eventsTable(events) {
-  if (!events?.length) return h('p', { class: 'muted' }, 'No events.')
-  return h(
-    'table',
-    { class: 'table events', 'data-testid': 'events' },
-    h(
-      'thead',
-      null,
+const eventsTable = (events) =>
+  tableOf(events, {
+    testid: 'events',
+    className: 'events',
+    head: ['Type', 'Reason', 'Message', 'Count', 'Last'],
+    none: 'No events.',
+    row: (e) =>
       h(
         'tr',
-        null,
-        ['Type', 'Reason', 'Message', 'Count', 'Last'].map((t) => h('th', null, t))
-      )
-    ),
-    h(
-      'tbody',
-      null,
-      events.map((e) =>
-        h(
-          'tr',
-          { class: e.type === 'Warning' ? 'warning' : '' },
-          h('td', null, e.type),
-          h('td', null, e.reason),
-          h('td', { class: 'message' }, e.message),
-          h('td', { class: 'num' }, count(e.count)),
-          h('td', null, e.lastTimestamp ?? '—')
-        )
-      )
-    )
-  )
-}
+        { class: e.type === 'Warning' ? 'warning' : '' },
+        h('td', null, e.type),
+        h('td', null, e.reason),
+        h('td', { class: 'message' }, e.message),
+        h('td', { class: 'num' }, count(e.count)),
+        h('td', null, e.lastTimestamp ?? '—')
+      ),
+  })
 
 /** What the copy owns at the edge, as the agent reported it (kind, name, phase, ready). */
-function associatedTable(list) {
-  if (!list?.length) return h('p', { class: 'muted' }, 'None reported.')
-  return h(
-    'table',
-    { class: 'table', 'data-testid': 'associated' },
-    h(
-      'thead',
-      null,
+const associatedTable = (list) =>
+  tableOf(list, {
+    testid: 'associated',
+    head: ['Kind', 'Name', 'Phase', 'Ready'],
+    none: 'None reported.',
+    row: (a) =>
       h(
         'tr',
         null,
-        ['Kind', 'Name', 'Phase', 'Ready'].map((t) => h('th', null, t))
-      )
-    ),
-    h(
-      'tbody',
-      null,
-      list.map((a) =>
+        h('td', null, a.kind),
+        h('td', null, a.namespace ? `${a.namespace}/${a.name}` : a.name),
+        h('td', null, a.phase ?? '—'),
         h(
-          'tr',
+          'td',
           null,
-          h('td', null, a.kind),
-          h('td', null, a.namespace ? `${a.namespace}/${a.name}` : a.name),
-          h('td', null, a.phase ?? '—'),
-          h(
-            'td',
-            null,
-            a.ready === undefined ? '—' : a.ready ? 'yes' : `no${a.reason ? ` (${a.reason})` : ''}`
-          )
+          a.ready === undefined ? '—' : a.ready ? 'yes' : `no${a.reason ? ` (${a.reason})` : ''}`
         )
-      )
-    )
-  )
-}
+      ),
+  })
 
 function objectView(o) {
   const state = stateOf(o.state)
@@ -157,32 +129,14 @@ function render(body, d, edge) {
  * Opens the drill-down of `placement` at `edge` (an edge item of the matrix); while it is open,
  * each live refresh reads it again (one read at a time) and redraws it where it was scrolled.
  */
-export async function showCell(opts) {
+export function showCell(opts) {
   const { space, placement, edge } = opts
-  let busy = false
-  const load = async (first) => {
-    if (busy) return
-    busy = true
-    try {
-      const d = await api(`cell${query({ space, placement, edge: edge.key })}`, { signal })
-      if (signal.aborted) return
-      const top = body.scrollTop
-      render(body, d, edge)
-      body.scrollTop = top
-    } catch (e) {
-      if (isAbort(e)) return
-      if (first) clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
-    } finally {
-      busy = false
-    }
-  }
-  const { body, signal } = openPanel({
+  return openLivePanel({
     testid: 'drill',
     title: `${placement} at ${edge.syncTarget}`,
     subtitle: `${space} · ${edge.inventory}`,
     opener: opts.opener,
-    refresh: () => load(false),
+    read: (signal) => api(`cell${query({ space, placement, edge: edge.key })}`, { signal }),
+    draw: (body, d) => render(body, d, edge),
   })
-  body.append(loading())
-  await load(true)
 }

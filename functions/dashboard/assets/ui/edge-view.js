@@ -6,13 +6,14 @@
  * (cell-view.js). A stale edge's copies are stale, unknown rather than failed, and it says so.
  * While open, each live refresh reads it again.
  */
-import { api, isAbort, query } from './api.js'
+import { api, query } from './api.js'
 import { showCell } from './cell-view.js'
 import { clear, h } from './dom.js'
 import { count, groupResource, lastSeenText, nsName, plural } from './format.js'
-import { openPanel, section } from './panel.js'
+import { openLivePanel, section } from './panel.js'
 import { chip, countsText, stateOf } from './states.js'
-import { facts, labelChips, loading, seenWithStale } from './widgets.js'
+import { tableOf } from './table.js'
+import { facts, labelChips, seenWithStale } from './widgets.js'
 
 const dash = () => h('span', { class: 'muted' }, '—')
 
@@ -37,41 +38,26 @@ function sourceButtons(edge, copy) {
   )
 }
 
-function copiesTable(edge, copies) {
-  if (!copies.length) return h('p', { class: 'muted' }, 'It holds no copy you may see.')
-  return h(
-    'table',
-    { class: 'table', 'data-testid': 'edge-copies' },
-    h(
-      'thead',
-      null,
+const copiesTable = (edge, copies) =>
+  tableOf(copies, {
+    testid: 'edge-copies',
+    head: ['State', 'Object', 'Why', 'From'],
+    none: 'It holds no copy you may see.',
+    row: (c) =>
       h(
         'tr',
-        null,
-        ['State', 'Object', 'Why', 'From'].map((t) => h('th', null, t))
-      )
-    ),
-    h(
-      'tbody',
-      null,
-      copies.map((c) =>
+        { 'data-testid': 'edge-copy', 'data-state': stateOf(c.state), 'data-name': c.name },
+        h('td', null, chip(c.state)),
+        h('td', null, h('code', null, `${groupResource(c)} ${nsName(c)}`)),
         h(
-          'tr',
-          { 'data-testid': 'edge-copy', 'data-state': stateOf(c.state), 'data-name': c.name },
-          h('td', null, chip(c.state)),
-          h('td', null, h('code', null, `${groupResource(c)} ${nsName(c)}`)),
-          h(
-            'td',
-            { class: 'message' },
-            c.reason ? h('strong', null, c.reason) : dash(),
-            c.message ? `: ${c.message}` : ''
-          ),
-          h('td', null, sourceButtons(edge, c))
-        )
-      )
-    )
-  )
-}
+          'td',
+          { class: 'message' },
+          c.reason ? h('strong', null, c.reason) : dash(),
+          c.message ? `: ${c.message}` : ''
+        ),
+        h('td', null, sourceButtons(edge, c))
+      ),
+  })
 
 function render(body, d) {
   const e = d.edge
@@ -108,32 +94,14 @@ function render(body, d) {
 }
 
 /** Opens the panel of the edge `edge` (an item of the edges view: key, syncTarget, inventory). */
-export async function showEdge(opts) {
+export function showEdge(opts) {
   const { edge } = opts
-  let busy = false
-  const load = async (first) => {
-    if (busy) return
-    busy = true
-    try {
-      const d = await api(`edge${query({ key: edge.key })}`, { signal })
-      if (signal.aborted) return
-      const top = body.scrollTop
-      render(body, d)
-      body.scrollTop = top
-    } catch (e) {
-      if (isAbort(e)) return
-      if (first) clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
-    } finally {
-      busy = false
-    }
-  }
-  const { body, signal } = openPanel({
+  return openLivePanel({
     testid: 'edge-panel',
     title: edge.syncTarget,
     subtitle: `SyncTarget in ${edge.inventory}`,
     opener: opts.opener,
-    refresh: () => load(false),
+    read: (signal) => api(`edge${query({ key: edge.key })}`, { signal }),
+    draw: render,
   })
-  body.append(loading())
-  await load(true)
 }

@@ -2,9 +2,13 @@
  * The side panel the drill-downs open in (one at a time): a labelled dialog region with a heading
  * and a close button, closed by Escape too; focus moves into it on open and back to what opened
  * it on close. Each panel has an AbortSignal so its requests stop when it closes, and may give a
- * `refresh` that the live updates call while it is open.
+ * `refresh` that the live updates call while it is open; `openLivePanel` is such a panel over one
+ * read (the cell and edge panels).
  */
-import { h } from './dom.js'
+
+import { isAbort } from './api.js'
+import { clear, h } from './dom.js'
+import { loading } from './widgets.js'
 
 let current = null
 
@@ -78,3 +82,32 @@ export function openPanel(opts) {
 /** A titled section of a panel. */
 export const section = (title, ...children) =>
   h('section', { class: 'panel-section' }, h('h3', null, title), ...children)
+
+/**
+ * Opens a panel (opts as openPanel's, but refresh) that shows `read(signal)`'s answer drawn by
+ * `draw(body, answer)`, and reads again on each live refresh while it is open, one read at a time,
+ * redrawing where the body was scrolled; a failure of the first read is shown in it, a later one
+ * leaves the last answer shown.
+ */
+export async function openLivePanel({ read, draw, ...opts }) {
+  let busy = false
+  const load = async (first) => {
+    if (busy) return
+    busy = true
+    try {
+      const d = await read(signal)
+      if (signal.aborted) return
+      const top = body.scrollTop
+      draw(body, d)
+      body.scrollTop = top
+    } catch (e) {
+      if (isAbort(e)) return
+      if (first) clear(body).append(h('p', { class: 'error-text', role: 'alert' }, e.message))
+    } finally {
+      busy = false
+    }
+  }
+  const { body, signal } = openPanel({ ...opts, refresh: () => load(false) })
+  body.append(loading())
+  await load(true)
+}

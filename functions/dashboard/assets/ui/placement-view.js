@@ -10,30 +10,15 @@ import { count, pretty } from './format.js'
 import { openPanel, section } from './panel.js'
 import { renderPreview } from './preview-view.js'
 import { chip, countsText, stateOf } from './states.js'
+import { tableOf } from './table.js'
 import { facts, labelChips, loading, seenWithStale } from './widgets.js'
 
-const table = (testid, head, rows) =>
-  h(
-    'table',
-    { class: 'table', 'data-testid': testid },
-    h(
-      'thead',
-      null,
-      h(
-        'tr',
-        null,
-        head.map((t) => h('th', null, t))
-      )
-    ),
-    h('tbody', null, rows)
-  )
-
-function conditionsTable(conditions) {
-  if (!conditions?.length) return h('p', { class: 'muted' }, 'No conditions yet.')
-  return table(
-    'conditions',
-    ['Type', 'Status', 'Reason', 'Message', 'Since'],
-    conditions.map((c) =>
+const conditionsTable = (conditions) =>
+  tableOf(conditions, {
+    testid: 'conditions',
+    head: ['Type', 'Status', 'Reason', 'Message', 'Since'],
+    none: 'No conditions yet.',
+    row: (c) =>
       h(
         'tr',
         { 'data-type': c.type },
@@ -42,22 +27,20 @@ function conditionsTable(conditions) {
         h('td', null, c.reason ?? ''),
         h('td', { class: 'message' }, c.message ?? ''),
         h('td', null, c.lastTransitionTime ?? '')
-      )
-    )
-  )
-}
+      ),
+  })
 
 const shownOf = (list, what) =>
   list.total > list.items.length
     ? `${what} (first ${count(list.items.length)} of ${count(list.total)})`
     : `${what} (${count(list.total)})`
 
-function selectedTable(selected) {
-  if (!selected.items.length) return h('p', { class: 'muted' }, 'It selects no edge.')
-  return table(
-    'selected-edges',
-    ['SyncTarget', 'Inventory', 'Location', 'Labels', 'Last seen'],
-    selected.items.map((e) =>
+const selectedTable = (selected) =>
+  tableOf(selected.items, {
+    testid: 'selected-edges',
+    head: ['SyncTarget', 'Inventory', 'Location', 'Labels', 'Last seen'],
+    none: 'It selects no edge.',
+    row: (e) =>
       h(
         'tr',
         { 'data-testid': 'selected', 'data-edge': e.syncTarget, 'data-stale': String(e.stale) },
@@ -66,17 +49,15 @@ function selectedTable(selected) {
         h('td', null, e.location),
         h('td', null, labelChips(e.labels)),
         h('td', null, seenWithStale(e))
-      )
-    )
-  )
-}
+      ),
+  })
 
-function unselectedTable(unselected) {
-  if (!unselected.items.length) return h('p', { class: 'muted' }, 'Every Location is selected.')
-  return table(
-    'unselected-locations',
-    ['Location', 'Inventory', 'Reason', 'Why'],
-    unselected.items.map((u) =>
+const unselectedTable = (unselected) =>
+  tableOf(unselected.items, {
+    testid: 'unselected-locations',
+    head: ['Location', 'Inventory', 'Reason', 'Why'],
+    none: 'Every Location is selected.',
+    row: (u) =>
       h(
         'tr',
         { 'data-testid': 'unselected', 'data-location': u.name, 'data-reason': u.reason },
@@ -84,10 +65,8 @@ function unselectedTable(unselected) {
         h('td', null, u.inventory ?? u.cluster),
         h('td', null, h('span', { class: 'badge badge-reason' }, u.reason)),
         h('td', { class: 'message' }, u.message)
-      )
-    )
-  )
-}
+      ),
+  })
 
 /** The preview's result, or its error, scrolled into the panel's view (it is below the spec). */
 function showResult(out, ...children) {
