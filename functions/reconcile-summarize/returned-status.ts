@@ -7,7 +7,9 @@
  *   reported on it at the object's current spec (current-spec.ts), running it or failed by the
  *   kind's readiness (a Deployment past its progress deadline: what `kubectl rollout status`
  *   fails on), its observedGenerations stated as the object's; `1/1` then, else `0/1` and the
- *   status left as it was.
+ *   status left as it was — but for a problem its agent reported with the copy at the current
+ *   spec (ApplyFailed...), which for a kind the step aggregates is stated as the aggregate of
+ *   that one edge states it (a Deployment's Progressing=False ProgressDeadlineExceeded).
  * - Several, of a kind whose readiness the step knows (Deployment, ReplicaSet, StatefulSet,
  *   DaemonSet, Job, Pod): the status aggregated over every selected edge
  *   (lib/summarize/multi-edge-status.ts), from each destination's latest report of its copy; the
@@ -22,6 +24,7 @@ import type { Destination } from '../../lib/placement/destinations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import { isExecuting } from '../../lib/summarize/copy-condition.ts'
 import {
+  type AggregatedKind,
   type EdgeReport,
   isAggregatedKind,
   multiEdgeStatus,
@@ -88,25 +91,40 @@ export async function statusWant(ask: StatusAsk): Promise<StatusWant> {
   const { o, destinations } = ask
   if ((o.group === '' && o.resource === 'namespaces') || destinations.length === 0) return {}
   const hash = await currentSpecHash(o)
+  const kind = o.object.kind
   if (destinations.length === 1) {
     const only = destinations[0] as Destination
     const status = singleton(ask, only, hash)
     const stale = ask.condition(o, only).state === 'stale'
     const from = status ? '1/1' : stale ? '0/1 (1 stale)' : '0/1'
-    return status ? { status, statusFrom: from } : { statusFrom: from }
+    if (status) return { status, statusFrom: from }
+    // An agent's problem with the copy (it cannot be applied there) has no status of its own to
+    // return: it is stated as the aggregate states it, a failure kube's tools stop on.
+    const report = reportOf(ask, only, hash)
+    if (!report.problem || !report.current || !report.live || !isAggregatedKind(kind))
+      return { statusFrom: from }
+    return { status: aggregated(ask, kind, [report]).status, statusFrom: from }
   }
-  const kind = o.object.kind
   if (!isAggregatedKind(kind)) {
     const status = onlyRunning(ask, hash)
     return { ...(status ? { status } : {}), statusFrom: NOT_AGGREGATED }
   }
-  const { status, from } = multiEdgeStatus({
+  const { status, from } = aggregated(
+    ask,
     kind,
-    generation: o.object.metadata.generation ?? 0,
-    spec: isObject(o.object.spec) ? o.object.spec : {},
-    edges: destinations.map((d) => reportOf(ask, d, hash)),
-    ...(isObject(o.object.status) ? { previous: o.object.status } : {}),
+    destinations.map((d) => reportOf(ask, d, hash))
+  )
+  return { status, statusFrom: from }
+}
+
+function aggregated(ask: StatusAsk, kind: AggregatedKind, edges: EdgeReport[]) {
+  const object = ask.o.object
+  return multiEdgeStatus({
+    kind,
+    generation: object.metadata.generation ?? 0,
+    spec: isObject(object.spec) ? object.spec : {},
+    edges,
+    ...(isObject(object.status) ? { previous: object.status } : {}),
     now: timestamp(new Date(ask.nowMs)),
   })
-  return { status, statusFrom: from }
 }
