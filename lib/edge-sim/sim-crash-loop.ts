@@ -17,6 +17,7 @@ import { randomHex } from './hash.ts'
 import { type Obj, objects, peek, specOf, statusOf, str } from './json.ts'
 import { type SimContext, updateIn, wakeAt } from './sim-context.ts'
 import { recordEvent, SOURCES } from './sim-events.ts'
+import { unreadyConditions } from './unready-conditions.ts'
 
 const FIRST_BACKOFF_MS = 10_000
 const MAX_BACKOFF_MS = 300_000
@@ -64,24 +65,10 @@ function crashedStatus(ctx: SimContext, pod: KubeObject, at: string): Obj {
   const containers = objects(specOf(pod), 'containers')
   const crashing = containers.filter((c) => faultHits(ctx.faults, 'crash-loop', str(c, 'image')))
   const names = crashing.map((c) => str(c, 'name'))
-  const notReady = (type: string) => ({
-    type,
-    status: 'False',
-    lastTransitionTime: at,
-    reason: 'ContainersNotReady',
-    message: `containers with unready status: [${names.join(' ')}]`,
-  })
-  const done = (type: string) => ({ type, status: 'True', lastTransitionTime: at })
   const old = statusOf(pod)
   return {
     phase: 'Running',
-    conditions: [
-      done('PodReadyToStartContainers'),
-      done('Initialized'),
-      notReady('Ready'),
-      notReady('ContainersReady'),
-      done('PodScheduled'),
-    ],
+    conditions: unreadyConditions(['PodReadyToStartContainers', 'Initialized'], names, at),
     hostIP: ctx.node.ip,
     hostIPs: [{ ip: ctx.node.ip }],
     ...(old.podIP ? { podIP: old.podIP, podIPs: old.podIPs } : {}),

@@ -17,6 +17,7 @@ import { qualifiedImage } from './hash.ts'
 import { type Obj, objects, specOf, statusOf, str } from './json.ts'
 import { type SimContext, updateIn } from './sim-context.ts'
 import { recordEvent, SOURCES } from './sim-events.ts'
+import { unreadyConditions } from './unready-conditions.ts'
 
 const host = (image: string) => qualifiedImage(image).split('/')[0] ?? ''
 
@@ -43,22 +44,9 @@ function pullError(image: string): string {
 
 function waitingStatus(ctx: SimContext, pod: KubeObject, at: string): Obj {
   const names = objects(specOf(pod), 'containers').map((c) => str(c, 'name'))
-  const notReady = (type: string) => ({
-    type,
-    status: 'False',
-    lastTransitionTime: at,
-    reason: 'ContainersNotReady',
-    message: `containers with unready status: [${names.join(' ')}]`,
-  })
-  const done = (type: string) => ({ type, status: 'True', lastTransitionTime: at })
   return {
     phase: 'Pending',
-    conditions: [
-      done('Initialized'),
-      notReady('Ready'),
-      notReady('ContainersReady'),
-      done('PodScheduled'),
-    ],
+    conditions: unreadyConditions(['Initialized'], names, at),
     hostIP: ctx.node.ip,
     hostIPs: [{ ip: ctx.node.ip }],
     startTime: at,
