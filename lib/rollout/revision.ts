@@ -66,13 +66,14 @@ export type CutDecision =
  * Whether the governed content `entries` is a new revision now: the same as the newest revision's
  * (nothing to do), still settling (remember it, look again then), or ready to cut.
  */
-export function cutDecision(
-  newest: RevisionRecord | undefined,
-  entries: readonly RevisionEntry[],
-  settling: Settling | undefined,
-  nowMs: number,
-  settleMs = SETTLE_MS
-): CutDecision {
+export function cutDecision(at: {
+  newest: RevisionRecord | undefined
+  entries: readonly RevisionEntry[]
+  settling: Settling | undefined
+  nowMs: number
+  settleMs?: number
+}): CutDecision {
+  const { newest, entries, settling, nowMs, settleMs = SETTLE_MS } = at
   const content = contentKeyOf(entries)
   if (newest && contentKeyOf(newest.objects) === content) return { kind: 'same' }
   if (!newest) return { kind: 'cut' }

@@ -57,12 +57,21 @@ describe('cutDecision', () => {
 
   it('cuts the first revision at once', async () => {
     const { entries } = await governedContent([cm('a', {})])
-    expect(cutDecision(undefined, entries, undefined, NOW)).toEqual({ kind: 'cut' })
+    expect(cutDecision({ newest: undefined, entries, settling: undefined, nowMs: NOW })).toEqual({
+      kind: 'cut',
+    })
   })
 
   it('does nothing for the newest revision’s content', async () => {
     const { entries } = await governedContent([cm('a', {})])
-    expect(cutDecision(await record(1, [cm('a', {})]), entries, undefined, NOW)).toEqual({
+    expect(
+      cutDecision({
+        newest: await record(1, [cm('a', {})]),
+        entries,
+        settling: undefined,
+        nowMs: NOW,
+      })
+    ).toEqual({
       kind: 'same',
     })
   })
@@ -70,13 +79,17 @@ describe('cutDecision', () => {
   it('waits for a new content to settle, and starts over when it moves again', async () => {
     const newest = await record(1, [cm('a', {})])
     const first = (await governedContent([cm('a', { v: '2' })])).entries
-    const d1 = cutDecision(newest, first, undefined, NOW)
+    const d1 = cutDecision({ newest, entries: first, settling: undefined, nowMs: NOW })
     expect(d1).toMatchObject({ kind: 'settling', wakeAtMs: NOW + 5_000 })
     const settling = d1.kind === 'settling' ? d1.settling : undefined
-    expect(cutDecision(newest, first, settling, NOW + 4_999).kind).toBe('settling')
-    expect(cutDecision(newest, first, settling, NOW + 5_000)).toEqual({ kind: 'cut' })
+    expect(cutDecision({ newest, entries: first, settling, nowMs: NOW + 4_999 }).kind).toBe(
+      'settling'
+    )
+    expect(cutDecision({ newest, entries: first, settling, nowMs: NOW + 5_000 })).toEqual({
+      kind: 'cut',
+    })
     const moved = (await governedContent([cm('a', { v: '3' })])).entries
-    expect(cutDecision(newest, moved, settling, NOW + 5_000)).toMatchObject({
+    expect(cutDecision({ newest, entries: moved, settling, nowMs: NOW + 5_000 })).toMatchObject({
       kind: 'settling',
       wakeAtMs: NOW + 10_000,
     })
@@ -85,6 +98,6 @@ describe('cutDecision', () => {
   it('counts a removed object as a change', async () => {
     const newest = await record(1, [cm('a', {}), cm('b', {})])
     const { entries } = await governedContent([cm('a', {})])
-    expect(cutDecision(newest, entries, undefined, NOW).kind).toBe('settling')
+    expect(cutDecision({ newest, entries, settling: undefined, nowMs: NOW }).kind).toBe('settling')
   })
 })
