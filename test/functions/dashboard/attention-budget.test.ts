@@ -22,7 +22,7 @@ beforeAll(async () => {
   fleet = await createFleet(EDGES)
   ui = uiClient(fleet.hub)
   await ui.login(ADMIN_TOKEN)
-}, 240_000)
+}, 900_000)
 afterAll(() => fleet?.close())
 
 /** One matrix request and the subrequests it made. */

@@ -174,13 +174,34 @@ const cases: Case[] = [
     want: { wants: [['web', { count: 0, finalizer: true, statusFrom: '0/1' }]], done: [] },
   },
   {
-    name: 'one destination whose agent reports a problem: no status to return',
+    name: 'one destination whose agent reports a problem: stated as a failed rollout',
     table: {
       objects: [web],
       destinations: one,
       held: { web: { e1: { problem: { reason: 'ApplyFailed', message: 'denied' } } } },
     },
-    want: { wants: [['web', { count: 0, finalizer: true, statusFrom: '0/1' }]], done: [] },
+    want: {
+      wants: [
+        [
+          'web',
+          {
+            count: 0,
+            finalizer: true,
+            statusFrom: '0/1',
+            status: expect.objectContaining({
+              conditions: expect.arrayContaining([
+                expect.objectContaining({
+                  type: 'Progressing',
+                  status: 'False',
+                  reason: 'ProgressDeadlineExceeded',
+                }),
+              ]),
+            }),
+          },
+        ],
+      ],
+      done: [],
+    },
   },
   {
     name: 'one runs a copy of an older spec: counted, its status not returned',
