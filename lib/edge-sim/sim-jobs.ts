@@ -109,6 +109,20 @@ export async function syncJobs(ctx: SimContext): Promise<void> {
   }
 }
 
+/** The Job's conditions with `types` set True for its end (in that order), as kube's controller sets them. */
+function ended(
+  job: KubeObject,
+  types: string[],
+  why: { reason: string; message: string },
+  now: string
+) {
+  return types.reduce(
+    (conditions, type) =>
+      setCondition(conditions, { type, status: 'True', ...why }, now, { probe: true }),
+    conditionsOf(job)
+  )
+}
+
 export function jobStatus(ctx: SimContext, job: KubeObject): Obj {
   const old = statusOf(job)
   if (finished(job)) return old
@@ -126,28 +140,22 @@ export function jobStatus(ctx: SimContext, job: KubeObject): Obj {
   if (succeeded.length > 0) status.succeeded = succeeded.length
   if (failed.length > 0) status.failed = failed.length
   if (failed.length > backoffLimit && active.length === 0) {
-    let conditions = conditionsOf(job)
-    for (const type of ['FailureTarget', 'Failed'])
-      conditions = setCondition(
-        conditions,
-        { type, status: 'True', reason: 'BackoffLimitExceeded', message: LIMIT_MESSAGE },
-        now,
-        { probe: true }
-      )
-    status.conditions = conditions
+    status.conditions = ended(
+      job,
+      ['FailureTarget', 'Failed'],
+      { reason: 'BackoffLimitExceeded', message: LIMIT_MESSAGE },
+      now
+    )
     delete status.active
     return status
   }
   if (succeeded.length >= completions) {
-    let conditions = conditionsOf(job)
-    for (const type of ['SuccessCriteriaMet', 'Complete'])
-      conditions = setCondition(
-        conditions,
-        { type, status: 'True', reason: 'CompletionsReached', message: DONE_MESSAGE },
-        now,
-        { probe: true }
-      )
-    status.conditions = conditions
+    status.conditions = ended(
+      job,
+      ['SuccessCriteriaMet', 'Complete'],
+      { reason: 'CompletionsReached', message: DONE_MESSAGE },
+      now
+    )
     status.completionTime = now
     delete status.active
   }
