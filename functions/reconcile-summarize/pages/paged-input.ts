@@ -149,10 +149,11 @@ async function attemptPaged(deps: PagedDeps, reads: Reads, ask: PagedAsk): Promi
     changed: accepted,
     ...(accepted > 0 ? { requeueAfterMs: CHANGED_RECHECK_MS } : {}),
     async done() {
+      // After every page this run read: those read later are of the next round.
       const next: PassRecord = {
         ...(pass.pageSize !== undefined ? { pageSize: pass.pageSize } : {}),
         pages: plan.pages.length,
-        combinedAt: nowMs,
+        combinedAt: deps.now().getTime(),
       }
       const before = pass.pages ?? 0
       await reserveFor(1 + Math.max(0, before - plan.pages.length), async () => {

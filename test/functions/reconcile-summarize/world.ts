@@ -229,8 +229,8 @@ export async function createWorld() {
     await renewLease(hub.deps.kv, space, st.metadata.uid ?? '', ms)
   }
 
-  /** A summarize step of the hub's with `opts` (pages/: mailboxes per page, pages per run). */
-  const summarizeWith = (opts: Pick<SummarizeDeps, 'pageSize' | 'pagesPerRun'>) =>
+  /** A summarize step of the hub's with `opts` (pages/: mailboxes per page, pages per run...). */
+  const summarizeWith = (opts: Partial<SummarizeDeps>) =>
     summarizeController({
       client: createHubClient(hub.deps, { fieldManager: CONTROLLER_MANAGER, baseUrl: BASE }),
       projections: hub.deps.projections,
