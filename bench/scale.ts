@@ -13,6 +13,7 @@
  */
 import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
 import { issueEdgeCredential } from '../lib/edge/credentials.ts'
+import { profiled } from './cpu-profile.ts'
 import { IDLE_MAILBOXES, runEdge } from './edge.ts'
 import { measureIdle } from './edge-idle.ts'
 import { answerBytes, currentEtag, type PollTarget } from './edge-poll.ts'
@@ -136,11 +137,9 @@ async function summarizeOnce(
   const { key, edges, objects } = at
   const { pages, bound } = summarizeBound(edges, objects)
   progress(`summarize: the placement over ${edges} destinations (${pages} pages)`)
-  const run = await driveHook(hub, 'summarize', [key], {
-    batch: 1,
-    calls: 1,
-    maxDeferrals: bound - 1,
-  })
+  const run = await profiled('summarize', () =>
+    driveHook(hub, 'summarize', [key], { batch: 1, calls: 1, maxDeferrals: bound - 1 })
+  )
   const completed = run.abandoned.length === 0
   progress(
     completed

@@ -72,6 +72,17 @@ export type Observed = {
   paging?: Paging
 }
 
+/** One destination per mailbox of `lists`, each list (most pairs share theirs) looked at once. */
+function uniqueOf(lists: readonly (readonly Destination[])[]): Destination[] {
+  const out = new Map<string, Destination>()
+  for (const list of new Set(lists))
+    for (const d of list) {
+      const mb = mailboxOfDestination(d)
+      if (!out.has(mb)) out.set(mb, d)
+    }
+  return [...out.values()]
+}
+
 export async function observeRun(
   deps: ObservationDeps,
   reads: Reads,
@@ -106,11 +117,7 @@ export async function observeRun(
     }
   }
   const byMailbox = new Map(own.map((d) => [mailboxOfDestination(d), d]))
-  const observed = [
-    ...new Map(
-      [...own, ...pairs.flatMap((p) => p.destinations)].map((d) => [mailboxOfDestination(d), d])
-    ).values(),
-  ]
+  const observed = uniqueOf([own, ...pairs.map((p) => p.destinations)])
   const paged = await observePaged(
     {
       ...deps,

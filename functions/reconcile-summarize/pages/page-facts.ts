@@ -18,7 +18,6 @@
  * Pure.
  */
 import type { PlacementSummary } from '../../../lib/apis/edge-summary.ts'
-import { canonicalJson } from '../../../lib/patch/json-values.ts'
 import type { ManifestEntry, StoredCopyState } from '../../../lib/store/projection-types.ts'
 import type { MailboxView } from '../reads.ts'
 import { type Hold, holdOf } from '../removals.ts'
@@ -85,14 +84,17 @@ export function unrun(encoded: readonly number[], length: number): Int32Array {
   return out
 }
 
-/** A table of distinct values by canonical JSON, index 0 given. */
-function table<T>(zero: T) {
+/**
+ * A table of distinct values by `keyOf`, index 0 given. Two values with one key must be equal;
+ * two equal values with different keys are only kept twice (a key is cheap, not canonical).
+ */
+function table<T>(zero: T, keyOf: (v: T) => string) {
   const list: T[] = [zero]
-  const ids = new Map<string, number>([[canonicalJson(zero), 0]])
+  const ids = new Map<string, number>([[keyOf(zero), 0]])
   return {
     list,
     id(v: T): number {
-      const k = canonicalJson(v)
+      const k = keyOf(v)
       let id = ids.get(k)
       if (id === undefined) {
         id = list.length
@@ -103,6 +105,16 @@ function table<T>(zero: T) {
     },
   }
 }
+
+/** A kept copy's key: its entry's fields one by one (all but `sources` plain), its state as JSON. */
+function copyKey({ entry: e, state }: KeptCopy): string {
+  if (!e) return ''
+  const entry = [e.group, e.version, e.resource, e.namespace, e.name, e.hash, e.specHash]
+  const rest = JSON.stringify([e.generation, e.removing ?? null, e.sources ?? null])
+  return `${entry.join('\u0000')}\u0000${rest}\u0000${state ? JSON.stringify(state) : ''}`
+}
+
+const holdKey = (h: Hold) => `${h.held.join('\u0000')}\u0001${JSON.stringify(h.removing)}`
 
 const fromSpace = (e: ManifestEntry, spaceId: string) =>
   !e.sources || e.sources.some((s) => s.space === spaceId)
@@ -142,8 +154,8 @@ export function heldCopies(ask: MailboxAsk, view: MailboxView | undefined, space
 }
 
 export function pageFacts(r: PageReads): PageFacts {
-  const copies = table<KeptCopy>({})
-  const holds = table<Hold>({ held: [], removing: [] })
+  const copies = table<KeptCopy>({}, copyKey)
+  const holds = table<Hold>({ held: [], removing: [] }, holdKey)
   const perKey = new Map<string, number[]>()
   const holdIds: number[] = []
   r.asks.forEach((ask, i) => {
