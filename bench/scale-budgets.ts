@@ -15,6 +15,11 @@ export type ScaleBudgets = {
   deferred: Record<string, number>
   /** Steps whose key was deferred again and again and never answered (the run gave up). */
   unfinished: string[]
+  /**
+   * The summarize run of the placement: hook calls (invocations) it took, the pages it was
+   * observed in, the most calls it may take (bench/scale.ts summarizeBound), how long it took.
+   */
+  summarize?: { calls: number; pages: number; bound: number; elapsedMs: number }
 }
 
 /** ", N keys deferred" for a step's hook, empty for other kinds. */
@@ -32,6 +37,11 @@ export function renderScaleBudgets(all: readonly ScaleBudgets[]): string[] {
     for (const k of b.kinds)
       lines.push(
         `  ${k.kind.padEnd(20)} ${k.invocations} runs, over ${k.exceeded} (in writes ${k.overInWrites}), refused ${k.refused}${deferredOf(b, k.kind)}`
+      )
+    const sum = b.summarize
+    if (sum)
+      lines.push(
+        `  summarize of the placement: ${sum.calls} invocations (${sum.pages} pages; at most ${sum.bound}), ${(sum.elapsedMs / 1000).toFixed(1)} s`
       )
     for (const step of b.unfinished)
       lines.push(`  ${step}: its key was deferred again and again and never ran to an outcome`)

@@ -11,7 +11,9 @@
  * registration, fan-out and change rows again through `npm start`'s stack at `--npm-start-edges`
  * (scale-npm-start.ts). scale-report.ts renders it all and the goals line.
  */
+import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
 import { issueEdgeCredential } from '../lib/edge/credentials.ts'
+import { profiled } from './cpu-profile.ts'
 import { IDLE_MAILBOXES, runEdge } from './edge.ts'
 import { measureIdle } from './edge-idle.ts'
 import { answerBytes, currentEtag, type PollTarget } from './edge-poll.ts'
@@ -104,33 +106,54 @@ async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
   return { fleet, bare, answerBytes: bytes }
 }
 
-/** Deferrals of one key after which the summarize run is reported as never completing. */
-const SUMMARIZE_MAX_DEFERRALS = 3
+/**
+ * The invocations the summarize step may take for one placement of `objects` ConfigMaps over
+ * `edges` destinations (functions/reconcile-summarize/pages/): one per page read (a hook
+ * invocation reads as many pages as its budget has room for, at least one), one to combine them,
+ * and one more per OBJECT_WRITES_PER_RUN of the objects' writes that did not fit beside it. Past
+ * this the run is reported as never completing.
+ */
+export function summarizeBound(edges: number, objects: number): { pages: number; bound: number } {
+  const size = pageSize(objects, undefined)
+  const pages = edges <= size ? 1 : Math.ceil(edges / size)
+  return { pages, bound: pages + 1 + Math.ceil(objects / OBJECT_WRITES_PER_RUN) }
+}
+
+/** Object writes (about six subrequests each) a summarize invocation always has room for. */
+const OBJECT_WRITES_PER_RUN = 50
 
 /**
  * The summarize step once over the placement, as the relay sends it after the fan-out: it reads
- * every destination's mailbox and writes the placement's status and the objects' counts — the
- * step whose budget ran short in issue 39. Returns the keys it deferred and whether it finished.
+ * every destination's mailbox — in pages over several invocations past one page, each deferred
+ * key sent again as the relay does — and writes the placement's status and the objects' counts,
+ * the step whose budget ran short in issue 39. Returns the hook calls it took, the keys it
+ * deferred and whether it finished within summarizeBound.
  */
 async function summarizeOnce(
   hub: ReturnType<typeof createHubClient>,
-  key: string,
-  edges: number,
+  at: { key: string; edges: number; objects: number },
   progress: Progress
-): Promise<{ deferred: number; completed: boolean }> {
-  progress(`summarize: the placement over ${edges} destinations`)
-  const run = await driveHook(hub, 'summarize', [key], {
-    batch: 1,
-    calls: 1,
-    maxDeferrals: SUMMARIZE_MAX_DEFERRALS,
-  })
+): Promise<ScaleBudgets['summarize'] & { deferred: number; completed: boolean }> {
+  const { key, edges, objects } = at
+  const { pages, bound } = summarizeBound(edges, objects)
+  progress(`summarize: the placement over ${edges} destinations (${pages} pages)`)
+  const run = await profiled('summarize', () =>
+    driveHook(hub, 'summarize', [key], { batch: 1, calls: 1, maxDeferrals: bound - 1 })
+  )
   const completed = run.abandoned.length === 0
   progress(
     completed
       ? `summarize: done in ${(run.elapsedMs / 1000).toFixed(1)} s, ${run.calls} calls`
       : `summarize: deferred ${run.deferred} times without an outcome; given up`
   )
-  return { deferred: run.deferred, completed }
+  return {
+    calls: run.calls,
+    pages,
+    bound,
+    elapsedMs: run.elapsedMs,
+    deferred: run.deferred,
+    completed,
+  }
 }
 
 /** Keys each step's hook deferred over the fan-out, the change and the summarize run. */
@@ -169,12 +192,19 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
         rawPutPerSec: await rawPutPerSec(stack, o, progress),
       })
       rows.push(row)
-      const summarized = await summarizeOnce(deps.hub, row.placementKey, edges, progress)
+      const at = { key: row.placementKey, edges, objects: o.scaleObjects }
+      const summarized = await summarizeOnce(deps.hub, at, progress)
       budgets.push({
         edges,
         kinds: summarizeByKind(stack.invocations.all()),
         deferred: deferredBySteps(row, summarized.deferred),
         unfinished: summarized.completed ? [] : ['summarize'],
+        summarize: {
+          calls: summarized.calls,
+          pages: summarized.pages,
+          bound: summarized.bound,
+          elapsedMs: summarized.elapsedMs,
+        },
       })
       if (i === sizes.length - 1 && !o.skipEdge) idle = await idleOn(stack, o, progress)
     } finally {

@@ -19,9 +19,14 @@ import { copyKeyOf } from '../../lib/placement/copy-key.ts'
 import { type Destination, mailboxOfDestination } from '../../lib/placement/destinations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
 import { entryKey } from '../../lib/store/projection-diff.ts'
-import type { CopyKey, ProjectionStore, StoredCopyState } from '../../lib/store/projection-types.ts'
+import type {
+  CopyKey,
+  ManifestEntry,
+  ProjectionStore,
+  StoredCopyState,
+} from '../../lib/store/projection-types.ts'
 import type { CopyFacts } from '../../lib/summarize/copy-condition.ts'
-import { heardAt, type MailboxView, type Reads } from './reads.ts'
+import { heardAt, type Inventory, type MailboxView, type Reads } from './reads.ts'
 
 export type Pair = { object: SourceObject; destinations: readonly Destination[] }
 
@@ -94,6 +99,28 @@ export async function observe(
     }
   }
   const bodies: Map<string, KubeObject> = await projections.getBodies([...hashes])
+  return observationsOf(inventories, bodies, (mailbox, k) => {
+    const read = mailboxes.get(mailbox)
+    const found = read?.view.entries.get(k)
+    const entry = found && sentFrom(found, spaceId) ? found : undefined
+    const state = entry ? read?.states.get(k) : undefined
+    return { ...(entry ? { entry } : {}), ...(state ? { state } : {}) }
+  })
+}
+
+/** What a mailbox holds of one copy sourced from the space: its entry, and its state. */
+export type HeldCopy = { entry?: ManifestEntry; state?: StoredCopyState }
+
+/**
+ * The observations of destinations from their inventories (heartbeats, Location labels), the
+ * copies' bodies by hash and `held`, what each mailbox holds of a copy (by entryKey) sourced from
+ * the space — read just now (observe) or kept by the pages of a placement (pages/).
+ */
+export function observationsOf(
+  inventories: ReadonlyMap<string, Inventory>,
+  bodies: ReadonlyMap<string, KubeObject>,
+  held: (mailbox: string, entryKey: string) => HeldCopy
+): Observations {
   // An object's entry key, worked out once per object: facts() is asked per pair, many times.
   const keyOf = new WeakMap<SourceObject, string>()
   const entryKeyOf = (o: SourceObject) => {
@@ -120,11 +147,7 @@ export async function observe(
     facts(object, d) {
       const inv = inventories.get(d.cluster)
       const beatAt = heardAt(inv, d.syncTargetUID)
-      const read = mailboxes.get(mailboxOfDestination(d))
-      const k = entryKeyOf(object)
-      const found = read?.view.entries.get(k)
-      const entry = found && sentFrom(found, spaceId) ? found : undefined
-      const state = entry ? read?.states.get(k) : undefined
+      const { entry, state } = held(mailboxOfDestination(d), entryKeyOf(object))
       const body = entry ? bodies.get(entry.hash) : undefined
       return {
         ...(beatAt !== undefined ? { beatAt } : {}),

@@ -25,6 +25,7 @@ import type { KvStore } from '../../lib/store/types.ts'
 import type { Liveness } from '../../lib/summarize/liveness.ts'
 import { recordProblemEvents } from './events.ts'
 import { parseWhereKey } from './names.ts'
+import type { Paging } from './observation.ts'
 import { writePlacementStatus } from './placement-status.ts'
 import type { Reads } from './reads.ts'
 import { clearDeparturesPart } from './reconcile-clear-departures.ts'
@@ -56,13 +57,25 @@ export type SummarizeDeps = {
   slices?: SliceCache
   /** The hub's staleness rule (HubDeps.liveness; lib/summarize/liveness.ts), default when absent. */
   liveness?: Liveness | undefined
+  /** Mailboxes per page of a paged observation (tests; default pages/page-size.ts). */
+  pageSize?: number | undefined
+  /** Pages one run reads at most (tests; default as many as its budget has room for). */
+  pagesPerRun?: number | undefined
 }
 
-/** The parts of a run, in calling order, each given only what it uses. */
-export function summarizeParts(deps: SummarizeDeps, reads: Reads): SubReconciler<RunInput>[] {
+/**
+ * The parts of a run, in calling order, each given only what it uses; with `paging` (the run
+ * observed its mailboxes in pages: observation.ts) the upsync summary is the pages'.
+ */
+export function summarizeParts(
+  deps: SummarizeDeps,
+  reads: Reads,
+  paging?: Paging
+): SubReconciler<RunInput>[] {
   return [
     placementStatusPart({
-      upsync: (ep, own) => upsyncSummary(deps, reads, ep, own),
+      upsync: (ep, own) =>
+        paging ? Promise.resolve(paging.upsync) : upsyncSummary(deps, reads, ep, own),
       write: (w) => writePlacementStatus(deps.client, { ...w, now: deps.now }),
     }),
     problemEventsPart({ record: (w) => recordProblemEvents(deps, reads, w) }),
@@ -100,8 +113,14 @@ export async function reconcileSummarize(
   if (!parsed) throw new TerminalError(`"${key}" is not a summarize key (<space-id>/<name>)`)
   const input = await readRunInput(deps, reads, parsed)
   if (!input) return { outcome: 'no such space' }
-  const { done, requeueAfterMs } = await runInOrder(summarizeParts(deps, reads), input)
-  const what = done.length > 0 ? done.join(', ') : 'unchanged'
-  const outcome = `${input.scope.mine ? '' : 'no placement: '}${what}`
-  return requeueAfterMs === undefined ? { outcome } : { outcome, requeueAfterMs }
+  const { paging } = input
+  const ran = await runInOrder(summarizeParts(deps, reads, paging), input)
+  await paging?.done()
+  const what = ran.done.length > 0 ? ran.done.join(', ') : 'unchanged'
+  const pages = paging
+    ? ` (${paging.pages} pages${paging.changed > 0 ? `, ${paging.changed} changed since read` : ''})`
+    : ''
+  const outcome = `${input.scope.mine ? '' : 'no placement: '}${what}${pages}`
+  const requeues = [ran.requeueAfterMs, paging?.requeueAfterMs].filter((n) => n !== undefined)
+  return requeues.length > 0 ? { outcome, requeueAfterMs: Math.min(...requeues) } : { outcome }
 }

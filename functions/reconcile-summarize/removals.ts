@@ -47,6 +47,27 @@ export type Removals = {
 const fromSpace = (e: ManifestEntry, spaceId: string) =>
   !e.sources || e.sources.some((s) => s.space === spaceId)
 
+/** What the removals read of one mailbox's manifest (a summarize page keeps it so). */
+export type Hold = { held: string[]; removing: { key: CopyKey; placements: string[] }[] }
+
+/** The entries of `view` sourced from the space: every key (sorted), and the tombstones. */
+export function holdOf(view: MailboxView, spaceId: string): Hold {
+  const hold: Hold = { held: [], removing: [] }
+  for (const e of view.entries.values()) {
+    if (!fromSpace(e, spaceId)) continue
+    hold.held.push(entryKey(e))
+    if (!e.removing) continue
+    const key = { group: e.group, resource: e.resource, namespace: e.namespace, name: e.name }
+    const placements = (e.sources ?? []).flatMap((s) => (s.space === spaceId ? s.placements : []))
+    hold.removing.push({ key, placements })
+  }
+  hold.held.sort()
+  return hold
+}
+
+/** A mailbox and what it holds; no hold: no view (gone, not Ready, its SyncTarget gone). */
+export type MailboxHold = { name: string; hold: Hold | undefined }
+
 type Scanned = {
   held: Set<string>
   byPlacement: Map<string, RemovingPair[]>
@@ -55,19 +76,12 @@ type Scanned = {
 }
 
 /** What the mailboxes hold sourced from the space. */
-function scan(
-  views: readonly { name: string; view: MailboxView | undefined }[],
-  spaceId: string
-): Scanned {
+function scan(holds: readonly MailboxHold[]): Scanned {
   const out: Scanned = { held: new Set(), byPlacement: new Map(), waiting: new Set() }
-  for (const { name, view } of views) {
-    for (const e of view?.entries.values() ?? []) {
-      if (!fromSpace(e, spaceId)) continue
-      out.held.add(entryKey(e))
-      if (!e.removing) continue
+  for (const { name, hold } of holds) {
+    for (const k of hold?.held ?? []) out.held.add(k)
+    for (const { key, placements } of hold?.removing ?? []) {
       out.waiting.add(name)
-      const key = { group: e.group, resource: e.resource, namespace: e.namespace, name: e.name }
-      const placements = (e.sources ?? []).flatMap((s) => (s.space === spaceId ? s.placements : []))
       for (const p of placements) {
         out.byPlacement.set(p, [...(out.byPlacement.get(p) ?? []), { key, mailbox: name }])
       }
@@ -77,30 +91,58 @@ function scan(
 }
 
 /** A mailbox whose SyncTarget is gone is going too: it holds nothing to wait for. */
-async function syncTargetExists(reads: Reads, mailbox: string): Promise<boolean> {
+export async function syncTargetExists(
+  reads: Pick<Reads, 'inventory'>,
+  mailbox: string
+): Promise<boolean> {
   const dest = parseMailboxName(mailbox)
   if (!dest) return false
   return (await reads.inventory(dest.inventorySpaceId)).syncTargets.has(dest.syncTargetUid)
 }
 
+/** The space's departures record (lib/deletion/departures.ts). */
+export type Departures = Awaited<ReturnType<typeof readDepartures>>
+
+export type RemovalsAt = {
+  spaceId: string
+  destinations: readonly string[]
+  nowMs: number
+  rule: Liveness
+  /** The space's departures record, when already read. */
+  record?: Departures
+}
+
 export async function observeRemovals(
   deps: { kv: KvStore },
   reads: Reads,
-  at: { spaceId: string; destinations: readonly string[]; nowMs: number; rule: Liveness }
+  at: RemovalsAt
 ): Promise<Removals> {
-  const { spaceId, destinations, nowMs, rule } = at
-  const record = await readDepartures(deps.kv, spaceId)
+  const record = at.record ?? (await readDepartures(deps.kv, at.spaceId))
+  const names = [...new Set([...at.destinations, ...record.mailboxes])].sort()
+  const holds = await mapLimit(names, 16, async (name): Promise<MailboxHold> => {
+    const view = (await syncTargetExists(reads, name)) ? await reads.mailbox(name) : undefined
+    return { name, hold: view ? holdOf(view, at.spaceId) : undefined }
+  })
+  return removalsOf(deps, reads, { ...at, record, holds })
+}
+
+/**
+ * The removals from what the mailboxes of the destinations and of the departures record hold
+ * (`holds`, in name order): the departed ones that hold nothing any more are unlisted from the
+ * record, and whether a tombstone waits at a live destination is read from the inventory.
+ */
+export async function removalsOf(
+  deps: { kv: KvStore },
+  reads: Pick<Reads, 'inventory'>,
+  at: RemovalsAt & { record: Departures; holds: readonly MailboxHold[] }
+): Promise<Removals> {
+  const { spaceId, nowMs, rule, record, holds } = at
   const departed = record.mailboxes
-  const names = [...new Set([...destinations, ...departed])].sort()
-  const views = await mapLimit(names, 16, async (name) => ({
-    name,
-    view: (await syncTargetExists(reads, name)) ? await reads.mailbox(name) : undefined,
-  }))
-  const vanished = departed.filter((n) => !views.find((v) => v.name === n)?.view)
+  const vanished = departed.filter((n) => !holds.find((h) => h.name === n)?.hold)
   if (vanished.length > 0) {
     for (const name of vanished) await removeDeparture(deps.kv, [spaceId], name)
   }
-  const { held, byPlacement, waiting } = scan(views, spaceId)
+  const { held, byPlacement, waiting } = scan(holds)
   const live = await mapLimit([...waiting], 8, async (name) => {
     const dest = parseMailboxName(name)
     if (!dest) return false

@@ -10,21 +10,18 @@
  */
 
 import type { Builtins } from '../../lib/apis/builtins.ts'
+import { readDepartures } from '../../lib/deletion/departures.ts'
 import { isNotFound } from '../../lib/errors.ts'
-import {
-  type Destination,
-  mailboxOfDestination,
-  uniqueDestinations,
-} from '../../lib/placement/destinations.ts'
+import { type Destination, uniqueDestinations } from '../../lib/placement/destinations.ts'
 import type { SourceObject, SpaceSnapshot } from '../../lib/placement/types.ts'
-import type { ProjectionStore } from '../../lib/store/projection-types.ts'
-import type { KvStore } from '../../lib/store/types.ts'
 import { type Liveness, livenessOf } from '../../lib/summarize/liveness.ts'
-import { type Condition, conditions } from './object-writes.ts'
-import { type Observations, observe } from './observe.ts'
+import { whereKey } from './names.ts'
+import type { Condition } from './object-writes.ts'
+import { type ObservationDeps, observeRun, type Paging } from './observation.ts'
+import type { Observations } from './observe.ts'
 import { type PairFacts, pairFacts } from './pair-facts.ts'
 import type { PlacementInfo, Reads } from './reads.ts'
-import { hasRemovalFinalizer, observeRemovals, type Removals } from './removals.ts'
+import { hasRemovalFinalizer, type Removals } from './removals.ts'
 import { objectKey, type Scope, scopeOf } from './scope.ts'
 import { type Unknowns, unknownsOf } from './unknown-placements.ts'
 
@@ -48,13 +45,12 @@ export type RunInput = {
   placed(o: SourceObject): boolean
   /** The failed and outdated pairs of the key's own placement; undefined without one. */
   facts?: PairFacts
+  /** Set when the mailboxes were observed in pages (observation.ts). */
+  paging?: Paging
 }
 
-export type RunInputDeps = {
+export type RunInputDeps = ObservationDeps & {
   builtins: Builtins
-  projections: ProjectionStore
-  kv: KvStore
-  now: () => Date
   /** The staleness rule the hub is configured with (HubDeps.liveness); default: the default. */
   liveness?: Liveness | undefined
 }
@@ -88,10 +84,8 @@ export async function readRunInput(
     ...scope.summarizers.flatMap((h) => h.matched),
   ].map((object) => ({ object, destinations: scope.destinationsOf(object) }))
   const own = uniqueDestinations(scope.mine?.destinations ?? [])
-  const seen = await observe(reads, deps.projections, { spaceId, pairs, destinations: own })
   const nowMs = deps.now().getTime()
   const rule = livenessOf(deps)
-  const condition = conditions(seen, nowMs, rule)
   const placed = (o: SourceObject) => scope.placed.has(objectKey(o))
   // Every destination of the space only when some finalizer may be lifted; else its own.
   const lifting = space.objects.some(
@@ -100,9 +94,14 @@ export async function readRunInput(
   const reach = lifting
     ? uniqueDestinations([...placements.flatMap((p) => p.destinations), ...unknown.destinations])
     : own
-  const removals = await observeRemovals(deps, reads, {
+  const { seen, condition, removals, observed, paging } = await observeRun(deps, reads, {
+    key: whereKey(spaceId, name),
     spaceId,
-    destinations: reach.map(mailboxOfDestination),
+    pairs,
+    own,
+    reach,
+    record: await readDepartures(deps.kv, spaceId),
+    ...(scope.mine ? { placement: scope.mine.placement } : {}),
     nowMs,
     rule,
   })
@@ -113,7 +112,7 @@ export async function readRunInput(
     placements,
     scope,
     own,
-    observed: [...own, ...pairs.flatMap((p) => p.destinations)],
+    observed,
     seen,
     condition,
     nowMs,
@@ -122,5 +121,6 @@ export async function readRunInput(
     unknown,
     placed,
     ...(facts ? { facts } : {}),
+    ...(paging ? { paging } : {}),
   }
 }

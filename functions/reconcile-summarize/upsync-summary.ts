@@ -108,3 +108,19 @@ export async function upsyncSummary(
     objects: all.slice(0, MAX_UPSYNC_LISTED),
   }
 }
+
+/**
+ * The upsync summary of a placement from those of parts of its destinations (its pages:
+ * pages/): the counts added up, the first MAX_UPSYNC_LISTED of all in the same order — each
+ * part lists its own first ones, so those of the whole are among them.
+ */
+export function mergeUpsync(
+  parts: readonly NonNullable<PlacementSummary['upsync']>[]
+): NonNullable<PlacementSummary['upsync']> {
+  const all = parts.flatMap((p) => p.objects).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1))
+  return {
+    count: parts.reduce((n, p) => n + p.count, 0),
+    destinations: parts.reduce((n, p) => n + p.destinations, 0),
+    objects: all.slice(0, MAX_UPSYNC_LISTED),
+  }
+}

@@ -3,7 +3,8 @@
  * stack): a kube Status 429 TooManyRequests, so a request that ran over fails visibly instead of
  * passing locally and failing on the platform. In production (degrade mode) nothing is thrown
  * here: the work splits itself before the budget, and an overrun is logged.
- * BudgetRefused is the same answer for a write refused before it started (reservation.ts).
+ * BudgetRefused is the same answer for a write refused before it started (reservation.ts),
+ * BudgetDeferred for work that continues in a fresh invocation by design.
  */
 import { ApiError } from '../errors.ts'
 
@@ -29,6 +30,21 @@ export class BudgetRefused extends BudgetExceeded {
     super(kind, budget)
     this.message = `this ${kind} invocation has no room left in its budget of ${budget} subrequests for a write that needs ${need}; nothing was written, send it again`
     this.name = 'BudgetRefused'
+  }
+}
+
+/**
+ * Work a step splits over invocations by design (one key's pages, each within its share of the
+ * budget): this invocation did its part and stored it, nothing was cut or refused, and the rest
+ * continues in a fresh invocation. Run like a refusal (lib/reconcile/run.ts answers the key as
+ * deferred, and the hooks' callers send it again), but counted neither as an overrun nor as a
+ * refused write.
+ */
+export class BudgetDeferred extends BudgetExceeded {
+  constructor(kind: string, budget: number, what: string) {
+    super(kind, budget)
+    this.message = `this ${kind} invocation did its share of ${what}; the rest continues in a fresh invocation`
+    this.name = 'BudgetDeferred'
   }
 }
 

@@ -10,7 +10,8 @@
  * delete removes only marked objects. The edge's uid, resourceVersion, ownerReferences,
  * finalizers and the like are dropped: they mean nothing in the mailbox. Unchanged objects are
  * not written (a repeated report writes nothing). Per object: the registry of the mailbox
- * (cached), one get, and the writes that are needed.
+ * (cached), one get, and the writes that are needed; per report that wrote any, one move of the
+ * mailbox's report mark (lib/store/projection-marks.ts), which the summarize step's pages read.
  */
 import type { UpsyncSet } from '../apis/edge-v1alpha1.ts'
 import { isApiError } from '../errors.ts'
@@ -162,6 +163,26 @@ export async function applyUpsync(
     else out.rejected.push({ ref, message })
   }
   const allowed = upsync.apply.length > 0 ? await sets() : []
+  // The writes are counted, so that the mailbox's report mark moves only when one was made.
+  let wrote = 0
+  const counted =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const out = await fn(...args)
+      wrote++
+      return out
+    }
+  const client = env.client
+  const writing: UpsyncEnv = {
+    ...env,
+    client: {
+      ...client,
+      create: counted(client.create),
+      update: counted(client.update),
+      updateStatus: counted(client.updateStatus),
+      delete: counted(client.delete),
+    },
+  }
   const applied = await eachLimited(upsync.apply, async (obj) => {
     const a = resolve(registry, obj)
     if (typeof a === 'string') return [refGuess(obj), a] as const
@@ -169,12 +190,14 @@ export async function applyUpsync(
     if (neverUpsynced(a.ref.group, a.ref.resource)) return [a.ref, controlKind(a.ref)] as const
     if (!isUpsyncable(allowed, candidate))
       return [a.ref, 'no upsync set of the SyncerConfig the-one selects this object'] as const
-    return [a.ref, await attempt(() => applyOne(env, mailbox.id, a))] as const
+    return [a.ref, await attempt(() => applyOne(writing, mailbox.id, a))] as const
   })
   const deleted = await eachLimited(upsync.delete, async (ref) => {
-    return [ref, await attempt(() => deleteOne(env, mailbox.id, registry, ref), true)] as const
+    return [ref, await attempt(() => deleteOne(writing, mailbox.id, registry, ref), true)] as const
   })
   for (const [ref, message] of [...applied, ...deleted]) record(ref, message)
+  // After the writes: a reader that kept what it read of the mailbox learns it changed.
+  if (wrote > 0) await env.deps.projections.touchMailbox(mailbox.id)
   return out
 }
 

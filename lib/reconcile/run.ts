@@ -12,7 +12,7 @@
  * hooks) or to resume from (the resync: every step lists its keys in order after a cursor that is
  * the last key handled, so a page cut short continues after its last started key).
  */
-import { isBudgetExceeded } from '../budget/budget-exceeded.ts'
+import { BudgetDeferred, isBudgetExceeded } from '../budget/budget-exceeded.ts'
 import { createPacer } from '../budget/pacer.ts'
 import type { Logger } from '../log.ts'
 import type { KvStore } from '../store/types.ts'
@@ -55,7 +55,8 @@ async function runOne(
     return { key, ok: true, ...res }
   } catch (e) {
     if (isBudgetExceeded(e)) {
-      l.info('reconcile deferred', { reason: 'no room left in the budget' })
+      const reason = e instanceof BudgetDeferred ? e.message : 'no room left in the budget'
+      l.info('reconcile deferred', { reason })
       return REFUSED
     }
     const terminal = e instanceof TerminalError

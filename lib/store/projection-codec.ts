@@ -22,7 +22,7 @@ export const MANIFEST_LIMIT = 300_000
  */
 export type ProjectionChange = { type: ChangeType; entry: ManifestEntry; state?: StoredCopyState }
 
-const EntrySchema = z.object({
+export const EntrySchema = z.object({
   group: z.string(),
   version: z.string(),
   resource: z.string(),
@@ -40,7 +40,7 @@ const EntrySchema = z.object({
 })
 const EntriesSchema = z.array(EntrySchema)
 /** A copy state without uid and rv, which its item keeps as attributes. */
-const StateBodySchema = z.object({
+export const StateBodySchema = z.object({
   status: z.record(z.string(), z.json()),
   observedGeneration: z.number().optional(),
   associated: z

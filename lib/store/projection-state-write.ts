@@ -8,8 +8,10 @@
  * the manifest's as read: a state write racing a manifest write can therefore repeat the previous
  * body in its event (the next event or a relist heals it). Known limit as for objects: a crash
  * between the state puts and the log items loses those watch events.
+ * With the log items goes the mailbox's report mark (projection-marks.ts), so a reader that kept
+ * what it read of the mailbox learns that a state changed without reading the states again.
  * Request cost of a call writing N states in K group/resources: 1 GetItem, 1 UpdateItem, N
- * conditional PutItems (in parallel) and ceil(K / 25) BatchWriteItem.
+ * conditional PutItems (in parallel) and ceil((K + 1) / 25) BatchWriteItem.
  */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb'
 import { badRequest } from '../errors.ts'
@@ -22,6 +24,7 @@ import { encodeState, type ProjectionChange } from './projection-codec.ts'
 import { entryKey } from './projection-diff.ts'
 import { landedNow, projectionLogItems } from './projection-log.ts'
 import { checkMailbox, readManifest, type ShareHints } from './projection-manifest.ts'
+import { reportMarkItem } from './projection-marks.ts'
 import { stateKey, stateKeyFits } from './projection-state.ts'
 import type { CopyStateWrite, CopyStateWriteResult, ManifestEntry } from './projection-types.ts'
 
@@ -111,9 +114,12 @@ export async function putCopyStates(
       changes.push(change)
     }
   })
-  if (changes.length === all.length) await putItems(ctx, landedNow(ctx, allItems))
+  // The mailbox's report mark rides with the log items, after the states (projection-marks.ts).
+  const mark = reportMarkItem(mailbox, at.rv)
+  if (changes.length === all.length) await putItems(ctx, [...landedNow(ctx, allItems), mark])
   else if (changes.length > 0) {
-    await putItems(ctx, landedNow(ctx, await projectionLogItems(ctx, mailbox, changes, at)))
+    const items = await projectionLogItems(ctx, mailbox, changes, at)
+    await putItems(ctx, [...landedNow(ctx, items), mark])
   }
   if (changes.length > 0)
     await logAgainWhileLate(ctx, issued, (again) =>

@@ -14,6 +14,8 @@
  * manifest (shared-manifest.ts) one more read, or one BatchGetItem for both once the store has
  * read the mailbox before (its share hints). markServed is one UpdateItem,
  * getServed one GetItem (plus one for the format record until the table is current).
+ * getMailboxMarks is one BatchGetItem per 50 mailboxes (projection-marks.ts), touchMailbox one
+ * UpdateItem; deleteManifest also drops the served and report marks.
  */
 import type { StoreContext } from './context.ts'
 import { formatWatch } from './format.ts'
@@ -28,8 +30,9 @@ import {
 } from './projection-manifest.ts'
 import { readManifestContents } from './projection-manifest-content.ts'
 import { writeManifest, writeManifests } from './projection-manifest-write.ts'
+import { deleteReportMark, readMailboxMarks, touchMailbox } from './projection-marks.ts'
 import { deleteServed, markServed, readServed } from './projection-served.ts'
-import { getCopyStates, listCopyStates } from './projection-state.ts'
+import { getCopyStates, getCopyStatesOf, listCopyStates } from './projection-state.ts'
 import { putCopyStates } from './projection-state-write.ts'
 import type { ProjectionStore } from './projection-types.ts'
 import { sharedFeed } from './shared-feed.ts'
@@ -62,7 +65,7 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
     },
     deleteManifest: async (mailbox) => {
       await deleteManifest(ctx, mailbox)
-      await deleteServed(ctx, mailbox)
+      await Promise.all([deleteServed(ctx, mailbox), deleteReportMark(ctx, mailbox)])
     },
     markServed: (mailbox, version) => markServed(ctx, mailbox, version),
     getServed: async (mailbox) => {
@@ -71,6 +74,13 @@ export function createProjectionStore(ctx: StoreContext): ProjectionStore {
       return version === undefined ? { kind: 'never' } : { kind: 'at', version }
     },
     getCopyStates: (mailbox, keys) => getCopyStates(ctx, mailbox, keys),
+    getCopyStatesOf: (wants) => {
+      for (const w of wants) checkMailbox(w.mailbox)
+      return getCopyStatesOf(ctx, wants)
+    },
+    getMailboxMarks: (mailboxes, options) =>
+      readMailboxMarks(ctx, mailboxes, options?.content ?? true),
+    touchMailbox: (mailbox) => touchMailbox(ctx, mailbox),
     listCopyStates: (mailbox, scope) => listCopyStates(ctx, mailbox, scope),
     putCopyStates: (mailbox, writes) => putCopyStates(ctx, mailbox, writes, hints),
     sharedFeed: (mailbox) => sharedFeed(ctx, mailbox),

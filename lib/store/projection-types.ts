@@ -232,6 +232,25 @@ export interface ProjectionStore {
    * One consistent BatchGetItem per 100 keys.
    */
   getCopyStates(mailbox: string, keys: readonly CopyKey[]): Promise<Map<string, StoredCopyState>>
+  /**
+   * `getCopyStates` for several mailboxes at once, by mailbox then entryKey: one consistent
+   * BatchGetItem per 100 keys in all, whatever the mailboxes.
+   */
+  getCopyStatesOf(
+    wants: readonly { mailbox: string; keys: readonly CopyKey[] }[]
+  ): Promise<Map<string, Map<string, StoredCopyState>>>
+  /**
+   * What tells a reader that something it read of a mailbox changed (projection-marks.ts): the
+   * version of its content and the mark its reports move, by mailbox (no manifest: no `content`).
+   * One BatchGetItem per 50 mailboxes, one per 100 of their shared manifests; with `content`
+   * false the report marks alone (one per 100). BadRequest for an invalid mailbox id.
+   */
+  getMailboxMarks(
+    mailboxes: readonly string[],
+    options?: { content?: boolean }
+  ): Promise<Map<string, MailboxMark>>
+  /** Moves the mailbox's report mark: something it reports changed besides its copy states. */
+  touchMailbox(mailbox: string): Promise<void>
   /** Every stored state of one group/resource (one namespace when given): one Query per 1 MB. */
   listCopyStates(
     mailbox: string,
@@ -294,6 +313,9 @@ export type CopyState = {
   /** The edge reported the copy gone (it was removing and the edge no longer has it). */
   gone?: boolean
 }
+
+/** A mailbox's marks (ProjectionStore.getMailboxMarks); `content` absent: no manifest. */
+export type MailboxMark = { content?: number; reports?: string }
 
 /** A state as stored: `rv` is the resourceVersion of its last write. */
 export type StoredCopyState = CopyState & { rv: number }

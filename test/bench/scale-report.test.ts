@@ -116,6 +116,7 @@ const full: ScaleResults = {
       kinds: [kindOf('hook:translate', 1, 0, 2)],
       deferred: { translate: 5 },
       unfinished: [],
+      summarize: { calls: 6, pages: 5, bound: 8, elapsedMs: 12_300 },
     },
     {
       edges: 10_000,
@@ -155,6 +156,7 @@ describe('scale budgets', () => {
     )
     expect(text).toMatch(/hook:translate\s+10 runs, over 1 \(in writes 0\), refused 2, 5 keys/)
     expect(text).toContain('summarize: its key was deferred again and again and never ran')
+    expect(text).toContain('summarize of the placement: 6 invocations (5 pages; at most 8), 12.3 s')
     // the API is no hook: no keys to defer
     expect(text).toMatch(/api\s+10 runs, over 0 \(in writes 0\), refused 0\n/)
     expect(scaleGoals(full, 15_000).overrunsInWrites).toEqual({

@@ -6,6 +6,9 @@
  * copy's current generation unless told otherwise), and to set an edge's heartbeat time.
  */
 import { buildControllers } from '../../../functions/controllers.ts'
+import { summarizeController } from '../../../functions/reconcile-summarize/controller.ts'
+import type { SummarizeDeps } from '../../../functions/reconcile-summarize/reconcile.ts'
+import { builtinsFrom } from '../../../lib/apis/builtins.ts'
 import {
   EDGE_PLACEMENTS,
   ESPW,
@@ -17,11 +20,12 @@ import { applyReport, UPSYNC_MANAGER } from '../../../lib/edge/apply-report.ts'
 import { renewLease } from '../../../lib/edge/lease.ts'
 import type { Report, StatusReport } from '../../../lib/edge/protocol.ts'
 import { createHubClient, type Gvr, type HubClient } from '../../../lib/hub/client.ts'
+import { registryForSpace } from '../../../lib/hub/space-registry.ts'
 import { timestamp } from '../../../lib/kube/time.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
-import type { Controller } from '../../../lib/reconcile/types.ts'
+import { CONTROLLER_MANAGER, type Controller } from '../../../lib/reconcile/types.ts'
 import { agentsPolled } from '../../helpers/agents-polled.ts'
 import { BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 
@@ -225,10 +229,26 @@ export async function createWorld() {
     await renewLease(hub.deps.kv, space, st.metadata.uid ?? '', ms)
   }
 
+  /** A summarize step of the hub's with `opts` (pages/: mailboxes per page, pages per run...). */
+  const summarizeWith = (opts: Partial<SummarizeDeps>) =>
+    summarizeController({
+      client: createHubClient(hub.deps, { fieldManager: CONTROLLER_MANAGER, baseUrl: BASE }),
+      projections: hub.deps.projections,
+      builtins: hub.deps.builtins ?? builtinsFrom(),
+      now: hub.deps.now,
+      log: silentLogger,
+      kv: hub.deps.kv,
+      registry: (spaceId) => registryForSpace(hub.deps, spaceId),
+      slices: hub.deps.caches.slices,
+      liveness: hub.deps.liveness,
+      ...opts,
+    })
+
   return {
     hub,
     client,
     step,
+    summarizeWith,
     runAll,
     placeAll,
     mailbox,

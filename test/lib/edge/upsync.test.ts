@@ -1,7 +1,8 @@
 /**
  * Upsynced objects landing in the mailbox through reports: created, updated and deleted as real
  * objects marked `edge.kcp.io/upsynced`, status included; nothing written for a repeated report;
- * objects no upsync set selects, kinds not served and foreign objects rejected and left alone.
+ * objects no upsync set selects, kinds not served and foreign objects rejected and left alone; the
+ * mailbox's report mark moved by a report that wrote something, only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
@@ -156,5 +157,19 @@ describe('upsync', () => {
     f.counter.reset()
     expect(await send({ delete: [ref('up1')] })).toMatchObject({ accepted: 1, rejected: [] })
     expect(f.writes()).toBe(0)
+  })
+
+  it("moves the mailbox's report mark when it writes, and not for a report that writes nothing", async () => {
+    const id = f.mailbox.space.id
+    const mark = async () => (await f.env.deps.projections.getMailboxMarks([id])).get(id)?.reports
+    const before = await mark()
+    await send({ apply: [edgeCm('up2', { a: '1' })] })
+    const after = await mark()
+    expect(after).toBeDefined()
+    expect(after).not.toBe(before)
+    await send({ apply: [edgeCm('up2', { a: '1' })] })
+    expect(await mark()).toBe(after)
+    await send({ delete: [ref('up2')] })
+    expect(await mark()).not.toBe(after)
   })
 })

@@ -2,11 +2,13 @@
  * runBatch and resyncPage within an invocation's budget: keys start in order while their
  * projected cost fits under the ceiling, the rest come back deferred (never run), and a resync
  * page cut short resumes next time after the last key it started, so the pass still covers every
- * key exactly once. Outside an invocation a batch runs everything.
+ * key exactly once. Outside an invocation a batch runs everything. A key refused for want of
+ * budget, or that continues in a fresh invocation by design (BudgetDeferred), is deferred.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BudgetRefused } from '../../../lib/budget/budget-exceeded.ts'
+import { BudgetDeferred, BudgetRefused } from '../../../lib/budget/budget-exceeded.ts'
 import { runInvocation, withCeiling } from '../../../lib/budget/frames.ts'
+import type { InvocationStats } from '../../../lib/budget/invocation.ts'
 import { subrequest } from '../../../lib/budget/subrequest.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { resyncPage, runBatch } from '../../../lib/reconcile/run.ts'
@@ -116,5 +118,25 @@ describe('a key refused for want of budget', () => {
     expect(page).toMatchObject({ failed: 0, deferred: 1, wrapped: false })
     const kept = await store.kv.get<{ cursor?: string }>('resync', c.name)
     expect(kept?.value.cursor).toBe('k01')
+  })
+
+  it('is deferred when it continues in a fresh invocation by design, counted as no refusal', async () => {
+    const c: Controller = {
+      name: 'paging',
+      async reconcile(key) {
+        if (key === 'k01') throw new BudgetDeferred('test', 1000, 'the pages of k01')
+        return { outcome: 'done' }
+      },
+      listKeys: async () => ({ keys: KEYS }),
+    }
+    const stats: InvocationStats[] = []
+    const { results, deferred } = await runInvocation(
+      'test',
+      { subrequests: 1000, mode: 'strict', onEnd: (s) => stats.push(s) },
+      () => runBatch(c, KEYS.slice(0, 3), silentLogger)
+    )
+    expect(deferred).toEqual(['k01'])
+    expect(results.map((r) => r.key)).toEqual(['k00', 'k02'])
+    expect(stats.map((s) => [s.refused, s.exceeded])).toEqual([[0, false]])
   })
 })
