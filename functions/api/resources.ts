@@ -174,8 +174,10 @@ async function collection(r: ResourceRequest, t: Target): Promise<Response> {
     const opts = await deleteOptions(r)
     const list = await listObjects(r.deps, t, predicate ? { predicate } : {})
     // Within the budget: what does not fit is answered 429 with every deleted object logged.
-    const items = await deleteListed(list.items, (o) =>
-      deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts)
+    const items = await deleteListed(
+      list.items,
+      (o) => deleteObject(r.deps, { ...t, name: o.metadata.name ?? '' }, opts),
+      { now: () => r.deps.now().getTime() }
     )
     return json(
       listBody(apiVersionOf(t.info.group, t.version), t.info.listKind, {
