@@ -2,11 +2,15 @@
  * Watches on a store that settles its change log (settleMs 300, as in production but shorter),
  * resuming from a watchable list (lib/store/list-marks.ts): a watch with initial events, and a
  * watch from the version of a list the API answered, send exactly the changes made after the list,
- * none of those it showed, even when they were made just before it.
+ * none of those it showed, even when they were made just before it. A busy machine lands some
+ * entries late, and the store announces those again unchanged (lib/store/late-entries.ts): the
+ * watches are read without them (test/helpers/watch-changes.ts), by content, so a repeat of a
+ * change the list showed still fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, BASE, createTestHub, type TestHub } from '../../helpers/hub.ts'
 import { ndjsonReader } from '../../helpers/ndjson-reader.ts'
+import { changeReader } from '../../helpers/watch-changes.ts'
 
 let hub: TestHub
 const CMS = '/clusters/root/api/v1/namespaces/s/configmaps'
@@ -27,11 +31,11 @@ beforeAll(async () => {
 })
 afterAll(() => hub.close())
 
-async function openWatch(query: string) {
+async function openWatch(query: string, seen: Parameters<typeof changeReader>[1] = []) {
   const res = await hub.app.request(`${BASE}${CMS}?watch=true&${query}`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
   })
-  return ndjsonReader(res.body!)
+  return changeReader(ndjsonReader(res.body!), seen)
 }
 
 describe('a watch on a settling store', () => {
@@ -66,7 +70,8 @@ describe('a watch on a settling store', () => {
     expect(list.body.items.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual([
       'recent',
     ])
-    const w = await openWatch(`resourceVersion=${list.body.metadata.resourceVersion}`)
+    const seen = list.body.items.map((object: object) => ({ type: 'ADDED', object }))
+    const w = await openWatch(`resourceVersion=${list.body.metadata.resourceVersion}`, seen)
     await hub.call('POST', CMS, cm('x'))
     await hub.call('DELETE', `${CMS}/x`)
     const events = [await w.next(), await w.next()]
