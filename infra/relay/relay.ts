@@ -61,6 +61,8 @@ export type RelayOptions = {
   maxKeyAttempts?: number
   /** How long a watch no longer needed keeps running (default 60 s). */
   lingerMs?: number
+  /** How long a slice event's keys wait at most for the watches it started (default 5 s). */
+  positionWaitMs?: number
   fetch?: FetchFn
   watchTimeoutSeconds?: number
   /** Limit for each hook call (default 30 s); each read of the hub gets a third (hub-http.ts). */
@@ -158,7 +160,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   let starting: Promise<void>[] | undefined
   /**
    * Brings the watch set to what the slices and CRDs ask for. While the watches it started list
-   * (or load their cursors), at most POSITION_WAIT_MS, the batcher starts no flush: the keys of the
+   * (or load their cursors), at most `positionWaitMs`, the batcher starts no flush: the keys of the
    * slice event that started them and those of the objects their lists replay go out together, so
    * a space's first placement translates each mailbox once, not twice.
    */
@@ -172,7 +174,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     }
     if (started.length === 0) return
     const release = batcher.hold()
-    const cancel = setTimer(release, POSITION_WAIT_MS)
+    const cancel = setTimer(release, opts.positionWaitMs ?? POSITION_WAIT_MS)
     void Promise.all(started).then(() => {
       cancel()
       release()

@@ -41,7 +41,7 @@ async function call(method: string, path: string, body?: unknown) {
   return json
 }
 
-async function eventually(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+async function eventually(check: () => boolean, what: string, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`not before the deadline: ${what}`)
@@ -207,6 +207,8 @@ describe('relay watches for the translate step', () => {
       kv: cursors.kv,
       log,
       delayMs: 10,
+      // The hold lasts while the gate does (its 5 s bound, on a busy machine, would end it first).
+      positionWaitMs: 600_000,
       fetch: gated,
     })
     const flushes = () =>
@@ -227,7 +229,8 @@ describe('relay watches for the translate step', () => {
       })
       await asked
       await configMap('newer')
-      // Nothing flushed yet: the slice's key waits for the new watches.
+      // Nothing flushed yet: the slice's key waits for the new watches (a flush wrongly let go
+      // would start within delayMs; 200 ms gives it twenty times that).
       await new Promise((r) => setTimeout(r, 200))
       expect(flushes()).toBe(0)
       openGate()
@@ -236,6 +239,7 @@ describe('relay watches for the translate step', () => {
         () => relay.watches().includes('/clusters/*/api/v1/configmaps'),
         'the configmaps watch'
       )
+      // No second flush of the mailbox follows (one would be due within delayMs of the first).
       await new Promise((r) => setTimeout(r, 500))
       expect(flushes()).toBe(1)
     } finally {
