@@ -2,8 +2,11 @@
  * The token command line (`npm run token -- <command> ...`): `issue`, `list` and `revoke`, each
  * with the connection flags of connection.ts. `parseTokenArgs` is pure: a help request, an error
  * message, or the command with its flags (comma-separated lists for `--space` and `--group`;
- * `--expires` as a duration, duration.ts). USAGE is the `--help` text.
+ * `--expires` as a duration, duration.ts). A relative file path is the user's: resolved against the
+ * directory the command was typed in (npm's INIT_CWD; `npm run` itself runs in the package root),
+ * else the working directory. USAGE is the `--help` text.
  */
+import { resolve } from 'node:path'
 import { readFlags } from '../cli-flags.ts'
 import { parseDuration } from './duration.ts'
 
@@ -76,9 +79,12 @@ const list = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter((s) => s !== '')
 
+type PathOf = (p: string | undefined) => string | undefined
+
 function connectionOf(
   f: Map<string, string>,
-  env: Record<string, string | undefined>
+  env: Record<string, string | undefined>,
+  path: PathOf
 ): ConnectionFlags | string {
   const hubUrl = f.get('--hub') ?? env.EDGEPLANE_HUB
   if (hubUrl !== undefined && !isHttpUrl(hubUrl))
@@ -86,16 +92,16 @@ function connectionOf(
   const out: ConnectionFlags = {}
   const given = {
     hubUrl: hubUrl?.replace(/\/+$/, ''),
-    tokenFile: f.get('--token-file') ?? env.EDGEPLANE_TOKEN_FILE,
-    caFile: f.get('--ca-file'),
-    kubeconfig: f.get('--kubeconfig'),
+    tokenFile: path(f.get('--token-file') ?? env.EDGEPLANE_TOKEN_FILE),
+    caFile: path(f.get('--ca-file')),
+    kubeconfig: path(f.get('--kubeconfig')),
     context: f.get('--context'),
   }
   for (const [k, v] of Object.entries(given)) if (v) Object.assign(out, { [k]: v })
   return out
 }
 
-function issueOf(f: Map<string, string>, admin: boolean): IssueFlags | string {
+function issueOf(f: Map<string, string>, admin: boolean, path: PathOf): IssueFlags | string {
   const name = f.get('--name')
   if (!name) return 'issue needs --name'
   const spaces = list(f.get('--space'))
@@ -110,15 +116,17 @@ function issueOf(f: Map<string, string>, admin: boolean): IssueFlags | string {
   }
   const user = f.get('--user')
   if (user) out.user = user
-  const kubeconfigOut = f.get('--kubeconfig-out')
+  const kubeconfigOut = path(f.get('--kubeconfig-out'))
   if (kubeconfigOut) out.kubeconfigOut = kubeconfigOut
   return out
 }
 
 export function parseTokenArgs(
   argv: string[],
-  env: Record<string, string | undefined>
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd()
 ): TokenCliRequest {
+  const path: PathOf = (p) => (p ? resolve(env.INIT_CWD || cwd, p) : p)
   const args = argv.filter((a) => a !== '--')
   if (args.length === 0 || args.some((a) => a === '--help' || a === '-h' || a === 'help'))
     return { kind: 'help' }
@@ -131,14 +139,14 @@ export function parseTokenArgs(
   if (!['issue', 'list', 'revoke'].includes(command))
     return { kind: 'error', message: `unknown command: ${command} (issue, list or revoke)` }
   if (typeof read === 'string') return { kind: 'error', message: read }
-  const connection = connectionOf(read.values, env)
+  const connection = connectionOf(read.values, env, path)
   if (typeof connection === 'string') return { kind: 'error', message: connection }
   if (command === 'list') return { kind: 'run', command: { kind: 'list', connection } }
   if (command === 'revoke') {
     if (names.length === 0) return { kind: 'error', message: 'revoke needs at least one NAME' }
     return { kind: 'run', command: { kind: 'revoke', names, connection } }
   }
-  const issue = issueOf(read.values, read.bools.has('--admin'))
+  const issue = issueOf(read.values, read.bools.has('--admin'), path)
   if (typeof issue === 'string') return { kind: 'error', message: issue }
   return { kind: 'run', command: { kind: 'issue', issue, connection } }
 }

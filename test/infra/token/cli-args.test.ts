@@ -1,9 +1,13 @@
+/**
+ * The token command line (infra/token/cli-args.ts): durations, commands and their flags, errors,
+ * and relative file paths taken from where the command was typed.
+ */
 import { describe, expect, it } from 'vitest'
 import { parseTokenArgs } from '../../../infra/token/cli-args.ts'
 import { formatSeconds, parseDuration } from '../../../infra/token/duration.ts'
 
 const run = (argv: string[], env: Record<string, string> = {}) => {
-  const r = parseTokenArgs(argv, env)
+  const r = parseTokenArgs(argv, env, '/home/u')
   if (r.kind !== 'run') throw new Error(JSON.stringify(r))
   return r.command
 }
@@ -60,9 +64,31 @@ describe('parseTokenArgs', () => {
         groups: ['devs', 'ops'],
         admin: false,
         expirationSeconds: 2_592_000,
-        kubeconfigOut: 'alice.kubeconfig',
+        kubeconfigOut: '/home/u/alice.kubeconfig',
       },
       connection: { hubUrl: 'https://hub.example', tokenFile: '/secret/admin' },
+    })
+  })
+
+  it('takes a relative path from where npm run was typed (INIT_CWD), not the package root', () => {
+    const env = { INIT_CWD: '/home/u/work' }
+    const cmd = run(
+      [
+        'issue',
+        '--name',
+        'b',
+        '--space',
+        'root:b',
+        '--kubeconfig-out',
+        'b.kc',
+        '--ca-file',
+        '../ca.pem',
+      ],
+      env
+    )
+    expect(cmd).toMatchObject({
+      issue: { kubeconfigOut: '/home/u/work/b.kc' },
+      connection: { caFile: '/home/u/ca.pem' },
     })
   })
 
@@ -71,7 +97,7 @@ describe('parseTokenArgs', () => {
     expect(admin).toMatchObject({ issue: { admin: true, spaces: [], user: 'ops-team' } })
     expect(run(['list', '--kubeconfig', 'k', '--context', 'root'])).toEqual({
       kind: 'list',
-      connection: { kubeconfig: 'k', context: 'root' },
+      connection: { kubeconfig: '/home/u/k', context: 'root' },
     })
     expect(run(['revoke', 'a', 'b', '--hub', 'http://h'])).toEqual({
       kind: 'revoke',
