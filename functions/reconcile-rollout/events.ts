@@ -26,11 +26,10 @@ export const rolloutEventName = (rollout: KubeObject, e: RolloutEvent) =>
 /** Records `events` about `rollout`; how many were written. */
 export async function recordEvents(
   deps: { client: HubClient; log: Logger },
-  spaceId: string,
-  rollout: KubeObject,
-  events: readonly RolloutEvent[],
-  nowMs: number
+  about: { spaceId: string; rollout: KubeObject; nowMs: number },
+  events: readonly RolloutEvent[]
 ): Promise<number> {
+  const { spaceId, rollout, nowMs } = about
   let written = 0
   const at = iso(nowMs)
   const m = rollout.metadata

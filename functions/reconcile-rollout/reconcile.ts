@@ -16,7 +16,6 @@ import { type DecodeProblem, decodeObject, reportInvalid } from '../../lib/apis/
 import { RolloutSchema } from '../../lib/apis/edge-rollout.ts'
 import { ROLLOUTS } from '../../lib/apis/gvr.ts'
 import type { Condition } from '../../lib/apis/meta.ts'
-import type { HubClient } from '../../lib/hub/client.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { ReconcileResult } from '../../lib/reconcile/types.ts'
 import { TerminalError } from '../../lib/reconcile/types.ts'
@@ -83,7 +82,7 @@ export async function reconcileRollout(deps: RolloutDeps, key: string): Promise<
   if (revisions.cut !== undefined) done.push(`revision ${revisions.cut} cut`)
   if (await writeStatus(deps.client, spaceId, stored, status)) {
     done.push('status updated')
-    const n = await recordEvents(deps, spaceId, stored, decided.events, nowMs)
+    const n = await recordEvents(deps, { spaceId, rollout: stored, nowMs }, decided.events)
     if (n > 0) done.push(`${n} event${n === 1 ? '' : 's'}`)
   }
   const keep = keptRevisions(status, revisions.newest.number)
