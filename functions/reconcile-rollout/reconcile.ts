@@ -1,6 +1,6 @@
 /**
- * The rollout step for one key (`<workload-space-id>/<rollout-name>`; docs/architecture/rollout.md):
- * make the Rollout's status say where its newest revision stands. It re-reads the Rollout, the
+ * The rollout step for one key (`<workload-space-id>/<rollout-name>`;
+ * docs/architecture/placement.md, "Rollout"): make the Rollout's status say where its newest revision stands. It re-reads the Rollout, the
  * objects it governs (governed.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
  * a revision when the governed content moved and settled (revisions.ts; the first revision at
  * once, adopted as completed), reads the edges of each wave (edges.ts) and where they stand (the

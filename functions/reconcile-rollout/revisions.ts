@@ -1,5 +1,5 @@
 /**
- * The rollout step's revisions (docs/architecture/rollout.md, "Revisions"): from the governed
+ * The rollout step's revisions (docs/architecture/placement.md, "Rollout"): from the governed
  * content now and the stored records, the newest revision — cutting revision 1 at once when there
  * is none (what the objects are when the Rollout is created), cutting N+1 once a new content has
  * stood for the settle time, and otherwise remembering the settling content (one write when it is

@@ -1,15 +1,16 @@
 /**
  * zod schema of the `Rollout` kind (`edge.kcp.io/v1alpha1`, cluster-scoped in a workload space;
- * docs/architecture/rollout.md): which objects of its space it governs (an EdgePlacement's "what":
- * `namespaceSelector`, `nonNamespacedObjects`), the ordered waves their changes go through (each a
- * set of Location selectors, or none for every edge no earlier wave took; at most `maxEdges` in
- * flight; an optional approval), the gate a wave must pass before the next is promoted, what a
- * failed gate does, a user pause and the approvals given. Defaults are safe: every reporting edge
- * ready, a 60 s soak, a 600 s deadline, no failed edge, stale edges waited for, Pause. The
- * status, written by the rollout step alone, names the revision in flight and the last completed
- * one, the phase, the current wave and per wave where its edges stand. Admission refuses what can
- * never work: duplicate wave names, a catch-all wave that is not last (the waves after it could
- * never be reached), a percentage outside 1–100 %, an approval of a wave that does not exist.
+ * docs/architecture/placement.md, "Rollout"): which objects of its space it governs (an
+ * EdgePlacement's "what": `namespaceSelector`, `nonNamespacedObjects`), the ordered waves their
+ * changes go through (each a set of Location selectors, or none for every edge no earlier wave
+ * took; at most `maxEdges` in flight; an optional approval), the gate a wave must pass before the
+ * next is promoted, what a failed gate does, a user pause and the approvals given. Defaults are
+ * safe: every reporting edge ready, a 60 s soak, a 600 s deadline, no failed edge, stale edges
+ * waited for, Pause. The status, written by the rollout step alone, names the revision in flight
+ * and the last completed one, the phase, the current wave and per wave where its edges stand;
+ * every field is described, for `kubectl explain`. Admission refuses what can never work:
+ * duplicate wave names, a catch-all wave that is not last (the waves after it could never be
+ * reached), a percentage outside 1–100 %, an approval of a wave that does not exist.
  */
 import { z } from 'zod'
 import { dnsLabelErrors } from '../kube/names.ts'
