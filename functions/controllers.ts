@@ -2,7 +2,7 @@
  * The reconcile steps the Worker runs, built over one in-process hub client: the webhook route
  * (`/hooks/<step>`) and the resync timer both look steps up here by name. The translate and
  * summarize steps also get the projection store (mailbox manifests and copy states) and what every
- * edge cluster has built in.
+ * edge cluster has built in; the rollout step the key-value store its revisions live in.
  */
 import { type Builtins, builtinsFrom } from '../lib/apis/builtins.ts'
 import { createHubClient } from '../lib/hub/client.ts'
@@ -11,6 +11,7 @@ import { serviceProviderSpaceCheck } from '../lib/hub/service-provider-space.ts'
 import { registryForSpace } from '../lib/hub/space-registry.ts'
 import { CONTROLLER_MANAGER, type Controller } from '../lib/reconcile/types.ts'
 import { mailboxController } from './reconcile-mailbox/controller.ts'
+import { rolloutController } from './reconcile-rollout/controller.ts'
 import { summarizeController } from './reconcile-summarize/controller.ts'
 import { translateController } from './reconcile-translate/controller.ts'
 import { whereController } from './reconcile-where/controller.ts'
@@ -45,5 +46,16 @@ export function buildControllers(
       slices: deps.caches.slices,
       liveness: deps.liveness,
     }),
+    rolloutController(
+      {
+        client,
+        builtins,
+        kv: deps.kv,
+        log: deps.log,
+        now: deps.now,
+        registry: (spaceId) => registryForSpace(deps, spaceId),
+      },
+      serviceProviderSpaceCheck(deps.kv)
+    ),
   ]
 }

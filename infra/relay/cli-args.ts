@@ -36,9 +36,9 @@ export const USAGE = `Usage: node --experimental-strip-types infra/relay/main.ts
        node main.mjs [options]   (the bundle \`npm run build\` makes, as the image runs it)
 
 Watches the hub across all spaces and POSTs the reconcile keys the changes wake to
-<hub>/hooks/<step> (mailbox, where, translate), batched; keys a hook reports failed are sent again
-with backoff, and requeueAfterMs is honoured. Always watched: SyncTargets, Locations,
-EdgePlacements, SinglePlacementSlices, Workspaces and CRDs; while some space holds a slice, also
+<hub>/hooks/<step> (mailbox, where, translate, summarize, rollout), batched; keys a hook reports
+failed are sent again with backoff, and requeueAfterMs is honoured. Always watched: SyncTargets,
+Locations, EdgePlacements, Rollouts, SinglePlacementSlices, Workspaces and CRDs; while some space holds a slice, also
 every resource the hub's discovery lists that a placement can select, and each CRD's resource in
 the spaces holding slices. Watch cursors are kept in the DynamoDB table (namespace
 relay-cursors). Logs are JSON lines. SIGTERM or SIGINT stops the watches, flushes what is

@@ -27,6 +27,7 @@ import {
 import { createPlacementList } from '../../lib/relay/placement-list.ts'
 import { createProviderSpaces } from '../../lib/relay/provider-spaces.ts'
 import { createRelayMetrics } from '../../lib/relay/relay-metrics.ts'
+import { createRolloutIndex } from '../../lib/relay/rollout-keys.ts'
 import { createSliceIndex } from '../../lib/relay/slice-index.ts'
 import { createSummarizeKeysState } from '../../lib/relay/summarize-keys.ts'
 import { runWatchLoop } from '../../lib/relay/watch-loop.ts'
@@ -146,6 +147,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     placementSeen: placements.observe,
     index,
     summarize: createSummarizeKeysState(opts.liveness),
+    rollouts: createRolloutIndex(),
     specs: new Map(),
     sources: new Map(),
     syncTargets: new Map(),

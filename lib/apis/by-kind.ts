@@ -1,10 +1,11 @@
 /**
  * Lookup of the zod schema (and the OpenAPI v3 schema derived from it, computed once per kind) of
- * every kind the hub validates with zod: the edge.kcp.io/v1alpha1 kinds and the kcp
+ * every kind the hub validates with zod: the edge.kcp.io/v1alpha1 kinds (the Rollout among them) and the kcp
  * tenancy.kcp.io and apis.kcp.io kinds, and edgeplane's Token, Inventory, PlacementGrant and SpaceQuota. Other kinds return undefined.
  */
 import type { z } from 'zod'
 import type { JsonObject } from '../kube/types.ts'
+import { RolloutSchema } from './edge-rollout.ts'
 import { EDGE_SCHEMAS } from './edge-v1alpha1.ts'
 import { GRANT_GROUP, GRANT_SCHEMAS } from './grants.ts'
 import { openApiSchemaFromZod } from './json-schema.ts'
@@ -12,7 +13,7 @@ import { APIS_SCHEMAS, TENANCY_SCHEMAS } from './tenancy.ts'
 import { TOKEN_GROUP, TOKEN_SCHEMAS } from './tokens.ts'
 
 const BY_GROUP: Record<string, Record<string, z.ZodType>> = {
-  'edge.kcp.io': EDGE_SCHEMAS,
+  'edge.kcp.io': { ...EDGE_SCHEMAS, Rollout: RolloutSchema },
   'tenancy.kcp.io': TENANCY_SCHEMAS,
   'apis.kcp.io': APIS_SCHEMAS,
   [TOKEN_GROUP]: TOKEN_SCHEMAS,

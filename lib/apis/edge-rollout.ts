@@ -1,19 +1,21 @@
 /**
  * zod schema of the `Rollout` kind (`edge.kcp.io/v1alpha1`, cluster-scoped in a workload space;
- * docs/architecture/rollout.md): which objects of its space it governs (an EdgePlacement's "what":
- * `namespaceSelector`, `nonNamespacedObjects`), the ordered waves their changes go through (each a
- * set of Location selectors, or none for every edge no earlier wave took; at most `maxEdges` in
- * flight; an optional approval), the gate a wave must pass before the next is promoted, what a
- * failed gate does, a user pause and the approvals given. Defaults are safe: every reporting edge
- * ready, a 60 s soak, a 600 s deadline, no failed edge, stale edges waited for, Pause. The
- * status, written by the rollout step alone, names the revision in flight and the last completed
- * one, the phase, the current wave and per wave where its edges stand. Admission refuses what can
- * never work: duplicate wave names, a catch-all wave that is not last (the waves after it could
- * never be reached), a percentage outside 1–100 %, an approval of a wave that does not exist.
+ * docs/architecture/placement.md, "Rollout"): which objects of its space it governs (an
+ * EdgePlacement's "what": `namespaceSelector`, `nonNamespacedObjects`), the ordered waves their
+ * changes go through (each a set of Location selectors, or none for every edge no earlier wave
+ * took; at most `maxEdges` in flight; an optional approval), the gate a wave must pass before the
+ * next is promoted, what a failed gate does, a user pause and the approvals given. Defaults are
+ * safe: every reporting edge ready, a 60 s soak, a 600 s deadline, no failed edge, stale edges
+ * waited for, Pause. The status, written by the rollout step alone, names the revision in flight
+ * and the last completed one, the phase, the current wave and per wave where its edges stand;
+ * every field is described, for `kubectl explain`. Admission refuses what can never work:
+ * duplicate wave names, a catch-all wave that is not last (the waves after it could never be
+ * reached), a percentage outside 1–100 %, an approval of a wave that does not exist.
  */
 import { z } from 'zod'
 import { dnsLabelErrors } from '../kube/names.ts'
-import { ConditionSchema, LabelSelectorSchema, ObjectMetaSchema } from './meta.ts'
+import { kindObject } from './kind-object.ts'
+import { ConditionSchema, LabelSelectorSchema } from './meta.ts'
 
 export const MAX_WAVES = 20
 export const MAX_APPROVALS = 50
@@ -69,7 +71,10 @@ const NonNamespacedSchema = z.object({
   apiGroup: z.string().optional().describe('API group; empty is the core group.'),
   resources: z.array(z.string()).optional().describe('Lowercase plural resources; "*" means all.'),
   resourceNames: z.array(z.string()).optional().describe('Object names; "*" means all.'),
-  labelSelectors: z.array(LabelSelectorSchema).optional(),
+  labelSelectors: z
+    .array(LabelSelectorSchema)
+    .optional()
+    .describe('Objects whose labels match any of these are governed too, whatever their name.'),
 })
 
 export const RolloutWaveSchema = z.object({
@@ -199,13 +204,13 @@ const count = () => z.int32().min(0)
 
 export const WaveFailureSchema = z.object({
   cluster: z.string().describe('The inventory space of the edge.'),
-  syncTarget: z.string(),
-  reason: z.string(),
-  message: z.string().optional(),
+  syncTarget: z.string().describe('The SyncTarget (edge) that failed, in that space.'),
+  reason: z.string().describe('Why, as the edge reported it (ApplyFailed, ImagePullBackOff...).'),
+  message: z.string().optional().describe('The first words of what the edge reported.'),
 })
 
 export const WaveStatusSchema = z.object({
-  name: z.string(),
+  name: z.string().describe('The wave’s name, as in spec.waves.'),
   revision: z.int32().min(0).optional().describe('The revision this wave was promoted to.'),
   cut: z
     .number()
@@ -226,35 +231,58 @@ export const WaveStatusSchema = z.object({
     .optional()
     .describe('The Rollout’s generation when it failed: an approval added since resumes it.'),
   failureReason: z.string().optional().describe('TooManyFailures or DeadlineExceeded.'),
-  failureMessage: z.string().optional(),
+  failureMessage: z.string().optional().describe('What the failed gate saw.'),
   edges: count().describe('Edges in this wave.'),
   ready: count().describe('Edges ready at the wave’s revision.'),
-  failed: count(),
-  stale: count(),
-  pending: count(),
-  failures: z.array(WaveFailureSchema).max(MAX_WAVE_FAILURES).optional(),
+  failed: count().describe('Edges failed at the wave’s revision.'),
+  stale: count().describe('Edges not reporting (counted as staleEdges says).'),
+  pending: count().describe('Edges not yet ready at the wave’s revision, nor failed, nor stale.'),
+  failures: z
+    .array(WaveFailureSchema)
+    .max(MAX_WAVE_FAILURES)
+    .optional()
+    .describe(`The first failed edges (at most ${MAX_WAVE_FAILURES}) and why.`),
 })
 export type WaveStatus = z.infer<typeof WaveStatusSchema>
 
 export const RolloutStatusSchema = z.object({
-  observedGeneration: z.int32().optional(),
-  phase: z.enum(ROLLOUT_PHASES).optional(),
+  observedGeneration: z
+    .int32()
+    .optional()
+    .describe('The metadata.generation this status was written for.'),
+  phase: z
+    .enum(ROLLOUT_PHASES)
+    .optional()
+    .describe(
+      'Progressing, WaitingForSoak, WaitingForApproval, Paused (by spec.paused or a failed ' +
+        'gate), Complete or RolledBack.'
+    ),
   revision: z.int32().min(0).optional().describe('The revision in flight (or the last one).'),
   completedRevision: z.int32().min(0).optional().describe('The last revision every wave passed.'),
   currentWave: z.string().optional().describe('The wave the revision in flight is at.'),
-  waves: z.array(WaveStatusSchema).max(MAX_WAVES).optional(),
+  waves: z
+    .array(WaveStatusSchema)
+    .max(MAX_WAVES)
+    .optional()
+    .describe('Per wave, in spec order: its revision, its cut and where its edges stand.'),
   conditions: z
     .array(ConditionSchema)
     .optional()
+    .describe('Progressing (the phase and why) and GateFailed (the last failed gate).')
     .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
 })
 export type RolloutStatus = z.infer<typeof RolloutStatusSchema>
 
-export const RolloutSchema = z.object({
-  apiVersion: z.string(),
-  kind: z.literal('Rollout'),
-  metadata: ObjectMetaSchema,
-  spec: RolloutSpecSchema,
-  status: RolloutStatusSchema.optional(),
-})
+export const RolloutSchema = kindObject(
+  'Rollout',
+  'Stages the changes of the objects it selects in its workload space through ordered waves of ' +
+    'edges: each numbered revision reaches a wave only after the previous wave passed its gate ' +
+    '(ready edges, failures, a soak, a deadline), whichever EdgePlacements send the objects.',
+  {
+    spec: RolloutSpecSchema.describe('What it governs, its waves, gate and failure policy.'),
+    status: RolloutStatusSchema.optional().describe(
+      'Where the rollout stands, written by the rollout step alone.'
+    ),
+  }
+)
 export type Rollout = z.infer<typeof RolloutSchema>

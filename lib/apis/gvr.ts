@@ -24,6 +24,7 @@ export const PLACEMENT_SLICES: Gvr = {
   version: 'v1alpha1',
   resource: 'singleplacementslices',
 }
+export const ROLLOUTS: Gvr = { group: 'edge.kcp.io', version: 'v1alpha1', resource: 'rollouts' }
 export const CUSTOMIZERS: Gvr = {
   group: 'edge.kcp.io',
   version: 'v1alpha1',

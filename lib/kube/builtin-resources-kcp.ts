@@ -1,7 +1,8 @@
 /**
  * Resources every space has beyond Kubernetes' own: kcp's `tenancy.kcp.io` (Workspaces, which
  * create child spaces, and WorkspaceTypes) and `apis.kcp.io` (APIBindings, APIExports), and the
- * edge API `edge.kcp.io/v1alpha1` of KubeStellar's 2023 PoC. All are cluster-scoped except
+ * edge API `edge.kcp.io/v1alpha1` of KubeStellar's 2023 PoC (plus edgeplane's Rollout, which
+ * stages the changes of a workload space's objects through waves of edges). All are cluster-scoped except
  * Customizer, Summarizer and StatusSummary. SinglePlacementSlice, Customizer, Summarizer and
  * StatusSummary have no status subresource (no status at all: a StatusSummary's results are its
  * top-level `summary`, written by the summarize step).
@@ -26,6 +27,7 @@ export const KCP_RESOURCES: ResourceInfo[] = [
   edge({ resource: 'synctargets', kind: 'SyncTarget', status: true }),
   edge({ resource: 'locations', kind: 'Location', status: true }),
   edge({ resource: 'edgeplacements', kind: 'EdgePlacement', shortNames: ['epl'], status: true }),
+  edge({ resource: 'rollouts', kind: 'Rollout', status: true }),
   edge({ resource: 'singleplacementslices', kind: 'SinglePlacementSlice', shortNames: ['sps'] }),
   edge({ resource: 'syncerconfigs', kind: 'SyncerConfig', shortNames: ['escfg'], status: true }),
   edge({ resource: 'customizers', kind: 'Customizer', namespaced: true }),

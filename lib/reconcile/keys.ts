@@ -5,7 +5,8 @@
  *   SyncTarget re-created with a new uid gets a new mailbox; its space is `root:espw:<mailbox>`
  *   (`mailboxSpacePath` builds it, `mailboxOfSpacePath` reads it back);
  * - where: `<workload-space-id>/<edgeplacement-name>`, naming one EdgePlacement and its
- *   SinglePlacementSlice whatever the space is later called.
+ *   SinglePlacementSlice whatever the space is later called;
+ * - rollout: `<workload-space-id>/<rollout-name>`, the same shape, naming one Rollout.
  * Space ids come from an object's `kcp.io/cluster` annotation.
  */
 import { ESPW } from '../apis/gvr.ts'
@@ -66,3 +67,9 @@ export function parseWhereKey(key: string): { spaceId: string; name: string } | 
   const m = WHERE_RE.exec(key)
   return m?.[1] && m[2] && m[2].length <= 253 ? { spaceId: m[1], name: m[2] } : undefined
 }
+
+/** The key of the rollout step for a Rollout of a space (the where key's shape). */
+export const rolloutKey = whereKey
+/** The key of a Rollout object; undefined without space or name. */
+export const rolloutKeyOf = whereKeyOf
+export const parseRolloutKey = parseWhereKey

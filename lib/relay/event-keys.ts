@@ -27,6 +27,8 @@
  * - summarize: see summarize-keys.ts (reports in mailbox spaces, heartbeats, placements). The
  *   deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key, a
  *   terminating workload object holding the edge-removal finalizer its space's summarize keys.
+ * - rollout: see rollout-keys.ts (a Rollout, the governed objects of its space, its space's
+ *   slices, Locations; a Rollout's promotion or rollback wakes its space's mailboxes).
  * - Control objects (lib/tenancy/control-kinds.ts: placements, slices, SyncTargets, Locations,
  *   Customizers, Summarizers, Workspaces...) in root:espw or below it (provider-spaces.ts) wake
  *   nothing, but the mailbox Workspaces of root:espw itself: an edge that got them into its
@@ -38,11 +40,10 @@
 import { isSystemInfrastructure } from '../apis/categories.ts'
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { placementOfSlice, sliceWhereKey } from '../placement/slice-owner.ts'
-import { isMailboxName, mailboxOf, whereKey, whereKeyOf } from '../reconcile/keys.ts'
+import { isMailboxName, mailboxOf, whereKeyOf } from '../reconcile/keys.ts'
 import { isControlResource } from '../tenancy/control-kinds.ts'
 import {
   inputMoved,
-  mailboxMoved,
   notWokenSince,
   rememberWoken,
   rvOf,
@@ -50,21 +51,30 @@ import {
   syncTargetMoved,
   whereInputMoved,
 } from './event-memory.ts'
+import { mailboxKeys } from './mailbox-workspace-keys.ts'
 import type { ProviderSpaces } from './provider-spaces.ts'
+import { keysForRelist } from './relist-keys.ts'
 import { removalKeys } from './removal-keys.ts'
+import { type RolloutIndex, rolloutKeys } from './rollout-keys.ts'
 import { destinationsOfSlice, mailboxesOfSlice, type SliceIndex } from './slice-index.ts'
 import { SUMMARIZE_STEP, type SummarizeKeysState, summarizeKeys } from './summarize-keys.ts'
 import { isTenancyPolicy, tenancyKeys } from './tenancy-keys.ts'
 
-export { isMailboxName, mailboxOf, SUMMARIZE_STEP, whereKeyOf }
+export { isMailboxName, keysForRelist, mailboxOf, SUMMARIZE_STEP, whereKeyOf }
 
-export const MAILBOX_STEP = 'mailbox'
-export const WHERE_STEP = 'where'
-export const TRANSLATE_STEP = 'translate'
+import {
+  MAILBOX_STEP,
+  type ResourceRef,
+  type StepKey,
+  TRANSLATE_STEP,
+  translate,
+  WHERE_STEP,
+} from './step-keys.ts'
+
+export type { ResourceRef, StepKey }
+export { MAILBOX_STEP, TRANSLATE_STEP, WHERE_STEP }
 
 export type WatchEvent = { type: string; object: KubeObject }
-export type StepKey = { step: string; key: string }
-export type ResourceRef = { group: string; resource: string }
 
 export type EventKeysDeps = {
   /** Logical-cluster id of the edge service provider space (root:espw). */
@@ -82,6 +92,8 @@ export type EventKeysDeps = {
    * without it, root:espw and the mailbox spaces the summarize state knows.
    */
   providers?: ProviderSpaces
+  /** The Rollouts of each space (rollout-keys.ts); without it, no rollout key. */
+  rollouts?: RolloutIndex
   /** What the summarize keys need (mailbox spaces, heartbeats seen); without it, none. */
   summarize?: SummarizeKeysState
   /** EdgePlacement key -> `<uid>/<generation>` last seen; without it, every event translates. */
@@ -111,9 +123,6 @@ const EDGE = 'edge.kcp.io'
 const CHANGES = ['ADDED', 'MODIFIED', 'DELETED']
 
 const spaceOf = (obj: KubeObject) => obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
-
-const translate = (mailboxes: Iterable<string>): StepKey[] =>
-  [...new Set(mailboxes)].sort().map((key) => ({ step: TRANSLATE_STEP, key }))
 
 /** Whether the space is root:espw or below, as far as the relay knows. */
 function isProvider(deps: EventKeysDeps, space: string | undefined): boolean {
@@ -216,7 +225,16 @@ export async function keysForEvent(
       },
       isProvider: (space) => isProvider(deps, space),
     })
-  const keys = await stepKeys(ref, event, deps)
+  const rollouts = deps.rollouts
+  const keys = [
+    ...(await stepKeys(ref, event, deps)),
+    ...(rollouts
+      ? rolloutKeys(ref, event.type, event.object, {
+          rollouts,
+          translateOfSpace: (space) => translate(deps.index.ofSpace(space)),
+        })
+      : []),
+  ]
   const summarize = deps.summarize
   const all = summarize
     ? [
@@ -256,6 +274,8 @@ async function stepKeys(
       case 'edgeplacements':
         deps.placementSeen?.(event.type, obj)
         return placementKeys(event.type, obj, deps)
+      case 'rollouts':
+        return [] // rollout-keys.ts: its own key, and its space's mailboxes on a hold move
       case 'singleplacementslices': {
         const key = sliceWhereKey(obj)
         const own = key ? [{ step: WHERE_STEP, key }] : []
@@ -268,40 +288,4 @@ async function stepKeys(
     if (mailbox) return mailbox
   }
   return spaceKeys(event.type, ref, obj, deps)
-}
-
-/**
- * A mailbox Workspace's keys: its own translate key, its mailbox key when that step's input moved,
- * and when it came or went (or started terminating) the where keys of the placements whose slices
- * name it: their status lists a Location none of whose SyncTargets has a mailbox (NoMailbox).
- */
-function mailboxKeys(type: string, obj: KubeObject, deps: EventKeysDeps): StepKey[] | undefined {
-  const name = obj.metadata.name
-  if (spaceOf(obj) !== deps.espwSpaceId || !name || !isMailboxName(name)) return undefined
-  const moved = mailboxMoved(deps.mailboxes, type, obj)
-  const own = moved ? [{ step: MAILBOX_STEP, key: name }] : []
-  const wheres =
-    type === 'ADDED' || moved
-      ? [...new Set(deps.index.slicesNaming(name).map((s) => whereKey(s.space, s.placement)))]
-          .sort()
-          .map((key) => ({ step: WHERE_STEP, key }))
-      : []
-  return [...own, ...wheres, ...translate([name])]
-}
-
-/**
- * After a relist: the slices the index holds that the list no longer has vanished while the watch
- * was away (their DELETED event is lost); forgets them and wakes their mailboxes.
- */
-export function keysForRelist(
-  ref: ResourceRef,
-  items: readonly KubeObject[],
-  deps: EventKeysDeps
-): StepKey[] {
-  if (ref.group !== EDGE || ref.resource !== 'singleplacementslices') return []
-  const listed = new Set(items.map((o) => `${spaceOf(o)}\u0000${o.metadata?.name}`))
-  const woken: string[] = []
-  for (const s of deps.index.slices())
-    if (!listed.has(`${s.space}\u0000${s.name}`)) woken.push(...deps.index.remove(s.space, s.name))
-  return translate(woken)
 }

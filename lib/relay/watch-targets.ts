@@ -2,8 +2,8 @@
  * What the relay watches. A WatchTarget is one resource at one version, either across all spaces
  * (`space` absent: the `/clusters/*` view) or in one space (a CRD's custom resources: the cross-space
  * view serves root's registry only, so a CRD's group is a 404 there). The core
- * targets feed the mailbox and where steps and the translate index (SyncTargets, Locations,
- * EdgePlacements, SinglePlacementSlices, Workspaces, CRDs) and carry the administrator's tenancy
+ * targets feed the mailbox, where and rollout steps and the translate index (SyncTargets,
+ * Locations, EdgePlacements, Rollouts, SinglePlacementSlices, Workspaces, CRDs) and carry the administrator's tenancy
  * policy (Inventories, PlacementGrants: a change wakes every step, tenancy-keys.ts); every other resource a placement can
  * select is found through the hub's discovery at start and matters only to the translate step.
  * Which resources are skipped is decided in ONE place, `isWatchedResource`, from the object
@@ -45,6 +45,7 @@ export const CRDS: WatchTarget = {
   resource: 'customresourcedefinitions',
 }
 export const SLICES: WatchTarget = edge('singleplacementslices')
+export const ROLLOUTS: WatchTarget = edge('rollouts')
 const tenancy = (resource: string): WatchTarget => ({
   group: GRANT_GROUP,
   version: GRANT_VERSION,
@@ -56,6 +57,7 @@ export const CORE_TARGETS: readonly WatchTarget[] = [
   edge('synctargets'),
   edge('locations'),
   edge('edgeplacements'),
+  ROLLOUTS,
   SLICES,
   WORKSPACES,
   CRDS,
@@ -67,11 +69,12 @@ const gr = (group: string, resource: string) => `${group}/${resource}`
 
 /**
  * Listed afresh at every start instead of resuming from their cursor: the relay keeps in memory
- * what they describe (the slice index, the CRDs per space), and relisting Workspaces wakes every
+ * what they describe (the slice index, the Rollouts per space, the CRDs per space), and relisting Workspaces wakes every
  * mailbox once, which covers the destinations removed while the relay was not running.
  */
 const LIST_ON_START = new Set([
   gr(SLICES.group, SLICES.resource),
+  gr(ROLLOUTS.group, ROLLOUTS.resource),
   gr(WORKSPACES.group, WORKSPACES.resource),
   gr(CRDS.group, CRDS.resource),
 ])

@@ -1,5 +1,5 @@
 /**
- * One step of a Rollout's progress (docs/architecture/rollout.md, "Status and phases"): from its
+ * One step of a Rollout's progress (docs/architecture/placement.md, "Rollout"): from its
  * spec, the status the rollout step wrote last, the newest revision cut and where each wave's
  * promoted edges stand, the next status, the Events to record and when to look again. Level-based
  * and pure: the same inputs give the same answer, and every moment the rollout waits for (a soak,

@@ -1,5 +1,5 @@
 /**
- * Where a Rollout's revisions live (docs/architecture/rollout.md, "Revisions"): the key-value
+ * Where a Rollout's revisions live (docs/architecture/placement.md, "Rollout"): the key-value
  * store, so stateless invocations, restarts and new releases keep them. Per Rollout (by its
  * space id and uid, so a Rollout deleted and made again starts afresh): one record per revision
  * (ns `rollout-revisions`, key `<space>/<uid>/<number, 10 digits>`, listed in order), each body

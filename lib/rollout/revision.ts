@@ -1,5 +1,5 @@
 /**
- * A Rollout's revisions as content (docs/architecture/rollout.md, "Revisions"): the objects it
+ * A Rollout's revisions as content (docs/architecture/placement.md, "Rollout"): the objects it
  * governs, each named by its copy key (group, resource, namespace, name: a copy keeps its key
  * when its version changes) and hashed over what translation reads of it
  * (lib/placement/translate-input.ts), so the control plane's own writes on a workload object

@@ -97,3 +97,42 @@ describe('the cron within its invocation budget', () => {
     expect(ticks).toBeGreaterThanOrEqual(2)
   })
 })
+
+describe('the cron and the Rollouts', () => {
+  it('re-runs a Rollout waiting on its settle, within the invocation budget', async () => {
+    hub = await createTestHub()
+    let nowMs = Date.parse('2026-12-03T10:00:00Z')
+    hub.deps.now = () => new Date(nowMs)
+    const ROS = '/clusters/root/apis/edge.kcp.io/v1alpha1/rollouts'
+    const CMS = '/clusters/root/api/v1/namespaces/default/configmaps'
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } }
+    expect((await hub.call('POST', CMS, cm)).status).toBe(201)
+    const spec = { namespaceSelector: {}, waves: [{ name: 'all' }] }
+    const rollout = {
+      apiVersion: 'edge.kcp.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'r' },
+      spec,
+    }
+    expect((await hub.call('POST', ROS, rollout)).status).toBe(201)
+    const status = async () => (await hub!.call('GET', `${ROS}/r`)).body.status
+    const cronBudget = 1_000
+    const run = async () => {
+      let stats: InvocationStats | undefined
+      await runInvocation(
+        'cron',
+        { subrequests: cronBudget, mode: 'strict', onEnd: (s) => (stats = s) },
+        () => runMaintenance(hub!.deps, hub!.store, { cron: '* * * * *', baseUrl: '' })
+      )
+      expect(stats!.subrequests).toBeLessThanOrEqual(cronBudget)
+    }
+    await run()
+    expect(await status()).toMatchObject({ revision: 1, completedRevision: 1, phase: 'Complete' })
+    await hub.call('PUT', `${CMS}/c`, { ...cm, data: { a: '2' } })
+    await run()
+    expect((await status()).revision).toBe(1)
+    nowMs += 5_000
+    await run()
+    expect((await status()).revision).toBe(2)
+  })
+})

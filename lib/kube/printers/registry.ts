@@ -20,6 +20,7 @@ import { summaryPrinters } from './edge-summary.ts'
 import { EDGES_COLUMN_KINDS, withEdgesColumn } from './edges-column.ts'
 import { EVENT_PRINTER } from './event.ts'
 import { POD_PRINTER } from './pod.ts'
+import { rolloutPrinters } from './rollout.ts'
 import { TOKEN_PRINTER } from './token.ts'
 import type { Printer } from './types.ts'
 import { workloadPrinters } from './workloads.ts'
@@ -45,6 +46,7 @@ const BY_KIND: Record<string, Printer> = {
   ...clusterPrinters,
   ...edgePrinters,
   ...summaryPrinters,
+  ...rolloutPrinters,
 }
 
 /** The center's printers of the kinds whose status is aggregated over edges: with EDGES. */

@@ -1,0 +1,101 @@
+/**
+ * The rollout step for one key (`<workload-space-id>/<rollout-name>`;
+ * docs/architecture/placement.md, "Rollout"): make the Rollout's status say where its newest revision stands. It re-reads the Rollout, the
+ * objects it governs (governed.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
+ * a revision when the governed content moved and settled (revisions.ts; the first revision at
+ * once, adopted as completed), reads the edges of each wave (edges.ts) and where they stand (the
+ * injected `tally`, tally.ts), and lets lib/rollout/progress.ts decide the next status. Then it
+ * writes the status when it differs (status.ts: resourceVersion precondition), records the Events
+ * progress reported, and only after the status write removes the revision records and bodies no
+ * status names (keeping at most the completed revision, the one in flight, what waves hold and
+ * the newest). Level-based: it never learns what woke it, and asks to be run again when a settle,
+ * soak or deadline ends. A failed read throws before anything is written or removed; an absent or
+ * deleting Rollout is left alone (its Events go with it; its records are keyed by its uid).
+ */
+import { type DecodeProblem, decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
+import { RolloutSchema } from '../../lib/apis/edge-rollout.ts'
+import { ROLLOUTS } from '../../lib/apis/gvr.ts'
+import type { Condition } from '../../lib/apis/meta.ts'
+import type { Logger } from '../../lib/log.ts'
+import type { ReconcileResult } from '../../lib/reconcile/types.ts'
+import { TerminalError } from '../../lib/reconcile/types.ts'
+import { progress } from '../../lib/rollout/progress.ts'
+import { createRevisionStore } from '../../lib/rollout/revision-store.ts'
+import type { KvStore } from '../../lib/store/types.ts'
+import { readWaveEdges } from './edges.ts'
+import { recordEvents } from './events.ts'
+import { type GovernedDeps, readGoverned } from './governed.ts'
+import { parseRolloutKey, ROLLOUT_STEP } from './names.ts'
+import { keptRevisions, nextRevision } from './revisions.ts'
+import { withConditions, writeStatus } from './status.ts'
+import { noReportTally, type Tally } from './tally.ts'
+
+export type RolloutDeps = GovernedDeps & {
+  kv: KvStore
+  log: Logger
+  now: () => Date
+  /** Where the waves' edges stand; default: no reports, every edge pending (tally.ts). */
+  tally?: Tally
+}
+
+const minOf = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b)
+
+export async function reconcileRollout(deps: RolloutDeps, key: string): Promise<ReconcileResult> {
+  const parsed = parseRolloutKey(key)
+  if (!parsed) throw new TerminalError(`"${key}" is not a rollout key (<space-id>/<name>)`)
+  const { spaceId, name } = parsed
+  const stored = await deps.client.get(spaceId, ROLLOUTS, name)
+  if (!stored || stored.metadata.deletionTimestamp) return { outcome: 'absent' }
+  const decoded = decodeObject(RolloutSchema, stored)
+  if (!decoded.ok) {
+    reportInvalid(deps.log, ROLLOUT_STEP, decoded.problem as DecodeProblem)
+    return { outcome: 'invalid Rollout: skipped' }
+  }
+  const rollout = decoded.value
+  const nowMs = deps.now().getTime()
+  const ref = { spaceId, uid: stored.metadata.uid ?? '' }
+  const store = createRevisionStore(deps.kv)
+  const content = await readGoverned(deps, spaceId, stored)
+  const waves = await readWaveEdges(deps.client, spaceId, rollout.spec)
+  const revisions = await nextRevision(store, ref, content, nowMs)
+  const tally = deps.tally ?? noReportTally
+  const inFlight = Math.max(rollout.status?.revision ?? 0, revisions.newest.number)
+  const counters = await tally({
+    spaceId,
+    rollout: { name, uid: ref.uid, spec: rollout.spec },
+    revision: inFlight,
+    waves,
+  })
+  const decided = progress({
+    rollout,
+    newest: revisions.newest.number,
+    waves: waves.map((w, i) => ({
+      uids: w.edges.map((e) => e.syncTargetUid),
+      tally: counters[i] ?? (() => ({ edges: 0, ready: 0, failed: 0, stale: 0, pending: 0 })),
+    })),
+    nowMs,
+  })
+  const previous = rollout.status?.conditions as Condition[] | undefined
+  const status = withConditions(decided.status, previous, nowMs)
+  const done: string[] = []
+  if (revisions.cut !== undefined) done.push(`revision ${revisions.cut} cut`)
+  if (await writeStatus(deps.client, spaceId, stored, status)) {
+    done.push('status updated')
+    const n = await recordEvents(deps, { spaceId, rollout: stored, nowMs }, decided.events)
+    if (n > 0) done.push(`${n} event${n === 1 ? '' : 's'}`)
+  }
+  const keep = keptRevisions(status, revisions.newest.number)
+  const stale = revisions.records.filter((r) => !keep.has(r.number))
+  if (stale.length > 0) {
+    await store.prune(ref, keep)
+    done.push(`${stale.length} revision${stale.length === 1 ? '' : 's'} removed`)
+  }
+  const wakeAfter =
+    revisions.wakeAtMs === undefined ? undefined : Math.max(0, revisions.wakeAtMs - nowMs)
+  const requeueAfterMs = minOf(decided.requeueAfterMs, wakeAfter)
+  return {
+    outcome: done.length > 0 ? done.join(', ') : 'unchanged',
+    ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),
+  }
+}

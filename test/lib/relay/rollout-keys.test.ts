@@ -1,0 +1,130 @@
+/**
+ * The rollout step's keys as the relay maps events (lib/relay/rollout-keys.ts through
+ * event-keys.ts): a Rollout wakes itself on a new uid, generation or deletion but not on its own
+ * status writes, and wakes its space's mailboxes when what translation holds by moved; a
+ * workload object of a space with Rollouts wakes them when its translate input moved; a slice of
+ * that space and any Location wake them; a space without Rollouts wakes none. The step names and
+ * key format agree with the Worker's.
+ */
+import { describe, expect, it } from 'vitest'
+import { ROLLOUT_STEP as WORKER_ROLLOUT_STEP } from '../../../functions/reconcile-rollout/names.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
+import { type EventKeysDeps, keysForEvent } from '../../../lib/relay/event-keys.ts'
+import { createRolloutIndex, ROLLOUT_STEP } from '../../../lib/relay/rollout-keys.ts'
+import { createSliceIndex } from '../../../lib/relay/slice-index.ts'
+
+const EDGE = 'edge.kcp.io'
+const ROLLOUTS = { group: EDGE, resource: 'rollouts' }
+const SLICES = { group: EDGE, resource: 'singleplacementslices' }
+const LOCATIONS = { group: EDGE, resource: 'locations' }
+const CONFIGMAPS = { group: '', resource: 'configmaps' }
+const MB = 'inv1-mb-0a1b2c3d-1111-2222-3333-000000000001'
+
+const at = (cluster: string) => ({ annotations: { 'kcp.io/cluster': cluster } })
+const rollout = (name: string, generation: number, status: Record<string, unknown> = {}) =>
+  ({
+    apiVersion: 'edge.kcp.io/v1alpha1',
+    kind: 'Rollout',
+    metadata: { name, uid: `u-${name}`, generation, ...at('ws1') },
+    spec: { waves: [{ name: 'all' }] },
+    status,
+  }) as unknown as KubeObject
+const cm = (cluster: string, a: string, rv: string) =>
+  ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c', namespace: 'shop', resourceVersion: rv, ...at(cluster) },
+    data: { a },
+  }) as KubeObject
+const slice = (cluster: string) =>
+  ({
+    apiVersion: 'edge.kcp.io/v1alpha1',
+    kind: 'SinglePlacementSlice',
+    metadata: { name: 'p', ...at(cluster) },
+    destinations: [
+      {
+        cluster: 'inv1',
+        locationName: 'loc',
+        syncTargetName: 'st1',
+        syncTargetUID: '0a1b2c3d-1111-2222-3333-000000000001',
+      },
+    ],
+  }) as unknown as KubeObject
+
+function deps(): EventKeysDeps {
+  return {
+    espwSpaceId: 'espw1',
+    index: createSliceIndex(),
+    listEdgePlacements: async () => [],
+    rollouts: createRolloutIndex(),
+    sources: new Map(),
+  }
+}
+const keys = async (
+  d: EventKeysDeps,
+  ref: { group: string; resource: string },
+  type: string,
+  o: KubeObject
+) => (await keysForEvent(ref, { type, object: o }, d)).map((k) => `${k.step} ${k.key}`)
+
+describe('rollout keys', () => {
+  it('use the step name and key format of the Worker', () => {
+    expect(ROLLOUT_STEP).toBe(WORKER_ROLLOUT_STEP)
+  })
+
+  it('wake a Rollout on a new generation, not on its own status writes', async () => {
+    const d = deps()
+    expect(await keys(d, ROLLOUTS, 'ADDED', rollout('r', 1))).toContain('rollout ws1/r')
+    const counts = { waves: [{ name: 'all', revision: 1, ready: 3 }], revision: 1 }
+    const written = await keys(d, ROLLOUTS, 'MODIFIED', rollout('r', 1, counts))
+    expect(written.filter((k) => k.startsWith('rollout'))).toEqual([])
+    const recounted = { ...counts, waves: [{ name: 'all', revision: 1, ready: 4 }] }
+    expect(await keys(d, ROLLOUTS, 'MODIFIED', rollout('r', 1, recounted))).toEqual([])
+    expect(await keys(d, ROLLOUTS, 'MODIFIED', rollout('r', 2, recounted))).toContain(
+      'rollout ws1/r'
+    )
+    expect(await keys(d, ROLLOUTS, 'DELETED', rollout('r', 2, recounted))).toContain(
+      'rollout ws1/r'
+    )
+  })
+
+  it('wake the mailboxes of the space when a wave is promoted or rolled back', async () => {
+    const d = deps()
+    await keys(d, SLICES, 'ADDED', slice('ws1'))
+    await keys(d, ROLLOUTS, 'ADDED', rollout('r', 1, { revision: 1 }))
+    const promoted = { revision: 2, waves: [{ name: 'all', revision: 2, cut: 1, ready: 0 }] }
+    expect(await keys(d, ROLLOUTS, 'MODIFIED', rollout('r', 1, promoted))).toEqual([
+      `translate ${MB}`,
+    ])
+    const counted = { ...promoted, waves: [{ name: 'all', revision: 2, cut: 1, ready: 1 }] }
+    expect(await keys(d, ROLLOUTS, 'MODIFIED', rollout('r', 1, counted))).toEqual([])
+  })
+
+  it('wake the Rollouts of a space when a governed object or a slice there moves', async () => {
+    const d = deps()
+    await keys(d, ROLLOUTS, 'ADDED', rollout('b', 1))
+    await keys(d, ROLLOUTS, 'ADDED', rollout('a', 1))
+    expect(await keys(d, CONFIGMAPS, 'ADDED', cm('ws1', '1', '10'))).toEqual([
+      'rollout ws1/a',
+      'rollout ws1/b',
+    ])
+    expect(await keys(d, CONFIGMAPS, 'MODIFIED', cm('ws1', '1', '11'))).toEqual([])
+    expect(await keys(d, CONFIGMAPS, 'MODIFIED', cm('ws1', '2', '12'))).toContain('rollout ws1/a')
+    expect(await keys(d, CONFIGMAPS, 'ADDED', cm('ws2', '1', '13'))).toEqual([])
+    expect(await keys(d, SLICES, 'ADDED', slice('ws1'))).toEqual(
+      expect.arrayContaining(['rollout ws1/a', 'rollout ws1/b'])
+    )
+    const loc = {
+      apiVersion: 'edge.kcp.io/v1alpha1',
+      kind: 'Location',
+      metadata: { name: 'loc', ...at('inv1') },
+    }
+    expect(await keys(d, LOCATIONS, 'MODIFIED', loc as KubeObject)).toEqual(
+      expect.arrayContaining(['rollout ws1/a', 'rollout ws1/b'])
+    )
+    await keys(d, ROLLOUTS, 'DELETED', rollout('a', 1))
+    await keys(d, ROLLOUTS, 'DELETED', rollout('b', 1))
+    const after = await keys(d, CONFIGMAPS, 'MODIFIED', cm('ws1', '3', '14'))
+    expect(after.filter((k) => k.startsWith('rollout'))).toEqual([])
+  })
+})
