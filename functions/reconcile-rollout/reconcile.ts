@@ -1,7 +1,8 @@
 /**
  * The rollout step for one key (`<workload-space-id>/<rollout-name>`;
  * docs/architecture/placement.md, "Rollout"): make the Rollout's status say where its newest revision stands. It re-reads the Rollout, the
- * objects it governs (governed.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
+ * objects it governs (governed.ts: an older Rollout's objects left out, and a Conflict
+ * condition and Warning Event for any overlap, conflicts.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
  * a revision when the governed content moved and settled (revisions.ts; the first revision at
  * once, adopted as completed), reads the edges of each wave (edges.ts) and where they stand (the
  * injected `tally`, tally.ts), and lets lib/rollout/progress.ts decide the next status. Then it
@@ -22,6 +23,7 @@ import { TerminalError } from '../../lib/reconcile/types.ts'
 import { progress } from '../../lib/rollout/progress.ts'
 import { createRevisionStore } from '../../lib/rollout/revision-store.ts'
 import type { KvStore } from '../../lib/store/types.ts'
+import { CONFLICT, conflictCondition, conflictEvent } from './conflicts.ts'
 import { readWaveEdges } from './edges.ts'
 import { recordEvents } from './events.ts'
 import { type GovernedDeps, readGoverned } from './governed.ts'
@@ -77,12 +79,19 @@ export async function reconcileRollout(deps: RolloutDeps, key: string): Promise<
     nowMs,
   })
   const previous = rollout.status?.conditions as Condition[] | undefined
-  const status = withConditions(decided.status, previous, nowMs)
+  const generation = stored.metadata.generation ?? 0
+  const conflict = conflictCondition(content.overlaps, generation)
+  const status = withConditions(decided.status, previous, nowMs, [conflict])
+  const warned = conflictEvent(
+    conflict,
+    previous?.find((c) => c.type === CONFLICT)
+  )
+  const events = warned ? [...decided.events, warned] : decided.events
   const done: string[] = []
   if (revisions.cut !== undefined) done.push(`revision ${revisions.cut} cut`)
   if (await writeStatus(deps.client, spaceId, stored, status)) {
     done.push('status updated')
-    const n = await recordEvents(deps, { spaceId, rollout: stored, nowMs }, decided.events)
+    const n = await recordEvents(deps, { spaceId, rollout: stored, nowMs }, events)
     if (n > 0) done.push(`${n} event${n === 1 ? '' : 's'}`)
   }
   const keep = keptRevisions(status, revisions.newest.number)

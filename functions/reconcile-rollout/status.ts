@@ -3,7 +3,7 @@
  * decided, with two conditions — Progressing (True while a revision moves through the waves or
  * waits on a soak or an approval; False with the phase as reason once Complete, Paused or
  * RolledBack) and GateFailed (True with the failed wave's reason and message while a wave stands
- * failed) — each keeping its lastTransitionTime while its status holds. Written through the status
+ * failed), and the step's others (Conflict) — each keeping its lastTransitionTime while its status holds. Written through the status
  * subresource with the resourceVersion read as precondition, and only when it differs.
  */
 import type { RolloutStatus } from '../../lib/apis/edge-rollout.ts'
@@ -30,11 +30,15 @@ function condition(
   return { ...want, lastTransitionTime: since }
 }
 
-/** The decided status with its conditions, given the conditions stored before. */
+/**
+ * The decided status with its conditions, given the conditions stored before; `more` are the
+ * step's other conditions (Conflict, conflicts.ts), kept after these two.
+ */
 export function withConditions(
   decided: RolloutStatus,
   previous: readonly Condition[] | undefined,
-  nowMs: number
+  nowMs: number,
+  more: readonly Omit<Condition, 'lastTransitionTime'>[] = []
 ): RolloutStatus {
   const phase = decided.phase ?? 'Progressing'
   const generation = decided.observedGeneration ?? 0
@@ -72,7 +76,8 @@ export function withConditions(
         },
     nowMs
   )
-  return { ...decided, conditions: [progressing, gate] }
+  const others = more.map((c) => condition(previous, c, nowMs))
+  return { ...decided, conditions: [progressing, gate, ...others] }
 }
 
 /** Writes `status` when the Rollout says otherwise; whether it wrote. */

@@ -2,7 +2,8 @@
  * The rollout step's keys for the relay (`<workload-space-id>/<rollout-name>`, lib/reconcile/
  * keys.ts), from an index of the Rollouts each space has, kept by Rollout events (the relay lists
  * Rollouts at every start, so the index is whole):
- * - a Rollout wakes its own key when what the step reads of it moved (a new uid, generation or
+ * - a Rollout wakes its own key and its space's other Rollouts' (which of them governs a shared
+ *   object depends on all of them) when what the step reads of it moved (a new uid, generation or
  *   deletion: never the step's own status writes, which would wake it again for ever), and the
  *   translate keys of its space's mailboxes when what translation holds by moved (its spec, as
  *   above, its revision, completed revision, or a wave's revision, cut or what it held before: a
@@ -84,7 +85,7 @@ export function rolloutEvent(
     names.delete(name)
     if (names.size === 0) index.bySpace.delete(space)
     index.seen?.delete(key)
-    return { own: keysOf(space, [name]), hold: true }
+    return { own: keysOf(space, [name, ...names]), hold: true }
   }
   names.add(name)
   index.bySpace.set(space, names)
@@ -97,7 +98,7 @@ export function rolloutEvent(
   index.seen?.set(key, now)
   const counts = !before || type !== 'MODIFIED'
   return {
-    own: counts || before.spec !== now.spec ? keysOf(space, [name]) : [],
+    own: counts || before.spec !== now.spec ? keysOf(space, [...names]) : [],
     hold: counts || before.hold !== now.hold || before.spec !== now.spec,
   }
 }

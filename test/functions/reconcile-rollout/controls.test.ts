@@ -1,5 +1,6 @@
 /**
- * The rollout step's controls against dynalite, each on its own Rollout over the same objects: a
+ * The rollout step's controls against dynalite, each on its own Rollout over the same objects (the
+ * one before deleted, so that none is governed by an older one): a
  * user pause holds everything and resume continues; a wave asking for approval waits for it; a
  * failed gate with Rollback sets the promoted waves back (Warning Event, GateFailed condition, the
  * first failures); without reports every edge is pending, so the gate fails at its deadline and
@@ -7,10 +8,10 @@
  * three); a failed read changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PLACEMENT_SLICES } from '../../../lib/apis/gvr.ts'
+import { PLACEMENT_SLICES, ROLLOUTS } from '../../../lib/apis/gvr.ts'
 import type { HubClient } from '../../../lib/hub/client.ts'
 import { SETTLE_MS } from '../../../lib/rollout/revision.ts'
-import { createWorld, rolloutSpec, type World } from './world.ts'
+import { createWorld, rolloutSpec, type World, WS } from './world.ts'
 
 let w: World
 let version = 0
@@ -23,8 +24,10 @@ async function cutRevision(name: string) {
   await w.run(name)
   return (await w.revisions(name)).at(-1) ?? 0
 }
-/** Creates `name` with `spec` and adopts its first revision. */
+/** Creates `name` with `spec` (the earlier tests' Rollouts deleted) and adopts its first revision. */
 async function adopted(name: string, spec: Record<string, unknown>) {
+  for (const r of await w.client.list(WS, ROLLOUTS))
+    await w.client.delete(WS, ROLLOUTS, r.metadata.name ?? '')
   w.edgesAt(['c1', 'r1', 'r2', 'r3'], 1)
   await w.setConfigMap('cfg', 'v0')
   version = 0

@@ -1,7 +1,7 @@
 /**
  * The rollout step's keys as the relay maps events (lib/relay/rollout-keys.ts through
- * event-keys.ts): a Rollout wakes itself on a new uid, generation or deletion but not on its own
- * status writes, and wakes its space's mailboxes when what translation holds by moved; a
+ * event-keys.ts): a Rollout wakes itself and its space's other Rollouts on a new uid, generation
+ * or deletion but not on its own status writes, and wakes its space's mailboxes when what translation holds by moved; a
  * workload object of a space with Rollouts wakes them when its translate input moved; a slice of
  * that space and any Location wake them; a space without Rollouts wakes none. The step names and
  * key format agree with the Worker's.
@@ -86,6 +86,27 @@ describe('rollout keys', () => {
     expect(await keys(d, ROLLOUTS, 'DELETED', rollout('r', 2, recounted))).toContain(
       'rollout ws1/r'
     )
+  })
+
+  it("wake the space's other Rollouts when one is created, changed or deleted", async () => {
+    const d = deps()
+    await keys(d, ROLLOUTS, 'ADDED', rollout('a', 1))
+    const rollouts = (ks: string[]) => ks.filter((k) => k.startsWith('rollout')).sort()
+    expect(rollouts(await keys(d, ROLLOUTS, 'ADDED', rollout('b', 1)))).toEqual([
+      'rollout ws1/a',
+      'rollout ws1/b',
+    ])
+    expect(rollouts(await keys(d, ROLLOUTS, 'MODIFIED', rollout('b', 1, { revision: 1 })))).toEqual(
+      []
+    )
+    expect(rollouts(await keys(d, ROLLOUTS, 'MODIFIED', rollout('b', 2)))).toEqual([
+      'rollout ws1/a',
+      'rollout ws1/b',
+    ])
+    expect(rollouts(await keys(d, ROLLOUTS, 'DELETED', rollout('a', 1)))).toEqual([
+      'rollout ws1/a',
+      'rollout ws1/b',
+    ])
   })
 
   it('wake the mailboxes of the space when a wave is promoted or rolled back', async () => {
