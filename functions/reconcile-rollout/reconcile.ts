@@ -4,7 +4,7 @@
  * objects it governs (governed.ts: an older Rollout's objects left out, and a Conflict
  * condition and Warning Event for any overlap, conflicts.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
  * a revision when the governed content moved and settled (revisions.ts; the first revision at
- * once, adopted as completed), reads the edges of each wave (edges.ts) and where they stand (the
+ * once, adopted as completed), reads the edges of each wave (lib/rollout/wave-edges.ts) and where they stand (the
  * injected `tally`, tally.ts), and lets lib/rollout/progress.ts decide the next status. Then it
  * writes the status when it differs (status.ts: resourceVersion precondition), records the Events
  * progress reported, and only after the status write removes the revision records and bodies no
@@ -22,9 +22,9 @@ import type { ReconcileResult } from '../../lib/reconcile/types.ts'
 import { TerminalError } from '../../lib/reconcile/types.ts'
 import { progress } from '../../lib/rollout/progress.ts'
 import { createRevisionStore } from '../../lib/rollout/revision-store.ts'
+import { readWaveEdges } from '../../lib/rollout/wave-edges.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import { CONFLICT, conflictCondition, conflictEvent } from './conflicts.ts'
-import { readWaveEdges } from './edges.ts'
 import { recordEvents } from './events.ts'
 import { type GovernedDeps, readGoverned } from './governed.ts'
 import { parseRolloutKey, ROLLOUT_STEP } from './names.ts'

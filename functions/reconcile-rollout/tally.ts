@@ -8,20 +8,11 @@
  * (it waits, then fails at its deadline) and nothing is promoted past a wave without data.
  */
 import { MAX_WAVE_FAILURES, type RolloutSpec } from '../../lib/apis/edge-rollout.ts'
-import type { Labels } from '../../lib/kube/label-selector.ts'
 import { belowCut } from '../../lib/rollout/edge-order.ts'
 import type { WaveFailure, WaveView } from '../../lib/rollout/progress.ts'
+import type { RolloutEdge, WaveEdges } from '../../lib/rollout/wave-edges.ts'
 
-/** One edge a Rollout's objects reach: its inventory space, SyncTarget and Location labels. */
-export type RolloutEdge = {
-  cluster: string
-  syncTargetName: string
-  syncTargetUid: string
-  labels: Labels | undefined
-}
-
-/** The edges of one wave of the spec, in spec order. */
-export type WaveEdges = { name: string; edges: RolloutEdge[] }
+export type { RolloutEdge, WaveEdges } from '../../lib/rollout/wave-edges.ts'
 
 export type TallyInput = {
   spaceId: string

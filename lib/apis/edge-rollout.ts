@@ -16,6 +16,7 @@ import { z } from 'zod'
 import { dnsLabelErrors } from '../kube/names.ts'
 import { kindObject } from './kind-object.ts'
 import { ConditionSchema, LabelSelectorSchema } from './meta.ts'
+import { RolloutPreviewSchema } from './rollout-preview.ts'
 
 export const MAX_WAVES = 20
 export const MAX_APPROVALS = 50
@@ -268,8 +269,12 @@ export const RolloutStatusSchema = z.object({
   conditions: z
     .array(ConditionSchema)
     .optional()
-    .describe('Progressing (the phase and why) and GateFailed (the last failed gate).')
+    .describe(
+      'Progressing (the phase and why), GateFailed (the last failed gate) and Conflict (another ' +
+        'Rollout selects some of the same objects).'
+    )
     .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+  preview: RolloutPreviewSchema.optional(),
 })
 export type RolloutStatus = z.infer<typeof RolloutStatusSchema>
 

@@ -14,8 +14,8 @@ export const MAX_PREVIEW_LISTED = 20
 /** At most this many objects listed per destination in the preview. */
 export const MAX_PREVIEW_OBJECTS_PER_DESTINATION = 5
 
-const count = () => z.int32().min(0)
-const atomic = { 'x-kubernetes-list-type': 'atomic' } as const
+export const count = () => z.int32().min(0)
+export const atomic = { 'x-kubernetes-list-type': 'atomic' } as const
 
 export const UNSELECTED_REASONS = [
   'SelectorMismatch',
@@ -55,7 +55,7 @@ export const unselectedLocationsSchema = () =>
     )
     .meta(atomic)
 
-const ObjectRefSchema = z.object({
+export const ObjectRefSchema = z.object({
   group: z.string().describe("API group; '' is the core group."),
   version: z.string().describe('The version the object is read at in its workload space.'),
   resource: z.string().describe('Lowercase plural resource.'),
@@ -65,7 +65,7 @@ const ObjectRefSchema = z.object({
 export type PreviewObjectRef = z.infer<typeof ObjectRefSchema>
 
 /** `{count, items}`: how many `what` in all, and the first `max` of them in `order`. */
-const bounded = <T extends z.ZodType>(item: T, max: number, what: string, order: string) =>
+export const bounded = <T extends z.ZodType>(item: T, max: number, what: string, order: string) =>
   z
     .object({
       count: count().describe(`How many ${what} in all.`),

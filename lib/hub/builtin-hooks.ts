@@ -4,7 +4,8 @@
  * conditions, and take their custom resources with them. tenancy.kcp.io Workspaces create their
  * child space (status Ready with its URL) and, when deleted, delete it and everything in it.
  * Tokens revoke their credential when deleted (tokens.ts). A dry run of an EdgePlacement answers
- * with its preview, which no write stores (placement-hooks.ts). Each hub gets its own registry of
+ * with its preview, which no write stores (placement-hooks.ts), and so does one of a Rollout
+ * (rollout-hooks.ts). Each hub gets its own registry of
  * them where its dependencies are built (`builtinKindHooks`, kind-hooks.ts).
  */
 import { invalid } from '../errors.ts'
@@ -23,6 +24,7 @@ import {
 import { isMailboxPath, rememberSpace } from './mailbox-space.ts'
 import { withNameLabel } from './namespace-label.ts'
 import { registerPlacementHooks } from './placement-hooks.ts'
+import { registerRolloutHooks } from './rollout-hooks.ts'
 import { registryForSpace } from './space-registry.ts'
 import {
   ensureSpace,
@@ -190,5 +192,6 @@ export function builtinKindHooks(): KindHookRegistry<HubDeps> {
   registerTokenHooks(hooks)
   registerUidIndexHooks(hooks)
   registerPlacementHooks(hooks)
+  registerRolloutHooks(hooks)
   return hooks
 }

@@ -1,16 +1,30 @@
 /**
- * The edges a Rollout's objects reach, by wave: the destinations of every SinglePlacementSlice of
+ * The edges a Rollout's objects reach, by wave (the rollout step's and the dry run's preview's): the destinations of every SinglePlacementSlice of
  * its workload space (what the where step resolved for the space's EdgePlacements), one per
  * SyncTarget uid, each in the first wave whose locationSelectors match its Location's labels
  * (lib/rollout/waves.ts; the catch-all wave last). The Locations are read once per inventory space
- * named. An edge no wave takes is in none and is left out. A failed read throws.
+ * named. An edge no wave takes is in none (listed apart: `unassigned`). A failed read throws.
  */
-import type { RolloutSpec } from '../../lib/apis/edge-rollout.ts'
-import { LOCATIONS, PLACEMENT_SLICES } from '../../lib/apis/gvr.ts'
-import type { HubClient } from '../../lib/hub/client.ts'
-import type { Labels } from '../../lib/kube/label-selector.ts'
-import { waveOf } from '../../lib/rollout/waves.ts'
-import type { RolloutEdge, WaveEdges } from './tally.ts'
+import type { RolloutSpec } from '../apis/edge-rollout.ts'
+import { LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
+import type { HubClient } from '../hub/client.ts'
+import type { Labels } from '../kube/label-selector.ts'
+import { waveOf } from './waves.ts'
+
+/** One edge a Rollout's objects reach: its inventory space, SyncTarget, Location and labels. */
+export type RolloutEdge = {
+  cluster: string
+  syncTargetName: string
+  syncTargetUid: string
+  locationName?: string
+  labels: Labels | undefined
+}
+
+/** The edges of one wave of the spec, in spec order. */
+export type WaveEdges = { name: string; edges: RolloutEdge[] }
+
+/** The waves' edges, and how many edges no wave takes (no catch-all wave). */
+export type WavesOfEdges = WaveEdges[] & { unassigned?: RolloutEdge[] }
 
 type Destination = {
   cluster?: unknown
@@ -25,7 +39,7 @@ export async function readWaveEdges(
   client: HubClient,
   spaceId: string,
   spec: RolloutSpec
-): Promise<WaveEdges[]> {
+): Promise<WavesOfEdges> {
   const slices = await client.list(spaceId, PLACEMENT_SLICES)
   const found = new Map<string, { cluster: string; location: string; name: string; uid: string }>()
   for (const s of slices) {
@@ -44,7 +58,8 @@ export async function readWaveEdges(
   for (const cluster of clusters)
     for (const l of await client.list(cluster, LOCATIONS))
       labels.set(`${cluster}/${l.metadata.name ?? ''}`, l.metadata.labels)
-  const waves: WaveEdges[] = spec.waves.map((w) => ({ name: w.name, edges: [] }))
+  const waves: WavesOfEdges = spec.waves.map((w) => ({ name: w.name, edges: [] as RolloutEdge[] }))
+  const unassigned: RolloutEdge[] = []
   const sorted = [...found.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   for (const [, d] of sorted) {
     const key = `${d.cluster}/${d.location}`
@@ -53,10 +68,13 @@ export async function readWaveEdges(
       cluster: d.cluster,
       syncTargetName: d.name,
       syncTargetUid: d.uid,
+      locationName: d.location,
       labels: labels.get(key),
     }
     const i = waveOf(spec.waves, edge.labels)
     if (i !== undefined) waves[i]?.edges.push(edge)
+    else unassigned.push(edge)
   }
+  waves.unassigned = unassigned
   return waves
 }
