@@ -8,7 +8,8 @@
  * placement would select it. Among Rollouts governing one object the oldest (creation time, then
  * name) governs it. A Rollout not adopted yet (no completed revision) holds nothing: its objects go
  * as they are. A revision whose record or body is missing is an error, never a silent fallback to
- * the live content. Pure: the caller reads the Rollouts, records and bodies once per batch.
+ * the live content. Every object sent from a revision carries its stamp (stamp.ts,
+ * `<rollout>/<revision>`). Pure: the caller reads the Rollouts, records and bodies once per batch.
  */
 import type { RolloutSpec, RolloutStatus } from '../apis/edge-rollout.ts'
 import type { Labels } from '../kube/label-selector.ts'
@@ -16,6 +17,7 @@ import type { KubeObject } from '../kube/types.ts'
 import type { SourceObject } from '../placement/types.ts'
 import { belowCut } from './edge-order.ts'
 import { type RevisionRecord, revisionKeyOf } from './revision.ts'
+import { stamped } from './stamp.ts'
 import { waveOf } from './waves.ts'
 
 /** A destination as the hold sees it: its Location's labels and its SyncTarget's uid. */
@@ -75,7 +77,7 @@ function fromRevision(held: Held, key: string, like?: SourceObject): SourceObjec
     version: entry.version,
     resource: like?.resource ?? resource,
     namespaced: entry.namespaced,
-    object: structuredClone(body),
+    object: stamped(structuredClone(body), held.rollout.name, held.record.number),
   }
 }
 

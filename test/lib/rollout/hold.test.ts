@@ -6,6 +6,7 @@ import type { SourceObject } from '../../../lib/placement/types.ts'
 import { belowCut, raiseCut } from '../../../lib/rollout/edge-order.ts'
 import { destinationRevision, type HeldRollout, holdFor } from '../../../lib/rollout/hold.ts'
 import { type RevisionRecord, revisionKeyOf } from '../../../lib/rollout/revision.ts'
+import { ROLLOUT_REVISION_ANNOTATION, stampOf } from '../../../lib/rollout/stamp.ts'
 
 const spec: RolloutSpec = {
   waves: [
@@ -152,6 +153,22 @@ describe('holdFor', () => {
       selects: (c) => c,
     })
     expect(values(out)).toEqual(['a=old', 'new=2'])
+  })
+
+  it('stamps every object it sends from a revision, and nothing else', () => {
+    const free = {
+      ...cm('free', '9'),
+      object: { ...cm('free', '9').object, metadata: { name: 'free', namespace: 'web' } },
+    }
+    const stamps = (objs: SourceObject[]) =>
+      objs.map((o) => `${o.object.metadata.name}:${stampOf(o.object)?.revision ?? '-'}`)
+    const r = rollout(revisions, inFlight)
+    expect(stamps(run(r, [cm('a', '3'), free], canary))).toEqual(['a:2', 'free:-', 'new:2'])
+    const other_ = run(r, [cm('a', '3')], other)
+    expect(stamps(other_)).toEqual(['a:1', 'gone:1'])
+    expect(other_[0]?.object.metadata.annotations?.[ROLLOUT_REVISION_ANNOTATION]).toBe('shop/1')
+    // The stored body is not changed by the stamp.
+    expect(r.body('a@1')?.metadata.annotations).toBeUndefined()
   })
 
   it('refuses to send anything when a revision or a body is missing', () => {
