@@ -50,6 +50,28 @@ export function destinationRevision(
   return belowCut(w.revision, dest.syncTargetUid, w.cut ?? 1) ? w.revision : (w.from ?? completed)
 }
 
+/**
+ * Where `dest` stands under a Rollout, as one string, undefined while the Rollout holds nothing:
+ * its wave's name (`-` for an edge no wave takes), with `>` when it is above the cut of its
+ * wave's revision. At any one status every destination at one place is at one revision
+ * (`destinationRevision`), and a place keeps its name when its wave is promoted, so mailboxes
+ * that share their copies by place (the translate step's share key) keep sharing them through a
+ * promotion: the wave's new revision is one write of their shared copies.
+ */
+export function destinationPlace(
+  spec: RolloutSpec,
+  status: RolloutStatus | undefined,
+  dest: HoldDestination
+): string | undefined {
+  if (!status?.completedRevision) return undefined
+  const i = waveOf(spec.waves, dest.labels)
+  const name = i === undefined ? undefined : spec.waves[i]?.name
+  if (name === undefined) return '-'
+  const w = status.waves?.find((x) => x.name === name)
+  if (!w || w.revision === undefined) return name
+  return belowCut(w.revision, dest.syncTargetUid, w.cut ?? 1) ? name : `${name}>`
+}
+
 const byAge = (a: HeldRollout, b: HeldRollout) =>
   a.creationTimestamp === b.creationTimestamp
     ? a.name.localeCompare(b.name)

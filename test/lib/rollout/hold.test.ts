@@ -4,7 +4,12 @@ import type { RolloutSpec, RolloutStatus } from '../../../lib/apis/edge-rollout.
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { SourceObject } from '../../../lib/placement/types.ts'
 import { belowCut, raiseCut } from '../../../lib/rollout/edge-order.ts'
-import { destinationRevision, type HeldRollout, holdFor } from '../../../lib/rollout/hold.ts'
+import {
+  destinationPlace,
+  destinationRevision,
+  type HeldRollout,
+  holdFor,
+} from '../../../lib/rollout/hold.ts'
 import { type RevisionRecord, revisionKeyOf } from '../../../lib/rollout/revision.ts'
 import { ROLLOUT_REVISION_ANNOTATION, stampOf } from '../../../lib/rollout/stamp.ts'
 
@@ -99,6 +104,35 @@ describe('destinationRevision', () => {
     }
     const noCatchAll = { waves: [spec.waves[0]] } as RolloutSpec
     expect(destinationRevision(noCatchAll, inFlight, other)).toBe(1)
+  })
+})
+
+describe('destinationPlace', () => {
+  it('names one revision per place, and keeps a wave’s name through its promotion', () => {
+    expect(destinationPlace(spec, undefined, canary)).toBeUndefined()
+    expect(destinationPlace(spec, inFlight, canary)).toBe('canary')
+    expect(destinationPlace(spec, inFlight, other)).toBe('rest')
+    const [first, rest] = inFlight.waves ?? []
+    if (!first || !rest) throw new Error('fixture')
+    const before: RolloutStatus = { ...inFlight, waves: [{ ...first, revision: 1 }, rest] }
+    expect(destinationPlace(spec, before, canary)).toBe('canary')
+    const uids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+    const cut = raiseCut(2, uids, 0, 4)
+    const partial: RolloutStatus = { ...inFlight, waves: [{ ...first, cut, from: 1 }, rest] }
+    const byPlace = new Map<string, Set<number | undefined>>()
+    for (const uid of uids) {
+      const d = { labels: { ring: 'canary' }, syncTargetUid: uid }
+      const place = destinationPlace(spec, partial, d) ?? ''
+      expect(place).toBe(belowCut(2, uid, cut) ? 'canary' : 'canary>')
+      byPlace.set(
+        place,
+        (byPlace.get(place) ?? new Set()).add(destinationRevision(spec, partial, d))
+      )
+    }
+    expect(byPlace.get('canary')).toEqual(new Set([2]))
+    expect(byPlace.get('canary>')).toEqual(new Set([1]))
+    const noCatchAll = { waves: [spec.waves[0]] } as RolloutSpec
+    expect(destinationPlace(noCatchAll, inFlight, other)).toBe('-')
   })
 })
 
