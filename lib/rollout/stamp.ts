@@ -4,7 +4,8 @@
  * the revision's body before customization and projection, so the mailbox's copy, customized or
  * not, says which revision of which Rollout it is; the summarize step reads it from the mailbox
  * body to tell which revision an edge's copy is at. An `edge.kcp.io/` key travels with the copy
- * (lib/placement/annotations.ts `travels`). Pure.
+ * (lib/placement/annotations.ts `travels`); a copy is projected over its previous body without
+ * the stamp (`withoutStamp`), so only a copy sent from a revision carries one. Pure.
  */
 import type { KubeObject } from '../kube/types.ts'
 
@@ -33,4 +34,16 @@ export function stamped(body: KubeObject, rollout: string, revision: number): Ku
     [ROLLOUT_REVISION_ANNOTATION]: stampValue(rollout, revision),
   }
   return { ...body, metadata: { ...body.metadata, annotations } }
+}
+
+/**
+ * `body` without a stamp (the same object when it has none): what a copy's previous body is
+ * projected over, so a copy no longer sent from a revision (its Rollout gone, or no longer
+ * governing it) does not keep a stale stamp by the merge rule that keeps a copy's other keys.
+ */
+export function withoutStamp<T extends KubeObject | undefined>(body: T): T {
+  const annotations = body?.metadata?.annotations
+  if (!body || !annotations || !(ROLLOUT_REVISION_ANNOTATION in annotations)) return body
+  const { [ROLLOUT_REVISION_ANNOTATION]: _stamp, ...rest } = annotations
+  return { ...body, metadata: { ...body.metadata, annotations: rest } }
 }

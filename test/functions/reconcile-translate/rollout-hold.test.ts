@@ -326,4 +326,10 @@ describe('translation under a Rollout', () => {
     expect(missing[0]?.outcome).toContain('revision 2 is not stored')
     expect(await all()).toEqual(before)
   })
+
+  it('sends the live objects, unstamped, once the Rollout is gone', async () => {
+    await client.delete(WS, ROLLOUTS, 'shop')
+    await converge()
+    expect(await all()).toEqual(everywhere(['a=4@-', 'fresh=3@-']))
+  })
 })
