@@ -95,34 +95,51 @@ async function setConfigMap(name: string, v: string) {
   else await client.update(WS, CM, { ...cur, data: { v } })
 }
 
-const rollout = async () => (await client.get(WS, ROLLOUTS, 'shop')) as KubeObject
-const refOf = async () => ({ spaceId: wsId, uid: (await rollout()).metadata.uid ?? '' })
+const rollout = async (name = 'shop') => (await client.get(WS, ROLLOUTS, name)) as KubeObject
+const refOf = async (name = 'shop') => ({
+  spaceId: wsId,
+  uid: (await rollout(name)).metadata.uid ?? '',
+})
 
 /** Cuts revision `n` from what the Rollout governs now, as the rollout step would. */
-async function cut(n: number) {
+async function cut(n: number, name = 'shop') {
   const deps = {
     client,
     builtins: builtinsFrom(),
     registry: (id: string) => registryForSpace(hub.deps, id),
   }
-  const content = await readGoverned(deps, wsId, await rollout())
+  const content = await readGoverned(deps, wsId, await rollout(name))
   const record = { number: n, cutAt: '2026-12-03T00:00:00Z', objects: content.entries }
-  await createRevisionStore(hub.store.kv).cut(await refOf(), record, content.bodies)
+  await createRevisionStore(hub.store.kv).cut(await refOf(name), record, content.bodies)
 }
+
+const createRollout = (name: string) =>
+  client.create(WS, ROLLOUTS, {
+    apiVersion: 'edge.kcp.io/v1alpha1',
+    kind: 'Rollout',
+    metadata: { name },
+    spec: {
+      namespaceSelector: { matchLabels: { app: 'shop' } },
+      waves: [
+        { name: 'canary', locationSelectors: [{ matchLabels: { ring: 'canary' } }] },
+        { name: 'rest' },
+      ],
+    } as KubeObject['spec'],
+  })
 
 const wave = (name: string, revision: number, extra = {}) => ({
   ...{ name, revision, cut: 1, edges: 2, ready: 0, failed: 0, stale: 0, pending: 2 },
   ...extra,
 })
 /** The Rollout's status: `canary` and `rest` at their revisions, `completed` completed. */
-async function setStatus(completed: number, canary: number, rest: number) {
+async function setStatus(completed: number, canary: number, rest: number, name = 'shop') {
   const status: RolloutStatus = {
     revision: Math.max(canary, rest),
     completedRevision: completed,
     phase: 'Progressing',
     waves: [wave('canary', canary, { from: completed }), wave('rest', rest)],
   }
-  await client.updateStatus(WS, ROLLOUTS, { ...(await rollout()), status })
+  await client.updateStatus(WS, ROLLOUTS, { ...(await rollout(name)), status })
 }
 
 /** A translate step whose client or key-value store fail as `fail` says. */
@@ -212,18 +229,7 @@ describe('translation under a Rollout', () => {
     const mb = await mailboxOf('c1')
     const before = (await hub.call('GET', `/clusters/${mb}/api/v1/namespaces/shop/configmaps/a`))
       .body as KubeObject
-    await client.create(WS, ROLLOUTS, {
-      apiVersion: 'edge.kcp.io/v1alpha1',
-      kind: 'Rollout',
-      metadata: { name: 'shop' },
-      spec: {
-        namespaceSelector: { matchLabels: { app: 'shop' } },
-        waves: [
-          { name: 'canary', locationSelectors: [{ matchLabels: { ring: 'canary' } }] },
-          { name: 'rest' },
-        ],
-      } as KubeObject['spec'],
-    })
+    await createRollout('shop')
     // A Rollout with no completed revision holds nothing: exactly the content of before.
     const outcomes = await converge()
     const translated = outcomes.filter((o) => o.startsWith('translate'))
@@ -331,5 +337,28 @@ describe('translation under a Rollout', () => {
     await client.delete(WS, ROLLOUTS, 'shop')
     await converge()
     expect(await all()).toEqual(everywhere(['a=4@-', 'fresh=3@-']))
+  })
+  it('stamps a customized copy too: the stamp goes on before customization', async () => {
+    await client.create(WS, CM, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: 'tpl',
+        namespace: 'shop',
+        annotations: { 'edge.kcp.io/expand-parameters': 'true' },
+      },
+      data: { v: 'ring-%(ring)' },
+    })
+    await createRollout('again')
+    await cut(1, 'again')
+    await setStatus(1, 1, 1, 'again')
+    await converge()
+    const want = (ring: string) => ['a=4@again/1', 'fresh=3@again/1', `tpl=ring-${ring}@again/1`]
+    expect(await all()).toEqual({
+      c1: want('canary'),
+      c2: want('canary'),
+      r1: want('rest'),
+      r2: want('rest'),
+    })
   })
 })
