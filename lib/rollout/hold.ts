@@ -1,6 +1,6 @@
 /**
- * What one destination receives of the objects a Rollout governs (docs/architecture/rollout.md,
- * "What each edge receives"): the revision the destination is at — its wave's revision when it is
+ * What one destination receives of the objects a Rollout governs (docs/architecture/placement.md,
+ * "Rollout", what each edge receives): the revision the destination is at — its wave's revision when it is
  * below the wave's cut, else what the wave held before (`from`), the completed revision for an
  * edge no wave takes — and, for each governed object, that revision's body instead of the live
  * one. A governed object the revision does not hold (created since) is not sent yet; an object
