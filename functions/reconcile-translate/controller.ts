@@ -26,6 +26,7 @@ import { mailboxReads, WAVE } from './mailbox-reads.ts'
 import { manifestCommits } from './manifest-commits.ts'
 import { isMailboxName, TRANSLATE_STEP } from './names.ts'
 import { reconcileTranslate, type TranslateDeps, type TranslateSession } from './reconcile.ts'
+import { rolloutHolds } from './rollout-holds.ts'
 import { contentMemo, settledShares } from './shared-content.ts'
 
 export { TRANSLATE_STEP }
@@ -41,26 +42,31 @@ export const KEY_COST = 6
 export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry' | 'slices'>
 
 export function translateController(deps: TranslateControllerDeps): Controller {
-  const session = (keys: readonly string[]): TranslateSession => ({
-    snapshot: createSnapshot({
+  const session = (keys: readonly string[]): TranslateSession => {
+    const snapshot = createSnapshot({
       client: deps.client,
       registry: deps.registry,
       collections: (spaceId) => collectionsOf(deps.kv, spaceId),
       spCheck: serviceProviderSpaceCheck(deps.kv),
       onInvalid: (p) => reportInvalid(deps.log, TRANSLATE_STEP, p),
       ...(deps.slices ? { slices: deps.slices } : {}),
-    }),
-    reported: new Set<string>(),
-    held: new Set<string>(),
-    customizations: createCustomizations(),
-    overlaps: new Map(),
-    announcer: epochAnnouncer(deps.kv, 'manifests'),
-    commits: manifestCommits(deps.projections),
-    mailboxes: mailboxReads(deps, keys),
-    contents: contentMemo(),
-    settled: settledShares(),
-    authored: authoredOrder(deps.kv),
-  })
+    })
+    return {
+      snapshot,
+      reported: new Set<string>(),
+      held: new Set<string>(),
+      customizations: createCustomizations(),
+      overlaps: new Map(),
+      announcer: epochAnnouncer(deps.kv, 'manifests'),
+      commits: manifestCommits(deps.projections),
+      mailboxes: mailboxReads(deps, keys),
+      contents: contentMemo(),
+      settled: settledShares(),
+      authored: authoredOrder(deps.kv),
+      holds: rolloutHolds(deps, snapshot),
+      heldMemo: new WeakMap(),
+    }
+  }
   // A Conflict may come from planning on a read made ahead: run once more on fresh reads. The
   // commits are told while the run is in flight, so a wave's writes go out as one group.
   const run = async (s: TranslateSession, key: string) => {

@@ -10,7 +10,8 @@
  * (customization.ts; the Location is the one the selecting placements' slices name for it, the
  * first by name) and merged field by field (merge.ts), each conflict returned for reporting.
  * Every copy is written at its group's chosen version and projected over its previous body
- * (seed 001's update rules, which also clear what the merge kept but a copy never carries); every
+ * (seed 001's update rules, which also clear what the merge kept but a copy never carries; a
+ * Rollout's stamp is never kept from the previous body, lib/rollout/stamp.ts); every
  * selected namespace and every namespace of a selected object gets a Namespace (the placement's
  * own Namespace object when it selects it, else a bare implied one, which is no source of a
  * merge), except the built-in namespaces every edge already has; Namespaces projected earlier
@@ -27,6 +28,7 @@ import {
   type ResourceRef,
   SYNCER_CONFIG_NAME,
 } from '../../lib/placement/syncer-config.ts'
+import { withoutStamp } from '../../lib/rollout/stamp.ts'
 import type { DesiredEntry, ManifestEntry } from '../../lib/store/projection-types.ts'
 import {
   type Conflict,
@@ -144,7 +146,8 @@ export function desiredContent(
       resource: source.resource,
       namespace: source.namespaced ? (m.namespace ?? '') : '',
       name: m.name ?? '',
-      body: projectBody(object, prev.get(key)?.body),
+      // The stamp is the translator's alone: a copy carries one only when sent from a revision.
+      body: projectBody(object, withoutStamp(prev.get(key)?.body)),
     }
     entries.set(key, e)
     if (source.namespaced) namespaces.add(e.namespace)

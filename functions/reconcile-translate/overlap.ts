@@ -37,6 +37,12 @@ export type OverlapSelection = {
   location?: LocationRef | undefined
   /** The grant of the placement's space (the snapshot's `grantOf`); undefined: it is gone. */
   grant: WorkloadGrant | undefined
+  /**
+   * Per Rollout the selection's objects were sent from, the destination's place under it (its
+   * wave and side of the cut: one revision, held-selections.ts); absent when every object goes
+   * as it is.
+   */
+  revisions?: string
 }
 
 /** One workload space's object for a key, with the placements of that space selecting it. */

@@ -3,8 +3,10 @@
  * the mailbox hold exactly the projection of what the placements naming that destination select,
  * plus its SyncerConfig `the-one`. It re-reads the mailbox's space and manifest (read ahead with
  * the batch's next keys, mailbox-reads.ts) and, through the batch's
- * snapshot, the slices, placements and workload objects; computes the desired content
- * (desired.ts); and commits it in one manifest write with the manifest's version as precondition
+ * snapshot, the slices, placements and workload objects; puts each placement's selection under
+ * its space's Rollouts (held-selections.ts: a governed object goes at the revision this
+ * destination is at, stamped; a failed read of a Rollout, record or body fails the key before
+ * anything is written); computes the desired content (desired.ts); and commits it in one manifest write with the manifest's version as precondition
  * (a concurrent writer makes it fail with Conflict and the key is retried), sent together with
  * the writes of the batch's other runs (manifest-commits.ts), then moves the
  * `manifests` epoch the edge API's idle polls rely on; a copy that leaves
@@ -39,6 +41,7 @@ import { type Destination, planContent } from './content-plan.ts'
 import type { DesiredContent } from './desired.ts'
 import { destinationKey, destinationSelections } from './destination-inputs.ts'
 import { holdingPlacements } from './held-mailbox.ts'
+import { type HeldSession, heldSelections } from './held-selections.ts'
 import type { MailboxReads } from './mailbox-reads.ts'
 import type { ManifestCommits } from './manifest-commits.ts'
 import { parseMailboxName, TRANSLATE_STEP } from './names.ts'
@@ -84,7 +87,7 @@ export type TranslateSession = ReportSession & {
   settled: SettledShares
   /** When the sources of the batch's merges were last updated (authored-order.ts). */
   authored: AuthoredOrder
-}
+} & Omit<HeldSession, 'snapshot'>
 
 /** One warning per unknown placement per batch: the mailboxes it reaches are kept as they are. */
 function logHeld(deps: TranslateDeps, session: TranslateSession, held: readonly DecodeProblem[]) {
@@ -130,7 +133,9 @@ export async function reconcileTranslate(
     await report()
     return { outcome: `held: ${held.map((p) => p.key).join(', ')} cannot be read` }
   }
-  const inputs = { dest, chosen, mailboxId: mailbox.id }
+  // What each placement sends here under its space's Rollouts; the reports judge the live one.
+  const sent = await heldSelections(deps.builtins, session, dest, chosen)
+  const inputs = { dest, chosen: sent, mailboxId: mailbox.id }
   let planned = await planContent(deps, session, inputs, read)
   // The settled key this run claimed, and how it tells the runs waiting on it what it found.
   let claimed: string | undefined
@@ -167,7 +172,7 @@ export async function reconcileTranslate(
     const removal = await planRemovals(
       deps,
       { id: mailbox.id, name: key },
-      { chosen, current, bodies, desired: entries, madeOf }
+      { chosen: sent, current, bodies, desired: entries, madeOf }
     )
     await choice.remember(liveVersions(entries))
     const res = await session.commits.write(mailbox.id, {
@@ -176,7 +181,7 @@ export async function reconcileTranslate(
       now: deps.now(),
       known: current ?? null,
       // Without customization, the live copies are shared with the same inputs' mailboxes.
-      ...(customize ? {} : { share: shareKey(chosen, versions) }),
+      ...(customize ? {} : { share: shareKey(sent, versions) }),
     })
     tell(share !== undefined && pureShare(res.manifest) === share)
     await removal.settle()

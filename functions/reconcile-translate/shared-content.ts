@@ -31,7 +31,9 @@ const entryText = (e: ManifestEntry) =>
 
 /**
  * What the live copies of a mailbox without customization depend on besides their previous
- * state: the placements naming it, in order, and the versions chosen. Mailboxes with the same
+ * state: the placements naming it, in order, each with its place under the Rollouts its objects
+ * were sent from (held-selections.ts: a place is at one revision; nothing when no object is sent
+ * from a revision), and the versions chosen. Mailboxes with the same
  * share key hold their live copies in one shared manifest (lib/store/shared-manifest.ts), so a
  * change of a workload they all get is one write, whatever their number.
  */
@@ -39,7 +41,10 @@ export function shareKey(
   chosen: readonly PlacementSelection[],
   versions: ReadonlyMap<string, string>
 ): string {
-  const placements = chosen.map((s) => `${s.ref.spaceId}/${s.ref.placement.metadata.name ?? ''}`)
+  const placements = chosen.map(
+    (s) =>
+      `${s.ref.spaceId}/${s.ref.placement.metadata.name ?? ''}${s.revisions ? `@${s.revisions}` : ''}`
+  )
   const chosenVersions = [...versions].map(([g, v]) => `${g}=${v}`).sort()
   return [placements.join(','), chosenVersions.join(',')].join('\n--\n')
 }

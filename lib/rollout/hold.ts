@@ -1,6 +1,6 @@
 /**
- * What one destination receives of the objects a Rollout governs (docs/architecture/rollout.md,
- * "What each edge receives"): the revision the destination is at — its wave's revision when it is
+ * What one destination receives of the objects a Rollout governs (docs/architecture/placement.md,
+ * "Rollout", what each edge receives): the revision the destination is at — its wave's revision when it is
  * below the wave's cut, else what the wave held before (`from`), the completed revision for an
  * edge no wave takes — and, for each governed object, that revision's body instead of the live
  * one. A governed object the revision does not hold (created since) is not sent yet; an object
@@ -8,14 +8,17 @@
  * placement would select it. Among Rollouts governing one object the oldest (creation time, then
  * name) governs it. A Rollout not adopted yet (no completed revision) holds nothing: its objects go
  * as they are. A revision whose record or body is missing is an error, never a silent fallback to
- * the live content. Pure: the caller reads the Rollouts, records and bodies once per batch.
+ * the live content. Every object sent from a revision carries its stamp (stamp.ts,
+ * `<rollout>/<revision>`). Pure: the caller reads the Rollouts, records and bodies once per batch.
  */
 import type { RolloutSpec, RolloutStatus } from '../apis/edge-rollout.ts'
 import type { Labels } from '../kube/label-selector.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { SourceObject } from '../placement/types.ts'
 import { belowCut } from './edge-order.ts'
+import { olderFirst } from './governor.ts'
 import { type RevisionRecord, revisionKeyOf } from './revision.ts'
+import { stamped } from './stamp.ts'
 import { waveOf } from './waves.ts'
 
 /** A destination as the hold sees it: its Location's labels and its SyncTarget's uid. */
@@ -48,10 +51,27 @@ export function destinationRevision(
   return belowCut(w.revision, dest.syncTargetUid, w.cut ?? 1) ? w.revision : (w.from ?? completed)
 }
 
-const byAge = (a: HeldRollout, b: HeldRollout) =>
-  a.creationTimestamp === b.creationTimestamp
-    ? a.name.localeCompare(b.name)
-    : a.creationTimestamp.localeCompare(b.creationTimestamp)
+/**
+ * Where `dest` stands under a Rollout, as one string, undefined while the Rollout holds nothing:
+ * its wave's name (`-` for an edge no wave takes), with `>` when it is above the cut of its
+ * wave's revision. At any one status every destination at one place is at one revision
+ * (`destinationRevision`), and a place keeps its name when its wave is promoted, so mailboxes
+ * that share their copies by place (the translate step's share key) keep sharing them through a
+ * promotion: the wave's new revision is one write of their shared copies.
+ */
+export function destinationPlace(
+  spec: RolloutSpec,
+  status: RolloutStatus | undefined,
+  dest: HoldDestination
+): string | undefined {
+  if (!status?.completedRevision) return undefined
+  const i = waveOf(spec.waves, dest.labels)
+  const name = i === undefined ? undefined : spec.waves[i]?.name
+  if (name === undefined) return '-'
+  const w = status.waves?.find((x) => x.name === name)
+  if (!w || w.revision === undefined) return name
+  return belowCut(w.revision, dest.syncTargetUid, w.cut ?? 1) ? name : `${name}>`
+}
 
 type Held = { rollout: HeldRollout; record: RevisionRecord }
 
@@ -75,7 +95,7 @@ function fromRevision(held: Held, key: string, like?: SourceObject): SourceObjec
     version: entry.version,
     resource: like?.resource ?? resource,
     namespaced: entry.namespaced,
-    object: structuredClone(body),
+    object: stamped(structuredClone(body), held.rollout.name, held.record.number),
   }
 }
 
@@ -92,7 +112,7 @@ export function holdFor(input: {
   dest: HoldDestination
   selects(candidates: SourceObject[]): SourceObject[]
 }): SourceObject[] {
-  const rollouts = [...input.rollouts].sort(byAge)
+  const rollouts = [...input.rollouts].sort(olderFirst)
   const held = new Map<HeldRollout, Held | undefined>()
   const heldBy = (r: HeldRollout) => {
     if (!held.has(r)) held.set(r, recordOf(r, input.dest))

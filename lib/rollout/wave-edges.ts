@@ -1,7 +1,8 @@
 /**
  * The edges a Rollout's objects reach, by wave (the rollout step's and the dry run's preview's): the destinations of every SinglePlacementSlice of
  * its workload space (what the where step resolved for the space's EdgePlacements), one per
- * SyncTarget uid, each in the first wave whose locationSelectors match its Location's labels
+ * SyncTarget uid (in several Locations: the first by name, as translation judges it), each in
+ * the first wave whose locationSelectors match its Location's labels
  * (lib/rollout/waves.ts; the catch-all wave last). The Locations are read once per inventory space
  * named. An edge no wave takes is in none (listed apart: `unassigned`). A failed read throws.
  */
@@ -50,7 +51,11 @@ export async function readWaveEdges(
       const cluster = str(d.cluster)
       if (!uid || !cluster) continue
       const name = str(d.syncTargetName)
-      found.set(`${cluster}/${uid}`, { cluster, location: str(d.locationName), name, uid })
+      const location = str(d.locationName)
+      const before = found.get(`${cluster}/${uid}`)
+      // In several Locations: the first by name, as translation judges its wave.
+      if (before && before.location <= location) continue
+      found.set(`${cluster}/${uid}`, { cluster, location, name, uid })
     }
   }
   const clusters = [...new Set([...found.values()].map((d) => d.cluster))]

@@ -56,6 +56,17 @@ describe('contentKey', () => {
   })
 })
 
+describe('shareKey', () => {
+  it('names each placement’s place under the Rollouts it sends from, and nothing without one', () => {
+    const v = new Map([['', 'v1']])
+    const at = (revisions?: string) =>
+      shareKey([{ ...selection('s1', 'p'), ...(revisions ? { revisions } : {}) }], v)
+    expect(at()).toBe(shareKey([selection('s1', 'p')], v))
+    expect(at('shop:canary')).toBe(at('shop:canary'))
+    expect(new Set([at(), at('shop:canary'), at('shop:rest'), at('shop:canary>')]).size).toBe(4)
+  })
+})
+
 describe('contentMemo', () => {
   const content = (n: number): DesiredContent => ({ entries: [], conflicts: [], n }) as never
 

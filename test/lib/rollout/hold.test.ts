@@ -4,8 +4,14 @@ import type { RolloutSpec, RolloutStatus } from '../../../lib/apis/edge-rollout.
 import type { KubeObject } from '../../../lib/kube/types.ts'
 import type { SourceObject } from '../../../lib/placement/types.ts'
 import { belowCut, raiseCut } from '../../../lib/rollout/edge-order.ts'
-import { destinationRevision, type HeldRollout, holdFor } from '../../../lib/rollout/hold.ts'
+import {
+  destinationPlace,
+  destinationRevision,
+  type HeldRollout,
+  holdFor,
+} from '../../../lib/rollout/hold.ts'
 import { type RevisionRecord, revisionKeyOf } from '../../../lib/rollout/revision.ts'
+import { ROLLOUT_REVISION_ANNOTATION, stampOf } from '../../../lib/rollout/stamp.ts'
 
 const spec: RolloutSpec = {
   waves: [
@@ -101,6 +107,35 @@ describe('destinationRevision', () => {
   })
 })
 
+describe('destinationPlace', () => {
+  it('names one revision per place, and keeps a wave’s name through its promotion', () => {
+    expect(destinationPlace(spec, undefined, canary)).toBeUndefined()
+    expect(destinationPlace(spec, inFlight, canary)).toBe('canary')
+    expect(destinationPlace(spec, inFlight, other)).toBe('rest')
+    const [first, rest] = inFlight.waves ?? []
+    if (!first || !rest) throw new Error('fixture')
+    const before: RolloutStatus = { ...inFlight, waves: [{ ...first, revision: 1 }, rest] }
+    expect(destinationPlace(spec, before, canary)).toBe('canary')
+    const uids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+    const cut = raiseCut(2, uids, 0, 4)
+    const partial: RolloutStatus = { ...inFlight, waves: [{ ...first, cut, from: 1 }, rest] }
+    const byPlace = new Map<string, Set<number | undefined>>()
+    for (const uid of uids) {
+      const d = { labels: { ring: 'canary' }, syncTargetUid: uid }
+      const place = destinationPlace(spec, partial, d) ?? ''
+      expect(place).toBe(belowCut(2, uid, cut) ? 'canary' : 'canary>')
+      byPlace.set(
+        place,
+        (byPlace.get(place) ?? new Set()).add(destinationRevision(spec, partial, d))
+      )
+    }
+    expect(byPlace.get('canary')).toEqual(new Set([2]))
+    expect(byPlace.get('canary>')).toEqual(new Set([1]))
+    const noCatchAll = { waves: [spec.waves[0]] } as RolloutSpec
+    expect(destinationPlace(noCatchAll, inFlight, other)).toBe('-')
+  })
+})
+
 describe('holdFor', () => {
   const revisions = { 1: [cm('a', '1'), cm('gone', '1')], 2: [cm('a', '2'), cm('new', '2')] }
 
@@ -152,6 +187,22 @@ describe('holdFor', () => {
       selects: (c) => c,
     })
     expect(values(out)).toEqual(['a=old', 'new=2'])
+  })
+
+  it('stamps every object it sends from a revision, and nothing else', () => {
+    const free = {
+      ...cm('free', '9'),
+      object: { ...cm('free', '9').object, metadata: { name: 'free', namespace: 'web' } },
+    }
+    const stamps = (objs: SourceObject[]) =>
+      objs.map((o) => `${o.object.metadata.name}:${stampOf(o.object)?.revision ?? '-'}`)
+    const r = rollout(revisions, inFlight)
+    expect(stamps(run(r, [cm('a', '3'), free], canary))).toEqual(['a:2', 'free:-', 'new:2'])
+    const other_ = run(r, [cm('a', '3')], other)
+    expect(stamps(other_)).toEqual(['a:1', 'gone:1'])
+    expect(other_[0]?.object.metadata.annotations?.[ROLLOUT_REVISION_ANNOTATION]).toBe('shop/1')
+    // The stored body is not changed by the stamp.
+    expect(r.body('a@1')?.metadata.annotations).toBeUndefined()
   })
 
   it('refuses to send anything when a revision or a body is missing', () => {
