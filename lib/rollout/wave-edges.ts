@@ -1,10 +1,11 @@
 /**
- * The edges a Rollout's objects reach, by wave (the rollout step's and the dry run's preview's): the destinations of every SinglePlacementSlice of
- * its workload space (what the where step resolved for the space's EdgePlacements), one per
- * SyncTarget uid (in several Locations: the first by name, as translation judges it), each in
- * the first wave whose locationSelectors match its Location's labels
- * (lib/rollout/waves.ts; the catch-all wave last). The Locations are read once per inventory space
- * named. An edge no wave takes is in none (listed apart: `unassigned`). A failed read throws.
+ * The edges a Rollout's objects reach, by wave (for the rollout step and the dry run's preview):
+ * the destinations of every SinglePlacementSlice of its workload space (what the where step
+ * resolved for the space's EdgePlacements), one per SyncTarget uid (in several Locations: the
+ * first by name, as translation judges it), each in the first wave whose locationSelectors match
+ * its Location's labels (lib/rollout/waves.ts; the catch-all wave last). The Locations are read
+ * once per inventory space named. An edge no wave takes is in none (listed apart: `unassigned`).
+ * A failed read throws.
  */
 import type { RolloutSpec } from '../apis/edge-rollout.ts'
 import { LOCATIONS, PLACEMENT_SLICES } from '../apis/gvr.ts'
