@@ -1,7 +1,7 @@
 /**
  * The part `placementStatus`: the key's EdgePlacement's `status.summary` (placement-summary.ts:
  * where each selected object stands at each of its destinations, the upsynced objects, the copies
- * still leaving) and its Ready condition, one write (placement-status.ts) only when either
+ * still leaving, the Rollouts whose stamps they carry) and its Ready condition, one write (placement-status.ts) only when either
  * differs. Without a live placement of its own the key has nothing to write here.
  */
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
@@ -26,8 +26,24 @@ export type PlacementStatusPartDeps = {
 
 export type PlacementStatusInput = Pick<
   RunInput,
-  'spaceId' | 'scope' | 'own' | 'seen' | 'condition' | 'nowMs' | 'rule' | 'removals' | 'facts'
+  | 'spaceId'
+  | 'scope'
+  | 'own'
+  | 'seen'
+  | 'condition'
+  | 'nowMs'
+  | 'rule'
+  | 'removals'
+  | 'facts'
+  | 'standings'
 >
+
+/** Every Rollout some destination has a standing for. */
+function rolloutsOf(standings: RunInput['standings']): Set<string> {
+  const out = new Set<string>()
+  for (const row of standings?.values() ?? []) for (const r of row.keys()) out.add(r)
+  return out
+}
 
 function departing(removals: Removals, name: string, objects: SourceObject[], own: Destination[]) {
   const selected = new Set(objects.map(objectKey))
@@ -51,6 +67,7 @@ export function placementStatusPart(
         condition: input.condition,
         upsync: await deps.upsync(ep, own),
         departing: departing(removals, ep.metadata.name ?? '', mine.objects, own),
+        rollouts: rolloutsOf(input.standings),
       })
       const facts: ReadyFacts = {
         generation: ep.metadata.generation ?? 0,
