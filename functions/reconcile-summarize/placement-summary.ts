@@ -11,12 +11,15 @@
  * their own after the selected objects (so an object deleted at the source shows while its copies
  * go), and to the totals; `objectCount` stays the selected objects. The same inputs give the same
  * summary (no times), so an unchanged world writes nothing. `rollouts` lists the Rollouts whose
- * stamps the copies carry (the first MAX_ROLLOUTS_LISTED by name; the standings part reads it back
- * to know whether standings may be stored: reconcile-rollout-standings.ts). Pure.
+ * stamps the copies carry (the first MAX_ROLLOUTS_LISTED by name), each with how many
+ * destinations are at each revision (their lowest): it moves whenever an edge's revision does, so
+ * the placement's event wakes the space's Rollouts (the relay), and the standings part reads it
+ * back to know whether standings may be stored (reconcile-rollout-standings.ts). Pure.
  */
 import {
   type CopyCounts,
   MAX_BROKEN,
+  MAX_ROLLOUT_REVISIONS,
   MAX_ROLLOUTS_LISTED,
   MAX_SUMMARY_OBJECTS,
   type PlacementSummary,
@@ -36,8 +39,8 @@ export type SummaryInput = {
   upsync?: PlacementSummary['upsync']
   /** Removing pairs beyond objects × destinations, per object (removals.ts departingCounts). */
   departing?: readonly { key: CopyKey; count: number }[]
-  /** The Rollouts whose stamps the copies carry (rollout-standings.ts). */
-  rollouts?: Iterable<string>
+  /** Per Rollout stamped on the copies, destinations per lowest revision (rollout-standings.ts). */
+  rollouts?: ReadonlyMap<string, ReadonlyMap<number, number>>
 }
 
 /** Every state at zero. */
@@ -76,9 +79,18 @@ function addDeparting(
   }
 }
 
-/** The first MAX_ROLLOUTS_LISTED names of `rollouts`, sorted, once each. */
-const listed = (rollouts: Iterable<string> = []) =>
-  [...new Set(rollouts)].sort().slice(0, MAX_ROLLOUTS_LISTED)
+/** The first MAX_ROLLOUTS_LISTED Rollouts by name, each with its lowest revisions' counts. */
+const listed = (rollouts: SummaryInput['rollouts'] = new Map()) =>
+  [...rollouts.keys()]
+    .sort()
+    .slice(0, MAX_ROLLOUTS_LISTED)
+    .map((name) => ({
+      name,
+      revisions: [...(rollouts.get(name) ?? new Map<number, number>())]
+        .sort(([a], [b]) => a - b)
+        .slice(0, MAX_ROLLOUT_REVISIONS)
+        .map(([revision, destinations]) => ({ revision, destinations })),
+    }))
 
 export function placementSummary(input: SummaryInput): PlacementSummary {
   const live = input.destinations.filter((d) => input.live(d)).length

@@ -20,6 +20,7 @@ export const MAX_SUMMARY_OBJECTS = 200
 export const MAX_UPSYNC_LISTED = 20
 export const MAX_GROUPS = 100
 export const MAX_ROLLOUTS_LISTED = 20
+export const MAX_ROLLOUT_REVISIONS = 10
 
 const count = () => z.int32().min(0)
 
@@ -83,11 +84,28 @@ export const PlacementSummarySchema = z.object({
     .optional()
     .describe('What the destinations upsynced, for a placement with upsync sets.'),
   rollouts: z
-    .array(z.string())
+    .array(
+      z.object({
+        name: z.string().describe('The Rollout.'),
+        revisions: z
+          .array(
+            z.object({
+              revision: z.int32().min(1).describe('A revision of the Rollout.'),
+              destinations: count().describe(
+                "Destinations where it is the lowest revision among the Rollout's copies."
+              ),
+            })
+          )
+          .max(MAX_ROLLOUT_REVISIONS)
+          .describe(
+            `The revisions the destinations are at, lowest first (the first ${MAX_ROLLOUT_REVISIONS}).`
+          ),
+      })
+    )
     .max(MAX_ROLLOUTS_LISTED)
     .optional()
     .describe(
-      `The Rollouts (the first ${MAX_ROLLOUTS_LISTED} by name) whose revisions the copies carry: where each destination stands for them is kept for their gates.`
+      `The Rollouts (the first ${MAX_ROLLOUTS_LISTED} by name) whose revisions the copies carry, with how many destinations are at each: where each destination stands for them is kept for their gates.`
     ),
 })
 export type PlacementSummary = z.infer<typeof PlacementSummarySchema>

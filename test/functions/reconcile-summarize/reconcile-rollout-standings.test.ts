@@ -45,10 +45,11 @@ const stamped: Table = {
 }
 const plain: Table = { objects: [web], destinations: two, held: { web: { e1: { status: ready } } } }
 
-/** The run input over `table`, its placement's summary listing `rollouts` as last written. */
-async function inputOf(table: Table, rollouts?: string[]): Promise<RunInput> {
+/** The run input over `table`, its placement's summary listing `names` as last written. */
+async function inputOf(table: Table, names?: string[]): Promise<RunInput> {
   const input = await runInput(table)
-  if (!rollouts || !input.scope.mine) return input
+  if (!names || !input.scope.mine) return input
+  const rollouts = names.map((name) => ({ name, revisions: [{ revision: 2, destinations: 2 }] }))
   const placement = {
     ...placementObject('p'),
     status: { summary: { rollouts } },

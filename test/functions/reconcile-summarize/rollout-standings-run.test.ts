@@ -1,11 +1,12 @@
 /**
  * The summarize step over the in-process hub keeps the standings of a placement whose copies
  * carry a rollout-revision stamp (here the source object carries it, so its copies do): read at
- * once or observed in pages, the same standings; a destination turning stale moves its standing;
- * the summary lists the Rollout; the placement deleted, its key's run removes its standings.
+ * once or observed in pages, the same standings; a destination turning stale moves its standing,
+ * and a new revision stamped moves it and the summary's count of destinations per revision; the placement deleted, its key's run removes its standings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EDGE_PLACEMENTS } from '../../../lib/apis/gvr.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { runKeys } from '../../../lib/reconcile/run.ts'
 import type { Controller } from '../../../lib/reconcile/types.ts'
@@ -66,7 +67,9 @@ describe('summarize: the standings of stamped copies', () => {
         { revision: 2, state: 'failed', reason: 'ApplyFailed', message: 'no room' },
       ])
     )
-    expect((await w.placementStatus('p'))?.rollouts).toEqual(['shop'])
+    expect((await w.placementStatus('p'))?.rollouts).toEqual([
+      { name: 'shop', revisions: [{ revision: 2, destinations: 2 }] },
+    ])
   })
 
   it('keeps the same standings when observed in pages', async () => {
@@ -82,6 +85,19 @@ describe('summarize: the standings of stamped copies', () => {
     await w.heartbeat('e1')
     await w.summarize()
     expect(await states()).toContainEqual({ revision: 2, state: 'ready' })
+  })
+
+  it('moves them and the summary with a new revision stamped, the states alike', async () => {
+    const cur = (await w.client.get(WS, CM, 'cfg', 'app')) as KubeObject
+    const annotations = { [ROLLOUT_REVISION_ANNOTATION]: 'shop/3' }
+    await w.client.update(WS, CM, { ...cur, metadata: { ...cur.metadata, annotations } })
+    await w.placeAll()
+    await w.report('e1', { statuses: [{ ...ref, status: {} }] })
+    await w.summarize()
+    expect(await states()).toContainEqual({ revision: 3, state: 'ready' })
+    expect((await w.placementStatus('p'))?.rollouts).toEqual([
+      { name: 'shop', revisions: [{ revision: 3, destinations: 2 }] },
+    ])
   })
 
   it('removes them with the placement', async () => {
