@@ -1,11 +1,13 @@
 /**
  * The rollout step for one key (`<workload-space-id>/<rollout-name>`;
- * docs/architecture/placement.md, "Rollout"): make the Rollout's status say where its newest revision stands. It re-reads the Rollout, the
- * objects it governs (governed.ts: an older Rollout's objects left out, and a Conflict
- * condition and Warning Event for any overlap, conflicts.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
+ * docs/architecture/placement.md, "Rollout"): make the Rollout's status say where its newest
+ * revision stands. It re-reads the Rollout, the objects it governs (governed.ts: an older
+ * Rollout's objects left out, and a Conflict condition and Warning Event for any overlap,
+ * conflicts.ts) and its stored revisions (lib/rollout/revision-store.ts), cuts
  * a revision when the governed content moved and settled (revisions.ts; the first revision at
- * once, adopted as completed), reads the edges of each wave (lib/rollout/wave-edges.ts) and where they stand (the
- * injected `tally`, tally.ts), and lets lib/rollout/progress.ts decide the next status. Then it
+ * once, adopted as completed), reads the edges of each wave (lib/rollout/wave-edges.ts) and
+ * where they stand (the `tally`, tally.ts: the summarize step's standings, standings-tally.ts,
+ * unless a test injects one), and lets lib/rollout/progress.ts decide the next status. Then it
  * writes the status when it differs (status.ts: resourceVersion precondition), records the Events
  * progress reported, and only after the status write removes the revision records and bodies no
  * status names (keeping at most the completed revision, the one in flight, what waves hold and
@@ -29,14 +31,15 @@ import { recordEvents } from './events.ts'
 import { type GovernedDeps, readGoverned } from './governed.ts'
 import { parseRolloutKey, ROLLOUT_STEP } from './names.ts'
 import { keptRevisions, nextRevision } from './revisions.ts'
+import { standingsTally } from './standings-tally.ts'
 import { withConditions, writeStatus } from './status.ts'
-import { noReportTally, type Tally } from './tally.ts'
+import type { Tally } from './tally.ts'
 
 export type RolloutDeps = GovernedDeps & {
   kv: KvStore
   log: Logger
   now: () => Date
-  /** Where the waves' edges stand; default: no reports, every edge pending (tally.ts). */
+  /** Where the waves' edges stand; default: the summarize step's standings (standings-tally.ts). */
   tally?: Tally
 }
 
@@ -61,7 +64,7 @@ export async function reconcileRollout(deps: RolloutDeps, key: string): Promise<
   const content = await readGoverned(deps, spaceId, stored)
   const waves = await readWaveEdges(deps.client, spaceId, rollout.spec)
   const revisions = await nextRevision(store, ref, content, nowMs)
-  const tally = deps.tally ?? noReportTally
+  const tally = deps.tally ?? standingsTally(deps.kv)
   const inFlight = Math.max(rollout.status?.revision ?? 0, revisions.newest.number)
   const counters = await tally({
     spaceId,

@@ -3,9 +3,8 @@
  * "Gates"): the `tally` dependency answers, for a Rollout, the revision in flight and its waves'
  * edges, per wave a counter of the edges below a cut at a revision — ready, failed (with the first
  * failures), stale, pending. `countWave` does the counting from one answer per edge, so a source
- * of per-edge states only says where each edge stands. `noReportTally` is what the step uses while
- * no source of per-edge states is wired in: every edge is pending, so no gate with edges passes
- * (it waits, then fails at its deadline) and nothing is promoted past a wave without data.
+ * of per-edge states only says where each edge stands: the step's is standings-tally.ts, over
+ * the summarize step's standings.
  */
 import { MAX_WAVE_FAILURES, type RolloutSpec } from '../../lib/apis/edge-rollout.ts'
 import { belowCut } from '../../lib/rollout/edge-order.ts'
@@ -54,10 +53,3 @@ export function countWave(
   }
   return failures.length > 0 ? { ...t, failures } : t
 }
-
-/** No per-edge states known: every edge below the cut is pending. */
-export const noReportTally: Tally = async (input) =>
-  input.waves.map(
-    (w) => (revision: number, cut: number) =>
-      countWave(w.edges, revision, cut, () => ({ state: 'pending' }))
-  )

@@ -10,11 +10,17 @@
  * object), are `removing` pairs beyond those: added to the object's row, or listed in a row of
  * their own after the selected objects (so an object deleted at the source shows while its copies
  * go), and to the totals; `objectCount` stays the selected objects. The same inputs give the same
- * summary (no times), so an unchanged world writes nothing. Pure.
+ * summary (no times), so an unchanged world writes nothing. `rollouts` lists the Rollouts whose
+ * stamps the copies carry (the first MAX_ROLLOUTS_LISTED by name), each with how many
+ * destinations are at each revision (their lowest): it moves whenever an edge's revision does, so
+ * the placement's event wakes the space's Rollouts (the relay), and the standings part reads it
+ * back to know whether standings may be stored (reconcile-rollout-standings.ts). Pure.
  */
 import {
   type CopyCounts,
   MAX_BROKEN,
+  MAX_ROLLOUT_REVISIONS,
+  MAX_ROLLOUTS_LISTED,
   MAX_SUMMARY_OBJECTS,
   type PlacementSummary,
 } from '../../lib/apis/edge-summary.ts'
@@ -33,6 +39,8 @@ export type SummaryInput = {
   upsync?: PlacementSummary['upsync']
   /** Removing pairs beyond objects × destinations, per object (removals.ts departingCounts). */
   departing?: readonly { key: CopyKey; count: number }[]
+  /** Per Rollout stamped on the copies, destinations per lowest revision (rollout-standings.ts). */
+  rollouts?: ReadonlyMap<string, ReadonlyMap<number, number>>
 }
 
 /** Every state at zero. */
@@ -70,6 +78,19 @@ function addDeparting(
       rows.push({ ...fieldsOf(key), ...zeroCounts(), removing: count })
   }
 }
+
+/** The first MAX_ROLLOUTS_LISTED Rollouts by name, each with its lowest revisions' counts. */
+const listed = (rollouts: SummaryInput['rollouts'] = new Map()) =>
+  [...rollouts.keys()]
+    .sort()
+    .slice(0, MAX_ROLLOUTS_LISTED)
+    .map((name) => ({
+      name,
+      revisions: [...(rollouts.get(name) ?? new Map<number, number>())]
+        .sort(([a], [b]) => a - b)
+        .slice(0, MAX_ROLLOUT_REVISIONS)
+        .map(([revision, destinations]) => ({ revision, destinations })),
+    }))
 
 export function placementSummary(input: SummaryInput): PlacementSummary {
   const live = input.destinations.filter((d) => input.live(d)).length
@@ -109,5 +130,7 @@ export function placementSummary(input: SummaryInput): PlacementSummary {
     broken: [...failed, ...stale].slice(0, MAX_BROKEN),
   }
   if (input.upsync) summary.upsync = input.upsync
+  const rollouts = listed(input.rollouts)
+  if (rollouts.length > 0) summary.rollouts = rollouts
   return summary
 }

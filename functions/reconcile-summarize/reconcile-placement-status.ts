@@ -1,7 +1,7 @@
 /**
  * The part `placementStatus`: the key's EdgePlacement's `status.summary` (placement-summary.ts:
  * where each selected object stands at each of its destinations, the upsynced objects, the copies
- * still leaving) and its Ready condition, one write (placement-status.ts) only when either
+ * still leaving, the Rollouts whose stamps they carry and at which revisions) and its Ready condition, one write (placement-status.ts) only when either
  * differs. Without a live placement of its own the key has nothing to write here.
  */
 import type { EdgePlacementObject } from '../../lib/apis/edge-objects.ts'
@@ -26,8 +26,29 @@ export type PlacementStatusPartDeps = {
 
 export type PlacementStatusInput = Pick<
   RunInput,
-  'spaceId' | 'scope' | 'own' | 'seen' | 'condition' | 'nowMs' | 'rule' | 'removals' | 'facts'
+  | 'spaceId'
+  | 'scope'
+  | 'own'
+  | 'seen'
+  | 'condition'
+  | 'nowMs'
+  | 'rule'
+  | 'removals'
+  | 'facts'
+  | 'standings'
 >
+
+/** Per Rollout some destination has a standing for, its destinations per lowest revision. */
+function rolloutsOf(standings: RunInput['standings']): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>()
+  for (const row of standings?.values() ?? [])
+    for (const [name, s] of row) {
+      const revisions = out.get(name) ?? new Map<number, number>()
+      revisions.set(s.revision, (revisions.get(s.revision) ?? 0) + 1)
+      out.set(name, revisions)
+    }
+  return out
+}
 
 function departing(removals: Removals, name: string, objects: SourceObject[], own: Destination[]) {
   const selected = new Set(objects.map(objectKey))
@@ -51,6 +72,7 @@ export function placementStatusPart(
         condition: input.condition,
         upsync: await deps.upsync(ep, own),
         departing: departing(removals, ep.metadata.name ?? '', mine.objects, own),
+        rollouts: rolloutsOf(input.standings),
       })
       const facts: ReadyFacts = {
         generation: ep.metadata.generation ?? 0,

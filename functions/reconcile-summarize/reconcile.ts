@@ -20,6 +20,7 @@ import type { Registry } from '../../lib/kube/registry.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { SliceCache } from '../../lib/placement/slice-cache.ts'
 import { type ReconcileResult, TerminalError } from '../../lib/reconcile/types.ts'
+import { dropStandings, writeStandings } from '../../lib/rollout/standing-store.ts'
 import type { ProjectionStore } from '../../lib/store/projection-types.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 import type { Liveness } from '../../lib/summarize/liveness.ts'
@@ -33,6 +34,7 @@ import { keptForUnknownsPart } from './reconcile-kept-for-unknowns.ts'
 import { placementStatusPart } from './reconcile-placement-status.ts'
 import { problemEventsPart } from './reconcile-problem-events.ts'
 import { releaseFinalizersPart } from './reconcile-release-finalizers.ts'
+import { rolloutStandingsPart } from './reconcile-rollout-standings.ts'
 import { stalenessPart } from './reconcile-staleness.ts'
 import { statusSummariesPart } from './reconcile-status-summaries.ts'
 import { workloadWritesPart } from './reconcile-workload-writes.ts'
@@ -51,7 +53,7 @@ export type SummarizeDeps = {
   now: () => Date
   log: Logger
   registry(spaceId: string): Promise<Registry>
-  /** The departures records (lib/deletion/departures.ts). */
+  /** The departures records (lib/deletion/departures.ts), the pages, the Rollouts' standings. */
   kv: KvStore
   /** The hub's decoded slice listings, kept between batches (lib/placement/slice-cache.ts). */
   slices?: SliceCache
@@ -73,6 +75,10 @@ export function summarizeParts(
   paging?: Paging
 ): SubReconciler<RunInput>[] {
   return [
+    rolloutStandingsPart({
+      write: (key, standings) => writeStandings(deps.kv, key, standings),
+      drop: (key) => dropStandings(deps.kv, key),
+    }),
     placementStatusPart({
       upsync: (ep, own) =>
         paging ? Promise.resolve(paging.upsync) : upsyncSummary(deps, reads, ep, own),

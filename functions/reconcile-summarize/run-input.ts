@@ -6,7 +6,8 @@
  * once (object-writes.ts `conditions`), the removals waiting in the mailboxes that may hold copies
  * sourced from the space (removals.ts: every destination of the space only when some finalizer may
  * be lifted, else the key's own) and, for the key's own placement, its failed and outdated pairs
- * (pair-facts.ts). The parts only read this; what one part writes is never an input of another.
+ * (pair-facts.ts) and where its destinations stand for Rollouts (rollout-standings.ts). The parts
+ * only read this; what one part writes is never an input of another.
  */
 
 import type { Builtins } from '../../lib/apis/builtins.ts'
@@ -14,6 +15,7 @@ import { readDepartures } from '../../lib/deletion/departures.ts'
 import { isNotFound } from '../../lib/errors.ts'
 import { type Destination, uniqueDestinations } from '../../lib/placement/destinations.ts'
 import type { SourceObject, SpaceSnapshot } from '../../lib/placement/types.ts'
+import type { Standings } from '../../lib/rollout/standing-store.ts'
 import { type Liveness, livenessOf } from '../../lib/summarize/liveness.ts'
 import { whereKey } from './names.ts'
 import type { Condition } from './object-writes.ts'
@@ -22,11 +24,14 @@ import type { Observations } from './observe.ts'
 import { type PairFacts, pairFacts } from './pair-facts.ts'
 import type { PlacementInfo, Reads } from './reads.ts'
 import { hasRemovalFinalizer, type Removals } from './removals.ts'
+import { rolloutStandings } from './rollout-standings.ts'
 import { objectKey, type Scope, scopeOf } from './scope.ts'
 import { type Unknowns, unknownsOf } from './unknown-placements.ts'
 
 export type RunInput = {
   spaceId: string
+  /** The summarize key, `<space-id>/<placement-name>`. */
+  key: string
   space: SpaceSnapshot
   placements: readonly PlacementInfo[]
   scope: Scope
@@ -45,6 +50,8 @@ export type RunInput = {
   placed(o: SourceObject): boolean
   /** The failed and outdated pairs of the key's own placement; undefined without one. */
   facts?: PairFacts
+  /** Its destinations' standings for Rollouts (rollout-standings.ts); undefined without one. */
+  standings?: Standings
   /** Set when the mailboxes were observed in pages (observation.ts). */
   paging?: Paging
 }
@@ -106,8 +113,12 @@ export async function readRunInput(
     rule,
   })
   const facts = scope.mine ? await pairFacts(scope.mine.objects, own, condition, seen) : undefined
+  const standings = scope.mine
+    ? rolloutStandings(scope.mine.objects, own, condition, seen)
+    : undefined
   return {
     spaceId,
+    key: whereKey(spaceId, name),
     space,
     placements,
     scope,
@@ -121,6 +132,7 @@ export async function readRunInput(
     unknown,
     placed,
     ...(facts ? { facts } : {}),
+    ...(standings ? { standings } : {}),
     ...(paging ? { paging } : {}),
   }
 }

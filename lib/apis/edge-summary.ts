@@ -2,7 +2,7 @@
  * zod schemas of status summarization (reference §5.4): the summary the summarize step keeps in an
  * EdgePlacement's `status.summary` (destinations matched and reporting, per selected object the
  * destinations where it is pending, applied, ready, failed, removing or stale, a bounded list of
- * broken copies, the upsynced objects), and the two namespaced kinds of user-specified summaries —
+ * broken copies, the upsynced objects, the Rollouts whose revisions the copies carry), and the two namespaced kinds of user-specified summaries —
  * `Summarizer` (which placed objects, what to group by: a JSONPath over the reported object or a
  * label of the destination's Location, what to aggregate: count, sum, min, max over a JSONPath,
  * a staleness threshold) and `StatusSummary` (its results, same name and namespace, written by the
@@ -19,6 +19,8 @@ export const MAX_BROKEN = 20
 export const MAX_SUMMARY_OBJECTS = 200
 export const MAX_UPSYNC_LISTED = 20
 export const MAX_GROUPS = 100
+export const MAX_ROLLOUTS_LISTED = 20
+export const MAX_ROLLOUT_REVISIONS = 10
 
 const count = () => z.int32().min(0)
 
@@ -81,6 +83,30 @@ export const PlacementSummarySchema = z.object({
     })
     .optional()
     .describe('What the destinations upsynced, for a placement with upsync sets.'),
+  rollouts: z
+    .array(
+      z.object({
+        name: z.string().describe('The Rollout.'),
+        revisions: z
+          .array(
+            z.object({
+              revision: z.int32().min(1).describe('A revision of the Rollout.'),
+              destinations: count().describe(
+                "Destinations where it is the lowest revision among the Rollout's copies."
+              ),
+            })
+          )
+          .max(MAX_ROLLOUT_REVISIONS)
+          .describe(
+            `The revisions the destinations are at, lowest first (the first ${MAX_ROLLOUT_REVISIONS}).`
+          ),
+      })
+    )
+    .max(MAX_ROLLOUTS_LISTED)
+    .optional()
+    .describe(
+      `The Rollouts (the first ${MAX_ROLLOUTS_LISTED} by name) whose revisions the copies carry, with how many destinations are at each: where each destination stands for them is kept for their gates.`
+    ),
 })
 export type PlacementSummary = z.infer<typeof PlacementSummarySchema>
 

@@ -3,15 +3,19 @@
  * one before deleted, so that none is governed by an older one): a
  * user pause holds everything and resume continues; a wave asking for approval waits for it; a
  * failed gate with Rollback sets the promoted waves back (Warning Event, GateFailed condition, the
- * first failures); without reports every edge is pending, so the gate fails at its deadline and
- * an approval resumes it; the revision records are pruned to what the status names (at most
- * three); a failed read changes nothing.
+ * first failures); by default the gate counts the summarize step's standings, and without any
+ * every edge is pending, so the gate fails at its deadline and an approval resumes it; the
+ * revision records are pruned to what the status names (at most three); a failed read changes
+ * nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PLACEMENT_SLICES, ROLLOUTS } from '../../../lib/apis/gvr.ts'
+import { PLACEMENT_SLICES, ROLLOUTS, SYNC_TARGETS } from '../../../lib/apis/gvr.ts'
 import type { HubClient } from '../../../lib/hub/client.ts'
+import { mailboxName } from '../../../lib/reconcile/keys.ts'
 import { SETTLE_MS } from '../../../lib/rollout/revision.ts'
-import { createWorld, rolloutSpec, type World, WS } from './world.ts'
+import type { Standing } from '../../../lib/rollout/standing.ts'
+import { writeStandings } from '../../../lib/rollout/standing-store.ts'
+import { createWorld, IMW, rolloutSpec, type World, WS } from './world.ts'
 
 let w: World
 let version = 0
@@ -126,7 +130,20 @@ describe('the rollout step', () => {
     expect(s.waves[1].revision).toBe(bad - 1)
   })
 
-  it('without reports counts every edge pending: the gate fails at its deadline', async () => {
+  it('by default counts the summarize step’s standings: a ready canary passes', async () => {
+    await adopted('stood', rolloutSpec())
+    const rev = await cutRevision('stood')
+    const imw = (await w.client.space(IMW)).id
+    const c1 = (await w.client.get(IMW, SYNC_TARGETS, 'c1'))?.metadata.uid ?? ''
+    const ready: Standing = { revision: rev, state: 'ready' }
+    const standings = new Map([[mailboxName(imw, c1), new Map([['stood', ready]])]])
+    await writeStandings(w.hub.deps.kv, `${w.wsId}/all`, standings)
+    const none = { tally: undefined }
+    await w.run('stood', none)
+    expect((await w.status('stood')).waves[0]).toMatchObject({ edges: 1, ready: 1, pending: 0 })
+  })
+
+  it('without standings counts every edge pending: the gate fails at its deadline', async () => {
     await adopted('unreported', rolloutSpec())
     const rev = await cutRevision('unreported')
     const none = { tally: undefined }

@@ -11,16 +11,19 @@ import { conditions } from '../../../functions/reconcile-summarize/object-writes
 import type { Observations, Seen } from '../../../functions/reconcile-summarize/observe.ts'
 import { pairFacts } from '../../../functions/reconcile-summarize/pair-facts.ts'
 import type { Removals } from '../../../functions/reconcile-summarize/removals.ts'
+import { rolloutStandings } from '../../../functions/reconcile-summarize/rollout-standings.ts'
 import type { RunInput } from '../../../functions/reconcile-summarize/run-input.ts'
 import { objectKey, type Scope } from '../../../functions/reconcile-summarize/scope.ts'
 import type { Unknowns } from '../../../functions/reconcile-summarize/unknown-placements.ts'
 import type { EdgePlacementObject } from '../../../lib/apis/edge-objects.ts'
+import type { KubeObject } from '../../../lib/kube/types.ts'
 import {
   type Destination,
   mailboxOfDestination,
   uniqueDestinations,
 } from '../../../lib/placement/destinations.ts'
 import type { SourceObject } from '../../../lib/placement/types.ts'
+import { ROLLOUT_REVISION_ANNOTATION } from '../../../lib/rollout/stamp.ts'
 import type { ManifestEntry, StoredCopyState } from '../../../lib/store/projection-types.ts'
 import { DEFAULT_LIVENESS } from '../../../lib/summarize/liveness.ts'
 
@@ -92,6 +95,8 @@ export type Held = {
   removing?: boolean
   /** The spaces the copy was made of (default: this space). */
   sources?: string[]
+  /** The copy's rollout-revision stamp (lib/rollout/stamp.ts), `<rollout>/<revision>`. */
+  stamp?: string
 }
 
 export type Table = {
@@ -133,6 +138,12 @@ function stateOf(o: SourceObject, h: Held): StoredCopyState | undefined {
   } as unknown as StoredCopyState
 }
 
+/** `body` carrying the rollout-revision stamp `stamp`. */
+function stamped(body: KubeObject, stamp: string): KubeObject {
+  const annotations = { ...body.metadata.annotations, [ROLLOUT_REVISION_ANNOTATION]: stamp }
+  return { ...body, metadata: { ...body.metadata, annotations } }
+}
+
 /** What the mailboxes of `t` hold, as observe.ts would have read it. */
 export async function observations(t: Table): Promise<Observations> {
   const beatOf = (d: Destination) =>
@@ -151,7 +162,7 @@ export async function observations(t: Table): Promise<Observations> {
         beatAt: beatOf(d),
         entry: await entryOf(o, h),
         ...(state ? { state } : {}),
-        body: o.object,
+        body: h.stamp ? stamped(o.object, h.stamp) : o.object,
       })
     }
     facts.set(objectKey(o), row)
@@ -208,9 +219,11 @@ export async function runInput(
   const condition = conditions(seen, NOW)
   const own = mine ? uniqueDestinations(t.destinations) : []
   const facts = mine ? await pairFacts(t.objects, own, condition, seen) : undefined
+  const standings = mine ? rolloutStandings(t.objects, own, condition, seen) : undefined
   return {
     rule: DEFAULT_LIVENESS,
     spaceId: SPACE,
+    key: `${SPACE}/p`,
     space: {
       spaceId: SPACE,
       objects: [...t.objects, ...extra],
@@ -223,6 +236,7 @@ export async function runInput(
     seen,
     condition,
     ...(facts ? { facts } : {}),
+    ...(standings ? { standings } : {}),
     nowMs: NOW,
     removals: noRemovals(),
     unknown: noUnknowns(),

@@ -157,3 +157,34 @@ describe('placementStatus', () => {
     expect(w.facts.staleAfterMs).toBe(c.want.write.staleAfterMs ?? 180_000)
   })
 })
+
+describe('placementStatus: the Rollouts stamped on the copies', () => {
+  it('lists them by name with the destinations at each lowest revision; none without stamps', async () => {
+    const summaryOf = async (t: Table) => {
+      const writes = recorder(async (_w: Omit<PlacementStatusWant, 'now'>) => true)
+      const part = placementStatusPart({ upsync: async () => undefined, write: writes.fn })
+      await part.run(await runInput(t))
+      return writes.calls[0]?.[0].summary
+    }
+    const stamped: Table = {
+      objects: [web, cfg],
+      destinations: two,
+      held: {
+        web: { e1: { status: ready, stamp: 'shop/2' }, e2: { stamp: 'cart/1' } },
+        cfg: { e1: { status: {}, stamp: 'shop/3' }, e2: { status: {}, stamp: 'shop/3' } },
+      },
+    }
+    expect((await summaryOf(stamped))?.rollouts).toEqual([
+      { name: 'cart', revisions: [{ revision: 1, destinations: 1 }] },
+      {
+        name: 'shop',
+        revisions: [
+          { revision: 2, destinations: 1 },
+          { revision: 3, destinations: 1 },
+        ],
+      },
+    ])
+    const plain: Table = { objects: [web], destinations: two, held: { web: { e1: {} } } }
+    expect(await summaryOf(plain)).not.toHaveProperty('rollouts')
+  })
+})

@@ -3,7 +3,8 @@
  * event-keys.ts): a Rollout wakes itself and its space's other Rollouts on a new uid, generation
  * or deletion but not on its own status writes, and wakes its space's mailboxes when what translation holds by moved; a
  * workload object of a space with Rollouts wakes them when its translate input moved; a slice of
- * that space and any Location wake them; a space without Rollouts wakes none. The step names and
+ * that space, a placement's summary there (the summarize step's standings moved with it) and any
+ * Location wake them; a space without Rollouts wakes none. The step names and
  * key format agree with the Worker's.
  */
 import { describe, expect, it } from 'vitest'
@@ -18,6 +19,7 @@ const ROLLOUTS = { group: EDGE, resource: 'rollouts' }
 const SLICES = { group: EDGE, resource: 'singleplacementslices' }
 const LOCATIONS = { group: EDGE, resource: 'locations' }
 const CONFIGMAPS = { group: '', resource: 'configmaps' }
+const PLACEMENTS = { group: EDGE, resource: 'edgeplacements' }
 const MB = 'inv1-mb-0a1b2c3d-1111-2222-3333-000000000001'
 
 const at = (cluster: string) => ({ annotations: { 'kcp.io/cluster': cluster } })
@@ -147,5 +149,26 @@ describe('rollout keys', () => {
     await keys(d, ROLLOUTS, 'DELETED', rollout('b', 1))
     const after = await keys(d, CONFIGMAPS, 'MODIFIED', cm('ws1', '3', '14'))
     expect(after.filter((k) => k.startsWith('rollout'))).toEqual([])
+  })
+
+  it('wake the Rollouts of a space when a placement’s summary there moves (its edges’ revisions)', async () => {
+    const d = deps()
+    await keys(d, ROLLOUTS, 'ADDED', rollout('shop', 1))
+    const placement = (revision: number, cluster = 'ws1') =>
+      ({
+        apiVersion: 'edge.kcp.io/v1alpha1',
+        kind: 'EdgePlacement',
+        metadata: { name: 'p', generation: 1, ...at(cluster) },
+        spec: { locationSelectors: [{}] },
+        status: {
+          summary: { rollouts: [{ name: 'shop', revisions: [{ revision, destinations: 3 }] }] },
+        },
+      }) as unknown as KubeObject
+    const rolloutsOf = async (o: KubeObject) =>
+      (await keys(d, PLACEMENTS, 'MODIFIED', o)).filter((k) => k.startsWith('rollout'))
+    await keys(d, PLACEMENTS, 'ADDED', placement(1))
+    expect(await rolloutsOf(placement(1))).toEqual([])
+    expect(await rolloutsOf(placement(2))).toEqual(['rollout ws1/shop'])
+    expect(await rolloutsOf(placement(3, 'ws2'))).toEqual([])
   })
 })
