@@ -42,18 +42,19 @@ function moved(
 }
 
 /**
- * A workload object's event (of `resource`, `group/resource` or `resource`) and what translate
- * reads of it (lib/placement/translate-input.ts).
+ * A workload object's event (of `resource`, `group/resource` or `resource`) and whether what a
+ * step reads of it moved: by default what translate reads (lib/placement/translate-input.ts).
  */
 export function inputMoved(
   sources: Map<string, string> | undefined,
   type: string,
   resource: string,
-  obj: KubeObject
+  obj: KubeObject,
+  input: (obj: KubeObject) => KubeObject = translateInput
 ): boolean {
   const m = obj.metadata
   const key = [spaceOf(obj), resource, m.namespace ?? '', m.name ?? '']
-  return moved(sources, key.join('\u0000'), type, () => translateInput(obj))
+  return moved(sources, key.join('\u0000'), type, () => input(obj))
 }
 
 /**

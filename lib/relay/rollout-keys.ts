@@ -8,7 +8,9 @@
  *   translate keys of its space's mailboxes when what translation holds by moved (its spec, as
  *   above, its revision, completed revision, or a wave's revision, cut or what it held before: a
  *   promotion, a rollback): translation then writes only the mailboxes whose content that changes;
- * - an object of a space with Rollouts whose translate input moved (the governed content), and a
+ * - an object of a space with Rollouts whose revision input moved (the governed content: what
+ *   translation reads less the status, lib/rollout/revision.ts), an EdgePlacement whose summary moved
+ *   (its edges' states, and how many are at each Rollout revision: what the gate reads), and a
  *   slice of such a space (the edges of its waves), wake the Rollouts of that space;
  * - a Location wakes every Rollout (a relabel moves an edge between waves).
  * Without the memory (`seen` absent) every Rollout event counts.
@@ -16,6 +18,7 @@
 import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { canonicalJson } from '../patch/json-values.ts'
 import { rolloutKey } from '../reconcile/keys.ts'
+import { revisionInput } from '../rollout/revision.ts'
 import { inputMoved } from './event-memory.ts'
 
 export const ROLLOUT_STEP = 'rollout'
@@ -103,6 +106,20 @@ export function rolloutEvent(
   }
 }
 
+/**
+ * What the gate reads of an EdgePlacement: its summary's count of destinations per Rollout and
+ * revision (status.summary.rollouts, written by the summarize step as its edges move revision).
+ */
+function edgeRevisions(obj: KubeObject): KubeObject {
+  const status = obj.status as { summary?: { rollouts?: unknown } } | undefined
+  return {
+    apiVersion: '',
+    kind: '',
+    metadata: {},
+    rollouts: status?.summary?.rollouts ?? null,
+  } as unknown as KubeObject
+}
+
 export type RolloutKeysDeps = {
   rollouts: RolloutIndex
   /** The translate keys of the mailboxes the slices of `space` name. */
@@ -127,8 +144,12 @@ export function rolloutKeys(
     if (ref.resource === 'singleplacementslices') return spaceRolloutKeys(deps.rollouts, space)
   }
   if (!deps.rollouts.bySpace.has(space)) return []
+  if (ref.group === 'edge.kcp.io' && ref.resource === 'edgeplacements')
+    return inputMoved(deps.rollouts.inputs, type, 'edgeplacements', obj, edgeRevisions)
+      ? spaceRolloutKeys(deps.rollouts, space)
+      : []
   const resource = `${ref.group}/${ref.resource}`
-  return inputMoved(deps.rollouts.inputs, type, resource, obj)
+  return inputMoved(deps.rollouts.inputs, type, resource, obj, revisionInput)
     ? spaceRolloutKeys(deps.rollouts, space)
     : []
 }

@@ -2,8 +2,9 @@
  * A Rollout's revisions as content (docs/architecture/placement.md, "Rollout"): the objects it
  * governs, each named by its copy key (group, resource, namespace, name: a copy keeps its key
  * when its version changes) and hashed over what translation reads of it
- * (lib/placement/translate-input.ts), so the control plane's own writes on a workload object
- * (counts, finalizers, its managedFields entry) cut no revision. Whether the governed content
+ * (lib/placement/translate-input.ts) less its status (`revisionInput`), so the control plane's
+ * own writes on a workload object (counts, finalizers, its managedFields entry, the status the
+ * edges return, which changes with every report) cut no revision. Whether the governed content
  * moved, and when a move has settled long enough to be cut (a `kubectl apply` of ten objects is
  * one revision): a new content is remembered with the time it was first seen, and cut once it
  * has stood for the settle time; a content that moves again starts the wait over. Pure.
@@ -15,6 +16,16 @@ import { copyKeyOf } from '../placement/copy-key.ts'
 import { translateInput } from '../placement/translate-input.ts'
 import type { SourceObject } from '../placement/types.ts'
 import { contentHash } from '../store/projection-hash.ts'
+
+/**
+ * What a revision holds of a governed object: what translation reads of it without its status —
+ * the status is the edges' (returned by the summarize step), never sent to them, and moves with
+ * every report.
+ */
+export function revisionInput(obj: KubeObject): KubeObject {
+  const { status: _status, ...rest } = translateInput(obj)
+  return rest as KubeObject
+}
 
 /** How long a new governed content must stand before it is cut (ms). */
 export const SETTLE_MS = 5_000
@@ -44,7 +55,7 @@ export async function governedContent(objects: readonly SourceObject[]): Promise
   const bodies = new Map<string, KubeObject>()
   const entries: RevisionEntry[] = []
   for (const o of objects) {
-    const body = translateInput(o.object)
+    const body = revisionInput(o.object)
     const hash = await contentHash(body)
     bodies.set(hash, body)
     entries.push({ key: revisionKeyOf(o), hash, version: o.version, namespaced: o.namespaced })

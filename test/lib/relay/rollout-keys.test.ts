@@ -134,6 +134,10 @@ describe('rollout keys', () => {
     expect(await keys(d, CONFIGMAPS, 'MODIFIED', cm('ws1', '1', '11'))).toEqual([])
     expect(await keys(d, CONFIGMAPS, 'MODIFIED', cm('ws1', '2', '12'))).toContain('rollout ws1/a')
     expect(await keys(d, CONFIGMAPS, 'ADDED', cm('ws2', '1', '13'))).toEqual([])
+    // The status the edges return is no governed content: it wakes no Rollout.
+    const reported = { ...cm('ws1', '2', '14'), status: { observed: 'at the edges' } } as KubeObject
+    const woken = await keys(d, CONFIGMAPS, 'MODIFIED', reported)
+    expect(woken.filter((k) => k.startsWith('rollout'))).toEqual([])
     expect(await keys(d, SLICES, 'ADDED', slice('ws1'))).toEqual(
       expect.arrayContaining(['rollout ws1/a', 'rollout ws1/b'])
     )

@@ -45,6 +45,28 @@ describe('governedContent', () => {
     expect(contentKeyOf(c.entries)).not.toBe(contentKeyOf(a.entries))
     expect(a.bodies.get(a.entries[0]?.hash ?? '')?.metadata.resourceVersion).toBeUndefined()
   })
+
+  it('ignores the status the edges return: a report cuts no revision, a spec change does', async () => {
+    const deploy = (image: string, status: Record<string, unknown>): SourceObject => ({
+      group: 'apps',
+      version: 'v1',
+      resource: 'deployments',
+      namespaced: true,
+      object: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'shop' },
+        spec: { template: { spec: { containers: [{ name: 'web', image }] } } },
+        status,
+      } as unknown as KubeObject,
+    })
+    const before = await governedContent([deploy('nginx:1', { readyReplicas: 0 })])
+    const reported = await governedContent([deploy('nginx:1', { readyReplicas: 2 })])
+    expect(contentKeyOf(reported.entries)).toBe(contentKeyOf(before.entries))
+    expect([...before.bodies.values()][0]).not.toHaveProperty('status')
+    const changed = await governedContent([deploy('nginx:2', { readyReplicas: 2 })])
+    expect(contentKeyOf(changed.entries)).not.toBe(contentKeyOf(before.entries))
+  })
 })
 
 describe('cutDecision', () => {
