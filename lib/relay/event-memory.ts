@@ -42,20 +42,19 @@ function moved(
 }
 
 /**
- * A workload object's event (of `resource`, `group/resource` or `resource`) and whether what a
- * step reads of it moved: by default what translate reads (lib/placement/translate-input.ts).
+ * Whether a workload object's event (of `resource`, `group/resource` or `resource`) moved what a
+ * step reads of it, as `input` says.
  */
-export function inputMoved(
-  sources: Map<string, string> | undefined,
-  type: string,
-  resource: string,
-  obj: KubeObject,
-  input: (obj: KubeObject) => KubeObject = translateInput
-): boolean {
-  const m = obj.metadata
-  const key = [spaceOf(obj), resource, m.namespace ?? '', m.name ?? '']
-  return moved(sources, key.join('\u0000'), type, () => input(obj))
-}
+export const inputMovedBy =
+  (input: (obj: KubeObject) => KubeObject) =>
+  (sources: Map<string, string> | undefined, type: string, resource: string, obj: KubeObject) => {
+    const m = obj.metadata
+    const key = [spaceOf(obj), resource, m.namespace ?? '', m.name ?? '']
+    return moved(sources, key.join('\u0000'), type, () => input(obj))
+  }
+
+/** The same for what translate reads of it (lib/placement/translate-input.ts). */
+export const inputMoved = inputMovedBy(translateInput)
 
 /**
  * A SyncTarget's event and what the mailbox, where and translate steps read of it: everything

@@ -19,7 +19,10 @@ import { CLUSTER_ANNOTATION, type KubeObject } from '../kube/types.ts'
 import { canonicalJson } from '../patch/json-values.ts'
 import { rolloutKey } from '../reconcile/keys.ts'
 import { revisionInput } from '../rollout/revision.ts'
-import { inputMoved } from './event-memory.ts'
+import { inputMovedBy } from './event-memory.ts'
+
+const revisionMoved = inputMovedBy(revisionInput)
+const summaryMoved = inputMovedBy(edgeRevisions)
 
 export const ROLLOUT_STEP = 'rollout'
 
@@ -145,11 +148,11 @@ export function rolloutKeys(
   }
   if (!deps.rollouts.bySpace.has(space)) return []
   if (ref.group === 'edge.kcp.io' && ref.resource === 'edgeplacements')
-    return inputMoved(deps.rollouts.inputs, type, 'edgeplacements', obj, edgeRevisions)
+    return summaryMoved(deps.rollouts.inputs, type, 'edgeplacements', obj)
       ? spaceRolloutKeys(deps.rollouts, space)
       : []
   const resource = `${ref.group}/${ref.resource}`
-  return inputMoved(deps.rollouts.inputs, type, resource, obj, revisionInput)
+  return revisionMoved(deps.rollouts.inputs, type, resource, obj)
     ? spaceRolloutKeys(deps.rollouts, space)
     : []
 }

@@ -5,7 +5,10 @@ import type { RevisionRecord } from '../../../lib/rollout/revision.ts'
 import {
   BODIES_NS,
   createRevisionStore,
+  REVISIONS_NS,
   type RevisionStore,
+  SETTLING_NS,
+  StoredRevisionFormatError,
 } from '../../../lib/rollout/revision-store.ts'
 import { createTestStore, type TestStore } from '../../helpers/dynalite.ts'
 
@@ -75,5 +78,20 @@ describe('revision store', () => {
     await expect(store.settle(r, { contentKey: 'k2', sinceMs: 6 }, null)).rejects.toThrow()
     await store.settle(r, { contentKey: 'k2', sinceMs: 6 }, got?.version ?? 0)
     expect((await store.settling(r))?.value.contentKey).toBe('k2')
+  })
+
+  it('stores each value with its format, and refuses one of another format by name', async () => {
+    const x = { spaceId: 's9', uid: 'u9' }
+    await store.cut(x, rec(1, ['h1']), bodiesOf('h1'))
+    const [stored] = await t.kv.list<Record<string, unknown>>(REVISIONS_NS, 's9/u9/')
+    expect(stored?.value).toMatchObject({ format: 1, number: 1 })
+    expect((await t.kv.get(BODIES_NS, 's9/u9/h1'))?.value).toMatchObject({ format: 1 })
+    await t.kv.put(REVISIONS_NS, 's9/u9/0000000002', { number: 2, cutAt: 't', objects: [] }, null)
+    await expect(store.revisions(x)).rejects.toThrow(StoredRevisionFormatError)
+    await expect(store.revisions(x)).rejects.toThrow(/rollout-revisions s9\/u9\/0000000002/)
+    await t.kv.put(BODIES_NS, 's9/u9/h2', { apiVersion: 'v1', kind: 'ConfigMap' }, null)
+    await expect(store.bodies(x, ['h2'])).rejects.toThrow(StoredRevisionFormatError)
+    await t.kv.put(SETTLING_NS, 's9/u9/', { contentKey: 'k', sinceMs: 1 }, null)
+    await expect(store.settling(x)).rejects.toThrow(StoredRevisionFormatError)
   })
 })
