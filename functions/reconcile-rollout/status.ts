@@ -51,7 +51,9 @@ export function withConditions(
       reason: phase,
       message: moving
         ? `revision ${decided.revision} is at wave ${decided.currentWave ?? ''}`
-        : `revision ${decided.revision}: ${phase}; completed revision ${decided.completedRevision}`,
+        : `revision ${decided.revision}: ${phase}; completed revision ${decided.completedRevision}${
+            decided.pendingRevision ? `; revision ${decided.pendingRevision} waits for resume` : ''
+          }`,
       observedGeneration: generation,
     },
     nowMs

@@ -259,6 +259,13 @@ export const RolloutStatusSchema = z.object({
         'gate), Complete or RolledBack.'
     ),
   revision: z.int32().min(0).optional().describe('The revision in flight (or the last one).'),
+  pendingRevision: z
+    .int32()
+    .min(1)
+    .optional()
+    .describe(
+      'A newer revision cut while the Rollout is paused: it starts from the first wave on resume.'
+    ),
   completedRevision: z.int32().min(0).optional().describe('The last revision every wave passed.'),
   currentWave: z.string().optional().describe('The wave the revision in flight is at.'),
   waves: z

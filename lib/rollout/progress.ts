@@ -8,7 +8,8 @@
  * - A Rollout's first revision is adopted as completed: it governs changes, not what runs.
  * - A newer revision supersedes the one in flight from the first wave; waves it already reached
  *   keep that revision until the newer one reaches them.
- * - `spec.paused` holds everything where it is (phase Paused).
+ * - `spec.paused` holds everything where it is (phase Paused); a revision cut meanwhile is named
+ *   (`pendingRevision`) and starts from the first wave on resume.
  * - The current wave is judged by its gate (gate.ts). Passing, it soaks for `soakSeconds`; then
  *   the next batch of its edges is promoted (`maxEdges`), or the next wave (waiting in
  *   WaitingForApproval while it needs an approval for this revision), or the rollout is Complete.
@@ -154,6 +155,8 @@ export function progress(inp: ProgressInput): ProgressResult {
     completedRevision: s.completed,
     waves: s.waves,
   }
+  // Paused, a newer revision waits without moving anything: the status names it.
+  if (spec.paused && inp.newest > s.revision) out.pendingRevision = inp.newest
   const currentWave = spec.waves[s.current]?.name
   if (currentWave) out.currentWave = currentWave
   return {

@@ -307,10 +307,14 @@ describe('a staged rollout over three waves', () => {
       await patchSpec({ paused: true })
       await setImage('1.31')
       const held = await rolloutUntil(
-        (r) => r.status?.phase === 'Paused' && r.status?.revision > r.status?.completedRevision,
+        (r) => r.status?.phase === 'Paused' && r.status?.pendingRevision > r.status?.revision,
         'the new revision held'
       )
       expect(waveStatus(held, 'canary').revision).toBe(held.status?.completedRevision)
+      const progressing = held.status?.conditions.find((c: any) => c.type === 'Progressing')
+      expect(progressing.message).toContain(
+        `revision ${held.status?.pendingRevision} waits for resume`
+      )
       expect(await images()).toEqual(Object.fromEntries(EDGES.map((e) => [e, 'nginx:1.30'])))
       await patchSpec({ paused: false })
       await edgesRun(EDGES, '1.31')

@@ -315,9 +315,11 @@ describe('progress', () => {
     w.cut()
     w.step()
     expect(w.status.revision).toBe(2)
+    expect(w.status.pendingRevision).toBe(3)
     w.edit({ paused: false })
     expect(reasons(w.step())).toEqual(['NewRevision', 'WavePromoted'])
     expect(w.status).toMatchObject({ revision: 3, currentWave: 'canary', phase: 'Progressing' })
+    expect(w.status.pendingRevision).toBeUndefined()
   })
 
   it('a newer revision mid-flight starts again from the first wave; reached waves keep theirs', () => {
