@@ -12,13 +12,17 @@
  * progress reported, and only after the status write removes the revision records and bodies no
  * status names (keeping at most the completed revision, the one in flight, what waves hold and
  * the newest). Level-based: it never learns what woke it, and asks to be run again when a settle,
- * soak or deadline ends. A failed read throws before anything is written or removed; an absent or
+ * soak or deadline ends, and every WAITING_POLL_MS while its current wave waits on its edges (so
+ * a standing no event announces is seen within seconds). A status write that meets a Conflict (a
+ * spec edit or a racing run) starts the run again on fresh reads, up to three times. A failed
+ * read throws before anything is written or removed; an absent or
  * deleting Rollout is left alone (its Events go with it; its records are keyed by its uid).
  */
 import { type DecodeProblem, decodeObject, reportInvalid } from '../../lib/apis/decode.ts'
 import { RolloutSchema } from '../../lib/apis/edge-rollout.ts'
 import { ROLLOUTS } from '../../lib/apis/gvr.ts'
 import type { Condition } from '../../lib/apis/meta.ts'
+import { isConflict } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { ReconcileResult } from '../../lib/reconcile/types.ts'
 import { TerminalError } from '../../lib/reconcile/types.ts'
@@ -46,7 +50,22 @@ export type RolloutDeps = GovernedDeps & {
 const minOf = (a: number | undefined, b: number | undefined) =>
   a === undefined ? b : b === undefined ? a : Math.min(a, b)
 
+/** How often a Rollout whose current wave waits on its edges looks at their standings again. */
+export const WAITING_POLL_MS = 5_000
+/** Runs in one invocation when the status write meets a Conflict (a spec edit, a racing run). */
+const CONFLICT_ATTEMPTS = 3
+
 export async function reconcileRollout(deps: RolloutDeps, key: string): Promise<ReconcileResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await reconcileOnce(deps, key)
+    } catch (e) {
+      if (!isConflict(e) || attempt >= CONFLICT_ATTEMPTS) throw e
+    }
+  }
+}
+
+async function reconcileOnce(deps: RolloutDeps, key: string): Promise<ReconcileResult> {
   const parsed = parseRolloutKey(key)
   if (!parsed) throw new TerminalError(`"${key}" is not a rollout key (<space-id>/<name>)`)
   const { spaceId, name } = parsed
@@ -105,7 +124,12 @@ export async function reconcileRollout(deps: RolloutDeps, key: string): Promise<
   }
   const wakeAfter =
     revisions.wakeAtMs === undefined ? undefined : Math.max(0, revisions.wakeAtMs - nowMs)
-  const requeueAfterMs = minOf(decided.requeueAfterMs, wakeAfter)
+  // Waiting on edges, it looks again soon even if no summary change wakes it.
+  const waiting = status.phase === 'Progressing' && status.currentWave !== undefined
+  const requeueAfterMs = minOf(
+    minOf(decided.requeueAfterMs, wakeAfter),
+    waiting ? WAITING_POLL_MS : undefined
+  )
   return {
     outcome: done.length > 0 ? done.join(', ') : 'unchanged',
     ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),

@@ -2,9 +2,12 @@
  * The rollout step against dynalite: the first revision is adopted as completed at once; an edit
  * is cut as revision 2 only after the settle (the clock is injected: no test sleeps); ten objects
  * applied together are one revision; the revision goes wave by wave behind its gate and soak; a
- * new revision supersedes one in flight from the first wave.
+ * new revision supersedes one in flight from the first wave; waiting on edges it asks to run again
+ * within WAITING_POLL_MS; a status write that meets a Conflict is run again on fresh reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WAITING_POLL_MS } from '../../../functions/reconcile-rollout/reconcile.ts'
+import { conflict } from '../../../lib/errors.ts'
 import { SETTLE_MS } from '../../../lib/rollout/revision.ts'
 import { createWorld, rolloutSpec, type World } from './world.ts'
 
@@ -69,6 +72,8 @@ describe('the rollout step', () => {
     const s = await w.status()
     expect(s).toMatchObject({ phase: 'Progressing', currentWave: 'rest' })
     expect(s.waves[1]).toMatchObject({ revision: 2, pending: 3, ready: 0 })
+    // Waiting on its edges, it looks at their standings again soon, whatever wakes it.
+    expect((await w.run()).requeueAfterMs).toBe(WAITING_POLL_MS)
     w.edgesAt(['r1', 'r2', 'r3'], 2)
     await w.run()
     w.advance(10_000)
@@ -78,6 +83,27 @@ describe('the rollout step', () => {
     expect(events.map((e) => e.reason)).toEqual(
       expect.arrayContaining(['WavePromoted', 'RolloutComplete'])
     )
+  })
+
+  it('starts again on fresh reads when its status write meets a Conflict', async () => {
+    let writes = 0
+    const client = {
+      ...w.client,
+      updateStatus: async (...args: Parameters<typeof w.client.updateStatus>) => {
+        writes++
+        // A racing run's write came first: the precondition fails once.
+        if (writes === 1)
+          throw conflict('rollouts', { group: 'edge.kcp.io', name: 'shop' }, 'moved')
+        return w.client.updateStatus(...args)
+      },
+    }
+    await w.patchSpec('shop', { paused: true })
+    const res = await w.run('shop', { client })
+    expect(res.outcome).toContain('status updated')
+    expect(writes).toBe(2)
+    expect(await w.status()).toMatchObject({ phase: 'Paused' })
+    await w.patchSpec('shop', { paused: false })
+    await w.run()
   })
 
   it('makes ten objects applied one after another one revision', async () => {
