@@ -2,7 +2,8 @@
  * Kind-specific readiness of a copy from what its edge reported, given the copy's body (for the
  * desired replica count, which a customization may change per destination) and the reported
  * `.status`. Deployment: `availableReplicas` and `updatedReplicas` equal `spec.replicas` (default
- * 1; absent counts as 0), failed when its Progressing condition says ProgressDeadlineExceeded.
+ * 1; absent counts as 0) and no old replica is left (`status.replicas` not above it, as kubectl
+ * rollout status waits for "old replicas pending termination"), failed when its Progressing condition says ProgressDeadlineExceeded.
  * ReplicaSet and StatefulSet: `readyReplicas` equals `spec.replicas`. DaemonSet: `numberReady`
  * equals `desiredNumberScheduled`. Job: a Complete condition True is ready, a Failed condition
  * True is failed. Pod: a Ready condition True is ready; phase Failed, or a container waiting
@@ -44,6 +45,11 @@ function deployment(spec: JsonObject, status: JsonObject): Readiness {
   const want = num(spec.replicas, 1)
   const updated = replicas(want, num(status.updatedReplicas), 'updated replicas')
   if (updated.kind !== 'ready') return updated
+  // As kubectl rollout status: old replicas still running are a rollout not done, even when the
+  // updated ones' count is reached (a new pod that cannot start leaves the old one serving).
+  const total = num(status.replicas, want)
+  if (total > want)
+    return { kind: 'not-ready', message: `${total - want} old replicas pending termination` }
   return replicas(want, num(status.availableReplicas), 'available replicas')
 }
 

@@ -15,7 +15,8 @@
  *   revision by itself (RolledBack, a Warning Event);
  * - late2's agent frozen (SIGSTOP) goes stale; under `staleEdges: Skip` the late wave passes
  *   without it, and it gets the revision once it runs again;
- * - a user pause holds a new revision before the first wave; resume rolls it out.
+ * - a user pause holds a new revision before the first wave, through a restart of the whole stack;
+ *   resume rolls it out.
  * Edges beat every 5 s (EDGEPLANE_STALE_AFTER=15) so that staleness shows in seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -302,7 +303,7 @@ describe('a staged rollout over three waves', () => {
   )
 
   it(
-    'holds a new revision while paused, and rolls it out when resumed',
+    'holds a new revision while paused, through a restart of the stack, and rolls it out when resumed',
     async () => {
       await patchSpec({ paused: true })
       await setImage('1.31')
@@ -316,6 +317,16 @@ describe('a staged rollout over three waves', () => {
         `revision ${held.status?.pendingRevision} waits for resume`
       )
       expect(await images()).toEqual(Object.fromEntries(EDGES.map((e) => [e, 'nginx:1.30'])))
+      // The whole stack restarts meanwhile: the held revision and the waves' state are kept.
+      expect(await stack.stop('SIGTERM')).toBe(0)
+      await stack.start()
+      const kept = await rollout()
+      expect(kept.status).toMatchObject({
+        phase: 'Paused',
+        revision: held.status?.revision,
+        completedRevision: held.status?.completedRevision,
+        pendingRevision: held.status?.pendingRevision,
+      })
       await patchSpec({ paused: false })
       await edgesRun(EDGES, '1.31')
       await rolloutUntil(

@@ -34,6 +34,18 @@ const rows: [string, KubeObject, Record<string, unknown>, string][] = [
     { updatedReplicas: 1, availableReplicas: 1 },
     'ready',
   ],
+  [
+    'Deployment whose new pod cannot start while the old one serves',
+    body('Deployment'),
+    { replicas: 2, updatedReplicas: 1, availableReplicas: 1 },
+    'not-ready',
+  ],
+  [
+    'Deployment rolled out, the old replica gone',
+    body('Deployment'),
+    { replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+    'ready',
+  ],
   ['Deployment scaled to zero', body('Deployment', { replicas: 0 }), {}, 'ready'],
   [
     'Deployment past its deadline',
