@@ -17,7 +17,9 @@
  *   without it, and it gets the revision once it runs again;
  * - a user pause holds a new revision before the first wave, through a restart of the whole stack;
  *   resume rolls it out.
- * Edges beat every 5 s (EDGEPLANE_STALE_AFTER=15) so that staleness shows in seconds.
+ * Edges beat every 5 s (EDGEPLANE_STALE_AFTER=15) so that staleness shows in seconds. The gate's
+ * soak (15 s) outlasts the Deployment's progress deadline (6 s): a new pod that cannot start is
+ * counted failed within the soak, not after the wave passed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -36,7 +38,8 @@ const WAVE_OF: Record<Edge, string> = {
   late1: 'late',
   late2: 'late',
 }
-const SOAK_S = 4
+/** Longer than the Deployment's progress deadline, as a gate on a rollout should be. */
+const SOAK_S = 15
 /** A rollout of three waves on a busy machine, generously. */
 const ROLLOUT_MS = 300_000
 const TEST_MS = ROLLOUT_MS + 120_000
@@ -54,7 +57,7 @@ kind: Deployment
 metadata: {name: web, namespace: shop}
 spec:
   replicas: 1
-  progressDeadlineSeconds: 12
+  progressDeadlineSeconds: 6
   selector: {matchLabels: {app: web}}
   template:
     metadata: {labels: {app: web}}
