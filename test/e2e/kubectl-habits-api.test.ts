@@ -51,6 +51,7 @@ describe.each([
       'customizers',
       'edgeplacements',
       'locations',
+      'rollouts',
       'singleplacementslices',
       'statussummaries',
       'summarizers',
@@ -67,6 +68,7 @@ describe.each([
     expect(row('singleplacementslices')).toMatchObject({ SHORTNAMES: 'sps', NAMESPACED: 'false' })
     expect(row('syncerconfigs')).toMatchObject({ SHORTNAMES: 'escfg', NAMESPACED: 'false' })
     expect(row('synctargets').NAMESPACED).toBe('false')
+    expect(row('rollouts')).toMatchObject({ KIND: 'Rollout', NAMESPACED: 'false' })
     expect(row('customizers').NAMESPACED).toBe('true')
     expect(row('summarizers')).toMatchObject({ KIND: 'Summarizer', NAMESPACED: 'true' })
     expect(row('statussummaries')).toMatchObject({ KIND: 'StatusSummary', NAMESPACED: 'true' })
