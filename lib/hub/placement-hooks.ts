@@ -20,7 +20,7 @@ import type { HookContext, KindHookRegistry } from './kind-hooks.ts'
 const isRecord = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** The EdgePlacement without `status.preview` (itself when it has none). */
+/** The object (an EdgePlacement, a Rollout) without `status.preview` (itself when it has none). */
 export function withoutPreview(obj: KubeObject): KubeObject {
   const status = obj.status as JsonValue | undefined
   if (!isRecord(status) || !Object.hasOwn(status, 'preview')) return obj

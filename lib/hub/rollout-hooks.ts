@@ -8,26 +8,17 @@
 import { decodeObject } from '../apis/decode.ts'
 import { RolloutSchema } from '../apis/edge-rollout.ts'
 import { ROLLOUTS } from '../apis/gvr.ts'
-import type { JsonObject, JsonValue, KubeObject } from '../kube/types.ts'
+import type { JsonValue, KubeObject } from '../kube/types.ts'
+import { isJsonObject as isRecord } from '../patch/json-values.ts'
 import { previewDepsOf } from '../placement/preview.ts'
 import { previewRollout } from '../rollout/preview.ts'
 import type { HubDeps } from './deps.ts'
 import type { HookContext, KindHookRegistry } from './kind-hooks.ts'
-
-const isRecord = (v: unknown): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** The Rollout without `status.preview` (itself when it has none). */
-export function withoutRolloutPreview(obj: KubeObject): KubeObject {
-  const status = obj.status as JsonValue | undefined
-  if (!isRecord(status) || !Object.hasOwn(status, 'preview')) return obj
-  const { preview: _dropped, ...rest } = status
-  return { ...obj, status: rest }
-}
+import { withoutPreview } from './placement-hooks.ts'
 
 /** The dry run's answer: `obj` with `status.preview`; one that does not decode as it is. */
 async function withPreview(ctx: HookContext<HubDeps>, obj: KubeObject): Promise<KubeObject> {
-  const bare = withoutRolloutPreview(obj)
+  const bare = withoutPreview(obj)
   const decoded = decodeObject(RolloutSchema, bare)
   if (!decoded.ok) return obj
   const preview = await previewRollout(
@@ -43,5 +34,5 @@ async function withPreview(ctx: HookContext<HubDeps>, obj: KubeObject): Promise<
 
 export function registerRolloutHooks(hooks: KindHookRegistry<HubDeps>): void {
   const { group, resource } = ROLLOUTS
-  hooks.register(group, resource, { dryRunAnswer: withPreview, resetFields: withoutRolloutPreview })
+  hooks.register(group, resource, { dryRunAnswer: withPreview, resetFields: withoutPreview })
 }

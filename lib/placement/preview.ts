@@ -80,7 +80,8 @@ const bounded = <T>(all: readonly T[], max = MAX_PREVIEW_LISTED) => ({
   items: all.slice(0, max),
 })
 
-function refOf(o: SourceObject): PreviewObjectRef {
+/** A source object as the previews name it. */
+export function refOf(o: SourceObject): PreviewObjectRef {
   const namespace = o.namespaced ? o.object.metadata.namespace : undefined
   return {
     group: o.group,

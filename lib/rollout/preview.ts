@@ -14,13 +14,12 @@ import { type Builtins, builtinsFrom } from '../apis/builtins.ts'
 import type { RolloutSpec } from '../apis/edge-rollout.ts'
 import { resolveCount } from '../apis/edge-rollout.ts'
 import { ROLLOUTS } from '../apis/gvr.ts'
-import { MAX_PREVIEW_LISTED, type PreviewObjectRef } from '../apis/placement-preview.ts'
+import { MAX_PREVIEW_LISTED } from '../apis/placement-preview.ts'
 import type { PreviewEdge, RolloutPreview } from '../apis/rollout-preview.ts'
 import type { KubeObject } from '../kube/types.ts'
-import type { PreviewDeps } from '../placement/preview.ts'
+import { type PreviewDeps, refOf } from '../placement/preview.ts'
 import { selectForPlacement } from '../placement/select.ts'
 import { createSnapshot } from '../placement/snapshot.ts'
-import type { SourceObject } from '../placement/types.ts'
 import { overlapsOf } from './governor.ts'
 import { revisionKeyOf } from './revision.ts'
 import { type RolloutEdge, readWaveEdges } from './wave-edges.ts'
@@ -36,17 +35,6 @@ const edgeOf = (e: RolloutEdge): PreviewEdge => ({
   syncTargetName: e.syncTargetName,
   syncTargetUID: e.syncTargetUid,
 })
-
-function refOf(o: SourceObject): PreviewObjectRef {
-  const namespace = o.namespaced ? o.object.metadata.namespace : undefined
-  return {
-    group: o.group,
-    version: o.version,
-    resource: o.resource,
-    ...(namespace ? { namespace } : {}),
-    name: o.object.metadata.name ?? '',
-  }
-}
 
 const aged = (r: KubeObject) => ({
   name: r.metadata.name ?? '',
