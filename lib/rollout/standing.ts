@@ -2,8 +2,10 @@
  * Where an edge stands for a Rollout (docs/architecture/rollout.md, "Gates"), as the summarize
  * step records it per placement and mailbox and the rollout step's tally reads it: the lowest
  * revision stamped (lib/rollout/stamp.ts) among the Rollout's copies there and the worst state
- * of those copies — failed > stale > pending > ready, `applied` counting ready and `removing`
- * pending (lib/summarize/copy-condition.ts) — with the first failure's reason and message.
+ * of those copies — failed > stale > pending > ready, `applied` (running but not ready by its
+ * kind's readiness: a Deployment with old replicas still serving, a Job not complete) and
+ * `removing` counting pending (lib/summarize/copy-condition.ts) — with the first failure's reason
+ * and message.
  * `addCopy` folds one copy in, `combine` folds the standings several placements recorded for
  * one edge, `standingAt` answers the gate's question for a revision. Pure.
  */
@@ -27,8 +29,9 @@ export type Standing = {
 
 /** The standing state of one copy's condition. */
 export function standingStateOf(state: CopyStateName): StandingState {
-  if (state === 'applied' || state === 'ready') return 'ready'
-  if (state === 'removing') return 'pending'
+  // Applied is not ready: a new pod that cannot start leaves the Deployment applied (its old
+  // replica serving) until its progress deadline says failed, and the gate must not pass it.
+  if (state === 'applied' || state === 'removing') return 'pending'
   return state
 }
 

@@ -18,8 +18,9 @@
  * - a user pause holds a new revision before the first wave, through a restart of the whole stack;
  *   resume rolls it out.
  * Edges beat every 5 s (EDGEPLANE_STALE_AFTER=15) so that staleness shows in seconds. The gate's
- * soak (15 s) outlasts the Deployment's progress deadline (6 s): a new pod that cannot start is
- * counted failed within the soak, not after the wave passed.
+ * soak (4 s) is shorter than the Deployment's progress deadline (6 s) on purpose: a new pod that
+ * cannot start leaves the Deployment running its old replica but not ready, which must hold the
+ * gate (pending) until the deadline fails it, never pass it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KubeObject } from '../../lib/kube/types.ts'
@@ -39,7 +40,7 @@ const WAVE_OF: Record<Edge, string> = {
   late2: 'late',
 }
 /** Longer than the Deployment's progress deadline, as a gate on a rollout should be. */
-const SOAK_S = 15
+const SOAK_S = 4
 /** A rollout of three waves on a busy machine, generously. */
 const ROLLOUT_MS = 300_000
 const TEST_MS = ROLLOUT_MS + 120_000

@@ -53,7 +53,7 @@ describe('rolloutStandings', () => {
     })
   })
 
-  it('mixed revisions give the lowest; applied counts ready; two Rollouts apart', async () => {
+  it('mixed revisions give the lowest; applied (not ready yet) counts pending; two Rollouts apart', async () => {
     const t: Table = {
       objects: [web, cfg],
       destinations: two,
@@ -66,7 +66,7 @@ describe('rolloutStandings', () => {
       },
     }
     expect(await standingsOf(t)).toEqual({
-      e1: { shop: { revision: 2, state: 'ready' } },
+      e1: { shop: { revision: 2, state: 'pending' } },
       e2: { shop: { revision: 3, state: 'ready' }, cart: { revision: 7, state: 'ready' } },
     })
   })

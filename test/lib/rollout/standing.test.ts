@@ -18,10 +18,18 @@ const fold = (copies: [number, CopyStateName, string?][]) =>
 describe('addCopy', () => {
   it.each<[string, [number, CopyStateName, string?][], Standing]>([
     [
-      'ready and applied count ready',
+      'applied (running, not ready) counts pending',
       [
         [2, 'ready'],
         [2, 'applied'],
+      ],
+      { revision: 2, state: 'pending' },
+    ],
+    [
+      'ready copies count ready',
+      [
+        [2, 'ready'],
+        [2, 'ready'],
       ],
       { revision: 2, state: 'ready' },
     ],
