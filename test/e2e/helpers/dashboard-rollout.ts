@@ -6,6 +6,7 @@
  * 1 completed, every cell holds r1 (the stamp of its copies), each column carries its wave's
  * number; after a change of the shop's page, revision 2 is in flight at wave first, tulip's cell
  * holds r2 while florin's still holds r1, and tulip's drill-down says its page copy is at r2.
+ * It leaves the page on the edges view, where the tests before it left it.
  */
 import { expect } from 'vitest'
 import type { TestBrowser } from './browser.ts'
@@ -63,4 +64,7 @@ export async function rolloutInMatrix(
   await browser.screenshot('cell-rollout')
   await page.keyboard.press('Escape')
   await drill.waitFor({ state: 'hidden', timeout: 10_000 })
+  // Back where the tests after this one expect the page: the edges view.
+  await page.click('[data-testid=nav-edges]')
+  await page.waitForSelector('[data-testid=edges-view]')
 }

@@ -31,9 +31,9 @@ function waveChip(r, w, i) {
       title: title.filter(Boolean).join('\n'),
     },
     h('span', { class: 'wave-num' }, String(i + 1)),
-    ` ${w.name}`,
-    w.revision !== undefined ? h('span', { class: 'wave-rev' }, ` r${w.revision}`) : null,
-    h('span', { class: 'wave-ready' }, ` ${count(w.ready)}/${count(w.edges)}`)
+    h('span', null, w.name),
+    w.revision !== undefined ? h('span', { class: 'wave-rev' }, `r${w.revision}`) : null,
+    h('span', { class: 'wave-ready' }, `${count(w.ready)}/${count(w.edges)} ready`)
   )
 }
 
