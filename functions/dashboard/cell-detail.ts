@@ -6,7 +6,9 @@
  * objects are listed; `total` counts them all. Only copies made (also) of what this space sent are
  * shown (observe.ts): a copy of the same identity another trust scope holds at the edge is no copy
  * of this space's, and shows as absent, never its content. Within one trust scope a merged copy is
- * shared, and each of its spaces sees it whole.
+ * shared, and each of its spaces sees it whole. With Rollouts in the space (rollouts.ts, one list):
+ * an object a Rollout governs names it and the revision its copy holds, read from the copy's
+ * stamp; the edge says its wave under each, and `rollouts` those governing the objects listed.
  */
 import { notFound } from '../../lib/errors.ts'
 import type { Space } from '../../lib/hub/spaces.ts'
@@ -14,9 +16,11 @@ import type { KubeObject } from '../../lib/kube/types.ts'
 import { copyKeyOf } from '../../lib/placement/copy-key.ts'
 import { mailboxOfDestination } from '../../lib/placement/destinations.ts'
 import type { SourceObject } from '../../lib/placement/types.ts'
+import { stampOf } from '../../lib/rollout/stamp.ts'
 import { conditions } from '../reconcile-summarize/object-writes.ts'
 import { observe } from '../reconcile-summarize/observe.ts'
 import { edgeWindow } from './edge-window.ts'
+import { rolloutsOf, withWaves } from './rollouts.ts'
 import { placementsOf, type View } from './view.ts'
 
 export const MAX_OBJECTS = 50
@@ -69,15 +73,18 @@ export async function cellOf(view: View, space: Space, q: { placement: string; e
   const edges = await edgeWindow(view, [d])
   const reads = { ...view.reads, inventory: edges.inventory }
   const pairs = shown.map((object) => ({ object, destinations: [d] }))
-  const [seen, events] = await Promise.all([
+  const [seen, events, rollouts] = await Promise.all([
     observe(reads, view.hub.projections, { spaceId: space.id, pairs, destinations: [d] }),
     view.reads.events(space.id),
+    rolloutsOf(view, space),
   ])
   const condition = conditions(seen, view.nowMs)
   const objects = shown.map((o) => {
     const c = condition(o, d)
     const facts = seen.facts(o, d)
     const k = copyKeyOf(o)
+    const governor = rollouts.governorOf(o)
+    const stamp = facts.body ? stampOf(facts.body) : undefined
     return {
       group: k.group,
       version: o.object.apiVersion.includes('/')
@@ -97,7 +104,23 @@ export async function cellOf(view: View, space: Space, q: { placement: string; e
           : null,
       associated: facts.state?.associated ?? [],
       events: eventsAbout(events, o),
+      ...(governor
+        ? {
+            rollout: {
+              name: governor,
+              revision: stamp?.rollout === governor ? stamp.revision : null,
+            },
+          }
+        : {}),
     }
   })
-  return { placement: q.placement, edge: edges.items[0], total: p.objects.length, objects }
+  const [edge] = await withWaves(rollouts, edges.items, [d], edges.inventory)
+  const governing = new Set(rollouts.governing(shown))
+  return {
+    placement: q.placement,
+    edge,
+    total: p.objects.length,
+    objects,
+    rollouts: rollouts.views.filter((r) => governing.has(r.name)),
+  }
 }

@@ -5,7 +5,9 @@
  * `conditions` classifies each pair, lib/summarize/copy-condition.ts), so a cell never disagrees
  * with the placement's status.summary; only the window's mailboxes are read. They are asked for the
  * placements' own space (their `kcp.io/cluster`), so a copy another space holds at an edge counts
- * as absent there (observe.ts), exactly as in the summary.
+ * as absent there (observe.ts), exactly as in the summary. Where a Rollout of the space governs
+ * some of a placement's objects, a cell also says which revisions their copies hold there, read
+ * from the stamps of the bodies observe.ts read (cell-revisions.ts).
  */
 import type { CopyCounts } from '../../lib/apis/edge-summary.ts'
 import { CLUSTER_ANNOTATION } from '../../lib/kube/types.ts'
@@ -17,11 +19,18 @@ import { conditions } from '../reconcile-summarize/object-writes.ts'
 import { observe, type Pair } from '../reconcile-summarize/observe.ts'
 import { zeroCounts } from '../reconcile-summarize/placement-summary.ts'
 import type { Selected } from '../reconcile-summarize/scope.ts'
+import { type CellRevision, cellRevisions } from './cell-revisions.ts'
 import type { EdgeWindow } from './edge-window.ts'
+import type { SpaceRollouts } from './rollouts.ts'
 import { worstOf } from './states.ts'
 import type { View } from './view.ts'
 
-export type Cell = { worst: CopyStateName | null; counts: CopyCounts }
+export type Cell = {
+  worst: CopyStateName | null
+  counts: CopyCounts
+  /** Per Rollout governing some of the placement's objects: what their copies hold here. */
+  revisions?: Record<string, CellRevision>
+}
 /** By placement name, then edge key (mailbox); no entry: the placement does not select the edge. */
 export type Cells = Record<string, Record<string, Cell>>
 
@@ -39,7 +48,8 @@ function inWindow(p: Selected, keys: ReadonlySet<string>): Destination[] {
 export async function cellsOf(
   view: View,
   placements: readonly Selected[],
-  window: { dests: readonly Destination[]; edges: EdgeWindow }
+  window: { dests: readonly Destination[]; edges: EdgeWindow },
+  rollouts?: Pick<SpaceRollouts, 'governorOf'>
 ): Promise<Cells> {
   const keys = new Set(window.dests.map(mailboxOfDestination))
   const mine = placements.map((p) => ({ p, dests: inWindow(p, keys) }))
@@ -65,7 +75,13 @@ export async function cellsOf(
     for (const d of dests) {
       const counts = zeroCounts()
       for (const o of p.objects) counts[condition(o, d).state]++
-      row[mailboxOfDestination(d)] = { worst: worstOf(counts), counts }
+      const revisions =
+        rollouts && cellRevisions(p.objects, rollouts.governorOf, (o) => seen.facts(o, d).body)
+      row[mailboxOfDestination(d)] = {
+        worst: worstOf(counts),
+        counts,
+        ...(revisions ? { revisions } : {}),
+      }
     }
     cells[p.placement.metadata.name ?? ''] = row
   }

@@ -18,6 +18,9 @@ import { isLive, livenessOf } from '../../lib/summarize/liveness.ts'
 import { heardAt, type Inventory } from '../reconcile-summarize/reads.ts'
 import type { View } from './view.ts'
 
+/** Where one edge stands under one Rollout: its wave (null: none takes it) and its due revision. */
+export type EdgeWave = { wave: string | null; due?: number }
+
 /** One edge as the dashboard shows it (the API contract's edge item). */
 export type EdgeItem = {
   key: string
@@ -29,6 +32,8 @@ export type EdgeItem = {
   labels: Record<string, string>
   lastSeen: number | null
   stale: boolean
+  /** The matrix's, with Rollouts in the space: the edge's wave under each (rollouts.ts). */
+  rollouts?: Record<string, EdgeWave>
 }
 
 /** The inventory of `cluster` restricted to the given destinations. */

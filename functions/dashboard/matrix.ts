@@ -10,7 +10,10 @@
  * time (the page's `limit`) while the next one fits in SHARES.attentionScan of the request's
  * subrequest budget (each taken to cost the most one has; the first always runs), and at most
  * MAX_SCAN columns, then saying where to go on (`next`): the page asks again from there.
- * `staleAfterMs` is the staleness rule's threshold the page words stale edges with.
+ * `staleAfterMs` is the staleness rule's threshold the page words stale edges with. With Rollouts
+ * in the space (rollouts.ts, one list per request): `rollouts` says each one's phase, revisions
+ * and waves, a row names the Rollouts governing its objects, an edge its wave under each, and a
+ * cell the revisions its copies hold (read from the mailbox bodies the cells read anyway).
  */
 import { LOCATIONS } from '../../lib/apis/gvr.ts'
 import { maySee } from '../../lib/auth/tokens.ts'
@@ -28,6 +31,7 @@ import { livenessOf } from '../../lib/summarize/liveness.ts'
 import type { Selected } from '../reconcile-summarize/scope.ts'
 import { type Cells, cellsOf } from './cells.ts'
 import { type EdgeItem, type EdgeWindow, edgeWindow } from './edge-window.ts'
+import { rolloutsOf, type SpaceRollouts, withWaves } from './rollouts.ts'
 import { filteredRowOf, rowOf } from './rows.ts'
 import { needsAttention } from './states.ts'
 import { placementsOf, type View } from './view.ts'
@@ -77,10 +81,12 @@ type Read = { edges: EdgeWindow; cells: Cells }
 type Reader = (dests: Destination[]) => Promise<Read>
 
 const reader =
-  (view: View, placements: readonly Selected[]): Reader =>
+  (view: View, placements: readonly Selected[], rollouts: SpaceRollouts): Reader =>
   async (dests) => {
-    const edges = await edgeWindow(view, dests)
-    return { edges, cells: await cellsOf(view, placements, { dests, edges }) }
+    const window = await edgeWindow(view, dests)
+    const cells = await cellsOf(view, placements, { dests, edges: window }, rollouts)
+    const items = await withWaves(rollouts, window.items, dests, window.inventory)
+    return { edges: { ...window, items }, cells }
   }
 
 /** A reader answering from `known` (every column read once), in the order asked. */
@@ -156,15 +162,16 @@ export async function matrixOf(
   limits = { filteredRows: MAX_FILTERED_ROWS }
 ) {
   const placements = await placementsOf(view, space)
+  const rollouts = await rolloutsOf(view, space)
   let cols = columnsOf(placements)
   if (q.labels) cols = await filterByLabels(view, cols, q.labels)
   // With a label filter the rows count the matching edges: every matching column is read once
   // (at most MAX_FILTERED_ROWS of them) and the window is cut from that.
   const known =
     q.labels && cols.length <= limits.filteredRows
-      ? await reader(view, placements)(cols)
+      ? await reader(view, placements, rollouts)(cols)
       : undefined
-  const read = known ? slicer(known) : reader(view, placements)
+  const read = known ? slicer(known) : reader(view, placements, rollouts)
   let page: Page
   if (q.attention) page = await attentionPage(read, placements, cols, q)
   else {
@@ -179,11 +186,13 @@ export async function matrixOf(
     staleAfterMs: livenessOf(view.hub).staleAfterMs,
     rowScope: known ? 'filter' : 'all',
     filteredRowsMax: limits.filteredRows,
-    placements: placements.map((p) =>
-      known
+    rollouts: rollouts.views,
+    placements: placements.map((p) => ({
+      ...(known
         ? filteredRowOf(p, { edges: known.edges.items, cells: known.cells })
-        : rowOf(p.placement)
-    ),
+        : rowOf(p.placement)),
+      rollouts: rollouts.governing(p.objects),
+    })),
     edges: {
       total: cols.length,
       offset: q.offset,

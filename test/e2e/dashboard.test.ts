@@ -9,12 +9,14 @@
  * customized copy the edge receives, what it reported and what it owns there; the placement
  * panel shows guilder not selected with its reason and previews a pasted YAML EdgePlacement,
  * naming inventories by path, in view; the edges view lists all three, florin failed, and opens
- * an edge with its failed copy; at 800 px the top bar stays one line with the space selector
+ * an edge with its failed copy; a Rollout's waves mark the columns and each cell holds the revision
+ * its copies are stamped with (helpers/dashboard-rollout.ts); at 800 px the top bar stays one line with the space selector
  * whole; and when tulip's agent is stopped (frozen), tulip turns stale — grey, "stale", never
  * failed — in both views. A screenshot of each view is written to test-results/dashboard/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openBrowser, type TestBrowser } from './helpers/browser.ts'
+import { rolloutInMatrix } from './helpers/dashboard-rollout.ts'
 import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
@@ -214,6 +216,10 @@ describe('the dashboard', () => {
     expect(await drill.locator('.panel-title').textContent()).toBe('shop at florin')
     await page.keyboard.press('Escape')
   }, 90_000)
+
+  it('marks each column with its Rollout wave and each cell with its copies’ revision', async () => {
+    await rolloutInMatrix(browser, stack, edges, 'wmw')
+  }, 420_000)
 
   it('keeps the top bar on one line at 800 px, the space selector whole', async () => {
     const { page } = browser

@@ -2,12 +2,15 @@
  * The drill-down panel of one cell (`GET /ui/api/cell`): the edge, then each object the placement
  * sends there with its state and reason, the customized copy exactly as the edge receives it, the
  * status the edge reported, the objects the copy owns at the edge (a Deployment's ReplicaSets and
- * Pods) and the object's Events.
+ * Pods) and the object's Events. An object a Rollout governs says the revision its copy holds (read
+ * from the copy's stamp) against its wave's; the edge says its wave under each Rollout.
  */
 import { api, query } from './api.js'
 import { clear, h } from './dom.js'
 import { count, groupResource, nsName, staleAfterText } from './format.js'
 import { openLivePanel, section } from './panel.js'
+import { waveRevision } from './rollout-marks.js'
+import { rolloutSections, waveCell } from './rollout-panel.js'
 import { chip, stateOf } from './states.js'
 import { tableOf } from './table.js'
 import { ageSpan, facts, jsonBlock, labelChips, seenWithStale } from './widgets.js'
@@ -51,7 +54,30 @@ const associatedTable = (list) =>
       ),
   })
 
-function objectView(o) {
+/** "shop r1 (its wave's: r2)", marked when older than its wave's revision. */
+function revisionLine(o, d) {
+  const r = (d.rollouts ?? []).find((x) => x.name === o.rollout?.name)
+  if (!o.rollout || !r) return null
+  const at = d.edge?.rollouts?.[r.name]
+  const target = waveRevision(r, at?.wave ?? null)
+  const held = o.rollout.revision
+  const behind = target !== undefined && (held === null || held < target)
+  return h(
+    'p',
+    {
+      class: `revision${behind ? ' revision-behind' : ''}`,
+      'data-testid': 'object-revision',
+      'data-revision': held ?? '',
+      'data-behind': String(behind),
+    },
+    `Rollout ${r.name}: this copy is at `,
+    h('strong', null, held === null ? 'no revision (not sent from one)' : `r${held}`),
+    target !== undefined ? `; its wave's revision is r${target}` : '',
+    behind ? ' (older)' : ''
+  )
+}
+
+function objectView(o, d) {
   const state = stateOf(o.state)
   return h(
     'article',
@@ -79,6 +105,7 @@ function objectView(o) {
           o.message ?? ''
         )
       : null,
+    revisionLine(o, d),
     h('h4', null, 'Copy the edge receives'),
     jsonBlock(o.copy, 'copy', 'No copy in the mailbox for this edge.'),
     h('h4', null, 'Reported by the edge'),
@@ -101,6 +128,7 @@ function render(body, d, edge) {
         ['Inventory', e.inventory],
         ['Location', e.location],
         ['Labels', labelChips(e.labels)],
+        d.rollouts?.length ? ['Wave', waveCell(d.rollouts, e)] : null,
         ['Last seen', seenWithStale(e)],
         ['Mailbox', h('code', null, e.key)],
       ]),
@@ -119,9 +147,10 @@ function render(body, d, edge) {
         ? `Objects (${count(d.objects.length)} of ${count(d.total)})`
         : `Objects (${count(d.total)})`,
       d.objects.length
-        ? d.objects.map(objectView)
+        ? d.objects.map((o) => objectView(o, d))
         : h('p', { class: 'muted' }, 'The placement sends no object.')
-    )
+    ),
+    ...rolloutSections(d.rollouts)
   )
 }
 

@@ -5,11 +5,13 @@
  * plus `next`, so positions are unknown ahead: pages are fetched in order from 0, one at a time,
  * as the view scrolls towards the end of what is loaded. Rows (every placement of the space)
  * come with each answer; the latest answer's rows are shown, with `rowScope` (whether they count
- * the edges a label filter matches or every edge). A request that failed is kept (`failure()`)
+ * the edges a label filter matches or every edge), and so do the space's Rollouts (`rollouts()`,
+ * by name). A request that failed is kept (`failure()`)
  * until one succeeds, so the view can say why nothing shows instead of "Loading…".
  */
 import { api, isAbort, query } from './api.js'
 import { setServerNow } from './format.js'
+import { byName } from './rollout-marks.js'
 import { createWindowCache, refused } from './window-cache.js'
 
 export const WINDOW = 100
@@ -18,6 +20,7 @@ export const WINDOW = 100
 export function createMatrixData(opts) {
   const base = { space: opts.space, labels: opts.labels || undefined }
   let rows = []
+  let rollouts = byName([])
   let rowScope = 'all'
   let filteredRowsMax = 0
   let total = null
@@ -36,6 +39,7 @@ export function createMatrixData(opts) {
   function accept(d) {
     setServerNow(d.now, d.staleAfterMs)
     rows = d.placements ?? []
+    rollouts = byName(d.rollouts)
     rowScope = d.rowScope ?? 'all'
     filteredRowsMax = d.filteredRowsMax ?? 0
     total = d.edges?.total ?? 0
@@ -64,6 +68,7 @@ export function createMatrixData(opts) {
     cache.ensure(0, 0)
     return {
       rows: () => rows,
+      rollouts: () => rollouts,
       rowScope: () => rowScope,
       filteredRowsMax: () => filteredRowsMax,
       loaded: () => loadedOnce,
@@ -126,6 +131,7 @@ export function createMatrixData(opts) {
     step()
     return {
       rows: () => rows,
+      rollouts: () => rollouts,
       rowScope: () => rowScope,
       filteredRowsMax: () => filteredRowsMax,
       loaded: () => loadedOnce,

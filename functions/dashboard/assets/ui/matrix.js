@@ -7,13 +7,18 @@
  * object at an edge) by state; under a label filter both count the matching edges ("1 of 2
  * edges"). A request
  * the server refused (a malformed selector) is said in the totals, never left as "Loading…".
- * A cell opens the drill-down, a row header the placement panel.
+ * A cell opens the drill-down, a row header the placement panel. Where a Rollout governs a row's
+ * objects (rollout-marks.js, rollout-view.js): a bar names it with its waves, each column is
+ * marked with its wave, each cell shows the revision its copies hold (dashed when older than its
+ * wave's), and the row header its revision in flight and current wave.
  */
 import { clear, h } from './dom.js'
 import { filterBar } from './filter-bar.js'
 import { count, labelsText, lastSeenText, plural } from './format.js'
 import { createMatrixData } from './matrix-data.js'
 import { dismiss } from './notice.js'
+import { cellMarks, edgeWaves } from './rollout-marks.js'
+import { cellRevision, rolloutBar, waveMarks } from './rollout-view.js'
 import { rowHead } from './row-head.js'
 import { chip, countsText, STATES, stateOf, stateSymbol, stateWord } from './states.js'
 import { createVirtualGrid } from './virtual-grid.js'
@@ -49,16 +54,24 @@ export function mountMatrix(host, ctx) {
   })
   const empty = h('div', { class: 'empty', hidden: true })
   const gridHost = h('div', { class: 'grid-host' })
+  const rolloutHost = h('div', { class: 'rollout-host' })
   const root = h(
     'section',
     { class: 'view matrix-view', 'data-testid': 'matrix', 'aria-label': 'Placements by edge' },
     h('div', { class: 'toolbar' }, filterBar(ctx.filters, FILTERS, reload), totals, legend()),
+    rolloutHost,
     h('div', { class: 'grid-wrap' }, gridHost, empty)
   )
   host.appendChild(root)
 
   let data = null
   let view = { r0: 0, r1: -1, c0: 0, c1: -1 }
+
+  /** The Rollouts governing some row, oldest first as the answer lists them. */
+  const governing = () => {
+    const named = new Set(data.rows().flatMap((p) => p.rollouts ?? []))
+    return [...data.rollouts().keys()].filter((n) => named.has(n))
+  }
 
   /** The cell of row r, column c: an object, null (not selected) or undefined (loading). */
   const cellAt = (r, c) => {
@@ -73,23 +86,31 @@ export function mountMatrix(host, ctx) {
     const value = cellAt(r, c)
     if (!value) return null
     const state = stateOf(value.worst)
-    const tip = `${p.name} at ${edge.syncTarget} (${edge.inventory})\n${stateWord(state)}: ${countsText(value.counts)}`
+    const marks = cellMarks(data.rollouts(), p, edge, value)
+    const revs = marks.map((m) => `\n${m.title}`).join('')
+    const tip = `${p.name} at ${edge.syncTarget} (${edge.inventory})\n${stateWord(state)}: ${countsText(value.counts)}${revs}`
+    const behind = marks.some((m) => m.behind)
+    const held = behind && marks.every((m) => !m.behind || m.held)
+    const revClass = behind ? (held ? ' rev-held' : ' rev-behind') : ''
     return h(
       'button',
       {
         type: 'button',
-        class: `cell-slot cell s-${state}`,
+        class: `cell-slot cell s-${state}${revClass}`,
         'data-testid': 'cell',
         'data-placement': p.name,
         'data-edge': edge.syncTarget,
         'data-key': edge.key,
         'data-state': state,
+        'data-revision': marks[0]?.text,
+        'data-behind': marks.length ? String(behind) : undefined,
         'data-tip': tip,
         'data-seen': edge.lastSeen ?? '',
         title: `${tip}\n${lastSeenText(edge.lastSeen)}`,
-        'aria-label': `${p.name} at ${edge.syncTarget}: ${stateWord(state)}`,
+        'aria-label': `${p.name} at ${edge.syncTarget}: ${stateWord(state)}${marks[0] ? `, ${marks[0].text}${behind ? ', behind its wave' : ''}` : ''}`,
       },
-      h('span', { class: 'cell-sym', 'aria-hidden': 'true' }, stateSymbol(state))
+      h('span', { class: 'cell-sym', 'aria-hidden': 'true' }, stateSymbol(state)),
+      cellRevision(marks)
     )
   }
 
@@ -100,7 +121,8 @@ export function mountMatrix(host, ctx) {
   function colHeader(c) {
     const edge = data.column(c)
     if (!edge) return h('div', { class: 'col-head loading' }, h('span', { class: 'col-name' }, '…'))
-    const tip = `${edge.syncTarget}\ninventory ${edge.inventory}\nLocation ${edge.location}\n${labelsText(edge.labels)}`
+    const waves = edgeWaves(data.rollouts(), governing(), edge)
+    const tip = `${edge.syncTarget}\ninventory ${edge.inventory}\nLocation ${edge.location}\n${labelsText(edge.labels)}${waves.map((w) => `\n${w.title}`).join('')}`
     return h(
       'div',
       {
@@ -113,11 +135,12 @@ export function mountMatrix(host, ctx) {
         title: `${tip}${edge.stale ? '\nstale' : ''}\n${lastSeenText(edge.lastSeen)}`,
       },
       edge.stale ? h('span', { class: 'stale-badge' }, 'stale') : null,
-      h('span', { class: 'col-name' }, edge.syncTarget)
+      h('span', { class: 'col-name' }, edge.syncTarget),
+      waveMarks(waves)
     )
   }
 
-  const rowHeader = (r) => rowHead(data.rows()[r], data.rowScope())
+  const rowHeader = (r) => rowHead(data.rows()[r], data.rowScope(), data.rollouts())
 
   const corner = () =>
     h(
@@ -192,6 +215,7 @@ export function mountMatrix(host, ctx) {
   }
 
   function changed() {
+    clear(rolloutHost).append(rolloutBar(data.rollouts(), governing()) ?? '')
     grid.setSize(data.rows().length, data.columnCount())
     grid.invalidate()
     showTotals()

@@ -2,13 +2,15 @@
  * The placement panel (`GET /ui/api/placement`): the placement's state and conditions, the edges
  * it selects, the Locations it does not select with the reason for each, its spec (YAML), and a
  * preview (`POST /ui/api/preview`, the text sent as YAML: JSON is YAML too) of what the spec,
- * edited or pasted, would select, scrolled into view when it comes.
+ * edited or pasted, would select, scrolled into view when it comes. With Rollouts governing its
+ * objects: a section per Rollout (rollout-panel.js) and each selected edge's wave.
  */
 import { api, isAbort, query } from './api.js'
 import { clear, h } from './dom.js'
 import { count, pretty } from './format.js'
 import { openPanel, section } from './panel.js'
 import { renderPreview } from './preview-view.js'
+import { rolloutSections, waveCell } from './rollout-panel.js'
 import { chip, countsText, stateOf } from './states.js'
 import { tableOf } from './table.js'
 import { facts, labelChips, loading, seenWithStale } from './widgets.js'
@@ -35,10 +37,17 @@ const shownOf = (list, what) =>
     ? `${what} (first ${count(list.items.length)} of ${count(list.total)})`
     : `${what} (${count(list.total)})`
 
-const selectedTable = (selected) =>
+const selectedTable = (selected, rollouts) =>
   tableOf(selected.items, {
     testid: 'selected-edges',
-    head: ['SyncTarget', 'Inventory', 'Location', 'Labels', 'Last seen'],
+    head: [
+      'SyncTarget',
+      'Inventory',
+      'Location',
+      'Labels',
+      ...(rollouts.length ? ['Wave'] : []),
+      'Last seen',
+    ],
     none: 'It selects no edge.',
     row: (e) =>
       h(
@@ -48,6 +57,7 @@ const selectedTable = (selected) =>
         h('td', null, e.inventory),
         h('td', null, e.location),
         h('td', null, labelChips(e.labels)),
+        rollouts.length ? h('td', null, waveCell(rollouts, e)) : null,
         h('td', null, seenWithStale(e))
       ),
   })
@@ -155,7 +165,8 @@ function render(body, d, space, signal) {
       ])
     ),
     section('Conditions', conditionsTable(status.conditions)),
-    section(shownOf(d.selected, 'Selected edges'), selectedTable(d.selected)),
+    ...rolloutSections(d.rollouts),
+    section(shownOf(d.selected, 'Selected edges'), selectedTable(d.selected, d.rollouts ?? [])),
     section(shownOf(d.unselected, 'Locations not selected'), unselectedTable(d.unselected)),
     previewSection(space, d.specYaml ?? pretty(p.spec ?? {}), signal)
   )

@@ -2,10 +2,12 @@
  * A matrix row's header, one EdgePlacement: its worst state, name and Ready, then two counts kept
  * apart — the edges it is at ("2 edges"; "1 of 2 edges" when the row counts only the edges a
  * label filter matches, `rowScope` 'filter') and its copies, an object at an edge, by state
- * ("10 copies: !1 ✓9"). The tooltip spells both out, with the stale edges and the objects.
+ * ("10 copies: !1 ✓9"). The tooltip spells both out, with the stale edges and the objects. A row
+ * whose objects a Rollout governs shows its revision in flight and current wave (rollout-view.js).
  */
 import { h } from './dom.js'
 import { count, plural } from './format.js'
+import { rowRollout } from './rollout-view.js'
 import { chip, countsText, STATES, stateOf, tallies } from './states.js'
 
 const copiesOf = (p) => STATES.reduce((n, s) => n + (p.totals?.[s] ?? 0), 0)
@@ -30,8 +32,11 @@ function title(p, scope, ready) {
   ].join('\n')
 }
 
-/** The header of row `p` (a row of the matrix answer) under `scope` (the answer's rowScope). */
-export function rowHead(p, scope) {
+/**
+ * The header of row `p` (a row of the matrix answer) under `scope` (the answer's rowScope);
+ * `rollouts`: the answer's Rollouts by name.
+ */
+export function rowHead(p, scope, rollouts = new Map()) {
   const ready = p.ready === 'True' ? 'Ready' : p.ready === 'False' ? 'Not ready' : 'Ready unknown'
   const copies = copiesOf(p)
   return h(
@@ -49,6 +54,7 @@ export function rowHead(p, scope) {
       { class: 'row-line' },
       chip(p.worst, true),
       h('span', { class: 'row-name' }, p.name),
+      rowRollout(rollouts, p.rollouts),
       h('span', { class: `ready ready-${p.ready.toLowerCase()}` }, ready)
     ),
     h(
