@@ -48,6 +48,7 @@ const timed = (ms: number) => ({
 })
 
 const full: ScaleResults = {
+  rollout: null,
   rows: [small, large],
   idle: {
     fleet: {
