@@ -1,6 +1,6 @@
 /**
  * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout`, `--skip-edge`,
- * `--skip-limits`, `--scale` (the scale figures instead), `--skip-npm-start` and the knobs that size each phase (the options, defaults and help text are in options.ts).
+ * `--skip-limits`, `--scale` (the scale figures instead), `--skip-rollout`, `--skip-npm-start` and the knobs that size each phase (the options, defaults and help text are in options.ts).
  * Explicit flags win over the `--quick` preset whatever their order. Parsing is pure: it returns
  * what to do (help, an error message, or the options) and never exits.
  */
@@ -20,6 +20,7 @@ type NumberKey = Exclude<
   | 'skipEdge'
   | 'skipLimits'
   | 'skipFairNpmStart'
+  | 'skipRollout'
   | 'edgeColdCost'
   | 'watchSettleMs'
   | 'edgeAgents'
@@ -110,6 +111,7 @@ const SWITCHES: Record<string, Partial<BenchOptions>> = {
   '--skip-edge-cold': { edgeColdCost: false },
   '--scale': { scale: true },
   '--skip-npm-start': { npmStartEdges: 0 },
+  '--skip-rollout': { skipRollout: true },
 }
 
 /** What the command line asks for (flags after `npm run bench --`). */

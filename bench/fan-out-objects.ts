@@ -11,7 +11,7 @@ export const INVENTORY_WS = 'bench-inv'
 export const WORKLOAD_WS = 'bench-wl'
 export const FAN_NAMESPACE = 'fan'
 export const PLACEMENT = 'bench-fan'
-const NS_LABEL = { 'bench.edgeplane.dev/fan-out': 'yes' }
+export const NS_LABEL = { 'bench.edgeplane.dev/fan-out': 'yes' }
 const EDGE = 'edge.kcp.io/v1alpha1'
 
 /** `st-0001`: zero-padded so names sort in creation order. */

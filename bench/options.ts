@@ -67,6 +67,8 @@ export type BenchOptions = {
   scaleObjects: number
   /** Scale: poll intervals the idle fleet is measured over (after one warm-up interval). */
   scaleIdleIntervals: number
+  /** Scale: leaves the rollout phase (rollout-phase.ts) out. */
+  skipRollout: boolean
   /** Scale: edges of the run through `npm start`'s stack (0 leaves it out). */
   npmStartEdges: number
   /** Scale: ConfigMaps of the run through `npm start`'s stack. */
@@ -106,6 +108,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   scaleEdges: [1000, 10_000],
   scaleObjects: 100,
   scaleIdleIntervals: 3,
+  skipRollout: false,
   npmStartEdges: 1000,
   npmStartObjects: 20,
 }
@@ -193,6 +196,9 @@ Scale (the ten-thousand-edge figures; the other phases are left out):
   --scale-edges LIST      destination counts (${DEFAULT_OPTIONS.scaleEdges.join(',')}; --quick: ${QUICK_OPTIONS.scaleEdges?.join(',')})
   --scale-objects N       ConfigMaps placed in process (${DEFAULT_OPTIONS.scaleObjects}; --quick: ${QUICK_OPTIONS.scaleObjects})
   --scale-idle-intervals N  poll intervals the idle fleet is measured over (${DEFAULT_OPTIONS.scaleIdleIntervals})
+  --skip-rollout          leave out the rollout phase (on the largest size: a Rollout in four waves
+                          of the fan-out's edges, each wave's promotion timed to its mailboxes,
+                          and what the Rollout adds to an idle fleet's costs)
   --npm-start-edges N     edges of the npm start run (${DEFAULT_OPTIONS.npmStartEdges}; --quick: ${QUICK_OPTIONS.npmStartEdges}; 0: none)
   --npm-start-objects N   ConfigMaps of the npm start run (${DEFAULT_OPTIONS.npmStartObjects})
   --skip-npm-start        leave the npm start run out

@@ -72,7 +72,7 @@ export type HeartbeatCost = {
   cpuMsPerHeartbeat: number
 }
 
-type Window = {
+export type Window = {
   r: IdleFleetResult
   wallMs: number
   hubMs: number
@@ -133,13 +133,63 @@ async function drained(counter: Counter): Promise<number> {
   return performance.now() - t0 - QUIET_MS
 }
 
+type IdleDeps = {
+  baseUrl: string
+  counter: Counter
+  storeCpuMs: () => number
+  progress(m: string): void
+}
+
+/**
+ * One measured window of the fleet (`heartbeatMs` 0: polls alone): the pollers' result, its wall
+ * time, the hub's and the center's CPU and the store's reads and writes over it.
+ */
+export async function measureWindow(
+  deps: IdleDeps,
+  targets: readonly PollTarget[],
+  w: { intervalMs: number; durationMs: number; heartbeatMs: number }
+): Promise<Window> {
+  deps.counter.reset()
+  const cpu0 = process.cpuUsage()
+  const storeCpu0 = deps.storeCpuMs()
+  const t0 = performance.now()
+  const r = await runFleet({ baseUrl: deps.baseUrl, targets: [...targets], ...w })
+  const wallMs = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  const hubMs = (cpu.user + cpu.system) / 1000
+  const centerMs = hubMs + (deps.storeCpuMs() - storeCpu0)
+  let reads = 0
+  let writes = 0
+  for (const [op, n] of Object.entries(deps.counter.snapshot())) {
+    if (READS.test(op)) reads += n
+    else writes += n
+  }
+  return { r, wallMs, hubMs, centerMs, reads, writes }
+}
+
+/** One warm-up interval (each isolate's caches filled), then `intervals` of polls alone. */
+export async function pollWindow(
+  deps: IdleDeps,
+  targets: readonly PollTarget[],
+  opts: { intervalMs: number; intervals: number }
+): Promise<Window> {
+  const { intervalMs } = opts
+  const warm = await runFleet({
+    baseUrl: deps.baseUrl,
+    targets: [...targets],
+    intervalMs,
+    durationMs: intervalMs,
+  })
+  if (warm.failed > 0) throw new Error(`idle window warm-up: ${warm.failed} polls failed`)
+  return measureWindow(deps, targets, {
+    intervalMs,
+    durationMs: intervalMs * opts.intervals,
+    heartbeatMs: 0,
+  })
+}
+
 export async function measureIdleFleet(
-  deps: {
-    baseUrl: string
-    counter: Counter
-    storeCpuMs: () => number
-    progress(m: string): void
-  },
+  deps: IdleDeps,
   targets: readonly PollTarget[],
   opts: { intervalMs: number; intervals: number }
 ): Promise<IdleFleet> {
@@ -152,33 +202,8 @@ export async function measureIdleFleet(
     durationMs: intervalMs,
   })
   if (warm.failed > 0) throw new Error(`idle fleet warm-up: ${warm.failed} polls failed`)
-  const measured = async (
-    heartbeatMs: number,
-    durationMs = intervalMs * opts.intervals
-  ): Promise<Window> => {
-    deps.counter.reset()
-    const cpu0 = process.cpuUsage()
-    const storeCpu0 = deps.storeCpuMs()
-    const t0 = performance.now()
-    const r = await runFleet({
-      baseUrl: deps.baseUrl,
-      targets: [...targets],
-      intervalMs,
-      durationMs,
-      heartbeatMs,
-    })
-    const wallMs = performance.now() - t0
-    const cpu = process.cpuUsage(cpu0)
-    const hubMs = (cpu.user + cpu.system) / 1000
-    const centerMs = hubMs + (deps.storeCpuMs() - storeCpu0)
-    let reads = 0
-    let writes = 0
-    for (const [op, n] of Object.entries(deps.counter.snapshot())) {
-      if (READS.test(op)) reads += n
-      else writes += n
-    }
-    return { r, wallMs, hubMs, centerMs, reads, writes }
-  }
+  const measured = (heartbeatMs: number, durationMs = intervalMs * opts.intervals) =>
+    measureWindow(deps, targets, { intervalMs, durationMs, heartbeatMs })
   deps.progress(`idle fleet: ${opts.intervals} intervals measured`)
   const { r, wallMs, hubMs, centerMs, reads, writes } = await measured(0)
   const polls = Math.max(1, r.polls)

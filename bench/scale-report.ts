@@ -6,12 +6,14 @@
  */
 import { byOperation } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
+import type { Goal } from './goal.ts'
+import { renderRollout, rolloutCosts, rolloutGoals } from './rollout-report.ts'
 import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
 import type { TimedPhase } from './scale-npm-start.ts'
 import { round } from './stats.ts'
 
-export type Goal = { value: number | null; target: number; edges: number | null }
+export type { Goal }
 
 /** Store requests per mailbox of the fan-out and of the change (every mailbox's content changes). */
 export const perMailbox = (r: FanOutResults) => ({
@@ -60,6 +62,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       target: 0.5,
       edges: fleet?.agents ?? null,
     },
+    ...rolloutGoals(s.rollout),
   }
 }
 
@@ -133,6 +136,7 @@ export function operationCosts(s: ScaleResults) {
         }
       : null,
     desiredAnswerBytes: s.idle?.answerBytes ?? null,
+    rollout: rolloutCosts(s.rollout),
   }
 }
 
@@ -188,6 +192,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
     )
+  lines.push(...renderRollout(s.rollout))
   const n = s.npmStart
   if (n)
     lines.push(

@@ -12,20 +12,21 @@
  * (scale-npm-start.ts). scale-report.ts renders it all and the goals line.
  */
 import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
-import { issueEdgeCredential } from '../lib/edge/credentials.ts'
 import { profiled } from './cpu-profile.ts'
 import { IDLE_MAILBOXES, runEdge } from './edge.ts'
 import { measureIdle } from './edge-idle.ts'
-import { answerBytes, currentEtag, type PollTarget } from './edge-poll.ts'
+import { answerBytes, type PollTarget } from './edge-poll.ts'
 import type { EdgeResults, IdleResults } from './edge-types.ts'
 import { runFanOut } from './fan-out.ts'
 import { driveHook } from './fan-out-hooks.ts'
 import type { FanOutResults } from './fan-out-types.ts'
+import { fleetTargets, withFreshEtags } from './fleet-targets.ts'
 import { createHubClient } from './hub-client.ts'
 import { summarizeByKind } from './invocation-log.ts'
-import { runLoad } from './load.ts'
 import type { BenchOptions } from './options.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
+import { runRolloutPhase } from './rollout-phase.ts'
+import type { RolloutResults } from './rollout-types.ts'
 import type { ScaleBudgets } from './scale-budgets.ts'
 import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
 import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
@@ -39,6 +40,8 @@ export type ScaleResults = {
     bare: IdleResults
     answerBytes: { identity: number; gzip: number }
   } | null
+  /** The rollout phase on the largest size's stack (rollout-phase.ts), null when left out. */
+  rollout: RolloutResults | null
   propagation: EdgeResults | null
   npmStart: NpmStartScale | null
   /** Per in-process size, the invocations' overruns and refusals by kind (scale-budgets.ts). */
@@ -65,28 +68,12 @@ async function rawPutPerSec(stack: BenchStack, o: BenchOptions, progress: Progre
   return raw.putConcurrent.opsPerSec
 }
 
-/** Edge credentials and current ETags of every mailbox of the stack's fan-out inventory. */
-async function fleetTargets(stack: BenchStack, progress: Progress): Promise<PollTarget[]> {
-  const hub = createHubClient(stack.hub.url, BENCH_TOKEN)
-  const list = (await hub.call(
-    'GET',
-    '/clusters/root:espw/apis/tenancy.kcp.io/v1alpha1/workspaces'
-  )) as {
-    items?: { metadata?: { name?: string } }[]
-  }
-  const names = (list.items ?? []).map((w) => w.metadata?.name ?? '').filter(Boolean)
-  progress(`idle fleet: credentials and versions of ${names.length} mailboxes (not timed)`)
-  const targets: PollTarget[] = new Array(names.length)
-  await runLoad({ count: names.length, concurrency: 16 }, async (i) => {
-    const mailbox = names[i]!
-    const { token } = await issueEdgeCredential(stack.hub.deps.kv, mailbox)
-    targets[i] = { mailbox, token, etag: await currentEtag(stack.hub.url, mailbox, token) }
-  })
-  return targets
-}
-
-async function idleOn(stack: BenchStack, o: BenchOptions, progress: Progress) {
-  const targets = await fleetTargets(stack, progress)
+async function idleOn(
+  stack: BenchStack,
+  o: BenchOptions,
+  progress: Progress,
+  targets: readonly PollTarget[]
+) {
   const fleet = await measureIdleFleet(
     { baseUrl: stack.hub.url, counter: stack.counter, storeCpuMs: stack.storeCpuMs, progress },
     targets,
@@ -168,6 +155,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
   const rows: FanOutResults[] = []
   const budgets: ScaleBudgets[] = []
   let idle: ScaleResults['idle'] = null
+  let rollout: RolloutResults | null = null
   const sizes = [...o.scaleEdges].sort((a, b) => a - b)
   for (const [i, edges] of sizes.entries()) {
     progress(`scale: ${edges} edges, in process`)
@@ -206,7 +194,32 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           elapsedMs: summarized.elapsedMs,
         },
       })
-      if (i === sizes.length - 1 && !o.skipEdge) idle = await idleOn(stack, o, progress)
+      if (i < sizes.length - 1 || (o.skipEdge && o.skipRollout)) continue
+      let targets = await fleetTargets(stack, progress)
+      if (!o.skipRollout) {
+        const phase = await runRolloutPhase(
+          {
+            ...deps,
+            baseUrl: stack.hub.url,
+            targets,
+            refreshEtags: (t) => withFreshEtags(stack, t),
+          },
+          {
+            edges,
+            objects: o.scaleObjects,
+            itemBytes: o.itemBytes,
+            concurrency: o.concurrency,
+            batch: o.fanoutBatch,
+            calls: o.fanoutCalls,
+            placementKey: row.placementKey,
+            pollIntervalMs: o.pollIntervalMs,
+            intervals: o.scaleIdleIntervals,
+          }
+        )
+        rollout = phase.results
+        targets = phase.targets
+      }
+      if (!o.skipEdge) idle = await idleOn(stack, o, progress, targets)
     } finally {
       await stack.close()
     }
@@ -246,5 +259,5 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           progress
         )
       : null
-  return { rows, idle, propagation, npmStart, budgets }
+  return { rows, idle, rollout, propagation, npmStart, budgets }
 }

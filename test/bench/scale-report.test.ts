@@ -26,6 +26,8 @@ const GOAL_KEYS = [
   'idleRatioToBare',
   'registerSeconds',
   'centerCpuIdleFraction',
+  'rolloutPromotionMaxSeconds',
+  'rolloutIdleReadsPerPollAdded',
 ]
 
 const small = fanOut({ targets: 1000 })
@@ -48,6 +50,7 @@ const timed = (ms: number) => ({
 })
 
 const full: ScaleResults = {
+  rollout: null,
   rows: [small, large],
   idle: {
     fleet: {
@@ -230,6 +233,7 @@ describe('scale goals', () => {
         first: { storeRequests: 7.12, storeWrites: 4.26, cpuMs: 9.8 },
       },
       desiredAnswerBytes: { identity: 120_000, gzip: 9_000 },
+      rollout: null,
     })
     expect(scaleJson(full, 15_000, 1).costs).toEqual(c)
     expect(renderScale(full, 15_000)).toContain(
