@@ -66,7 +66,7 @@ describe('the rollout report', () => {
     const a = rolloutCosts(results)?.idleAdded
     expect(a?.readsPerPoll).toEqual({ without: 0.01, with: 0.01, added: 0, ratio: 1 })
     expect(a?.translateRequests).toEqual({ without: 100, with: 150, added: 50, ratio: 1.5 })
-    expect(rolloutGoals(results).rolloutIdleReadsPerPollAdded.value).toBe(0)
+    expect(rolloutGoals(results).rolloutIdleReadsPerPollAdded?.value).toBe(0)
     expect(compared(0, 0)).toEqual({ without: 0, with: 0, added: 0, ratio: 1 })
     const text = renderRollout(results).join('\n')
     expect(text).toContain('promotion p50 2 s, max 8 s (target 5 s)')
@@ -76,6 +76,6 @@ describe('the rollout report', () => {
   it('without a phase run: no lines, goals without values', () => {
     expect(renderRollout(null)).toEqual([])
     expect(rolloutCosts(null)).toBeNull()
-    expect(rolloutGoals(null).rolloutPromotionMaxSeconds.value).toBeNull()
+    expect(rolloutGoals(null).rolloutPromotionMaxSeconds?.value).toBeNull()
   })
 })
