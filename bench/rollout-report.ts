@@ -106,7 +106,7 @@ export function renderRollout(r: RolloutResults | null): string[] {
     `  setup     labels ${round(r.setupMs.label / 1000, 1)} s, adoption ${round(r.setupMs.adopt / 1000, 1)} s; revision cut ${round(r.cutWaitMs / 1000, 1)} s after the change (the settle)`,
     ...r.promotions.map(
       (p) =>
-        `  ${p.wave.padEnd(9)} ${p.mailboxes} mailboxes in ${round(p.promotionMs / 1000, 2)} s (rollout call ${round(p.rolloutMs)} ms, ${p.rounds} round${p.rounds === 1 ? '' : 's'}), ${round(p.requestsTotal / p.mailboxes, 3)} requests/mailbox (${p.rolloutRequests} the rollout call's); translate runs ${p.translateRuns} (${p.unchangedRuns} unchanged)`
+        `  ${p.wave.padEnd(9)} ${p.mailboxes} mailboxes (${p.woken} woken) in ${round(p.promotionMs / 1000, 2)} s (rollout call ${round(p.rolloutMs)} ms, ${p.rounds} round${p.rounds === 1 ? '' : 's'}), ${round(p.requestsTotal / p.mailboxes, 3)} requests/mailbox (${p.rolloutRequests} the rollout call's); translate runs ${p.translateRuns} (${p.unchangedRuns} unchanged)`
     ),
     `  promotion p50 ${s.p50 ?? '-'} s, max ${s.max ?? '-'} s (target ${PROMOTION_TARGET_SECONDS} s); per promoted mailbox ${per.storeRequests} store requests, ${per.cpuMs} + ${per.storeCpuMs} ms CPU`,
     `  idle, without → with the Rollout: reads/poll ${cmp(a.readsPerPoll)}, writes/poll ${cmp(a.writesPerPoll)}, CPU/poll ${cmp(a.cpuMsPerPoll, ' ms')}`,

@@ -6,6 +6,7 @@
  * relay sends it when a Rollout's hold moves (each copy now stamped `<rollout>/1`) and the
  * summarize step over the placement (the edges' standings, which the gate reads).
  */
+import type { KubeObject } from '../lib/kube/types.ts'
 import { mailboxName, rolloutKey } from '../lib/reconcile/keys.ts'
 import type { Mailbox } from './fan-out-check.ts'
 import { driveHook } from './fan-out-hooks.ts'
@@ -21,6 +22,7 @@ import {
   ringOf,
   ringPatch,
 } from './rollout-objects.ts'
+import { type RelayView, relayView } from './rollout-relay.ts'
 
 type Progress = (message: string) => void
 
@@ -40,15 +42,22 @@ export type RolloutFleet = {
   waves: Mailbox[][]
   rolloutKey: string
   placementKey: string
+  /** Which mailboxes the relay wakes for a read of the Rollout (rollout-relay.ts). */
+  relay: RelayView
 }
 
 const ROLLOUT_PATH = `${edgePath(`root:${WORKLOAD_WS}`, 'rollouts')}/${ROLLOUT}`
 
+/** The Rollout as the hub serves it. */
+export const rolloutObject = async (hub: HubClient) =>
+  (await hub.call('GET', ROLLOUT_PATH)) as KubeObject
+
 /** The Rollout's status as the hub serves it. */
 export async function rolloutStatus(hub: HubClient): Promise<RolloutStatusView> {
-  const r = (await hub.call('GET', ROLLOUT_PATH)) as { status?: RolloutStatusView }
-  return r.status ?? {}
+  return statusView(await rolloutObject(hub))
 }
+
+export const statusView = (r: KubeObject) => (r.status ?? {}) as RolloutStatusView
 
 type Listed = { items?: { metadata?: { name?: string; uid?: string }; spec?: unknown }[] }
 
@@ -116,7 +125,7 @@ export async function setUpRings(
   hub: HubClient,
   at: { placementKey: string; concurrency: number },
   progress: Progress
-): Promise<{ fleet: Omit<RolloutFleet, 'rolloutKey'>; labelMs: number }> {
+): Promise<{ fleet: Omit<RolloutFleet, 'rolloutKey' | 'relay'>; labelMs: number }> {
   const t0 = performance.now()
   progress('rollout setup: the Locations into four rings (not timed)')
   await labelRings(hub, at.concurrency, progress)
@@ -130,11 +139,12 @@ export async function setUpRings(
 /** Creates the Rollout and adopts revision 1: its key, and how long that took. */
 export async function adoptRollout(
   hub: HubClient,
-  fleet: Omit<RolloutFleet, 'rolloutKey'>,
+  fleet: Omit<RolloutFleet, 'rolloutKey' | 'relay'>,
   o: { batch: number; calls: number },
   progress: Progress
 ): Promise<{ fleet: RolloutFleet; adoptMs: number }> {
   const wl = await hub.call('GET', `${workspacesPath('root')}/${WORKLOAD_WS}`)
+  const inv = await hub.call('GET', `${workspacesPath('root')}/${INVENTORY_WS}`)
   const key = rolloutKey(specCluster(wl), ROLLOUT)
   const sizes = fleet.waves.map((w) => w.length).join(', ')
   progress(`rollout setup: the Rollout (waves of ${sizes} edges) and its revision 1 (not timed)`)
@@ -144,10 +154,20 @@ export async function adoptRollout(
     expect: 201,
   })
   await driveHook(hub, 'rollout', [key], { batch: 1, calls: 1 })
-  const adopted = await rolloutStatus(hub)
+  const rollout = await rolloutObject(hub)
+  const adopted = statusView(rollout)
   if (adopted.completedRevision !== 1 || adopted.phase !== 'Complete')
     throw new Error(`rollout setup: revision 1 not adopted (${JSON.stringify(adopted)})`)
+  // the relay wakes every mailbox of the space for an adoption
   await translateAll(hub, fleet.mailboxes, o)
   await summarizePass(hub, fleet.placementKey)
-  return { fleet: { ...fleet, rolloutKey: key }, adoptMs: performance.now() - t0 }
+  const relay = await relayView(
+    hub,
+    {
+      workload: { path: `root:${WORKLOAD_WS}`, id: specCluster(wl) },
+      inventory: { path: `root:${INVENTORY_WS}`, id: specCluster(inv) },
+    },
+    rollout
+  )
+  return { fleet: { ...fleet, rolloutKey: key, relay }, adoptMs: performance.now() - t0 }
 }

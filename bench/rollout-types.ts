@@ -8,6 +8,8 @@ export type WavePromotion = {
   wave: string
   /** Mailboxes of the wave. */
   mailboxes: number
+  /** Mailboxes the relay woke for the promoting status write (rollout-relay.ts). */
+  woken: number
   /**
    * From sending the rollout hook call whose status write promoted the wave (its gate passed in
    * it) until the translate runs after it returned with every mailbox of the wave holding the

@@ -3,10 +3,12 @@
  * about once a second, as the relay's requeue would, until it cuts the revision (the 5 s settle
  * is its own clock's; it is not part of any figure) — that run also promotes the first wave. For
  * each wave: the clock starts when the rollout hook call whose status write promotes it is sent
- * (its gate judged in that run), translate then runs over every mailbox of the space, as the relay
- * sends them when a Rollout's hold moves, in rounds until every mailbox of the wave holds the
- * revision (rollout-check.ts, read from the table and not timed), and the clock stops when the
- * last translate round returned. No mailbox of a later wave may hold it. Between waves the
+ * (its gate judged in that run), translate then runs over the mailboxes the relay wakes for the
+ * status writes (rollout-relay.ts: the relay's own mapping, which wakes the mailboxes whose
+ * standing moved), in rounds (a key deferred or failed is sent again) until every mailbox of the
+ * wave holds the revision (rollout-check.ts, read from the table and not timed), and the clock
+ * stops when the last translate round returned. A mailbox of the wave that lacks the revision and
+ * was not woken is a failure of the relay's mapping, never made up by the bench. No mailbox of a later wave may hold it. Between waves the
  * summarize step runs over the placement (the standings the next gate reads; not timed).
  */
 import { configMapKey } from './fan-out-check.ts'
@@ -15,7 +17,14 @@ import { FAN_NAMESPACE } from './fan-out-objects.ts'
 import type { FanOutDeps } from './fan-out-types.ts'
 import { holding, wavesAsExpected } from './rollout-check.ts'
 import { ROLLOUT } from './rollout-objects.ts'
-import { type RolloutFleet, rolloutStatus, summarizePass, translateAll } from './rollout-setup.ts'
+import {
+  type RolloutFleet,
+  rolloutObject,
+  rolloutStatus,
+  statusView,
+  summarizePass,
+  translateAll,
+} from './rollout-setup.ts'
 import type { WavePromotion } from './rollout-types.ts'
 
 const REVISION = 2
@@ -41,10 +50,12 @@ const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a +
 
 /**
  * Runs the rollout step until wave `k` is promoted at the revision; the clock and counters start
- * at the send of the call that did it. The status read after each call is left out of the counts.
+ * at the send of the call that did it. The Rollout read after each call is left out of the counts;
+ * the mailboxes the relay wakes for each are gathered (`woken`).
  */
 async function promote(deps: Deps, fleet: RolloutFleet, k: number) {
   const until = performance.now() + PROMOTE_DEADLINE_MS
+  const woken = new Set<string>()
   for (;;) {
     deps.counter.reset()
     deps.reconciles.clear()
@@ -54,11 +65,15 @@ async function promote(deps: Deps, fleet: RolloutFleet, k: number) {
     await driveHook(deps.hub, 'rollout', [fleet.rolloutKey], { batch: 1, calls: 1 })
     const rolloutMs = performance.now() - t0
     const afterCall = deps.counter.snapshot()
-    const status = await rolloutStatus(deps.hub)
+    const rollout = await rolloutObject(deps.hub)
     const read = minus(deps.counter.snapshot(), afterCall)
+    for (const m of fleet.relay.woken(rollout)) woken.add(m)
+    const status = statusView(rollout)
     const w = status.waves?.[k]
-    if (status.revision === REVISION && w?.revision === REVISION && status.currentWave === w.name)
-      return { t0, cpu0, storeCpu0, rolloutMs, rolloutRequests: sum(afterCall), read, wave: w.name }
+    if (status.revision === REVISION && w?.revision === REVISION && status.currentWave === w.name) {
+      const rolloutRequests = sum(afterCall)
+      return { t0, cpu0, storeCpu0, rolloutMs, rolloutRequests, read, wave: w.name, woken }
+    }
     if (performance.now() > until)
       throw new Error(`rollout: wave ${k} not promoted (${JSON.stringify(status)})`)
     await pause(1000)
@@ -86,7 +101,7 @@ export async function driveWaves(
     if (k > 0) await summarizePass(deps.hub, fleet.placementKey)
     const p = await promote(deps, fleet, k)
     if (k === 0) cutWaitMs = p.t0 - o.changedAt
-    let todo = fleet.mailboxes
+    let todo = fleet.mailboxes.filter((m) => p.woken.has(m.key))
     let rounds = 0
     let doneMs = 0
     let cpuMs = 0
@@ -106,6 +121,11 @@ export async function driveWaves(
         if (problem) throw new Error(`rollout: after wave ${k}'s promotion, ${problem}`)
         break
       }
+      const unwoken = lacking.filter((m) => !p.woken.has(m.key))
+      if (unwoken.length > 0)
+        throw new Error(
+          `rollout: the relay wakes no key for ${unwoken.length} mailboxes of wave ${k}`
+        )
       deps.progress(`rollout: wave ${k}: ${lacking.length} mailboxes without the revision; again`)
       todo = lacking
     }
@@ -114,6 +134,7 @@ export async function driveWaves(
     promotions.push({
       wave: p.wave,
       mailboxes: members.length,
+      woken: p.woken.size,
       promotionMs: doneMs,
       rolloutMs: p.rolloutMs,
       rounds,

@@ -8,8 +8,8 @@
  * select. Objects no Rollout governs, and every object of a space without an adopted Rollout, go
  * as they are: the selection itself is handed back, so such a destination's content and share key
  * are what they were before Rollouts. The Location is the one the placement's slice names for the
- * destination (the first by name, destinations.ts), its labels from the batch's one list of the
- * inventory space's Locations (read only when some space has an adopted Rollout). The held
+ * destination (the first by name, destinations.ts), read by name (read only when some space has
+ * an adopted Rollout; the names a wave of the batch asks for go out as one read). The held
  * selection is worked out once per placement and distinct set of revisions per batch, so a wave's
  * thousand mailboxes cost one hold. It names, per Rollout its objects were sent from, the
  * destination's place under it (`revisions`; lib/rollout/hold.ts `destinationPlace`: its wave,
@@ -29,7 +29,7 @@ import type { PlacementSelection } from './desired.ts'
 import type { RolloutHolds, SpaceHold } from './rollout-holds.ts'
 
 export type HeldSession = {
-  snapshot: Pick<Snapshot, 'locations'>
+  snapshot: Pick<Snapshot, 'location'>
   holds: RolloutHolds
   /** Per live selection, its held selections by the revisions a destination is at (the batch's). */
   heldMemo: WeakMap<Selection, Map<string, Held>>
@@ -70,11 +70,10 @@ export async function heldSelections(
     chosen.map(async (s) => {
       const hold = await session.holds.of(s.ref.spaceId)
       if (!hold.rollouts.some((r) => r.status?.completedRevision)) return s
-      const locations = await session.snapshot.locations(dest.inventorySpaceId)
-      const at = {
-        labels: s.location ? locations.get(s.location.name)?.metadata.labels : undefined,
-        syncTargetUid: dest.syncTargetUid,
-      }
+      const location = s.location
+        ? await session.snapshot.location(dest.inventorySpaceId, s.location.name)
+        : undefined
+      const at = { labels: location?.metadata.labels, syncTargetUid: dest.syncTargetUid }
       const vector = hold.rollouts
         .map((r) => `${r.name}=${destinationRevision(r.spec, r.status, at) ?? '-'}`)
         .join(',')

@@ -1,32 +1,3 @@
-/**
- * The reads of one batch of a placement step (translate, summarize), shared by its keys. Every
- * mailbox of a batch needs the same cross-space list of SinglePlacementSlices, the same
- * EdgePlacements and the same workload-space objects, so they are read once per batch (memoized
- * promises, safe under the batch's concurrency) and dropped with it: each new batch re-reads the
- * world, so the step stays level-based. Only what it makes of the slices is kept between batches
- * (slice-cache.ts, the hub's): a listing of the same slices at the same resourceVersions is not
- * decoded, grouped and merged again. A workload space's snapshot is every object of every
- * resource a placement could select there (built-ins and CRD-defined, all but the kinds that never
- * leave the center), at the preferred version of that space. A failed read rejects the memo, so
- * every key that needed it fails and is retried; nothing is computed from a partial read.
- * Slices of root:espw and below (mailboxes) are left out (lib/hub/service-provider-space.ts).
- * Customization inputs are read only when some selected object asks for customization: a space's
- * Customizers and an inventory space's Locations, each with one list per batch (a thousand
- * destinations in one inventory space cost one list). Slices, placements, Customizers and
- * Locations are decoded once by their schemas as they are read (lib/apis/decode.ts). A placement's
- * slice, as the steps see it, is the union of the slices its live incarnation owns (its
- * destinations may span several, slice-groups.ts). An invalid one
- * goes to `onInvalid` and is left out (a placement named by a slice is also listed by
- * `invalidPlacementsFor`, for its step to report); a Customizer keeps its decode result, so the
- * customization that names an invalid one says why. Left out is not absent: `unknownPlacement`
- * says whether a placement's own content is unknown (its EdgePlacement, or the slice of a valid
- * one, does not decode), and `invalidSlices` lists the slices whose destinations are unknown, so a
- * step can keep what such a placement may have delivered instead of removing it. The tenancy
- * policy (lib/tenancy/) is read once per batch too, with the path of each workload space asked
- * about, so a batch's keys judge grants and trust scopes by one reading; a workload space's
- * snapshot carries its grant, which the selection (select.ts) applies to privileged resources.
- */
-import { categoryOf } from '../apis/categories.ts'
 import { type DecodeProblem, type DecodeResult, decodeEach, decodeObject } from '../apis/decode.ts'
 import { LocationSchema } from '../apis/edge-inventory.ts'
 import type {
@@ -54,6 +25,8 @@ import { mailboxSpacePath } from '../reconcile/keys.ts'
 import { loadTenancy, spacePathOf } from '../tenancy/load.ts'
 import type { TenancyPolicy, WorkloadGrant } from '../tenancy/policy.ts'
 import { memo } from './batch-memo.ts'
+import { coalescedGets } from './coalesced-gets.ts'
+import { readSpace } from './read-space.ts'
 import { createSliceCache, type SliceCache, type SliceIndex } from './slice-cache.ts'
 import {
   destinationId,
@@ -63,7 +36,7 @@ import {
   type SliceGroup,
 } from './slice-groups.ts'
 import { placementOfSlice } from './slice-owner.ts'
-import type { ResourceGrant, SourceObject, SpaceSnapshot } from './types.ts'
+import type { SpaceSnapshot } from './types.ts'
 
 export type SnapshotDeps = {
   client: HubClient
@@ -118,6 +91,8 @@ export type Snapshot = {
   customizers(spaceId: string): Promise<Map<string, DecodeResult<CustomizerObject>>>
   /** The live Locations of an inventory space that decode, by name. */
   locations(spaceId: string): Promise<Map<string, LocationObject>>
+  /** One live Location that decodes, by name, read with the batch's other named ones. */
+  location(spaceId: string, name: string): Promise<LocationObject | undefined>
   /** The tenancy policy (lib/tenancy/policy.ts), read once per batch. */
   tenancy(): Promise<TenancyPolicy>
   /** The grant of a workload space by id; undefined when the space no longer exists. */
@@ -133,40 +108,6 @@ const qualifiedName = (o: Pick<KubeObject, 'metadata'>) =>
 const spaceOf = (o: Pick<KubeObject, 'metadata'>) =>
   o.metadata.annotations?.[CLUSTER_ANNOTATION] ?? ''
 
-/** What a space that no longer exists may send: no privileged resource. */
-const NO_GRANT: ResourceGrant = { allowsResource: () => false }
-
-/**
- * Lists every placeable resource of a space that may hold objects (all of them when the space
- * keeps no index of its collections); resources that cannot be listed are skipped. The space's
- * grant (what privileged resources it may send) comes with it.
- */
-async function readSpace(
-  deps: SnapshotDeps,
-  spaceId: string,
-  grantOf: (spaceId: string) => Promise<WorkloadGrant | undefined>
-): Promise<SpaceSnapshot> {
-  const [registry, kept, grant] = await Promise.all([
-    deps.registry(spaceId),
-    deps.collections?.(spaceId),
-    grantOf(spaceId),
-  ])
-  const wanted = registry
-    .all()
-    .filter((info) => info.verbs.includes('list'))
-    .filter((info) => categoryOf(info.group, info.resource) !== 'not-for-edge')
-    .filter((info) => !kept || kept.has(`${info.group}/${info.resource}`))
-  const lists = await Promise.all(
-    wanted.map(async (info) => {
-      const version = registry.group(info.group)?.preferredVersion ?? info.versions[0] ?? ''
-      const gvr = { group: info.group, version, resource: info.resource }
-      const items = await deps.client.list(spaceId, gvr)
-      return items.map((object): SourceObject => ({ ...gvr, namespaced: info.namespaced, object }))
-    })
-  )
-  return { spaceId, objects: lists.flat(), grant: grant ?? NO_GRANT }
-}
-
 export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const spaces = memo<Space | undefined>()
   const slices = memo<SliceIndex>()
@@ -179,6 +120,11 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
   const policies = memo<TenancyPolicy>()
   const paths = memo<string | undefined>()
   const onInvalid = (p: DecodeProblem) => deps.onInvalid?.(p)
+  const namedLocations = coalescedGets<LocationObject>(async (spaceId, names) => {
+    const found = [...(await deps.client.getMany(spaceId, LOCATIONS, names)).values()]
+    const live = found.filter((o) => !o.metadata.deletionTimestamp)
+    return new Map(decodeEach(LocationSchema, live, onInvalid).map((o) => [qualifiedName(o), o]))
+  })
   const listLive = async (spaceId: string, gvr: Gvr) => {
     try {
       return (await deps.client.list(spaceId, gvr)).filter((o) => !o.metadata.deletionTimestamp)
@@ -292,6 +238,7 @@ export function createSnapshot(deps: SnapshotDeps): Snapshot {
         const live = decodeEach(LocationSchema, await listLive(spaceId, LOCATIONS), onInvalid)
         return new Map(live.map((o) => [qualifiedName(o), o]))
       }),
+    location: namedLocations,
     tenancy,
     grantOf,
   }

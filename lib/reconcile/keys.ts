@@ -41,6 +41,10 @@ export function isMailboxName(name: string): boolean {
   return MAILBOX_RE.test(name)
 }
 
+/** The SyncTarget uid a mailbox name carries; undefined for a name not in the mailbox format. */
+export const syncTargetUidOfMailbox = (name: string): string | undefined =>
+  MAILBOX_RE.exec(name)?.[2]
+
 /** The path of a mailbox's space, a child of the edge service provider space: `root:espw:<name>`. */
 export const mailboxSpacePath = (mailbox: string): string => `${ESPW}:${mailbox}`
 

@@ -28,7 +28,7 @@
  *   deletion lifecycle (removal-keys.ts): a tombstone's events wake its mailbox's translate key, a
  *   terminating workload object holding the edge-removal finalizer its space's summarize keys.
  * - rollout: see rollout-keys.ts (a Rollout, the governed objects of its space, its space's
- *   slices, Locations; a Rollout's promotion or rollback wakes its space's mailboxes).
+ *   slices, Locations; a Rollout's promotion or rollback wakes the mailboxes of its space it moves).
  * - Control objects (lib/tenancy/control-kinds.ts: placements, slices, SyncTargets, Locations,
  *   Customizers, Summarizers, Workspaces...) in root:espw or below it (provider-spaces.ts) wake
  *   nothing, but the mailbox Workspaces of root:espw itself: an edge that got them into its
@@ -231,7 +231,9 @@ export async function keysForEvent(
     ...(rollouts
       ? rolloutKeys(ref, event.type, event.object, {
           rollouts,
-          translateOfSpace: (space) => translate(deps.index.ofSpace(space)),
+          mailboxesOfSpace: (space) => deps.index.ofSpace(space),
+          destinationsOfSpace: (space) => deps.index.destinationsOfSpace(space),
+          translate,
         })
       : []),
   ]

@@ -6,7 +6,9 @@
  * an object in space S wakes the mailboxes `ofSpace(S)`, and a slice change wakes the mailboxes it
  * names now and the ones it named before (`set` returns those). Per slice it also keeps which
  * Location each mailbox came through (`destinationsOfSlice`), so a Location change wakes the
- * mailboxes whose copies take their parameters from it (`ofLocation`; customization). Per slice it
+ * mailboxes whose copies take their parameters from it (`ofLocation`; customization), and a
+ * Rollout's status move wakes the mailboxes whose wave it moves (`destinationsOfSpace`, the pairs
+ * rollout-keys.ts judges by their Locations' labels). Per slice it
  * keeps the EdgePlacement it belongs to (lib/placement/slice-owner.ts; a placement's destinations
  * may span several slices), so a placement's mailboxes are those of all its slices
  * (`ofPlacement`) and a slice's summarize key is its placement's. Built from
@@ -58,6 +60,8 @@ export type SliceIndex = {
   ofSpace(space: string): string[]
   /** The mailboxes that some slice reaches through this Location, sorted. */
   ofLocation(cluster: string, locationName: string): string[]
+  /** Every (Location, mailbox) pair the slices of the space name, each once. */
+  destinationsOfSpace(space: string): LocationMailbox[]
   slices(): SliceRef[]
   /** The slices naming a mailbox, in no particular order. */
   slicesNaming(mailbox: string): SliceRef[]
@@ -154,6 +158,16 @@ export function createSliceIndex(): SliceIndex {
       for (const byLocation of locations.values())
         for (const m of byLocation.get(k) ?? []) out.add(m)
       return [...out].sort()
+    },
+    destinationsOfSpace(space) {
+      const out = new Map<string, LocationMailbox>()
+      for (const name of bySpace.get(space)?.keys() ?? [])
+        for (const [k, mbs] of locations.get(sliceKey(space, name)) ?? []) {
+          const [cluster = '', locationName = ''] = k.split('\u0000')
+          for (const mailbox of mbs)
+            out.set(`${k}\u0000${mailbox}`, { cluster, locationName, mailbox })
+        }
+      return [...out.values()]
     },
     slices() {
       const out: SliceRef[] = []

@@ -69,10 +69,13 @@ const gr = (group: string, resource: string) => `${group}/${resource}`
 
 /**
  * Listed afresh at every start instead of resuming from their cursor: the relay keeps in memory
- * what they describe (the slice index, the Rollouts per space, the CRDs per space), and relisting Workspaces wakes every
- * mailbox once, which covers the destinations removed while the relay was not running.
+ * what they describe (the slice index, the Rollouts per space, the CRDs per space, the Locations'
+ * labels by which a Rollout's promotion wakes only its wave's mailboxes: rollout-keys.ts), and
+ * relisting Workspaces wakes every mailbox once, which covers the destinations removed while the
+ * relay was not running.
  */
 const LIST_ON_START = new Set([
+  gr('edge.kcp.io', 'locations'),
   gr(SLICES.group, SLICES.resource),
   gr(ROLLOUTS.group, ROLLOUTS.resource),
   gr(WORKSPACES.group, WORKSPACES.resource),

@@ -11,6 +11,7 @@ import type { IdleSide, RolloutResults, WavePromotion } from '../../bench/rollou
 const wave = (name: string, promotionMs: number, requestsTotal: number): WavePromotion => ({
   wave: name,
   mailboxes: 100,
+  woken: 100,
   promotionMs,
   rolloutMs: 200,
   rounds: 1,
@@ -19,8 +20,8 @@ const wave = (name: string, promotionMs: number, requestsTotal: number): WavePro
   rolloutRequests: 10,
   cpuMs: 300,
   storeCpuMs: 100,
-  translateRuns: 400,
-  unchangedRuns: 399,
+  translateRuns: 100,
+  unchangedRuns: 0,
 })
 
 const side = (over: Partial<IdleSide>): IdleSide => ({

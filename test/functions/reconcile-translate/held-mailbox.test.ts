@@ -40,6 +40,7 @@ function tableSnapshot(at: {
     registry: unused,
     customizers: unused,
     locations: unused,
+    location: unused,
     tenancy: unused,
     grantOf: unused,
   }

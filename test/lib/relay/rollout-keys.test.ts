@@ -1,7 +1,8 @@
 /**
  * The rollout step's keys as the relay maps events (lib/relay/rollout-keys.ts through
  * event-keys.ts): a Rollout wakes itself and its space's other Rollouts on a new uid, generation
- * or deletion but not on its own status writes, and wakes its space's mailboxes when what translation holds by moved; a
+ * or deletion but not on its own status writes, and wakes its space's mailboxes when what translation holds by moved
+ * (a promotion only the promoted wave's, as the Location labels the relay saw place them); a
  * workload object of a space with Rollouts wakes them when its translate input moved; a slice of
  * that space, a placement's summary there (the summarize step's standings moved with it) and any
  * Location wake them; a space without Rollouts wakes none. The step names and
@@ -174,5 +175,69 @@ describe('rollout keys', () => {
     expect(await rolloutsOf(placement(1))).toEqual([])
     expect(await rolloutsOf(placement(2))).toEqual(['rollout ws1/shop'])
     expect(await rolloutsOf(placement(3, 'ws2'))).toEqual([])
+  })
+
+  it("wake only the promoted wave's mailboxes, all of them on a spec change, and those of unknown Locations", async () => {
+    const d = deps()
+    const uid = (n: number) => `0a1b2c3d-1111-2222-3333-00000000000${n}`
+    const mb = (n: number) => `inv1-mb-${uid(n)}`
+    const dest = (n: number) => ({
+      cluster: 'inv1',
+      locationName: `loc${n}`,
+      syncTargetName: `st${n}`,
+      syncTargetUID: uid(n),
+    })
+    const fleet = {
+      ...slice('ws1'),
+      destinations: [1, 2, 3, 4].map(dest),
+    } as unknown as KubeObject
+    const location = (n: number, ring: string) =>
+      ({
+        apiVersion: 'edge.kcp.io/v1alpha1',
+        kind: 'Location',
+        metadata: { name: `loc${n}`, labels: { ring }, ...at('inv1') },
+      }) as unknown as KubeObject
+    await keys(d, LOCATIONS, 'ADDED', location(1, 'canary'))
+    await keys(d, LOCATIONS, 'ADDED', location(2, 'canary'))
+    await keys(d, LOCATIONS, 'ADDED', location(3, 'prod'))
+    await keys(d, SLICES, 'ADDED', fleet)
+    const waves = [
+      { name: 'canary', locationSelectors: [{ matchLabels: { ring: 'canary' } }] },
+      { name: 'rest' },
+    ]
+    const staged = (generation: number, status: Record<string, unknown>) =>
+      ({ ...rollout('r', generation, status), spec: { waves } }) as unknown as KubeObject
+    const counts = { edges: 2, ready: 2, failed: 0, stale: 0, pending: 0 }
+    const done = {
+      revision: 1,
+      completedRevision: 1,
+      waves: [
+        { name: 'canary', revision: 1, cut: 1, ...counts },
+        { name: 'rest', revision: 1, cut: 1, ...counts },
+      ],
+    }
+    const translated = async (o: KubeObject) =>
+      (await keys(d, ROLLOUTS, 'MODIFIED', o)).filter((k) => k.startsWith('translate')).sort()
+    expect(await keys(d, ROLLOUTS, 'ADDED', staged(1, done))).toEqual(
+      expect.arrayContaining([1, 2, 3, 4].map((n) => `translate ${mb(n)}`))
+    )
+    const canary = {
+      ...done,
+      revision: 2,
+      waves: [{ name: 'canary', revision: 2, from: 1, cut: 1, ...counts }, done.waves[1]],
+    }
+    // loc4 has sent no event: its edge's wave cannot be told, so it is woken too
+    expect(await translated(staged(1, canary))).toEqual([
+      `translate ${mb(1)}`,
+      `translate ${mb(2)}`,
+      `translate ${mb(4)}`,
+    ])
+    await keys(d, LOCATIONS, 'ADDED', location(4, 'prod'))
+    const rest = {
+      ...canary,
+      waves: [canary.waves[0], { name: 'rest', revision: 2, from: 1, cut: 1, ...counts }],
+    }
+    expect(await translated(staged(1, rest))).toEqual([`translate ${mb(3)}`, `translate ${mb(4)}`])
+    expect(await translated(staged(2, rest))).toEqual([1, 2, 3, 4].map((n) => `translate ${mb(n)}`))
   })
 })

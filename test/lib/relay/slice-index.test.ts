@@ -80,4 +80,25 @@ describe('slice index', () => {
     expect(index.remove('ws1', 'big-x7k2p')).toEqual(['m3'])
     expect(index.ofPlacement('ws1', 'big')).toEqual(['m1', 'm2'])
   })
+
+  it('names every (Location, mailbox) pair of a space once, across its slices', () => {
+    const idx = createSliceIndex()
+    const m1 = `inv1-mb-${U1}`
+    const m2 = `inv1-mb-${U2}`
+    const through = (locationName: string, mailbox: string) => ({
+      cluster: 'inv1',
+      locationName,
+      mailbox,
+    })
+    idx.set('ws', 'a', [m1, m2], { locations: [through('l1', m1), through('l2', m2)] })
+    idx.set('ws', 'b', [m1], { locations: [through('l1', m1), through('l3', m1)] })
+    idx.set('other', 'c', [m2], { locations: [through('l9', m2)] })
+    const pairs = idx
+      .destinationsOfSpace('ws')
+      .map((d) => `${d.cluster}/${d.locationName} ${d.mailbox}`)
+    expect(pairs.sort()).toEqual([`inv1/l1 ${m1}`, `inv1/l2 ${m2}`, `inv1/l3 ${m1}`])
+    idx.remove('ws', 'b')
+    expect(idx.destinationsOfSpace('ws')).toHaveLength(2)
+    expect(idx.destinationsOfSpace('none')).toEqual([])
+  })
 })

@@ -73,6 +73,7 @@ describe('watch targets', () => {
     expect(isCoreTarget(crd)).toBe(false)
     expect(CORE_TARGETS.every(isCoreTarget)).toBe(true)
     expect(CORE_TARGETS.filter(listsOnStart).map((t) => t.resource)).toEqual([
+      'locations',
       'rollouts',
       'singleplacementslices',
       'workspaces',
