@@ -7,14 +7,16 @@
  * poll that starts after the ring it would have waited for is answered at once: the poll read the
  * manifest before it waited, and any write after that read rings with a version above the one
  * read. `unknown` is a bell that cannot tell (a Durable Object that just started and may have
- * missed rings, functions/mailbox-bell.ts): the poll reads again. Keys are mailbox space ids.
+ * missed rings, functions/mailbox-bell.ts): the poll reads again; `failed` is a bell that could not
+be asked (the poll is answered as a plain one, so its agent polls on its interval for a while).
+Keys are mailbox space ids.
  *
  * `inProcessBell` is the bell of one process (the Node hub, tests; the memory of each Durable
  * Object shard in the Worker): a map of the last version per key (bounded: forgetting a key only
  * makes a later poll hold until a ring or its end, never answer wrongly) and the waiters per key.
  */
 
-export type BellOutcome = 'rung' | 'timeout' | 'unknown'
+export type BellOutcome = 'rung' | 'timeout' | 'unknown' | 'failed'
 
 export type BellWait = { timeoutMs: number; signal?: AbortSignal }
 
