@@ -21,7 +21,8 @@ export function manifestRings(
     if (!o?.ok) return
     const version = contentVersion(o.result.manifest)
     const known = r.w.known ? contentVersion(r.w.known) : undefined
-    if (o.result.written || version !== known) rings.set(r.mailbox, version)
+    if (o.result.written || (known !== undefined && version !== known))
+      rings.set(r.mailbox, version)
   })
   return rings
 }

@@ -163,5 +163,12 @@ export const DOWNSYNCED_ANNOTATION = 'edge.kcp.io/downsynced'
 export const UPSYNCED_ANNOTATION = 'edge.kcp.io/upsynced'
 /** Path prefix of the edge API. */
 export const EDGE_API_PREFIX = '/edge/v1'
+/**
+ * Held polls (functions/edge-api/desired-hold.ts): the longest hold a center grants by default
+ * (its EDGE_HOLD_MAX_SECONDS), the most it may be set to (Cloudflare closes a client connection
+ * idle for 400 s), and the hold an agent asks by default (its `--hold-seconds`).
+ */
+export const HOLD_DEFAULT_SECONDS = 300
+export const HOLD_LIMIT_SECONDS = 370
 /** How often an agent reports at least a heartbeat, even with nothing changed (ms). */
 export const HEARTBEAT_MS = 60_000
