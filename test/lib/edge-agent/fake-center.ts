@@ -129,6 +129,13 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     })
   }
 
+  /** 503 (error) or 429 (busy), with the Retry-After set. */
+  function refuse(res: ServerResponse) {
+    if (center.retryAfter) res.setHeader('retry-after', center.retryAfter)
+    const code = center.mode === 'busy' ? 429 : 503
+    json(res, code, { kind: 'Status', message: 'unavailable' })
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x')
     const ifNoneMatch = req.headers['if-none-match']
@@ -143,11 +150,7 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
       req.socket.destroy()
       return
     }
-    if (center.mode === 'error' || center.mode === 'busy') {
-      if (center.retryAfter) res.setHeader('retry-after', center.retryAfter)
-      const code = center.mode === 'busy' ? 429 : 503
-      return json(res, code, { kind: 'Status', message: 'unavailable' })
-    }
+    if (center.mode === 'error' || center.mode === 'busy') return refuse(res)
     if (req.headers.authorization !== `Bearer ${CENTER_TOKEN}`)
       return json(res, 401, { kind: 'Status', message: 'unauthorized' })
     if (req.method === 'GET' && url.pathname === `${prefix}/desired`) return desired(req, res)

@@ -39,7 +39,7 @@ async function start(o: { intervalMs: number; holdSeconds?: number; delays?: num
       polls.push(given ? given.kind : 'plain')
       return agent.poll(given)
     },
-    hold: (v, h) => client.holdDesired(v, h),
+    hold: (v, h) => client.holdDesired!(v, h),
     version: () => agent.inspect().desired?.version,
     holdSeconds: o.holdSeconds ?? 30,
     intervalMs: o.intervalMs,
@@ -50,7 +50,11 @@ async function start(o: { intervalMs: number; holdSeconds?: number; delays?: num
             o.delays?.push(ms)
             await new Promise<void>((r) => {
               const t = setTimeout(r, Math.min(ms, 50))
-              signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true })
+              const done = () => {
+                clearTimeout(t)
+                r()
+              }
+              signal.addEventListener('abort', done, { once: true })
             })
           },
         }
@@ -77,7 +81,10 @@ describe('runHeldLoop', () => {
     const run = await start({ intervalMs: 60_000 })
     await until(() => bench.center.holding() === 1)
     bench.center.put(cmRef('h1', 'a'), configMap('h1', 'a', { v: '1' }))
-    await until(async () => (await bench.edge.get(cmRef('h1', 'a')))?.data?.v === '1')
+    await until(
+      async () =>
+        ((await bench.edge.get(cmRef('h1', 'a')))?.data as { v?: string } | undefined)?.v === '1'
+    )
     await until(() => bench.center.holding() === 1)
     await run.stop()
     expect(run.polls).toEqual(['plain', 'desired'])
@@ -101,7 +108,10 @@ describe('runHeldLoop', () => {
         contentType: 'application/merge-patch+json',
       }
     )
-    await until(async () => (await bench.edge.get(cmRef('h2', 'a')))?.data?.v === '1')
+    await until(
+      async () =>
+        ((await bench.edge.get(cmRef('h2', 'a')))?.data as { v?: string } | undefined)?.v === '1'
+    )
     await run.stop()
     expect(desiredGets().length).toBe(2)
     expect(bench.center.reports.length).toBeGreaterThanOrEqual(1)
