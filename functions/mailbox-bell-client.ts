@@ -1,7 +1,7 @@
 /**
  * The Worker's side of the bell (lib/edge/bell.ts) over its Durable Objects (mailbox-bell.ts,
  * bound as MAILBOX_BELL), one per shard (lib/edge/bell-shards.ts). `ring` sends one request per
- * shard the rung keys fall on; `wait` is one request to the key's shard, answered when it is rung
+ * shard the rung keys fall on (every shard for a shared manifest's key); `wait` is one request to the key's shard, answered when it is rung
  * or at the hold's end, so a held poll spends one subrequest however long it waits (and no CPU
  * meanwhile). Both go through the invocation's subrequest gate (lib/budget/subrequest.ts). A ring
  * that fails is logged and dropped (the polls it would have answered answer at their hold's end);
@@ -57,6 +57,7 @@ export function durableBell(stubs: BellStubs, log: Logger, shards = BELL_SHARDS)
         since: String(since),
         timeoutMs: String(opts.timeoutMs),
       })
+      for (const k of opts.also ?? []) q.append('also', k)
       try {
         const text = await send(stubs, shard, new Request(`https://bell/wait?${q}`), 'bell-wait')
         return AnswerSchema.parse(JSON.parse(text)).outcome

@@ -3,8 +3,9 @@
  * functions/mailbox-bell-client.ts calls it): its memory is an in-process bell, so a shard holds
  * the waiters of its mailboxes' held polls and the last version rung per mailbox while it runs.
  * - `POST /ring` `{"versions": [[key, version], ...]}`: rings them; 204.
- * - `GET /wait?key=K&since=V&timeoutMs=T`: `{"outcome": "rung" | "timeout" | "unknown"}` once
- *   K is rung above V, or after T ms (at most MAX_WAIT_MS).
+ * - `GET /wait?key=K&since=V&timeoutMs=T[&also=S...]`: `{"outcome": "rung" | "timeout" |
+ *   "unknown"}` once K (or an `also` key: the mailbox's shared manifest) is rung above V, or
+ *   after T ms (at most MAX_WAIT_MS).
  * An object that just started remembers nothing: a ring may have gone to the instance before it
  * (between a poll's manifest read and its wait). For STARTUP_MS after it starts it therefore
  * answers `unknown` at once to the first wait of each key it knows no version of, and the poll
@@ -27,6 +28,7 @@ const RingSchema = z.object({
 })
 const WaitSchema = z.object({
   key,
+  also: z.array(key).max(4),
   since: z.coerce.number().int().min(0),
   timeoutMs: z.coerce.number().int().min(0).max(MAX_WAIT_MS),
 })
@@ -64,11 +66,12 @@ export function bellHandler(o: BellHandlerOptions = {}): (req: Request) => Promi
       return new Response(null, { status: 204 })
     }
     if (url.pathname === '/wait' && req.method === 'GET') {
-      const parsed = WaitSchema.safeParse(Object.fromEntries(url.searchParams))
+      const query = Object.fromEntries(url.searchParams)
+      const parsed = WaitSchema.safeParse({ ...query, also: url.searchParams.getAll('also') })
       if (!parsed.success) return invalid('wait', parsed.error)
-      const { key: k, since, timeoutMs } = parsed.data
+      const { key: k, since, timeoutMs, also } = parsed.data
       if (unsure(k)) return json({ outcome: 'unknown' })
-      return json({ outcome: await bell.wait(k, since, { timeoutMs, signal: req.signal }) })
+      return json({ outcome: await bell.wait(k, since, { timeoutMs, signal: req.signal, also }) })
     }
     const err =
       url.pathname === '/ring' || url.pathname === '/wait'

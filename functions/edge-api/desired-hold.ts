@@ -10,6 +10,8 @@
  *   version remembered for idle polls (the bell may come before the `manifests` epoch moves), and
  *   answered — 200 with the new state, or 304 when it has not moved after all;
  * - the hold's end (or the client gone): 304, nothing read;
+ * A mailbox that shares a shared manifest (as last read, desired-versions.ts `knownShare`) also
+ * waits on that manifest's key: a member's version moves when any member's run writes it.
  * - `failed` (the bell could not be asked): the 304 without `Preference-Applied`, as a center that
  *   does not hold, so the agent polls on its interval for a while rather than at once again.
  * While it waits the request reads and writes nothing and spends no CPU: in the Worker the bell is
@@ -17,10 +19,12 @@
  * beyond those of the plain poll.
  */
 import type { Context } from 'hono'
+import { sharedBellKey } from '../../lib/edge/bell.ts'
 import { appliedWait, parsePreferWait } from '../../lib/edge/prefer-wait.ts'
 import type { ApiEnv } from '../api/api-env.ts'
 import { handleDesired } from './desired.ts'
 import { mailboxSpace } from './desired-space.ts'
+import { knownShare } from './desired-versions.ts'
 
 /** The hold granted to a poll that asks `asked` seconds of a process holding `max` (s) at most. */
 export function grantedHold(
@@ -47,9 +51,11 @@ export async function handleDesiredHeld(c: Context<ApiEnv>): Promise<Response> {
   if (first.status !== 304 || seconds === 0) return withApplied(first, seconds)
   // Resolved by the read above, so cached: the key the translate step rings.
   const { space } = await mailboxSpace(deps.kv, c.req.param('mailbox') ?? '')
+  const shared = knownShare(deps.kv, space.id)
   const outcome = await hold.bell.wait(space.id, etagVersion(first.headers.get('etag')), {
     timeoutMs: seconds * 1000,
     signal: c.req.raw.signal,
+    ...(shared ? { also: [sharedBellKey(shared)] } : {}),
   })
   if (outcome === 'failed') return first
   if (outcome === 'timeout') return withApplied(first, seconds)

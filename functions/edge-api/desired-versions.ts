@@ -13,7 +13,8 @@ import { perStore } from '../../lib/store/per-store.ts'
 export const DESIRED_TRUST_MS = 30 * 60_000
 const LIMIT = 50_000
 
-export type KnownVersion = { version: number; epoch: number; at: number }
+/** A version read, the epoch before it, when; and the shared manifest the mailbox shares, if any. */
+export type KnownVersion = { version: number; epoch: number; at: number; shared?: string }
 
 const versionsOf = perStore((): Map<string, KnownVersion> => new Map())
 
@@ -28,6 +29,14 @@ export function trustedVersion(
   if (!known || epoch === undefined || known.epoch !== epoch) return undefined
   if (now < known.at || now - known.at >= DESIRED_TRUST_MS) return undefined
   return known.version
+}
+
+/** The shared manifest mailbox space `spaceId` shared when last read (held polls wait on it). */
+export function knownShare(
+  kv: Parameters<typeof versionsOf>[0],
+  spaceId: string
+): string | undefined {
+  return versionsOf(kv).get(spaceId)?.shared
 }
 
 /** Remembers the version read for `spaceId` after the epoch stood at `epoch`. */

@@ -40,8 +40,10 @@ async function readManifest(
 ): Promise<Manifest | undefined> {
   const { name, epoch, now } = at
   const remember = (spaceId: string, m: Manifest | undefined) => {
+    const shared = m?.shared?.membership.id
+    const version = m ? contentVersion(m) : 0
     if (epoch !== undefined)
-      rememberVersion(deps.kv, spaceId, { version: m ? contentVersion(m) : 0, epoch, at: now })
+      rememberVersion(deps.kv, spaceId, { version, epoch, at: now, ...(shared ? { shared } : {}) })
     return m
   }
   const manifest = remember(at.spaceId, await deps.projections.getManifest(at.spaceId))

@@ -6,7 +6,10 @@
  * of its hold (or when its signal aborts). The bell remembers the last version rung per key, so a
  * poll that starts after the ring it would have waited for is answered at once: the poll read the
  * manifest before it waited, and any write after that read rings with a version above the one
- * read. `unknown` is a bell that cannot tell (a Durable Object that just started and may have
+ * read. A mailbox whose copies live in a shared manifest (lib/store/shared-manifest.ts) moves when
+ * that manifest is written, whichever member's run wrote it: its poll also waits on the shared
+ * manifest's key (`also`, `sharedBellKey`), which the group commit rings with the shared version.
+ * `unknown` is a bell that cannot tell (a Durable Object that just started and may have
  * missed rings, functions/mailbox-bell.ts): the poll reads again; `failed` is a bell that could not
 be asked (the poll is answered as a plain one, so its agent polls on its interval for a while).
 Keys are mailbox space ids.
@@ -18,7 +21,16 @@ Keys are mailbox space ids.
 
 export type BellOutcome = 'rung' | 'timeout' | 'unknown' | 'failed'
 
-export type BellWait = { timeoutMs: number; signal?: AbortSignal }
+export type BellWait = {
+  timeoutMs: number
+  signal?: AbortSignal
+  /** More keys whose ring above `since` answers the wait too (the mailbox's shared manifest). */
+  also?: readonly string[]
+}
+
+/** The bell key of shared manifest `id`: rung to every shard, since any mailbox may share it. */
+export const sharedBellKey = (id: string) => `shared:${id}`
+export const isSharedBellKey = (key: string) => key.startsWith('shared:')
 
 export interface Bell {
   /** Rings each key with the version it was written at; resolves once the ring is delivered. */
@@ -50,6 +62,12 @@ export function inProcessBell(limit = BELL_MEMORY_LIMIT): InProcessBell {
   let closed = false
   let count = 0
 
+  const unwatch = (key: string, w: Waiter) => {
+    const set = waiters.get(key)
+    if (!set?.delete(w)) return
+    if (set.size === 0) waiters.delete(key)
+  }
+
   const ringOne = (key: string, version: number) => {
     const before = last.get(key)
     if (before !== undefined && before >= version) return
@@ -65,26 +83,30 @@ export function inProcessBell(limit = BELL_MEMORY_LIMIT): InProcessBell {
       for (const [key, version] of versions) ringOne(key, version)
     },
     wait(key, since, opts) {
-      const known = last.get(key)
-      if (known !== undefined && known > since) return Promise.resolve('rung')
+      const keys = [key, ...(opts.also ?? [])]
+      if (keys.some((k) => (last.get(k) ?? -1) > since)) return Promise.resolve('rung')
       if (closed || opts.timeoutMs <= 0 || opts.signal?.aborted) return Promise.resolve('timeout')
       return new Promise<BellOutcome>((resolve) => {
-        const set = waiters.get(key) ?? new Set<Waiter>()
-        waiters.set(key, set)
         const onAbort = () => w.done('timeout')
         const timer = setTimeout(onAbort, opts.timeoutMs)
+        let settled = false
         const w: Waiter = {
           since,
           done: (o) => {
+            if (settled) return
+            settled = true
             clearTimeout(timer)
             opts.signal?.removeEventListener('abort', onAbort)
-            if (!set.delete(w)) return
+            for (const k of keys) unwatch(k, w)
             count--
-            if (set.size === 0) waiters.delete(key)
             resolve(o)
           },
         }
-        set.add(w)
+        for (const k of keys) {
+          const set = waiters.get(k) ?? new Set<Waiter>()
+          waiters.set(k, set)
+          set.add(w)
+        }
         count++
         opts.signal?.addEventListener('abort', onAbort, { once: true })
       })
@@ -94,6 +116,7 @@ export function inProcessBell(limit = BELL_MEMORY_LIMIT): InProcessBell {
     close() {
       closed = true
       for (const set of [...waiters.values()]) for (const w of [...set]) w.done('timeout')
+      waiters.clear()
     },
   }
 }

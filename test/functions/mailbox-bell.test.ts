@@ -35,6 +35,13 @@ describe('the bell Durable Object', () => {
     expect((await wait(h, 'c', 0, 5)).body.outcome).toBe('timeout')
   })
 
+  it('answers a wait on its also keys', async () => {
+    const h = bellHandler({ startupMs: 0 })
+    const held = h(new Request('https://bell/wait?key=a&since=3&timeoutMs=10000&also=shared%3Ax'))
+    await ring(h, [['shared:x', 4]])
+    expect(await (await held).json()).toEqual({ outcome: 'rung' })
+  })
+
   it('refuses malformed rings and waits with a Status, and unknown paths', async () => {
     const h = bellHandler({ startupMs: 0 })
     const bad = await h(

@@ -17,4 +17,16 @@ describe('bell shards', () => {
     expect([...groups.values()].reduce((n, g) => n + g.size, 0)).toBe(100)
     for (const [shard, g] of groups) for (const k of g.keys()) expect(bellShard(k)).toBe(shard)
   })
+
+  it('puts a shared manifest’s key in every shard’s group', () => {
+    const groups = byShard(
+      new Map([
+        ['shared:x', 3],
+        ['mb', 2],
+      ])
+    )
+    expect(groups.size).toBe(BELL_SHARDS)
+    for (const g of groups.values()) expect(g.get('shared:x')).toBe(3)
+    expect([...groups.values()].filter((g) => g.has('mb')).length).toBe(1)
+  })
 })

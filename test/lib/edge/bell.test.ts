@@ -61,4 +61,14 @@ describe('inProcessBell', () => {
     expect(bell.rungVersion('a')).toBeUndefined()
     expect(await bell.wait('a', 9, { timeoutMs: 10 })).toBe('timeout')
   })
+
+  it('answers a wait when one of its other keys (a shared manifest) is rung above its version', async () => {
+    const bell = inProcessBell()
+    const held = bell.wait('a', 5, { timeoutMs: 10_000, also: ['shared:x'] })
+    await bell.ring(rings({ 'shared:x': 6 }))
+    expect(await held).toBe('rung')
+    expect(bell.waiting()).toBe(0)
+    expect(await bell.wait('b', 5, { timeoutMs: 10_000, also: ['shared:x'] })).toBe('rung')
+    expect(await bell.wait('b', 6, { timeoutMs: 10, also: ['shared:x'] })).toBe('timeout')
+  })
 })

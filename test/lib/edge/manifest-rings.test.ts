@@ -11,7 +11,7 @@ const manifest = (mailbox: string, version: number, shared?: number): Manifest =
     mailbox,
     version,
     entries: [],
-    ...(shared ? { shared: { version: shared, membership: {} } } : {}),
+    ...(shared ? { shared: { version: shared, membership: { id: 'sh-1' } } } : {}),
   }) as unknown as Manifest
 const req = (mailbox: string, known?: Manifest): ManifestWriteRequest => ({
   mailbox,
@@ -33,10 +33,12 @@ describe('manifestRings', () => {
         ok(manifest('d', 2, 11), false),
       ]
     )
+    // d's shared manifest moved: its members elsewhere wait on its key too.
     expect(rings).toEqual(
       new Map([
         ['a', 7],
         ['d', 11],
+        ['shared:sh-1', 11],
       ])
     )
   })
