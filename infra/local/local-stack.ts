@@ -20,8 +20,8 @@
  *      whenever a supervised child is restarted)
  * A staleness threshold the environment sets (EDGEPLANE_STALE_AFTER) goes to the Worker and the
  * relay as EDGE_STALE_AFTER_SECONDS and to the agents as the heartbeat period the rule derives
- * from it (lib/summarize/liveness.ts), and the holds of polls theirs (local-config.ts). Every
- * started part is a `Part` with a `stop()` (parts.ts); a failure while starting stops it all.
+ * from it (lib/summarize/liveness.ts); the polls' holds go likewise (local-config.ts). Every
+ * started part is a `Part` with a `stop()` (parts.ts); a failure while starting stops them.
  */
 import { dirname } from 'node:path'
 import type { Logger } from '../../lib/log.ts'
