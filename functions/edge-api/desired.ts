@@ -27,7 +27,7 @@ import { contentVersion, type Manifest } from '../../lib/store/projection-types.
 import type { ApiEnv } from '../api/api-env.ts'
 import { json } from '../api/respond.ts'
 import { mailboxSpace } from './desired-space.ts'
-import { rememberVersion, trustedVersion } from './desired-versions.ts'
+import { rememberShare, rememberVersion, trustedVersion } from './desired-versions.ts'
 
 /**
  * The manifest of mailbox `name` (undefined: none yet), re-resolving a possibly stale space; the
@@ -40,10 +40,9 @@ async function readManifest(
 ): Promise<Manifest | undefined> {
   const { name, epoch, now } = at
   const remember = (spaceId: string, m: Manifest | undefined) => {
-    const shared = m?.shared?.membership.id
-    const version = m ? contentVersion(m) : 0
+    rememberShare(deps.kv, spaceId, m?.shared?.membership.id)
     if (epoch !== undefined)
-      rememberVersion(deps.kv, spaceId, { version, epoch, at: now, ...(shared ? { shared } : {}) })
+      rememberVersion(deps.kv, spaceId, { version: m ? contentVersion(m) : 0, epoch, at: now })
     return m
   }
   const manifest = remember(at.spaceId, await deps.projections.getManifest(at.spaceId))
