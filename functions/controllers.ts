@@ -2,7 +2,9 @@
  * The reconcile steps the Worker runs, built over one in-process hub client: the webhook route
  * (`/hooks/<step>`) and the resync timer both look steps up here by name. The translate and
  * summarize steps also get the projection store (mailbox manifests and copy states) and what every
- * edge cluster has built in; the rollout step the key-value store its revisions live in.
+ * edge cluster has built in, and the translate step the bell of held edge polls
+ * (`HubDeps.edgeHold`) it rings after its manifest writes; the rollout step the key-value store
+ * its revisions live in.
  */
 import { type Builtins, builtinsFrom } from '../lib/apis/builtins.ts'
 import { createHubClient } from '../lib/hub/client.ts'
@@ -34,6 +36,7 @@ export function buildControllers(
       kv: deps.kv,
       registry: (spaceId) => registryForSpace(deps, spaceId),
       slices: deps.caches.slices,
+      ...(deps.edgeHold ? { bell: deps.edgeHold.bell } : {}),
     }),
     summarizeController({
       client,

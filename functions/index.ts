@@ -14,13 +14,16 @@
  * requests the front forwarded (front-gate.ts: a per-start secret header, checked first; off in
  * production, where no secret is set). Each request and each cron run
  * is one invocation with its own subrequest budget (lib/budget/frames.ts). The health routes
- * answer INSTANCE_ID, when set, in a header (lib/instance-label.ts).
+ * answer INSTANCE_ID, when set, in a header (lib/instance-label.ts). Held desired-state polls
+ * wait on the bell's Durable Objects (MAILBOX_BELL, mailbox-bell.ts, exported here for the
+ * platform), longest hold EDGE_HOLD_MAX_SECONDS; without the binding or at 0 nothing is held.
  */
 import type { Context } from 'hono'
 import { budgetFromConfig } from '../lib/budget/config.ts'
 import { runInvocation } from '../lib/budget/frames.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { requestKind } from '../lib/budget/request-kind.ts'
+import type { EdgeHold } from '../lib/edge/bell.ts'
 import { type Config, type Env, readConfig } from '../lib/env.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
 import { labelHealth } from '../lib/instance-label.ts'
@@ -30,7 +33,10 @@ import { type AdminGate, createAdminGate } from './admin-token.ts'
 import { createApp } from './api/app.ts'
 import { json } from './api/respond.ts'
 import { checkFront, frontSecretOf } from './front-gate.ts'
+import { durableBell, namespaceStubs } from './mailbox-bell-client.ts'
 import { runMaintenance } from './maintenance.ts'
+
+export { MailboxBell } from './mailbox-bell.ts'
 
 /**
  * What an isolate builds once per environment, from its configuration read once: the store with
@@ -45,6 +51,8 @@ type Isolate = {
   ensureAdmin: AdminGate
   /** INSTANCE_ID, answered by the health routes (lib/instance-label.ts). */
   instance: string | undefined
+  /** EDGE_HOLD_MAX_SECONDS: the longest hold of an edge's poll (0: none). */
+  holdMaxSeconds: number
 }
 
 /** By `env` object, and by configuration (less ADMIN_TOKEN) for an equal `env` passed anew. */
@@ -61,7 +69,25 @@ function buildIsolate(cfg: Config): Isolate {
     ops: storeHubOps(handle.store, { log: handle.log, flushEveryMs }),
     ensureAdmin: createAdminGate(),
     instance: cfg.INSTANCE_ID,
+    holdMaxSeconds: cfg.EDGE_HOLD_MAX_SECONDS,
   }
+}
+
+/** The held polls' bell per Durable Object namespace (one per isolate and binding). */
+const holds = new WeakMap<DurableObjectNamespace, EdgeHold>()
+
+function holdFor(env: Env, isolate: Isolate): EdgeHold | undefined {
+  const ns = env.MAILBOX_BELL
+  if (!ns || isolate.holdMaxSeconds === 0) return undefined
+  let hold = holds.get(ns)
+  if (!hold) {
+    hold = {
+      bell: durableBell(namespaceStubs(ns), isolate.handle.log),
+      maxSeconds: isolate.holdMaxSeconds,
+    }
+    holds.set(ns, hold)
+  }
+  return hold
 }
 
 function isolateFor(env: Env): Isolate {
@@ -80,8 +106,11 @@ function isolateFor(env: Env): Isolate {
 }
 
 function depsFor(env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
-  const { handle, ops } = isolateFor(env)
-  return { ...hubDeps(handle, (p) => ctx.waitUntil(p.catch(() => undefined))), ops }
+  const isolate = isolateFor(env)
+  const { handle, ops } = isolate
+  const edgeHold = holdFor(env, isolate)
+  const deps = hubDeps(handle, (p) => ctx.waitUntil(p.catch(() => undefined)))
+  return { ...deps, ops, ...(edgeHold ? { edgeHold } : {}) }
 }
 
 const app = createApp((c: Context) => depsFor(c.env as Env, c.executionCtx))

@@ -9,7 +9,9 @@
  * A request @hono/node-server cannot turn into a `Request` at all (a Host it cannot build a URL
  * from) is a 400 Status rather than its empty 400. Each app is one hub with its own caches and kind
  * hooks (lib/hub/hub-caches.ts, builtin-hooks.ts), as a Worker isolate is: two apps in one process
- * share nothing but what their stores share. `close()` waits for background work, stops
+ * share nothing but what their stores share. Held desired-state polls wait on an in-process bell
+ * (lib/edge/bell.ts) the app's own translate step rings, longest hold `holdMaxSeconds` (default
+ * HOLD_DEFAULT_SECONDS; 0: none); `close()` first ends the holds. `close()` waits for background work, stops
  * accepting, ends idle connections at once and busy ones after CLOSE_GRACE_MS: a connection whose
  * client vanished without a FIN (one accepted through SYN cookies after its client's connect
  * timed out, under a flood of connections) looks open forever and held close() for good.
@@ -20,6 +22,8 @@ import type { AddressInfo } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { budgetEveryRequest } from '../lib/budget/fetch-wrapper.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
+import { type InProcessBell, inProcessBell } from '../lib/edge/bell.ts'
+import { HOLD_DEFAULT_SECONDS } from '../lib/edge/protocol.ts'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { badRequest, internalError } from '../lib/errors.ts'
 import { builtinKindHooks } from '../lib/hub/builtin-hooks.ts'
@@ -52,6 +56,8 @@ export type NodeHubOptions = {
   authorization?: 'rbac'
   /** Run each request as one invocation with this budget, as the Worker does (lib/budget/). */
   budget?: BudgetConfig
+  /** The longest hold of an edge's desired-state poll, seconds (default 300; 0: none). */
+  holdMaxSeconds?: number
   port?: number
   host?: string
 }
@@ -65,8 +71,13 @@ export type NodeHub = {
   close(): Promise<void>
 }
 
-export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>): HubDeps {
+export function nodeHubDeps(
+  opts: NodeHubOptions,
+  pending: Set<Promise<unknown>>,
+  bell: InProcessBell = inProcessBell()
+): HubDeps {
   const { projections } = opts
+  const holdMaxSeconds = opts.holdMaxSeconds ?? HOLD_DEFAULT_SECONDS
   return {
     objects: projections
       ? withProjections(opts.objects, projections, mailboxSpaceCheck(opts.kv))
@@ -86,19 +97,21 @@ export function nodeHubDeps(opts: NodeHubOptions, pending: Set<Promise<unknown>>
     ...(opts.site ? { site: opts.site } : {}),
     ...(opts.ops ? { ops: opts.ops } : {}),
     ...(opts.authorization ? { authorization: opts.authorization } : {}),
+    ...(holdMaxSeconds > 0 ? { edgeHold: { bell, maxSeconds: holdMaxSeconds } } : {}),
   }
 }
 
 /** The app and its deps without a listening server, for `app.request()` tests. */
 export function createNodeApp(opts: NodeHubOptions) {
   const pending = new Set<Promise<unknown>>()
-  const deps = nodeHubDeps(opts, pending)
+  const bell = inProcessBell()
+  const deps = nodeHubDeps(opts, pending, bell)
   const app = createApp(() => deps)
   if (opts.budget) budgetEveryRequest(app, opts.budget)
   const settle = async () => {
     while (pending.size > 0) await Promise.all([...pending])
   }
-  return { app, deps, settle }
+  return { app, deps, settle, bell }
 }
 
 /** The answer to a request the listener could not build (the app never saw it). */
@@ -114,7 +127,7 @@ function listenerError(e: unknown): Response {
 const CLOSE_GRACE_MS = 5_000
 
 export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
-  const { app, deps, settle } = createNodeApp(opts)
+  const { app, deps, settle, bell } = createNodeApp(opts)
   const host = opts.host ?? '127.0.0.1'
   const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: listenerError })
   const server = guardServer(createServer(GUARDED_SERVER_OPTIONS, guardListener(listener)))
@@ -132,6 +145,7 @@ export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
     deps,
     settle,
     close: async () => {
+      bell.close()
       await settle()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()

@@ -1,11 +1,12 @@
 /**
  * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
  * table, the log level, the instance label its health routes echo, the admin token secret (optional locally, where `npm start` registers
- * a generated one), watch timing, the namespaces built into edge clusters and the edges' staleness
- * threshold. Nothing else reads
+ * a generated one), watch timing, the namespaces built into edge clusters, the edges' staleness
+ * threshold and the longest hold of an edge's poll. Nothing else reads
  * `env` directly.
  */
 import { z } from 'zod'
+import { HOLD_DEFAULT_SECONDS, HOLD_LIMIT_SECONDS } from './edge/protocol.ts'
 
 export const EnvSchema = z.object({
   DDB_ENDPOINT: z.string().optional(),
@@ -35,6 +36,17 @@ export const EnvSchema = z.object({
    * EDGEPLANE_STALE_AFTER sets both.
    */
   EDGE_STALE_AFTER_SECONDS: z.coerce.number().int().min(3).max(86_400).optional(),
+  /**
+   * The longest hold granted to an agent's held desired-state poll (`Prefer: wait=N`,
+   * functions/edge-api/desired-hold.ts), seconds: 0 turns holding off; at most 370, under the
+   * 400 s after which Cloudflare closes an idle client connection (a higher value is refused).
+   */
+  EDGE_HOLD_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(HOLD_LIMIT_SECONDS)
+    .default(HOLD_DEFAULT_SECONDS),
   /** Least seconds between two flushes of an isolate's metric deltas to the store. */
   METRICS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Subrequests one invocation may make (lib/budget/limits.ts; 10,000 on newer paid accounts). */
@@ -51,8 +63,11 @@ export const EnvSchema = z.object({
 
 export type Config = z.infer<typeof EnvSchema>
 
-/** The Worker's bindings as wrangler passes them (all strings). */
-export type Env = Partial<Record<keyof Config, string>>
+/**
+ * The Worker's bindings as wrangler passes them: the variables (all strings) and the held polls'
+ * bell, a Durable Object namespace (functions/mailbox-bell.ts; without it polls are not held).
+ */
+export type Env = Partial<Record<keyof Config, string>> & { MAILBOX_BELL?: DurableObjectNamespace }
 
 export function readConfig(env: Env): Config {
   const parsed = EnvSchema.safeParse(env)

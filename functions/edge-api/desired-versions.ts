@@ -5,7 +5,9 @@
  * every manifest write or deletion, still stands where it stood before the manifest was read, and
  * for at most DESIRED_TRUST_MS (the bound on staleness should a writer fail between its write and
  * the epoch's move). A change therefore reaches the agent's next poll once the process has read
- * the moved epoch (at most EPOCH_MAX_AGE_MS later).
+ * the moved epoch (at most EPOCH_MAX_AGE_MS later). Apart from them, whatever the epoch: the
+ * shared manifest each mailbox shared when last read, which a held poll also waits on
+ * (desired-hold.ts).
  */
 import { perStore } from '../../lib/store/per-store.ts'
 
@@ -28,6 +30,30 @@ export function trustedVersion(
   if (!known || epoch === undefined || known.epoch !== epoch) return undefined
   if (now < known.at || now - known.at >= DESIRED_TRUST_MS) return undefined
   return known.version
+}
+
+const sharesOf = perStore((): Map<string, string> => new Map())
+
+/** The shared manifest mailbox space `spaceId` shared when last read (held polls wait on it). */
+export function knownShare(
+  kv: Parameters<typeof versionsOf>[0],
+  spaceId: string
+): string | undefined {
+  return sharesOf(kv).get(spaceId)
+}
+
+/** Remembers the shared manifest a read of `spaceId` named (none: forgets it). */
+export function rememberShare(
+  kv: Parameters<typeof versionsOf>[0],
+  spaceId: string,
+  shared: string | undefined
+): void {
+  const shares = sharesOf(kv)
+  if (shared === undefined) shares.delete(spaceId)
+  else {
+    if (shares.size >= LIMIT) shares.clear()
+    shares.set(spaceId, shared)
+  }
 }
 
 /** Remembers the version read for `spaceId` after the epoch stood at `epoch`. */

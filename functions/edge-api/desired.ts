@@ -8,7 +8,8 @@
  * the bodies of the entries changed since the named version (all when none is usable) are read by
  * hash — cached in-process, immutable — and sent with the full index, after the mailbox's served
  * mark is raised to the version sent when the caller is the mailbox's agent (one UpdateItem; a
- * 304 or an admin's read writes none).
+ * 304 or an admin's read writes none). A poll that asks to be held goes through desired-hold.ts,
+ * which calls this before and after its hold.
  */
 import type { Context } from 'hono'
 import {
@@ -26,7 +27,7 @@ import { contentVersion, type Manifest } from '../../lib/store/projection-types.
 import type { ApiEnv } from '../api/api-env.ts'
 import { json } from '../api/respond.ts'
 import { mailboxSpace } from './desired-space.ts'
-import { rememberVersion, trustedVersion } from './desired-versions.ts'
+import { rememberShare, rememberVersion, trustedVersion } from './desired-versions.ts'
 
 /**
  * The manifest of mailbox `name` (undefined: none yet), re-resolving a possibly stale space; the
@@ -39,6 +40,7 @@ async function readManifest(
 ): Promise<Manifest | undefined> {
   const { name, epoch, now } = at
   const remember = (spaceId: string, m: Manifest | undefined) => {
+    rememberShare(deps.kv, spaceId, m?.shared?.membership.id)
     if (epoch !== undefined)
       rememberVersion(deps.kv, spaceId, { version: m ? contentVersion(m) : 0, epoch, at: now })
     return m
@@ -53,7 +55,14 @@ async function readManifest(
 const notModified = (etag: string) =>
   new Response(null, { status: 304, headers: { ETag: etag, 'Cache-Control': 'no-cache' } })
 
-export async function handleDesired(c: Context<ApiEnv>): Promise<Response> {
+/**
+ * The desired-state answer. `fresh`: not from the version remembered for idle polls (a held poll
+ * told by the bell that the mailbox moved, desired-hold.ts, may get here before the epoch did).
+ */
+export async function handleDesired(
+  c: Context<ApiEnv>,
+  opts: { fresh?: boolean } = {}
+): Promise<Response> {
   const deps = c.get('deps')
   const name = c.req.param('mailbox') ?? ''
   const named = parseIfNoneMatch(c.req.header('if-none-match'))
@@ -61,7 +70,7 @@ export async function handleDesired(c: Context<ApiEnv>): Promise<Response> {
   const now = Date.now()
   // Read before the manifest: a write after this read moves the epoch past it.
   const epoch = await currentEpoch(deps.kv, 'manifests', now)
-  const known = trustedVersion(deps.kv, space.id, epoch, now)
+  const known = opts.fresh ? undefined : trustedVersion(deps.kv, space.id, epoch, now)
   if (known !== undefined && isNotModified(named, known)) return notModified(versionEtag(known))
   const at = { name, spaceId: space.id, cached, epoch, now }
   const manifest = await readManifest(deps, at, isNotModified(named, 0))

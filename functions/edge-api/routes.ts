@@ -1,7 +1,8 @@
 /**
  * The edge API's routes, mounted on the hub app (functions/api/app.ts) behind its auth middleware,
  * which has already limited edge credentials to their own mailbox (lib/edge/edge-scope.ts):
- * - `GET  /edge/v1/mailboxes/<mailbox>/desired`: the desired state (desired.ts);
+ * - `GET  /edge/v1/mailboxes/<mailbox>/desired`: the desired state (desired.ts), held when the
+ *   poll asks and the process holds (desired-hold.ts);
  * - `POST /edge/v1/mailboxes/<mailbox>/reports`: statuses, upsync, problems, heartbeat (reports.ts);
  * - `POST /edge/v1/bootstrap`: credential + manifests for one SyncTarget, admin only (bootstrap.ts).
  * The mailbox routes check the mailbox parameter against the caller again. Any other path under
@@ -13,7 +14,7 @@ import { EDGE_API_PREFIX } from '../../lib/edge/protocol.ts'
 import { methodNotAllowed, notFound } from '../../lib/errors.ts'
 import type { ApiEnv } from '../api/api-env.ts'
 import { handleBootstrap } from './bootstrap.ts'
-import { handleDesired } from './desired.ts'
+import { handleDesiredHeld } from './desired-hold.ts'
 import { handleReports } from './reports.ts'
 
 type Handler = (c: Context<ApiEnv>) => Promise<Response>
@@ -34,7 +35,7 @@ function only(method: string): Handler {
 }
 
 export function mountEdgeApi(app: Hono<ApiEnv>): void {
-  app.get(`${MAILBOX}/desired`, forMailbox(handleDesired))
+  app.get(`${MAILBOX}/desired`, forMailbox(handleDesiredHeld))
   app.all(`${MAILBOX}/desired`, only('GET'))
   app.post(`${MAILBOX}/reports`, forMailbox(handleReports))
   app.all(`${MAILBOX}/reports`, only('POST'))

@@ -13,6 +13,7 @@
 
 import { reportInvalid } from '../../lib/apis/decode.ts'
 import { ESPW } from '../../lib/apis/gvr.ts'
+import type { Bell } from '../../lib/edge/bell.ts'
 import { isConflict } from '../../lib/errors.ts'
 import { serviceProviderSpaceCheck } from '../../lib/hub/service-provider-space.ts'
 import { collectionsOf } from '../../lib/hub/space-collections.ts'
@@ -39,7 +40,11 @@ export { TRANSLATE_STEP }
  */
 export const KEY_COST = 6
 
-export type TranslateControllerDeps = TranslateDeps & Pick<SnapshotDeps, 'registry' | 'slices'>
+export type TranslateControllerDeps = TranslateDeps &
+  Pick<SnapshotDeps, 'registry' | 'slices'> & {
+    /** Rung after each group commit: the edges' held polls (manifest-commits.ts). */
+    bell?: Pick<Bell, 'ring'>
+  }
 
 export function translateController(deps: TranslateControllerDeps): Controller {
   const session = (keys: readonly string[]): TranslateSession => {
@@ -58,7 +63,7 @@ export function translateController(deps: TranslateControllerDeps): Controller {
       customizations: createCustomizations(),
       overlaps: new Map(),
       announcer: epochAnnouncer(deps.kv, 'manifests'),
-      commits: manifestCommits(deps.projections),
+      commits: manifestCommits(deps.projections, deps.bell ? { bell: deps.bell } : {}),
       mailboxes: mailboxReads(deps, keys),
       contents: contentMemo(),
       settled: settledShares(),

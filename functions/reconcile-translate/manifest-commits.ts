@@ -15,7 +15,9 @@
  * and writes nothing may `confirm` the version it read in the same group (the versions of a
  * group's confirmations in one small read per 100): a version that moved fails it with Conflict,
  * as its write would have. A run that waits on another run's outcome sets itself `aside` meanwhile,
- * so the group does not wait for it.
+ * so the group does not wait for it. With a `bell`, each group rings the mailboxes it wrote
+ * (lib/edge/manifest-rings.ts) before their runs hear their outcomes: one ring per group, which
+ * answers the edges' held polls (functions/edge-api/desired-hold.ts).
  */
 import {
   chargeScopes,
@@ -23,6 +25,8 @@ import {
   measuringScopes,
   type Scope,
 } from '../../lib/budget/frames.ts'
+import type { Bell } from '../../lib/edge/bell.ts'
+import { manifestRings } from '../../lib/edge/manifest-rings.ts'
 import { conflict } from '../../lib/errors.ts'
 import type {
   ManifestWrite,
@@ -65,7 +69,7 @@ const isConfirm = (g: Waiting): g is Waiting & { w: { confirm: number } } => 'co
 
 export function manifestCommits(
   projections: Pick<ProjectionStore, 'writeManifests' | 'getManifestVersions'>,
-  opts: { max?: number; inFlight?: number; lingerMs?: number } = {}
+  opts: { max?: number; inFlight?: number; lingerMs?: number; bell?: Pick<Bell, 'ring'> } = {}
 ): ManifestCommits {
   const max = opts.max ?? COMMIT_MAX
   const inFlight = opts.inFlight ?? COMMITS_IN_FLIGHT
@@ -82,16 +86,18 @@ export function manifestCommits(
       // that happened to send it (the batch's pacer reads what a run costs from its share).
       const writes = group.filter(isWrite)
       const confirms = group.filter(isConfirm)
-      const { value, used } = await measuredApart(() =>
-        Promise.all([
-          writes.length > 0
-            ? projections.writeManifests(writes.map(({ mailbox, w }) => ({ mailbox, w })))
-            : [],
+      const { value, used } = await measuredApart(async () => {
+        const requests = writes.map(({ mailbox, w }) => ({ mailbox, w }))
+        const both = await Promise.all([
+          writes.length > 0 ? projections.writeManifests(requests) : [],
           confirms.length > 0
             ? projections.getManifestVersions(confirms.map((c) => c.mailbox))
             : new Map<string, number>(),
         ])
-      )
+        const rings = opts.bell ? manifestRings(requests, both[0]) : new Map()
+        if (rings.size > 0) await opts.bell?.ring(rings)
+        return both
+      })
       const [outcomes, versions] = value
       for (const g of group) chargeScopes(g.scopes, used / group.length)
       writes.forEach((g, i) => {

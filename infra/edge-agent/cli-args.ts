@@ -5,6 +5,8 @@
  * seconds, default 30: a center that accepts and never answers counts as unreachable after it);
  * `--heartbeat-interval` is how often a report carries a heartbeat (1 to 60 seconds, default 60:
  * the center calls an edge stale after three of them, its EDGE_STALE_AFTER_SECONDS);
+ * `--hold-seconds` is how long the agent asks the center to hold its desired-state poll (0 to
+ * 370, default 300; 0: plain polls every interval; lib/edge-agent/held-loop.ts);
  * the state folder defaults to ./.edgeplane-agent; the built-in
  * namespaces follow lib/apis/builtins.ts (`EDGE_BUILTIN_NAMESPACES`, kube's four by default).
  * Without `--kubeconfig` the agent uses the in-cluster config when it runs in a pod, else the
@@ -14,6 +16,7 @@
  */
 
 import { parseBuiltinNamespaces } from '../../lib/apis/builtins.ts'
+import { HOLD_DEFAULT_SECONDS, HOLD_LIMIT_SECONDS } from '../../lib/edge/protocol.ts'
 import { readFlags } from '../cli-flags.ts'
 import { HEALTH_FLAGS, type HealthSettings, healthUsage, readHealth } from '../health-flags.ts'
 
@@ -28,6 +31,8 @@ export type AgentConfig = {
   centerTimeoutMs: number
   /** How often a report carries a heartbeat. */
   heartbeatMs: number
+  /** The hold asked of the center for each desired-state poll, seconds (0: plain polls). */
+  holdSeconds: number
   stateDir: string
   builtinNamespaces: string[]
   once: boolean
@@ -52,9 +57,11 @@ The edgeplane edge agent, one per edge cluster. Every poll it pulls its mailbox'
 from the center (GET /edge/v1/mailboxes/<mailbox>/desired, 304 when unchanged), applies it to the
 edge cluster by server-side apply (Namespaces and CRDs first), prunes only the objects it created
 itself (its record in the edge cluster) that left the desired state, and reports changed
-statuses, upsynced objects, problems and a heartbeat (POST .../reports). When the center is
+statuses, upsynced objects, problems and a heartbeat (POST .../reports). Between polls it keeps
+one held poll open (Prefer: wait=<hold>): a change reaches it within the round trip, not at the
+next poll; a center that does not hold gets plain polls. When the center is
 unreachable or answers an error it changes nothing and retries with exponential backoff and
-jitter (up to 8 x the poll interval). Logs are JSON lines. SIGTERM or SIGINT stops it after the
+jitter (up to 8 x the poll interval), or as long as its Retry-After asks. Logs are JSON lines. SIGTERM or SIGINT stops it after the
 current poll. While it runs (not with --once) it serves /healthz (the poll loop moves),
 /readyz (the last poll succeeded) and /metrics (Prometheus text) over HTTP.
 
@@ -74,6 +81,10 @@ Options (environment variable in brackets):
                            center calls the edge stale after three missed (its
                            EDGE_STALE_AFTER_SECONDS, 180 by default)
                            [EDGEPLANE_HEARTBEAT_INTERVAL] (default 60, 1 to 60)
+  --hold-seconds SECONDS   how long the center may hold each desired-state poll open while
+                           nothing changed; polls of the copy it holds still run every
+                           interval [EDGEPLANE_HOLD_SECONDS] (default 300, 0 to 370; 0: plain
+                           polls every interval)
   --state-dir PATH         state folder: desired copy, report state
                            [EDGEPLANE_STATE] (default ./.edgeplane-agent)
   --namespace NS           namespace of the ownership record (ConfigMaps
@@ -101,6 +112,7 @@ const VALUE_FLAGS = [
   '--poll-interval',
   '--center-timeout',
   '--heartbeat-interval',
+  '--hold-seconds',
   '--state-dir',
   '--builtin-namespaces',
   '--center-ca',
@@ -120,8 +132,8 @@ function millis(text: string, flag: string, ok: (s: number) => boolean, range: s
 }
 
 /**
- * `--poll-interval`, `--center-timeout` and `--heartbeat-interval` in milliseconds, or the first
- * error message.
+ * `--poll-interval`, `--center-timeout` and `--heartbeat-interval` in milliseconds and
+ * `--hold-seconds`, or the first error message.
  */
 function readTimes(v: (flag: string, name: string) => string | undefined) {
   const pollIntervalMs = millis(
@@ -145,7 +157,10 @@ function readTimes(v: (flag: string, name: string) => string | undefined) {
     'a number of seconds from 1 to 60'
   )
   if (typeof heartbeatMs === 'string') return heartbeatMs
-  return { pollIntervalMs, centerTimeoutMs, heartbeatMs }
+  const hold = v('--hold-seconds', 'EDGEPLANE_HOLD_SECONDS') ?? String(HOLD_DEFAULT_SECONDS)
+  if (!/^\d{1,3}$/.test(hold) || Number(hold) > HOLD_LIMIT_SECONDS)
+    return `--hold-seconds must be a whole number of seconds from 0 to ${HOLD_LIMIT_SECONDS}, got ${hold}`
+  return { pollIntervalMs, centerTimeoutMs, heartbeatMs, holdSeconds: Number(hold) }
 }
 
 export function parseAgentArgs(

@@ -1,7 +1,8 @@
 /**
  * The edge agent's process entry: parses flags (cli-args.ts), checks the token file, loads the
  * edge cluster's KubeConfig (kube-config.ts), creates the agent over its state folder
- * (lib/edge-agent/agent.ts) and runs the poll loop (lib/edge-agent/poll-loop.ts) until SIGTERM or
+ * (lib/edge-agent/agent.ts) and runs its loop — held polls (lib/edge-agent/held-loop.ts), or with
+ * `--hold-seconds 0` plain ones (lib/edge-agent/poll-loop.ts) — until SIGTERM or
  * SIGINT (or, with `--parent-pid`, its supervisor's end), which stop it after the current poll
  * (exit 0). While the loop runs it serves /healthz, /readyz and /metrics (infra/serve-health.ts;
  * the loop's health and counts come from lib/edge-agent/agent-health.ts and agent-metrics.ts,
@@ -21,8 +22,10 @@ import { createPollHealth } from '../../lib/edge-agent/agent-health.ts'
 import { AGENT_VERSION, agentInfo } from '../../lib/edge-agent/agent-info.ts'
 import { createAgentMetrics } from '../../lib/edge-agent/agent-metrics.ts'
 import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
+import { runHeldLoop } from '../../lib/edge-agent/held-loop.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import { logPoll, runPollLoop } from '../../lib/edge-agent/poll-loop.ts'
+import { retryAfterMemory } from '../../lib/edge-agent/retry-after.ts'
 import { createLogger } from '../../lib/log.ts'
 import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import { MetricsRegistry } from '../../lib/metrics/registry.ts'
@@ -63,9 +66,10 @@ async function main(): Promise<number> {
   const health = createPollHealth({ intervalMs: cfg.pollIntervalMs })
   let ownedCount = () => 0
   const metrics = createAgentMetrics({ registry, health, ownedCount: () => ownedCount() })
+  const center = cfg.once ? setup.center : metrics.center(setup.center)
   const agent = await createAgent({
     mailbox: cfg.mailbox,
-    center: cfg.once ? setup.center : metrics.center(setup.center),
+    center,
     kube: setup.kube,
     stateDir: cfg.stateDir,
     record: { namespace: await recordNamespace(cfg.namespace, setup.source === 'in-cluster') },
@@ -81,6 +85,7 @@ async function main(): Promise<number> {
     pollIntervalMs: cfg.pollIntervalMs,
     centerTimeoutMs: cfg.centerTimeoutMs,
     heartbeatMs: cfg.heartbeatMs,
+    holdSeconds: cfg.holdSeconds,
   })
   if (cfg.once) {
     const r = await agent.poll()
@@ -106,7 +111,17 @@ async function main(): Promise<number> {
     stop.abort()
   )
   const poll = metrics.poll(agent.poll)
-  await runPollLoop({ poll, intervalMs: cfg.pollIntervalMs, signal: stop.signal, log })
+  const loop = {
+    intervalMs: cfg.pollIntervalMs,
+    retryAfterMs: setup.retryAfter.take,
+    signal: stop.signal,
+    log,
+  }
+  if (cfg.holdSeconds > 0 && center.holdDesired) {
+    const hold = center.holdDesired.bind(center)
+    const version = () => agent.inspect().desired?.version
+    await runHeldLoop({ ...loop, poll, hold, version, holdSeconds: cfg.holdSeconds })
+  } else await runPollLoop({ ...loop, poll })
   await server?.close()
   log.info('edge agent stopped')
   return 0
@@ -117,6 +132,7 @@ async function prepare(cfg: AgentConfig) {
   const { kubeConfig, source } = loadKubeConfig(cfg, process.env)
   const ca = cfg.centerCa ? await readFile(cfg.centerCa, 'utf8') : undefined
   const agent = agentInfo(cfg.pollIntervalMs)
+  const retryAfter = retryAfterMemory()
   const center = createCenterClient({
     baseUrl: cfg.centerUrl,
     mailbox: cfg.mailbox,
@@ -124,8 +140,9 @@ async function prepare(cfg: AgentConfig) {
     timeoutMs: cfg.centerTimeoutMs,
     ...(ca ? { ca } : {}),
     ...(agent ? { agent } : {}),
+    onRetryAfter: retryAfter.note,
   })
-  return { center, kube: createKubeRest({ kubeConfig }), source }
+  return { center, kube: createKubeRest({ kubeConfig }), source, retryAfter }
 }
 
 main().then(

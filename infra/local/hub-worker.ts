@@ -40,6 +40,8 @@ export type HubWorkerOptions = {
   logLevel: string
   /** The Worker's EDGE_STALE_AFTER_SECONDS (absent: its default). */
   staleAfterSeconds?: number
+  /** The Worker's EDGE_HOLD_MAX_SECONDS (absent: its default). */
+  holdMaxSeconds?: number
   persistTo: string
   logFile: string
   tls: { certPem: string; keyPem: string }
@@ -150,6 +152,9 @@ async function startOnFreshPorts(opts: HubWorkerOptions): Promise<HubWorker> {
         INSTANCE_ID: instance,
         ...(opts.staleAfterSeconds
           ? { EDGE_STALE_AFTER_SECONDS: String(opts.staleAfterSeconds) }
+          : {}),
+        ...(opts.holdMaxSeconds !== undefined
+          ? { EDGE_HOLD_MAX_SECONDS: String(opts.holdMaxSeconds) }
           : {}),
       },
       ...(opts.envFile ? { envFile: opts.envFile } : {}),

@@ -11,11 +11,15 @@
  * (EDGEPLANE_HUB_RESTARTS), the local cron ticker's period (EDGEPLANE_CRON_PERIOD, seconds,
  * default 60 like the deployed cron), the edges' staleness threshold (EDGEPLANE_STALE_AFTER, seconds:
  * the Worker's and the relay's EDGE_STALE_AFTER_SECONDS, and its agents beat three times within
- * it; unset, the deployed default of 180 with a beat a minute) and whether the Worker, relay, edges and agents run from bundles
+ * it; unset, the deployed default of 180 with a beat a minute), the longest hold the Worker grants
+ * an edge's poll (EDGEPLANE_HOLD_MAX, seconds, 0 to 370: its EDGE_HOLD_MAX_SECONDS; unset, its
+ * default of 300; 0 turns holding off), the hold the agents ask (EDGEPLANE_HOLD_SECONDS: their
+ * `--hold-seconds`; unset, their default of 300; 0 makes them plain pollers) and whether the Worker, relay, edges and agents run from bundles
  * (EDGEPLANE_PROGRAMS, `bundles` by default, program-bundles.ts; `source` for their sources). Nothing else in infra/local reads `process.env` for these.
  */
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { HOLD_LIMIT_SECONDS } from '../../lib/edge/protocol.ts'
 import { withEdgeFaults } from './edge-faults-config.ts'
 import { type EdgeSpec, parseEdges } from './edges-config.ts'
 
@@ -30,6 +34,8 @@ export const LocalEnvSchema = z.object({
   EDGEPLANE_CRON_PERIOD: z.coerce.number().int().min(1).max(3600).default(60),
   EDGEPLANE_AGENT_TIMEOUT: z.coerce.number().int().min(1).max(120).default(30),
   EDGEPLANE_STALE_AFTER: z.coerce.number().int().min(3).max(86_400).optional(),
+  EDGEPLANE_HOLD_MAX: z.coerce.number().int().min(0).max(HOLD_LIMIT_SECONDS).optional(),
+  EDGEPLANE_HOLD_SECONDS: z.coerce.number().int().min(0).max(HOLD_LIMIT_SECONDS).optional(),
   EDGEPLANE_PROGRAMS: z.enum(['bundles', 'source']).default('bundles'),
 })
 
@@ -54,6 +60,10 @@ export type LocalConfig = {
   cronPeriodSeconds?: number
   /** The edges' staleness threshold in seconds (absent: the Worker's default, 180). */
   staleAfterSeconds?: number
+  /** The Worker's longest hold of an edge's poll, seconds (absent: its default, 300). */
+  holdMaxSeconds?: number
+  /** The hold the simulated edges' agents ask, seconds (`--hold-seconds`; absent: 300). */
+  holdSeconds?: number
   /** How the Worker, relay, edges and agents run: from cached bundles (default) or their sources. */
   programs?: 'bundles' | 'source'
 }
@@ -85,6 +95,8 @@ export function readLocalConfig(env: Record<string, string | undefined>, cwd: st
     hubRestarts: c.EDGEPLANE_HUB_RESTARTS,
     cronPeriodSeconds: c.EDGEPLANE_CRON_PERIOD,
     ...(c.EDGEPLANE_STALE_AFTER ? { staleAfterSeconds: c.EDGEPLANE_STALE_AFTER } : {}),
+    ...(c.EDGEPLANE_HOLD_MAX !== undefined ? { holdMaxSeconds: c.EDGEPLANE_HOLD_MAX } : {}),
+    ...(c.EDGEPLANE_HOLD_SECONDS !== undefined ? { holdSeconds: c.EDGEPLANE_HOLD_SECONDS } : {}),
     programs: c.EDGEPLANE_PROGRAMS,
   }
 }

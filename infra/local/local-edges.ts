@@ -11,7 +11,8 @@
  *      bootstrap put in the edge cluster, reaching the edge as its ServiceAccount (agent-token.ts:
  *      the edge's RBAC judges it, not an admin token), state in `<data>/edges/<name>/agent/`, polling every
  *      `pollIntervalSeconds` with `agentTimeoutSeconds` as its `--center-timeout` and
- *      `heartbeatSeconds` as its `--heartbeat-interval`, serving /healthz, /readyz and /metrics on
+ *      `heartbeatSeconds` as its `--heartbeat-interval` and `holdSeconds` as its `--hold-seconds`
+ *      (held polls), serving /healthz, /readyz and /metrics on
  *      a loopback port picked once per start (in stack.json as `agentHealthPort`).
  * Logs go to `<data>/edges/<name>/edge.log` and `agent.log`. `info()` describes the running edges for
  * stack.json (pids change when a child is restarted; `onChange` says so).
@@ -51,6 +52,8 @@ export type LocalEdgesOptions = {
   agentTimeoutSeconds?: number
   /** The agents' `--heartbeat-interval` (their default, 60 s, when absent). */
   heartbeatSeconds?: number
+  /** The agents' `--hold-seconds` (their default, 300 s, when absent). */
+  holdSeconds?: number
   logLevel: string
   /** How the edge and agent programs run (program-bundles.ts); their sources when absent. */
   programs?: ProgramRunner
@@ -156,6 +159,7 @@ async function startEdge(o: LocalEdgesOptions, edge: RegisteredEdgePromise): Pro
       ...(joined.caFile ? ['--center-ca', joined.caFile] : []),
       ...(o.agentTimeoutSeconds ? ['--center-timeout', String(o.agentTimeoutSeconds)] : []),
       ...(o.heartbeatSeconds ? ['--heartbeat-interval', String(o.heartbeatSeconds)] : []),
+      ...(o.holdSeconds !== undefined ? ['--hold-seconds', String(o.holdSeconds)] : []),
     ],
   })
   o.addPart({ name: `agent ${spec.name}`, stop: () => agent.stop() })

@@ -20,8 +20,8 @@
  *      whenever a supervised child is restarted)
  * A staleness threshold the environment sets (EDGEPLANE_STALE_AFTER) goes to the Worker and the
  * relay as EDGE_STALE_AFTER_SECONDS and to the agents as the heartbeat period the rule derives
- * from it (lib/summarize/liveness.ts). Every started part is a `Part` with a `stop()` (parts.ts);
- * a failure while starting stops what was started.
+ * from it (lib/summarize/liveness.ts); the polls' holds go likewise (local-config.ts). Every
+ * started part is a `Part` with a `stop()` (parts.ts); a failure while starting stops them.
  */
 import { dirname } from 'node:path'
 import type { Logger } from '../../lib/log.ts'
@@ -129,6 +129,7 @@ export async function startLocalStack(
       tableName: cfg.tableName,
       logLevel: cfg.logLevel,
       ...(cfg.staleAfterSeconds ? { staleAfterSeconds: cfg.staleAfterSeconds } : {}),
+      ...(cfg.holdMaxSeconds !== undefined ? { holdMaxSeconds: cfg.holdMaxSeconds } : {}),
       persistTo: paths.wrangler,
       logFile: paths.wranglerLog,
       envFile: paths.workerEnv,
@@ -231,6 +232,7 @@ export async function startLocalStack(
         pollIntervalSeconds: cfg.pollIntervalSeconds,
         ...(cfg.agentTimeoutSeconds ? { agentTimeoutSeconds: cfg.agentTimeoutSeconds } : {}),
         ...(cfg.staleAfterSeconds ? { heartbeatSeconds: agentBeat(cfg.staleAfterSeconds) } : {}),
+        ...(cfg.holdSeconds !== undefined ? { holdSeconds: cfg.holdSeconds } : {}),
         logLevel: cfg.logLevel,
         programs,
         log,

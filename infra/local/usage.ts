@@ -59,6 +59,10 @@ Environment:
   EDGEPLANE_STALE_AFTER    seconds of silence after which an edge is stale (default 180, 3 to
                    86400): the Worker's and relay's EDGE_STALE_AFTER_SECONDS, and the agents
                    send a heartbeat every third of it (at most every 60 s) to stay live
+  EDGEPLANE_HOLD_MAX       the longest hold the Worker grants an edge's desired-state poll,
+                   seconds (its EDGE_HOLD_MAX_SECONDS; default 300, 0 to 370; 0: no holds)
+  EDGEPLANE_HOLD_SECONDS   the hold the edge agents ask (their --hold-seconds; default 300, 0 to
+                   370; 0: plain polls every EDGEPLANE_POLL_INTERVAL)
   EDGEPLANE_PROGRAMS       bundles (default): the relay, edges and agents run from bundles built
                    as their images' are, and the Worker as wrangler deploy builds it, cached in
                    node_modules/.cache/edgeplane/programs/ (rebuilt at the next start when a

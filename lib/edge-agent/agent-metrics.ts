@@ -10,7 +10,7 @@
 import type { MetricsRegistry } from '../metrics/registry.ts'
 import type { PollOutcome, PollResult } from './agent.ts'
 import type { PollHealth } from './agent-health.ts'
-import type { CenterClient } from './center-client.ts'
+import type { CenterClient, DesiredAnswer } from './center-client.ts'
 
 export const AGENT_METRIC = {
   polls: 'edgeplane_agent_polls_total',
@@ -45,7 +45,9 @@ const APPLY_FIELDS = [
 
 export type AgentMetrics = {
   center(client: CenterClient): CenterClient
-  poll(poll: () => Promise<PollResult>): () => Promise<PollResult>
+  poll(
+    poll: (given?: DesiredAnswer) => Promise<PollResult>
+  ): (given?: DesiredAnswer) => Promise<PollResult>
 }
 
 export type AgentMetricsOptions = {
@@ -83,6 +85,20 @@ export function createAgentMetrics(o: AgentMetricsOptions): AgentMetrics {
     setOwned()
   }
 
+  /** A held poll counted as a desired-state request, by its answer. */
+  const counted =
+    (hold: NonNullable<CenterClient['holdDesired']>): NonNullable<CenterClient['holdDesired']> =>
+    async (version, h) => {
+      try {
+        const answer = await hold(version, h)
+        r.inc(M.polls, HELP.polls, { code: answer.kind === 'unchanged' ? '304' : '200' })
+        return answer
+      } catch (e) {
+        r.inc(M.polls, HELP.polls, { code: 'error' })
+        throw e
+      }
+    }
+
   return {
     center: (client) => ({
       async getDesired(version) {
@@ -95,6 +111,7 @@ export function createAgentMetrics(o: AgentMetricsOptions): AgentMetrics {
           throw e
         }
       },
+      ...(client.holdDesired ? { holdDesired: counted(client.holdDesired.bind(client)) } : {}),
       async postReport(report) {
         try {
           const result = await client.postReport(report)
@@ -106,11 +123,11 @@ export function createAgentMetrics(o: AgentMetricsOptions): AgentMetrics {
         }
       },
     }),
-    poll: (poll) => async () => {
+    poll: (poll) => async (given) => {
       const started = now()
       o.health.started()
       try {
-        const res = await poll()
+        const res = await poll(given)
         record(res, (now() - started) / 1000)
         o.health.finished(res)
         return res

@@ -5,7 +5,8 @@
  * 0. read the ownership record if it has not been read (or a write found it changed): when it
  *    cannot be read, the poll fails and does nothing else;
  * 1. ask the center for the desired state, naming the version of the copy on disk (304:
- *    unchanged). That copy is always complete and is re-applied every poll, so naming it is safe
+ *    unchanged), unless the caller hands the answer in (held-loop.ts: a held poll's, or
+ *    `unchanged` while one is held). That copy is always complete and is re-applied every poll, so naming it is safe
  *    even when some entry failed to apply, and an entry that keeps failing costs the center no
  *    more than a 304. When the center cannot be reached or fails, the copy on disk is applied
  *    (holding the line: drift on owned objects is reverted, an owned object deleted at the edge
@@ -89,7 +90,8 @@ export type PollResult = {
 }
 
 export type Agent = {
-  poll(): Promise<PollResult>
+  /** One poll; `given`: the center's answer already in hand (a held poll's), not asked again. */
+  poll(given?: DesiredAnswer): Promise<PollResult>
   /** The in-memory state, for tests and diagnostics. */
   inspect(): { desired?: DesiredCopy; owned: Owned; reported: ReportState }
 }
@@ -141,7 +143,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
   const persistOwned = () => keeper.save()
   const self = deps.self ?? agentSelf(deps.record.namespace)
 
-  async function poll(): Promise<PollResult> {
+  async function poll(given?: DesiredAnswer): Promise<PollResult> {
     const started = Date.now()
     const done = (patch: Partial<PollResult>): PollResult =>
       pollResult({ ...patch, durationMs: Date.now() - started })
@@ -153,7 +155,7 @@ export async function createAgent(deps: AgentDeps): Promise<Agent> {
     }
     let answer: DesiredAnswer
     try {
-      answer = await deps.center.getDesired(needFull ? undefined : desired?.version)
+      answer = given ?? (await deps.center.getDesired(needFull ? undefined : desired?.version))
     } catch (e) {
       const code = (e as { code?: number }).code ?? 0
       return done({

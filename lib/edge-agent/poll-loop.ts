@@ -1,8 +1,10 @@
 /**
  * The agent's loop: poll, log the outcome as one JSON line (info when something happened, debug
  * for an idle poll, warn for a failure; a poll that throws counts as a failed one), wait — the poll interval after a success, exponential
- * backoff with jitter after consecutive failures (backoff.ts) — and again, until the signal
- * aborts. Sleep, randomness and the poll itself are injected so tests can watch the delays grow.
+ * backoff with jitter after consecutive failures (backoff.ts), or longer when the center's last
+ * failed answer asked so (`retryAfterMs`: its Retry-After, retry-after.ts) — and again, until the
+ * signal aborts. Sleep, randomness and the poll itself are injected so tests can watch the delays
+ * grow. The held loop (held-loop.ts) shares its pieces.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import type { Logger } from '../log.ts'
@@ -17,6 +19,8 @@ export type LoopDeps = {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
   signal: AbortSignal
   log: Logger
+  /** The wait the center's last failed answer asked for (Retry-After), taken once. */
+  retryAfterMs?: () => number | undefined
 }
 
 export async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -35,12 +39,31 @@ export function logPoll(log: Logger, r: PollResult, nextPollMs?: number): void {
 }
 
 /** A poll that threw (say, the state folder is not writable): a failure like any other. */
-function failedPoll(e: unknown): PollResult {
+export function failedPoll(e: unknown): PollResult {
   return pollResult({
     outcome: 'failed',
     ok: false,
     error: e instanceof Error ? e.message : String(e),
   })
+}
+
+/**
+ * The wait before the next poll after `failures` failures in a row (0: a success): the backoff,
+ * or the center's Retry-After when it asks for longer (never less than the backoff).
+ */
+export function nextDelay(
+  d: Pick<LoopDeps, 'intervalMs' | 'capMs' | 'retryAfterMs'>,
+  failures: number,
+  random: () => number
+): number {
+  const backoff = delayAfter(failures, {
+    intervalMs: d.intervalMs,
+    random,
+    ...(d.capMs !== undefined ? { capMs: d.capMs } : {}),
+  })
+  // Taken after every poll, so a wait asked long ago never delays a later failure's retry.
+  const asked = d.retryAfterMs?.()
+  return failures > 0 ? Math.max(backoff, asked ?? 0) : backoff
 }
 
 export async function runPollLoop(d: LoopDeps): Promise<void> {
@@ -50,11 +73,7 @@ export async function runPollLoop(d: LoopDeps): Promise<void> {
   while (!d.signal.aborted) {
     const r = await d.poll().catch((e: unknown) => failedPoll(e))
     failures = r.ok ? 0 : failures + 1
-    const delay = delayAfter(failures, {
-      intervalMs: d.intervalMs,
-      random,
-      ...(d.capMs !== undefined ? { capMs: d.capMs } : {}),
-    })
+    const delay = nextDelay(d, failures, random)
     logPoll(d.log, r, delay)
     if (d.signal.aborted) break
     await sleep(delay, d.signal)

@@ -16,6 +16,18 @@
  * once. Each entry names the workload spaces it comes from (`tenants`), so the edge's own RBAC
  * judges it as theirs.
  *
+ * Held polls — the same GET with `If-None-Match` may carry `Prefer: wait=N` (RFC 7240, N whole
+ * seconds): the agent lets the center hold the answer up to N seconds while the mailbox does not
+ * move. A center that holds answers with `Preference-Applied: wait=M`, M = min(N, its longest
+ * hold, EDGE_HOLD_MAX_SECONDS: 300 by default, at most HOLD_LIMIT_SECONDS, under the 400 s after
+ * which Cloudflare closes an idle client connection), on every answer to such a poll: at once
+ * (200) when the named version is not the current one, as soon as the mailbox's version moves
+ * during the hold (200 with the new state), else 304 when the hold ends. A poll without `Prefer`
+ * (or with a malformed one) is answered as it always was. An answer without `Preference-Applied`
+ * comes from a center that does not hold (older, or holding turned off): the agent then polls on
+ * its interval. A 429 or 503 may carry `Retry-After` (seconds or an HTTP date): the agent waits
+ * at least that long, never less than its own backoff.
+ *
  * Reports — `POST /edge/v1/mailboxes/<mailbox-name>/reports`: statuses of downsynced objects (only
  * those that changed since the last accepted report), the state of their associated objects,
  * upsynced objects to create/update or delete in the mailbox, problems the agent met (a foreign
@@ -163,5 +175,12 @@ export const DOWNSYNCED_ANNOTATION = 'edge.kcp.io/downsynced'
 export const UPSYNCED_ANNOTATION = 'edge.kcp.io/upsynced'
 /** Path prefix of the edge API. */
 export const EDGE_API_PREFIX = '/edge/v1'
+/**
+ * Held polls (functions/edge-api/desired-hold.ts): the longest hold a center grants by default
+ * (its EDGE_HOLD_MAX_SECONDS), the most it may be set to (Cloudflare closes a client connection
+ * idle for 400 s), and the hold an agent asks by default (its `--hold-seconds`).
+ */
+export const HOLD_DEFAULT_SECONDS = 300
+export const HOLD_LIMIT_SECONDS = 370
 /** How often an agent reports at least a heartbeat, even with nothing changed (ms). */
 export const HEARTBEAT_MS = 60_000

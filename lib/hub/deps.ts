@@ -6,6 +6,7 @@
  * tracked promise in Node), and what belongs to one hub: its caches and its kind hooks.
  */
 import type { Builtins } from '../apis/builtins.ts'
+import type { EdgeHold } from '../edge/bell.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
 import type { HubOps } from '../metrics/hub-ops.ts'
@@ -49,6 +50,11 @@ export type HubDeps = {
    * kube-apiserver does (a simulated edge cluster, lib/rbac/); absent: the center's token scopes.
    */
   authorization?: 'rbac'
+  /**
+   * Held desired-state polls (functions/edge-api/desired-hold.ts): the bell the translate step
+   * rings and the longest hold granted; absent, polls are answered at once whatever they ask.
+   */
+  edgeHold?: EdgeHold
 }
 
 /**

@@ -2,7 +2,7 @@
  * The one client for calling a remote HTTP API from Node: an edge cluster's kube API (the agent,
  * the local edges), the hub (the relay, the CLIs, the local start) and the center's edge API (the
  * agent). It joins paths to a base URL, sends the bearer token (read before each request, so a
- * rotated token file is picked up), bounds each request by `timeoutMs` when given, encodes JSON
+ * rotated token file is picked up), bounds each request by `timeoutMs` when given (or its own), encodes JSON
  * bodies, and turns every failure into a RemoteError (remote-error.ts): no answer, a non-2xx
  * answer with its kube Status decoded, a 2xx answer that does not parse. `send` hands back the raw
  * answer for callers that read statuses themselves (304, 404); `call` reads a JSON answer;
@@ -38,6 +38,8 @@ export type RemoteRequest = {
   accept?: string
   headers?: Record<string, string>
   signal?: AbortSignal
+  /** This request's limit instead of the client's `timeoutMs` (a held poll waits longer). */
+  timeoutMs?: number
   /** How the request is named in errors; default `<METHOD> <path>`. */
   what?: string
 }
@@ -102,7 +104,8 @@ export function createRemote(o: RemoteOptions): Remote {
     if (token) headers.set('authorization', `Bearer ${token}`)
     const { body, type } = bodyOf(req)
     if (type && !headers.has('content-type')) headers.set('content-type', type)
-    const timeout = o.timeoutMs === undefined ? undefined : AbortSignal.timeout(o.timeoutMs)
+    const limit = req.timeoutMs ?? o.timeoutMs
+    const timeout = limit === undefined ? undefined : AbortSignal.timeout(limit)
     const signal = either(req.signal, timeout)
     const q = req.query ? `?${new URLSearchParams(req.query)}` : ''
     try {
@@ -114,7 +117,7 @@ export function createRemote(o: RemoteOptions): Remote {
       })
     } catch (e) {
       if (timeout?.aborted && !req.signal?.aborted)
-        throw new RemoteError(0, `${what}: no answer within ${o.timeoutMs} ms`, { cause: e })
+        throw new RemoteError(0, `${what}: no answer within ${limit} ms`, { cause: e })
       throw transportError(e, what)
     }
   }

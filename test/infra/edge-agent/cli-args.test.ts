@@ -14,6 +14,7 @@ describe('parseAgentArgs', () => {
         pollIntervalMs: 15_000,
         centerTimeoutMs: 30_000,
         heartbeatMs: 60_000,
+        holdSeconds: 300,
         stateDir: './.edgeplane-agent',
         builtinNamespaces: ['default', 'kube-system', 'kube-public', 'kube-node-lease'],
         once: false,
@@ -63,6 +64,7 @@ describe('parseAgentArgs', () => {
         pollIntervalMs: 2500,
         centerTimeoutMs: 7000,
         heartbeatMs: 60_000,
+        holdSeconds: 300,
         stateDir: '/state',
         builtinNamespaces: ['kube-system', 'default'],
         once: true,
@@ -95,6 +97,18 @@ describe('parseAgentArgs', () => {
     expect(beat(['--heartbeat-interval', '10'])).toBe(10_000)
     expect(beat(['--heartbeat-interval=3.333'], { EDGEPLANE_HEARTBEAT_INTERVAL: '9' })).toBe(3333)
     expect(beat([], { EDGEPLANE_HEARTBEAT_INTERVAL: '1' })).toBe(1000)
+  })
+
+  it('reads the hold in whole seconds from 0 to 370, the flag over the environment', () => {
+    const hold = (argv: string[], env: Record<string, string> = {}) => {
+      const r = parseAgentArgs([...required, ...argv], env)
+      return r.kind === 'run' ? r.config.holdSeconds : r.kind === 'error' ? r.message : 'help'
+    }
+    expect(hold(['--hold-seconds', '0'])).toBe(0)
+    expect(hold(['--hold-seconds=60'], { EDGEPLANE_HOLD_SECONDS: '9' })).toBe(60)
+    expect(hold([], { EDGEPLANE_HOLD_SECONDS: '370' })).toBe(370)
+    for (const bad of ['371', '-1', '1.5', 'long', ''])
+      expect(hold([`--hold-seconds=${bad}`])).toMatch(/--hold-seconds must be|needs a value/)
   })
 
   it.each([

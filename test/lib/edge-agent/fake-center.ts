@@ -5,7 +5,11 @@
  * (entries with content-hashed bodies, a generation per object and a version per change), answers
  * `GET .../desired` with 304 for the current If-None-Match and otherwise a delta (bodies changed
  * since the named version) or a full snapshot, records every request and report, and can be
- * switched to refuse connections (`mode = 'down'`) or answer 503 (`mode = 'error'`).
+ * switched to refuse connections (`mode = 'down'`), answer 503 (`mode = 'error'`) or 429
+ * (`mode = 'busy'`), either with `retryAfter` as its Retry-After when set. With `holds` set it
+ * holds polls as the real center does (`Prefer: wait=N` naming the current version: answered
+ * when the version moves or after min(N, `holds`) seconds, with `Preference-Applied`); without,
+ * it ignores `Prefer`, as a center older than held polls.
  */
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -26,9 +30,15 @@ type Stored = DesiredEntry & { body: Record<string, unknown> }
 export type FakeCenter = {
   url: string
   mailbox: string
-  mode: 'up' | 'down' | 'error'
+  mode: 'up' | 'down' | 'error' | 'busy'
+  /** Sent as Retry-After with the 503s and 429s. */
+  retryAfter?: string
+  /** The longest hold granted (s); undefined: polls are never held. */
+  holds?: number
+  /** Polls being held now. */
+  holding(): number
   version: number
-  requests: { method: string; path: string; ifNoneMatch?: string }[]
+  requests: { method: string; path: string; ifNoneMatch?: string; prefer?: string }[]
   reports: Report[]
   /** The next 200 answer leaves all bodies out (a broken delta). */
   omitBodiesOnce: boolean
@@ -64,7 +74,34 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     res.end(JSON.stringify(body))
   }
 
-  function desired(req: IncomingMessage, res: ServerResponse) {
+  const waiting = new Set<() => void>()
+  const moved = () => {
+    for (const w of [...waiting]) w()
+  }
+
+  /** Holds a poll of the current version until it moves or the hold ends; the hold granted. */
+  async function hold(req: IncomingMessage, res: ServerResponse): Promise<number | undefined> {
+    const asked = /^wait=(\d+)$/.exec(String(req.headers.prefer ?? ''))?.[1]
+    if (center.holds === undefined || asked === undefined) return undefined
+    const seconds = Math.min(Number(asked), center.holds)
+    const tag = req.headers['if-none-match']
+    if (tag !== `"${center.version}"`) return seconds
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        waiting.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, seconds * 1000)
+      waiting.add(done)
+      res.on('close', done)
+    })
+    return seconds
+  }
+
+  async function desired(req: IncomingMessage, res: ServerResponse) {
+    const held = await hold(req, res)
+    if (held !== undefined) res.setHeader('preference-applied', `wait=${held}`)
     const tag = req.headers['if-none-match']
     const named = tag ? Number(String(tag).replaceAll('"', '')) : undefined
     if (named === center.version) {
@@ -92,19 +129,28 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     })
   }
 
+  /** 503 (error) or 429 (busy), with the Retry-After set. */
+  function refuse(res: ServerResponse) {
+    if (center.retryAfter) res.setHeader('retry-after', center.retryAfter)
+    const code = center.mode === 'busy' ? 429 : 503
+    json(res, code, { kind: 'Status', message: 'unavailable' })
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x')
     const ifNoneMatch = req.headers['if-none-match']
+    const prefer = req.headers.prefer
     center.requests.push({
       method: req.method ?? '',
       path: url.pathname,
       ...(ifNoneMatch ? { ifNoneMatch: String(ifNoneMatch) } : {}),
+      ...(prefer ? { prefer: String(prefer) } : {}),
     })
     if (center.mode === 'down') {
       req.socket.destroy()
       return
     }
-    if (center.mode === 'error') return json(res, 503, { kind: 'Status', message: 'unavailable' })
+    if (center.mode === 'error' || center.mode === 'busy') return refuse(res)
     if (req.headers.authorization !== `Bearer ${CENTER_TOKEN}`)
       return json(res, 401, { kind: 'Status', message: 'unauthorized' })
     if (req.method === 'GET' && url.pathname === `${prefix}/desired`) return desired(req, res)
@@ -136,6 +182,7 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
     url: `http://127.0.0.1:${port}`,
     mailbox,
     mode: 'up',
+    holding: () => waiting.size,
     version: 0,
     requests: [],
     reports: [],
@@ -147,6 +194,7 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
       const hash = hashOf(body)
       if (prev?.hash === hash && JSON.stringify(prev.tenants) === JSON.stringify(tenants)) return
       center.version += 1
+      moved()
       objects.set(key, {
         ...ref,
         hash,
@@ -157,15 +205,20 @@ export async function startFakeCenter(mailbox = 'imw-mb-edge1'): Promise<FakeCen
       })
     },
     remove(ref) {
-      if (objects.delete(keyOf(ref))) center.version += 1
+      if (objects.delete(keyOf(ref))) {
+        center.version += 1
+        moved()
+      }
     },
     tombstone(ref) {
       const prev = objects.get(keyOf(ref))
       if (!prev || prev.removing) return
       center.version += 1
+      moved()
       objects.set(keyOf(ref), { ...prev, removing: true, rv: center.version })
     },
     async close() {
+      moved()
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

@@ -15,7 +15,7 @@ import { type NodeHub, startNodeHub } from '../../../functions/node-server.ts'
 import { builtinsFrom } from '../../../lib/apis/builtins.ts'
 import type { ObjectRef } from '../../../lib/edge/protocol.ts'
 import { type Agent, createAgent } from '../../../lib/edge-agent/agent.ts'
-import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
+import { type CenterClient, createCenterClient } from '../../../lib/edge-agent/center-client.ts'
 import type { EdgeKube } from '../../../lib/edge-agent/kube-client.ts'
 import { createKubeRest } from '../../../lib/edge-agent/kube-rest.ts'
 import type { AgentSelf } from '../../../lib/edge-agent/self-protection.ts'
@@ -123,6 +123,8 @@ export type AgentOptions = {
   record?: string
   /** What the agent never writes (default: its record's namespace, self-protection.ts). */
   self?: AgentSelf
+  /** The center client (default: one for the fake center with `token`). */
+  center?: CenterClient
 }
 
 /** The ownership record of the agents made on state folder `dir` (unless told otherwise). */
@@ -137,11 +139,13 @@ export async function newAgent(
   const stateDir = o.stateDir ?? (await tempStateDir())
   const agent = await createAgent({
     mailbox: center.mailbox,
-    center: createCenterClient({
-      baseUrl: center.url,
-      mailbox: center.mailbox,
-      token: async () => o.token ?? CENTER_TOKEN,
-    }),
+    center:
+      o.center ??
+      createCenterClient({
+        baseUrl: center.url,
+        mailbox: center.mailbox,
+        token: async () => o.token ?? CENTER_TOKEN,
+      }),
     kube: edge.kube,
     stateDir,
     record: { namespace: AGENT_NS, name: o.record ?? recordNameOf(stateDir) },

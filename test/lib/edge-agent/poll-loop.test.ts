@@ -39,4 +39,26 @@ describe('runPollLoop', () => {
     expect(parsed[0]).toMatchObject({ error: 'disk full', nextPollMs: 75 })
     expect(parsed[2]).toMatchObject({ created: 2, durationMs: 3 })
   })
+
+  it('waits at least what the center’s Retry-After asked after a failure, never less', async () => {
+    const failed = pollResult({ outcome: 'center-error', ok: false, error: '429' })
+    const plan = [failed, failed, ok]
+    const asks = [30_000, 10, 30_000]
+    const stop = new AbortController()
+    const delays: number[] = []
+    await runPollLoop({
+      poll: async () => plan.shift() ?? ok,
+      intervalMs: 100,
+      random: () => 0.5,
+      retryAfterMs: () => asks.shift(),
+      sleep: async (ms) => {
+        delays.push(ms)
+        if (delays.length === 3) stop.abort()
+      },
+      signal: stop.signal,
+      log: createLogger({ level: 'error' }),
+    })
+    // Asked 30 s; asked 10 ms, less than the backoff (150); a success ignores what was asked.
+    expect(delays).toEqual([30_000, 150, 100])
+  })
 })
