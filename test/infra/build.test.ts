@@ -151,6 +151,8 @@ describe('the edge agent bundle', () => {
         ...['--center', center.url, '--mailbox', mailbox],
         ...['--token-file', join(config, 'token'), '--kubeconfig', join(config, 'kubeconfig')],
         ...['--state-dir', join(config, 'state'), '--poll-interval', '0.5'],
+        // held polls, the default, ended after a second: a 304 comes soon
+        ...['--hold-seconds', '1'],
       ])
       const cm = await eventually(
         'the ConfigMap at the edge',
