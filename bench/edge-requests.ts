@@ -18,8 +18,12 @@ export const requestsSince = (a: AgentRequests, b: AgentRequests): AgentRequests
   reports: b.reports - a.reports,
 })
 
-export const addRequests = (a: AgentRequests, b: AgentRequests): AgentRequests =>
-  requestsSince({ desired: -a.desired, held: -a.held, reports: -a.reports }, b)
+/** `a + b`, kind by kind. */
+export const addRequests = (a: AgentRequests, b: AgentRequests): AgentRequests => ({
+  desired: a.desired + b.desired,
+  held: a.held + b.held,
+  reports: a.reports + b.reports,
+})
 
 /** `client` with each request counted into `tally` as it is sent. */
 export function countingClient(client: CenterClient, tally: AgentRequests): CenterClient {
