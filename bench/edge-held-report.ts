@@ -1,7 +1,7 @@
 /**
  * Held polls beside plain polls in the edge phase's report (issue 38's first bench figure): per
  * agent count and mode, the propagation latency p50/p99/max and missing agents, the edge API
- * requests the agents sent per agent per hour over the idle window (counted at their clients:
+ * requests the agents sent per agent per hour while idle (`idleRequests`, counted at their clients:
  * plain polls, held polls, reports), and the hub's DynamoDB reads per idle desired-state request
  * and per edge-hour; then the goals (goal.ts): held p99 ≤ 2 s, and held idle requests per
  * edge-hour at most a quarter of plain polling's, both at the largest agent count. Pure.
@@ -39,11 +39,13 @@ export type ModeFigures = {
 }
 
 export function modeFigures(r: PropagationRun): ModeFigures {
-  const w = r.idleWindow
-  const sent = w.agentRequests
+  const w = r.idleRequests
+  const sent = w?.agentRequests
   const perHour = (n: number | undefined) =>
-    n === undefined || r.agents === 0 || w.ms <= 0 ? Number.NaN : n / r.agents / (w.ms / HOUR_MS)
-  const { reads } = readsWrites(w.requests)
+    n === undefined || !w || r.agents === 0 || w.ms <= 0
+      ? Number.NaN
+      : n / r.agents / (w.ms / HOUR_MS)
+  const reads = w ? readsWrites(w.requests).reads : Number.NaN
   return {
     agents: r.agents,
     mode: r.mode ?? 'plain',
@@ -135,7 +137,7 @@ export function renderHeld(e: EdgeResults): string[] {
   const pairs = heldPairs(e)
   if (!pairs.some((p) => p.held)) return ['  held polls: left out (--edge-hold-seconds 0)']
   const lines = [
-    `  held polls beside plain ones (same mailboxes, fresh agents; interval ${e.intervalMs} ms): idle requests = edge API requests the agents sent over the idle window (plain: one interval; held: one hold + 5 s), per agent per hour; reads = hub DynamoDB reads in it`,
+    `  held polls beside plain ones (same mailboxes, fresh agents; interval ${e.intervalMs} ms): idle requests = edge API requests the agents sent while idle (both modes over one hold + 5 s), per agent per hour; reads = hub DynamoDB reads then`,
     formatTable(
       [
         'agents',

@@ -5,8 +5,10 @@
  * when there is one, and the run waits until each has applied the namespace and polled twice.
  * Then an idle window is counted, every agent idle: one poll interval for plain polls (as
  * before held polls), one hold plus IDLE_HOLD_SLACK_MS for held ones, so that every agent's hold
- * ends and starts again inside it. It counts the hub's DynamoDB requests and the edge API requests
- * the agents sent (edge-requests.ts). Timed, per change: the clock starts when the source write is
+ * ends and starts again inside it: the hub's DynamoDB requests per poll. The edge API requests the
+ * agents sent (edge-requests.ts) and the hub's DynamoDB requests are also counted over a window
+ * as long in both modes (the held one's when held runs are made), so that the plain agents'
+ * once-a-minute heartbeats count as the held ones' do. Timed, per change: the clock starts when the source write is
  * sent (a create of the ConfigMap `prop` in the workload space when it does not exist yet, then
  * merge patches of its data), the translate keys are posted to `/hooks/translate` right after it
  * returns (as the relay would), and each agent's latency is the moment its edge cluster stored
@@ -115,18 +117,28 @@ export async function runMode(
     await deps.settle()
     counter.reset()
     const windowMs = idleWindowMs(interval, holdSeconds)
-    progress(`edge: ${n} agents, ${label}: idle window of ${(windowMs / 1000).toFixed(0)} s`)
+    const requestsMs = idleWindowMs(interval, opts.holdSeconds)
+    progress(
+      `edge: ${n} agents, ${label}: idle window of ${(windowMs / 1000).toFixed(0)} s, requests counted over ${(requestsMs / 1000).toFixed(0)} s`
+    )
     const polls0 = fleet.stats().polls
     const sent0 = fleet.requests()
     const w0 = performance.now()
     await sleep(windowMs)
-    const agentRequests = requestsSince(sent0, fleet.requests())
     const idleWindow = {
       ms: performance.now() - w0,
       polls: fleet.stats().polls - polls0,
       requests: counter.snapshot(),
       requestsTotal: counter.total(),
+    }
+    // Plain agents beside held ones: their requests over as long a window (heartbeats included).
+    await sleep(Math.max(0, w0 + requestsMs - performance.now()))
+    const agentRequests = requestsSince(sent0, fleet.requests())
+    const idleRequests = {
+      ms: performance.now() - w0,
       agentRequests,
+      requests: counter.snapshot(),
+      requestsTotal: counter.total(),
     }
     progress(
       `edge: ${n} agents, ${label}: ${requestsTotal(agentRequests)} edge API requests while idle (${agentRequests.desired} desired, ${agentRequests.held} held, ${agentRequests.reports} reports)`
@@ -188,6 +200,7 @@ export async function runMode(
         agentsReady,
       },
       idleWindow,
+      idleRequests,
       changes,
       latencyMs: summarize(samples),
       missing: changes.reduce((s, c) => s + c.missing, 0),

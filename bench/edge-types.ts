@@ -110,15 +110,25 @@ export type PropagationRun = {
   setupMs: { inventory: number; tokens: number; placement: number; agentsReady: number }
   /**
    * Every agent idle: one poll interval (plain), or one hold plus a few seconds (held, so that each
-   * agent's hold ends and starts again inside it); the hub's DynamoDB requests per agent poll, and
-   * the edge API requests the agents sent (absent in results from before held polls).
+   * agent's hold ends and starts again inside it); the hub's DynamoDB requests per agent poll.
    */
   idleWindow: {
     ms: number
     polls: number
     requests: Record<string, number>
     requestsTotal: number
-    agentRequests?: AgentRequests
+  }
+  /**
+   * The edge API requests the agents sent while idle, and the hub's DynamoDB requests, over one
+   * window as long for both modes (one hold plus a few seconds when held runs are made, so that
+   * plain agents' heartbeats count as the held ones' do; else the idle window). Absent in results
+   * from before held polls.
+   */
+  idleRequests?: {
+    ms: number
+    agentRequests: AgentRequests
+    requests: Record<string, number>
+    requestsTotal: number
   }
   changes: ChangeRun[]
   /** Every (agent, change) sample. */

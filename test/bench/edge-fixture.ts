@@ -96,6 +96,11 @@ export function modeRun(agents: number, mode: 'plain' | 'held'): PropagationRun 
       polls: held ? agents * 20 : agents,
       requests: held ? { GetItem: agents, PutItem: agents * 5 } : { GetItem: agents },
       requestsTotal: held ? agents * 6 : agents,
+    },
+    idleRequests: {
+      ms: held ? 305_000 : 15_000,
+      requests: held ? { GetItem: agents, PutItem: agents * 5 } : { GetItem: agents },
+      requestsTotal: held ? agents * 6 : agents,
       agentRequests: held
         ? { desired: 0, held: agents, reports: agents * 5 }
         : { desired: agents, held: 0, reports: agents / 4 },

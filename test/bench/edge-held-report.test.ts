@@ -61,7 +61,10 @@ describe('heldPairs and heldGoals', () => {
     const slow = modeRun(100, 'held')
     slow.latencyMs = summarize([300, 2500])
     const costly = modeRun(100, 'held')
-    costly.idleWindow.agentRequests = { desired: 0, held: 100, reports: 2500 }
+    costly.idleRequests = {
+      ...costly.idleRequests!,
+      agentRequests: { desired: 0, held: 100, reports: 2500 },
+    }
     const missing = { ...modeRun(100, 'held'), missing: 1 }
     const judge = (held: typeof slow) =>
       heldPairs(edge({ propagation: [modeRun(100, 'plain')], held: [held] }))[0]
