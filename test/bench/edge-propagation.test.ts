@@ -93,7 +93,7 @@ describe('runPropagation over agent processes', () => {
     expect(sent?.held).toBeGreaterThanOrEqual(5)
     expect(sent?.desired).toBe(0)
     // the plain agents' requests are counted over as long a window, their idle window stays one interval
-    expect(run.idleRequests?.ms).toBeGreaterThanOrEqual(8000)
+    expect(run.idleRequests?.ms).toBeGreaterThan(7900)
     expect(run.idleWindow.ms).toBeLessThan(2000)
     expect(run.idleRequests?.agentRequests.desired).toBeGreaterThan(5)
     expect(run.idleRequests?.agentRequests.held).toBe(0)
