@@ -5,18 +5,23 @@
  * — instead of a real edge cluster — an in-memory EdgeKube (edge-memory-kube.ts). Each agent runs
  * the real poll loop (lib/edge-agent/poll-loop.ts: the interval with ±10% jitter, backoff after
  * failures), first waiting a random part of one interval so the fleet's polls spread across it as
- * agents started at different times do. `stop()` aborts every loop and waits for it.
+ * agents started at different times do. With `holdSeconds` above 0 each agent runs the held loop
+ * instead (lib/edge-agent/held-loop.ts, `Prefer: wait=holdSeconds`, a poll on the copy it holds
+ * every interval), as the agent's command does by default. Every edge API request the agents send
+ * is counted (edge-requests.ts, `requests()`). `stop()` aborts every loop and waits for it.
  */
 import { join } from 'node:path'
 import { builtinsFrom } from '../lib/apis/builtins.ts'
 import type { ObjectRef } from '../lib/edge/protocol.ts'
 import { createAgent, type PollResult } from '../lib/edge-agent/agent.ts'
 import { createCenterClient } from '../lib/edge-agent/center-client.ts'
+import { runHeldLoop } from '../lib/edge-agent/held-loop.ts'
 import { defaultSleep, runPollLoop } from '../lib/edge-agent/poll-loop.ts'
 import { silentLogger } from '../lib/log.ts'
 import { createMemoryKube } from './edge-memory-kube.ts'
 import { markerOf } from './edge-objects.ts'
-import type { PollStats } from './edge-types.ts'
+import { countingClient, noRequests } from './edge-requests.ts'
+import type { AgentRequests, PollStats } from './edge-types.ts'
 
 export type FleetMember = { mailbox: string; token: string }
 
@@ -27,6 +32,8 @@ export type FleetOptions = {
   baseUrl: string
   members: readonly FleetMember[]
   intervalMs: number
+  /** Held polls of this many seconds (held-loop.ts); absent or 0: plain polls. */
+  holdSeconds?: number
   /**
    * Each agent's first poll comes at a random moment within this (default: one interval), as
    * agents come online at different times; a large fleet spreads its first full answers wider.
@@ -41,6 +48,8 @@ export type FleetOptions = {
 
 export type Fleet = {
   stats(): PollStats
+  /** Edge API requests the agents sent so far. */
+  requests(): AgentRequests
   /** Successful polls of each agent so far. */
   okPolls(): number[]
   /** The first failures seen (at most 5), for the report of a broken run. */
@@ -54,6 +63,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const stats: PollStats = { polls: 0, unchanged: 0, applied: 0, failed: 0 }
   const ok = o.members.map(() => 0)
   const errors: string[] = []
+  const tally = noRequests()
   const record = (i: number, r: PollResult): PollResult => {
     stats.polls++
     if (!r.ok) {
@@ -66,15 +76,17 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
     else stats.unchanged++
     return r
   }
+  const centers = o.members.map((m) =>
+    countingClient(
+      createCenterClient({ baseUrl: o.baseUrl, mailbox: m.mailbox, token: async () => m.token }),
+      tally
+    )
+  )
   const agents = await Promise.all(
     o.members.map((m, i) =>
       createAgent({
         mailbox: m.mailbox,
-        center: createCenterClient({
-          baseUrl: o.baseUrl,
-          mailbox: m.mailbox,
-          token: async () => m.token,
-        }),
+        center: centers[i]!,
         kube: createMemoryKube({
           onWrite: (ref, obj) =>
             o.onWrite(i, { ref, marker: markerOf(obj), atMs: performance.now() }),
@@ -90,16 +102,21 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const loops = agents.map(async (agent, i) => {
     await defaultSleep(random() * (o.startSpreadMs ?? o.intervalMs), stop.signal)
     if (stop.signal.aborted) return
-    await runPollLoop({
-      poll: async () => record(i, await agent.poll()),
-      intervalMs: o.intervalMs,
-      random,
-      signal: stop.signal,
-      log: silentLogger,
-    })
+    const loop = { intervalMs: o.intervalMs, random, signal: stop.signal, log: silentLogger }
+    const center = centers[i]
+    if (o.holdSeconds && center?.holdDesired) {
+      await runHeldLoop({
+        ...loop,
+        poll: async (given) => record(i, await agent.poll(given)),
+        hold: center.holdDesired.bind(center),
+        version: () => agent.inspect().desired?.version,
+        holdSeconds: o.holdSeconds,
+      })
+    } else await runPollLoop({ ...loop, poll: async () => record(i, await agent.poll()) })
   })
   return {
     stats: () => ({ ...stats }),
+    requests: () => ({ ...tally }),
     okPolls: () => [...ok],
     errors: () => [...errors],
     async stop() {

@@ -3,17 +3,17 @@
  * one Node thread cannot run 10,000 agents beside the hub without its event loop delaying their
  * polls, which would count as propagation latency. The parent sends one `start` message (a
  * `ChildStart`: the hub's URL, this share's members and their first global index, the interval,
- * a state folder); the child runs startFleet (edge-agents.ts) over them and sends back, as IPC
+ * a state folder, the hold for held polls); the child runs startFleet (edge-agents.ts) over them and sends back, as IPC
  * messages, each object its agents' edge clusters store (`write`: the agent's global index, the
  * object's ref, its `data.marker`, and the wall-clock time in ms, since the two processes share
- * no monotonic clock) and, every `reportMs`, its poll counts (`stats`). On `stop` it stops its
+ * no monotonic clock) and, every `reportMs`, its poll and request counts (`stats`). On `stop` it stops its
  * agents, sends the last `stats` (`final`), waits until it has left, and exits; it also exits
  * when the parent goes away.
  * `--help` says this.
  */
 import type { ObjectRef } from '../lib/edge/protocol.ts'
 import { type FleetMember, startFleet } from './edge-agents.ts'
-import type { PollStats } from './edge-types.ts'
+import type { AgentRequests, PollStats } from './edge-types.ts'
 
 export type ChildStart = {
   t: 'start'
@@ -22,6 +22,7 @@ export type ChildStart = {
   /** Global index of `members[0]`. */
   first: number
   intervalMs: number
+  holdSeconds?: number
   startSpreadMs?: number
   stateRoot: string
   reportMs: number
@@ -39,6 +40,7 @@ export type ChildWrite = {
 export type ChildStats = {
   t: 'stats'
   stats: PollStats
+  requests: AgentRequests
   ok: number[]
   errors: string[]
   /** The report sent after the agents stopped: no poll is counted after it. */
@@ -59,6 +61,7 @@ async function main(start: ChildStart) {
     baseUrl: start.baseUrl,
     members: start.members,
     intervalMs: start.intervalMs,
+    ...(start.holdSeconds ? { holdSeconds: start.holdSeconds } : {}),
     ...(start.startSpreadMs === undefined ? {} : { startSpreadMs: start.startSpreadMs }),
     stateRoot: start.stateRoot,
     onWrite: (i, seen) =>
@@ -73,6 +76,7 @@ async function main(start: ChildStart) {
   const stats = (): ChildStats => ({
     t: 'stats',
     stats: fleet.stats(),
+    requests: fleet.requests(),
     ok: fleet.okPolls(),
     errors: fleet.errors(),
   })
@@ -93,8 +97,8 @@ async function main(start: ChildStart) {
 if (process.argv.includes('--help')) {
   process.stdout.write(
     'usage: started by bench/edge-fleet.ts with fork(); runs a share of the agents of a propagation run\n' +
-      'messages in: { t: "start", baseUrl, members, first, intervalMs, startSpreadMs, stateRoot, reportMs }, { t: "stop" }\n' +
-      'messages out: ready, write { agent, ref, marker, at }, stats { stats, ok, errors }, failed { error }\n'
+      'messages in: { t: "start", baseUrl, members, first, intervalMs, holdSeconds, startSpreadMs, stateRoot, reportMs }, { t: "stop" }\n' +
+      'messages out: ready, write { agent, ref, marker, at }, stats { stats, requests, ok, errors }, failed { error }\n'
   )
 } else {
   process.on('disconnect', () => process.exit(0))

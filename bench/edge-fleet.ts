@@ -2,7 +2,7 @@
  * A fleet of real agents spread over processes: `processes` children (edge-fleet-child.ts), each
  * running an even share of the members, so that 10,000 agents do not all wait on one event loop,
  * and the hub's process keeps only the hub. The fleet answers as the in-process one does
- * (edge-agents.ts `Fleet`): poll counts summed from the children's latest reports, every write
+ * (edge-agents.ts `Fleet`): poll and request counts summed from the children's latest reports, every write
  * handed to `onWrite` with the agent's global index and the time converted to this process's
  * `performance.now()` (the children send wall-clock times). `startAgents` picks: in this process
  * up to AGENTS_PER_PROCESS agents, else as many processes as that many per process takes.
@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Fleet, type FleetOptions, startFleet } from './edge-agents.ts'
 import type { ChildMessage, ChildStart, ChildStats } from './edge-fleet-child.ts'
+import { addRequests, noRequests } from './edge-requests.ts'
 import type { PollStats } from './edge-types.ts'
 
 /** Agents one process runs; a larger fleet is spread over processes. */
@@ -58,6 +59,7 @@ function share(o: FleetOptions, first: number, count: number, index: number): Sh
     members: o.members.slice(first, first + count),
     first,
     intervalMs: o.intervalMs,
+    ...(o.holdSeconds ? { holdSeconds: o.holdSeconds } : {}),
     ...(o.startSpreadMs === undefined ? {} : { startSpreadMs: o.startSpreadMs }),
     stateRoot: join(o.stateRoot, `p${index}`),
     reportMs: REPORT_MS,
@@ -127,6 +129,8 @@ export async function startFleetProcesses(o: FleetOptions, processes: number): P
       applied: sum((p) => p.applied),
       failed: sum((p) => p.failed),
     }),
+    requests: () =>
+      shares.reduce((t, s) => (s.last ? addRequests(t, s.last.requests) : t), noRequests()),
     okPolls: () => shares.flatMap((s) => s.last?.ok ?? new Array<number>(s.count).fill(0)),
     errors: () => shares.flatMap((s) => s.last?.errors ?? []).slice(0, 5),
     stop: stopAll,

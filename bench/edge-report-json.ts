@@ -1,7 +1,9 @@
 /**
  * The `edge` section of the benchmark's final JSON line: every figure of the edge phase rounded
- * (NaN as null), the derived ones and the verdicts of edge-report.ts. Pure.
+ * (NaN as null), the derived ones and the verdicts of edge-report.ts, and held polls beside plain
+ * ones with their goals (edge-held-report.ts: `modes`, `goals`). Pure.
  */
+import { heldJson } from './edge-held-report.ts'
 import { edgeFigures, p99Target, readsWrites } from './edge-report.ts'
 import type { EdgeResults } from './edge-types.ts'
 import type { RequestCost } from './request-costs.ts'
@@ -81,6 +83,7 @@ export function edgeJson(e: EdgeResults): Record<string, unknown> {
         max: round(r.loopDelayMs.max),
       },
     })),
+    ...heldJson(e),
     targetsMet: {
       idleReads: q.warm.met,
       idlePollRatio: q.pollRatioMet,

@@ -2,7 +2,9 @@
  * The edge phase's shapes: what it runs against (the bench hub over HTTP, its DynamoDB request
  * counter and key-value store, the uncounted inspect store), how it is sized, and what it
  * measures — the idle-poll cost and throughput of `GET /edge/v1/mailboxes/<m>/desired`, and the
- * propagation latency from a source write to applied-at-edge for each agent count. Plain types.
+ * propagation latency from a source write to applied-at-edge for each agent count, with plain
+ * polls and, beside them, held ones (the same agents run by lib/edge-agent/held-loop.ts). Plain
+ * types.
  */
 import type { ProjectionStore } from '../lib/store/projection-types.ts'
 import type { KvStore } from '../lib/store/types.ts'
@@ -25,6 +27,8 @@ export type EdgeOptions = {
   /** Agent counts, one propagation run each (the first one's mailboxes serve the idle runs). */
   agents: number[]
   pollIntervalMs: number
+  /** The held-poll runs' `Prefer: wait` (s); 0 leaves them out. */
+  holdSeconds: number
   /** Agents one process runs; more are spread over child processes (edge-fleet.ts). */
   agentsPerProcess?: number
   /** Timed source writes per propagation run (the first a create, then updates). */
@@ -72,6 +76,12 @@ export type IdleResults = {
 
 export type PollStats = { polls: number; unchanged: number; applied: number; failed: number }
 
+/** Edge API requests the agents sent, by kind (edge-requests.ts counts them at the client). */
+export type AgentRequests = { desired: number; held: number; reports: number }
+
+/** How a run's agents ask: a plain poll every interval, or a held poll (held-loop.ts). */
+export type PollMode = 'plain' | 'held'
+
 export type ChangeRun = {
   kind: 'create' | 'update'
   /** The write's own response time. */
@@ -92,12 +102,31 @@ export type ChangeRun = {
 export type PropagationRun = {
   agents: number
   intervalMs: number
+  /** Absent in results from before held polls: plain. */
+  mode?: PollMode
+  /** The held run's `Prefer: wait` (s); absent for plain polls. */
+  holdSeconds?: number
   /** Not timed: inventory (SyncTargets, Locations, mailboxes), tokens, placement, agents settled. */
   setupMs: { inventory: number; tokens: number; placement: number; agentsReady: number }
-  /** One poll interval with every agent idle: the hub's DynamoDB requests per agent poll. */
+  /**
+   * Every agent idle: one poll interval (plain), or one hold plus a few seconds (held, so that each
+   * agent's hold ends and starts again inside it); the hub's DynamoDB requests per agent poll.
+   */
   idleWindow: {
     ms: number
     polls: number
+    requests: Record<string, number>
+    requestsTotal: number
+  }
+  /**
+   * The edge API requests the agents sent while idle, and the hub's DynamoDB requests, over one
+   * window as long for both modes (one hold plus a few seconds when held runs are made, so that
+   * plain agents' heartbeats count as the held ones' do; else the idle window). Absent in results
+   * from before held polls.
+   */
+  idleRequests?: {
+    ms: number
+    agentRequests: AgentRequests
     requests: Record<string, number>
     requestsTotal: number
   }
@@ -117,5 +146,8 @@ export type EdgeResults = {
   itemBytes: number
   rawGetPerSec: number
   idle: IdleResults
+  /** Plain polls, one run per agent count. */
   propagation: PropagationRun[]
+  /** Held polls over the same agents, one run per agent count (empty when left out). */
+  held?: PropagationRun[]
 }

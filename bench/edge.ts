@@ -4,7 +4,8 @@
  * count's mailboxes, before any agent runs, it measures the idle poll (edge-idle.ts): DynamoDB
  * requests per unchanged poll and polls per second against the real desired endpoint and a bare
  * 304 endpoint. Then, for every count, the propagation run (edge-propagation.ts): real agents
- * polling at `--poll-interval-ms`, source writes timed until applied at every edge.
+ * polling at `--poll-interval-ms`, source writes timed until applied at every edge — plain polls,
+ * then the same mailboxes with held polls (`--edge-hold-seconds`, lib/edge-agent/held-loop.ts).
  */
 import { measureIdle } from './edge-idle.ts'
 import { setUpEdgeInventory } from './edge-inventory.ts'
@@ -24,6 +25,7 @@ export const IDLE_MAILBOXES = 100
 export async function runEdge(deps: EdgeDeps, opts: EdgeOptions): Promise<EdgeResults> {
   let idle: IdleResults | undefined
   const propagation: PropagationRun[] = []
+  const held: PropagationRun[] = []
   for (const agents of opts.agents) {
     const inv = await setUpEdgeInventory(deps, opts, agents)
     if (!idle) {
@@ -39,7 +41,9 @@ export async function runEdge(deps: EdgeDeps, opts: EdgeOptions): Promise<EdgeRe
         concurrency: opts.concurrency,
       })
     }
-    propagation.push(await runPropagation(deps, opts, inv))
+    const pair = await runPropagation(deps, opts, inv)
+    propagation.push(pair.plain)
+    if (pair.held) held.push(pair.held)
   }
   if (!idle) throw new Error('edge: no agent count given')
   return {
@@ -48,5 +52,6 @@ export async function runEdge(deps: EdgeDeps, opts: EdgeOptions): Promise<EdgeRe
     rawGetPerSec: opts.rawGetPerSec,
     idle,
     propagation,
+    held,
   }
 }

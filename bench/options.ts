@@ -43,6 +43,8 @@ export type BenchOptions = {
   agentsPerProcess: number
   /** Edge phase: the agents' poll interval. */
   pollIntervalMs: number
+  /** Edge phase: the held-poll runs' `Prefer: wait` (s; 0 leaves held polls out). */
+  edgeHoldSeconds: number
   /** Edge phase: timed source writes per propagation run. */
   edgeChanges: number
   /** Edge phase: polls per side and round of the idle throughput run. */
@@ -96,6 +98,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   edgeAgents: [100, 1000],
   agentsPerProcess: 2000,
   pollIntervalMs: 15_000,
+  edgeHoldSeconds: 300,
   edgeChanges: 3,
   edgeIdlePolls: 2000,
   edgeColdCost: true,
@@ -103,7 +106,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   limitsTargets: 600,
   skipLimits: false,
   skipFairNpmStart: false,
-  maxSeconds: 1800,
+  maxSeconds: 2700,
   scale: false,
   scaleEdges: [1000, 10_000],
   scaleObjects: 100,
@@ -178,6 +181,9 @@ Flags:
                           (${DEFAULT_OPTIONS.agentsPerProcess}; up to that many run in the hub's process)
   --poll-interval-ms N    the agents' poll interval, ms (${DEFAULT_OPTIONS.pollIntervalMs}: the agent's default;
                           --quick: ${QUICK_OPTIONS.pollIntervalMs})
+  --edge-hold-seconds N   held-poll runs beside the plain ones: the agents' Prefer: wait (${DEFAULT_OPTIONS.edgeHoldSeconds},
+                          the agent's default; each held run counts an idle window of one hold + 5 s;
+                          0 leaves held polls out)
   --edge-changes N        timed source writes per propagation run (${DEFAULT_OPTIONS.edgeChanges}; --quick: ${QUICK_OPTIONS.edgeChanges})
   --edge-idle-polls N     polls per side and round of the idle throughput run (${DEFAULT_OPTIONS.edgeIdlePolls})
   --skip-edge-cold        do not wait ~10 s to count idle polls with expired caches (--quick skips it)

@@ -1,9 +1,10 @@
 /**
  * Turns the benchmark's results into a human-readable report (one table per phase, with the
  * hub/raw ratios, the fan-out figures from fan-out-report.ts and the edge figures from
- * edge-report.ts) and into one JSON object for machines, printed as the last line of stdout.
+ * edge-report.ts, held polls beside plain ones from edge-held-report.ts) and into one JSON object for machines, printed as the last line of stdout.
  */
 import type { BenchOptions } from './args.ts'
+import { renderHeld } from './edge-held-report.ts'
 import { renderEdge } from './edge-report.ts'
 import { edgeJson } from './edge-report-json.ts'
 import type { EdgeResults } from './edge-types.ts'
@@ -161,7 +162,9 @@ export function renderReport(r: BenchResults): string {
     '',
     r.fanOut ? renderFanOut(r.fanOut, r.config.concurrency) : '5. Fan-out: skipped (--skip-fanout)',
     '',
-    r.edge ? renderEdge(r.edge) : '6. Edge API and agents: skipped (--skip-edge)',
+    r.edge
+      ? [renderEdge(r.edge), ...renderHeld(r.edge)].join('\n')
+      : '6. Edge API and agents: skipped (--skip-edge)',
     '',
     renderLimits(r.invocations, r.limits),
     '',

@@ -139,6 +139,7 @@ async function main(): Promise<number> {
       edge = await runEdge(edgeDepsOf(stack, progress), {
         agents: o.edgeAgents,
         pollIntervalMs: o.pollIntervalMs,
+        holdSeconds: o.edgeHoldSeconds,
         agentsPerProcess: o.agentsPerProcess,
         changes: o.edgeChanges,
         idlePolls: o.edgeIdlePolls,

@@ -231,6 +231,8 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
       propagation = await runEdge(edgeDepsOf(stack, progress), {
         agents: o.edgeAgents,
         pollIntervalMs: o.pollIntervalMs,
+        // the scale run's propagation figure is plain polls' (the held ones are the edge phase's)
+        holdSeconds: 0,
         agentsPerProcess: o.agentsPerProcess,
         changes: o.edgeChanges,
         idlePolls: o.edgeIdlePolls,

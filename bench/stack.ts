@@ -8,12 +8,15 @@
  * demand. `inspect` reads the hub table through an uncounted client, so the benchmark's own checks
  * never show up in the hub's figures. Every hub runs each request as one invocation with the
  * Worker's budget (lib/budget/, degrade mode: an overrun is counted, not refused), recorded in
- * `invocations` (an extra hub may get a budget of its own and its own log). `close()` stops
- * everything it started.
+ * `invocations` (an extra hub may get a budget of its own and its own log). Every hub holds polls
+ * as `npm start`'s does: the in-process bell startNodeHub makes (lib/edge/bell.ts, rung by the
+ * translate step) and a hold of at most BENCH_HOLD_MAX_SECONDS (`HubDeps.edgeHold`). `close()`
+ * stops everything it started.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { type NodeHub, startNodeHub } from '../functions/node-server.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
+import { HOLD_DEFAULT_SECONDS } from '../lib/edge/protocol.ts'
 import { bootstrapHub } from '../lib/hub/bootstrap.ts'
 import type { Logger } from '../lib/log.ts'
 import { createDynamoClient, type FaultCall } from '../lib/store/dynamo-client.ts'
@@ -32,6 +35,8 @@ import { createInvocationLog, type InvocationLog } from './invocation-log.ts'
 export const BENCH_TOKEN = 'bench-admin-token'
 const RAW_TABLE = 'bench-raw'
 const HUB_TABLE = 'bench-hub'
+/** The longest hold a bench hub grants: the center's default, as the agents' default asks. */
+export const BENCH_HOLD_MAX_SECONDS = HOLD_DEFAULT_SECONDS
 
 export type Counter = ReturnType<typeof createRequestCounter>
 
@@ -98,6 +103,7 @@ async function serveHub(
     kv: store.kv,
     projections: store.projections,
     host: '127.0.0.1',
+    holdMaxSeconds: BENCH_HOLD_MAX_SECONDS,
     budget: observe.budget,
     ...(observe.log ? { log: observe.log } : {}),
   })

@@ -21,6 +21,14 @@ describe('parseArgs', () => {
     expect(USAGE).toContain('"goals"')
   })
 
+  it('reads the held-poll hold of the edge phase (300 s by default, 0 leaves it out)', () => {
+    expect(DEFAULT_OPTIONS.edgeHoldSeconds).toBe(300)
+    expect(options(['--edge-hold-seconds', '0']).edgeHoldSeconds).toBe(0)
+    expect(options(['--quick', '--edge-hold-seconds', '60']).edgeHoldSeconds).toBe(60)
+    expect(parseArgs(['--edge-hold-seconds', '-1'])).toMatchObject({ kind: 'error' })
+    expect(USAGE).toContain('--edge-hold-seconds')
+  })
+
   it('asks for help', () => {
     expect(parseArgs(['--help'])).toEqual({ kind: 'help' })
     expect(parseArgs(['--objects', '5', '-h'])).toEqual({ kind: 'help' })

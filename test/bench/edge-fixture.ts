@@ -1,6 +1,7 @@
 /**
  * Edge-phase results for the report tests: figures shaped like a default run (100 and 1000
- * agents polling every 5 s), with any part overridable.
+ * agents polling every 5 s), with any part overridable, and runs of plain or held polls at 15 s
+ * for the held-poll figures (`modeRun`).
  */
 import type { EdgeResults, PropagationRun } from '../../bench/edge-types.ts'
 import type { RequestCost } from '../../bench/request-costs.ts'
@@ -78,4 +79,32 @@ export function edge(over: Partial<EdgeResults> = {}): EdgeResults {
     propagation: [run(100), run(1000, { latencyMs: summarize([3000, 9000]), missing: 1 })],
     ...over,
   }
+}
+
+/**
+ * A run of plain polls every 15 s (100 requests and 25 reports over one interval) or of held
+ * polls of 300 s (one hold each and five reports over a window of 305 s).
+ */
+export function modeRun(agents: number, mode: 'plain' | 'held'): PropagationRun {
+  const held = mode === 'held'
+  return run(agents, {
+    intervalMs: 15_000,
+    mode,
+    ...(held ? { holdSeconds: 300 } : {}),
+    idleWindow: {
+      ms: held ? 305_000 : 15_000,
+      polls: held ? agents * 20 : agents,
+      requests: held ? { GetItem: agents, PutItem: agents * 5 } : { GetItem: agents },
+      requestsTotal: held ? agents * 6 : agents,
+    },
+    idleRequests: {
+      ms: held ? 305_000 : 15_000,
+      requests: held ? { GetItem: agents, PutItem: agents * 5 } : { GetItem: agents },
+      requestsTotal: held ? agents * 6 : agents,
+      agentRequests: held
+        ? { desired: 0, held: agents, reports: agents * 5 }
+        : { desired: agents, held: 0, reports: agents / 4 },
+    },
+    latencyMs: held ? summarize([300, 800, 1500]) : summarize([1000, 7000, 14_000]),
+  })
 }

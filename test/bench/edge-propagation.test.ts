@@ -2,7 +2,8 @@
  * One propagation run with its agents spread over processes (edge-fleet.ts), against the
  * benchmark's own stack: 5 real agents, at most 2 per process (so 3 child processes), must all
  * apply the namespace and both timed changes, with latencies on the hub's clock and the polls of
- * every child summed; after the run no agent process is left.
+ * every child summed; then the same agents with held polls of 3 s, each change answered by its
+ * held poll well before the next interval's poll; after the runs no agent process is left.
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,11 +14,13 @@ import { type BenchStack, edgeDepsOf, startBenchStack } from '../../bench/stack.
 
 let stack: BenchStack
 let run: PropagationRun
+let held: PropagationRun | null
 let children: () => number[]
 
 const opts: EdgeOptions = {
   agents: [5],
   pollIntervalMs: 400,
+  holdSeconds: 3,
   agentsPerProcess: 2,
   changes: 2,
   idlePolls: 10,
@@ -48,7 +51,7 @@ beforeAll(async () => {
   stack = await startBenchStack()
   const deps = edgeDepsOf(stack, () => {})
   const inv = await setUpEdgeInventory(deps, opts, 5)
-  run = await runPropagation(deps, opts, inv)
+  ;({ plain: run, held } = await runPropagation(deps, opts, inv))
   const left = await agentChildren()
   children = () => left
 }, 120_000)
@@ -78,6 +81,22 @@ describe('runPropagation over agent processes', () => {
     expect(run.polls.polls).toBeGreaterThanOrEqual(5 * 2)
     expect(run.polls.applied).toBeGreaterThanOrEqual(5 * 3)
     expect(run.polls.polls).toBe(run.polls.applied + run.polls.unchanged)
+  })
+
+  it('runs the same agents with held polls, counting the requests they sent while idle', () => {
+    expect(held?.mode).toBe('held')
+    expect(held?.holdSeconds).toBe(3)
+    expect(held?.missing).toBe(0)
+    expect(held?.changes.map((c) => c.kind)).toEqual(['update', 'update'])
+    const sent = held?.idleRequests?.agentRequests
+    // a window of one hold and 5 s: every agent's hold ended and started again
+    expect(sent?.held).toBeGreaterThanOrEqual(5)
+    expect(sent?.desired).toBe(0)
+    // the plain agents' requests are counted over as long a window, their idle window stays one interval
+    expect(run.idleRequests?.ms).toBeGreaterThan(7900)
+    expect(run.idleWindow.ms).toBeLessThan(2000)
+    expect(run.idleRequests?.agentRequests.desired).toBeGreaterThan(5)
+    expect(run.idleRequests?.agentRequests.held).toBe(0)
   })
 
   it('leaves no agent process behind', () => {
