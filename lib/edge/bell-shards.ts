@@ -6,20 +6,14 @@
  * shard, since members of any shard may wait on it. Pure, so the Node tests and the Worker agree
  * on it.
  */
+import { fnv1a } from '../fnv.ts'
 import { isSharedBellKey } from './bell.ts'
 
 /** Durable Objects the bell is spread over; changing it moves keys (a poll then holds to its end). */
 export const BELL_SHARDS = 16
 
 /** The shard of `key`, 0 to shards - 1. */
-export function bellShard(key: string, shards = BELL_SHARDS): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h % shards
-}
+export const bellShard = (key: string, shards = BELL_SHARDS): number => fnv1a(key) % shards
 
 /** The rung versions grouped by shard, a shared manifest's in every shard's group. */
 export function byShard(

@@ -29,7 +29,7 @@ import { rolloutKey, syncTargetUidOfMailbox } from '../reconcile/keys.ts'
 import { movedDestinations } from '../rollout/moved-destinations.ts'
 import { revisionInput } from '../rollout/revision.ts'
 import { inputMovedBy } from './event-memory.ts'
-import type { LocationMailbox } from './slice-index.ts'
+import { type LocationMailbox, locationKey } from './slice-index.ts'
 
 const revisionMoved = inputMovedBy(revisionInput)
 const summaryMoved = inputMovedBy(edgeRevisions)
@@ -61,8 +61,6 @@ export const createRolloutIndex = (): RolloutIndex => ({
   inputs: new Map(),
   labels: new Map(),
 })
-
-const locationKey = (cluster: string, name: string) => `${cluster}\u0000${name}`
 
 const spaceOf = (obj: KubeObject) => obj.metadata?.annotations?.[CLUSTER_ANNOTATION] || undefined
 

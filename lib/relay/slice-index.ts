@@ -100,7 +100,9 @@ export function destinationsOfSlice(slice: KubeObject): LocationMailbox[] {
     }))
 }
 
-const locationKey = (cluster: string, locationName: string) => `${cluster}\u0000${locationName}`
+/** The key a Location goes by in the relay's indexes: `<inventory space id>\u0000<name>`. */
+export const locationKey = (cluster: string, locationName: string) =>
+  `${cluster}\u0000${locationName}`
 const sliceKey = (space: string, name: string) => `${space}\u0000${name}`
 
 export function createSliceIndex(): SliceIndex {

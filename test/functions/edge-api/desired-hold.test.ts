@@ -34,6 +34,15 @@ async function call(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
 }
 
+/** Another app over the same store, holding polls at most `seconds`. */
+const holdingAtMost = (seconds: number) =>
+  createNodeApp({
+    objects: store.objects,
+    kv: store.kv,
+    projections: store.projections,
+    holdMaxSeconds: seconds,
+  })
+
 const poll = (headers: Record<string, string>, app?: ReturnType<typeof createNodeApp>['app']) =>
   call('GET', `/edge/v1/mailboxes/${mailbox}/desired`, undefined, {
     headers,
@@ -110,12 +119,7 @@ describe('held desired-state polls', () => {
   })
 
   it('grants at most the longest hold, and names it', async () => {
-    const short = createNodeApp({
-      objects: store.objects,
-      kv: store.kv,
-      projections: store.projections,
-      holdMaxSeconds: 1,
-    })
+    const short = holdingAtMost(1)
     const res = await poll({ ...current(), prefer: 'wait=999' }, short.app)
     expect(res.status).toBe(304)
     expect(res.headers.get('preference-applied')).toBe('wait=1')
@@ -143,12 +147,7 @@ describe('held desired-state polls', () => {
   })
 
   it('holds nothing in a process whose longest hold is 0', async () => {
-    const off = createNodeApp({
-      objects: store.objects,
-      kv: store.kv,
-      projections: store.projections,
-      holdMaxSeconds: 0,
-    })
+    const off = holdingAtMost(0)
     expect(off.deps.edgeHold).toBeUndefined()
     const res = await poll({ ...current(), prefer: 'wait=30' }, off.app)
     expect(res.status).toBe(304)
