@@ -154,6 +154,19 @@ describe('held desired-state polls', () => {
     expect(res.headers.get('preference-applied')).toBeNull()
   })
 
+  it("refuses at once, holding nothing, a held poll with another edge's token or none", async () => {
+    const other = await createSyncTarget(call, 'imw-h', 'mallory')
+    const stranger = await edgeToken({ store }, other.mailbox)
+    const wait = { ...current(), prefer: 'wait=30' }
+    const theirs = await poll({ ...wait, authorization: `Bearer ${stranger}` })
+    expect(theirs.status).toBe(403)
+    expect(theirs.body.kind).toBe('Status')
+    expect(theirs.headers.get('preference-applied')).toBeNull()
+    const none = await poll({ ...wait, authorization: 'Bearer not-a-token' })
+    expect(none.status).toBe(401)
+    expect(hub.bell.waiting()).toBe(0)
+  })
+
   it('reads anew when rung before the epoch moved (the idle-poll memory would say 304)', async () => {
     await poll(current())
     const before = version
