@@ -45,6 +45,7 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--poll-interval-ms': { key: 'pollIntervalMs', min: 100, max: 600_000 },
   '--agents-per-process': { key: 'agentsPerProcess', min: 1, max: 10_000 },
   '--edge-hold-seconds': { key: 'edgeHoldSeconds', min: 0, max: 3600 },
+  '--scale-hold-seconds': { key: 'scaleHoldSeconds', min: 0, max: 370 },
   '--edge-changes': { key: 'edgeChanges', min: 1, max: 1000 },
   '--edge-idle-polls': { key: 'edgeIdlePolls', min: 1, max: 1_000_000 },
   '--limits-targets': { key: 'limitsTargets', min: 1, max: 100_000 },

@@ -69,6 +69,8 @@ export type BenchOptions = {
   scaleObjects: number
   /** Scale: poll intervals the idle fleet is measured over (after one warm-up interval). */
   scaleIdleIntervals: number
+  /** Scale: the held idle fleet's hold (s) after the plain one (held-idle.ts); 0 leaves it out. */
+  scaleHoldSeconds: number
   /** Scale: leaves the rollout phase (rollout-phase.ts) out. */
   skipRollout: boolean
   /** Scale: edges of the run through `npm start`'s stack (0 leaves it out). */
@@ -111,6 +113,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   scaleEdges: [1000, 10_000],
   scaleObjects: 100,
   scaleIdleIntervals: 3,
+  scaleHoldSeconds: 300,
   skipRollout: false,
   npmStartEdges: 1000,
   npmStartObjects: 20,
@@ -135,6 +138,7 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
   scaleEdges: [100, 300],
   scaleObjects: 20,
   scaleIdleIntervals: 2,
+  scaleHoldSeconds: 20,
   npmStartEdges: 50,
   npmStartObjects: 5,
 }
@@ -202,6 +206,9 @@ Scale (the ten-thousand-edge figures; the other phases are left out):
   --scale-edges LIST      destination counts (${DEFAULT_OPTIONS.scaleEdges.join(',')}; --quick: ${QUICK_OPTIONS.scaleEdges?.join(',')})
   --scale-objects N       ConfigMaps placed in process (${DEFAULT_OPTIONS.scaleObjects}; --quick: ${QUICK_OPTIONS.scaleObjects})
   --scale-idle-intervals N  poll intervals the idle fleet is measured over (${DEFAULT_OPTIONS.scaleIdleIntervals})
+  --scale-hold-seconds N  then the same fleet holding its polls (Prefer: wait=N) for one hold
+                          period, side by side with the plain one, and a fleet-wide change answered
+                          to every held poll (${DEFAULT_OPTIONS.scaleHoldSeconds}; --quick: ${QUICK_OPTIONS.scaleHoldSeconds}; 0 leaves it out)
   --skip-rollout          leave out the rollout phase (on the largest size: a Rollout in four waves
                           of the fan-out's edges, each wave's promotion timed to its mailboxes,
                           and what the Rollout adds to an idle fleet's costs)

@@ -7,6 +7,7 @@
 import { byOperation } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { Goal } from './goal.ts'
+import { heldGoals, renderHeld } from './held-idle-report.ts'
 import { renderRollout, rolloutCosts, rolloutGoals } from './rollout-report.ts'
 import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
@@ -63,6 +64,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       edges: fleet?.agents ?? null,
     },
     ...rolloutGoals(s.rollout),
+    ...heldGoals(fleet, s.idle?.held ?? null),
   }
 }
 
@@ -188,6 +190,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
         ` ${round(f.withHeartbeats.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.cpuMsPerHeartbeat, 2)} ms CPU per heartbeat;` +
         ` an agent's first heartbeat (${f.withHeartbeats.firstBeat.heartbeats} sent, ${failedText(f.withHeartbeats.firstBeat)}): ${round(f.withHeartbeats.firstBeat.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.firstBeat.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 2)} ms CPU`
     )
+  lines.push(...renderHeld(f, s.idle?.held ?? null))
   for (const p of s.propagation?.propagation ?? [])
     lines.push(
       `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
@@ -274,6 +277,7 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
       unchangedRuns: { fanout: r.initial.unchangedRuns, change: r.change.unchangedRuns },
     })),
     idleFleet: s.idle?.fleet ?? null,
+    heldIdleFleet: s.idle?.held ?? null,
     costs: operationCosts(s),
     npmStartRuns: s.npmStart
       ? {

@@ -21,6 +21,7 @@ import { runFanOut } from './fan-out.ts'
 import { driveHook } from './fan-out-hooks.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { fleetTargets, withFreshEtags } from './fleet-targets.ts'
+import { type HeldIdle, measureHeldFleet } from './held-idle.ts'
 import { createHubClient } from './hub-client.ts'
 import { summarizeByKind } from './invocation-log.ts'
 import type { BenchOptions } from './options.ts'
@@ -37,6 +38,8 @@ export type ScaleResults = {
   /** The idle fleet, the bare-endpoint ratio, and one mailbox's full desired answer in bytes. */
   idle: {
     fleet: IdleFleet
+    /** The same fleet holding its polls (held-idle.ts); null when left out. */
+    held: HeldIdle | null
     bare: IdleResults
     answerBytes: { identity: number; gzip: number }
   } | null
@@ -72,8 +75,9 @@ async function idleOn(
   stack: BenchStack,
   o: BenchOptions,
   progress: Progress,
-  targets: readonly PollTarget[]
+  at: { targets: readonly PollTarget[]; placementKey: string }
 ) {
+  const { targets, placementKey } = at
   const fleet = await measureIdleFleet(
     { baseUrl: stack.hub.url, counter: stack.counter, storeCpuMs: stack.storeCpuMs, progress },
     targets,
@@ -90,7 +94,29 @@ async function idleOn(
     polls: o.edgeIdlePolls,
     concurrency: o.concurrency,
   })
-  return { fleet, bare, answerBytes: bytes }
+  const held =
+    o.scaleHoldSeconds > 0
+      ? await measureHeldFleet(
+          {
+            baseUrl: stack.hub.url,
+            hub: createHubClient(stack.hub.url, BENCH_TOKEN),
+            counter: stack.counter,
+            storeCpuMs: stack.storeCpuMs,
+            progress,
+            refreshEtags: (t) => withFreshEtags(stack, t),
+          },
+          targets,
+          {
+            holdSeconds: o.scaleHoldSeconds,
+            intervalMs: o.pollIntervalMs,
+            placementKey,
+            batch: o.fanoutBatch,
+            calls: o.fanoutCalls,
+            itemBytes: o.itemBytes,
+          }
+        )
+      : null
+  return { fleet, held, bare, answerBytes: bytes }
 }
 
 /**
@@ -219,7 +245,8 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
         rollout = phase.results
         targets = phase.targets
       }
-      if (!o.skipEdge) idle = await idleOn(stack, o, progress, targets)
+      if (!o.skipEdge)
+        idle = await idleOn(stack, o, progress, { targets, placementKey: row.placementKey })
     } finally {
       await stack.close()
     }

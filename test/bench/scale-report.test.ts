@@ -53,6 +53,7 @@ const full: ScaleResults = {
   rollout: null,
   rows: [small, large],
   idle: {
+    held: null,
     fleet: {
       agents: 10_000,
       intervalMs: 15_000,

@@ -1,0 +1,108 @@
+/**
+ * The held idle fleet's figures (held-idle.ts measures them): per idle edge-hour of the measured
+ * window the Worker requests (holds opened and heartbeats sent in it, from the fleet's record of
+ * every request's start), the center's CPU and store requests, what is held per held poll, and
+ * the fleet-wide change — each held poll's first answer after the write, and the bound.
+ */
+import type { HeldFleetResult } from './held-fleet-run.ts'
+import { summarize } from './stats.ts'
+
+const HOUR_MS = 3_600_000
+
+export type HeldIdle = {
+  agents: number
+  cores: number
+  holdSeconds: number
+  windowMs: number
+  /** Worker requests per edge-hour in the window: holds opened, heartbeats, and both. */
+  holdsPerEdgeHour: number
+  beatsPerEdgeHour: number
+  requestsPerEdgeHour: number
+  /** Center CPU (hub and store) per edge-hour, ms, and over wall time per core. */
+  cpuMsPerEdgeHour: number
+  centerCpuFraction: number
+  readsPerEdgeHour: number
+  writesPerEdgeHour: number
+  /** Holds the center did not apply, and failures (both must be 0 for a clean run). */
+  notHeld: number
+  failed: number
+  beatsFailed: number
+  failures: Record<string, number>
+  /** What the hub (this process) and the fleet hold per held poll. */
+  perHeldPoll: {
+    hubRssBytes: number
+    hubHeapBytes: number
+    hubOpenFiles: number
+    fleetOpenFiles: number
+  }
+  openFiles: { hubBefore: number; hubHeld: number; fleetPeak: number; limit: number }
+  /** The fleet-wide change: from the source write to every held poll's answer. */
+  change: {
+    answered: number
+    translateMs: number
+    answerMs: ReturnType<typeof summarize>
+    allAnsweredMs: number
+    /** One full answer's center CPU, ms, and the bound it sets: × edges ÷ cores. */
+    fullAnswerCpuMs: number
+    boundMs: number
+  }
+}
+
+export type Measured = {
+  agents: number
+  holdSeconds: number
+  w0: number
+  w1: number
+  cpuMs: number
+  cores: number
+  reads: number
+  writes: number
+  changeAt: number
+  translateMs: number
+  fullAnswerCpuMs: number
+  perHeldPoll: HeldIdle['perHeldPoll']
+  files: { hubBefore: number; hubHeld: number; limit: number }
+}
+
+/** The window's and the change's figures from the fleet's record. */
+export function figures(r: HeldFleetResult, m: Measured): HeldIdle {
+  const inWindow = (xs: number[]) => xs.filter((t) => t >= m.w0 && t < m.w1).length
+  const edgeHours = (m.agents * (m.w1 - m.w0)) / HOUR_MS
+  const per = (n: number) => n / Math.max(1e-9, edgeHours)
+  const holds = inWindow(r.holdStarts)
+  const beats = inWindow(r.beatStarts)
+  const answerMs = r.answers.flatMap((at) => {
+    const first = at.find((t) => t >= m.changeAt)
+    return first === undefined ? [] : [first - m.changeAt]
+  })
+  return {
+    agents: m.agents,
+    cores: m.cores,
+    holdSeconds: m.holdSeconds,
+    windowMs: m.w1 - m.w0,
+    holdsPerEdgeHour: per(holds),
+    beatsPerEdgeHour: per(beats),
+    requestsPerEdgeHour: per(holds + beats),
+    cpuMsPerEdgeHour: per(m.cpuMs),
+    centerCpuFraction: m.cpuMs / (m.w1 - m.w0) / m.cores,
+    readsPerEdgeHour: per(m.reads),
+    writesPerEdgeHour: per(m.writes),
+    notHeld: r.notHeld,
+    failed: r.failed,
+    beatsFailed: r.beatsFailed,
+    failures: r.failures,
+    perHeldPoll: m.perHeldPoll,
+    openFiles: {
+      ...m.files,
+      fleetPeak: r.peakOpenFiles,
+    },
+    change: {
+      answered: answerMs.length,
+      translateMs: m.translateMs,
+      answerMs: summarize(answerMs),
+      allAnsweredMs: answerMs.length === m.agents ? Math.max(0, ...answerMs) : Number.NaN,
+      fullAnswerCpuMs: m.fullAnswerCpuMs,
+      boundMs: (m.fullAnswerCpuMs * m.agents) / m.cores,
+    },
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The held idle fleet's figures from a fleet record: only requests started inside the window
+ * count, per edge-hour; each agent's first answer after the change counts (earlier ones do not),
+ * and the time to every answer is unknown while one agent has none.
+ */
+import { describe, expect, it } from 'vitest'
+import type { HeldFleetResult } from '../../bench/held-fleet-run.ts'
+import { figures, type Measured } from '../../bench/held-idle-figures.ts'
+import { heldGoals, plainEdgeHour } from '../../bench/held-idle-report.ts'
+import type { IdleFleet } from '../../bench/scale-idle.ts'
+
+const HOUR = 3_600_000
+
+const record = (over: Partial<HeldFleetResult> = {}): HeldFleetResult => ({
+  holdStarts: [],
+  beatStarts: [],
+  ended: 0,
+  answered: 0,
+  failed: 0,
+  beatsFailed: 0,
+  notHeld: 0,
+  answers: [[], []],
+  peakInFlight: 0,
+  peakOpenFiles: 0,
+  failures: {},
+  ...over,
+})
+
+const measured: Measured = {
+  agents: 2,
+  holdSeconds: 300,
+  w0: 1_000_000,
+  w1: 1_000_000 + HOUR / 2,
+  cpuMs: 400,
+  cores: 2,
+  reads: 30,
+  writes: 10,
+  changeAt: 5_000_000,
+  translateMs: 700,
+  fullAnswerCpuMs: 2,
+  perHeldPoll: { hubRssBytes: 1, hubHeapBytes: 1, hubOpenFiles: 1, fleetOpenFiles: 1 },
+  files: { hubBefore: 10, hubHeld: 12, limit: 100 },
+}
+
+describe('held idle figures', () => {
+  it('counts the window only, per edge-hour', () => {
+    const f = figures(
+      record({
+        // one before the window, three in it, one at its end (out)
+        holdStarts: [999_999, 1_000_000, 1_200_000, 1_500_000, measured.w1],
+        beatStarts: [1_000_001, 1_000_002, 2_000_000, 2_000_001, 2_000_002, 9_000_000],
+      }),
+      measured
+    )
+    // two agents over half an hour: one edge-hour
+    expect(f.holdsPerEdgeHour).toBe(3)
+    expect(f.beatsPerEdgeHour).toBe(5)
+    expect(f.requestsPerEdgeHour).toBe(8)
+    expect(f.cpuMsPerEdgeHour).toBe(400)
+    expect(f.readsPerEdgeHour).toBe(30)
+    expect(f.centerCpuFraction).toBeCloseTo(400 / (HOUR / 2) / 2)
+  })
+
+  it('takes each agent’s first answer after the change', () => {
+    const at = measured.changeAt
+    const f = figures(record({ answers: [[at - 5, at + 300, at + 900], [at + 1200]] }), measured)
+    expect(f.change.answered).toBe(2)
+    expect(f.change.allAnsweredMs).toBe(1200)
+    expect(f.change.boundMs).toBe(2) // 2 ms × 2 agents ÷ 2 cores
+  })
+
+  it('has no time to every answer while an agent has none', () => {
+    const at = measured.changeAt
+    const f = figures(record({ answers: [[at + 300], [at - 1]] }), measured)
+    expect(f.change.answered).toBe(1)
+    expect(f.change.allAnsweredMs).toBeNaN()
+  })
+})
+
+describe('held beside plain', () => {
+  const fleet = {
+    agents: 100,
+    intervalMs: 15_000,
+    readsPerPoll: 0.01,
+    withHeartbeats: {
+      periodMs: 60_000,
+      centerCpuFraction: 0.05,
+      requestsPerHeartbeat: 3,
+      writesPerHeartbeat: 2,
+    },
+  } as IdleFleet
+
+  it('prices a plain edge-hour by its schedule and the measured costs', () => {
+    const p = plainEdgeHour(fleet, 2)
+    expect(p.requests).toBe(240 + 60)
+    expect(p.cpuMs).toBeCloseTo((0.05 * 2 * HOUR) / 100)
+    expect(p.reads).toBeCloseTo(0.01 * 240 + 1 * 60)
+  })
+
+  it('states each held figure as a share of plain', () => {
+    const held = figures(
+      record({ holdStarts: [1_000_001, 1_000_002], beatStarts: Array(28).fill(1_000_003) }),
+      { ...measured, agents: 2, cpuMs: 3600 }
+    )
+    const goals = heldGoals(fleet, held)
+    expect(goals.heldIdleRequestsShare?.value).toBeCloseTo(30 / 300, 3)
+    expect(goals.heldIdleRequestsShare?.target).toBe(0.25)
+    expect(goals.heldIdleCpuRatio?.value).toBeCloseTo(3600 / 3600, 3)
+    expect(heldGoals(fleet, null).heldIdleRequestsShare?.value).toBeNull()
+  })
+})
