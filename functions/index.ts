@@ -17,12 +17,14 @@
  * answer INSTANCE_ID, when set, in a header (lib/instance-label.ts). Held desired-state polls
  * wait on the bell's Durable Objects (MAILBOX_BELL, mailbox-bell.ts, exported here for the
  * platform), longest hold EDGE_HOLD_MAX_SECONDS; without the binding or at 0 nothing is held.
+ * Past EDGE_MAX_IN_FLIGHT edge requests in work the isolate sheds the next (lib/edge/admission.ts).
  */
 import type { Context } from 'hono'
 import { budgetFromConfig } from '../lib/budget/config.ts'
 import { runInvocation } from '../lib/budget/frames.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { requestKind } from '../lib/budget/request-kind.ts'
+import { createEdgeAdmission, type EdgeAdmission } from '../lib/edge/admission.ts'
 import type { EdgeHold } from '../lib/edge/bell.ts'
 import { type Config, type Env, readConfig } from '../lib/env.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
@@ -53,6 +55,8 @@ type Isolate = {
   instance: string | undefined
   /** EDGE_HOLD_MAX_SECONDS: the longest hold of an edge's poll (0: none). */
   holdMaxSeconds: number
+  /** EDGE_MAX_IN_FLIGHT: the edge requests this isolate works on before it sheds (0: never). */
+  admission: EdgeAdmission
 }
 
 /** By `env` object, and by configuration (less ADMIN_TOKEN) for an equal `env` passed anew. */
@@ -70,6 +74,7 @@ function buildIsolate(cfg: Config): Isolate {
     ensureAdmin: createAdminGate(),
     instance: cfg.INSTANCE_ID,
     holdMaxSeconds: cfg.EDGE_HOLD_MAX_SECONDS,
+    admission: createEdgeAdmission({ limit: cfg.EDGE_MAX_IN_FLIGHT }),
   }
 }
 
@@ -110,7 +115,12 @@ function depsFor(env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
   const { handle, ops } = isolate
   const edgeHold = holdFor(env, isolate)
   const deps = hubDeps(handle, (p) => ctx.waitUntil(p.catch(() => undefined)))
-  return { ...deps, ops, ...(edgeHold ? { edgeHold } : {}) }
+  return {
+    ...deps,
+    ops,
+    ...(edgeHold ? { edgeHold } : {}),
+    ...(isolate.admission.limit > 0 ? { edgeAdmission: isolate.admission } : {}),
+  }
 }
 
 const app = createApp((c: Context) => depsFor(c.env as Env, c.executionCtx))

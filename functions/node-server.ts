@@ -11,7 +11,8 @@
  * hooks (lib/hub/hub-caches.ts, builtin-hooks.ts), as a Worker isolate is: two apps in one process
  * share nothing but what their stores share. Held desired-state polls wait on an in-process bell
  * (lib/edge/bell.ts) the app's own translate step rings, longest hold `holdMaxSeconds` (default
- * HOLD_DEFAULT_SECONDS; 0: none); `close()` first ends the holds. `close()` waits for background work, stops
+ * HOLD_DEFAULT_SECONDS; 0: none); `close()` first ends the holds. Past `edgeMaxInFlight` edge requests in
+ * work (default NODE_MAX_IN_FLIGHT) the next is shed (lib/edge/admission.ts). `close()` waits for background work, stops
  * accepting, ends idle connections at once and busy ones after CLOSE_GRACE_MS: a connection whose
  * client vanished without a FIN (one accepted through SYN cookies after its client's connect
  * timed out, under a flood of connections) looks open forever and held close() for good.
@@ -22,6 +23,7 @@ import type { AddressInfo } from 'node:net'
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { budgetEveryRequest } from '../lib/budget/fetch-wrapper.ts'
 import type { BudgetConfig } from '../lib/budget/invocation.ts'
+import { createEdgeAdmission, NODE_MAX_IN_FLIGHT } from '../lib/edge/admission.ts'
 import { type InProcessBell, inProcessBell } from '../lib/edge/bell.ts'
 import { HOLD_DEFAULT_SECONDS } from '../lib/edge/protocol.ts'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
@@ -58,6 +60,11 @@ export type NodeHubOptions = {
   budget?: BudgetConfig
   /** The longest hold of an edge's desired-state poll, seconds (default 300; 0: none). */
   holdMaxSeconds?: number
+  /**
+   * Edge requests in work at once before the next is shed with 429 and Retry-After
+   * (lib/edge/admission.ts; default NODE_MAX_IN_FLIGHT; 0: never).
+   */
+  edgeMaxInFlight?: number
   port?: number
   host?: string
 }
@@ -78,6 +85,7 @@ export function nodeHubDeps(
 ): HubDeps {
   const { projections } = opts
   const holdMaxSeconds = opts.holdMaxSeconds ?? HOLD_DEFAULT_SECONDS
+  const maxInFlight = opts.edgeMaxInFlight ?? NODE_MAX_IN_FLIGHT
   return {
     objects: projections
       ? withProjections(opts.objects, projections, mailboxSpaceCheck(opts.kv))
@@ -98,6 +106,7 @@ export function nodeHubDeps(
     ...(opts.ops ? { ops: opts.ops } : {}),
     ...(opts.authorization ? { authorization: opts.authorization } : {}),
     ...(holdMaxSeconds > 0 ? { edgeHold: { bell, maxSeconds: holdMaxSeconds } } : {}),
+    ...(maxInFlight > 0 ? { edgeAdmission: createEdgeAdmission({ limit: maxInFlight }) } : {}),
   }
 }
 

@@ -2,10 +2,12 @@
  * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
  * table, the log level, the instance label its health routes echo, the admin token secret (optional locally, where `npm start` registers
  * a generated one), watch timing, the namespaces built into edge clusters, the edges' staleness
- * threshold and the longest hold of an edge's poll. Nothing else reads
+ * threshold, the longest hold of an edge's poll and the edge requests an isolate works on at once
+ * before it sheds. Nothing else reads
  * `env` directly.
  */
 import { z } from 'zod'
+import { WORKER_MAX_IN_FLIGHT } from './edge/admission.ts'
 import { HOLD_DEFAULT_SECONDS, HOLD_LIMIT_SECONDS } from './edge/protocol.ts'
 
 export const EnvSchema = z.object({
@@ -47,6 +49,12 @@ export const EnvSchema = z.object({
     .min(0)
     .max(HOLD_LIMIT_SECONDS)
     .default(HOLD_DEFAULT_SECONDS),
+  /**
+   * Edge API requests (desired-state polls, reports) one isolate works on at once before it
+   * sheds the next with 429 and a jittered Retry-After (lib/edge/admission.ts); a held poll parked
+   * on its bell does not count while it waits. 0 turns shedding off.
+   */
+  EDGE_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(WORKER_MAX_IN_FLIGHT),
   /** Least seconds between two flushes of an isolate's metric deltas to the store. */
   METRICS_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Subrequests one invocation may make (lib/budget/limits.ts; 10,000 on newer paid accounts). */

@@ -1,6 +1,8 @@
 /**
  * The hub's hono app: health endpoints without auth (ops-routes.ts; /readyz checks the store),
- * request counting for /metrics, then for every other path a bearer-token
+ * request counting for /metrics, the edge API's storm control on its mailbox routes
+ * (functions/edge-api/admission.ts: 429 with a jittered Retry-After past the process's limit of
+ * edge requests in work, before the token is checked), then for every other path a bearer-token
  * check and the route rule of lib/edge/edge-scope.ts (edge credentials reach only their own
  * mailbox's edge API; users none of it), the token's fair share of requests and watches in
  * flight (fair-share.ts: 429 past it; one limiter per app, so per isolate or process); then the edge API (functions/edge-api/routes.ts), the
@@ -27,6 +29,7 @@ import {
   type Principal,
 } from '../../lib/auth/tokens.ts'
 import { authorizeRoute } from '../../lib/edge/edge-scope.ts'
+import { EDGE_API_PREFIX } from '../../lib/edge/protocol.ts'
 import { notFound } from '../../lib/errors.ts'
 import type { HubDeps } from '../../lib/hub/deps.ts'
 import { resolveSpaceCached } from '../../lib/hub/space-cache.ts'
@@ -43,6 +46,7 @@ import {
   type TokenLimiter,
 } from '../../lib/quota/token-limiter.ts'
 import { mountDashboard } from '../dashboard/routes.ts'
+import { admitEdgeRequest } from '../edge-api/admission.ts'
 import { mountEdgeApi } from '../edge-api/routes.ts'
 import { handleHook } from '../hooks/routes.ts'
 import type { ApiEnv } from './api-env.ts'
@@ -175,6 +179,8 @@ export function createApp(getDeps: (c: Context) => HubDeps, opts: AppOptions = {
   app.get('/livez', (c) => handleLivez(c, 'livez'))
   app.get('/readyz', (c) => handleReadyz(c, getDeps(c)))
   app.use('*', countRequests(getDeps))
+  // Storm control: shed before the token check, which may read the store (edge-api/admission.ts).
+  app.use(`${EDGE_API_PREFIX}/mailboxes/*`, admitEdgeRequest)
   // The dashboard's API authenticates with its session cookie (functions/dashboard/session.ts).
   mountDashboard(app)
   app.use('*', async function authenticateRequest(c, next) {

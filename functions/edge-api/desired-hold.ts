@@ -16,7 +16,8 @@
  *   does not hold, so the agent polls on its interval for a while rather than at once again.
  * While it waits the request reads and writes nothing and spends no CPU: in the Worker the bell is
  * one Durable Object fetch (functions/mailbox-bell-client.ts), the request's only subrequest
- * beyond those of the plain poll.
+ * beyond those of the plain poll. Nor does it count then among the edge requests in work of the
+ * storm control (admission.ts: its ticket is parked), only before and after, never shed after.
  */
 import type { Context } from 'hono'
 import { sharedBellKey } from '../../lib/edge/bell.ts'
@@ -52,11 +53,16 @@ export async function handleDesiredHeld(c: Context<ApiEnv>): Promise<Response> {
   // Resolved by the read above, so cached: the key the translate step rings.
   const { space } = await mailboxSpace(deps.kv, c.req.param('mailbox') ?? '')
   const shared = knownShare(deps.kv, space.id)
-  const outcome = await hold.bell.wait(space.id, etagVersion(first.headers.get('etag')), {
-    timeoutMs: seconds * 1000,
-    signal: c.req.raw.signal,
-    ...(shared ? { also: [sharedBellKey(shared)] } : {}),
-  })
+  // Parked on the bell the poll spends nothing: it leaves the storm control's count meanwhile.
+  const ticket = c.get('admission')
+  ticket?.park()
+  const outcome = await hold.bell
+    .wait(space.id, etagVersion(first.headers.get('etag')), {
+      timeoutMs: seconds * 1000,
+      signal: c.req.raw.signal,
+      ...(shared ? { also: [sharedBellKey(shared)] } : {}),
+    })
+    .finally(() => ticket?.resume())
   if (outcome === 'failed') return first
   if (outcome === 'timeout') return withApplied(first, seconds)
   return withApplied(await handleDesired(c, { fresh: true }), seconds)

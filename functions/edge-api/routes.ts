@@ -5,7 +5,9 @@
  *   poll asks and the process holds (desired-hold.ts);
  * - `POST /edge/v1/mailboxes/<mailbox>/reports`: statuses, upsync, problems, heartbeat (reports.ts);
  * - `POST /edge/v1/bootstrap`: credential + manifests for one SyncTarget, admin only (bootstrap.ts).
- * The mailbox routes check the mailbox parameter against the caller again. Any other path under
+ * The mailbox routes check the mailbox parameter against the caller again; before the auth
+ * middleware, the app's storm control (admission.ts) has already shed them when the process works
+ * on its limit of edge requests. Any other path under
  * `/edge/v1` is 404 (405 for a known path with another method), never the hub's dispatch.
  */
 import type { Context, Hono } from 'hono'

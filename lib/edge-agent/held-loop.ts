@@ -12,7 +12,9 @@
  *   answer is applied and the loop polls plainly every interval, trying a hold again after
  *   REPROBE_POLLS plain polls (the center may have been upgraded);
  * - a failure: as any failed poll, capped exponential backoff with jitter, at least the center's
- *   Retry-After (poll-loop.ts `nextDelay`), then a plain poll, then holding again.
+ *   Retry-After (poll-loop.ts `nextDelay`), then a plain poll, then holding again — so a hold the
+ *   center shed (429 with Retry-After, functions/edge-api/admission.ts) comes back after the wait
+ *   asked, never as "the center does not hold", even when it failed during an interval poll.
  * Holds start at least MIN_HOLD_GAP_MS apart, so a center that keeps answering at once cannot
  * make the agent spin. The abort signal ends the held request and the loop.
  */
@@ -75,13 +77,21 @@ async function holdOnce(
   const random = d.random ?? Math.random
   const request = new AbortController()
   const signal = AbortSignal.any([request.signal, d.signal])
-  const held: Promise<Held> = d.hold(version, { waitSeconds: d.holdSeconds, signal }).then(
-    (answer) => ({ answer }),
-    (error: unknown) => ({ error })
-  )
+  let settled = false
+  const held: Promise<Held> = d
+    .hold(version, { waitSeconds: d.holdSeconds, signal })
+    .then(
+      (answer) => ({ answer }),
+      (error: unknown) => ({ error })
+    )
+    .finally(() => {
+      settled = true
+    })
   try {
     for (;;) {
-      const out = await sleepOrHeld(d, nextDelay(d, 0, random), held)
+      // A held answer that came while an interval poll ran is judged at once: taking a delay
+      // first would drop the Retry-After of a shed hold before its failure's backoff reads it.
+      const out = settled ? await held : await sleepOrHeld(d, nextDelay(d, 0, random), held)
       if (d.signal.aborted) return undefined
       if (out === undefined) {
         // The interval passed with the hold open: drift correction and reports, no request.

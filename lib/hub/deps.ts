@@ -6,6 +6,7 @@
  * tracked promise in Node), and what belongs to one hub: its caches and its kind hooks.
  */
 import type { Builtins } from '../apis/builtins.ts'
+import type { EdgeAdmission } from '../edge/admission.ts'
 import type { EdgeHold } from '../edge/bell.ts'
 import type { KubeObject } from '../kube/types.ts'
 import type { Logger } from '../log.ts'
@@ -55,6 +56,12 @@ export type HubDeps = {
    * rings and the longest hold granted; absent, polls are answered at once whatever they ask.
    */
   edgeHold?: EdgeHold
+  /**
+   * The edge API's storm control of this process or isolate (lib/edge/admission.ts,
+   * functions/edge-api/admission.ts): past its limit of edge requests in work the next is shed
+   * with 429 and a jittered Retry-After; absent, nothing is shed.
+   */
+  edgeAdmission?: EdgeAdmission
 }
 
 /**

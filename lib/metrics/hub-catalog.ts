@@ -82,6 +82,13 @@ export const EDGE_REPORTS = counter({
   labels: ['code'],
 })
 
+export const EDGE_SHED = counter({
+  id: 'eh',
+  name: 'edgeplane_edge_shed_total',
+  help: 'Edge API requests shed at once with 429 and Retry-After because the process was working on its limit of edge requests (EDGE_MAX_IN_FLIGHT), by route.',
+  labels: ['route'],
+})
+
 export const FLUSHES = counter({
   id: 'mf',
   name: 'edgeplane_metrics_flushes_total',
@@ -119,6 +126,7 @@ export const HUB_FAMILIES: readonly FamilySpec[] = [
   RECONCILE_DURATION,
   EDGE_POLLS,
   EDGE_REPORTS,
+  EDGE_SHED,
   FLUSHES,
   EDGES_BY_LAST_SEEN,
   STALE_EDGE_LAST_SEEN,

@@ -13,6 +13,7 @@ import { encodeDeltas } from './delta-codec.ts'
 import {
   EDGE_POLLS,
   EDGE_REPORTS,
+  EDGE_SHED,
   type FamilySpec,
   FLUSHES,
   HTTP_DURATION,
@@ -79,6 +80,11 @@ export class HubMetrics {
     this.observe(HTTP_DURATION, { verb: labels.verb, route: labels.route }, seconds)
     if (labels.route === 'edge-desired') this.inc(EDGE_POLLS, { code: c })
     else if (labels.route === 'edge-reports') this.inc(EDGE_REPORTS, { code: c })
+  }
+
+  /** One edge request shed by the admission guard (lib/edge/admission.ts); `route` as classified. */
+  edgeShed(route: string): void {
+    this.inc(EDGE_SHED, { route })
   }
 
   /** One DynamoDB request attempt. */
