@@ -30,7 +30,9 @@ export function plainEdgeHour(f: IdleFleet, cores: number): PlainEdgeHour {
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
 
-export function heldGoals(f: IdleFleet | undefined, h: HeldIdle | null): Record<string, Goal> {
+export function heldGoals(idle: Idle): Record<string, Goal> {
+  const f = idle?.fleet
+  const h = idle?.held ?? null
   const plain = f && h ? plainEdgeHour(f, h.cores) : undefined
   const edges = h?.agents ?? null
   const of = (pick: (p: PlainEdgeHour, h: HeldIdle) => number) =>
@@ -55,7 +57,11 @@ export function heldGoals(f: IdleFleet | undefined, h: HeldIdle | null): Record<
   }
 }
 
-export function renderHeld(f: IdleFleet | undefined, h: HeldIdle | null): string[] {
+type Idle = { fleet: IdleFleet; held: HeldIdle | null } | null | undefined
+
+export function renderHeld(idle: Idle): string[] {
+  const f = idle?.fleet
+  const h = idle?.held
   if (!h) return []
   const p = f ? plainEdgeHour(f, h.cores) : undefined
   const row = (name: string, plain: number | undefined, held: number, d = 1) =>

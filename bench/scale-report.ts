@@ -64,7 +64,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       edges: fleet?.agents ?? null,
     },
     ...rolloutGoals(s.rollout),
-    ...heldGoals(fleet, s.idle?.held ?? null),
+    ...heldGoals(s.idle),
   }
 }
 
@@ -190,7 +190,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
         ` ${round(f.withHeartbeats.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.cpuMsPerHeartbeat, 2)} ms CPU per heartbeat;` +
         ` an agent's first heartbeat (${f.withHeartbeats.firstBeat.heartbeats} sent, ${failedText(f.withHeartbeats.firstBeat)}): ${round(f.withHeartbeats.firstBeat.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.firstBeat.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 2)} ms CPU`
     )
-  lines.push(...renderHeld(f, s.idle?.held ?? null))
+  lines.push(...renderHeld(s.idle))
   for (const p of s.propagation?.propagation ?? [])
     lines.push(
       `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`

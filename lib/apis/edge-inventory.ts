@@ -80,7 +80,7 @@ export const SyncTargetStatusSchema = z
       .optional()
       .describe(
         'When the center last stored a heartbeat of the agent: when it came back and then once ' +
-          "every 5 minutes while it beats (as a Node condition's lastHeartbeatTime), so up to " +
+          "every 10 minutes while it beats (as a Node condition's lastHeartbeatTime), so up to " +
           'that old for a live edge. Whether the edge is live is the Ready condition.'
       ),
     virtualWorkspaces: z

@@ -8,7 +8,7 @@
  * the event that wakes the summarize step and turns Ready True), when its agent says another
  * version than the lease holds (an upgrade: the VERSION column), or on its first heartbeat in a
  * new `statusWindow` (every HEARTBEAT_STATUS_MS, each edge at its own offset, so that a Node-like
- * status refresh comes every five minutes). Turning stale has no heartbeat: the cron's liveness
+ * status refresh comes every ten minutes). Turning stale has no heartbeat: the cron's liveness
  * sweep (liveness-sweep.ts) writes that. The SyncTarget lives in the inventory space named by the
  * mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the mailbox Workspace's
  * `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid) and is remembered for

@@ -18,10 +18,13 @@ import type { KvStore } from '../store/types.ts'
 import { type AgentInfo, AgentInfoSchema } from './protocol.ts'
 
 /**
- * A live edge's SyncTarget status heartbeat is refreshed once per window this long (as a kubelet
- * reports an unchanged Node status every five minutes while renewing its Lease often).
+ * A live edge's SyncTarget status heartbeat is refreshed once per window this long, while its
+ * lease is renewed at every heartbeat (as a kubelet renews its Lease often and reports an
+ * unchanged Node status only every few minutes). Ten minutes, not a kubelet's five: a fifth of
+ * all steady heartbeats wrote the status at five, most of an idle fleet's heartbeat CPU, and
+ * liveness is read from the lease (docs/SCALING.md §3, 10,000 edges).
  */
-export const HEARTBEAT_STATUS_MS = 5 * 60_000
+export const HEARTBEAT_STATUS_MS = 10 * 60_000
 
 export type EdgeLease = {
   /** The last heartbeat, epoch ms (0: a stored value no release wrote). */

@@ -9,7 +9,7 @@
  * wakes the placements naming its mailbox only when its status heartbeat says it came back — first
  * seen by this relay, or after a gap that `cameBack` (lib/summarize/liveness.ts, by the staleness
  * rule the Worker is configured with: `state.liveness`) tells from the status refresh of a live
- * edge (every five minutes); turning stale has no event, nor has a
+ * edge (every ten minutes); turning stale has no event, nor has a
  * return that looks like a refresh: the step asks to be run again for those. EdgePlacements wake
  * their own key, slices their placement's, a Location every placement (its labels group Summarizers), a
  * Summarizer the placements of its space. Events missed meanwhile are healed by the resync.

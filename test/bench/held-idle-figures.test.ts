@@ -102,10 +102,10 @@ describe('held beside plain', () => {
       record({ holdStarts: [1_000_001, 1_000_002], beatStarts: Array(28).fill(1_000_003) }),
       { ...measured, agents: 2, cpuMs: 3600 }
     )
-    const goals = heldGoals(fleet, held)
+    const goals = heldGoals({ fleet, held })
     expect(goals.heldIdleRequestsShare?.value).toBeCloseTo(30 / 300, 3)
     expect(goals.heldIdleRequestsShare?.target).toBe(0.25)
     expect(goals.heldIdleCpuRatio?.value).toBeCloseTo(3600 / 3600, 3)
-    expect(heldGoals(fleet, null).heldIdleRequestsShare?.value).toBeNull()
+    expect(heldGoals({ fleet, held: null }).heldIdleRequestsShare?.value).toBeNull()
   })
 })

@@ -28,6 +28,10 @@ const GOAL_KEYS = [
   'centerCpuIdleFraction',
   'rolloutPromotionMaxSeconds',
   'rolloutIdleReadsPerPollAdded',
+  'heldIdleRequestsShare',
+  'heldIdleCpuRatio',
+  'heldIdleReadsRatio',
+  'heldChangeToBound',
 ]
 
 const small = fanOut({ targets: 1000 })
@@ -186,6 +190,7 @@ describe('scale goals', () => {
     expect(g.centerCpuIdleFraction).toEqual({ value: 0.3, target: 0.5, edges: 10_000 })
     // Left out: null values, never a made-up figure.
     expect(g.propagationP99Ms).toEqual({ value: null, target: 17_000, edges: null })
+    expect(g.heldIdleRequestsShare).toEqual({ value: null, target: 0.25, edges: null })
   })
 
   it('gives the npm start rows their own targets, and the JSON line every row', () => {

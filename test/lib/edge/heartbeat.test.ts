@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
 import { recordHeartbeat } from '../../../lib/edge/heartbeat.ts'
-import { leaseNamespace, readLease, statusWindow } from '../../../lib/edge/lease.ts'
+import { HEARTBEAT_STATUS_MS, leaseNamespace, readLease, statusWindow } from '../../../lib/edge/lease.ts'
 import type { HubDeps } from '../../../lib/hub/deps.ts'
 import type { HeartbeatMemo } from '../../../lib/hub/hub-caches.ts'
 import { resolveSpaceCached } from '../../../lib/hub/space-cache.ts'
@@ -55,7 +55,8 @@ describe('heartbeat', () => {
     await report()
     expect(f.counter.total()).toBe(0) // a duplicate report: not even a read
     // a beat a minute for the rest of the window: one request each, the SyncTarget untouched
-    for (let k = 1; k <= 4; k++) {
+    const beatsInWindow = HEARTBEAT_STATUS_MS / 60_000
+    for (let k = 1; k < beatsInWindow; k++) {
       clock = t0 + k * 60_000
       f.counter.reset()
       expect(await beat(memo)).toBe('renewed')
@@ -63,7 +64,7 @@ describe('heartbeat', () => {
       expect(await lease()).toEqual({ renewedAt: clock })
     }
     expect((await syncTarget()).metadata.resourceVersion).toBe(first.metadata.resourceVersion)
-    clock = t0 + 5 * 60_000 // the next window
+    clock = t0 + HEARTBEAT_STATUS_MS // the next window
     expect(await beat(memo)).toBe('written')
     const second = await syncTarget()
     expect(second.status.lastSyncerHeartbeatTime).toBe(iso(clock))
@@ -72,9 +73,9 @@ describe('heartbeat', () => {
 
   it('writes a status with no read of its space while the API remembers it', async () => {
     const memo: HeartbeatMemo = new Map()
-    clock += 5 * 60_000
+    clock += HEARTBEAT_STATUS_MS
     expect(await beat(memo)).toBe('written')
-    clock += 5 * 60_000 // the next window
+    clock += HEARTBEAT_STATUS_MS // the next window
     // The API resolved the inventory space a moment ago (any request naming it does).
     expect(await resolveSpaceCached(f.deps.kv, f.inventory.id, clock)).toMatchObject({
       id: f.inventory.id,
