@@ -8,7 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
 import { recordHeartbeat } from '../../../lib/edge/heartbeat.ts'
-import { HEARTBEAT_STATUS_MS, leaseNamespace, readLease, statusWindow } from '../../../lib/edge/lease.ts'
+import {
+  HEARTBEAT_STATUS_MS,
+  leaseNamespace,
+  readLease,
+  statusWindow,
+} from '../../../lib/edge/lease.ts'
 import type { HubDeps } from '../../../lib/hub/deps.ts'
 import type { HeartbeatMemo } from '../../../lib/hub/hub-caches.ts'
 import { resolveSpaceCached } from '../../../lib/hub/space-cache.ts'
