@@ -1,10 +1,10 @@
 /**
  * The edge panel (`GET /ui/api/edge`), opened from a row of the edges view: the edge (its state
  * over the copies it holds, inventory, labels, Locations, last seen, agent, how it polls and its
- * last poll, mailbox) and the copies it holds that the session may see, worst first, each with
- * its state, its reason and the placements it came from; a placement opens the drill-down of that placement at this edge
- * (cell-view.js). A stale edge's copies are stale, unknown rather than failed, and it says so.
- * While open, each live refresh reads it again.
+ * last poll, mailbox) and the copies it holds that the session may see, worst first, each with its
+ * state, its reason and the placements it came from; a placement opens the drill-down of that
+ * placement at this edge (cell-view.js). A stale edge's copies are stale, unknown rather than
+ * failed, and it says so. While open, each live refresh reads it again.
  */
 import { api, query } from './api.js'
 import { showCell } from './cell-view.js'

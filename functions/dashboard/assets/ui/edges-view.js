@@ -1,14 +1,13 @@
 /**
- * The edges view (`GET /ui/api/edges`): every SyncTarget, a virtualized list fetched 200 rows at
- * a time, with its inventory, labels, the Locations selecting it, when its agent was last heard,
- * the agent's version, how it polls ("held 300 s", "plain 15 s"; format.js pollText) and when its
- * last poll was answered (a dash from agents that do not say) and how many objects its mailbox
- * holds. A stale edge is
- * marked stale, in grey (unknown, not failed). Each row says the state of the copies the edge
- * holds (the worst, and the count of each), so an edge with a failed copy reads failed; a row
- * opens the edge panel (edge-view.js). Filters: a label selector on SyncTarget labels
- * (`#edge-label-filter`) and "stale only" (`#stale-filter`); one the server refuses is said in
- * the totals, never left as "Loading…".
+ * The edges view (`GET /ui/api/edges`): every SyncTarget, a virtualized list fetched 200 rows at a
+ * time, with its inventory, labels, the Locations selecting it, when its agent was last heard, the
+ * agent's version, how it polls ("held 300 s", "plain 15 s"; format.js pollText) and when its last
+ * poll was answered (a dash from agents that do not say) and how many objects its mailbox holds. A
+ * stale edge is marked stale, in grey (unknown, not failed). Each row says the state of the copies
+ * the edge holds (the worst, and the count of each), so an edge with a failed copy reads failed; a
+ * row opens the edge panel (edge-view.js). Filters: a label selector on SyncTarget labels
+ * (`#edge-label-filter`) and "stale only" (`#stale-filter`); one the server refuses is said in the
+ * totals, never left as "Loading…".
  */
 import { api, query } from './api.js'
 import { clear, h } from './dom.js'
