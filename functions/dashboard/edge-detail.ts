@@ -1,12 +1,12 @@
 /**
  * `GET /ui/api/edge?key=<mailbox>`: one edge as the edges view's panel shows it — the edges view's
- * item (labels, Locations, last seen, agent, what it holds by state) and the copies it holds that
- * the session may see, worst first, at most MAX_COPIES (`total` counts them all): each with its
- * state and reason and the workload spaces and placements it came from, so the panel can open
- * the placement's cell there. An edge of an inventory space the session cannot see, or that is no
- * inventory (lib/tenancy/policy.ts), answers 404 as one that does not exist: the edges view does
- * not list it either. Reads: the inventory's SyncTargets (one list), the edge's lease, its
- * Locations and its mailbox.
+ * item (labels, Locations, last seen, agent and its polls, what it holds by state) and the copies
+ * it holds that the session may see, worst first, at most MAX_COPIES (`total` counts them all):
+ * each with its state and reason and the workload spaces and placements it came from, so the panel
+ * can open the placement's cell there. An edge of an inventory space the session cannot see, or
+ * that is no inventory (lib/tenancy/policy.ts), answers 404 as one that does not exist: the edges
+ * view does not list it either. Reads: the inventory's SyncTargets (one list), the edge's lease,
+ * its Locations and its mailbox.
  */
 import type { SyncTargetObject } from '../../lib/apis/edge-objects.ts'
 import { SYNC_TARGETS } from '../../lib/apis/gvr.ts'

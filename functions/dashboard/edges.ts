@@ -1,16 +1,18 @@
 /**
- * `GET /ui/api/edges`: every SyncTarget the principal can see (all of them for an admin; else
- * those of the inventory spaces its token reaches; a SyncTarget outside an inventory space is no
- * edge, lib/tenancy/policy.ts), by name then inventory, a page at a time: its
- * labels, the Locations that select it, when its agent was last heard and whether that is stale
- * by the hub's staleness rule (lib/summarize/liveness.ts; never heard: stale, `lastSeen` null;
- * the answer's `staleAfterMs` is the rule's threshold, for the page's own wording), the version and poll interval its agent last reported
- * with a heartbeat (lib/edge/lease.ts), how many objects its mailbox holds, and the copies there
- * the session may see counted by the summarize step's states with the worst of them
- * (edge-copies.ts), so an edge with a failed copy reads failed. `labels` filters on the
- * SyncTarget's labels, `stale` keeps stale edges only. The SyncTargets and the leases are read
- * whole (one list, one key-value Query per inventory space); the Locations, mailboxes and copy
- * states only for the page's edges. `edgeItems` is also the edge panel's (edge-detail.ts).
+ * `GET /ui/api/edges`: every SyncTarget the principal can see (all of them for an admin; else those
+ * of the inventory spaces its token reaches; a SyncTarget outside an inventory space is no edge,
+ * lib/tenancy/policy.ts), by name then inventory, a page at a time: its labels, the Locations that
+ * select it, when its agent was last heard and whether that is stale by the hub's staleness rule
+ * (lib/summarize/liveness.ts; never heard: stale, `lastSeen` null; the answer's `staleAfterMs` is
+ * the rule's threshold, for the page's own wording), what its agent last said of itself with a
+ * heartbeat (lib/edge/lease.ts): version, poll interval, poll mode (`held` or `plain`), the hold it
+ * asks and when its last poll was answered (`lastPoll`, epoch ms by the agent's clock; null each
+ * from agents that do not say), how many objects its mailbox holds, and the copies there the
+ * session may see counted by the summarize step's states with the worst of them (edge-copies.ts),
+ * so an edge with a failed copy reads failed. `labels` filters on the SyncTarget's labels, `stale`
+ * keeps stale edges only. The SyncTargets and the leases are read whole (one list, one key-value
+ * Query per inventory space); the Locations, mailboxes and copy states only for the page's edges.
+ * `edgeItems` is also the edge panel's (edge-detail.ts).
  */
 import type { LocationObject, SyncTargetObject } from '../../lib/apis/edge-objects.ts'
 import { LOCATIONS, SYNC_TARGETS } from '../../lib/apis/gvr.ts'
@@ -107,6 +109,12 @@ async function locationsOf(view: View, page: Row[]) {
   return out
 }
 
+/** When the agent's last poll was answered, epoch ms (null: it did not say). */
+const lastPollOf = (lease: EdgeLease | undefined) => {
+  const ms = lease?.lastPollAt ? Date.parse(lease.lastPollAt) : Number.NaN
+  return Number.isFinite(ms) ? ms : null
+}
+
 /** Whether the row's edge is stale now (its agent not heard from lately). */
 export const isStaleRow = (view: View, r: Row) =>
   !isLive(r.lastSeen, view.nowMs, livenessOf(view.hub).staleAfterMs)
@@ -136,6 +144,9 @@ export async function edgeItems(view: View, page: Row[]) {
         stale: isStaleRow(view, r),
         agentVersion: r.lease?.agentVersion ?? null,
         pollIntervalSeconds: r.lease?.pollIntervalSeconds ?? null,
+        pollMode: r.lease?.pollMode ?? null,
+        holdSeconds: r.lease?.holdSeconds ?? null,
+        lastPoll: lastPollOf(r.lease),
         holds: mailbox ? mailbox.entries.size : null,
         ...tally(copies),
       },

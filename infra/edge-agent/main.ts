@@ -11,7 +11,9 @@
  * poll succeeded, 1 otherwise. Exits 2 on bad arguments and 1 when it cannot start (unreadable
  * token file, no usable kubeconfig, an unreadable CA file, a health port it cannot bind), so a
  * supervisor restarts it. Each request to the center is bounded by `--center-timeout`; each
- * report tells the center the agent's version and poll interval (lib/edge-agent/agent-info.ts).
+ * report tells the center the agent's version and poll interval (lib/edge-agent/agent-info.ts),
+ * the hold it asks, and the mode and time of its last answered poll (lib/edge-agent/poll-notes.ts,
+ * wrapped around the center client).
  * `npm run build` bundles this file into dist/edge-agent/main.mjs, which the image runs.
  */
 
@@ -19,12 +21,13 @@ import { readFile } from 'node:fs/promises'
 import { builtinsFrom } from '../../lib/apis/builtins.ts'
 import { createAgent } from '../../lib/edge-agent/agent.ts'
 import { createPollHealth } from '../../lib/edge-agent/agent-health.ts'
-import { AGENT_VERSION, agentInfo } from '../../lib/edge-agent/agent-info.ts'
+import { AGENT_VERSION } from '../../lib/edge-agent/agent-info.ts'
 import { createAgentMetrics } from '../../lib/edge-agent/agent-metrics.ts'
 import { createCenterClient } from '../../lib/edge-agent/center-client.ts'
 import { runHeldLoop } from '../../lib/edge-agent/held-loop.ts'
 import { createKubeRest } from '../../lib/edge-agent/kube-rest.ts'
 import { logPoll, runPollLoop } from '../../lib/edge-agent/poll-loop.ts'
+import { createPollNotes } from '../../lib/edge-agent/poll-notes.ts'
 import { retryAfterMemory } from '../../lib/edge-agent/retry-after.ts'
 import { createLogger } from '../../lib/log.ts'
 import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
@@ -131,18 +134,20 @@ async function prepare(cfg: AgentConfig) {
   await readToken(cfg.tokenFile)
   const { kubeConfig, source } = loadKubeConfig(cfg, process.env)
   const ca = cfg.centerCa ? await readFile(cfg.centerCa, 'utf8') : undefined
-  const agent = agentInfo(cfg.pollIntervalMs)
+  // The hold asked: none for `--once`, whose one poll is plain.
+  const holdSeconds = cfg.once ? 0 : cfg.holdSeconds
+  const notes = createPollNotes({ pollIntervalMs: cfg.pollIntervalMs, holdSeconds })
   const retryAfter = retryAfterMemory()
-  const center = createCenterClient({
+  const client = createCenterClient({
     baseUrl: cfg.centerUrl,
     mailbox: cfg.mailbox,
     token: () => readToken(cfg.tokenFile),
     timeoutMs: cfg.centerTimeoutMs,
     ...(ca ? { ca } : {}),
-    ...(agent ? { agent } : {}),
+    agent: notes.info,
     onRetryAfter: retryAfter.note,
   })
-  return { center, kube: createKubeRest({ kubeConfig }), source, retryAfter }
+  return { center: notes.center(client), kube: createKubeRest({ kubeConfig }), source, retryAfter }
 }
 
 main().then(

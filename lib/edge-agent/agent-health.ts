@@ -11,7 +11,7 @@
  * The clock is injected.
  */
 import type { Check } from '../metrics/health-server.ts'
-import type { PollResult } from './agent.ts'
+import type { PollResult } from './poll-result.ts'
 
 export type PollHealthOptions = {
   intervalMs: number

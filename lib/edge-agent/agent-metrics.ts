@@ -8,9 +8,9 @@
  * scrape.
  */
 import type { MetricsRegistry } from '../metrics/registry.ts'
-import type { PollOutcome, PollResult } from './agent.ts'
 import type { PollHealth } from './agent-health.ts'
 import type { CenterClient, DesiredAnswer } from './center-client.ts'
+import type { PollOutcome, PollResult } from './poll-result.ts'
 
 export const AGENT_METRIC = {
   polls: 'edgeplane_agent_polls_total',

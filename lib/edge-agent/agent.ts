@@ -22,8 +22,9 @@
  *    nothing;
  * 4. report changed statuses, upsync changes, problems, the tombstones the edge no longer has
  *    (removals.ts) and the heartbeat (report-send.ts).
- * Every dependency is injected (center client, edge client, clock, paths), so tests run it
- * against a real in-process edge API and a small fake center.
+ * A poll's result is poll-result.ts's (its type re-exported here). Every dependency is injected
+ * (center client, edge client, clock, paths), so tests run it against a real in-process edge API
+ * and a small fake center.
  */
 import { join } from 'node:path'
 import type { Builtins } from '../apis/builtins.ts'
@@ -37,6 +38,7 @@ import { indexDiscovery } from './discovery.ts'
 import type { EdgeKube } from './kube-client.ts'
 import { createOwnedKeeper, OWNED_RECORD_NAME } from './owned-keeper.ts'
 import type { Owned } from './ownership.ts'
+import { type PollResult, pollResult } from './poll-result.ts'
 import { pruneOwned } from './prune.ts'
 import { type Keyed, refKey } from './refs.ts'
 import { goneAtEdge, keepCurrentRemovals, removalsToConfirm } from './removals.ts'
@@ -48,6 +50,9 @@ import { collectStatuses } from './status-collector.ts'
 import { createTenantBinder } from './tenant-binder.ts'
 import { collectUpsync } from './upsync-collector.ts'
 import { upsyncSetsOf, upsyncTargets } from './upsync-sets.ts'
+
+/** The poll's result, for callers that know the agent only (poll-result.ts is its unit). */
+export type { PollOutcome, PollResult } from './poll-result.ts'
 
 export type AgentDeps = {
   mailbox: string
@@ -68,27 +73,6 @@ export type AgentDeps = {
   self?: AgentSelf
 }
 
-export type PollOutcome = 'applied' | 'unchanged' | 'offline' | 'center-error' | 'failed'
-
-export type PollResult = {
-  outcome: PollOutcome
-  ok: boolean
-  version?: number
-  created: number
-  updated: number
-  unchanged: number
-  pruned: number
-  problems: number
-  statuses: number
-  upsyncApply: number
-  upsyncDelete: number
-  /** Removal confirmations sent (tombstones the edge no longer has). */
-  removed?: number
-  reported: boolean
-  durationMs: number
-  error?: string
-}
-
 export type Agent = {
   /** One poll; `given`: the center's answer already in hand (a held poll's), not asked again. */
   poll(given?: DesiredAnswer): Promise<PollResult>
@@ -101,23 +85,6 @@ export const statePaths = (dir: string) => ({
   /** An earlier version's ownership record, imported into the cluster once (owned-keeper.ts). */
   owned: join(dir, 'owned.json'),
   reported: join(dir, 'reported.json'),
-})
-
-/** A poll's result: an unchanged, successful poll that did nothing, with `patch` on top. */
-export const pollResult = (patch: Partial<PollResult> = {}): PollResult => ({
-  outcome: 'unchanged',
-  ok: true,
-  created: 0,
-  updated: 0,
-  unchanged: 0,
-  pruned: 0,
-  problems: 0,
-  statuses: 0,
-  upsyncApply: 0,
-  upsyncDelete: 0,
-  reported: false,
-  durationMs: 0,
-  ...patch,
 })
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))

@@ -4,14 +4,14 @@
  * version it holds in If-None-Match (304 → unchanged), and `postReport` sends one report. The
  * bearer token is read through `token()` before each request, so a rotated token (a re-mounted
  * Secret file) is picked up without a restart; `ca` is the center's CA (`--center-ca`). With
- * `agent` (agent-info.ts) every report carries the agent's version and poll interval. Every
- * failure — no answer, a timeout, a non-2xx status, a body that does not parse — rejects with a
- * RemoteError (`code` 0 when there was no HTTP answer); the caller then changes nothing and backs
- * off. A 401 says why the center refuses the token (token-refused.ts: rotated or revoked).
- * `holdDesired` is the held poll (lib/edge/protocol.ts, "Held polls"): the same request with
- * `Prefer: wait=N`, bounded by N plus the usual timeout, over node:http(s) (Node's fetch gives up
- * on an answer's headers after 300 s); its answer says how long the center held it
- * (`Preference-Applied`), undefined from a center that does not hold. A 429 or 503 carrying
+ * `agent` (agent-info.ts, poll-notes.ts) every report carries the agent's version, poll interval
+ * and how its last poll went. Every failure — no answer, a timeout, a non-2xx status, a body that
+ * does not parse — rejects with a RemoteError (`code` 0 when there was no HTTP answer); the caller
+ * then changes nothing and backs off. A 401 says why the center refuses the token
+ * (token-refused.ts: rotated or revoked). `holdDesired` is the held poll (lib/edge/protocol.ts,
+ * "Held polls"): the same request with `Prefer: wait=N`, bounded by N plus the usual timeout,
+ * over node:http(s) (Node's fetch gives up on an answer's headers after 300 s); its answer says
+ * how long the center held it (`Preference-Applied`), undefined from a center that does not hold. A 429 or 503 carrying
  * `Retry-After` is noted (`onRetryAfter`, retry-after.ts) before it rejects.
  */
 
@@ -40,8 +40,11 @@ export type CenterClientOptions = {
   ca?: string
   fetch?: FetchFn
   timeoutMs?: number
-  /** Sent as every report's `agent` (a report that names its own keeps it). */
-  agent?: AgentInfo
+  /**
+   * Sent as every report's `agent` (a report that names its own keeps it); a function is asked at
+   * each report (poll-notes.ts: what the agent says changes with its polls).
+   */
+  agent?: AgentInfo | (() => AgentInfo | undefined)
   /** Told the wait (ms) a 429 or 503 answer's Retry-After asks for. */
   onRetryAfter?: (ms: number) => void
 }
@@ -127,10 +130,11 @@ export function createCenterClient(o: CenterClientOptions): CenterClient {
     },
     async postReport(report) {
       const what = 'POST reports'
+      const agent = typeof o.agent === 'function' ? o.agent() : o.agent
       const res = await remote.send('/reports', {
         method: 'POST',
         accept: 'application/json',
-        body: o.agent && !report.agent ? { ...report, agent: o.agent } : report,
+        body: agent && !report.agent ? { ...report, agent } : report,
         what,
       })
       if (!res.ok) throw await failed(res, what)

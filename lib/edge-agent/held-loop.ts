@@ -19,9 +19,9 @@
  * make the agent spin. The abort signal ends the held request and the loop.
  */
 import type { Logger } from '../log.ts'
-import type { PollResult } from './agent.ts'
 import type { DesiredAnswer, HeldAnswer, HoldOptions } from './center-client.ts'
 import { defaultSleep, failedPoll, logPoll, nextDelay } from './poll-loop.ts'
+import type { PollResult } from './poll-result.ts'
 
 /** Plain polls after which an agent that fell back tries a held poll again. */
 export const REPROBE_POLLS = 40

@@ -8,8 +8,8 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import type { Logger } from '../log.ts'
-import { type PollResult, pollResult } from './agent.ts'
 import { delayAfter } from './backoff.ts'
+import { type PollResult, pollResult } from './poll-result.ts'
 
 export type LoopDeps = {
   poll: () => Promise<PollResult>

@@ -13,11 +13,13 @@
  * mailbox name (`<inventory-space-id>-mb-<uid>`); its name comes from the mailbox Workspace's
  * `edge.kcp.io/sync-target-name` annotation (or, without it, a list by uid) and is remembered for
  * good, since a mailbox name fixes the SyncTarget's uid. The renewal also records what the agent
- * said of itself (its version and poll interval, the report's `agent`) in the lease, in the same
- * swap. A memo (the hub's, `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for
+ * said of itself (the report's `agent`: version, interval, how its last poll went) in the lease,
+ * in the same swap. A memo (the hub's, `deps.caches.heartbeats`, lib/hub/hub-caches.ts) skips everything for
  * `HEARTBEAT_CHECK_MS` (or half the configured heartbeat period, if shorter) after a renewal, so
  * duplicate reports cost nothing — unless the agent now says something else of itself (upgraded,
- * or restarted with another interval): that beat renews at once. A status write that loses a
+ * restarted with another interval or hold, or its polls turned held or plain): that beat renews
+ * at once. The time of its last poll is not part of that (it moves at every poll): the lease
+ * takes it with the next renewal the memo lets through. A status write that loses a
  * race (409), or finds the status already written in this window and saying the same, means
  * another process just wrote it.
  */
@@ -46,9 +48,15 @@ const MEMO_LIMIT = 20_000
  */
 export type HeartbeatOutcome = 'remembered' | 'renewed' | 'written' | 'raced' | 'unknown'
 
-/** What the agent said of itself, as the memo compares it ('' for nothing; no version has a space). */
+/**
+ * What the agent said of itself, as the memo compares it ('' for nothing; no version has a space):
+ * its version, interval, poll mode and hold — never `lastPollAt`, which moves at every poll and
+ * would make every beat renew at once; the lease takes it with the next renewal.
+ */
 export const agentKey = (agent: AgentInfo | undefined) =>
-  agent ? `${agent.version} ${agent.pollIntervalSeconds}` : ''
+  agent
+    ? `${agent.version} ${agent.pollIntervalSeconds} ${agent.pollMode ?? '-'} ${agent.holdSeconds ?? '-'}`
+    : ''
 
 async function syncTargetName(
   deps: HubDeps,

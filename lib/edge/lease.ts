@@ -4,8 +4,9 @@
  * per SyncTarget, in a namespace per inventory space (`edge-leases/<inventory-space-id>`, so one
  * space's leases are one Query and the writes of many spaces spread over partitions), keyed by the
  * SyncTarget's uid, holding `renewedAt`, the last heartbeat (epoch ms), and what that heartbeat's
- * agent said of itself (`agentVersion`, `pollIntervalSeconds`; absent when it said nothing, as
- * agents before them and leases written before them). A renewal is one swap (an unconditional
+ * agent said of itself (`agentVersion`, `pollIntervalSeconds`, and how its last poll went:
+ * `pollMode`, `holdSeconds`, `lastPollAt`; each absent when it said nothing of it, as agents
+ * before them and leases written before them). A renewal is one swap (an unconditional
  * UpdateItem that answers the lease it replaced) of the whole value: concurrent renewals all carry
  * "alive now", so the last one winning loses nothing, and each learns when the edge was heard
  * before it. Readers (lib/summarize/liveness.ts `lastHeard`) take the later of the lease and the
@@ -15,7 +16,7 @@
  */
 import { fnv1a } from '../fnv.ts'
 import type { KvStore } from '../store/types.ts'
-import { type AgentInfo, AgentInfoSchema } from './protocol.ts'
+import { type AgentInfo, AgentInfoSchema, type PollMode } from './protocol.ts'
 
 /**
  * A live edge's SyncTarget status heartbeat is refreshed once per window this long, while its
@@ -33,7 +34,22 @@ export type EdgeLease = {
   agentVersion?: string
   /** The agent's poll interval in seconds, as the last heartbeat told it. */
   pollIntervalSeconds?: number
+  /** How the agent's last poll before that heartbeat went: held by the center, or plain. */
+  pollMode?: PollMode
+  /** The hold the agent asks, seconds (0: plain polls by choice). */
+  holdSeconds?: number
+  /** When the agent's last poll before that heartbeat was answered (RFC 3339, its clock). */
+  lastPollAt?: string
 }
+
+/** The lease fields of each AgentInfo field (the agent's `version` is the lease's `agentVersion`). */
+const FIELDS = [
+  ['version', 'agentVersion'],
+  ['pollIntervalSeconds', 'pollIntervalSeconds'],
+  ['pollMode', 'pollMode'],
+  ['holdSeconds', 'holdSeconds'],
+  ['lastPollAt', 'lastPollAt'],
+] as const satisfies readonly (readonly [keyof AgentInfo, keyof EdgeLease])[]
 
 /** The key-value namespace of one inventory space's leases. */
 export const leaseNamespace = (inventorySpaceId: string) => `edge-leases/${inventorySpaceId}`
@@ -50,13 +66,12 @@ export function renewedAtOf(value: unknown): number {
  */
 function asLease(value: unknown): EdgeLease {
   const o = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>
-  const lease: EdgeLease = { renewedAt: renewedAtOf(value) }
-  const { version, pollIntervalSeconds } = AgentInfoSchema.shape
-  const v = version.safeParse(o.agentVersion)
-  if (v.success) lease.agentVersion = v.data
-  const p = pollIntervalSeconds.safeParse(o.pollIntervalSeconds)
-  if (p.success) lease.pollIntervalSeconds = p.data
-  return lease
+  const lease: Record<string, unknown> = { renewedAt: renewedAtOf(value) }
+  for (const [field, key] of FIELDS) {
+    const parsed = AgentInfoSchema.shape[field].safeParse(o[key])
+    if (parsed.success && parsed.data !== undefined) lease[key] = parsed.data
+  }
+  return lease as EdgeLease
 }
 
 /** Where in the window the edge's status refresh falls: a hash of its uid. */
@@ -94,12 +109,8 @@ export async function renewLease(
   at: number | Renewal
 ): Promise<EdgeLease | undefined> {
   const { nowMs, agent } = typeof at === 'number' ? { nowMs: at, agent: undefined } : at
-  const lease: EdgeLease = {
-    renewedAt: nowMs,
-    ...(agent
-      ? { agentVersion: agent.version, pollIntervalSeconds: agent.pollIntervalSeconds }
-      : {}),
-  }
+  const lease: Record<string, unknown> = { renewedAt: nowMs }
+  for (const [field, key] of FIELDS) if (agent?.[field] !== undefined) lease[key] = agent[field]
   const before = await kv.swap(leaseNamespace(inventorySpaceId), syncTargetUid, lease)
   return before && asLease(before.value)
 }

@@ -35,9 +35,9 @@
  * those that changed since the last accepted report), the state of their associated objects,
  * upsynced objects to create/update or delete in the mailbox, problems the agent met (a foreign
  * object in the way), the removing entries the edge no longer has (`removed`), a liveness
- * heartbeat, and who is speaking (`agent`: the agent's version and poll interval, optional, which
- * the center records with the heartbeat in the edge's lease). The answer lists what was rejected
- * and why.
+ * heartbeat, and who is speaking (`agent`: the agent's version and poll interval, and how its
+ * last poll went, optional, which the center records with the heartbeat in the edge's lease). The
+ * answer lists what was rejected and why.
  */
 import { z } from 'zod'
 
@@ -127,15 +127,36 @@ export type Problem = z.infer<typeof ProblemSchema>
 export const MAX_POLL_INTERVAL_SECONDS = 86_400
 
 /**
+ * Held polls (functions/edge-api/desired-hold.ts): the longest hold a center grants by default
+ * (its EDGE_HOLD_MAX_SECONDS), the most it may be set to (Cloudflare closes a client connection
+ * idle for 400 s), and the hold an agent asks by default (its `--hold-seconds`).
+ */
+export const HOLD_DEFAULT_SECONDS = 300
+export const HOLD_LIMIT_SECONDS = 370
+
+/** How an agent's last desired-state poll went: `held` (the center applied a hold) or `plain`. */
+export const POLL_MODES = ['held', 'plain'] as const
+export type PollMode = (typeof POLL_MODES)[number]
+
+/**
  * The agent that sends a report: its release (1 to 64 printable ASCII characters, no spaces,
- * e.g. `0.1.0`) and the interval between its polls (seconds, may be fractional). Fields added by
- * later agents are dropped, not refused.
+ * e.g. `0.1.0`) and the interval between its polls (seconds, may be fractional); and, from agents
+ * that say it (optional: older ones do not), how its last desired-state poll went (`pollMode`:
+ * `held` when the center applied its hold, `plain` for a plain poll — by choice or falling back
+ * from a center that does not hold), the hold it asks (`holdSeconds`, whole seconds up to
+ * HOLD_LIMIT_SECONDS; 0: plain polls by choice) and when its last desired-state poll was answered
+ * (`lastPollAt`, RFC 3339 with its zone, by the agent's clock; any answer, a 304 too). The center
+ * refuses a report whose fields are out of bounds; fields added by later agents are dropped, not
+ * refused (the object is not strict), so an older center takes a newer agent's reports.
  */
 export const AgentInfoSchema = z.object({
   version: z
     .string()
     .regex(/^[\x21-\x7e]{1,64}$/, 'must be 1 to 64 printable ASCII characters without spaces'),
   pollIntervalSeconds: z.number().positive().max(MAX_POLL_INTERVAL_SECONDS),
+  pollMode: z.enum(POLL_MODES).optional(),
+  holdSeconds: z.number().int().min(0).max(HOLD_LIMIT_SECONDS).optional(),
+  lastPollAt: z.iso.datetime({ offset: true }).max(40).optional(),
 })
 export type AgentInfo = z.infer<typeof AgentInfoSchema>
 
@@ -178,12 +199,5 @@ export const DOWNSYNCED_ANNOTATION = 'edge.kcp.io/downsynced'
 export const UPSYNCED_ANNOTATION = 'edge.kcp.io/upsynced'
 /** Path prefix of the edge API. */
 export const EDGE_API_PREFIX = '/edge/v1'
-/**
- * Held polls (functions/edge-api/desired-hold.ts): the longest hold a center grants by default
- * (its EDGE_HOLD_MAX_SECONDS), the most it may be set to (Cloudflare closes a client connection
- * idle for 400 s), and the hold an agent asks by default (its `--hold-seconds`).
- */
-export const HOLD_DEFAULT_SECONDS = 300
-export const HOLD_LIMIT_SECONDS = 370
 /** How often an agent reports at least a heartbeat, even with nothing changed (ms). */
 export const HEARTBEAT_MS = 60_000

@@ -8,8 +8,9 @@
  * when there is one; a malformed filter says so instead of loading for ever; a cell opens the
  * customized copy the edge receives, what it reported and what it owns there; the placement
  * panel shows guilder not selected with its reason and previews a pasted YAML EdgePlacement,
- * naming inventories by path, in view; the edges view lists all three, florin failed, and opens
- * an edge with its failed copy; a Rollout's waves mark the columns and each cell holds the revision
+ * naming inventories by path, in view; the edges view lists all three, florin failed, with how
+ * each agent polls (florin and tulip held, 300 s) and the age of its last poll, and opens an edge
+ * with its failed copy and its polls; a Rollout's waves mark the columns and each cell holds the revision
  * its copies are stamped with (helpers/dashboard-rollout.ts); at 800 px the top bar stays one line with the space selector
  * whole; and when tulip's agent is stopped (frozen), tulip turns stale — grey, "stale", never
  * failed — in both views. A screenshot of each view is written to test-results/dashboard/.
@@ -27,6 +28,8 @@ let browser: TestBrowser
 let frozen: number | undefined
 
 const SPACE = 'root:wmw'
+/** An age as the dashboard words it: "12 s ago", "5 min ago". */
+const AGO = /^\d+ (s|min) ago$/
 const INVENTORY = 'root:imw-1'
 
 beforeAll(async () => {
@@ -195,8 +198,28 @@ describe('the dashboard', () => {
       await page.waitForSelector(`[data-testid=edge-row][data-edge=${name}][data-stale=false]`, {
         timeout: 60_000,
       })
+    // florin and tulip took the shop through a held poll (the stack's agents ask holds of 300 s,
+    // polling their copies every 2 s): their heartbeats say so. guilder's first hold may still be
+    // open, its last answered poll the plain first one.
+    const cells = async (name: string) => {
+      const row = page.locator(`[data-testid=edge-row][data-edge=${name}]`)
+      return {
+        poll: await row.locator('.td.poll').textContent(),
+        last: await row.locator('.td.last-poll').textContent(),
+      }
+    }
+    for (const name of ['florin', 'tulip']) {
+      await page.waitForSelector(`[data-testid=edge-row][data-edge=${name}][data-poll-mode=held]`, {
+        timeout: 90_000,
+      })
+      expect(await cells(name)).toEqual({ poll: 'held 300 s', last: expect.stringMatching(AGO) })
+    }
+    expect(await cells('guilder')).toEqual({
+      poll: expect.stringMatching(/^(held 300 s|plain 2 s)$/),
+      last: expect.stringMatching(AGO),
+    })
     await browser.screenshot('edges')
-  }, 90_000)
+  }, 240_000)
 
   it('marks florin failed in the edges view and opens it on its failed copy', async () => {
     const { page } = browser
@@ -208,6 +231,10 @@ describe('the dashboard', () => {
     const panel = page.locator('[data-testid=edge-panel]')
     const clash = panel.locator('[data-testid=edge-copy][data-name=clash][data-state=failed]')
     await clash.waitFor({ timeout: 30_000 })
+    expect(await panel.getByTestId('edge-poll').textContent()).toBe(
+      'held 300 s · held polls of up to 300 s, its copy every 2 s'
+    )
+    expect(await panel.getByTestId('edge-last-poll').textContent()).toMatch(AGO)
     expect(await clash.textContent()).toContain('ForeignObject')
     await browser.screenshot('edge')
     await clash.locator(`[data-testid=open-cell][data-space="${SPACE}"]`).click()

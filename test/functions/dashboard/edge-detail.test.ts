@@ -2,7 +2,8 @@
  * The edge panel's route (functions/dashboard/edge-detail.ts, `GET /ui/api/edge`) over the
  * summarize tests' world: an edge is opened by its mailbox key, as the edges view lists it, and
  * answers the edges view's item with the copies it holds, worst first, each with its reason and
- * the workload space and placement it came from; an edge the session may not see answers 404 as
+ * the workload space and placement it came from, and how its agent polls (mode, hold asked, its
+ * last poll in epoch ms); an edge the session may not see answers 404 as
  * one that does not exist, a missing key 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,6 +31,10 @@ const NS_REPORTED = {
   status: { phase: 'Active' },
 }
 
+/** e1's agent: it asks holds of 300 s, and its last poll was plain (the center did not hold). */
+const AGENT = { version: '0.5.0', pollIntervalSeconds: 20 }
+const LAST_POLL = '2031-03-04T05:06:07.890+01:00'
+
 beforeAll(async () => {
   w = await createWorld()
   await placeOneConfigMap(w, 'prod', [{ matchLabels: { env: 'prod' } }])
@@ -41,6 +46,7 @@ beforeAll(async () => {
       { group, version, resource, namespace, name, reason: 'ForeignObject', message: 'in the way' },
     ],
     heartbeat: true,
+    agent: { ...AGENT, pollMode: 'plain', holdSeconds: 300, lastPollAt: LAST_POLL },
   })
   ui = uiClient(w.hub)
   await ui.login(ADMIN_TOKEN)
@@ -62,6 +68,11 @@ describe('dashboard edge panel', () => {
       stale: false,
       worst: 'failed',
       locations: [{ name: 'e1', labels: { env: 'prod', loc: 'e1' } }],
+      agentVersion: '0.5.0',
+      pollIntervalSeconds: 20,
+      pollMode: 'plain',
+      holdSeconds: 300,
+      lastPoll: Date.parse('2031-03-04T04:06:07.890Z'),
     })
     expect(res.body.total).toBe(2)
     expect(res.body.copies).toEqual([

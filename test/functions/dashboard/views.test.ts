@@ -4,9 +4,10 @@
  * rows and cells agree with the summarize step (e1 reported and live → ready, e2 never heard →
  * stale, not failed), its window, label and attention filters; the cell drill-down shows the
  * customized copy and what the edge reported; the placement panel its edges; the edges view every
- * SyncTarget with staleness and what it holds, stale by the staleness rule the hub is configured
- * with, whose threshold the answers carry for the page's wording; the watch streams the placements' events; bad
- * parameters and unreachable spaces are kube Statuses.
+ * SyncTarget with staleness, how its agent polls (e1 held, 300 s; e3 said nothing) and what it
+ * holds, stale by the staleness rule the hub is configured with, whose threshold the answers carry
+ * for the page's wording; the watch streams the placements' events; bad parameters and
+ * unreachable spaces are kube Statuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { livenessRule } from '../../../lib/summarize/liveness.ts'
@@ -30,7 +31,13 @@ beforeAll(async () => {
   await w.report('e1', {
     statuses: [CFG_REPORTED],
     heartbeat: true,
-    agent: { version: '9.9.9', pollIntervalSeconds: 7 },
+    agent: {
+      version: '9.9.9',
+      pollIntervalSeconds: 7,
+      pollMode: 'held',
+      holdSeconds: 300,
+      lastPollAt: '2031-01-02T03:04:05.000Z',
+    },
   })
   await w.summarize()
   ui = uiClient(w.hub)
@@ -210,6 +217,9 @@ describe('dashboard edges', () => {
       labels: { id: 'e1' },
       agentVersion: '9.9.9',
       pollIntervalSeconds: 7,
+      pollMode: 'held',
+      holdSeconds: 300,
+      lastPoll: Date.parse('2031-01-02T03:04:05.000Z'),
     })
     expect(byName.e1.locations).toEqual([{ name: 'e1', labels: { env: 'prod', loc: 'e1' } }])
     expect(byName.e1.holds).toBeGreaterThan(0)
@@ -218,6 +228,9 @@ describe('dashboard edges', () => {
       lastSeen: null,
       agentVersion: null,
       pollIntervalSeconds: null,
+      pollMode: null,
+      holdSeconds: null,
+      lastPoll: null,
     })
     expect(byName.e3.holds).toBeLessThan(byName.e1.holds)
     const stale = (await ui.get('/ui/api/edges?stale=1')).body

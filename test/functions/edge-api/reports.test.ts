@@ -1,8 +1,9 @@
 /**
  * `POST /edge/v1/mailboxes/<name>/reports` over HTTP: a report with the mailbox's edge token lands
  * and answers a ReportResult (200 even with rejections); malformed bodies are 400 naming the field;
- * an unknown mailbox is 404. The agent's version and poll interval sent with a heartbeat land in
- * the edge's lease; a report without them works as before, a malformed one is a 400 Status.
+ * an unknown mailbox is 404. The agent's version and poll interval, and how it polls (mode, hold,
+ * last poll), sent with a heartbeat land in the edge's lease; a report without them works as
+ * before, a malformed one (any field out of bounds) is a 400 Status.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerToken } from '../../../lib/auth/tokens.ts'
@@ -29,6 +30,13 @@ const agent = (v: unknown, p: unknown) => ({
   kind: 'Report',
   heartbeat: true,
   agent: { version: v, pollIntervalSeconds: p },
+})
+
+/** A heartbeat whose agent says how it polls, with `extra` on top. */
+const polled = (extra: Record<string, unknown>) => ({
+  kind: 'Report',
+  heartbeat: true,
+  agent: { version: '0.1.0', pollIntervalSeconds: 2, ...extra },
 })
 
 describe('POST reports', () => {
@@ -84,6 +92,16 @@ describe('POST reports', () => {
     ])
   })
 
+  it('records how the agent polls, sent with a heartbeat', async () => {
+    const body = polled({ pollMode: 'held', holdSeconds: 300, lastPollAt: '2031-01-01T00:00:00Z' })
+    expect((await f.call('POST', reports(), body, TOKEN)).status).toBe(200)
+    expect(await lease()).toMatchObject({
+      pollMode: 'held',
+      holdSeconds: 300,
+      lastPollAt: '2031-01-01T00:00:00Z',
+    })
+  })
+
   it.each([
     ['a version too long', agent('1'.repeat(65), 15), 'agent.version'],
     ['an empty version', agent('', 15), 'agent.version'],
@@ -105,6 +123,17 @@ describe('POST reports', () => {
       'agent.pollIntervalSeconds',
     ],
     ['an agent that is no object', { kind: 'Report', agent: '0.1.0' }, 'agent'],
+    ['an unknown poll mode', polled({ pollMode: 'fast' }), 'agent.pollMode'],
+    ['a hold over the limit', polled({ holdSeconds: 371 }), 'agent.holdSeconds'],
+    ['a fractional hold', polled({ holdSeconds: 1.5 }), 'agent.holdSeconds'],
+    ['a negative hold', polled({ holdSeconds: -1 }), 'agent.holdSeconds'],
+    ['a last poll that is no date', polled({ lastPollAt: 'yesterday' }), 'agent.lastPollAt'],
+    [
+      'a last poll without its zone',
+      polled({ lastPollAt: '2031-01-01T00:00:00' }),
+      'agent.lastPollAt',
+    ],
+    ['a last poll as a number', polled({ lastPollAt: 1_900_000_000_000 }), 'agent.lastPollAt'],
   ])('answers 400 for %s and records nothing', async (_, body, field) => {
     const before = await lease()
     const res = await f.call('POST', reports(), body, TOKEN)

@@ -3,7 +3,8 @@
  * --experimental-strip-types) against a real in-process edge API (reached through a kubeconfig
  * file) and the fake center of the agent's unit tests; exit codes for success, an unreachable
  * center, a silent one given up on after `--center-timeout`, bad arguments and `--help`; JSON
- * log lines; its report names the agent's version (package.json's) and poll interval.
+ * log lines; its report names the agent's version (package.json's), poll interval and its plain
+ * poll.
  */
 import { spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
@@ -96,7 +97,14 @@ describe('edge-agent main', () => {
     expect(lines[0]).toMatchObject({ msg: 'edge agent started', version, pollIntervalMs: 7500 })
     expect(center.reports.at(-1)).toMatchObject({
       heartbeat: true,
-      agent: { version, pollIntervalSeconds: 7.5 },
+      // --once: one plain poll, no hold asked, its answer's time by the agent's clock
+      agent: {
+        version,
+        pollIntervalSeconds: 7.5,
+        pollMode: 'plain',
+        holdSeconds: 0,
+        lastPollAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
     })
     expect(lines.at(-1)).toMatchObject({
       msg: 'poll',

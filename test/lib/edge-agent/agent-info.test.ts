@@ -4,7 +4,8 @@
  * End to end, a real agent between a simulated edge (fixture.ts startEdge) and the real center
  * (the edge API over dynalite, lib/edge/edge-fixture.ts): its first heartbeat records both in the
  * edge's lease, and the same agent restarted with another interval is recorded at its next
- * heartbeat, though the center's heartbeat memo still covers the one before.
+ * heartbeat, though the center's heartbeat memo still covers the one before — and so is one that
+ * says how its polls go (poll-notes.ts): plain, no hold, its last poll at the agent's clock.
  */
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +17,7 @@ import { AgentInfoSchema } from '../../../lib/edge/protocol.ts'
 import { createAgent } from '../../../lib/edge-agent/agent.ts'
 import { AGENT_VERSION, agentInfo } from '../../../lib/edge-agent/agent-info.ts'
 import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
+import { createPollNotes, type PollNotes } from '../../../lib/edge-agent/poll-notes.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { parseMailboxName } from '../../../lib/reconcile/keys.ts'
 import { BASE } from '../../helpers/hub.ts'
@@ -38,6 +40,26 @@ describe('agentInfo', () => {
     expect(agentInfo(15_000, 'v'.repeat(65))).toBeUndefined()
     expect(agentInfo(15_000, '0.1.0 dirty')).toBeUndefined()
   })
+
+  it('says how its last poll went, leaving unsaid what the protocol cannot carry', () => {
+    const lastPollAt = new Date('2030-01-01T00:00:05.250Z')
+    expect(agentInfo(15_000, '0.1.0', { pollMode: 'held', holdSeconds: 300, lastPollAt })).toEqual({
+      version: '0.1.0',
+      pollIntervalSeconds: 15,
+      pollMode: 'held',
+      holdSeconds: 300,
+      lastPollAt: '2030-01-01T00:00:05.250Z',
+    })
+    const odd = { holdSeconds: 371, lastPollAt: new Date(Number.NaN), pollMode: 'plain' as const }
+    expect(agentInfo(15_000, '0.1.0', odd)).toEqual({
+      version: '0.1.0',
+      pollIntervalSeconds: 15,
+      pollMode: 'plain',
+    })
+    expect(agentInfo(15_000, '0.1.0', { lastPollAt: new Date('+010000-01-01T00:00:00Z') })).toEqual(
+      { version: '0.1.0', pollIntervalSeconds: 15 }
+    )
+  })
 })
 
 describe('an agent against the real center', () => {
@@ -58,18 +80,22 @@ describe('an agent against the real center', () => {
 
   const lease = () =>
     readLease(f.store.kv, f.inventory.id, parseMailboxName(f.mailbox.name)?.syncTargetUid ?? '')
-  /** An agent process on the one state folder, run with a poll interval of `intervalMs`. */
-  const start = (intervalMs: number) => {
+  /**
+   * An agent process on the one state folder, run with a poll interval of `intervalMs`; with
+   * `notes`, saying how its polls go as infra/edge-agent/main.ts wires it.
+   */
+  const start = (intervalMs: number, notes?: PollNotes) => {
     const info = agentInfo(intervalMs)
+    const client = createCenterClient({
+      baseUrl: BASE,
+      mailbox: f.mailbox.name,
+      token: async () => TOKEN,
+      fetch: (input, init) => Promise.resolve(f.app.request(input, init)),
+      ...(notes ? { agent: notes.info } : info ? { agent: info } : {}),
+    })
     return createAgent({
       mailbox: f.mailbox.name,
-      center: createCenterClient({
-        baseUrl: BASE,
-        mailbox: f.mailbox.name,
-        token: async () => TOKEN,
-        fetch: (input, init) => Promise.resolve(f.app.request(input, init)),
-        ...(info ? { agent: info } : {}),
-      }),
+      center: notes ? notes.center(client) : client,
       kube: edge.kube,
       stateDir: stateDir(),
       record: { namespace: AGENT_NS, name: 'agent-info-owned' },
@@ -94,5 +120,22 @@ describe('an agent against the real center', () => {
     expect(r).toMatchObject({ ok: true, reported: true })
     // moments after the first beat: inside the center's heartbeat memo window all the same
     expect(await lease()).toMatchObject({ agentVersion: AGENT_VERSION, pollIntervalSeconds: 30 })
+  })
+
+  it('is recorded with how its last poll went, at once though the memo covers the beat before', async () => {
+    const now = () => new Date(clock.ms)
+    const notes = createPollNotes({ pollIntervalMs: 30_000, holdSeconds: 0, now })
+    const agent = await start(30_000, notes)
+    clock.ms += 60_000
+    const r = await agent.poll()
+    expect(r).toMatchObject({ ok: true, reported: true })
+    expect(await lease()).toEqual({
+      renewedAt: expect.any(Number),
+      agentVersion: AGENT_VERSION,
+      pollIntervalSeconds: 30,
+      pollMode: 'plain',
+      holdSeconds: 0,
+      lastPollAt: new Date(clock.ms).toISOString(),
+    })
   })
 })

@@ -3,10 +3,10 @@
  * CenterClient (the wrapper only sees its answers), the page is rendered and read back.
  */
 import { describe, expect, it } from 'vitest'
-import { type PollResult, pollResult } from '../../../lib/edge-agent/agent.ts'
 import { createPollHealth } from '../../../lib/edge-agent/agent-health.ts'
 import { AGENT_METRIC, createAgentMetrics } from '../../../lib/edge-agent/agent-metrics.ts'
 import type { CenterClient } from '../../../lib/edge-agent/center-client.ts'
+import { type PollResult, pollResult } from '../../../lib/edge-agent/poll-result.ts'
 import { renderPrometheus } from '../../../lib/metrics/prometheus-text.ts'
 import { MetricsRegistry } from '../../../lib/metrics/registry.ts'
 import { RemoteError } from '../../../lib/remote/remote-error.ts'

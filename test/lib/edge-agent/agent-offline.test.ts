@@ -6,8 +6,8 @@
  * anything; an incomplete delta makes the agent ask for a full snapshot.
  */
 import { describe, expect, it } from 'vitest'
-import type { PollResult } from '../../../lib/edge-agent/agent.ts'
 import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
+import type { PollResult } from '../../../lib/edge-agent/poll-result.ts'
 import { silentLogger } from '../../../lib/log.ts'
 import { startFakeCenter } from './fake-center.ts'
 import { agentBench, cmRef, configMap, namespace, nsRef } from './fixture.ts'

@@ -174,6 +174,20 @@ describe('createCenterClient', () => {
       { ...report(true), agent },
       { ...report(false), agent },
     ])
+    // asked at each report: what the agent says of its polls changes
+    const said = [{ ...agent, pollMode: 'plain' as const }, undefined]
+    const asking = createCenterClient({
+      baseUrl: url,
+      mailbox: 'mb',
+      token: async () => 'tok',
+      agent: () => said.shift(),
+    })
+    await asking.postReport(report(true))
+    await asking.postReport(report(true))
+    expect(bodies.slice(2)).toEqual([
+      { ...report(true), agent: { ...agent, pollMode: 'plain' } },
+      report(true),
+    ])
   })
 })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type PollResult, pollResult } from '../../../lib/edge-agent/agent.ts'
 import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
+import { type PollResult, pollResult } from '../../../lib/edge-agent/poll-result.ts'
 import { createLogger } from '../../../lib/log.ts'
 
 const ok = pollResult({ unchanged: 1, durationMs: 3 })

@@ -5,6 +5,10 @@
  * interval), which is recorded at once — and another version also in the SyncTarget's status
  * (`agentVersion`, the VERSION column, and the Ready message), at that beat; an agent that says
  * nothing leaves the lease and the status without; a report that is no heartbeat records nothing.
+ * How its last poll went lands there too: a beat whose only news is the time of its last poll is
+ * still skipped by the memo (that time moves at every poll) and recorded at the next renewal, one
+ * whose poll mode changed is recorded at once; a report whose poll fields are out of bounds is
+ * refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyReport, parseReport } from '../../../lib/edge/apply-report.ts'
@@ -149,5 +153,78 @@ describe('a report', () => {
     await report({ kind: 'Report', agent: { version: '0.4.0', pollIntervalSeconds: 5 } })
     expect(f.writes()).toBe(0)
     expect(await lease()).toEqual(before)
+  })
+})
+
+describe('how the agent polls', () => {
+  const memo: HeartbeatMemo = new Map()
+  const at = (ms: number) => new Date(ms).toISOString()
+  const polled = (pollMode: 'held' | 'plain', lastMs: number): AgentInfo => ({
+    ...V2,
+    pollMode,
+    holdSeconds: 300,
+    lastPollAt: at(lastMs),
+  })
+  const beatAfter = async (afterMs: number, agent: AgentInfo) => {
+    clock += afterMs
+    f.counter.reset()
+    const outcome = await recordHeartbeat(deps, f.mailbox.name, memo, agent)
+    return { outcome, requests: f.counter.snapshot() }
+  }
+
+  it('is recorded with the renewal; the last poll alone does not renew at once', async () => {
+    const first = clock + 60_000
+    await beatAfter(60_000, polled('held', first - 2_000))
+    expect(await lease()).toEqual({
+      renewedAt: first,
+      agentVersion: '0.2.0',
+      pollIntervalSeconds: 30,
+      pollMode: 'held',
+      holdSeconds: 300,
+      lastPollAt: at(first - 2_000),
+    })
+    expect(memo.get(f.mailbox.name)?.agent).toBe(agentKey(polled('held', 0)))
+    // a later poll, same mode: inside the memo window nothing is written
+    expect(await beatAfter(5_000, polled('held', clock + 4_000))).toEqual({
+      outcome: 'remembered',
+      requests: {},
+    })
+    expect((await lease())?.lastPollAt).toBe(at(first - 2_000))
+    // past the window the renewal takes the newest
+    const last = clock + 29_000
+    expect(await beatAfter(30_000, polled('held', last))).toEqual({
+      outcome: 'renewed',
+      requests: { UpdateItem: 1 },
+    })
+    expect((await lease())?.lastPollAt).toBe(at(last))
+  })
+
+  it('renews at once when the poll mode changes (a held agent fell back)', async () => {
+    const last = clock + 1_000
+    expect(await beatAfter(5_000, polled('plain', last))).toEqual({
+      outcome: 'renewed',
+      requests: { UpdateItem: 1 },
+    })
+    expect(await lease()).toMatchObject({ pollMode: 'plain', lastPollAt: at(last) })
+  })
+
+  it('is refused out of bounds', () => {
+    const agent = (extra: Record<string, unknown>) => ({
+      kind: 'Report',
+      agent: { ...V2, ...extra },
+    })
+    for (const bad of [
+      { pollMode: 'fast' },
+      { holdSeconds: 371 },
+      { holdSeconds: 1.5 },
+      { holdSeconds: -1 },
+      { lastPollAt: 'yesterday' },
+      { lastPollAt: '2031-05-06 07:00:00Z' },
+      { lastPollAt: 1_700_000_000_000 },
+    ])
+      expect(() => parseReport(agent(bad)), JSON.stringify(bad)).toThrow(/invalid Report: agent/)
+    expect(parseReport(agent({ lastPollAt: '2031-05-06T09:00:00+02:00' })).agent).toMatchObject({
+      lastPollAt: '2031-05-06T09:00:00+02:00',
+    })
   })
 })

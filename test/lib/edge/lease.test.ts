@@ -4,7 +4,9 @@
  * and no other space's; a value no release wrote reads as never renewed; dropping is repeatable;
  * each edge's status-refresh windows are five minutes long and start at its own offset. A renewal
  * records the agent's version and poll interval in the same request, a renewal without them
- * leaves none, and a space's leases read whole with them — leases written before them included.
+ * leaves none, and a space's leases read whole with them — leases written before them included;
+ * so is how the agent's last poll went (mode, hold asked, time), each field read back only when
+ * valid.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -133,6 +135,60 @@ describe("the agent's version and poll interval", () => {
       ])
     )
     expect(await edgeRecordsOf(store.kv, 'inv6')).toEqual(new Map())
+  })
+})
+
+describe("how the agent's last poll went", () => {
+  const U5 = 'a8098c1a-f86e-11da-bd1a-00112444be1e'
+  const U6 = '6fa459ea-ee8a-3ca4-894e-db77e160355e'
+  const held = {
+    version: '0.3.0',
+    pollIntervalSeconds: 15,
+    pollMode: 'held' as const,
+    holdSeconds: 300,
+    lastPollAt: '2031-01-01T00:04:05.678Z',
+  }
+
+  it('is written with the renewal and read back', async () => {
+    await renewLease(store.kv, 'inv7', U5, { nowMs: 7000, agent: held })
+    const plain = { ...held, pollMode: 'plain' as const, holdSeconds: 0 }
+    expect(await renewLease(store.kv, 'inv7', U5, { nowMs: 8000, agent: plain })).toEqual({
+      renewedAt: 7000,
+      agentVersion: '0.3.0',
+      pollIntervalSeconds: 15,
+      pollMode: 'held',
+      holdSeconds: 300,
+      lastPollAt: '2031-01-01T00:04:05.678Z',
+    })
+    expect(await readLease(store.kv, 'inv7', U5)).toMatchObject({
+      renewedAt: 8000,
+      pollMode: 'plain',
+      holdSeconds: 0,
+    })
+  })
+
+  it('reads each field only when valid; a lease without them reads without', async () => {
+    await store.kv.put(leaseNamespace('inv7'), U6, {
+      renewedAt: 9000,
+      agentVersion: '0.2.0',
+      pollIntervalSeconds: 15,
+      pollMode: 'fast',
+      holdSeconds: 1000,
+      lastPollAt: 'yesterday',
+    })
+    expect(await readLease(store.kv, 'inv7', U6)).toEqual({
+      renewedAt: 9000,
+      agentVersion: '0.2.0',
+      pollIntervalSeconds: 15,
+    })
+    await store.kv.put(leaseNamespace('inv7'), U6, { ...held, renewedAt: 9500, holdSeconds: 1.5 })
+    // the agent's own field names are no lease's: only renewedAt and the valid poll fields read
+    expect(await readLease(store.kv, 'inv7', U6)).toEqual({
+      renewedAt: 9500,
+      pollIntervalSeconds: 15,
+      pollMode: 'held',
+      lastPollAt: '2031-01-01T00:04:05.678Z',
+    })
   })
 })
 

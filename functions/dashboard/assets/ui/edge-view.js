@@ -1,19 +1,27 @@
 /**
  * The edge panel (`GET /ui/api/edge`), opened from a row of the edges view: the edge (its state
- * over the copies it holds, inventory, labels, Locations, last seen, agent, mailbox) and the
- * copies it holds that the session may see, worst first, each with its state, its reason and the
- * placements it came from; a placement opens the drill-down of that placement at this edge
- * (cell-view.js). A stale edge's copies are stale, unknown rather than failed, and it says so.
- * While open, each live refresh reads it again.
+ * over the copies it holds, inventory, labels, Locations, last seen, agent, how it polls and its
+ * last poll, mailbox) and the copies it holds that the session may see, worst first, each with its
+ * state, its reason and the placements it came from; a placement opens the drill-down of that
+ * placement at this edge (cell-view.js). A stale edge's copies are stale, unknown rather than
+ * failed, and it says so. While open, each live refresh reads it again.
  */
 import { api, query } from './api.js'
 import { showCell } from './cell-view.js'
 import { clear, h } from './dom.js'
-import { count, groupResource, lastSeenText, nsName, plural } from './format.js'
+import {
+  count,
+  groupResource,
+  lastSeenText,
+  nsName,
+  plural,
+  pollText,
+  pollTitle,
+} from './format.js'
 import { openLivePanel, section } from './panel.js'
 import { chip, countsText, stateOf } from './states.js'
 import { tableOf } from './table.js'
-import { facts, labelChips, seenWithStale } from './widgets.js'
+import { ageSpan, facts, labelChips, seenWithStale } from './widgets.js'
 
 const dash = () => h('span', { class: 'muted' }, '—')
 
@@ -72,7 +80,18 @@ function render(body, d) {
         ['Locations', locations],
         ['Last seen', seenWithStale(e)],
         ['Agent', e.agentVersion ?? dash()],
-        ['Poll', e.pollIntervalSeconds === null ? dash() : `every ${e.pollIntervalSeconds} s`],
+        [
+          'Poll',
+          pollText(e) === null
+            ? dash()
+            : h('span', { 'data-testid': 'edge-poll' }, `${pollText(e)} · ${pollTitle(e)}`),
+        ],
+        [
+          'Last poll',
+          e.lastPoll === null
+            ? dash()
+            : h('span', { 'data-testid': 'edge-last-poll' }, ageSpan(e.lastPoll)),
+        ],
         ['Mailbox', h('code', null, e.key)],
         ['Holds', e.holds === null ? dash() : plural(e.holds, 'object')],
       ]),

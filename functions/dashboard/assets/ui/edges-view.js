@@ -1,18 +1,19 @@
 /**
- * The edges view (`GET /ui/api/edges`): every SyncTarget, a virtualized list fetched 200 rows at
- * a time, with its inventory, labels, the Locations selecting it, when its agent was last heard,
- * the agent's version and poll interval and how many objects its mailbox holds. A stale edge is
- * marked stale, in grey (unknown, not failed). Each row says the state of the copies the edge
- * holds (the worst, and the count of each), so an edge with a failed copy reads failed; a row
- * opens the edge panel (edge-view.js). Filters: a label selector on SyncTarget labels
- * (`#edge-label-filter`) and "stale only" (`#stale-filter`); one the server refuses is said in
- * the totals, never left as "Loading…".
+ * The edges view (`GET /ui/api/edges`): every SyncTarget, a virtualized list fetched 200 rows at a
+ * time, with its inventory, labels, the Locations selecting it, when its agent was last heard, the
+ * agent's version, how it polls ("held 300 s", "plain 15 s"; format.js pollText) and when its last
+ * poll was answered (a dash from agents that do not say) and how many objects its mailbox holds. A
+ * stale edge is marked stale, in grey (unknown, not failed). Each row says the state of the copies
+ * the edge holds (the worst, and the count of each), so an edge with a failed copy reads failed; a
+ * row opens the edge panel (edge-view.js). Filters: a label selector on SyncTarget labels
+ * (`#edge-label-filter`) and "stale only" (`#stale-filter`); one the server refuses is said in the
+ * totals, never left as "Loading…".
  */
 import { api, query } from './api.js'
 import { clear, h } from './dom.js'
 import { showEdge } from './edge-view.js'
 import { filterBar } from './filter-bar.js'
-import { count, labelsText, plural, setServerNow } from './format.js'
+import { count, labelsText, plural, pollText, pollTitle, setServerNow } from './format.js'
 import { dismiss } from './notice.js'
 import { chip, countsText, stateOf, tallies } from './states.js'
 import { createVirtualList } from './virtual-list.js'
@@ -38,6 +39,7 @@ const COLUMNS = [
   'Last seen',
   'Agent',
   'Poll',
+  'Last poll',
   'Holds',
 ]
 const dash = () => h('span', { class: 'muted' }, '—')
@@ -55,6 +57,7 @@ function rowOf(e) {
       'data-inventory': e.inventory,
       'data-stale': String(e.stale),
       'data-state': stateOf(e.worst),
+      'data-poll-mode': e.pollMode ?? '',
     },
     cell(
       'name',
@@ -89,7 +92,8 @@ function rowOf(e) {
     ),
     cell('seen', ageSpan(e.lastSeen)),
     cell('agent', e.agentVersion ?? dash()),
-    cell('poll', e.pollIntervalSeconds === null ? dash() : `${e.pollIntervalSeconds} s`),
+    cell('poll', h('span', { title: pollTitle(e) }, pollText(e) ?? dash())),
+    cell('last-poll', e.lastPoll === null ? dash() : ageSpan(e.lastPoll)),
     cell('holds', e.holds === null ? dash() : plural(e.holds, 'object'))
   )
 }

@@ -2,8 +2,8 @@
  * Formatting shared by the views: the server clock (ages are measured against the `now` the API
  * sends, shifted by the client's clock so they move every second), the hub's staleness threshold
  * (`staleAfterMs` of the same answers: the page words stale edges with the server's rule, never
- * one of its own), "12 s ago" ages, counts with thousands separators, labels as `k=v` text and
- * objects as pretty JSON.
+ * one of its own), "12 s ago" ages, counts with thousands separators, labels as `k=v` text,
+ * objects as pretty JSON and how an edge's agent polls ("held 300 s", "plain 15 s").
  */
 
 let offsetMs = 0
@@ -62,6 +62,31 @@ export const labelsText = (labels) => labelPairs(labels).join('\n') || 'no label
 
 /** Pretty JSON, or "null" when there is nothing. */
 export const pretty = (value) => JSON.stringify(value ?? null, null, 2)
+
+/**
+ * How an edge's agent polls, from the edges API's item: "held 300 s" (its last poll held by the
+ * center, the hold it asks), "plain 15 s" (a plain poll, its interval), "15 s" from an agent that
+ * does not say its mode, null when it said nothing.
+ */
+export function pollText(e) {
+  const every = e.pollIntervalSeconds === null ? null : `${e.pollIntervalSeconds} s`
+  if (e.pollMode === 'held') return `held ${e.holdSeconds ?? '?'} s`
+  if (e.pollMode === 'plain') return every === null ? 'plain' : `plain ${every}`
+  return every
+}
+
+/** The longer word of pollText, for a title or the edge panel. */
+export function pollTitle(e) {
+  const every = e.pollIntervalSeconds === null ? '' : `, its copy every ${e.pollIntervalSeconds} s`
+  if (e.pollMode === 'held') return `held polls of up to ${e.holdSeconds} s${every}`
+  if (e.pollMode === 'plain')
+    return e.holdSeconds
+      ? `plain polls${every}: it asks holds of ${e.holdSeconds} s, its last poll was not held`
+      : `plain polls${every}, by choice (no hold asked)`
+  if (e.pollIntervalSeconds !== null)
+    return `every ${e.pollIntervalSeconds} s; poll mode unknown (an agent that does not say it)`
+  return 'unknown: the agent said nothing of its polls'
+}
 
 /** `namespace/name` or `name`. */
 export const nsName = (o) => (o.namespace ? `${o.namespace}/${o.name}` : o.name)
