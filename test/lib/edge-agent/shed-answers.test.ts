@@ -9,10 +9,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../../../lib/edge/protocol.ts'
-import { pollResult } from '../../../lib/edge-agent/agent.ts'
 import { createCenterClient, type HeldAnswer } from '../../../lib/edge-agent/center-client.ts'
 import { runHeldLoop } from '../../../lib/edge-agent/held-loop.ts'
 import { runPollLoop } from '../../../lib/edge-agent/poll-loop.ts'
+import { pollResult } from '../../../lib/edge-agent/poll-result.ts'
 import { retryAfterMemory } from '../../../lib/edge-agent/retry-after.ts'
 import { createLogger, silentLogger } from '../../../lib/log.ts'
 import { RemoteError } from '../../../lib/remote/remote-error.ts'
