@@ -7,6 +7,7 @@
 import { byOperation } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { Goal } from './goal.ts'
+import { npmStartEdgesGoals, renderNpmStartEdges } from './npm-start-edges-report.ts'
 import { renderRollout, rolloutCosts, rolloutGoals } from './rollout-report.ts'
 import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
@@ -63,6 +64,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       edges: fleet?.agents ?? null,
     },
     ...rolloutGoals(s.rollout),
+    ...npmStartEdgesGoals(s.npmStartEdges),
   }
 }
 
@@ -209,6 +211,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
           `    ${d.view.padEnd(28)} p50 ${Math.round(d.p50Ms)} ms, slowest ${Math.round(d.maxMs)} ms, ${Math.round(d.bytes / 1024)} KiB`
       )
     )
+  lines.push(...renderNpmStartEdges(s.npmStartEdges))
   const c = operationCosts(s)
   lines.push(
     '',

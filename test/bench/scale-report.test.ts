@@ -28,6 +28,8 @@ const GOAL_KEYS = [
   'centerCpuIdleFraction',
   'rolloutPromotionMaxSeconds',
   'rolloutIdleReadsPerPollAdded',
+  'npmStartHeldPropagationP99Ms',
+  'npmStartPlainPropagationP99Ms',
 ]
 
 const small = fanOut({ targets: 1000 })
@@ -113,6 +115,7 @@ const full: ScaleResults = {
     change: timed(6_000),
     dashboard: [{ view: 'matrix, first 100 edges', p50Ms: 41.6, maxMs: 90.2, bytes: 30_720 }],
   },
+  npmStartEdges: null,
   budgets: [
     {
       edges: 1000,
