@@ -1,6 +1,7 @@
 /**
  * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout`, `--skip-edge`,
- * `--skip-limits`, `--scale` (the scale figures instead), `--skip-rollout`, `--skip-npm-start` and the knobs that size each phase (the options, defaults and help text are in options.ts).
+ * `--skip-limits`, `--scale` (the scale figures instead), `--skip-rollout`, `--skip-npm-start`,
+ * `--skip-npm-start-edges` and the knobs that size each phase (the options, defaults and help text are in options.ts).
  * Explicit flags win over the `--quick` preset whatever their order. Parsing is pure: it returns
  * what to do (help, an error message, or the options) and never exits.
  */
@@ -55,6 +56,8 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--scale-idle-intervals': { key: 'scaleIdleIntervals', min: 1, max: 100 },
   '--npm-start-edges': { key: 'npmStartEdges', min: 0, max: 100_000 },
   '--npm-start-objects': { key: 'npmStartObjects', min: 1, max: 10_000 },
+  '--npm-start-agents': { key: 'npmStartAgents', min: 0, max: 2000 },
+  '--npm-start-changes': { key: 'npmStartChanges', min: 1, max: 100 },
 }
 
 function parseInteger(flag: string, raw: string | undefined, min: number, max: number) {
@@ -112,7 +115,8 @@ const SWITCHES: Record<string, Partial<BenchOptions>> = {
   '--skip-fair-npm-start': { skipFairNpmStart: true },
   '--skip-edge-cold': { edgeColdCost: false },
   '--scale': { scale: true },
-  '--skip-npm-start': { npmStartEdges: 0 },
+  '--skip-npm-start': { npmStartEdges: 0, npmStartAgents: 0 },
+  '--skip-npm-start-edges': { npmStartAgents: 0 },
   '--skip-rollout': { skipRollout: true },
 }
 

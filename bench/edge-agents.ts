@@ -1,7 +1,7 @@
 /**
  * A fleet of real edge agents in this process: for each mailbox, the agent of
  * lib/edge-agent/agent.ts (createAgent) with its real center client (createCenterClient: Node's
- * fetch to the hub's edge API over HTTP, with that mailbox's own token), its own state folder, and
+ * fetch to the hub's edge API over HTTP, or HTTPS trusting `ca`, with that mailbox's own token), its own state folder, and
  * — instead of a real edge cluster — an in-memory EdgeKube (edge-memory-kube.ts). Each agent runs
  * the real poll loop (lib/edge-agent/poll-loop.ts: the interval with ±10% jitter, backoff after
  * failures), first waiting a random part of one interval so the fleet's polls spread across it as
@@ -30,6 +30,8 @@ export type WriteSeen = { ref: ObjectRef; marker?: string | undefined; atMs: num
 
 export type FleetOptions = {
   baseUrl: string
+  /** PEM of the CA an https center's certificate chains to (npm start's stack). */
+  ca?: string
   members: readonly FleetMember[]
   intervalMs: number
   /** Held polls of this many seconds (held-loop.ts); absent or 0: plain polls. */
@@ -78,7 +80,12 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   }
   const centers = o.members.map((m) =>
     countingClient(
-      createCenterClient({ baseUrl: o.baseUrl, mailbox: m.mailbox, token: async () => m.token }),
+      createCenterClient({
+        baseUrl: o.baseUrl,
+        ...(o.ca ? { ca: o.ca } : {}),
+        mailbox: m.mailbox,
+        token: async () => m.token,
+      }),
       tally
     )
   )

@@ -18,6 +18,7 @@ import type { AgentRequests, PollStats } from './edge-types.ts'
 export type ChildStart = {
   t: 'start'
   baseUrl: string
+  ca?: string
   members: FleetMember[]
   /** Global index of `members[0]`. */
   first: number
@@ -59,6 +60,7 @@ const sent = (m: ChildMessage) =>
 async function main(start: ChildStart) {
   const fleet = await startFleet({
     baseUrl: start.baseUrl,
+    ...(start.ca ? { ca: start.ca } : {}),
     members: start.members,
     intervalMs: start.intervalMs,
     ...(start.holdSeconds ? { holdSeconds: start.holdSeconds } : {}),

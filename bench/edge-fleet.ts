@@ -56,6 +56,7 @@ function share(o: FleetOptions, first: number, count: number, index: number): Sh
   const start: ChildStart = {
     t: 'start',
     baseUrl: o.baseUrl,
+    ...(o.ca ? { ca: o.ca } : {}),
     members: o.members.slice(first, first + count),
     first,
     intervalMs: o.intervalMs,

@@ -77,6 +77,10 @@ export type BenchOptions = {
   npmStartEdges: number
   /** Scale: ConfigMaps of the run through `npm start`'s stack. */
   npmStartObjects: number
+  /** Scale: real agents of the propagation run through `npm start` (0 leaves it out). */
+  npmStartAgents: number
+  /** Scale: timed source writes per poll mode of that run. */
+  npmStartChanges: number
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -117,6 +121,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   skipRollout: false,
   npmStartEdges: 1000,
   npmStartObjects: 20,
+  npmStartAgents: 20,
+  npmStartChanges: 5,
 }
 
 export const QUICK_OPTIONS: Partial<BenchOptions> = {
@@ -141,6 +147,8 @@ export const QUICK_OPTIONS: Partial<BenchOptions> = {
   scaleHoldSeconds: 20,
   npmStartEdges: 50,
   npmStartObjects: 5,
+  npmStartAgents: 5,
+  npmStartChanges: 3,
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -214,7 +222,11 @@ Scale (the ten-thousand-edge figures; the other phases are left out):
                           and what the Rollout adds to an idle fleet's costs)
   --npm-start-edges N     edges of the npm start run (${DEFAULT_OPTIONS.npmStartEdges}; --quick: ${QUICK_OPTIONS.npmStartEdges}; 0: none)
   --npm-start-objects N   ConfigMaps of the npm start run (${DEFAULT_OPTIONS.npmStartObjects})
-  --skip-npm-start        leave the npm start run out
+  --npm-start-agents N    real agents of the propagation run through npm start: plain polls every
+                          15 s, then held polls (wait=300 s), side by side (${DEFAULT_OPTIONS.npmStartAgents}; --quick: ${QUICK_OPTIONS.npmStartAgents}; 0: none)
+  --npm-start-changes N   timed source writes per poll mode of that run (${DEFAULT_OPTIONS.npmStartChanges}; --quick: ${QUICK_OPTIONS.npmStartChanges})
+  --skip-npm-start-edges  leave that propagation run out
+  --skip-npm-start        leave both npm start runs out
 
 Environment (the npm start run, to find out why a step ran):
   BENCH_LOG_LEVEL=debug   the stack's log level (info): the relay then logs each event's keys

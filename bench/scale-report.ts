@@ -8,6 +8,7 @@ import { byOperation } from './fan-out-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { Goal } from './goal.ts'
 import { heldGoals, renderHeld } from './held-idle-report.ts'
+import { npmStartEdgesGoals, renderNpmStartEdges } from './npm-start-edges-report.ts'
 import { renderRollout, rolloutCosts, rolloutGoals } from './rollout-report.ts'
 import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
@@ -65,6 +66,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
     },
     ...rolloutGoals(s.rollout),
     ...heldGoals(s.idle),
+    ...npmStartEdgesGoals(s.npmStartEdges),
   }
 }
 
@@ -212,6 +214,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
           `    ${d.view.padEnd(28)} p50 ${Math.round(d.p50Ms)} ms, slowest ${Math.round(d.maxMs)} ms, ${Math.round(d.bytes / 1024)} KiB`
       )
     )
+  lines.push(...renderNpmStartEdges(s.npmStartEdges))
   const c = operationCosts(s)
   lines.push(
     '',

@@ -9,9 +9,12 @@
  * second against a bare 304 endpoint (edge-idle.ts). Propagation to real agents runs on a stack of
  * its own at the `--edge-agents` counts (edge.ts). Last, unless `--skip-npm-start`, the
  * registration, fan-out and change rows again through `npm start`'s stack at `--npm-start-edges`
- * (scale-npm-start.ts). scale-report.ts renders it all and the goals line.
+ * (scale-npm-start.ts), and, unless `--skip-npm-start-edges`, propagation to `--npm-start-agents`
+ * real agents through a stack of its own, plain polls at 15 s beside held ones (npm-start-edges.ts).
+ * scale-report.ts renders it all and the goals line.
  */
 import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
+import { HOLD_DEFAULT_SECONDS } from '../lib/edge/protocol.ts'
 import { profiled } from './cpu-profile.ts'
 import { IDLE_MAILBOXES, runEdge } from './edge.ts'
 import { measureIdle } from './edge-idle.ts'
@@ -24,6 +27,8 @@ import { fleetTargets, withFreshEtags } from './fleet-targets.ts'
 import { type HeldIdle, measureHeldFleet } from './held-idle.ts'
 import { createHubClient } from './hub-client.ts'
 import { summarizeByKind } from './invocation-log.ts'
+import { type NpmStartEdges, runNpmStartEdges } from './npm-start-edges.ts'
+import { NPM_START_INTERVAL_MS } from './npm-start-edges-report.ts'
 import type { BenchOptions } from './options.ts'
 import { runRawBaseline } from './raw-dynamo.ts'
 import { runRolloutPhase } from './rollout-phase.ts'
@@ -47,6 +52,8 @@ export type ScaleResults = {
   rollout: RolloutResults | null
   propagation: EdgeResults | null
   npmStart: NpmStartScale | null
+  /** Propagation to real agents through npm start, plain then held (npm-start-edges.ts). */
+  npmStartEdges: NpmStartEdges | null
   /** Per in-process size, the invocations' overruns and refusals by kind (scale-budgets.ts). */
   budgets: ScaleBudgets[]
 }
@@ -288,5 +295,18 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           progress
         )
       : null
-  return { rows, idle, rollout, propagation, npmStart, budgets }
+  const npmStartEdges =
+    o.npmStartAgents > 0
+      ? await runNpmStartEdges(
+          {
+            agents: o.npmStartAgents,
+            changes: o.npmStartChanges,
+            intervalMs: NPM_START_INTERVAL_MS,
+            holdSeconds: HOLD_DEFAULT_SECONDS,
+            itemBytes: o.itemBytes,
+          },
+          progress
+        )
+      : null
+  return { rows, idle, rollout, propagation, npmStart, npmStartEdges, budgets }
 }

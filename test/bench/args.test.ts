@@ -21,6 +21,17 @@ describe('parseArgs', () => {
     expect(USAGE).toContain('"goals"')
   })
 
+  it('reads the npm start propagation run: 20 agents (5 quick), its own skip, both with --skip-npm-start', () => {
+    expect(options(['--scale'])).toMatchObject({ npmStartAgents: 20, npmStartChanges: 5 })
+    expect(options(['--scale', '--quick'])).toMatchObject({ npmStartAgents: 5, npmStartChanges: 3 })
+    expect(options(['--quick', '--npm-start-agents', '20']).npmStartAgents).toBe(20)
+    const skipped = options(['--scale', '--skip-npm-start-edges'])
+    expect(skipped).toMatchObject({ npmStartAgents: 0, npmStartEdges: 1000 })
+    expect(options(['--skip-npm-start'])).toMatchObject({ npmStartAgents: 0, npmStartEdges: 0 })
+    expect(parseArgs(['--npm-start-changes', '0'])).toMatchObject({ kind: 'error' })
+    expect(USAGE).toContain('--skip-npm-start-edges')
+  })
+
   it('reads the held-poll hold of the edge phase (300 s by default, 0 leaves it out)', () => {
     expect(DEFAULT_OPTIONS.edgeHoldSeconds).toBe(300)
     expect(options(['--edge-hold-seconds', '0']).edgeHoldSeconds).toBe(0)

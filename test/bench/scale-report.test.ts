@@ -32,6 +32,8 @@ const GOAL_KEYS = [
   'heldIdleCpuRatio',
   'heldIdleReadsRatio',
   'heldChangeToBound',
+  'npmStartHeldPropagationP99Ms',
+  'npmStartPlainPropagationP99Ms',
 ]
 
 const small = fanOut({ targets: 1000 })
@@ -118,6 +120,7 @@ const full: ScaleResults = {
     change: timed(6_000),
     dashboard: [{ view: 'matrix, first 100 edges', p50Ms: 41.6, maxMs: 90.2, bytes: 30_720 }],
   },
+  npmStartEdges: null,
   budgets: [
     {
       edges: 1000,
