@@ -12,6 +12,7 @@ import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
 import type { TimedPhase } from './scale-npm-start.ts'
 import { round } from './stats.ts'
+import { renderStorm, stormGoals } from './storm-report.ts'
 
 export type { Goal }
 
@@ -63,6 +64,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       edges: fleet?.agents ?? null,
     },
     ...rolloutGoals(s.rollout),
+    ...stormGoals(s.storm),
   }
 }
 
@@ -192,7 +194,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
     )
-  lines.push(...renderRollout(s.rollout))
+  lines.push(...renderRollout(s.rollout), ...renderStorm(s.storm))
   const n = s.npmStart
   if (n)
     lines.push(
@@ -274,6 +276,7 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
       unchangedRuns: { fanout: r.initial.unchangedRuns, change: r.change.unchangedRuns },
     })),
     idleFleet: s.idle?.fleet ?? null,
+    storm: s.storm,
     costs: operationCosts(s),
     npmStartRuns: s.npmStart
       ? {

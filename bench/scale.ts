@@ -9,7 +9,9 @@
  * second against a bare 304 endpoint (edge-idle.ts). Propagation to real agents runs on a stack of
  * its own at the `--edge-agents` counts (edge.ts). Last, unless `--skip-npm-start`, the
  * registration, fan-out and change rows again through `npm start`'s stack at `--npm-start-edges`
- * (scale-npm-start.ts). scale-report.ts renders it all and the goals line.
+ * (scale-npm-start.ts). After the idle fleet, on the same stack, the storm: the center stopped
+ * for `--storm-outage-seconds` under every mailbox's simulated agent, then resumed (storm.ts).
+ * scale-report.ts renders it all and the goals line.
  */
 import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
 import { profiled } from './cpu-profile.ts'
@@ -31,6 +33,7 @@ import type { ScaleBudgets } from './scale-budgets.ts'
 import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
 import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
 import { BENCH_TOKEN, type BenchStack, edgeDepsOf, startBenchStack } from './stack.ts'
+import { benchLiveness, runStorm, type StormResult } from './storm.ts'
 
 export type ScaleResults = {
   rows: FanOutResults[]
@@ -42,6 +45,8 @@ export type ScaleResults = {
   } | null
   /** The rollout phase on the largest size's stack (rollout-phase.ts), null when left out. */
   rollout: RolloutResults | null
+  /** The storm phase on the largest size's stack (storm.ts), null when left out. */
+  storm: StormResult | null
   propagation: EdgeResults | null
   npmStart: NpmStartScale | null
   /** Per in-process size, the invocations' overruns and refusals by kind (scale-budgets.ts). */
@@ -91,6 +96,22 @@ async function idleOn(
     concurrency: o.concurrency,
   })
   return { fleet, bare, answerBytes: bytes }
+}
+
+/** The storm phase on a stack: its hub paused and resumed, its edges' liveness read after. */
+function stormOn(stack: BenchStack, o: BenchOptions, progress: Progress, targets: PollTarget[]) {
+  const hub = createHubClient(stack.hub.url, BENCH_TOKEN)
+  const deps = {
+    baseUrl: stack.hub.url,
+    pause: () => stack.hub.pause(),
+    resume: () => stack.hub.resume(),
+    liveness: () => benchLiveness(hub, stack.hub.deps.kv, stack.hub.deps.liveness),
+    progress,
+  }
+  return runStorm(deps, targets, {
+    intervalMs: o.pollIntervalMs,
+    outageMs: o.stormOutageSeconds * 1000,
+  })
 }
 
 /**
@@ -156,6 +177,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
   const budgets: ScaleBudgets[] = []
   let idle: ScaleResults['idle'] = null
   let rollout: RolloutResults | null = null
+  let storm: StormResult | null = null
   const sizes = [...o.scaleEdges].sort((a, b) => a - b)
   for (const [i, edges] of sizes.entries()) {
     progress(`scale: ${edges} edges, in process`)
@@ -194,7 +216,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           elapsedMs: summarized.elapsedMs,
         },
       })
-      if (i < sizes.length - 1 || (o.skipEdge && o.skipRollout)) continue
+      if (i < sizes.length - 1 || (o.skipEdge && o.skipRollout && o.skipStorm)) continue
       let targets = await fleetTargets(stack, progress)
       if (!o.skipRollout) {
         const phase = await runRolloutPhase(
@@ -220,6 +242,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
         targets = phase.targets
       }
       if (!o.skipEdge) idle = await idleOn(stack, o, progress, targets)
+      if (!o.skipStorm) storm = await stormOn(stack, o, progress, targets)
     } finally {
       await stack.close()
     }
@@ -261,5 +284,5 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           progress
         )
       : null
-  return { rows, idle, rollout, propagation, npmStart, budgets }
+  return { rows, idle, rollout, storm, propagation, npmStart, budgets }
 }

@@ -28,6 +28,8 @@ const GOAL_KEYS = [
   'centerCpuIdleFraction',
   'rolloutPromotionMaxSeconds',
   'rolloutIdleReadsPerPollAdded',
+  'stormEdgesNotHeartbeating',
+  'stormRecoveryMaxSeconds',
 ]
 
 const small = fanOut({ targets: 1000 })
@@ -51,6 +53,7 @@ const timed = (ms: number) => ({
 
 const full: ScaleResults = {
   rollout: null,
+  storm: null,
   rows: [small, large],
   idle: {
     fleet: {
