@@ -32,7 +32,12 @@ export type PassResult = {
   delayMs: number
 }
 
-export type StormAgent = { pass(): Promise<PassResult>; failures(): number }
+export type StormAgent = {
+  pass(): Promise<PassResult>
+  failures(): number
+  /** The last accepted heartbeat's pass time, epoch ms. */
+  lastBeatMs(): number
+}
 
 /** An agent whose last accepted heartbeat was at `lastBeatMs` (epoch ms). */
 export function createStormAgent(d: StormAgentDeps, lastBeatMs: number): StormAgent {
@@ -81,5 +86,5 @@ export function createStormAgent(d: StormAgentDeps, lastBeatMs: number): StormAg
     return { ok, beat, delayMs }
   }
 
-  return { pass, failures: () => failures }
+  return { pass, failures: () => failures, lastBeatMs: () => lastBeat }
 }

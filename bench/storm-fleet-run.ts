@@ -8,7 +8,8 @@
  * had). Once the parent says when it stopped the center (`stopped`), each agent's recovery is the
  * end of its first successful pass started at or after that time (a request sent after the stop
  * can only be answered once the center is back); the run ends when every agent has recovered, or
- * `capMs` after the stop, or when `abort` fires.
+ * `capMs` after the stop, or when `abort` fires. Each agent's longest time between two accepted
+ * heartbeats is kept too: past the staleness threshold, the center saw that edge go Stale.
  */
 import { defaultSleep } from '../lib/edge-agent/poll-loop.ts'
 import { desiredPath, type PollTarget } from './edge-poll.ts'
@@ -38,6 +39,8 @@ export type StormFleetRaw = {
   seconds: SecondRow[]
   /** Per agent, its recovery (epoch ms), null when it did not recover before the cap. */
   recoveredAt: (number | null)[]
+  /** Per agent, the longest time between two accepted heartbeats, ms. */
+  longestBeatGapMs: number[]
 }
 
 export type StormControl = {
@@ -58,6 +61,7 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
   c.abort.addEventListener('abort', end)
   const timeoutMs = i.timeoutMs ?? 30_000
   const recoveredAt: (number | null)[] = new Array(n).fill(null)
+  const longestBeatGapMs: number[] = new Array(n).fill(0)
   let recovered = 0
   let stopAt: number | undefined
   let cap: ReturnType<typeof setTimeout> | undefined
@@ -107,8 +111,11 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
     await defaultSleep(Math.random() * i.intervalMs, ended.signal)
     while (!ended.signal.aborted) {
       const passAt = Date.now()
+      const beatBefore = agent.lastBeatMs()
       const r = await agent.pass()
       if (ended.signal.aborted) break
+      if (r.beat)
+        longestBeatGapMs[a] = Math.max(longestBeatGapMs[a]!, agent.lastBeatMs() - beatBefore)
       if (r.beat && !beaten.has(a)) {
         beaten.add(a)
         if (beaten.size === n) warm()
@@ -124,5 +131,13 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
   clearTimeout(warmCap)
   if (cap) clearTimeout(cap)
   c.abort.removeEventListener('abort', end)
-  return { agents: n, startedAt, warmAt, warmed: beaten.size, seconds: counts.rows(), recoveredAt }
+  return {
+    agents: n,
+    startedAt,
+    warmAt,
+    warmed: beaten.size,
+    seconds: counts.rows(),
+    recoveredAt,
+    longestBeatGapMs,
+  }
 }

@@ -5,7 +5,8 @@
  * the last STEADY_SECONDS whole seconds) against the peak after the resume, and the requests and
  * their outcomes during the outage and after it (by whole seconds: the stop's second counts as
  * outage, the resume's as after). `livenessCounts` sorts SyncTargets by the center's own rule
- * (lib/summarize/liveness.ts: the later of the lease and the status heartbeat). Pure.
+ * (lib/summarize/liveness.ts: the later of the lease and the status heartbeat); `staleOnTheWay`
+ * counts the agents silent that long at some point (Stale for a while is right; left so is not). Pure.
  */
 import type { KubeObject } from '../lib/kube/types.ts'
 import {
@@ -13,6 +14,7 @@ import {
   type Liveness,
   lastHeard,
   livenessAt,
+  STALE_AFTER_MS,
 } from '../lib/summarize/liveness.ts'
 import { round, summarize } from './stats.ts'
 import { type CountKey, emptyRow, type SecondRow, sentIn } from './storm-counts.ts'
@@ -43,6 +45,8 @@ export type StormResult = {
   peakToSteady: number | null
   outage: StormTotals
   after: StormTotals
+  /** Agents whose heartbeats were STALE_AFTER_MS or more apart: the center saw them Stale a while. */
+  staleOnTheWay: number
   /** The center's liveness of every SyncTarget once the run ended. */
   liveness: LivenessCounts
   /** Requests sent per second from STEADY_SECONDS before the stop on, by offset from the resume. */
@@ -97,6 +101,7 @@ export function summarizeStorm(
     peakToSteady: steady > 0 ? round(peakPerSecond / steady, 2) : null,
     outage: totals(outage),
     after: totals(after),
+    staleOnTheWay: raw.longestBeatGapMs.filter((g) => g >= STALE_AFTER_MS).length,
     liveness,
     perSecond: [...before, ...outage, ...after].map((r) => ({
       t: (r.at - resumeSec) / 1000,

@@ -39,6 +39,7 @@ function raw(recoveredAt: (number | null)[]): StormFleetRaw {
     warmed: recoveredAt.length,
     seconds: c.rows(),
     recoveredAt,
+    longestBeatGapMs: recoveredAt.map((_, i) => (i === 0 ? 200_000 : 60_000)),
   }
 }
 
@@ -59,6 +60,8 @@ describe('summarizeStorm', () => {
     expect(s.peakAtSeconds).toBe(2)
     expect(s.peakToSteady).toBe(3.5)
     expect(s.warmSeconds).toBe(30)
+    // 200 s between two heartbeats is past the 3 min threshold: that edge was Stale a while
+    expect(s.staleOnTheWay).toBe(1)
     expect(s.outage.refused).toBe(60)
     expect(s.outage.sent).toBe(60)
     expect(s.after).toMatchObject({ sent: 36, s5xx: 5, retryAfter: 5, s2xx: 1, refused: 0 })
