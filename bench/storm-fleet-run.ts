@@ -47,10 +47,13 @@ export type StormControl = {
   /** Resolves with the time the center was stopped (epoch ms). */
   stopped: Promise<number>
   onWarm(at: number, warmed: number): void
+  /** Told every PROGRESS_MS after the stop: how many agents have recovered. */
+  onProgress?(recovered: number): void
   abort: AbortSignal
 }
 
 const HEARTBEAT = { kind: 'Report', heartbeat: true }
+export const PROGRESS_MS = 30_000
 
 export async function runStormFleet(i: StormFleetInput, c: StormControl): Promise<StormFleetRaw> {
   const n = i.targets.length
@@ -65,9 +68,11 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
   let recovered = 0
   let stopAt: number | undefined
   let cap: ReturnType<typeof setTimeout> | undefined
+  let ticks: ReturnType<typeof setInterval> | undefined
   void c.stopped.then((at) => {
     stopAt = at
     cap = setTimeout(end, Math.max(0, at + i.capMs - Date.now()))
+    ticks = setInterval(() => c.onProgress?.(recovered), PROGRESS_MS)
   })
   const beaten = new Set<number>()
   let warmAt = 0
@@ -130,6 +135,7 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
   await Promise.all(i.targets.map((_, a) => loop(a)))
   clearTimeout(warmCap)
   if (cap) clearTimeout(cap)
+  if (ticks) clearInterval(ticks)
   c.abort.removeEventListener('abort', end)
   return {
     agents: n,

@@ -5,7 +5,8 @@
  * warmCapMs, timeoutMs? }`, later `{ "stopAt": <epoch ms> }` when the parent has stopped the
  * center — and runs one simulated agent per target with the real agent's poll, heartbeat, backoff
  * and Retry-After rules (storm-fleet-run.ts, storm-agent.ts). It prints JSON lines on stdout:
- * `{ "event": "warm", at, warmed }` once every agent had a heartbeat accepted, and last
+ * `{ "event": "warm", at, warmed }` once every agent had a heartbeat accepted, `{ "event":
+ * "progress", recovered }` every PROGRESS_MS after the stop, and last
  * `{ "event": "result", ... }` (StormFleetRaw: per-second counts, per-agent recovery times) when
  * every agent has recovered after the stop, `capMs` after it, or when stdin closes. `--help`
  * says this.
@@ -42,7 +43,8 @@ if (process.argv.includes('--help')) {
     stopped,
     abort: abort.signal,
     onWarm: (at, warmed) => say({ event: 'warm', at, warmed }),
+    onProgress: (recovered) => say({ event: 'progress', recovered }),
   })
-  say({ event: 'result', ...raw })
-  process.exit(0)
+  // a pipe's write is asynchronous: exit once the (large) line is out, never before
+  process.stdout.write(`${JSON.stringify({ event: 'result', ...raw })}\n`, () => process.exit(0))
 }

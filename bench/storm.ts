@@ -80,7 +80,10 @@ export async function benchLiveness(
   return livenessCounts(rows, nowMs, rule)
 }
 
-type Line = { event: 'warm'; at: number; warmed: number } | ({ event: 'result' } & StormFleetRaw)
+type Line =
+  | { event: 'warm'; at: number; warmed: number }
+  | { event: 'progress'; recovered: number }
+  | ({ event: 'result' } & StormFleetRaw)
 
 export async function runStorm(
   deps: StormDeps,
@@ -129,7 +132,9 @@ export async function runStorm(
     progress(
       `storm: the center is back after ${((resumedAt - stopAt) / 1000).toFixed(1)} s; waiting for every agent`
     )
-    const result = await next()
+    let result = await next()
+    for (; result.event === 'progress'; result = await next())
+      progress(`storm: ${result.recovered}/${targets.length} agents back`)
     if (result.event !== 'result') throw new Error('storm pollers: expected the result')
     const liveness = await deps.liveness()
     const s = summarizeStorm(
