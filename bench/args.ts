@@ -1,6 +1,6 @@
 /**
  * The benchmark's command line: `--help`, `--quick` (a short run), `--skip-fanout`, `--skip-edge`,
- * `--skip-limits`, `--scale` (the scale figures instead), `--skip-rollout`, `--skip-npm-start`,
+ * `--skip-limits`, `--scale` (the scale figures instead), `--skip-rollout`, `--skip-storm`, `--skip-npm-start`,
  * `--skip-npm-start-edges` and the knobs that size each phase (the options, defaults and help text are in options.ts).
  * Explicit flags win over the `--quick` preset whatever their order. Parsing is pure: it returns
  * what to do (help, an error message, or the options) and never exits.
@@ -22,6 +22,7 @@ type NumberKey = Exclude<
   | 'skipLimits'
   | 'skipFairNpmStart'
   | 'skipRollout'
+  | 'skipStorm'
   | 'edgeColdCost'
   | 'watchSettleMs'
   | 'edgeAgents'
@@ -54,6 +55,7 @@ const NUMBER_FLAGS: Record<string, { key: NumberKey; min: number; max: number }>
   '--max-seconds': { key: 'maxSeconds', min: 1, max: 86_400 },
   '--scale-objects': { key: 'scaleObjects', min: 1, max: 10_000 },
   '--scale-idle-intervals': { key: 'scaleIdleIntervals', min: 1, max: 100 },
+  '--storm-outage-seconds': { key: 'stormOutageSeconds', min: 1, max: 3600 },
   '--npm-start-edges': { key: 'npmStartEdges', min: 0, max: 100_000 },
   '--npm-start-objects': { key: 'npmStartObjects', min: 1, max: 10_000 },
   '--npm-start-agents': { key: 'npmStartAgents', min: 0, max: 2000 },
@@ -118,6 +120,7 @@ const SWITCHES: Record<string, Partial<BenchOptions>> = {
   '--skip-npm-start': { npmStartEdges: 0, npmStartAgents: 0 },
   '--skip-npm-start-edges': { npmStartAgents: 0 },
   '--skip-rollout': { skipRollout: true },
+  '--skip-storm': { skipStorm: true },
 }
 
 /** What the command line asks for (flags after `npm run bench --`). */

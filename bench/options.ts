@@ -73,6 +73,10 @@ export type BenchOptions = {
   scaleHoldSeconds: number
   /** Scale: leaves the rollout phase (rollout-phase.ts) out. */
   skipRollout: boolean
+  /** Scale: leaves the storm phase (storm.ts) out. */
+  skipStorm: boolean
+  /** Scale: how long the storm phase stops the center, s. */
+  stormOutageSeconds: number
   /** Scale: edges of the run through `npm start`'s stack (0 leaves it out). */
   npmStartEdges: number
   /** Scale: ConfigMaps of the run through `npm start`'s stack. */
@@ -119,6 +123,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   scaleIdleIntervals: 3,
   scaleHoldSeconds: 300,
   skipRollout: false,
+  skipStorm: false,
+  stormOutageSeconds: 60,
   npmStartEdges: 1000,
   npmStartObjects: 20,
   npmStartAgents: 20,
@@ -220,6 +226,11 @@ Scale (the ten-thousand-edge figures; the other phases are left out):
   --skip-rollout          leave out the rollout phase (on the largest size: a Rollout in four waves
                           of the fan-out's edges, each wave's promotion timed to its mailboxes,
                           and what the Rollout adds to an idle fleet's costs)
+  --skip-storm            leave out the storm phase (on the largest size, after the idle fleet: every
+                          mailbox's simulated agent keeping the real agent's backoff and Retry-After,
+                          the center stopped, then resumed; recovery per agent, peak request rate,
+                          the center's liveness of every edge at the end)
+  --storm-outage-seconds N  how long the storm phase stops the center (${DEFAULT_OPTIONS.stormOutageSeconds})
   --npm-start-edges N     edges of the npm start run (${DEFAULT_OPTIONS.npmStartEdges}; --quick: ${QUICK_OPTIONS.npmStartEdges}; 0: none)
   --npm-start-objects N   ConfigMaps of the npm start run (${DEFAULT_OPTIONS.npmStartObjects})
   --npm-start-agents N    real agents of the propagation run through npm start: plain polls every

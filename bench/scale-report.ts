@@ -14,6 +14,7 @@ import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites, renderScaleBudgets } from './scale-budgets.ts'
 import type { TimedPhase } from './scale-npm-start.ts'
 import { round } from './stats.ts'
+import { renderStorm, stormGoals } from './storm-report.ts'
 
 export type { Goal }
 
@@ -67,6 +68,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
     ...rolloutGoals(s.rollout),
     ...heldGoals(s.idle),
     ...npmStartEdgesGoals(s.npmStartEdges),
+    ...stormGoals(s.storm),
   }
 }
 
@@ -197,7 +199,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
     lines.push(
       `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
     )
-  lines.push(...renderRollout(s.rollout))
+  lines.push(...renderRollout(s.rollout), ...renderStorm(s.storm))
   const n = s.npmStart
   if (n)
     lines.push(
@@ -281,6 +283,7 @@ export function scaleJson(s: ScaleResults, pollIntervalMs: number, durationMs: n
     })),
     idleFleet: s.idle?.fleet ?? null,
     heldIdleFleet: s.idle?.held ?? null,
+    storm: s.storm,
     costs: operationCosts(s),
     npmStartRuns: s.npmStart
       ? {

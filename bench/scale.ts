@@ -11,6 +11,8 @@
  * registration, fan-out and change rows again through `npm start`'s stack at `--npm-start-edges`
  * (scale-npm-start.ts), and, unless `--skip-npm-start-edges`, propagation to `--npm-start-agents`
  * real agents through a stack of its own, plain polls at 15 s beside held ones (npm-start-edges.ts).
+ * After the idle fleet, on the same stack, the storm: the center stopped for
+ * `--storm-outage-seconds` under every mailbox's simulated agent, then resumed (storm.ts).
  * scale-report.ts renders it all and the goals line.
  */
 import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
@@ -37,6 +39,7 @@ import type { ScaleBudgets } from './scale-budgets.ts'
 import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
 import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
 import { BENCH_TOKEN, type BenchStack, edgeDepsOf, startBenchStack } from './stack.ts'
+import { benchLiveness, runStorm, type StormResult } from './storm.ts'
 
 export type ScaleResults = {
   rows: FanOutResults[]
@@ -50,6 +53,8 @@ export type ScaleResults = {
   } | null
   /** The rollout phase on the largest size's stack (rollout-phase.ts), null when left out. */
   rollout: RolloutResults | null
+  /** The storm phase on the largest size's stack (storm.ts), null when left out. */
+  storm: StormResult | null
   propagation: EdgeResults | null
   npmStart: NpmStartScale | null
   /** Propagation to real agents through npm start, plain then held (npm-start-edges.ts). */
@@ -126,6 +131,22 @@ async function idleOn(
   return { fleet, held, bare, answerBytes: bytes }
 }
 
+/** The storm phase on a stack: its hub paused and resumed, its edges' liveness read after. */
+function stormOn(stack: BenchStack, o: BenchOptions, progress: Progress, targets: PollTarget[]) {
+  const hub = createHubClient(stack.hub.url, BENCH_TOKEN)
+  const deps = {
+    baseUrl: stack.hub.url,
+    pause: () => stack.hub.pause(),
+    resume: () => stack.hub.resume(),
+    liveness: () => benchLiveness(hub, stack.hub.deps.kv, stack.hub.deps.liveness),
+    progress,
+  }
+  return runStorm(deps, targets, {
+    intervalMs: o.pollIntervalMs,
+    outageMs: o.stormOutageSeconds * 1000,
+  })
+}
+
 /**
  * The invocations the summarize step may take for one placement of `objects` ConfigMaps over
  * `edges` destinations (functions/reconcile-summarize/pages/): one per page read (a hook
@@ -189,6 +210,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
   const budgets: ScaleBudgets[] = []
   let idle: ScaleResults['idle'] = null
   let rollout: RolloutResults | null = null
+  let storm: StormResult | null = null
   const sizes = [...o.scaleEdges].sort((a, b) => a - b)
   for (const [i, edges] of sizes.entries()) {
     progress(`scale: ${edges} edges, in process`)
@@ -227,7 +249,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           elapsedMs: summarized.elapsedMs,
         },
       })
-      if (i < sizes.length - 1 || (o.skipEdge && o.skipRollout)) continue
+      if (i < sizes.length - 1 || (o.skipEdge && o.skipRollout && o.skipStorm)) continue
       let targets = await fleetTargets(stack, progress)
       if (!o.skipRollout) {
         const phase = await runRolloutPhase(
@@ -254,6 +276,7 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
       }
       if (!o.skipEdge)
         idle = await idleOn(stack, o, progress, { targets, placementKey: row.placementKey })
+      if (!o.skipStorm) storm = await stormOn(stack, o, progress, targets)
     } finally {
       await stack.close()
     }
@@ -308,5 +331,5 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
           progress
         )
       : null
-  return { rows, idle, rollout, propagation, npmStart, npmStartEdges, budgets }
+  return { rows, idle, rollout, storm, propagation, npmStart, npmStartEdges, budgets }
 }

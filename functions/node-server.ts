@@ -16,6 +16,9 @@
  * accepting, ends idle connections at once and busy ones after CLOSE_GRACE_MS: a connection whose
  * client vanished without a FIN (one accepted through SYN cookies after its client's connect
  * timed out, under a flood of connections) looks open forever and held close() for good.
+ * `pause()` is an outage (the storm bench, bench/storm.ts): the server stops listening and ends
+ * every open connection at once, so clients meet refused connects and resets; `resume()` listens
+ * on the same port again, the app, its caches and its store untouched.
  */
 
 import { createServer } from 'node:http'
@@ -75,6 +78,10 @@ export type NodeHub = {
   deps: HubDeps
   /** Waits for background work started so far (garbage collection, terminations). */
   settle(): Promise<void>
+  /** Stops listening and ends every connection now (an outage); the app keeps its state. */
+  pause(): Promise<void>
+  /** Listens on the same port again after `pause()`. */
+  resume(): Promise<void>
   close(): Promise<void>
 }
 
@@ -148,11 +155,25 @@ export async function startNodeHub(opts: NodeHubOptions): Promise<NodeHub> {
     })
   })
   const port = (server.address() as AddressInfo).port
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, host, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
   return {
     url: `http://${host}:${port}`,
     port,
     deps,
     settle,
+    pause: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+    },
+    resume: listen,
     close: async () => {
       bell.close()
       await settle()

@@ -32,6 +32,16 @@ describe('parseArgs', () => {
     expect(USAGE).toContain('--skip-npm-start-edges')
   })
 
+  it('reads the storm flags (60 s outage by default)', () => {
+    expect(options([])).toMatchObject({ skipStorm: false, stormOutageSeconds: 60 })
+    expect(options(['--skip-storm', '--storm-outage-seconds', '30'])).toMatchObject({
+      skipStorm: true,
+      stormOutageSeconds: 30,
+    })
+    expect(parseArgs(['--storm-outage-seconds', '0'])).toMatchObject({ kind: 'error' })
+    expect(USAGE).toContain('--storm-outage-seconds')
+  })
+
   it('reads the held-poll hold of the edge phase (300 s by default, 0 leaves it out)', () => {
     expect(DEFAULT_OPTIONS.edgeHoldSeconds).toBe(300)
     expect(options(['--edge-hold-seconds', '0']).edgeHoldSeconds).toBe(0)

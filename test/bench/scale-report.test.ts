@@ -34,6 +34,8 @@ const GOAL_KEYS = [
   'heldChangeToBound',
   'npmStartHeldPropagationP99Ms',
   'npmStartPlainPropagationP99Ms',
+  'stormEdgesNotHeartbeating',
+  'stormRecoveryMaxSeconds',
 ]
 
 const small = fanOut({ targets: 1000 })
@@ -57,6 +59,7 @@ const timed = (ms: number) => ({
 
 const full: ScaleResults = {
   rollout: null,
+  storm: null,
   rows: [small, large],
   idle: {
     held: null,

@@ -174,3 +174,30 @@ describe('close()', () => {
     ).rejects.toThrow(/ECONNREFUSED/)
   }, 30_000)
 })
+
+describe('pause() and resume()', () => {
+  it('an outage: open connections end, connects are refused; then the same port serves the same data again', async () => {
+    const other = await startNodeHub({ objects: store.objects, kv: store.kv })
+    try {
+      const sock = await new Promise<ReturnType<typeof connect>>((resolve, reject) => {
+        const s = connect(other.port, '127.0.0.1', () => resolve(s))
+        s.once('error', reject)
+      })
+      sock.on('error', () => undefined)
+      const ended = new Promise<void>((r) => sock.once('close', () => r()))
+      await other.pause()
+      await ended
+      await expect(
+        new Promise((resolve, reject) => {
+          const s = connect(other.port, '127.0.0.1', () => resolve('connected'))
+          s.once('error', reject)
+        })
+      ).rejects.toThrow(/ECONNREFUSED/)
+      await other.resume()
+      const res = await rawRequest(other.url, 'GET', `${CMS}/a`, { headers: auth })
+      expect(res.status).toBe(200)
+    } finally {
+      await other.close()
+    }
+  }, 30_000)
+})
