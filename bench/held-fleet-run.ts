@@ -12,8 +12,10 @@
  * `stop()`.
  */
 import { setMaxListeners } from 'node:events'
+import { Agent } from 'node:http'
 import { parseAppliedWait } from '../lib/edge/prefer-wait.ts'
 import { delayAfter } from '../lib/edge-agent/backoff.ts'
+import { nodeTransport } from '../lib/remote/node-transport.ts'
 import { createRemote } from '../lib/remote/remote-client.ts'
 import { desiredPath, type PollTarget } from './edge-poll.ts'
 import { openFiles } from './open-files.ts'
@@ -48,6 +50,8 @@ export type HeldFleetResult = {
 }
 
 const HEARTBEAT = { kind: 'Report', heartbeat: true }
+/** Connections the heartbeats of one fleet process share. */
+const BEAT_SOCKETS = 32
 
 export type HeldFleet = {
   /** Holds now open. */
@@ -59,9 +63,21 @@ export type HeldFleet = {
 
 export function startHeldFleet(input: HeldFleetInput): HeldFleet {
   const { targets, holdSeconds, intervalMs, heartbeatMs } = input
-  // a held poll waits longer than any plain request: its limit is the hold and then some
-  const holds = createRemote({ baseUrl: input.baseUrl, timeoutMs: (holdSeconds + 60) * 1000 })
-  const beats = createRemote({ baseUrl: input.baseUrl, timeoutMs: 30_000 })
+  // A held poll waits longer than any plain request: its limit is the hold and then some. Each
+  // open hold is a socket; heartbeats share a small pool of their own (an agent's beat goes on a
+  // connection beside its hold), so the sockets are the holds and a few.
+  const holdAgent = new Agent({ keepAlive: true })
+  const beatAgent = new Agent({ keepAlive: true, maxSockets: BEAT_SOCKETS })
+  const holds = createRemote({
+    baseUrl: input.baseUrl,
+    timeoutMs: (holdSeconds + 60) * 1000,
+    fetch: nodeTransport({ agent: holdAgent }),
+  })
+  const beats = createRemote({
+    baseUrl: input.baseUrl,
+    timeoutMs: 30_000,
+    fetch: nodeTransport({ agent: beatAgent }),
+  })
   const r: HeldFleetResult = {
     holdStarts: [],
     beatStarts: [],
@@ -196,6 +212,8 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
       abort.abort()
       clearInterval(sampler)
       await Promise.all(lanes)
+      holdAgent.destroy()
+      beatAgent.destroy()
       return r
     },
   }
