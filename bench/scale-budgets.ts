@@ -17,7 +17,7 @@ export type ScaleBudgets = {
   unfinished: string[]
   /**
    * The summarize run of the placement: hook calls (invocations) it took, the pages it was
-   * observed in, the most calls it may take (bench/scale.ts summarizeBound), how long it took.
+   * observed in, the most calls it may take (bench/scale-summarize.ts summarizeBound), how long it took.
    */
   summarize?: { calls: number; pages: number; bound: number; elapsedMs: number }
 }

@@ -15,15 +15,12 @@
  * `--storm-outage-seconds` under every mailbox's simulated agent, then resumed (storm.ts).
  * scale-report.ts renders it all and the goals line.
  */
-import { pageSize } from '../functions/reconcile-summarize/pages/page-size.ts'
 import { HOLD_DEFAULT_SECONDS } from '../lib/edge/protocol.ts'
-import { profiled } from './cpu-profile.ts'
 import { IDLE_MAILBOXES, runEdge } from './edge.ts'
 import { measureIdle } from './edge-idle.ts'
 import { answerBytes, type PollTarget } from './edge-poll.ts'
 import type { EdgeResults, IdleResults } from './edge-types.ts'
 import { runFanOut } from './fan-out.ts'
-import { driveHook } from './fan-out-hooks.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import { fleetTargets, withFreshEtags } from './fleet-targets.ts'
 import { type HeldIdle, measureHeldFleet } from './held-idle.ts'
@@ -38,6 +35,7 @@ import type { RolloutResults } from './rollout-types.ts'
 import type { ScaleBudgets } from './scale-budgets.ts'
 import { type IdleFleet, measureIdleFleet } from './scale-idle.ts'
 import { type NpmStartScale, runNpmStartScale } from './scale-npm-start.ts'
+import { summarizeOnce } from './scale-summarize.ts'
 import { BENCH_TOKEN, type BenchStack, edgeDepsOf, startBenchStack } from './stack.ts'
 import { benchLiveness, runStorm, type StormResult } from './storm.ts'
 
@@ -145,56 +143,6 @@ function stormOn(stack: BenchStack, o: BenchOptions, progress: Progress, targets
     intervalMs: o.pollIntervalMs,
     outageMs: o.stormOutageSeconds * 1000,
   })
-}
-
-/**
- * The invocations the summarize step may take for one placement of `objects` ConfigMaps over
- * `edges` destinations (functions/reconcile-summarize/pages/): one per page read (a hook
- * invocation reads as many pages as its budget has room for, at least one), one to combine them,
- * and one more per OBJECT_WRITES_PER_RUN of the objects' writes that did not fit beside it. Past
- * this the run is reported as never completing.
- */
-export function summarizeBound(edges: number, objects: number): { pages: number; bound: number } {
-  const size = pageSize(objects, undefined)
-  const pages = edges <= size ? 1 : Math.ceil(edges / size)
-  return { pages, bound: pages + 1 + Math.ceil(objects / OBJECT_WRITES_PER_RUN) }
-}
-
-/** Object writes (about six subrequests each) a summarize invocation always has room for. */
-const OBJECT_WRITES_PER_RUN = 50
-
-/**
- * The summarize step once over the placement, as the relay sends it after the fan-out: it reads
- * every destination's mailbox — in pages over several invocations past one page, each deferred
- * key sent again as the relay does — and writes the placement's status and the objects' counts,
- * the step whose budget ran short in issue 39. Returns the hook calls it took, the keys it
- * deferred and whether it finished within summarizeBound.
- */
-async function summarizeOnce(
-  hub: ReturnType<typeof createHubClient>,
-  at: { key: string; edges: number; objects: number },
-  progress: Progress
-): Promise<ScaleBudgets['summarize'] & { deferred: number; completed: boolean }> {
-  const { key, edges, objects } = at
-  const { pages, bound } = summarizeBound(edges, objects)
-  progress(`summarize: the placement over ${edges} destinations (${pages} pages)`)
-  const run = await profiled('summarize', () =>
-    driveHook(hub, 'summarize', [key], { batch: 1, calls: 1, maxDeferrals: bound - 1 })
-  )
-  const completed = run.abandoned.length === 0
-  progress(
-    completed
-      ? `summarize: done in ${(run.elapsedMs / 1000).toFixed(1)} s, ${run.calls} calls`
-      : `summarize: deferred ${run.deferred} times without an outcome; given up`
-  )
-  return {
-    calls: run.calls,
-    pages,
-    bound,
-    elapsedMs: run.elapsedMs,
-    deferred: run.deferred,
-    completed,
-  }
 }
 
 /** Keys each step's hook deferred over the fan-out, the change and the summarize run. */
