@@ -29,6 +29,7 @@ import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { createEdgeAdmission, NODE_MAX_IN_FLIGHT } from '../lib/edge/admission.ts'
 import { type InProcessBell, inProcessBell } from '../lib/edge/bell.ts'
 import { HOLD_DEFAULT_SECONDS } from '../lib/edge/protocol.ts'
+import { createWakeGate } from '../lib/edge/wake-gate.ts'
 import { apiServerDefaults } from '../lib/edge-sim/defaults.ts'
 import { badRequest, internalError } from '../lib/errors.ts'
 import { builtinKindHooks } from '../lib/hub/builtin-hooks.ts'
@@ -112,7 +113,9 @@ export function nodeHubDeps(
     ...(opts.site ? { site: opts.site } : {}),
     ...(opts.ops ? { ops: opts.ops } : {}),
     ...(opts.authorization ? { authorization: opts.authorization } : {}),
-    ...(holdMaxSeconds > 0 ? { edgeHold: { bell, maxSeconds: holdMaxSeconds } } : {}),
+    ...(holdMaxSeconds > 0
+      ? { edgeHold: { bell, maxSeconds: holdMaxSeconds, wakes: createWakeGate() } }
+      : {}),
     ...(maxInFlight > 0 ? { edgeAdmission: createEdgeAdmission({ limit: maxInFlight }) } : {}),
   }
 }

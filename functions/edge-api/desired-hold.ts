@@ -9,6 +9,8 @@
  * - rung, or `unknown` (a bell that just started): the desired state is read again, not from the
  *   version remembered for idle polls (the bell may come before the `manifests` epoch moves), and
  *   answered — 200 with the new state, or 304 when it has not moved after all;
+ *   (through the process's wake gate, lib/edge/wake-gate.ts: a change that rings a whole fleet's
+ *   polls at once has them answer a few at a time);
  * - the hold's end (or the client gone): 304, nothing read;
  * A mailbox that shares a shared manifest (as last read, desired-versions.ts `knownShare`) also
  * waits on that manifest's key: a member's version moves when any member's run writes it.
@@ -65,5 +67,7 @@ export async function handleDesiredHeld(c: Context<ApiEnv>): Promise<Response> {
     .finally(() => ticket?.resume())
   if (outcome === 'failed') return first
   if (outcome === 'timeout') return withApplied(first, seconds)
-  return withApplied(await handleDesired(c, { fresh: true }), seconds)
+  // A change rings many polls at once: they answer through the gate, a few at a time.
+  const answer = () => handleDesired(c, { fresh: true })
+  return withApplied(await (hold.wakes ? hold.wakes.run(answer) : answer()), seconds)
 }

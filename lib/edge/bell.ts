@@ -19,6 +19,8 @@ Keys are mailbox space ids.
  * makes a later poll hold until a ring or its end, never answer wrongly) and the waiters per key.
  */
 
+import type { WakeGate } from './wake-gate.ts'
+
 export type BellOutcome = 'rung' | 'timeout' | 'unknown' | 'failed'
 
 export type BellWait = {
@@ -40,7 +42,12 @@ export interface Bell {
 }
 
 /** What an edge API process holds polls with: its bell and the longest hold it grants (s). */
-export type EdgeHold = { bell: Bell; maxSeconds: number }
+export type EdgeHold = {
+  bell: Bell
+  maxSeconds: number
+  /** The woken polls' answers, a few at a time (wake-gate.ts); none: unbounded. */
+  wakes?: WakeGate
+}
 
 /** Keys remembered at most; past it the memory starts again (see the header). */
 export const BELL_MEMORY_LIMIT = 100_000

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNodeApp } from '../../../functions/node-server.ts'
 import type { Bell } from '../../../lib/edge/bell.ts'
+import { createWakeGate } from '../../../lib/edge/wake-gate.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { bumpEpoch } from '../../../lib/store/epochs.ts'
 import { contentVersion, type DesiredEntry } from '../../../lib/store/projection-types.ts'
@@ -196,6 +197,31 @@ describe('held desired-state polls', () => {
       const failed = await poll({ ...current(), prefer: 'wait=30' })
       expect(failed.status).toBe(304)
       expect(failed.headers.get('preference-applied')).toBeNull()
+    } finally {
+      hub.deps.edgeHold = hold
+    }
+  })
+
+  it('answers woken polls through the process wake gate, a few at a time', async () => {
+    const hold = hub.deps.edgeHold!
+    expect(hold.wakes).toBeDefined()
+    // a gate of one, held shut by a call that has not finished: rung polls wait their turn
+    const gate = createWakeGate(1)
+    let open = () => {}
+    const shut = gate.run(() => new Promise<void>((r) => (open = r)))
+    hub.deps.edgeHold = { ...hold, wakes: gate }
+    try {
+      const polls = [0, 1].map(() => poll({ ...current(), prefer: 'wait=30' }))
+      while (hub.bell.waiting() < 2) await new Promise((r) => setTimeout(r, 10))
+      await write({ a: '5' })
+      while (gate.waiting() < 2) await new Promise((r) => setTimeout(r, 10))
+      expect(gate.running()).toBe(1)
+      open()
+      await shut
+      const answers = await Promise.all(polls)
+      expect(answers.map((r) => r.status)).toEqual([200, 200])
+      expect(answers.map((r) => r.body.version)).toEqual([version, version])
+      expect(gate.running() + gate.waiting()).toBe(0)
     } finally {
       hub.deps.edgeHold = hold
     }
