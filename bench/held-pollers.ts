@@ -71,8 +71,9 @@ if (process.argv.includes('--help')) {
       })
     else if (m.t === 'full') await fullAnswers(m.n)
     else if (m.t === 'stop' && fleet) {
-      send({ t: 'result', result: await fleet.stop() })
-      process.disconnect()
+      // a 10,000-agent result is megabytes: disconnect only once it has gone out whole
+      const result: HeldOut = { t: 'result', result: await fleet.stop() }
+      process.send?.(result, undefined, {}, () => process.disconnect())
     }
   })
 }
