@@ -116,8 +116,8 @@ export async function runMode(
     const agentsReady = performance.now() - t1
     await deps.settle()
     counter.reset()
-    const windowMs = idleWindowMs(interval, holdSeconds)
-    const requestsMs = idleWindowMs(interval, opts.holdSeconds)
+    const windowMs = opts.shortIdle ? interval : idleWindowMs(interval, holdSeconds)
+    const requestsMs = opts.shortIdle ? interval : idleWindowMs(interval, opts.holdSeconds)
     progress(
       `edge: ${n} agents, ${label}: idle window of ${(windowMs / 1000).toFixed(0)} s, requests counted over ${(requestsMs / 1000).toFixed(0)} s`
     )

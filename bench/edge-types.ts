@@ -46,6 +46,11 @@ export type EdgeOptions = {
   calls: number
   /** Raw GetItem/s with `concurrency` workers (phase 1 of the same run): a 304 poll's ceiling here. */
   rawGetPerSec: number
+  /**
+   * Idle windows of one poll interval in both modes (not one hold): the run beside the scale
+   * phase's held fleet, which counts the idle costs itself (held-idle.ts), times changes only.
+   */
+  shortIdle?: boolean
 }
 
 /** One side of the idle throughput run, over every round. */

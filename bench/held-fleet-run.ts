@@ -6,7 +6,9 @@
  * on separate connections, as the agent's are. A hold that ends (304) opens again after a jitter
  * of up to a tenth of `intervalMs`; an answer (200) is recorded with its wall-clock time and the
  * new ETag held, then opens again after the same jitter; a failure waits the agent's backoff
- * (lib/edge-agent/backoff.ts) before the next hold. First holds open spread over `openSpreadMs`,
+ * (lib/edge-agent/backoff.ts) before the next hold, or the center's Retry-After of a shed one
+ * (429) when longer, as the agent does; a shed heartbeat is sent again after its Retry-After when
+ * that comes before the next beat. First holds open spread over `openSpreadMs`,
  * heartbeats spread over their period. The run keeps every request's start time (wall clock, so
  * the parent can count a window of it) by kind, and samples its own open files each second, until
  * `stop()`.
@@ -15,6 +17,7 @@ import { setMaxListeners } from 'node:events'
 import { Agent } from 'node:http'
 import { parseAppliedWait } from '../lib/edge/prefer-wait.ts'
 import { delayAfter } from '../lib/edge-agent/backoff.ts'
+import { retryAfterOf } from '../lib/edge-agent/retry-after.ts'
 import { nodeTransport } from '../lib/remote/node-transport.ts'
 import { createRemote } from '../lib/remote/remote-client.ts'
 import { desiredPath, type PollTarget } from './edge-poll.ts'
@@ -120,7 +123,8 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
   const why = (e: unknown) =>
     (e instanceof Error ? e.message : String(e)).replace(/^[A-Z]+ \S+: /, '').slice(0, 80)
 
-  const holdOne = async (i: number) => {
+  /** A hold: true when answered (200/304), else the wait its Retry-After asked (0: none). */
+  const holdOne = async (i: number): Promise<true | number> => {
     const t = targets[i]!
     r.holdStarts.push(Date.now())
     begin()
@@ -144,7 +148,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
       } else {
         r.failed++
         fail(`hold ${res.status}`)
-        return false
+        return retryAfterOf(res, Date.now()) ?? 0
       }
       return true
     } catch (e) {
@@ -152,7 +156,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
         r.failed++
         fail(`hold ${why(e)}`)
       }
-      return false
+      return 0
     } finally {
       holding--
       inFlight--
@@ -162,16 +166,18 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
     await sleep((i / Math.max(1, targets.length)) * input.openSpreadMs)
     let failures = 0
     while (!stopped) {
-      failures = (await holdOne(i)) ? 0 : failures + 1
+      const out = await holdOne(i)
+      failures = out === true ? 0 : failures + 1
       if (stopped) break
       await sleep(
-        failures > 0
-          ? delayAfter(failures, { intervalMs, random: Math.random })
-          : intervalMs * 0.1 * Math.random()
+        out === true
+          ? intervalMs * 0.1 * Math.random()
+          : Math.max(out, delayAfter(failures, { intervalMs, random: Math.random }))
       )
     }
   }
-  const beatOne = async (t: PollTarget) => {
+  /** A heartbeat: the wait a shed one's Retry-After asked, else undefined. */
+  const beatOne = async (t: PollTarget): Promise<number | undefined> => {
     r.beatStarts.push(Date.now())
     begin()
     try {
@@ -185,6 +191,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
       if (res.status !== 200) {
         r.beatsFailed++
         fail(`beat ${res.status}`)
+        return retryAfterOf(res, Date.now())
       }
     } catch (e) {
       if (!stopped) {
@@ -200,7 +207,11 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
     for (let k = 0; !stopped; k++) {
       await sleep(t0 + k * heartbeatMs - Date.now())
       if (stopped) break
-      await beatOne(targets[i]!)
+      const again = await beatOne(targets[i]!)
+      if (again !== undefined && Date.now() + again < t0 + (k + 1) * heartbeatMs) {
+        await sleep(again)
+        if (!stopped) await beatOne(targets[i]!)
+      }
     }
   }
   const lanes = targets.flatMap((_, i) => [holdLane(i), heartbeatMs > 0 ? beatLane(i) : null])

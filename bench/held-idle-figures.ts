@@ -42,9 +42,12 @@ export type HeldIdle = {
     translateMs: number
     answerMs: ReturnType<typeof summarize>
     allAnsweredMs: number
-    /** One full answer's center CPU, ms, and the bound it sets: × edges ÷ cores. */
+    /** One full answer's center CPU, ms (the hub's share of it), and the bound: × edges ÷ cores. */
     fullAnswerCpuMs: number
+    fullAnswerHubCpuMs: number
     boundMs: number
+    /** The center's CPU from the write until every poll was answered, per held poll, ms. */
+    cpuMsPerAnswer: { hub: number; store: number }
   }
 }
 
@@ -60,6 +63,9 @@ export type Measured = {
   changeAt: number
   translateMs: number
   fullAnswerCpuMs: number
+  fullAnswerHubCpuMs: number
+  /** The center's CPU over the change (the steps, the answers, the heartbeats meanwhile), ms. */
+  changeCpu: { hubMs: number; storeMs: number }
   perHeldPoll: HeldIdle['perHeldPoll']
   files: { hubBefore: number; hubHeld: number; limit: number }
 }
@@ -102,7 +108,12 @@ export function figures(r: HeldFleetResult, m: Measured): HeldIdle {
       answerMs: summarize(answerMs),
       allAnsweredMs: answerMs.length === m.agents ? Math.max(0, ...answerMs) : Number.NaN,
       fullAnswerCpuMs: m.fullAnswerCpuMs,
+      fullAnswerHubCpuMs: m.fullAnswerHubCpuMs,
       boundMs: (m.fullAnswerCpuMs * m.agents) / m.cores,
+      cpuMsPerAnswer: {
+        hub: m.changeCpu.hubMs / Math.max(1, m.agents),
+        store: m.changeCpu.storeMs / Math.max(1, m.agents),
+      },
     },
   }
 }

@@ -82,6 +82,7 @@ export function renderHeld(idle: Idle): string[] {
       ` (hub ${h.openFiles.hubBefore} → ${h.openFiles.hubHeld} open files, fleet peak ${h.openFiles.fleetPeak}; limit raised to ${h.openFiles.limit})`,
     `  fleet-wide change: ${c.answered} of ${h.agents} held polls answered; every one within ${round(c.allAnsweredMs / 1000, 2)} s of the write` +
       ` (p50 ${round(c.answerMs.p50)} ms, p99 ${round(c.answerMs.p99)} ms; the where and translate steps ${round(c.translateMs / 1000, 2)} s of it);` +
-      ` bound ${round(c.boundMs / 1000, 2)} s (a full answer ${round(c.fullAnswerCpuMs, 2)} ms of center CPU × ${h.agents} ÷ ${h.cores} cores)`,
+      ` bound ${round(c.boundMs / 1000, 2)} s (a full answer ${round(c.fullAnswerCpuMs, 2)} ms of center CPU, ${round(c.fullAnswerHubCpuMs, 2)} ms of it the hub's, × ${h.agents} ÷ ${h.cores} cores);` +
+      ` the center's CPU over the change ${round(c.cpuMsPerAnswer.hub + c.cpuMsPerAnswer.store, 2)} ms per held poll (hub ${round(c.cpuMsPerAnswer.hub, 2)} ms, store ${round(c.cpuMsPerAnswer.store, 2)} ms: the steps, the answers and the heartbeats meanwhile)`,
   ]
 }

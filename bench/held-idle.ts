@@ -6,7 +6,9 @@
  * measured window of one hold period: the Worker requests per edge-hour (holds opened and
  * heartbeats sent in it), the center's CPU and store reads per edge-hour, and what the center and
  * the fleet hold per held poll (resident memory and open files of this process — the hub — beside
- * their values before the fleet came, sampled each second; the fleet's own open files). Then the
+ * their values before the fleet came, sampled each second; the fleet's own open files). Then, when
+ * given, `whileHeld` — the scale run's propagation to real agents, timed while every hold of the
+ * fleet stays open. Then the
  * cost of one full desired answer (the fleet sends a few hundred, the center's CPU over them), and
  * a fleet-wide change: one placed ConfigMap patched, the where and translate steps driven over
  * every mailbox as the relay would, and the time from the write until each held poll is answered,
@@ -15,6 +17,7 @@
  */
 import { cpus } from 'node:os'
 import { HEARTBEAT_MS } from '../lib/edge/protocol.ts'
+import { profiled } from './cpu-profile.ts'
 import type { PollTarget } from './edge-poll.ts'
 import { driveHook } from './fan-out-hooks.ts'
 import { configMapsPath, edgePath, FAN_NAMESPACE, WORKLOAD_WS } from './fan-out-objects.ts'
@@ -41,6 +44,8 @@ export type HeldIdleDeps = {
   storeCpuMs: () => number
   progress(m: string): void
   refreshEtags(targets: readonly PollTarget[]): Promise<PollTarget[]>
+  /** Run once the window is counted, every hold still open (the scale run's propagation). */
+  whileHeld?: () => Promise<void>
 }
 
 export type HeldIdleOptions = {
@@ -73,8 +78,13 @@ async function deleteRollout(hub: HubClient, progress: (m: string) => void) {
 
 /** The center's CPU (hub and store), ms, so far. */
 function centerCpu(deps: HeldIdleDeps) {
+  return hubCpu() + deps.storeCpuMs()
+}
+
+/** This process's (the hub's) CPU, ms, so far. */
+function hubCpu() {
   const c = process.cpuUsage()
-  return (c.user + c.system) / 1000 + deps.storeCpuMs()
+  return (c.user + c.system) / 1000
 }
 
 export async function measureHeldFleet(
@@ -134,13 +144,19 @@ export async function measureHeldFleet(
       if (READS.test(op)) reads += n
       else writes += n
 
+    if (deps.whileHeld) {
+      progress(`held fleet: propagation to real agents while ${agents} others hold their polls`)
+      await deps.whileHeld()
+    }
     progress(`held fleet: ${FULL_ANSWERS} full answers, the center's CPU over them`)
-    const f0 = centerCpu(deps)
+    const f0 = { hub: hubCpu(), store: deps.storeCpuMs() }
     const full = await fleet.full(FULL_ANSWERS)
-    const fullAnswerCpuMs = (centerCpu(deps) - f0) / Math.max(1, full.done)
+    const fullHubMs = (hubCpu() - f0.hub) / Math.max(1, full.done)
+    const fullAnswerCpuMs = fullHubMs + (deps.storeCpuMs() - f0.store) / Math.max(1, full.done)
 
     progress(`held fleet: a fleet-wide change, every held poll answered`)
     const changeAt = Date.now()
+    const c0 = { hub: hubCpu(), store: deps.storeCpuMs() }
     await hub.call('PATCH', `${configMapsPath(`root:${WORKLOAD_WS}`, FAN_NAMESPACE)}/cm-1`, {
       body: { data: { payload: filler(Math.max(1, o.itemBytes - 200), 104_729) } },
       contentType: 'application/merge-patch+json',
@@ -148,11 +164,14 @@ export async function measureHeldFleet(
     await driveHook(hub, 'where', [o.placementKey], { batch: 1, calls: 1 })
     await translate(targets.map((t) => t.mailbox))
     const translateMs = Date.now() - changeAt
-    while (Date.now() - changeAt < ANSWER_LIMIT_MS) {
-      const s = await fleet.status()
-      if (s.answered >= agents) break
-      await wait(250)
-    }
+    await profiled('held-change', async () => {
+      while (Date.now() - changeAt < ANSWER_LIMIT_MS) {
+        const s = await fleet.status()
+        if (s.answered >= agents) break
+        await wait(250)
+      }
+    })
+    const changeCpu = { hubMs: hubCpu() - c0.hub, storeMs: deps.storeCpuMs() - c0.store }
     const result = await fleet.stop()
     return figures(result, {
       agents,
@@ -166,6 +185,8 @@ export async function measureHeldFleet(
       changeAt,
       translateMs,
       fullAnswerCpuMs,
+      fullAnswerHubCpuMs: fullHubMs,
+      changeCpu,
       perHeldPoll: {
         hubRssBytes: (median(samples.rss) - rss0) / agents,
         hubHeapBytes: (median(samples.heap) - heap0) / agents,

@@ -3,6 +3,7 @@
  * issue and those after it, the value measured at the largest size, its target and the edge count
  * it was measured at (value null when that part was left out), and the npm start rows' own. Pure.
  */
+import { TARGET_HELD_P99_MS } from './edge-held-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { Goal } from './goal.ts'
 import { heldGoals } from './held-idle-report.ts'
@@ -26,6 +27,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
   const edges = row?.targets ?? null
   const fleet = s.idle?.fleet
   const prop = s.propagation?.propagation[s.propagation.propagation.length - 1]
+  const held = s.propagation?.held?.at(-1)
   const throughput = s.idle?.bare.throughput
   const cost = row ? perMailbox(row) : undefined
   return {
@@ -43,6 +45,12 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
       edges: prop?.agents ?? null,
     },
     pollIntervalMs: { value: pollIntervalMs, target: 15_000, edges: prop?.agents ?? null },
+    // real agents' held polls, timed while the held fleet (heldIdle*) holds every other edge's
+    heldPropagationP99Ms: {
+      value: held ? Math.round(held.latencyMs.p99) : null,
+      target: TARGET_HELD_P99_MS,
+      edges: held?.agents ?? null,
+    },
     idleStoreReadsPerPoll: {
       value: fleet ? round(fleet.readsPerPoll, 4) : null,
       target: 0.05,

@@ -110,6 +110,19 @@ const workerRuns = (p: TimedPhase) =>
     )
     .join(', ')
 
+/** The propagation rows: plain polls, then held ones (timed beside the held fleet when it ran). */
+function renderPropagation(s: ScaleResults): string[] {
+  const others =
+    s.idle?.held && s.propagation?.held?.length
+      ? ` while ${s.idle.held.agents} others hold their polls`
+      : ''
+  return [...(s.propagation?.propagation ?? []), ...(s.propagation?.held ?? [])].map(
+    (p) =>
+      `propagation, ${p.agents} agents ${p.holdSeconds ? `holding ${p.holdSeconds} s polls (interval ${p.intervalMs} ms)` : `polling every ${p.intervalMs} ms`}${others}:` +
+      ` p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
+  )
+}
+
 export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
   const lines = ['edgeplane scale figures', '']
   for (const r of s.rows) {
@@ -135,10 +148,7 @@ export function renderScale(s: ScaleResults, pollIntervalMs: number): string {
         ` an agent's first heartbeat (${f.withHeartbeats.firstBeat.heartbeats} sent, ${failedText(f.withHeartbeats.firstBeat)}): ${round(f.withHeartbeats.firstBeat.requestsPerHeartbeat, 2)} store requests (${round(f.withHeartbeats.firstBeat.writesPerHeartbeat, 2)} writes) and ${round(f.withHeartbeats.firstBeat.cpuMsPerHeartbeat, 2)} ms CPU`
     )
   lines.push(...renderHeld(s.idle))
-  for (const p of s.propagation?.propagation ?? [])
-    lines.push(
-      `propagation, ${p.agents} agents polling every ${p.intervalMs} ms: p50 ${round(p.latencyMs.p50)} ms, p99 ${round(p.latencyMs.p99)} ms, missing ${p.missing}`
-    )
+  lines.push(...renderPropagation(s))
   lines.push(...renderRollout(s.rollout), ...renderStorm(s.storm))
   const n = s.npmStart
   if (n)

@@ -6,8 +6,10 @@
  * mailbox and the reconcile runs that changed nothing. On the largest size's stack, then, the idle
  * fleet: every mailbox gets its edge credential and is polled once per poll interval by a separate
  * process (scale-idle.ts) — store requests per poll and the center's CPU — and idle polls per
- * second against a bare 304 endpoint (edge-idle.ts). Propagation to real agents runs on a stack of
- * its own at the `--edge-agents` counts (edge.ts). Last, unless `--skip-npm-start`, the
+ * second against a bare 304 endpoint (edge-idle.ts); then the same fleet holding its polls
+ * (held-idle.ts), and while every one of them holds, propagation to real agents at the
+ * `--edge-agents` counts (edge.ts), plain polls then held ones. With the held fleet left out
+ * (`--scale-hold-seconds 0`) propagation runs on a stack of its own, plain polls only. Last, unless `--skip-npm-start`, the
  * registration, fan-out and change rows again through `npm start`'s stack at `--npm-start-edges`
  * (scale-npm-start.ts), and, unless `--skip-npm-start-edges`, propagation to `--npm-start-agents`
  * real agents through a stack of its own, plain polls at 15 s beside held ones (npm-start-edges.ts).
@@ -85,9 +87,9 @@ async function idleOn(
   stack: BenchStack,
   o: BenchOptions,
   progress: Progress,
-  at: { targets: readonly PollTarget[]; placementKey: string }
+  at: { targets: readonly PollTarget[]; placementKey: string; whileHeld?: () => Promise<void> }
 ) {
-  const { targets, placementKey } = at
+  const { targets, placementKey, whileHeld } = at
   const fleet = await measureIdleFleet(
     { baseUrl: stack.hub.url, counter: stack.counter, storeCpuMs: stack.storeCpuMs, progress },
     targets,
@@ -114,6 +116,7 @@ async function idleOn(
             storeCpuMs: stack.storeCpuMs,
             progress,
             refreshEtags: (t) => withFreshEtags(stack, t),
+            ...(whileHeld ? { whileHeld } : {}),
           },
           targets,
           {
@@ -153,12 +156,34 @@ function deferredBySteps(row: FanOutResults, summarize: number): Record<string, 
   return out
 }
 
+/** The propagation run's options: both modes beside a held fleet, else plain polls alone. */
+function propagationOptions(o: BenchOptions, besideHeldFleet: boolean) {
+  return {
+    agents: o.edgeAgents,
+    pollIntervalMs: o.pollIntervalMs,
+    holdSeconds: besideHeldFleet ? HOLD_DEFAULT_SECONDS : 0,
+    ...(besideHeldFleet ? { shortIdle: true } : {}),
+    agentsPerProcess: o.agentsPerProcess,
+    changes: o.edgeChanges,
+    idlePolls: o.edgeIdlePolls,
+    costSamples: o.costSamples,
+    coldCost: false,
+    itemBytes: o.itemBytes,
+    concurrency: o.concurrency,
+    batch: o.fanoutBatch,
+    calls: o.fanoutCalls,
+    rawGetPerSec: Number.NaN,
+  }
+}
+
 export async function runScale(o: BenchOptions, progress: Progress): Promise<ScaleResults> {
   const rows: FanOutResults[] = []
   const budgets: ScaleBudgets[] = []
   let idle: ScaleResults['idle'] = null
   let rollout: RolloutResults | null = null
   let storm: StormResult | null = null
+  // Set when the propagation ran beside the largest stack's held fleet.
+  const beside: { run: EdgeResults | null } = { run: null }
   const sizes = [...o.scaleEdges].sort((a, b) => a - b)
   for (const [i, edges] of sizes.entries()) {
     progress(`scale: ${edges} edges, in process`)
@@ -222,33 +247,27 @@ export async function runScale(o: BenchOptions, progress: Progress): Promise<Sca
         rollout = phase.results
         targets = phase.targets
       }
+      // Propagation to real agents, plain and held, while every other edge holds its poll.
+      const whileHeld = async () => {
+        beside.run = await runEdge(edgeDepsOf(stack, progress), propagationOptions(o, true))
+      }
       if (!o.skipEdge)
-        idle = await idleOn(stack, o, progress, { targets, placementKey: row.placementKey })
+        idle = await idleOn(stack, o, progress, {
+          targets,
+          placementKey: row.placementKey,
+          ...(o.scaleHoldSeconds > 0 ? { whileHeld } : {}),
+        })
       if (!o.skipStorm) storm = await stormOn(stack, o, progress, targets)
     } finally {
       await stack.close()
     }
   }
-  let propagation: EdgeResults | null = null
-  if (!o.skipEdge) {
+  let propagation: EdgeResults | null = beside.run
+  if (!o.skipEdge && !propagation) {
+    // no held fleet: plain polls on a stack of their own, as before held polls
     const stack = await startBenchStack()
     try {
-      propagation = await runEdge(edgeDepsOf(stack, progress), {
-        agents: o.edgeAgents,
-        pollIntervalMs: o.pollIntervalMs,
-        // the scale run's propagation figure is plain polls' (the held ones are the edge phase's)
-        holdSeconds: 0,
-        agentsPerProcess: o.agentsPerProcess,
-        changes: o.edgeChanges,
-        idlePolls: o.edgeIdlePolls,
-        costSamples: o.costSamples,
-        coldCost: false,
-        itemBytes: o.itemBytes,
-        concurrency: o.concurrency,
-        batch: o.fanoutBatch,
-        calls: o.fanoutCalls,
-        rawGetPerSec: Number.NaN,
-      })
+      propagation = await runEdge(edgeDepsOf(stack, progress), propagationOptions(o, false))
     } finally {
       await stack.close()
     }

@@ -19,7 +19,9 @@
  * While it waits the request reads and writes nothing and spends no CPU: in the Worker the bell is
  * one Durable Object fetch (functions/mailbox-bell-client.ts), the request's only subrequest
  * beyond those of the plain poll. Nor does it count then among the edge requests in work of the
- * storm control (admission.ts: its ticket is parked), only before and after, never shed after.
+ * storm control (admission.ts: its ticket is parked), nor while it waits its turn at the wake gate:
+ * only before the hold and while it builds its answer, never shed after. The gate bounds the
+ * herd's work; counting its queue too would shed every heartbeat while a fleet-wide ring drains.
  */
 import type { Context } from 'hono'
 import { sharedBellKey } from '../../lib/edge/bell.ts'
@@ -58,16 +60,18 @@ export async function handleDesiredHeld(c: Context<ApiEnv>): Promise<Response> {
   // Parked on the bell the poll spends nothing: it leaves the storm control's count meanwhile.
   const ticket = c.get('admission')
   ticket?.park()
-  const outcome = await hold.bell
-    .wait(space.id, etagVersion(first.headers.get('etag')), {
-      timeoutMs: seconds * 1000,
-      signal: c.req.raw.signal,
-      ...(shared ? { also: [sharedBellKey(shared)] } : {}),
-    })
-    .finally(() => ticket?.resume())
+  const outcome = await hold.bell.wait(space.id, etagVersion(first.headers.get('etag')), {
+    timeoutMs: seconds * 1000,
+    signal: c.req.raw.signal,
+    ...(shared ? { also: [sharedBellKey(shared)] } : {}),
+  })
   if (outcome === 'failed') return first
   if (outcome === 'timeout') return withApplied(first, seconds)
-  // A change rings many polls at once: they answer through the gate, a few at a time.
-  const answer = () => handleDesired(c, { fresh: true })
+  // A change rings many polls at once: they answer through the gate, a few at a time, and count
+  // among the requests in work only once the gate lets them build their answer.
+  const answer = () => {
+    ticket?.resume()
+    return handleDesired(c, { fresh: true })
+  }
   return withApplied(await (hold.wakes ? hold.wakes.run(answer) : answer()), seconds)
 }

@@ -5,9 +5,10 @@
  * and renders a full answer (a few ms of CPU each): unbounded, that herd took every store
  * connection and the event loop, and the process stopped accepting anything else (the relay's
  * hook calls timed out connecting) until it had answered them all. Through the gate the herd
- * answers in turn, a few at a time, and the rest of the process's work interleaves; a woken poll
- * waiting here still counts among the edge requests in work, so the storm control
- * (admission.ts) sheds new edge requests meanwhile. First come, first served.
+ * answers in turn, a few at a time, and the rest of the process's work interleaves — heartbeats and
+ * new polls among it: a woken poll waiting here is not counted among the edge requests in work of
+ * the storm control (admission.ts) until the gate lets it run, so a draining herd does not have
+ * every other edge request shed. First come, first served.
  */
 
 /** Woken held polls of one process that build their answer at once. */

@@ -38,6 +38,8 @@ const measured: Measured = {
   changeAt: 5_000_000,
   translateMs: 700,
   fullAnswerCpuMs: 2,
+  fullAnswerHubCpuMs: 1.5,
+  changeCpu: { hubMs: 30, storeMs: 10 },
   perHeldPoll: { hubRssBytes: 1, hubHeapBytes: 1, hubOpenFiles: 1, fleetOpenFiles: 1 },
   files: { hubBefore: 10, hubHeld: 12, limit: 100 },
 }
@@ -67,6 +69,9 @@ describe('held idle figures', () => {
     expect(f.change.answered).toBe(2)
     expect(f.change.allAnsweredMs).toBe(1200)
     expect(f.change.boundMs).toBe(2) // 2 ms × 2 agents ÷ 2 cores
+    expect(f.change.fullAnswerHubCpuMs).toBe(1.5)
+    // the change's CPU over its two held polls
+    expect(f.change.cpuMsPerAnswer).toEqual({ hub: 15, store: 5 })
   })
 
   it('has no time to every answer while an agent has none', () => {

@@ -13,6 +13,7 @@ import {
   scaleJson,
 } from '../../bench/scale-report.ts'
 import { summarize } from '../../bench/stats.ts'
+import { edge, modeRun } from './edge-fixture.ts'
 import { fanOut, phase } from './fan-out-fixture.ts'
 
 const GOAL_KEYS = [
@@ -22,6 +23,7 @@ const GOAL_KEYS = [
   'requestsPerChangedMailbox',
   'propagationP99Ms',
   'pollIntervalMs',
+  'heldPropagationP99Ms',
   'idleStoreReadsPerPoll',
   'idleRatioToBare',
   'registerSeconds',
@@ -197,6 +199,26 @@ describe('scale goals', () => {
     // Left out: null values, never a made-up figure.
     expect(g.propagationP99Ms).toEqual({ value: null, target: 17_000, edges: null })
     expect(g.heldIdleRequestsShare).toEqual({ value: null, target: 0.25, edges: null })
+  })
+
+  it('reads the held propagation run, and shows it beside the plain one', () => {
+    const plain = modeRun(10, 'plain')
+    const held = modeRun(10, 'held')
+    held.latencyMs = summarize([400, 900, 1800])
+    const s = { ...full, propagation: edge({ propagation: [plain], held: [held] }) }
+    const g = scaleGoals(s, 15_000)
+    expect(g.heldPropagationP99Ms).toEqual({ value: 1800, target: 2000, edges: 10 })
+    expect(g.propagationP99Ms?.value).toBe(Math.round(plain.latencyMs.p99))
+    const text = renderScale(s, 15_000)
+    expect(text).toContain('propagation, 10 agents polling every 15000 ms: p50')
+    expect(text).toContain(
+      'propagation, 10 agents holding 300 s polls (interval 15000 ms): p50 900 ms, p99 1800 ms, missing 0'
+    )
+    expect(scaleGoals(full, 15_000).heldPropagationP99Ms).toEqual({
+      value: null,
+      target: 2000,
+      edges: null,
+    })
   })
 
   it('gives the npm start rows their own targets, and the JSON line every row', () => {

@@ -12,6 +12,7 @@ import {
   SHED_MAX_SECONDS,
 } from '../../../lib/edge/admission.ts'
 import type { Bell, BellOutcome } from '../../../lib/edge/bell.ts'
+import { createWakeGate } from '../../../lib/edge/wake-gate.ts'
 import { bootstrapHub } from '../../../lib/hub/bootstrap.ts'
 import { createLogger } from '../../../lib/log.ts'
 import { storeHubOps } from '../../../lib/metrics/hub-ops.ts'
@@ -221,6 +222,45 @@ describe('edge API storm control', () => {
       const res = await held
       expect(res.status).toBe(304)
       expect(res.headers.get('preference-applied')).toBe('wait=30')
+      expect(admission.inFlight()).toBe(0)
+    } finally {
+      if (saved) hub.deps.edgeHold = saved
+      else delete hub.deps.edgeHold
+    }
+  })
+
+  it('does not count a woken held poll while it waits its turn at the wake gate', async () => {
+    const admission = limitTo(2)
+    const outcome = deferred<BellOutcome>()
+    let waiting = 0
+    const bothParked = deferred()
+    const bell: Bell = {
+      ring: async () => {},
+      wait: async () => {
+        if (++waiting === 2) bothParked.resolve()
+        return outcome.promise
+      },
+    }
+    const saved = hub.deps.edgeHold
+    hub.deps.edgeHold = { bell, maxSeconds: 30, wakes: createWakeGate(1) }
+    try {
+      const asked = { 'if-none-match': `"${version}"`, prefer: 'wait=30' }
+      const held = [poll(asked), poll(asked)]
+      await bothParked.promise
+      expect(admission.inFlight()).toBe(0)
+      // Both rung: one builds its answer (held in the manifest read), the other waits at the gate.
+      const gate = arm(1)
+      outcome.resolve('rung')
+      await gate.reached
+      expect(hub.deps.edgeHold.wakes?.waiting()).toBe(1)
+      expect(admission.inFlight()).toBe(1)
+      // The limit is 2: a heartbeat is still admitted beside the one answering.
+      expect((await heartbeat()).status).toBe(200)
+      gate.open()
+      for (const res of await Promise.all(held)) {
+        expect(res.status).toBe(304)
+        expect(res.headers.get('preference-applied')).toBe('wait=30')
+      }
       expect(admission.inFlight()).toBe(0)
     } finally {
       if (saved) hub.deps.edgeHold = saved
