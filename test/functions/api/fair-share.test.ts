@@ -84,14 +84,25 @@ describe('a request', () => {
     const gate = new Promise<void>((resolve) => {
       open = resolve
     })
+    // Both requests are known to be running once each has reached the store's list (no sleep: a
+    // busy machine may take any time to get them there).
+    let inside = 0
+    let bothInside: () => void = () => undefined
+    const reached = new Promise<void>((resolve) => {
+      bothInside = resolve
+    })
     const list = hub.deps.objects.list.bind(hub.deps.objects)
     hub.deps.objects.list = async (o) => {
-      if (o.resource === 'configmaps') await gate
+      if (o.resource === 'configmaps') {
+        inside += 1
+        if (inside === 2) bothInside()
+        await gate
+      }
       return list(o)
     }
     try {
       const slow = [get(CMS, 'a'), get(CMS, 'a')]
-      await new Promise((r) => setTimeout(r, 50))
+      await reached
       expect(limiter.inFlight('user:user-a').requests).toBe(2)
       const refused = await get('/clusters/root/api/v1/namespaces', 'a')
       expect(refused.status).toBe(429)
