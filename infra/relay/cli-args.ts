@@ -51,7 +51,8 @@ Options (environment variable in brackets):
   --ddb-endpoint URL   DynamoDB endpoint, e.g. dynalite [DDB_ENDPOINT] (default: AWS)
   --table NAME         DynamoDB table [TABLE_NAME] (default edgeplane)
   --region NAME        DynamoDB region [DDB_REGION, AWS_REGION] (default us-east-1)
-  --delay-ms N         how long keys are collected before a flush (default 200)
+  --delay-ms N         how long keys are collected before a flush (default 200; a key
+                       that finds its step quiet is flushed at once)
   --hub-timeout SECS   limit in seconds for each hook call: one the hub does not answer within
                        it fails and is sent again with backoff; each read (discovery, a list
                        page) gets a third of it; watches are not bounded by it

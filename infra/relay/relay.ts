@@ -129,6 +129,8 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   const batcher = createBatcher({
     flush: (step, keys) => metrics.flush(step, keys, () => http.flush(step, keys)),
     delayMs: opts.delayMs ?? 200,
+    // A lone change goes to its step at once; a burst collects behind the flush it started.
+    leading: true,
     maxKeys: opts.maxKeys ?? 500,
     ...(opts.maxKeyAttempts ? { maxKeyAttempts: opts.maxKeyAttempts } : {}),
     setTimer,

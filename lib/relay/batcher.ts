@@ -11,6 +11,9 @@
  * step's resync revisits it); a key answered with `requeueAfterMs` is sent again after that delay.
  * A key the hook deferred (it ran out of its invocation's budget before starting it) goes back to
  * the front of the queue for the next flush, its callers still waiting, counting no attempt.
+ * With `leading`, a key that finds its step quiet (nothing waiting or in flight, and the last flush
+ * ended `delayMs` or more ago) goes out on the next turn instead of after `delayMs`: a lone change
+ * is not kept waiting, while a burst still collects behind the flush its first key started.
  * `hold` stops flushes from starting (keys keep collecting) until released.
  */
 import type { Logger } from '../log.ts'
@@ -41,7 +44,9 @@ export type BatcherOptions = {
   backoff?: BackoffPolicy
   /** Attempts for a key whose result is ok: false, the first included (default 5). */
   maxKeyAttempts?: number
-  /** Clock for delayed keys (default Date.now). */
+  /** Flush a key that finds its step quiet on the next turn (see the header; default false). */
+  leading?: boolean
+  /** Clock for delayed keys and quiet steps (default Date.now). */
   now?: () => number
   log?: Logger
 }
@@ -75,6 +80,8 @@ type StepState = {
   delayed: Map<string, Delayed>
   /** Failed attempts so far, per key. */
   keyFailures: Map<string, number>
+  /** When the last flush of this step ended, if one has. */
+  flushedAt?: number
 }
 
 type Batch = [string, Waiter[]][]
@@ -204,12 +211,14 @@ export function createBatcher(options: BatcherOptions): Batcher {
         const results = await Promise.resolve().then(() => options.flush(step, keys))
         s.failures = 0
         s.inFlight = undefined
+        s.flushedAt = now()
         if (Array.isArray(results)) settleResults(step, s, batch, results)
         else settle(batch, true)
         schedule(step, s, s.queue.size >= maxKeys ? 0 : options.delayMs)
       } catch (err) {
         s.failures += 1
         s.inFlight = undefined
+        s.flushedAt = now()
         if (draining) {
           settle(batch, false)
           options.log?.error('relay flush failed while draining', { step, keys: keys.length, err })
@@ -225,17 +234,27 @@ export function createBatcher(options: BatcherOptions): Batcher {
     return s.inFlight
   }
 
+  /** Whether a key arriving now finds `s` quiet enough to go out on the next turn. */
+  const quiet = (s: StepState) =>
+    options.leading === true &&
+    s.queue.size === 0 &&
+    !s.inFlight &&
+    !s.cancelTimer &&
+    s.failures === 0 &&
+    (s.flushedAt === undefined || now() - s.flushedAt >= options.delayMs)
+
   return {
     add(step, key) {
       if (draining) return Promise.resolve(false)
       const s = stateOf(step)
+      const delay = quiet(s) ? 0 : options.delayMs
       return new Promise<boolean>((resolve) => {
         const waiters = s.queue.get(key)
         if (waiters) waiters.push(resolve)
         else s.queue.set(key, [resolve])
         if (s.queue.size >= maxKeys && !s.inFlight && s.failures === 0 && holds === 0)
           void run(step, s)
-        else schedule(step, s, options.delayMs)
+        else schedule(step, s, delay)
       })
     },
     async drain() {
