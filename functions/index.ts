@@ -26,7 +26,7 @@ import type { BudgetConfig } from '../lib/budget/invocation.ts'
 import { requestKind } from '../lib/budget/request-kind.ts'
 import { createEdgeAdmission, type EdgeAdmission } from '../lib/edge/admission.ts'
 import type { EdgeHold } from '../lib/edge/bell.ts'
-import { createWakeGate } from '../lib/edge/wake-gate.ts'
+import { createWakeGate, WORKER_KEEP_ALIVE_MS } from '../lib/edge/wake-gate.ts'
 import { type Config, type Env, readConfig } from '../lib/env.ts'
 import { hubDeps, openStore, type StoreHandle } from '../lib/hub/hub-deps.ts'
 import { labelHealth } from '../lib/instance-label.ts'
@@ -90,7 +90,7 @@ function holdFor(env: Env, isolate: Isolate): EdgeHold | undefined {
     hold = {
       bell: durableBell(namespaceStubs(ns), isolate.handle.log),
       maxSeconds: isolate.holdMaxSeconds,
-      wakes: createWakeGate(),
+      wakes: createWakeGate({ keepAliveMs: WORKER_KEEP_ALIVE_MS }),
     }
     holds.set(ns, hold)
   }

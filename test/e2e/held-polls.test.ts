@@ -1,7 +1,8 @@
 /**
  * Held polls through `npm start` (two simulated edges, the agents' plain interval set to 60 s so
  * that what is asserted is the mechanism, not the machine's speed): a desired-state poll held at
- * the center is answered 200 soon after a source change (a held poll with nothing changing ends
+ * the center is answered 200 soon after a source change, as is every one of more such polls than
+ * the Worker's wake gate lets answer at once (a held poll with nothing changing ends
  * 304 naming its hold; one without `Prefer` is answered at once, as before); the real agents,
  * holding their polls, apply a change long before any plain poll could have fetched it (after
  * an agent fetched, its plain loop asks the center again no sooner than half its interval); and
@@ -10,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WAKE_CONCURRENCY } from '../../lib/edge/wake-gate.ts'
 import { type EdgeStack, edgeStack } from './helpers/edge-stack.ts'
 import { eventually } from './helpers/edge-world.ts'
 import { type E2eStack, startStack } from './helpers/stack.ts'
@@ -64,19 +66,39 @@ describe('held polls through npm start', () => {
     expect(ended.status).toBe(304)
     expect(ended.headers.get('preference-applied')).toBe('wait=2')
 
-    const held = stack.api(path, {
-      token,
-      headers: { 'if-none-match': etag, prefer: 'wait=120' },
-      timeoutMs: 180_000,
-    })
+    // More polls held than the Worker's wake gate lets answer at once, spread over both edges
+    // (an edge's token has 16 requests in flight at most): the rest wait their turn in the
+    // isolate, and each must still be answered (workerd cancels a request that waits on nothing
+    // of its own as hung, a 500).
+    const perEdge = WAKE_CONCURRENCY / 2 + 2
+    const polls = await Promise.all(
+      EDGES.map(async (edge) => {
+        const at = await desiredPath(edge)
+        const edgeToken = await edges.edgeToken(edge)
+        const tag = (await stack.api(at, { token: edgeToken })).headers.get('etag') ?? ''
+        return { at, edgeToken, tag }
+      })
+    )
+    const held = polls.flatMap(({ at, edgeToken, tag }) =>
+      Array.from({ length: perEdge }, async () => ({
+        tag,
+        res: await stack.api(at, {
+          token: edgeToken,
+          headers: { 'if-none-match': tag, prefer: 'wait=120' },
+          timeoutMs: 180_000,
+        }),
+      }))
+    )
     await new Promise((r) => setTimeout(r, 1000))
     const changed = Date.now()
     await edges.applyShop('wmw', 2, 'v2')
-    const res = await held
-    expect(res.status).toBe(200)
-    expect(res.headers.get('preference-applied')).toBe('wait=120')
-    expect(res.headers.get('etag')).not.toBe(etag)
-    // Well inside the 120 s hold: the bell answered it, not the hold's end.
+    const answers = await Promise.all(held)
+    expect(answers.map(({ res }) => res.status)).toEqual(held.map(() => 200))
+    for (const { tag, res } of answers) {
+      expect(res.headers.get('preference-applied')).toBe('wait=120')
+      expect(res.headers.get('etag')).not.toBe(tag)
+    }
+    // Well inside the 120 s hold: the bell answered them, not the hold's end.
     expect(Date.now() - changed).toBeLessThan(60_000)
   })
 

@@ -242,7 +242,7 @@ describe('edge API storm control', () => {
       },
     }
     const saved = hub.deps.edgeHold
-    hub.deps.edgeHold = { bell, maxSeconds: 30, wakes: createWakeGate(1) }
+    hub.deps.edgeHold = { bell, maxSeconds: 30, wakes: createWakeGate({ limit: 1 }) }
     try {
       const asked = { 'if-none-match': `"${version}"`, prefer: 'wait=30' }
       const held = [poll(asked), poll(asked)]

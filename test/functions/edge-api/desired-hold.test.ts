@@ -207,7 +207,7 @@ describe('held desired-state polls', () => {
     const hold = hub.deps.edgeHold!
     expect(hold.wakes).toBeDefined()
     // a gate of one, held shut by a call that has not finished: rung polls wait their turn
-    const gate = createWakeGate(1)
+    const gate = createWakeGate({ limit: 1 })
     let open = () => {}
     const shut = gate.run(() => new Promise<void>((r) => (open = r)))
     hub.deps.edgeHold = { ...hold, wakes: gate }
