@@ -141,7 +141,7 @@ export async function runMode(
       requestsTotal: counter.total(),
     }
     progress(
-      `edge: ${n} agents, ${label}: ${requestsTotal(agentRequests)} edge API requests while idle (${agentRequests.desired} desired, ${agentRequests.held} held, ${agentRequests.reports} reports)`
+      `edge: ${n} agents, ${label}: ${requestsTotal(agentRequests)} edge API requests while idle (${agentRequests.desired} desired, ${agentRequests.held} held, ${agentRequests.reports} reports; ${agentRequests.failed} failed)`
     )
     const changes: ChangeRun[] = []
     const samples: number[] = []

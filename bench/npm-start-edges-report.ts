@@ -35,7 +35,7 @@ const ms = (x: number) => (Number.isFinite(x) ? String(Math.round(x)) : '-')
 function modeLine(m: NpmStartEdgesMode): string {
   const name = m.holdSeconds > 0 ? `held (wait=${m.holdSeconds} s)` : 'plain'
   const l = m.latencyMs
-  return `  ${name.padEnd(19)} p50 ${ms(l.p50)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms, missing ${m.missing}; ${m.polls.failed} failed polls; ${m.requests.desired} desired + ${m.requests.held} held requests over the changes`
+  return `  ${name.padEnd(19)} p50 ${ms(l.p50)} ms, p99 ${ms(l.p99)} ms, max ${ms(l.max)} ms, missing ${m.missing}; ${m.polls.failed} failed polls; ${m.requests.desired} desired + ${m.requests.held} held requests over the changes, ${m.requests.failed} failed`
 }
 
 function perChange(m: NpmStartEdgesMode): string {

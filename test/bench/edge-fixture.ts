@@ -102,8 +102,8 @@ export function modeRun(agents: number, mode: 'plain' | 'held'): PropagationRun 
       requests: held ? { GetItem: agents, PutItem: agents * 5 } : { GetItem: agents },
       requestsTotal: held ? agents * 6 : agents,
       agentRequests: held
-        ? { desired: 0, held: agents, reports: agents * 5 }
-        : { desired: agents, held: 0, reports: agents / 4 },
+        ? { desired: 0, held: agents, reports: agents * 5, failed: 0 }
+        : { desired: agents, held: 0, reports: agents / 4, failed: 0 },
     },
     latencyMs: held ? summarize([300, 800, 1500]) : summarize([1000, 7000, 14_000]),
   })

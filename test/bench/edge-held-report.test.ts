@@ -63,7 +63,7 @@ describe('heldPairs and heldGoals', () => {
     const costly = modeRun(100, 'held')
     costly.idleRequests = {
       ...costly.idleRequests!,
-      agentRequests: { desired: 0, held: 100, reports: 2500 },
+      agentRequests: { desired: 0, held: 100, reports: 2500, failed: 0 },
     }
     const missing = { ...modeRun(100, 'held'), missing: 1 }
     const judge = (held: typeof slow) =>

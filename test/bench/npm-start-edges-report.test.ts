@@ -18,7 +18,7 @@ const mode = (holdSeconds: number, perChange: number[][]): NpmStartEdgesMode => 
   latencyMs: summarize(perChange.flat()),
   missing: 0,
   polls: { polls: 100, unchanged: 90, applied: 10, failed: 1 },
-  requests: { desired: 30, held: 12, reports: 3 },
+  requests: { desired: 30, held: 12, reports: 3, failed: 2 },
 })
 
 const run: NpmStartEdges = {
@@ -61,5 +61,8 @@ describe('npm start propagation report', () => {
     expect(text).toMatch(/held \(wait=300 s\)\s+p50 350 ms, p99 900 ms, max 900 ms/)
     expect(text).toContain('per change p99 14000, 9000 ms')
     expect(text).toContain('per change p99 411, 900 ms')
+    expect(text).toContain(
+      '1 failed polls; 30 desired + 12 held requests over the changes, 2 failed'
+    )
   })
 })
