@@ -1,10 +1,10 @@
 /**
  * The Worker's configuration, parsed once from its bindings with zod: where DynamoDB is, which
- * table, the log level, the instance label its health routes echo, the admin token secret (optional locally, where `npm start` registers
- * a generated one), watch timing, the namespaces built into edge clusters, the edges' staleness
- * threshold, the longest hold of an edge's poll and the edge requests an isolate works on at once
- * before it sheds. Nothing else reads
- * `env` directly.
+ * table, the log level, the instance label its health routes echo, the admin token secret
+ * (optional locally, where `npm start` registers a generated one), the change log's retention, the
+ * namespaces built into edge clusters, the edges' staleness threshold, the longest hold of an
+ * edge's poll and the edge requests an isolate works on at once before it sheds. Nothing else
+ * reads `env` directly. (The change log's settle time is the store's, lib/store/context.ts.)
  */
 import { z } from 'zod'
 import { WORKER_MAX_IN_FLIGHT } from './edge/admission.ts'
@@ -20,11 +20,6 @@ export const EnvSchema = z.object({
   ADMIN_TOKEN: z.string().optional(),
   /** Change-log retention for watch, in seconds. */
   WATCH_RETENTION_SECONDS: z.coerce.number().int().positive().default(900),
-  /**
-   * How long a change-log entry is held back before readers see it, so a write that took an
-   * earlier resourceVersion but committed later is not skipped by a cursor. Milliseconds.
-   */
-  WATCH_SETTLE_MS: z.coerce.number().int().min(0).default(250),
   /**
    * The namespaces built into every edge cluster, comma-separated (parsed and checked by
    * `parseBuiltinNamespaces` in lib/apis/builtins.ts). Unset means kube's own four: default,
