@@ -81,8 +81,7 @@ export type IdleResults = {
 
 export type PollStats = { polls: number; unchanged: number; applied: number; failed: number }
 
-/** Edge API requests the agents sent, by kind (edge-requests.ts counts them at the client). */
-/** Requests sent by kind, and how many of them failed (edge-requests.ts). */
+/** Edge API requests the agents sent, by kind, and how many failed (edge-requests.ts counts them). */
 export type AgentRequests = { desired: number; held: number; reports: number; failed: number }
 
 /** How a run's agents ask: a plain poll every interval, or a held poll (held-loop.ts). */

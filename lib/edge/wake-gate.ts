@@ -12,9 +12,8 @@
  *
  * In a Worker the requests waiting here are other requests of the isolate than the ones that let
  * them go, and workerd cancels a request that waits on nothing of its own ("the Worker's code had
- * hung", a 500): with `keepAliveMs` a waiting request holds a timer of its own meanwhile, which
- * also looks again at whether its turn came, should the runtime not carry the other request's
- * hand-over into it. Without it (the Node hub) a waiter holds nothing but its place.
+ * hung", a 500): with `keepAliveMs` a waiting request holds a repeating timer of its own until
+ * its turn comes. Without it (the Node hub) a waiter holds nothing but its place.
  */
 
 /** Woken held polls of one process that build their answer at once. */
@@ -30,58 +29,48 @@ export type WakeGate = {
   waiting(): number
 }
 
-/** The timers a waiter holds (injected by tests). */
+/** The repeating timer a waiter holds (injected by tests). */
 export type GateTimers = {
-  set(fn: () => void, ms: number): unknown
+  repeat(fn: () => void, ms: number): unknown
   clear(handle: unknown): void
 }
 
 export type WakeGateOptions = {
   limit?: number
-  /** A waiter's own timer, re-armed until its turn comes; none: it holds no timer. */
+  /** The period of a waiter's own timer; none: it holds no timer. */
   keepAliveMs?: number
   timers?: GateTimers
 }
 
 const realTimers: GateTimers = {
-  set: (fn, ms) => setTimeout(fn, ms),
-  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  repeat: (fn, ms) => setInterval(fn, ms),
+  clear: (h) => clearInterval(h as ReturnType<typeof setInterval>),
 }
-
-type Turn = { granted: boolean; wake: () => void }
 
 export function createWakeGate(o: WakeGateOptions = {}): WakeGate {
   const limit = o.limit ?? WAKE_CONCURRENCY
   if (!(limit >= 1)) throw new Error(`a wake gate needs a limit of at least 1, got ${limit}`)
   const timers = o.timers ?? realTimers
   let active = 0
-  const queue: Turn[] = []
+  const queue: (() => void)[] = []
   const release = () => {
     const next = queue.shift()
-    if (!next) active--
-    else {
-      next.granted = true
-      next.wake()
-    }
+    if (next) next()
+    else active--
   }
-  /** One wait for the turn: the hand-over, or (keepAliveMs) the waiter's own timer. */
-  const waitOnce = (turn: Turn) =>
+  /** Waits for a running call to hand its place over, holding the keep-alive meanwhile. */
+  const turn = () =>
     new Promise<void>((go) => {
-      let timer: unknown
-      turn.wake = () => {
-        if (timer !== undefined) timers.clear(timer)
+      const keep = o.keepAliveMs === undefined ? undefined : timers.repeat(() => {}, o.keepAliveMs)
+      queue.push(() => {
+        if (keep !== undefined) timers.clear(keep)
         go()
-      }
-      if (o.keepAliveMs !== undefined) timer = timers.set(go, o.keepAliveMs)
+      })
     })
   return {
     async run(fn) {
       if (active < limit) active++
-      else {
-        const turn: Turn = { granted: false, wake: () => {} }
-        queue.push(turn)
-        while (!turn.granted) await waitOnce(turn)
-      }
+      else await turn()
       try {
         return await fn()
       } finally {
