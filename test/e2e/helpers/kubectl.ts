@@ -2,7 +2,9 @@
  * Runs the real `kubectl` binary (from PATH) against a local stack: `--kubeconfig` is always the
  * stack's, a per-stack KUBECACHEDIR keeps discovery caches out of the user's home, and stdin can
  * carry a manifest. `startKubectl` runs a long-lived one (e.g. `get -w`) whose output can be read
- * while it runs and which is killed by `stop()`.
+ * while it runs and which is killed by `stop()`. A kubectl that exits before reading its stdin (a
+ * command that needs none, answered at once) leaves the pipe broken: that EPIPE is not the test's
+ * failure, kubectl's exit code and output are its answer.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 
@@ -18,6 +20,12 @@ export type KubectlEnv = { kubeconfig: string; cacheDir: string }
 
 function command(env: KubectlEnv, args: string[], context: string | undefined): string[] {
   return ['--kubeconfig', env.kubeconfig, ...(context ? ['--context', context] : []), ...args]
+}
+
+/** Writes `input` (if any) to kubectl's stdin and closes it, a broken pipe ignored (see above). */
+function closeInput(child: ChildProcess, input?: string) {
+  child.stdin?.on('error', () => {})
+  child.stdin?.end(input ?? '')
 }
 
 function spawnKubectl(env: KubectlEnv, args: string[], context: string | undefined): ChildProcess {
@@ -41,7 +49,7 @@ export function runKubectl(
   child.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString()
   })
-  child.stdin?.end(opts.input ?? '')
+  closeInput(child, opts.input)
   const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000)
   return new Promise((resolve, reject) => {
     child.once('error', reject)
@@ -76,7 +84,7 @@ export function startKubectl(
   opts: { context?: string } = {}
 ): BackgroundKubectl {
   const child = spawnKubectl(env, args, opts.context)
-  child.stdin?.end()
+  closeInput(child)
   let out = ''
   let err = ''
   child.stdout?.on('data', (d: Buffer) => {
