@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_EDGES } from '../../infra/local/edges-config.ts'
 import { IMAGE_VERSION } from '../../lib/edge/manifests-image.ts'
 import { parseExposition } from '../helpers/exposition.ts'
+import { hasPromtool } from '../helpers/promtool.ts'
 import {
   agentSecret,
   localGet,
@@ -34,7 +35,7 @@ import { type E2eStack, REPO_ROOT, startStack } from './helpers/stack.ts'
 const TEST_MS = 300_000
 const WAIT = 120_000
 const TOKEN_REFUSED = "the center refused this edge's token (401): it was rotated or revoked"
-const promtool = spawnSync('promtool', ['--version']).status === 0
+const promtool = hasPromtool()
 
 let stack: E2eStack
 let dir: string

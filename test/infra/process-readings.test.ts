@@ -12,8 +12,9 @@ import { maxFdsOf, nodeProcessReadings, processMetrics } from '../../infra/proce
 import { renderPrometheus } from '../../lib/metrics/prometheus-text.ts'
 import { MetricsRegistry } from '../../lib/metrics/registry.ts'
 import { parseExposition } from '../helpers/exposition.ts'
+import { hasPromtool } from '../helpers/promtool.ts'
 
-const promtool = spawnSync('promtool', ['--version']).status === 0
+const promtool = hasPromtool()
 
 describe('nodeProcessReadings', () => {
   it('reads this process', () => {
