@@ -52,6 +52,21 @@ export type HeldFleetResult = {
   failures: Record<string, number>
 }
 
+/** A fleet record before its first request: nothing counted, no answers for any of `targets`. */
+export const emptyHeldFleetResult = (targets = 0): HeldFleetResult => ({
+  holdStarts: [],
+  beatStarts: [],
+  ended: 0,
+  answered: 0,
+  failed: 0,
+  beatsFailed: 0,
+  notHeld: 0,
+  answers: Array.from({ length: targets }, () => []),
+  peakInFlight: 0,
+  peakOpenFiles: 0,
+  failures: {},
+})
+
 const HEARTBEAT = { kind: 'Report', heartbeat: true }
 /** Connections the heartbeats of one fleet process share. */
 const BEAT_SOCKETS = 32
@@ -81,19 +96,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
     timeoutMs: 30_000,
     fetch: nodeTransport({ agent: beatAgent }),
   })
-  const r: HeldFleetResult = {
-    holdStarts: [],
-    beatStarts: [],
-    ended: 0,
-    answered: 0,
-    failed: 0,
-    beatsFailed: 0,
-    notHeld: 0,
-    answers: targets.map(() => []),
-    peakInFlight: 0,
-    peakOpenFiles: 0,
-    failures: {},
-  }
+  const r = emptyHeldFleetResult(targets.length)
   let stopped = false
   let inFlight = 0
   let holding = 0

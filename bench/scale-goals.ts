@@ -19,7 +19,8 @@ export const perMailbox = (r: FanOutResults) => ({
   fanout: r.initial.requestsTotal / r.targets,
   change: r.change.requestsTotal / r.targets,
 })
-const registerMs = (r: FanOutResults) => r.setup.createMs + r.setup.mailboxMs
+/** An edge's registration: its SyncTarget and Location written, then its mailbox made. */
+export const registerMs = (r: FanOutResults) => r.setup.createMs + r.setup.mailboxMs
 const seconds = (ms: number) => round(ms / 1000, 2)
 
 export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<string, Goal> {

@@ -5,14 +5,13 @@
  * figure is read at the largest size measured. Pure.
  */
 import { byOperation } from './fan-out-report.ts'
-import type { FanOutResults } from './fan-out-types.ts'
 import type { Goal } from './goal.ts'
 import { renderHeld } from './held-idle-report.ts'
 import { renderNpmStartEdges } from './npm-start-edges-report.ts'
 import { renderRollout, rolloutCosts } from './rollout-report.ts'
 import type { ScaleResults } from './scale.ts'
 import { renderScaleBudgets } from './scale-budgets.ts'
-import { npmStartGoals, perMailbox, scaleGoals } from './scale-goals.ts'
+import { npmStartGoals, perMailbox, registerMs, scaleGoals } from './scale-goals.ts'
 import type { TimedPhase } from './scale-npm-start.ts'
 import { round } from './stats.ts'
 import { renderStorm } from './storm-report.ts'
@@ -20,7 +19,6 @@ import { renderStorm } from './storm-report.ts'
 export { npmStartGoals, perMailbox, scaleGoals } from './scale-goals.ts'
 export type { Goal }
 
-const registerMs = (r: FanOutResults) => r.setup.createMs + r.setup.mailboxMs
 const seconds = (ms: number) => round(ms / 1000, 2)
 
 /** "3 failed: 2 × 503 ServiceUnavailable, 1 × fetch failed", or "0 failed". */

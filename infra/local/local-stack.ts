@@ -42,7 +42,8 @@ import { type Part, stopAll } from './parts.ts'
 import { assertPortFree } from './ports.ts'
 import { prepareProgramBundles } from './program-bundles.ts'
 import { type RunningRelay, startRelayChild } from './relay-child.ts'
-import { removeStackInfo, type StackInfo, writeStackInfo } from './stack-info.ts'
+import type { StackInfo } from './stack-info.ts'
+import { createStackInfoWriter } from './stack-info-writer.ts'
 import { checkStoreFolder } from './store-folder.ts'
 import { loadOrCreateStoreKey } from './store-key.ts'
 import { RELAY_MAIN } from './supervise.ts'
@@ -156,7 +157,7 @@ export async function startLocalStack(
     })
     parts.push({ name: 'cron', stop: () => ticker.stop() })
 
-    // stack.json is rewritten (chained) whenever a supervised child gets a new pid.
+    // stack.json is rewritten whenever a supervised child gets a new pid (stack-info-writer.ts).
     let base: Omit<StackInfo, 'relay' | 'edges'> | undefined
     let relay: RunningRelay | undefined
     let edges: LocalEdges | undefined
@@ -171,16 +172,8 @@ export async function startLocalStack(
         edges: edges?.info() ?? [],
       }
     }
-    let infoClosed = false
-    let writing: Promise<void> = Promise.resolve()
-    const rewriteInfo = () => {
-      writing = writing
-        .then(() => {
-          const info = current()
-          return info && !infoClosed ? writeStackInfo(paths.stackInfo, info) : undefined
-        })
-        .catch((e: unknown) => log.warn('could not rewrite stack.json', { error: e }))
-    }
+    const infoFile = createStackInfoWriter(paths.stackInfo, current, log)
+    const rewriteInfo = infoFile.rewrite
     hubSup = superviseHub({
       first: wrangler,
       respawn: hub.respawn,
@@ -274,15 +267,8 @@ export async function startLocalStack(
     }
     const first = current() as StackInfo
     rewriteInfo()
-    await writing
-    parts.push({
-      name: 'stack.json',
-      stop: async () => {
-        infoClosed = true
-        await writing
-        await removeStackInfo(paths.stackInfo)
-      },
-    })
+    await infoFile.flushed()
+    parts.push({ name: 'stack.json', stop: () => infoFile.close() })
 
     let stopping: Promise<void> | undefined
     return {

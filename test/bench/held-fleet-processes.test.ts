@@ -5,20 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { joinResults } from '../../bench/held-fleet-processes.ts'
-import type { HeldFleetResult } from '../../bench/held-fleet-run.ts'
+import { emptyHeldFleetResult, type HeldFleetResult } from '../../bench/held-fleet-run.ts'
 
 const part = (o: Partial<HeldFleetResult>): HeldFleetResult => ({
-  holdStarts: [],
-  beatStarts: [],
-  ended: 0,
-  answered: 0,
-  failed: 0,
-  beatsFailed: 0,
-  notHeld: 0,
-  answers: [],
-  peakInFlight: 0,
-  peakOpenFiles: 0,
-  failures: {},
+  ...emptyHeldFleetResult(),
   ...o,
 })
 

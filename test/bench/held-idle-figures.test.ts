@@ -4,7 +4,7 @@
  * and the time to every answer is unknown while one agent has none.
  */
 import { describe, expect, it } from 'vitest'
-import type { HeldFleetResult } from '../../bench/held-fleet-run.ts'
+import { emptyHeldFleetResult, type HeldFleetResult } from '../../bench/held-fleet-run.ts'
 import { figures, type Measured } from '../../bench/held-idle-figures.ts'
 import { heldGoals, plainEdgeHour } from '../../bench/held-idle-report.ts'
 import type { IdleFleet } from '../../bench/scale-idle.ts'
@@ -12,17 +12,7 @@ import type { IdleFleet } from '../../bench/scale-idle.ts'
 const HOUR = 3_600_000
 
 const record = (over: Partial<HeldFleetResult> = {}): HeldFleetResult => ({
-  holdStarts: [],
-  beatStarts: [],
-  ended: 0,
-  answered: 0,
-  failed: 0,
-  beatsFailed: 0,
-  notHeld: 0,
-  answers: [[], []],
-  peakInFlight: 0,
-  peakOpenFiles: 0,
-  failures: {},
+  ...emptyHeldFleetResult(2),
   ...over,
 })
 
