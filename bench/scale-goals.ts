@@ -7,7 +7,7 @@ import { TARGET_HELD_P99_MS } from './edge-held-report.ts'
 import type { FanOutResults } from './fan-out-types.ts'
 import type { Goal } from './goal.ts'
 import { heldGoals } from './held-idle-report.ts'
-import { npmStartEdgesGoals } from './npm-start-edges-report.ts'
+import { npmStartEdgesGoals, plainPropagationTargetMs } from './npm-start-edges-report.ts'
 import { rolloutGoals } from './rollout-report.ts'
 import type { ScaleResults } from './scale.ts'
 import { overrunsInWrites } from './scale-budgets.ts'
@@ -42,7 +42,7 @@ export function scaleGoals(s: ScaleResults, pollIntervalMs: number): Record<stri
     },
     propagationP99Ms: {
       value: prop ? Math.round(prop.latencyMs.p99) : null,
-      target: pollIntervalMs + 2000,
+      target: plainPropagationTargetMs(pollIntervalMs),
       edges: prop?.agents ?? null,
     },
     pollIntervalMs: { value: pollIntervalMs, target: 15_000, edges: prop?.agents ?? null },

@@ -6,10 +6,14 @@
  * random), as the AWS backoff advice describes. `random` is injected for tests.
  */
 
+/** The share of the interval a successful poll's wait may move either way. */
+export const POLL_JITTER = 0.1
+
 export type BackoffOptions = { intervalMs: number; capMs?: number; random: () => number }
 
 export function delayAfter(failures: number, o: BackoffOptions): number {
-  if (failures <= 0) return Math.round(o.intervalMs * (0.9 + 0.2 * o.random()))
+  if (failures <= 0)
+    return Math.round(o.intervalMs * (1 - POLL_JITTER + 2 * POLL_JITTER * o.random()))
   const cap = o.capMs ?? o.intervalMs * 8
   const raw = Math.min(cap, o.intervalMs * 2 ** Math.min(failures - 1, 30))
   return Math.round(raw / 2 + (raw / 2) * o.random())
