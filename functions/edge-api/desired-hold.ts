@@ -11,7 +11,7 @@
  *   answered — 200 with the new state, or 304 when it has not moved after all;
  *   (through the process's wake gate, lib/edge/wake-gate.ts: a change that rings a whole fleet's
  *   polls at once has them answer a few at a time);
- * - the hold's end (or the client gone): 304, nothing read;
+ * - the hold's end (or the client gone, before or after the bell): 304, nothing read;
  * A mailbox that shares a shared manifest (as last read, desired-versions.ts `knownShare`) also
  * waits on that manifest's key: a member's version moves when any member's run writes it.
  * - `failed` (the bell could not be asked): the 304 without `Preference-Applied`, as a center that
@@ -69,7 +69,10 @@ export async function handleDesiredHeld(c: Context<ApiEnv>): Promise<Response> {
   if (outcome === 'timeout') return withApplied(first, seconds)
   // A change rings many polls at once: they answer through the gate, a few at a time, and count
   // among the requests in work only once the gate lets them build their answer.
+  // A poll whose client left while it waited its turn builds nothing: a herd outlasting the
+  // agents' patience must not spend its answers on closed connections.
   const answer = () => {
+    if (c.req.raw.signal.aborted) return Promise.resolve(first)
     ticket?.resume()
     return handleDesired(c, { fresh: true })
   }

@@ -19,7 +19,11 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
-  opts: { headers?: Record<string, string>; app?: ReturnType<typeof createNodeApp>['app'] } = {}
+  opts: {
+    headers?: Record<string, string>
+    app?: ReturnType<typeof createNodeApp>['app']
+    signal?: AbortSignal
+  } = {}
 ) {
   const headers: Record<string, string> = {
     authorization: `Bearer ${opts.headers ? token : ADMIN_TOKEN}`,
@@ -30,6 +34,7 @@ async function call(
     method,
     headers,
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   })
   const text = await res.text()
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
@@ -44,10 +49,15 @@ const holdingAtMost = (seconds: number) =>
     holdMaxSeconds: seconds,
   })
 
-const poll = (headers: Record<string, string>, app?: ReturnType<typeof createNodeApp>['app']) =>
+const poll = (
+  headers: Record<string, string>,
+  app?: ReturnType<typeof createNodeApp>['app'],
+  signal?: AbortSignal
+) =>
   call('GET', `/edge/v1/mailboxes/${mailbox}/desired`, undefined, {
     headers,
     ...(app ? { app } : {}),
+    ...(signal ? { signal } : {}),
   })
 
 const cm = (data: Record<string, string>): DesiredEntry => ({
@@ -223,6 +233,34 @@ describe('held desired-state polls', () => {
       expect(answers.map((r) => r.status)).toEqual([200, 200])
       expect(answers.map((r) => r.body.version)).toEqual([version, version])
       expect(gate.running() + gate.waiting()).toBe(0)
+    } finally {
+      hub.deps.edgeHold = hold
+    }
+  })
+
+  it('builds no answer for a woken poll whose client left while it waited at the gate', async () => {
+    const hold = hub.deps.edgeHold!
+    const gate = createWakeGate({ limit: 1 })
+    let open = () => {}
+    const shut = gate.run(() => new Promise<void>((r) => (open = r)))
+    hub.deps.edgeHold = { ...hold, wakes: gate }
+    try {
+      const before = current()
+      const left = new AbortController()
+      const gone = poll({ ...before, prefer: 'wait=30' }, undefined, left.signal)
+      const stays = poll({ ...before, prefer: 'wait=30' })
+      while (hub.bell.waiting() < 2) await new Promise((r) => setTimeout(r, 10))
+      await write({ a: '6' })
+      while (gate.waiting() < 2) await new Promise((r) => setTimeout(r, 10))
+      left.abort()
+      open()
+      await shut
+      const [a, b] = await Promise.all([gone, stays])
+      // the one that left gets what it had (nothing read for it); the other the new state
+      expect(a.status).toBe(304)
+      expect(a.headers.get('etag')).toBe(before['if-none-match'])
+      expect(b.status).toBe(200)
+      expect(b.body.version).toBe(version)
     } finally {
       hub.deps.edgeHold = hold
     }
