@@ -68,9 +68,8 @@ export async function handleDesiredHeld(c: Context<ApiEnv>): Promise<Response> {
   if (outcome === 'failed') return first
   if (outcome === 'timeout') return withApplied(first, seconds)
   // A change rings many polls at once: they answer through the gate, a few at a time, and count
-  // among the requests in work only once the gate lets them build their answer.
-  // A poll whose client left while it waited its turn builds nothing: a herd outlasting the
-  // agents' patience must not spend its answers on closed connections.
+  // among the requests in work only once the gate lets them build their answer; one whose client
+  // left while it waited builds nothing (a herd must not spend its answers on closed connections).
   const answer = () => {
     if (c.req.raw.signal.aborted) return Promise.resolve(first)
     ticket?.resume()

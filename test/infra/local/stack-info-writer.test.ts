@@ -10,21 +10,9 @@ import { readStackInfo, type StackInfo } from '../../../infra/local/stack-info.t
 import { createStackInfoWriter } from '../../../infra/local/stack-info-writer.ts'
 import { createLogger } from '../../../lib/log.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
+import { sampleStackInfo } from './stack-info-sample.ts'
 
-const info = (pid: number): StackInfo => ({
-  pid,
-  url: 'https://127.0.0.1:8443',
-  port: 8443,
-  dataDir: '/d',
-  kubeconfig: '/d/kubeconfig',
-  adminTokenFile: '/d/admin-token',
-  caFile: '/d/tls/cert.pem',
-  dynalite: { endpoint: 'http://127.0.0.1:40000', port: 40000, path: '/d/dynalite' },
-  tableName: 'edgeplane',
-  wrangler: { pid: 43, inspectorPort: 40001, logFile: '/d/wrangler.log' },
-  edges: [],
-  startedAt: '2026-01-01T00:00:00.000Z',
-})
+const info = (pid: number): StackInfo => ({ ...sampleStackInfo, pid })
 
 describe('createStackInfoWriter', () => {
   it('writes what is current at each rewrite, in order, and removes the file on close', async () => {

@@ -1,40 +1,11 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  readStackInfo,
-  removeStackInfo,
-  type StackInfo,
-  writeStackInfo,
-} from '../../../infra/local/stack-info.ts'
+import { readStackInfo, removeStackInfo, writeStackInfo } from '../../../infra/local/stack-info.ts'
 import { tempDir } from '../../helpers/temp-dir.ts'
+import { sampleStackInfo } from './stack-info-sample.ts'
 
-const info: StackInfo = {
-  pid: 42,
-  url: 'http://127.0.0.1:8787',
-  port: 8787,
-  dataDir: '/d',
-  kubeconfig: '/d/kubeconfig',
-  adminTokenFile: '/d/admin-token',
-  caFile: '/d/tls/cert.pem',
-  dynalite: { endpoint: 'http://127.0.0.1:40000', port: 40000, path: '/d/dynalite' },
-  tableName: 'edgeplane',
-  wrangler: { pid: 43, inspectorPort: 40001, logFile: '/d/wrangler.log' },
-  relay: { pid: 44, restarts: 0, logFile: '/d/relay.log', healthPort: 40002 },
-  edges: [
-    {
-      name: 'florin',
-      url: 'https://127.0.0.1:40003',
-      port: 40003,
-      mailbox: 'mb',
-      dir: '/d/edges/florin',
-      pid: 45,
-      agentPid: 46,
-      agentHealthPort: 40004,
-    },
-  ],
-  startedAt: '2026-01-01T00:00:00.000Z',
-}
+const info = sampleStackInfo
 
 describe('stack.json', () => {
   it('round-trips, owner-only, and is removed', async () => {
