@@ -13,6 +13,7 @@
  */
 import { defaultSleep } from '../lib/edge-agent/poll-loop.ts'
 import { desiredPath, type PollTarget } from './edge-poll.ts'
+import { requestDeadline } from './request-deadline.ts'
 import { createStormAgent } from './storm-agent.ts'
 import { createSecondCounts, type SecondRow } from './storm-counts.ts'
 
@@ -86,19 +87,24 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
   const loop = async (a: number) => {
     const t = i.targets[a]!
     const auth = { authorization: `Bearer ${t.token}` }
-    const send = (kind: 'poll' | 'beat') => {
-      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ended.signal])
-      return kind === 'poll'
-        ? fetch(`${i.baseUrl}${desiredPath(t.mailbox)}`, {
-            headers: { ...auth, 'if-none-match': t.etag },
-            signal,
-          })
-        : fetch(`${i.baseUrl}/edge/v1/mailboxes/${encodeURIComponent(t.mailbox)}/reports`, {
-            method: 'POST',
-            headers: { ...auth, 'content-type': 'application/json' },
-            body: JSON.stringify(HEARTBEAT),
-            signal,
-          })
+    const send = async (kind: 'poll' | 'beat') => {
+      const deadline = requestDeadline(timeoutMs, ended.signal)
+      const { signal } = deadline
+      try {
+        return await (kind === 'poll'
+          ? fetch(`${i.baseUrl}${desiredPath(t.mailbox)}`, {
+              headers: { ...auth, 'if-none-match': t.etag },
+              signal,
+            })
+          : fetch(`${i.baseUrl}/edge/v1/mailboxes/${encodeURIComponent(t.mailbox)}/reports`, {
+              method: 'POST',
+              headers: { ...auth, 'content-type': 'application/json' },
+              body: JSON.stringify(HEARTBEAT),
+              signal,
+            }))
+      } finally {
+        deadline.done()
+      }
     }
     const agent = createStormAgent(
       {

@@ -6,24 +6,29 @@
  * center — and runs one simulated agent per target with the real agent's poll, heartbeat, backoff
  * and Retry-After rules (storm-fleet-run.ts, storm-agent.ts). It prints JSON lines on stdout:
  * `{ "event": "warm", at, warmed }` once every agent had a heartbeat accepted, `{ "event":
- * "progress", recovered }` every PROGRESS_MS after the stop, and last
+ * "progress", recovered, lagMaxMs, heapMb }` every PROGRESS_MS after the stop (the fleet's own
+ * longest event-loop stall since the last one, and its heap: a stalled fleet would make the
+ * center look slow), and last
  * `{ "event": "result", ... }` (StormFleetRaw: per-second counts, per-agent recovery times) when
  * every agent has recovered after the stop, `capMs` after it, or when stdin closes. `--help`
  * says this.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { runStormFleet, type StormFleetInput } from './storm-fleet-run.ts'
 
 export type { StormFleetInput, StormFleetRaw } from './storm-fleet-run.ts'
 
 const say = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`)
+const heapMb = () => Math.round(process.memoryUsage().heapUsed / 2 ** 20)
 
 if (process.argv.includes('--help')) {
   process.stdout.write(
     'usage: node --experimental-strip-types bench/storm-pollers.ts\n' +
       'stdin, JSON lines: { baseUrl, targets: [{ mailbox, token, etag }], intervalMs, heartbeatMs, capMs, warmCapMs, timeoutMs? }\n' +
       '                   then { stopAt } (epoch ms) once the center is stopped\n' +
-      'stdout, JSON lines: { event: "warm", at, warmed }, then { event: "result", ... }\n'
+      'stdout, JSON lines: { event: "warm", at, warmed }, { event: "progress", recovered, lagMaxMs, heapMb }\n' +
+        '                   every 30 s after the stop, then { event: "result", ..., lagMaxMs }\n'
   )
 } else {
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
@@ -31,6 +36,9 @@ if (process.argv.includes('--help')) {
   if (first.done) throw new Error('storm pollers: no input on stdin')
   const input = JSON.parse(first.value) as StormFleetInput
   const abort = new AbortController()
+  const lag = monitorEventLoopDelay({ resolution: 20 })
+  lag.enable()
+  let lagMaxMs = 0
   const stopped = (async () => {
     for (let l = await lines.next(); !l.done; l = await lines.next()) {
       const at = (JSON.parse(l.value) as { stopAt?: unknown }).stopAt
@@ -43,8 +51,16 @@ if (process.argv.includes('--help')) {
     stopped,
     abort: abort.signal,
     onWarm: (at, warmed) => say({ event: 'warm', at, warmed }),
-    onProgress: (recovered) => say({ event: 'progress', recovered }),
+    onProgress: (recovered) => {
+      const tick = Math.round(lag.max / 1e6)
+      lagMaxMs = Math.max(lagMaxMs, tick)
+      lag.reset()
+      say({ event: 'progress', recovered, lagMaxMs: tick, heapMb: heapMb() })
+    },
   })
+  lagMaxMs = Math.max(lagMaxMs, Math.round(lag.max / 1e6))
   // a pipe's write is asynchronous: exit once the (large) line is out, never before
-  process.stdout.write(`${JSON.stringify({ event: 'result', ...raw })}\n`, () => process.exit(0))
+  process.stdout.write(`${JSON.stringify({ event: 'result', ...raw, lagMaxMs })}\n`, () =>
+    process.exit(0)
+  )
 }

@@ -52,7 +52,8 @@ export function renderStorm(s: StormResult | null): string[] {
       ` recovery after the resume p50 ${s.recoverySeconds.p50 ?? '-'} s, p99 ${s.recoverySeconds.p99 ?? '-'} s, max ${s.recoverySeconds.max ?? '-'} s` +
       ` (${s.unrecovered} not back within ${s.capMs / 1000} s);` +
       ` requests/s steady ${s.steadyPerSecond ?? '-'}, peak ${s.peakPerSecond} at +${s.peakAtSeconds ?? '-'} s (${s.peakToSteady ?? '-'}x);` +
-      ` ${s.staleOnTheWay} edges Stale on the way; liveness at the end: ${l.Heartbeating} Heartbeating, ${l.Stale} Stale, ${l.NeverSeen} NeverSeen`,
+      ` ${s.staleOnTheWay} edges Stale on the way; liveness at the end: ${l.Heartbeating} Heartbeating, ${l.Stale} Stale, ${l.NeverSeen} NeverSeen;` +
+      ` longest event-loop stall: fleet ${s.lagMaxMs.fleet ?? '-'} ms, hub ${s.lagMaxMs.hub ?? '-'} ms`,
     formatTable(
       ['part', 'sent', 'ok', '4xx', '5xx', 'retry-after', 'refused', 'reset', 'timeout', 'other'],
       [row('outage', s.outage), row('after', s.after)]

@@ -49,6 +49,11 @@ export type StormResult = {
   staleOnTheWay: number
   /** The center's liveness of every SyncTarget once the run ended. */
   liveness: LivenessCounts
+  /**
+   * The longest event-loop stall, ms: of the fleet's process over its run, and of the hub's from
+   * the resume on (null when not measured). A stalled fleet sends and reads nothing meanwhile.
+   */
+  lagMaxMs: { fleet: number | null; hub: number | null }
   /** Requests sent per second from STEADY_SECONDS before the stop on, by offset from the resume. */
   perSecond: { t: number; sent: number; ok: number; failed: number }[]
 }
@@ -66,7 +71,8 @@ const secs = (ms: number | undefined) => (ms === undefined ? null : round(ms / 1
 export function summarizeStorm(
   raw: StormFleetRaw,
   t: { stopAt: number; resumedAt: number; intervalMs: number; outageMs: number; capMs: number },
-  liveness: LivenessCounts
+  liveness: LivenessCounts,
+  lagMaxMs: StormResult['lagMaxMs'] = { fleet: null, hub: null }
 ): StormResult {
   const second = (ms: number) => Math.floor(ms / 1000) * 1000
   const stopSec = second(t.stopAt)
@@ -103,6 +109,7 @@ export function summarizeStorm(
     after: totals(after),
     staleOnTheWay: raw.longestBeatGapMs.filter((g) => g >= STALE_AFTER_MS).length,
     liveness,
+    lagMaxMs,
     perSecond: [...before, ...outage, ...after].map((r) => ({
       t: (r.at - resumeSec) / 1000,
       sent: sentIn(r),

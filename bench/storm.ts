@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { edgeRecordsOf } from '../lib/edge/lease.ts'
@@ -82,8 +83,8 @@ export async function benchLiveness(
 
 type Line =
   | { event: 'warm'; at: number; warmed: number }
-  | { event: 'progress'; recovered: number }
-  | ({ event: 'result' } & StormFleetRaw)
+  | { event: 'progress'; recovered: number; lagMaxMs: number; heapMb: number }
+  | ({ event: 'result'; lagMaxMs: number } & StormFleetRaw)
 
 export async function runStorm(
   deps: StormDeps,
@@ -132,15 +133,27 @@ export async function runStorm(
     progress(
       `storm: the center is back after ${((resumedAt - stopAt) / 1000).toFixed(1)} s; waiting for every agent`
     )
+    const hubLag = monitorEventLoopDelay({ resolution: 20 })
+    hubLag.enable()
+    let hubLagMaxMs = 0
     let result = await next()
-    for (; result.event === 'progress'; result = await next())
-      progress(`storm: ${result.recovered}/${targets.length} agents back`)
+    for (; result.event === 'progress'; result = await next()) {
+      const tick = Math.round(hubLag.max / 1e6)
+      hubLagMaxMs = Math.max(hubLagMaxMs, tick)
+      hubLag.reset()
+      progress(
+        `storm: ${result.recovered}/${targets.length} agents back (longest event-loop stall: fleet ${result.lagMaxMs} ms, hub ${tick} ms; fleet heap ${result.heapMb} MB)`
+      )
+    }
+    hubLagMaxMs = Math.max(hubLagMaxMs, Math.round(hubLag.max / 1e6))
+    hubLag.disable()
     if (result.event !== 'result') throw new Error('storm pollers: expected the result')
     const liveness = await deps.liveness()
     const s = summarizeStorm(
       result,
       { stopAt, resumedAt, intervalMs: o.intervalMs, outageMs: resumedAt - stopAt, capMs },
-      liveness
+      liveness,
+      { fleet: result.lagMaxMs, hub: hubLagMaxMs }
     )
     progress(
       `storm: ${s.recovered}/${s.agents} recovered, max ${s.recoverySeconds.max} s; liveness ${JSON.stringify(liveness)}`
