@@ -28,7 +28,7 @@ if (process.argv.includes('--help')) {
       'stdin, JSON lines: { baseUrl, targets: [{ mailbox, token, etag }], intervalMs, heartbeatMs, capMs, warmCapMs, timeoutMs? }\n' +
       '                   then { stopAt } (epoch ms) once the center is stopped\n' +
       'stdout, JSON lines: { event: "warm", at, warmed }, { event: "progress", recovered, lagMaxMs, heapMb }\n' +
-        '                   every 30 s after the stop, then { event: "result", ..., lagMaxMs }\n'
+      '                   every 30 s after the stop, then { event: "result", ..., lagMaxMs }\n'
   )
 } else {
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
