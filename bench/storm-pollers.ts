@@ -13,8 +13,8 @@
  * every agent has recovered after the stop, `capMs` after it, or when stdin closes. `--help`
  * says this.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
+import { watchLoopStalls } from './loop-stalls.ts'
 import { runStormFleet, type StormFleetInput } from './storm-fleet-run.ts'
 
 export type { StormFleetInput, StormFleetRaw } from './storm-fleet-run.ts'
@@ -36,9 +36,7 @@ if (process.argv.includes('--help')) {
   if (first.done) throw new Error('storm pollers: no input on stdin')
   const input = JSON.parse(first.value) as StormFleetInput
   const abort = new AbortController()
-  const lag = monitorEventLoopDelay({ resolution: 20 })
-  lag.enable()
-  let lagMaxMs = 0
+  const stalls = watchLoopStalls()
   const stopped = (async () => {
     for (let l = await lines.next(); !l.done; l = await lines.next()) {
       const at = (JSON.parse(l.value) as { stopAt?: unknown }).stopAt
@@ -51,14 +49,10 @@ if (process.argv.includes('--help')) {
     stopped,
     abort: abort.signal,
     onWarm: (at, warmed) => say({ event: 'warm', at, warmed }),
-    onProgress: (recovered) => {
-      const tick = Math.round(lag.max / 1e6)
-      lagMaxMs = Math.max(lagMaxMs, tick)
-      lag.reset()
-      say({ event: 'progress', recovered, lagMaxMs: tick, heapMb: heapMb() })
-    },
+    onProgress: (recovered) =>
+      say({ event: 'progress', recovered, lagMaxMs: stalls.tick(), heapMb: heapMb() }),
   })
-  lagMaxMs = Math.max(lagMaxMs, Math.round(lag.max / 1e6))
+  const lagMaxMs = stalls.longest()
   // a pipe's write is asynchronous: exit once the (large) line is out, never before
   process.stdout.write(`${JSON.stringify({ event: 'result', ...raw, lagMaxMs })}\n`, () =>
     process.exit(0)

@@ -12,7 +12,6 @@
  */
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { edgeRecordsOf } from '../lib/edge/lease.ts'
@@ -23,6 +22,7 @@ import type { Liveness } from '../lib/summarize/liveness.ts'
 import type { PollTarget } from './edge-poll.ts'
 import { edgePath, INVENTORY_WS } from './fan-out-objects.ts'
 import type { HubClient } from './hub-client.ts'
+import { watchLoopStalls } from './loop-stalls.ts'
 import type { StormFleetInput, StormFleetRaw } from './storm-fleet-run.ts'
 import {
   type LivenessCounts,
@@ -133,20 +133,14 @@ export async function runStorm(
     progress(
       `storm: the center is back after ${((resumedAt - stopAt) / 1000).toFixed(1)} s; waiting for every agent`
     )
-    const hubLag = monitorEventLoopDelay({ resolution: 20 })
-    hubLag.enable()
-    let hubLagMaxMs = 0
+    const hubStalls = watchLoopStalls()
     let result = await next()
-    for (; result.event === 'progress'; result = await next()) {
-      const tick = Math.round(hubLag.max / 1e6)
-      hubLagMaxMs = Math.max(hubLagMaxMs, tick)
-      hubLag.reset()
+    for (; result.event === 'progress'; result = await next())
       progress(
-        `storm: ${result.recovered}/${targets.length} agents back (longest event-loop stall: fleet ${result.lagMaxMs} ms, hub ${tick} ms; fleet heap ${result.heapMb} MB)`
+        `storm: ${result.recovered}/${targets.length} agents back (longest event-loop stall: fleet ${result.lagMaxMs} ms, hub ${hubStalls.tick()} ms; fleet heap ${result.heapMb} MB)`
       )
-    }
-    hubLagMaxMs = Math.max(hubLagMaxMs, Math.round(hubLag.max / 1e6))
-    hubLag.disable()
+    const hubLagMaxMs = hubStalls.longest()
+    hubStalls.stop()
     if (result.event !== 'result') throw new Error('storm pollers: expected the result')
     const liveness = await deps.liveness()
     const s = summarizeStorm(
