@@ -53,6 +53,11 @@ export type Cursor = {
   polledAt?: number
   /** When the last poll began, whatever it brought (the store skips its watermark read then). */
   lastPollAt?: number
+  /**
+   * When the entry the last poll stopped at (issued, not yet settled) settles, on this clock: a
+   * poll then hands it out, however late the change signal saw the counter move.
+   */
+  settlesAt?: number
 }
 
 /**
@@ -77,11 +82,11 @@ export function watchedCollection(p: WatchParams) {
 }
 
 async function pollOnce(
-  deps: HubDeps,
+  deps: Pick<HubDeps, 'objects'>,
   p: WatchParams,
   cur: Cursor,
   emit: (v: unknown) => void
-): Promise<{ more: boolean; fresh: number; polledAt: number }> {
+): Promise<{ more: boolean; fresh: number; polledAt: number; settlesInMs?: number }> {
   const res = await deps.objects.changes({
     ...watchedCollection(p),
     sinceRv: cur.low,
@@ -111,7 +116,8 @@ async function pollOnce(
     }
   // Nothing at or below the cursor is read again: past the list's version, resuming is done.
   if (cur.resume && cur.low >= cur.resume.upTo) cur.resume = undefined
-  return { more: res.more, fresh, polledAt: res.polledAt }
+  const settles = res.settlesAt === undefined ? {} : { settlesInMs: res.settlesAt - res.polledAt }
+  return { more: res.more, fresh, polledAt: res.polledAt, ...settles }
 }
 
 /** How often the change log is polled while changes flow (ms). */
@@ -120,24 +126,36 @@ export const basePollMs = (p: WatchParams) => p.pollMs ?? 200
 /** What one turn of the loop did, and how long to wait before the next. */
 type Turn = { polled: boolean; events: number; waitMs: number }
 
+/** How long until the entry the last poll stopped at settles (0: it has), else undefined. */
+function untilSettled(cur: Cursor): number | undefined {
+  return cur.settlesAt === undefined ? undefined : Math.max(0, cur.settlesAt - Date.now())
+}
+
 /**
  * A poll, unless the last one read everything there was and the store's change signal says
  * nothing more can be handed out yet (lib/store/change-signal.ts). `events` counts only changes
  * not sent before: the entries re-read behind the cursor come back on every poll of the re-read
  * window and are no sign that more is flowing. `waitMs` is how long until the next turn: none
  * after a full page, the rest of the base interval (from this poll's start) after new events,
- * else until the signal says something can be new (Infinity while nothing can).
+ * else until the signal says something can be new (Infinity while nothing can). A poll that
+ * stopped at an entry not yet settled is followed by one when it settles: the signal alone would
+ * wait the settle time from when it saw the counter move, up to an idle interval later.
  */
 export async function pollIfChanged(
-  deps: HubDeps,
+  deps: Pick<HubDeps, 'objects'>,
   p: WatchParams,
   cur: Cursor,
   emit: (v: unknown) => void
 ): Promise<Turn> {
-  const waitMs = cur.polledAt === undefined ? 0 : await deps.objects.pollDelay(cur.polledAt)
+  const settling = untilSettled(cur)
+  const signal =
+    cur.polledAt === undefined || settling === 0 ? 0 : await deps.objects.pollDelay(cur.polledAt)
+  const waitMs = Math.min(signal, settling ?? Number.POSITIVE_INFINITY)
   if (waitMs > 0) return { polled: false, events: 0, waitMs }
   const began = Date.now()
   const res = await pollOnce(deps, p, cur, emit)
+  // Counted from the poll's end, never early: a poll before the entry settles would only stop again.
+  cur.settlesAt = res.settlesInMs === undefined ? undefined : Date.now() + res.settlesInMs
   // While changes flow, poll on at the base interval without asking: the shared counter value
   // may be up to 250 ms old, which would delay the next event by as much.
   const flowing = res.more || res.fresh > 0
@@ -146,6 +164,6 @@ export async function pollIfChanged(
     ? 0
     : flowing
       ? Math.max(0, began + basePollMs(p) - Date.now())
-      : Number.POSITIVE_INFINITY
+      : (untilSettled(cur) ?? Number.POSITIVE_INFINITY)
   return { polled: true, events: res.fresh, waitMs: waitNext }
 }

@@ -91,6 +91,8 @@ function checkOptions(opts: ChangesOptions): void {
  */
 class Collector {
   readonly units: Unit[] = []
+  /** The issue time (`ts`) of the unsettled entry that stopped the read, if one did. */
+  stoppedAt: number | undefined
   private count = 0
   private readonly horizon: number
   private readonly limit: number | undefined
@@ -120,11 +122,19 @@ class Collector {
 
   /** Hands out `unit` unless it is unsettled ('stop') or past the limit ('more'). */
   take(unit: Unit): 'stop' | 'more' | 'ok' {
-    if (readNumber(unit.item, 'ts') > this.horizon) return 'stop'
+    if (this.unsettled(unit.item)) return 'stop'
     if (this.limit !== undefined && this.count >= this.limit) return 'more'
     this.units.push(unit)
     this.count += unit.expanded?.length ?? unit.changes?.length ?? 1
     return 'ok'
+  }
+
+  /** Whether `item` was issued too recently to hand out; if so, it is what stopped the read. */
+  private unsettled(item: Item): boolean {
+    const ts = readNumber(item, 'ts')
+    if (ts <= this.horizon) return false
+    this.stoppedAt = ts
+    return true
   }
 
   /** Hands out the shared units below `rv`, or what stopped it. */
@@ -140,7 +150,7 @@ class Collector {
   async takeItem(item: Item, namespace: string | undefined): Promise<'stop' | 'more' | 'ok'> {
     const before = this.takeShared(readNumber(item, 'rv'))
     if (before !== 'ok') return before
-    if (readNumber(item, 'ts') > this.horizon) return 'stop'
+    if (this.unsettled(item)) return 'stop'
     if (this.expand && isSharedId(optString(item, 'cl') ?? '')) {
       const expanded = await this.expand(item)
       return expanded.length === 0 ? 'ok' : this.take({ item, expanded })
@@ -151,6 +161,9 @@ class Collector {
   }
 }
 
+/** What one read of the log hands out, and when the entry that stopped it settles. */
+type Entries = { units: Unit[]; more: boolean; settlesAt?: number }
+
 /**
  * Settled entries after sinceRv until `limit` events are reached (a projection entry counts as
  * its matching copies and is never split); `more` when a further settled entry exists.
@@ -159,7 +172,7 @@ async function readEntries(
   ctx: StoreContext,
   opts: ChangesOptions,
   polledAt: number
-): Promise<{ units: Unit[]; more: boolean }> {
+): Promise<Entries> {
   const query = logQuery(ctx, opts)
   const pageLimit =
     opts.limit === undefined || opts.namespace !== undefined ? PAGE : Math.min(PAGE, opts.limit + 1)
@@ -173,6 +186,14 @@ async function readEntries(
     listed: (item, namespace) => projectionChanges(ctx, item, namespace),
     expand,
   })
+  const done = (took: 'stop' | 'more' | 'ok'): Entries => {
+    const at = collector.stoppedAt
+    return {
+      units: collector.units,
+      more: took === 'more',
+      ...(at === undefined ? {} : { settlesAt: at + ctx.settleMs }),
+    }
+  }
   let start: Item | undefined
   do {
     const out = await ctx.client.send(
@@ -180,12 +201,11 @@ async function readEntries(
     )
     for (const item of out.Items ?? []) {
       const took = await collector.takeItem(item, opts.namespace)
-      if (took !== 'ok') return { units: collector.units, more: took === 'more' }
+      if (took !== 'ok') return done(took)
     }
     start = out.LastEvaluatedKey
   } while (start)
-  const rest = collector.takeShared(Number.POSITIVE_INFINITY)
-  return { units: collector.units, more: rest === 'more' }
+  return done(collector.takeShared(Number.POSITIVE_INFINITY))
 }
 
 async function toEvent(ctx: StoreContext, item: Item): Promise<ChangeEvent | undefined> {
@@ -217,7 +237,7 @@ export async function readChanges(
 ): Promise<ChangesResult> {
   checkOptions(opts)
   const polledAt = ctx.now()
-  const { units, more } = await readEntries(ctx, opts, polledAt)
+  const { units, more, settlesAt } = await readEntries(ctx, opts, polledAt)
   if (!continuesRecentRead(ctx, opts, polledAt)) {
     const watermark = await readWatermark(ctx)
     if (opts.sinceRv < watermark) {
@@ -244,5 +264,10 @@ export async function readChanges(
       return event ? [event] : []
     })
   )
-  return { events: events.flat(), more, polledAt }
+  return {
+    events: events.flat(),
+    more,
+    polledAt,
+    ...(settlesAt === undefined ? {} : { settlesAt }),
+  }
 }

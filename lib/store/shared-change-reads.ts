@@ -98,6 +98,7 @@ export function shareChangeReads(read: ChangeReader, o: SharedReadsOptions): Cha
         events: result.events.filter((e) => e.rv > opts.sinceRv),
         more: result.more,
         polledAt: result.polledAt,
+        ...(result.settlesAt === undefined ? {} : { settlesAt: result.settlesAt }),
       }
     }
     const result = await read(opts)

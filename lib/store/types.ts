@@ -109,6 +109,12 @@ export type ChangesResult = {
   more: boolean
   /** The store's time when this read began: what pollDelay() takes. */
   polledAt: number
+  /**
+   * Set when the read stopped at an entry issued too recently to hand out (change-log.ts): the
+   * store's time at which it settles, when a read would hand it out. A poller can read again
+   * then instead of waiting on the change signal, whose counter it may have seen later.
+   */
+  settlesAt?: number
 }
 
 export interface ObjectStore {

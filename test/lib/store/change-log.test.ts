@@ -119,6 +119,21 @@ describe('changes()', () => {
     expect(second.more).toBe(true)
   })
 
+  it('says when the unsettled entry it stopped at settles, and nothing once all are out', async () => {
+    const clock = manualClock()
+    t = await createTestStore({ now: clock.now, settleMs: 500 })
+    const issuedAt = clock.now()
+    await t.objects.create(cmKey('a'), configMap('a'))
+    clock.advance(200)
+    const early = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
+    expect(early.events).toEqual([])
+    expect(early.settlesAt).toBe(issuedAt + 500)
+    clock.advance(300)
+    const settled = await t.objects.changes({ ...configMaps('c1'), sinceRv: 0 })
+    expect(summary(settled.events)).toEqual(['ADDED a@1'])
+    expect(settled.settlesAt).toBeUndefined()
+  })
+
   it('skips an entry whose large body has vanished instead of failing every watcher', async () => {
     t = await createTestStore()
     const big = configMap('big', 'default', { blob: randomText(800_000) })
