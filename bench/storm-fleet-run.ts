@@ -12,8 +12,8 @@
  * heartbeats is kept too: past the staleness threshold, the center saw that edge go Stale.
  */
 import { defaultSleep } from '../lib/edge-agent/poll-loop.ts'
+import { linkedSignal } from '../lib/linked-signal.ts'
 import { desiredPath, type PollTarget } from './edge-poll.ts'
-import { requestDeadline } from './request-deadline.ts'
 import { createStormAgent } from './storm-agent.ts'
 import { createSecondCounts, type SecondRow } from './storm-counts.ts'
 
@@ -88,7 +88,7 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
     const t = i.targets[a]!
     const auth = { authorization: `Bearer ${t.token}` }
     const send = async (kind: 'poll' | 'beat') => {
-      const deadline = requestDeadline(timeoutMs, ended.signal)
+      const deadline = linkedSignal([ended.signal], timeoutMs)
       const { signal } = deadline
       try {
         return await (kind === 'poll'
@@ -103,7 +103,7 @@ export async function runStormFleet(i: StormFleetInput, c: StormControl): Promis
               signal,
             }))
       } finally {
-        deadline.done()
+        deadline.release()
       }
     }
     const agent = createStormAgent(

@@ -16,8 +16,11 @@
  *   center shed (429 with Retry-After, functions/edge-api/admission.ts) comes back after the wait
  *   asked, never as "the center does not hold", even when it failed during an interval poll.
  * Holds start at least MIN_HOLD_GAP_MS apart, so a center that keeps answering at once cannot
- * make the agent spin. The abort signal ends the held request and the loop.
+ * make the agent spin. The abort signal ends the held request and the loop; each hold and each
+ * interval's wait links its own signal to it and lets go when done (lib/linked-signal.ts), so an
+ * agent that runs for months keeps nothing of its past holds.
  */
+import { linkedSignal } from '../linked-signal.ts'
 import type { Logger } from '../log.ts'
 import type { DesiredAnswer, HeldAnswer, HoldOptions } from './center-client.ts'
 import { defaultSleep, failedPoll, logPoll, nextDelay } from './poll-loop.ts'
@@ -54,9 +57,8 @@ async function sleepOrHeld(
   ms: number,
   held: Promise<Held>
 ): Promise<Held | undefined> {
-  const woken = new AbortController()
-  const stop = AbortSignal.any([woken.signal, d.signal])
-  const slept = (d.sleep ?? defaultSleep)(ms, stop).then(() => undefined)
+  const woken = linkedSignal([d.signal])
+  const slept = (d.sleep ?? defaultSleep)(ms, woken.signal).then(() => undefined)
   try {
     return await Promise.race([held, slept])
   } finally {
@@ -75,11 +77,10 @@ async function holdOnce(
   fallBack: () => void
 ): Promise<PollResult | undefined> {
   const random = d.random ?? Math.random
-  const request = new AbortController()
-  const signal = AbortSignal.any([request.signal, d.signal])
+  const request = linkedSignal([d.signal])
   let settled = false
   const held: Promise<Held> = d
-    .hold(version, { waitSeconds: d.holdSeconds, signal })
+    .hold(version, { waitSeconds: d.holdSeconds, signal: request.signal })
     .then(
       (answer) => ({ answer }),
       (error: unknown) => ({ error })

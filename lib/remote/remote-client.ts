@@ -11,6 +11,7 @@
  * (a kubeconfig's) or an in-process app (tests) inject theirs. It never retries: the callers that
  * retry do so themselves. Node only: the Worker never calls out.
  */
+import { type LinkedSignal, linkedSignal } from '../linked-signal.ts'
 import { ndjson } from './ndjson.ts'
 import { type FetchFn, nodeTransport } from './node-transport.ts'
 import { answerError, RemoteError, transportError, unreadableError } from './remote-error.ts'
@@ -65,9 +66,18 @@ function bodyOf(req: RemoteRequest): { body?: string | Uint8Array<ArrayBuffer>; 
   return { body: JSON.stringify(req.body), type: req.contentType ?? 'application/json' }
 }
 
-function either(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
-  return a && b ? AbortSignal.any([a, b]) : (a ?? b)
+/**
+ * The request's own signal when it has no limit; with one, a signal that also ends at the limit
+ * (answer and body), letting go of the caller's signal once the request is done (linked-signal.ts).
+ */
+function limitOf(signal: AbortSignal | undefined, limit: number | undefined) {
+  if (limit === undefined) return { signal, link: undefined }
+  const link: LinkedSignal = linkedSignal([signal], limit)
+  return { signal: link.signal, link }
 }
+
+const isTimeout = (link: LinkedSignal | undefined) =>
+  (link?.signal.reason as Error | undefined)?.name === 'TimeoutError'
 
 /** Reads the body of a non-2xx answer into its RemoteError. */
 export async function failureOf(res: Response, what: string): Promise<RemoteError> {
@@ -96,7 +106,8 @@ export function createRemote(o: RemoteOptions): Remote {
     o.fetch ?? (o.ca ? nodeTransport({ ca: o.ca }) : (input, init) => fetch(input, init))
   const baseUrl = o.baseUrl.replace(/\/+$/, '')
 
-  async function send(path: string, req: RemoteRequest = {}): Promise<Response> {
+  /** The answer, and how to let go of its limit once its body is read (or it failed). */
+  async function open(path: string, req: RemoteRequest) {
     const what = whatOf(path, req)
     const headers = new Headers(req.headers)
     if (req.accept) headers.set('accept', req.accept)
@@ -105,38 +116,51 @@ export function createRemote(o: RemoteOptions): Remote {
     const { body, type } = bodyOf(req)
     if (type && !headers.has('content-type')) headers.set('content-type', type)
     const limit = req.timeoutMs ?? o.timeoutMs
-    const timeout = limit === undefined ? undefined : AbortSignal.timeout(limit)
-    const signal = either(req.signal, timeout)
+    const { signal, link } = limitOf(req.signal, limit)
+    const release = () => link?.release()
     const q = req.query ? `?${new URLSearchParams(req.query)}` : ''
     try {
-      return await doFetch(`${baseUrl}${path}${q}`, {
+      const res = await doFetch(`${baseUrl}${path}${q}`, {
         method: req.method ?? 'GET',
         headers,
         ...(body !== undefined ? { body } : {}),
         ...(signal ? { signal } : {}),
       })
+      return { res, release }
     } catch (e) {
-      if (timeout?.aborted && !req.signal?.aborted)
+      release()
+      if (isTimeout(link) && !req.signal?.aborted)
         throw new RemoteError(0, `${what}: no answer within ${limit} ms`, { cause: e })
       throw transportError(e, what)
     }
   }
+
+  // A raw answer's limit goes when it fires: the caller reads the body when it will.
+  const send = async (path: string, req: RemoteRequest = {}) => (await open(path, req)).res
 
   return {
     baseUrl,
     send,
     async call(path, req = {}) {
       const what = whatOf(path, req)
-      const res = await send(path, req)
-      if (!res.ok) throw await failureOf(res, what)
-      return readJson(res, what)
+      const { res, release } = await open(path, req)
+      try {
+        if (!res.ok) throw await failureOf(res, what)
+        return await readJson(res, what)
+      } finally {
+        release()
+      }
     },
     async *watch(path, req = {}) {
       const what = whatOf(path, req)
-      const res = await send(path, req)
-      if (!res.ok) throw await failureOf(res, what)
-      if (!res.body) return
-      yield* ndjson(res.body, what)
+      const { res, release } = await open(path, req)
+      try {
+        if (!res.ok) throw await failureOf(res, what)
+        if (!res.body) return
+        yield* ndjson(res.body, what)
+      } finally {
+        release()
+      }
     },
   }
 }

@@ -3,8 +3,10 @@
  * fake center (fake-center.ts) that holds polls or does not: a change reaches the edge while the
  * poll is held, long before the interval; interval polls keep reporting while a hold is open; an
  * old center (no Preference-Applied) gets plain interval polls; a center that is busy gets the
- * wait its Retry-After asks, never less than the backoff.
+ * wait its Retry-After asks, never less than the backoff; the loop's stop signal keeps nothing of
+ * the holds and waits that have ended.
  */
+import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { createCenterClient } from '../../../lib/edge-agent/center-client.ts'
 import { runHeldLoop } from '../../../lib/edge-agent/held-loop.ts'
@@ -65,6 +67,7 @@ async function start(o: { intervalMs: number; holdSeconds?: number; delays?: num
   return {
     agent,
     polls,
+    signal: stop.signal,
     async stop() {
       stop.abort()
       await loop
@@ -147,5 +150,32 @@ describe('runHeldLoop', () => {
     // Without a Retry-After, the backoff of a second failure (100 to 200 ms, jittered).
     expect(delays[1]).toBeGreaterThanOrEqual(100)
     expect(delays[1]).toBeLessThanOrEqual(200)
+  })
+
+  it('keeps nothing of past holds and interval waits on its stop signal', async () => {
+    bench.center.holds = 30
+    bench.center.put(nsRef('h5'), namespace('h5'))
+    const run = await start({ intervalMs: 20 })
+    for (const v of ['1', '2', '3', '4', '5']) {
+      await until(() => bench.center.holding() === 1)
+      bench.center.put(cmRef('h5', 'a'), configMap('h5', 'a', { v }))
+      await until(
+        async () =>
+          ((await bench.edge.get(cmRef('h5', 'a')))?.data as { v?: string } | undefined)?.v === v
+      )
+    }
+    await until(() => run.polls.filter((p) => p === 'unchanged').length >= 20)
+    // One listener for the open hold and one for the interval's wait at most; and none of Node's
+    // records of signals combined with it (AbortSignal.any kept every observed one, never freed).
+    expect(getEventListeners(run.signal, 'abort').length).toBeLessThanOrEqual(2)
+    const dependants = Object.getOwnPropertySymbols(run.signal).find(
+      (k) => k.description === 'kDependantSignals'
+    )
+    const kept = dependants
+      ? (run.signal as unknown as Record<symbol, Set<unknown>>)[dependants]
+      : undefined
+    expect(kept?.size ?? 0).toBe(0)
+    await run.stop()
+    expect(getEventListeners(run.signal, 'abort').length).toBe(0)
   })
 })

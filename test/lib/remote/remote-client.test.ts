@@ -6,6 +6,7 @@
  * given, a caller's abort and the client's timeout — and watch streams (chunked lines, a refused
  * watch, a stream lost midway). nodeTransport's per-request options stand in for a kubeconfig.
  */
+import { getEventListeners } from 'node:events'
 import { createServer as createHttp, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createHttps } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -191,6 +192,20 @@ describe('createRemote: failures, one error type', () => {
     const slow = await failure(createRemote({ baseUrl: url, timeoutMs: 50 }).send('/hang'))
     expect(slow).toMatchObject({ code: 0, kind: 'transport' })
     expect((slow as Error).message).toBe('GET /hang: no answer within 50 ms')
+  })
+
+  it("with a caller's signal and a limit, times out with the limit's message, and lets go of the signal", async () => {
+    const url = await serve(() => {})
+    const { url: echoUrl } = await echo()
+    const stop = new AbortController()
+    const slow = await failure(
+      createRemote({ baseUrl: url, timeoutMs: 50 }).send('/hang', { signal: stop.signal })
+    )
+    expect((slow as Error).message).toBe('GET /hang: no answer within 50 ms')
+    const remote = createRemote({ baseUrl: echoUrl, timeoutMs: 60_000 })
+    for (let i = 0; i < 5; i++) await remote.call('/x', { signal: stop.signal })
+    // A long-lived signal (an agent's stop) keeps nothing of requests that have ended.
+    expect(getEventListeners(stop.signal, 'abort').length).toBe(0)
   })
 })
 
