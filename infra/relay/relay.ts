@@ -12,6 +12,7 @@
  * gauges before a scrape, and `live()` / `ready()` answer the probes (main.ts serves them). main.ts
  * and the tests start it here.
  */
+import { linkedSignal } from '../../lib/linked-signal.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { Check } from '../../lib/metrics/health-server.ts'
 import { MetricsRegistry } from '../../lib/metrics/registry.ts'
@@ -203,8 +204,9 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   const start = (target: WatchTarget): RunningWatch => {
     const pipeline = pipelineFor(target)
     const id = targetId(target)
-    const own = new AbortController()
-    const signal = AbortSignal.any([controller.signal, own.signal])
+    // Linked to the relay's, let go when the watch stops: watches of CRDs come and go.
+    const own = linkedSignal([controller.signal])
+    const { signal } = own
     let opens = 0
     let lists = 0
     let positioned = () => {}
