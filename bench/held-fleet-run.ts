@@ -16,7 +16,7 @@
 import { setMaxListeners } from 'node:events'
 import { Agent } from 'node:http'
 import { parseAppliedWait } from '../lib/edge/prefer-wait.ts'
-import { delayAfter } from '../lib/edge-agent/backoff.ts'
+import { nextDelay } from '../lib/edge-agent/poll-loop.ts'
 import { retryAfterOf } from '../lib/edge-agent/retry-after.ts'
 import { nodeTransport } from '../lib/remote/node-transport.ts'
 import { createRemote } from '../lib/remote/remote-client.ts'
@@ -126,8 +126,8 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
   const why = (e: unknown) =>
     (e instanceof Error ? e.message : String(e)).replace(/^[A-Z]+ \S+: /, '').slice(0, 80)
 
-  /** A hold: true when answered (200/304), else the wait its Retry-After asked (0: none). */
-  const holdOne = async (i: number): Promise<true | number> => {
+  /** A hold: true when answered (200/304), else the wait its Retry-After asked, if any. */
+  const holdOne = async (i: number): Promise<true | number | undefined> => {
     const t = targets[i]!
     r.holdStarts.push(Date.now())
     begin()
@@ -151,7 +151,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
       } else {
         r.failed++
         fail(`hold ${res.status}`)
-        return retryAfterOf(res, Date.now()) ?? 0
+        return retryAfterOf(res, Date.now())
       }
       return true
     } catch (e) {
@@ -159,7 +159,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
         r.failed++
         fail(`hold ${why(e)}`)
       }
-      return 0
+      return undefined
     } finally {
       holding--
       inFlight--
@@ -175,7 +175,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
       await sleep(
         out === true
           ? intervalMs * 0.1 * Math.random()
-          : Math.max(out, delayAfter(failures, { intervalMs, random: Math.random }))
+          : nextDelay({ intervalMs, retryAfterMs: () => out }, failures, Math.random)
       )
     }
   }

@@ -11,8 +11,8 @@
  * - an answer without `Preference-Applied` (a center that does not hold, or holding is off): the
  *   answer is applied and the loop polls plainly every interval, trying a hold again after
  *   REPROBE_POLLS plain polls (the center may have been upgraded);
- * - a failure: as any failed poll, capped exponential backoff with jitter, at least the center's
- *   Retry-After (poll-loop.ts `nextDelay`), then a plain poll, then holding again — so a hold the
+ * - a failure: as any failed poll, capped exponential backoff with jitter, or the center's
+ *   Retry-After when it named one (poll-loop.ts `nextDelay`), then a plain poll, then holding again — so a hold the
  *   center shed (429 with Retry-After, functions/edge-api/admission.ts) comes back after the wait
  *   asked, never as "the center does not hold", even when it failed during an interval poll.
  * Holds start at least MIN_HOLD_GAP_MS apart, so a center that keeps answering at once cannot

@@ -48,22 +48,28 @@ export function failedPoll(e: unknown): PollResult {
 }
 
 /**
- * The wait before the next poll after `failures` failures in a row (0: a success): the backoff,
- * or the center's Retry-After when it asks for longer (never less than the backoff).
+ * The wait before the next poll after `failures` failures in a row (0: a success): the backoff;
+ * or, when the last failure was the center answering with a Retry-After (429/503: shed, busy),
+ * what it asked, and never less than a first failure's backoff. An answer that names its wait is
+ * the center up and choosing when to hear from the agent again, not an outage: the backoff the
+ * failures before it escalated to would keep an agent that was shed once after an outage away
+ * for a whole cap (8 intervals) more, long after the center asked it back.
  */
 export function nextDelay(
   d: Pick<LoopDeps, 'intervalMs' | 'capMs' | 'retryAfterMs'>,
   failures: number,
   random: () => number
 ): number {
-  const backoff = delayAfter(failures, {
-    intervalMs: d.intervalMs,
-    random,
-    ...(d.capMs !== undefined ? { capMs: d.capMs } : {}),
-  })
+  const backoff = (n: number) =>
+    delayAfter(n, {
+      intervalMs: d.intervalMs,
+      random,
+      ...(d.capMs !== undefined ? { capMs: d.capMs } : {}),
+    })
   // Taken after every poll, so a wait asked long ago never delays a later failure's retry.
   const asked = d.retryAfterMs?.()
-  return failures > 0 ? Math.max(backoff, asked ?? 0) : backoff
+  if (failures <= 0) return backoff(0)
+  return asked === undefined ? backoff(failures) : Math.max(backoff(1), asked)
 }
 
 export async function runPollLoop(d: LoopDeps): Promise<void> {

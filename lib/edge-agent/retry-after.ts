@@ -3,7 +3,7 @@
  * HTTP-date, read into milliseconds from now (a date in the past is 0; anything else, or a delay
  * over RETRY_AFTER_MAX_MS, is capped or ignored). The center client notes each one it meets
  * (`retryAfterMemory().note`), and the poll loops wait at least that long before their next
- * request — never less than their own backoff (`take` hands the last one over once).
+ * request — at least a first failure's backoff (`take` hands the last one over once).
  */
 
 /** The longest wait a Retry-After can ask of an agent (an hour). */

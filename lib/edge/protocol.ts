@@ -26,7 +26,7 @@
  * (or with a malformed one) is answered as it always was. An answer without `Preference-Applied`
  * comes from a center that does not hold (older, or holding turned off): the agent then polls on
  * its interval. A 429 or 503 may carry `Retry-After` (seconds or an HTTP date): the agent waits
- * at least that long, never less than its own backoff. A center working on its limit of edge
+ * that long (at least a first failure's backoff), whatever failures came before. A center working on its limit of edge
  * requests sheds the next at once (functions/edge-api/admission.ts): 429 TooManyRequests, a kube
  * Status, with a jittered `Retry-After` of 1 to 30 s — a poll, held or not, or a report (its
  * heartbeat goes again with the next poll after that wait).

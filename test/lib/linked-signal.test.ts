@@ -2,14 +2,15 @@
  * A signal linked to longer-lived ones (lib/linked-signal.ts): a request to a center that never
  * answers ends with a TimeoutError — 200 at once, the case where a timeout combined through
  * `AbortSignal.any` was collected before it fired under Node 20 —, a parent's abort reaches it
- * with the parent's reason, and once it is released, aborted or timed out the parent holds no
- * listener of it (what `AbortSignal.any` kept on a long-lived signal for every operation).
+ * with the parent's reason, and once it is released, aborted or timed out the parent keeps
+ * nothing of it (`AbortSignal.any` kept every observed one on a long-lived signal); a parent holds
+ * one listener however many follow it.
  */
 import { getEventListeners } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { linkedSignal } from '../../lib/linked-signal.ts'
+import { followersOf, linkedSignal } from '../../lib/linked-signal.ts'
 
 let server: Server | undefined
 afterEach(
@@ -45,7 +46,8 @@ describe('linkedSignal', () => {
       })
     )
     expect(new Set(names)).toEqual(new Set(['TimeoutError']))
-    expect(listeners(stop.signal)).toBe(0)
+    expect(followersOf(stop.signal)).toBe(0)
+    expect(listeners(stop.signal)).toBe(1)
   })
 
   it("aborts with a parent's reason, and is left alone once released", () => {
@@ -53,15 +55,17 @@ describe('linkedSignal', () => {
     const other = new AbortController()
     const a = linkedSignal([other.signal, stop.signal], 60_000)
     const b = linkedSignal([stop.signal], 60_000)
-    expect(listeners(stop.signal)).toBe(2)
-    b.release()
+    expect(followersOf(stop.signal)).toBe(2)
     expect(listeners(stop.signal)).toBe(1)
+    b.release()
+    expect(followersOf(stop.signal)).toBe(1)
     stop.abort(new Error('fleet stopped'))
     expect(a.signal.aborted).toBe(true)
     expect((a.signal.reason as Error).message).toBe('fleet stopped')
     expect(b.signal.aborted).toBe(false)
     // The abort let go of the other parent too.
-    expect(listeners(other.signal)).toBe(0)
+    expect(followersOf(other.signal)).toBe(0)
+    expect(followersOf(stop.signal)).toBe(0)
   })
 
   it('aborts on its own with an AbortError, or a reason given, and lets go of its parents', () => {
@@ -72,7 +76,7 @@ describe('linkedSignal', () => {
     b.abort(new Error('done'))
     expect((a.signal.reason as DOMException).name).toBe('AbortError')
     expect((b.signal.reason as Error).message).toBe('done')
-    expect(listeners(stop.signal)).toBe(0)
+    expect(followersOf(stop.signal)).toBe(0)
     expect(stop.signal.aborted).toBe(false)
   })
 
@@ -82,6 +86,7 @@ describe('linkedSignal', () => {
     const d = linkedSignal([stop.signal], 60_000)
     expect(d.signal.aborted).toBe(true)
     expect((d.signal.reason as Error).message).toBe('gone')
+    expect(followersOf(stop.signal)).toBe(0)
     expect(listeners(stop.signal)).toBe(0)
   })
 

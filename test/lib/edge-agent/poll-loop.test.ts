@@ -40,10 +40,10 @@ describe('runPollLoop', () => {
     expect(parsed[2]).toMatchObject({ created: 2, durationMs: 3 })
   })
 
-  it('waits at least what the center’s Retry-After asked after a failure, never less', async () => {
+  it('waits what the center’s Retry-After asked after a failure, at least a first backoff', async () => {
     const failed = pollResult({ outcome: 'center-error', ok: false, error: '429' })
-    const plan = [failed, failed, ok]
-    const asks = [30_000, 10, 30_000]
+    const plan = [failed, failed, failed, failed, ok]
+    const asks = [30_000, undefined, undefined, 10, 30_000]
     const stop = new AbortController()
     const delays: number[] = []
     await runPollLoop({
@@ -53,12 +53,13 @@ describe('runPollLoop', () => {
       retryAfterMs: () => asks.shift(),
       sleep: async (ms) => {
         delays.push(ms)
-        if (delays.length === 3) stop.abort()
+        if (delays.length === 5) stop.abort()
       },
       signal: stop.signal,
       log: createLogger({ level: 'error' }),
     })
-    // Asked 30 s; asked 10 ms, less than the backoff (150); a success ignores what was asked.
-    expect(delays).toEqual([30_000, 150, 100])
+    // Asked 30 s; no answer twice (the backoff of a 2nd and a 3rd failure: 150, 300); asked 10 ms
+    // on the 4th: a first failure's backoff (75), not the 4th's (600); a success ignores an ask.
+    expect(delays).toEqual([30_000, 150, 300, 75, 100])
   })
 })
