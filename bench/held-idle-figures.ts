@@ -8,6 +8,18 @@ import type { HeldFleetResult } from './held-fleet-run.ts'
 import { summarize } from './stats.ts'
 
 const HOUR_MS = 3_600_000
+/** The least time the fleet-wide change's answers are waited for. */
+const ANSWER_LIMIT_MS = 300_000
+
+/** The bound this machine sets on answering every held poll: one full answer's CPU × edges ÷ cores. */
+export const answerBoundMs = (fullAnswerCpuMs: number, agents: number, cores: number) =>
+  (fullAnswerCpuMs * agents) / Math.max(1, cores)
+
+/**
+ * How long the change's answers are waited for: 300 s, or twice the bound when that is longer, so
+ * a last answer within the goal (1.5× the bound) is always seen, and one somewhat past it measured.
+ */
+export const answerWaitMs = (boundMs: number) => Math.max(ANSWER_LIMIT_MS, Math.ceil(2 * boundMs))
 
 export type HeldIdle = {
   agents: number
@@ -109,7 +121,7 @@ export function figures(r: HeldFleetResult, m: Measured): HeldIdle {
       allAnsweredMs: answerMs.length === m.agents ? Math.max(0, ...answerMs) : Number.NaN,
       fullAnswerCpuMs: m.fullAnswerCpuMs,
       fullAnswerHubCpuMs: m.fullAnswerHubCpuMs,
-      boundMs: (m.fullAnswerCpuMs * m.agents) / m.cores,
+      boundMs: answerBoundMs(m.fullAnswerCpuMs, m.agents, m.cores),
       cpuMsPerAnswer: {
         hub: m.changeCpu.hubMs / Math.max(1, m.agents),
         store: m.changeCpu.storeMs / Math.max(1, m.agents),

@@ -11,7 +11,8 @@
  * fleet stays open. Then the
  * cost of one full desired answer (the fleet sends a few hundred, the center's CPU over them), and
  * a fleet-wide change: one placed ConfigMap patched, the where and translate steps driven over
- * every mailbox as the relay would, and the time from the write until each held poll is answered,
+ * every mailbox as the relay would, and the time from the write until each held poll is answered
+ * (waited for 300 s, or twice the bound when longer: held-idle-figures.ts `answerWaitMs`),
  * beside the bound this machine sets (one full answer's CPU × edges ÷ cores). A Rollout left by
  * the rollout phase is deleted first (untimed), so the change is not held by its waves.
  */
@@ -22,7 +23,7 @@ import type { PollTarget } from './edge-poll.ts'
 import { driveHook } from './fan-out-hooks.ts'
 import { configMapsPath, edgePath, FAN_NAMESPACE, WORKLOAD_WS } from './fan-out-objects.ts'
 import { startHeldProcesses } from './held-fleet-processes.ts'
-import { figures, type HeldIdle } from './held-idle-figures.ts'
+import { answerBoundMs, answerWaitMs, figures, type HeldIdle } from './held-idle-figures.ts'
 import type { HubClient } from './hub-client.ts'
 import { openFiles, raiseOpenFilesLimit } from './open-files.ts'
 import { filler } from './payload.ts'
@@ -33,7 +34,6 @@ export type { HeldIdle } from './held-idle-figures.ts'
 
 const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
 const FULL_ANSWERS = 300
-const ANSWER_LIMIT_MS = 300_000
 
 type Counter = { reset(): void; snapshot(): Record<string, number> }
 
@@ -153,6 +153,7 @@ export async function measureHeldFleet(
     const full = await fleet.full(FULL_ANSWERS)
     const fullHubMs = (hubCpu() - f0.hub) / Math.max(1, full.done)
     const fullAnswerCpuMs = fullHubMs + (deps.storeCpuMs() - f0.store) / Math.max(1, full.done)
+    const answerLimitMs = answerWaitMs(answerBoundMs(fullAnswerCpuMs, agents, cores))
 
     progress(`held fleet: a fleet-wide change, every held poll answered`)
     const changeAt = Date.now()
@@ -165,7 +166,7 @@ export async function measureHeldFleet(
     await translate(targets.map((t) => t.mailbox))
     const translateMs = Date.now() - changeAt
     await profiled('held-change', async () => {
-      while (Date.now() - changeAt < ANSWER_LIMIT_MS) {
+      while (Date.now() - changeAt < answerLimitMs) {
         const s = await fleet.status()
         if (s.answered >= agents) break
         await wait(250)

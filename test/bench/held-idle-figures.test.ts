@@ -1,11 +1,17 @@
 /**
  * The held idle fleet's figures from a fleet record: only requests started inside the window
  * count, per edge-hour; each agent's first answer after the change counts (earlier ones do not),
- * and the time to every answer is unknown while one agent has none.
+ * and the time to every answer is unknown while one agent has none; the answers are waited for
+ * long enough to see one within the goal (1.5× the bound).
  */
 import { describe, expect, it } from 'vitest'
 import { emptyHeldFleetResult, type HeldFleetResult } from '../../bench/held-fleet-run.ts'
-import { figures, type Measured } from '../../bench/held-idle-figures.ts'
+import {
+  answerBoundMs,
+  answerWaitMs,
+  figures,
+  type Measured,
+} from '../../bench/held-idle-figures.ts'
 import { heldGoals, plainEdgeHour } from '../../bench/held-idle-report.ts'
 import type { IdleFleet } from '../../bench/scale-idle.ts'
 
@@ -69,6 +75,14 @@ describe('held idle figures', () => {
     const f = figures(record({ answers: [[at + 300], [at - 1]] }), measured)
     expect(f.change.answered).toBe(1)
     expect(f.change.allAnsweredMs).toBeNaN()
+  })
+
+  it('waits 300 s for the answers, or twice the bound when that is longer', () => {
+    // 47.5 ms a full answer × 10,000 edges ÷ 2 cores: 237.5 s, of which the goal allows 356 s.
+    const bound = answerBoundMs(47.5, 10_000, 2)
+    expect(bound).toBe(237_500)
+    expect(answerWaitMs(bound)).toBe(475_000)
+    expect(answerWaitMs(answerBoundMs(2, 200, 2))).toBe(300_000)
   })
 })
 
