@@ -101,7 +101,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
   let inFlight = 0
   let holding = 0
   const abort = new AbortController()
-  // every request and every lane's wait listens to it
+  // every lane's wait listens to it (the requests follow it through one listener, lib/linked-signal.ts)
   setMaxListeners(0, abort.signal)
   const sleep = (ms: number) =>
     new Promise<void>((done) => {
