@@ -69,7 +69,13 @@ export function joinResults(parts: readonly HeldFleetResult[]): HeldFleetResult 
 
 export type HeldProcesses = {
   processes: number
-  status(): Promise<{ held: number; answered: number; openFiles: number }>
+  status(): Promise<{
+    held: number
+    answered: number
+    openFiles: number
+    failed: number
+    beatsFailed: number
+  }>
   full(n: number): Promise<{ done: number; failed: number }>
   stop(): Promise<HeldFleetResult>
   kill(): void
@@ -101,6 +107,8 @@ export function startHeldProcesses(
         held: all.reduce((t, s) => t + s.held, 0),
         answered: all.reduce((t, s) => t + s.answered, 0),
         openFiles: Math.max(0, ...all.map((s) => s.openFiles)),
+        failed: all.reduce((t, s) => t + s.failed, 0),
+        beatsFailed: all.reduce((t, s) => t + s.beatsFailed, 0),
       }
     },
     full: (count) => askers[0]!.ask({ t: 'full', n: count }, 'full'),

@@ -76,6 +76,8 @@ export type HeldFleet = {
   held(): number
   /** 200 answers so far. */
   answeredCount(): number
+  /** Holds and heartbeats failed so far. */
+  failedCounts(): { failed: number; beatsFailed: number }
   stop(): Promise<HeldFleetResult>
 }
 
@@ -221,6 +223,7 @@ export function startHeldFleet(input: HeldFleetInput): HeldFleet {
   return {
     held: () => holding,
     answeredCount: () => r.answered,
+    failedCounts: () => ({ failed: r.failed, beatsFailed: r.beatsFailed }),
     async stop() {
       stopped = true
       abort.abort()

@@ -5,11 +5,25 @@
  * the fleet-wide change — each held poll's first answer after the write, and the bound.
  */
 import type { HeldFleetResult } from './held-fleet-run.ts'
+import { scaled } from './read-classes.ts'
 import { summarize } from './stats.ts'
 
 const HOUR_MS = 3_600_000
 /** The least time the fleet-wide change's answers are waited for. */
 const ANSWER_LIMIT_MS = 300_000
+
+/**
+ * The CPU of one answer, ms, from the CPU spent while `answers` were sent one after another over
+ * `wallMs`, less what the held fleet around them costs meanwhile (`backgroundPerMs`: its idle
+ * window's CPU per ms of wall time — at 10,000 edges its heartbeats alone are more than the
+ * answers); at least a hundredth of a ms, so a noisy window never makes the bound vanish.
+ */
+export const perAnswer = (
+  cpuMs: number,
+  backgroundPerMs: number,
+  wallMs: number,
+  answers: number
+) => Math.max(0.01, (cpuMs - backgroundPerMs * wallMs) / Math.max(1, answers))
 
 /** The bound this machine sets on answering every held poll: one full answer's CPU × edges ÷ cores. */
 export const answerBoundMs = (fullAnswerCpuMs: number, agents: number, cores: number) =>
@@ -35,7 +49,11 @@ export type HeldIdle = {
   centerCpuFraction: number
   readsPerEdgeHour: number
   writesPerEdgeHour: number
-  /** Holds the center did not apply, and failures (both must be 0 for a clean run). */
+  /** Store reads per edge-hour by `<operation> <partition class>` (lib/store/request-class.ts). */
+  readsByClass: Record<string, number>
+  /** Holds and heartbeats that failed inside the measured window (the rest: the change's). */
+  windowFailed: { holds: number; beats: number }
+  /** Holds the center did not apply, and failures over the whole run (both 0 for a clean run). */
   notHeld: number
   failed: number
   beatsFailed: number
@@ -72,6 +90,9 @@ export type Measured = {
   cores: number
   reads: number
   writes: number
+  /** The window's store reads by `<operation> <partition class>`. */
+  readClasses: Record<string, number>
+  windowFailed: HeldIdle['windowFailed']
   changeAt: number
   translateMs: number
   fullAnswerCpuMs: number
@@ -105,6 +126,8 @@ export function figures(r: HeldFleetResult, m: Measured): HeldIdle {
     centerCpuFraction: m.cpuMs / (m.w1 - m.w0) / m.cores,
     readsPerEdgeHour: per(m.reads),
     writesPerEdgeHour: per(m.writes),
+    readsByClass: scaled(m.readClasses, per(1)),
+    windowFailed: m.windowFailed,
     notHeld: r.notHeld,
     failed: r.failed,
     beatsFailed: r.beatsFailed,

@@ -6,8 +6,10 @@
  * held poll, and the fleet-wide change beside its bound. `heldGoals` adds the issue's targets to
  * the goals map.
  */
+import { TOKEN_TRUST_MS, TOKEN_TRUST_SPREAD_MS } from '../lib/auth/tokens.ts'
 import type { Goal } from './goal.ts'
 import type { HeldIdle } from './held-idle.ts'
+import { classLine } from './read-classes.ts'
 import type { IdleFleet } from './scale-idle.ts'
 
 const HOUR_MS = 3_600_000
@@ -15,7 +17,24 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d
 
 export type PlainEdgeHour = { requests: number; cpuMs: number; reads: number }
 
-/** A plain idle edge-hour: polls per interval and beats per period, at the measured costs. */
+/**
+ * Token re-reads per edge-hour, whatever the poll mode: each edge's token once per its trust
+ * (lib/auth/tokens.ts), on average TOKEN_TRUST_MS less half the spread. The windows see them at
+ * whatever phase of the trust they fall on — the plain ones, shorter than it and within one
+ * trust of the tokens' first read, none; the held one, a trust after that first read, all of them
+ * at once — so both sides count them at this rate instead.
+ */
+export const TOKEN_REREADS_PER_EDGE_HOUR = HOUR_MS / (TOKEN_TRUST_MS - TOKEN_TRUST_SPREAD_MS / 2)
+const TOKEN_READS = 'GetItem kv:tokens'
+
+/** The held window's reads per edge-hour with its token re-reads at their steady rate. */
+export const heldSteadyReads = (h: HeldIdle) =>
+  h.readsPerEdgeHour - (h.readsByClass[TOKEN_READS] ?? 0) + TOKEN_REREADS_PER_EDGE_HOUR
+
+/**
+ * A plain idle edge-hour: polls per interval and beats per period, at the measured costs, and the
+ * token re-reads at their rate.
+ */
 export function plainEdgeHour(f: IdleFleet, cores: number): PlainEdgeHour {
   const hb = f.withHeartbeats
   const polls = HOUR_MS / f.intervalMs
@@ -24,7 +43,7 @@ export function plainEdgeHour(f: IdleFleet, cores: number): PlainEdgeHour {
   return {
     requests: polls + beats,
     cpuMs: (hb.centerCpuFraction * cores * HOUR_MS) / Math.max(1, f.agents),
-    reads: f.readsPerPoll * polls + Math.max(0, beatReads) * beats,
+    reads: f.readsPerPoll * polls + Math.max(0, beatReads) * beats + TOKEN_REREADS_PER_EDGE_HOUR,
   }
 }
 
@@ -45,7 +64,7 @@ export function heldGoals(idle: Idle): Record<string, Goal> {
     },
     heldIdleCpuRatio: { value: of((p, h) => ratio(h.cpuMsPerEdgeHour, p.cpuMs)), target: 1, edges },
     heldIdleReadsRatio: {
-      value: of((p, h) => ratio(h.readsPerEdgeHour, p.reads)),
+      value: of((p, h) => ratio(heldSteadyReads(h), p.reads)),
       target: 1,
       edges,
     },
@@ -70,12 +89,16 @@ export function renderHeld(idle: Idle): string[] {
   const per = h.perHeldPoll
   return [
     `held idle fleet, ${h.agents} agents holding ${h.holdSeconds} s polls, one window of ${round(h.windowMs / 1000)} s` +
-      ` (${h.notHeld} not held, ${h.failed} holds and ${h.beatsFailed} heartbeats failed${Object.keys(h.failures).length ? `: ${JSON.stringify(h.failures)}` : ''}):`,
+      ` (in it ${h.windowFailed.holds} holds and ${h.windowFailed.beats} heartbeats failed; over the whole run ${h.notHeld} not held,` +
+      ` ${h.failed} holds and ${h.beatsFailed} heartbeats failed${Object.keys(h.failures).length ? `: ${JSON.stringify(h.failures)}` : ''}):`,
     `  per idle edge-hour          plain       held`,
     row('Worker requests', p?.requests, h.requestsPerEdgeHour),
     `    (held: ${round(h.holdsPerEdgeHour)} holds + ${round(h.beatsPerEdgeHour)} heartbeats)`,
     row('center CPU, ms', p?.cpuMs, h.cpuMsPerEdgeHour),
-    row('store reads', p?.reads, h.readsPerEdgeHour),
+    row('store reads', p?.reads, heldSteadyReads(h)),
+    `    (both with ${round(TOKEN_REREADS_PER_EDGE_HOUR, 2)} token re-reads, their rate; the held window read ${round(h.readsPerEdgeHour)}, ${round(h.readsByClass[TOKEN_READS] ?? 0, 2)} of them tokens)`,
+    `  store reads per edge-hour by class, plain (polls and heartbeats, ${f ? round(f.withHeartbeats.periodMs / 1000) : '—'} s beats): ${f ? classLine(f.withHeartbeats.readsByClass) : '—'}`,
+    `  held: ${classLine(h.readsByClass)}`,
     `  center CPU ${round(h.centerCpuFraction * 100, 1)} % of the cores while held; store writes ${round(h.writesPerEdgeHour)} per edge-hour`,
     `  per held poll: hub ${round(per.hubRssBytes / 1024, 1)} KiB resident (${round(per.hubHeapBytes / 1024, 1)} KiB heap), ` +
       `${round(per.hubOpenFiles, 2)} open files; the fleet ${round(per.fleetOpenFiles, 2)} open files` +

@@ -23,19 +23,29 @@ import type { PollTarget } from './edge-poll.ts'
 import { driveHook } from './fan-out-hooks.ts'
 import { configMapsPath, edgePath, FAN_NAMESPACE, WORKLOAD_WS } from './fan-out-objects.ts'
 import { startHeldProcesses } from './held-fleet-processes.ts'
-import { answerBoundMs, answerWaitMs, figures, type HeldIdle } from './held-idle-figures.ts'
+import {
+  answerBoundMs,
+  answerWaitMs,
+  figures,
+  type HeldIdle,
+  perAnswer,
+} from './held-idle-figures.ts'
 import type { HubClient } from './hub-client.ts'
 import { openFiles, raiseOpenFilesLimit } from './open-files.ts'
 import { filler } from './payload.ts'
+import { READS, readsOf } from './read-classes.ts'
 import { ROLLOUT } from './rollout-objects.ts'
 import { summarize } from './stats.ts'
 
 export type { HeldIdle } from './held-idle-figures.ts'
 
-const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
 const FULL_ANSWERS = 300
 
-type Counter = { reset(): void; snapshot(): Record<string, number> }
+type Counter = {
+  reset(): void
+  snapshot(): Record<string, number>
+  byClass(): Record<string, number>
+}
 
 export type HeldIdleDeps = {
   baseUrl: string
@@ -123,9 +133,11 @@ export async function measureHeldFleet(
     await wait(Math.max(openSpreadMs, HEARTBEAT_MS) + 5000)
     const windowMs = o.holdSeconds * 1000
     progress(`held fleet: one hold period measured (${windowMs / 1000} s)`)
+    const failed0 = await fleet.status()
     const w0 = Date.now()
     deps.counter.reset()
     const cpu0 = centerCpu(deps)
+    const hub0 = hubCpu()
     const samples = { rss: [] as number[], heap: [] as number[], files: [] as number[] }
     const fleetFiles: number[] = []
     while (Date.now() - w0 < windowMs) {
@@ -138,21 +150,35 @@ export async function measureHeldFleet(
     }
     const w1 = Date.now()
     const cpuMs = centerCpu(deps) - cpu0
+    // the fleet's own idle cost (its holds and heartbeats), per ms of wall time
+    const background = { hub: (hubCpu() - hub0) / (w1 - w0), center: cpuMs / (w1 - w0) }
+    const failed1 = await fleet.status()
+    const windowFailed = {
+      holds: failed1.failed - failed0.failed,
+      beats: failed1.beatsFailed - failed0.beatsFailed,
+    }
     let reads = 0
     let writes = 0
     for (const [op, n] of Object.entries(deps.counter.snapshot()))
       if (READS.test(op)) reads += n
       else writes += n
+    const readClasses = readsOf(deps.counter.byClass())
 
     if (deps.whileHeld) {
       progress(`held fleet: propagation to real agents while ${agents} others hold their polls`)
       await deps.whileHeld()
     }
     progress(`held fleet: ${FULL_ANSWERS} full answers, the center's CPU over them`)
-    const f0 = { hub: hubCpu(), store: deps.storeCpuMs() }
+    const f0 = { hub: hubCpu(), store: deps.storeCpuMs(), at: Date.now() }
     const full = await fleet.full(FULL_ANSWERS)
-    const fullHubMs = (hubCpu() - f0.hub) / Math.max(1, full.done)
-    const fullAnswerCpuMs = fullHubMs + (deps.storeCpuMs() - f0.store) / Math.max(1, full.done)
+    const fullWallMs = Date.now() - f0.at
+    const fullHubMs = perAnswer(hubCpu() - f0.hub, background.hub, fullWallMs, full.done)
+    const fullAnswerCpuMs = perAnswer(
+      centerCpu(deps) - f0.hub - f0.store,
+      background.center,
+      fullWallMs,
+      full.done
+    )
     const answerLimitMs = answerWaitMs(answerBoundMs(fullAnswerCpuMs, agents, cores))
 
     progress(`held fleet: a fleet-wide change, every held poll answered`)
@@ -183,6 +209,8 @@ export async function measureHeldFleet(
       cores,
       reads,
       writes,
+      readClasses,
+      windowFailed,
       changeAt,
       translateMs,
       fullAnswerCpuMs,

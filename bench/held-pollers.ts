@@ -1,8 +1,8 @@
 /**
  * The held fleet, a process of its own so that its CPU and sockets are not the center's: forked
  * with an IPC channel by held-idle.ts. Messages in: `start` (HeldFleetInput: every target holds
- * its desired-state poll and beats, held-fleet-run.ts), `status` (answered with the holds open now
- * and the 200 answers so far, and this process's open files), `full` (n full desired-state GETs,
+ * its desired-state poll and beats, held-fleet-run.ts), `status` (answered with the holds open now,
+ * the 200 answers and the failed holds and heartbeats so far, and this process's open files), `full` (n full desired-state GETs,
  * one after another over the targets, answered when done: the parent measures the center's cost
  * of one full answer meanwhile), `stop` (answered with the run's HeldFleetResult; then it exits).
  * `--help` says this.
@@ -24,7 +24,14 @@ export type HeldIn =
   | { t: 'stop' }
 
 export type HeldOut =
-  | { t: 'status'; held: number; answered: number; openFiles: number }
+  | {
+      t: 'status'
+      held: number
+      answered: number
+      openFiles: number
+      failed: number
+      beatsFailed: number
+    }
   | { t: 'full'; done: number; failed: number }
   | { t: 'result'; result: HeldFleetResult }
 
@@ -68,6 +75,7 @@ if (process.argv.includes('--help')) {
         held: fleet?.held() ?? 0,
         answered: fleet?.answeredCount() ?? 0,
         openFiles: openFiles(),
+        ...(fleet?.failedCounts() ?? { failed: 0, beatsFailed: 0 }),
       })
     else if (m.t === 'full') await fullAnswers(m.n)
     else if (m.t === 'stop' && fleet) {

@@ -243,5 +243,6 @@ Environment (the npm start run, to find out why a step ran):
   BENCH_LOG_LEVEL=debug   the stack's log level (info): the relay then logs each event's keys
   BENCH_KEEP_DATA=1       keep the stack's data folder (wrangler.log, relay.log) and print its path
 In process:
-  EDGEPLANE_BENCH_PROFILE=DIR  write a CPU profile of each timed fan-out and change round to DIR
+  EDGEPLANE_BENCH_PROFILE=DIR  write a CPU profile of each timed fan-out and change round, the idle
+                               fleet's heartbeat window and the held fleet's change to DIR
 `

@@ -18,8 +18,10 @@ import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HEARTBEAT_MS } from '../lib/edge/protocol.ts'
+import { profiled } from './cpu-profile.ts'
 import type { PollTarget } from './edge-poll.ts'
 import type { IdleFleetInput, IdleFleetResult } from './idle-fleet-run.ts'
+import { READS, readsOf, scaled } from './read-classes.ts'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 
@@ -55,6 +57,11 @@ export type IdleFleet = {
     centerCpuFraction: number
     hubCpuFraction: number
     latencyMs: IdleFleetResult['latencyMs']
+    /**
+     * Store reads per edge-hour by `<operation> <partition class>` over that window (polls and
+     * heartbeats together; bench/read-classes.ts).
+     */
+    readsByClass: Record<string, number>
     /** The same for each agent's first heartbeat (one period before): it writes the status. */
     firstBeat: HeartbeatCost
   }
@@ -79,9 +86,15 @@ export type Window = {
   centerMs: number
   reads: number
   writes: number
+  /** The window's store reads by `<operation> <partition class>`. */
+  readClasses: Record<string, number>
 }
 
-type Counter = { reset(): void; snapshot(): Record<string, number> }
+type Counter = {
+  reset(): void
+  snapshot(): Record<string, number>
+  byClass(): Record<string, number>
+}
 
 function runFleet(input: IdleFleetInput): Promise<IdleFleetResult> {
   return new Promise((resolve, reject) => {
@@ -103,8 +116,6 @@ function runFleet(input: IdleFleetInput): Promise<IdleFleetResult> {
   })
 }
 
-const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
-
 /**
  * The first heartbeats are spread over two periods, not one: each writes its SyncTarget's status
  * (about 15 ms of CPU), and 10,000 of them in one minute is more than 2 cores serve. Agent i beats
@@ -113,6 +124,7 @@ const READS = /^(GetItem|BatchGetItem|Query|Scan)$/
  */
 const FIRST_BEATS_MS = 2 * HEARTBEAT_MS
 
+const HOUR_MS = 3_600_000
 const QUIET_MS = 2000
 const DRAIN_LIMIT_MS = 180_000
 
@@ -164,7 +176,7 @@ export async function measureWindow(
     if (READS.test(op)) reads += n
     else writes += n
   }
-  return { r, wallMs, hubMs, centerMs, reads, writes }
+  return { r, wallMs, hubMs, centerMs, reads, writes, readClasses: readsOf(deps.counter.byClass()) }
 }
 
 /** One warm-up interval (each isolate's caches filled), then `intervals` of polls alone. */
@@ -213,7 +225,7 @@ export async function measureIdleFleet(
   const drainMs = await drained(deps.counter)
   deps.progress(`idle fleet: the center drained its backlog in ${(drainMs / 1000).toFixed(1)} s`)
   deps.progress(`idle fleet: ${opts.intervals} intervals with heartbeats every ${HEARTBEAT_MS} ms`)
-  const hb = await measured(HEARTBEAT_MS)
+  const hb = await profiled('idle-heartbeats', () => measured(HEARTBEAT_MS))
   const cost = (w: Window): HeartbeatCost => {
     const beats = Math.max(1, w.r.heartbeats.sent)
     const beyond = (total: number, perPoll: number) => (total - perPoll * w.r.polls) / beats
@@ -248,6 +260,7 @@ export async function measureIdleFleet(
       centerCpuFraction: hb.centerMs / hb.wallMs / cores,
       hubCpuFraction: hb.hubMs / hb.wallMs / cores,
       latencyMs: hb.r.heartbeats.latencyMs,
+      readsByClass: scaled(hb.readClasses, HOUR_MS / Math.max(1, targets.length * hb.wallMs)),
       firstBeat: cost(first),
     },
   }

@@ -11,24 +11,18 @@
  * runs: a mailbox being deleted is not an instruction to remove everything).
  */
 import { WORKSPACES } from '../../lib/apis/gvr.ts'
+import { BoundedMap } from '../../lib/bounded-map.ts'
 import { ApiError, notFound } from '../../lib/errors.ts'
 import { getSpaceByPath, type Space } from '../../lib/hub/spaces.ts'
 import { isMailboxName, mailboxSpacePath } from '../../lib/reconcile/keys.ts'
+import { perStore } from '../../lib/store/per-store.ts'
 import type { KvStore } from '../../lib/store/types.ts'
 
 /** How long a resolved mailbox space is remembered. */
 export const MAILBOX_SPACE_CACHE_MS = 30 * 60_000
 const LIMIT = 20_000
-const caches = new WeakMap<KvStore, Map<string, { at: number; space: Space }>>()
-
-function cacheOf(kv: KvStore): Map<string, { at: number; space: Space }> {
-  let cache = caches.get(kv)
-  if (!cache) {
-    cache = new Map()
-    caches.set(kv, cache)
-  }
-  return cache
-}
+/** Per store, its mailboxes' spaces: past LIMIT the longest-remembered goes. */
+const cacheOf = perStore((): Map<string, { at: number; space: Space }> => new BoundedMap(LIMIT))
 
 /** The space of mailbox `name`, and whether it came from the process cache. */
 export async function mailboxSpace(
@@ -51,7 +45,6 @@ export async function mailboxSpace(
       `mailbox workspace ${path} is being deleted; keep the current state and retry later`,
       { details: { retryAfterSeconds: 30 } }
     )
-  if (cache.size >= LIMIT) cache.clear()
   cache.set(name, { at: Date.now(), space })
   return { space, cached: false }
 }

@@ -9,6 +9,7 @@
  * shared manifest each mailbox shared when last read, which a held poll also waits on
  * (desired-hold.ts).
  */
+import { BoundedMap } from '../../lib/bounded-map.ts'
 import { perStore } from '../../lib/store/per-store.ts'
 
 /** How long a remembered version is trusted at most, however still the epoch stands. */
@@ -17,7 +18,7 @@ const LIMIT = 50_000
 
 export type KnownVersion = { version: number; epoch: number; at: number }
 
-const versionsOf = perStore((): Map<string, KnownVersion> => new Map())
+const versionsOf = perStore((): Map<string, KnownVersion> => new BoundedMap(LIMIT))
 
 /** The version remembered for mailbox space `spaceId` if it may be trusted at `epoch`. */
 export function trustedVersion(
@@ -32,7 +33,7 @@ export function trustedVersion(
   return known.version
 }
 
-const sharesOf = perStore((): Map<string, string> => new Map())
+const sharesOf = perStore((): Map<string, string> => new BoundedMap(LIMIT))
 
 /** The shared manifest mailbox space `spaceId` shared when last read (held polls wait on it). */
 export function knownShare(
@@ -50,10 +51,7 @@ export function rememberShare(
 ): void {
   const shares = sharesOf(kv)
   if (shared === undefined) shares.delete(spaceId)
-  else {
-    if (shares.size >= LIMIT) shares.clear()
-    shares.set(spaceId, shared)
-  }
+  else shares.set(spaceId, shared)
 }
 
 /** Remembers the version read for `spaceId` after the epoch stood at `epoch`. */
@@ -63,6 +61,5 @@ export function rememberVersion(
   known: KnownVersion
 ): void {
   const versions = versionsOf(kv)
-  if (versions.size >= LIMIT) versions.clear()
   versions.set(spaceId, known)
 }

@@ -12,6 +12,7 @@
  * store it caches, so a hub never accepts a token from another hub's store, and whoever holds the
  * store, the hub or a maintenance tool alike, reaches that cache when it revokes or re-registers.
  */
+import { BoundedMap } from '../bounded-map.ts'
 import { forbidden, isApiError, unauthorized } from '../errors.ts'
 import { bumpEpoch, currentEpoch } from '../store/epochs.ts'
 import { perStore } from '../store/per-store.ts'
@@ -31,17 +32,27 @@ export type Principal = {
 
 const TOKENS = 'tokens'
 /**
- * Known tokens are remembered per store object: trusted without a lookup for TOKEN_TRUST_MS while
- * the `credentials` epoch (lib/store/epochs.ts) stands where it stood when the record was read —
- * every replacement or revocation moves it — and for TOKEN_CACHE_MS when the epoch cannot be read.
+ * Known tokens are remembered per store object: trusted without a lookup for up to TOKEN_TRUST_MS
+ * while the `credentials` epoch (lib/store/epochs.ts) stands where it stood when the record was
+ * read — every replacement or revocation moves it — and for TOKEN_CACHE_MS when the epoch cannot
+ * be read. Each token's trust is its own share of the last TOKEN_TRUST_SPREAD_MS of that
+ * (`trustMsOf`, from its hash): a fleet whose tokens were all read in the same minute (a process
+ * that just started) re-reads them over two minutes, not all in the same second ten minutes
+ * later. At most MAX_CACHED are remembered, the longest-read going first past it (20,000: twice a
+ * 10,000-edge fleet, whose tokens are all in use every minute).
  */
 export const TOKEN_CACHE_MS = 10_000
 export const TOKEN_TRUST_MS = 10 * 60_000
-const MAX_CACHED = 10_000
+export const TOKEN_TRUST_SPREAD_MS = 2 * 60_000
+const MAX_CACHED = 20_000
 
 type TokenCache = Map<string, { at: number; epoch: number | undefined; principal: Principal }>
 /** The cache of a store object: dropped with it, never shared with another store. */
-const cacheOf = perStore((): TokenCache => new Map())
+const cacheOf = perStore((): TokenCache => new BoundedMap(MAX_CACHED))
+
+/** How long the token of `hash` (hex SHA-256) is trusted while the epoch stands, ms. */
+export const trustMsOf = (hash: string) =>
+  TOKEN_TRUST_MS - ((Number.parseInt(hash.slice(0, 8), 16) || 0) % TOKEN_TRUST_SPREAD_MS)
 
 export async function hashToken(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))
@@ -139,7 +150,7 @@ export async function authenticate(
   const hit = cache.get(hash)
   // Read before the record, so a record read after it is never trusted past a later move.
   const epoch = await currentEpoch(kv, 'credentials', now)
-  if (hit && now >= hit.at && isTrusted(hit, epoch, now)) {
+  if (hit && now >= hit.at && isTrusted(hit, { epoch, now, trustMs: trustMsOf(hash) })) {
     if (!isExpired(hit.principal, now)) return hit.principal
     cache.delete(hash)
   }
@@ -150,20 +161,18 @@ export async function authenticate(
     await kv.delete(TOKENS, hash, entry.version).catch(() => undefined)
     throw unauthorized()
   }
-  if (cache.size > MAX_CACHED) cache.clear()
   cache.set(hash, { at: now, epoch, principal: entry.value })
   return entry.value
 }
 
-/** Whether a cached record may be used without a lookup (TOKEN_TRUST_MS, TOKEN_CACHE_MS). */
+/** Whether a cached record may be used without a lookup (its trust, TOKEN_CACHE_MS). */
 function isTrusted(
   hit: { at: number; epoch: number | undefined },
-  epoch: number | undefined,
-  now: number
+  at: { epoch: number | undefined; now: number; trustMs: number }
 ): boolean {
-  const age = now - hit.at
-  if (epoch !== undefined && hit.epoch !== undefined)
-    return epoch === hit.epoch && age < TOKEN_TRUST_MS
+  const age = at.now - hit.at
+  if (at.epoch !== undefined && hit.epoch !== undefined)
+    return at.epoch === hit.epoch && age < at.trustMs
   return age < TOKEN_CACHE_MS
 }
 

@@ -39,8 +39,6 @@ export { HEARTBEAT_MANAGER } from './sync-target-liveness.ts'
 /** After a renewal, the next one waits this long (at most half the heartbeat period). */
 export const HEARTBEAT_CHECK_MS = 30_000
 
-const MEMO_LIMIT = 20_000
-
 /**
  * What a heartbeat did: nothing (`remembered`), renewed the lease only (`renewed`), also wrote the
  * SyncTarget's status (`written`), found it just written by another process (`raced`), or found no
@@ -137,7 +135,6 @@ export async function recordHeartbeat(
   const upgraded = !!before && before.agentVersion !== agent?.version
   const window = statusWindow(uid, ms)
   const remember = (target: string | undefined) => {
-    if (memo.size >= MEMO_LIMIT) memo.clear()
     memo.set(mailbox, {
       checkedAt: ms,
       ...(target ? { target } : {}),

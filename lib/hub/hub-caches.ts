@@ -6,6 +6,7 @@
  * (Token lookups are cached per key-value store object instead, lib/auth/tokens.ts, because every
  * holder of that store must be able to revoke at once.)
  */
+import { BoundedMap } from '../bounded-map.ts'
 import { createSliceCache, type SliceCache } from '../placement/slice-cache.ts'
 import { createQuotaCache, type QuotaCache } from '../quota/quota-cache.ts'
 import { createRbacCache, type RbacCache } from '../rbac/rbac-cache.ts'
@@ -16,6 +17,9 @@ import { createRegistryCache, type RegistryCache } from './registry-cache.ts'
  * the agent said of itself in that renewal (lib/edge/heartbeat.ts `agentKey`; absent: nothing).
  */
 export type HeartbeatMemo = Map<string, { checkedAt: number; target?: string; agent?: string }>
+
+/** The most mailboxes the heartbeat memo remembers (twice a 10,000-edge fleet). */
+export const HEARTBEAT_MEMO_LIMIT = 20_000
 
 export type HubCaches = {
   /** Each space's served resources (space-registry.ts). */
@@ -35,7 +39,7 @@ export type HubCaches = {
 export function createHubCaches(): HubCaches {
   return {
     registries: createRegistryCache(),
-    heartbeats: new Map(),
+    heartbeats: new BoundedMap(HEARTBEAT_MEMO_LIMIT),
     collections: new Map(),
     slices: createSliceCache(),
     quotas: createQuotaCache(),

@@ -104,7 +104,7 @@ export function createDynamoClient(options: DynamoClientOptions): DynamoDBClient
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const op = commandOp(context)
-        counter?.add(op)
+        counter?.add(op, args.input)
         await fault?.({ op, input: args.input, phase: 'before' })
         const result = await next(args)
         await fault?.({ op, input: args.input, phase: 'after' })

@@ -187,4 +187,8 @@ export interface KvStore {
 }
 
 /** Counts DynamoDB requests by operation name, for the benchmarks. */
-export type RequestCounter = { add(op: string): void; snapshot(): Record<string, number> }
+export type RequestCounter = {
+  /** One command sent: its operation, and its input when the counter classifies (request-class.ts). */
+  add(op: string, input?: unknown): void
+  snapshot(): Record<string, number>
+}

@@ -11,8 +11,14 @@ import {
   answerWaitMs,
   figures,
   type Measured,
+  perAnswer,
 } from '../../bench/held-idle-figures.ts'
-import { heldGoals, plainEdgeHour } from '../../bench/held-idle-report.ts'
+import {
+  heldGoals,
+  heldSteadyReads,
+  plainEdgeHour,
+  TOKEN_REREADS_PER_EDGE_HOUR,
+} from '../../bench/held-idle-report.ts'
 import type { IdleFleet } from '../../bench/scale-idle.ts'
 
 const HOUR = 3_600_000
@@ -31,6 +37,8 @@ const measured: Measured = {
   cores: 2,
   reads: 30,
   writes: 10,
+  readClasses: { 'GetItem kv:tokens': 20, 'GetItem mf': 10 },
+  windowFailed: { holds: 1, beats: 2 },
   changeAt: 5_000_000,
   translateMs: 700,
   fullAnswerCpuMs: 2,
@@ -56,6 +64,8 @@ describe('held idle figures', () => {
     expect(f.requestsPerEdgeHour).toBe(8)
     expect(f.cpuMsPerEdgeHour).toBe(400)
     expect(f.readsPerEdgeHour).toBe(30)
+    // two edges over half an hour: one edge-hour
+    expect(f.readsByClass).toEqual({ 'GetItem kv:tokens': 20, 'GetItem mf': 10 })
     expect(f.centerCpuFraction).toBeCloseTo(400 / (HOUR / 2) / 2)
   })
 
@@ -103,7 +113,9 @@ describe('held beside plain', () => {
     const p = plainEdgeHour(fleet, 2)
     expect(p.requests).toBe(240 + 60)
     expect(p.cpuMs).toBeCloseTo((0.05 * 2 * HOUR) / 100)
-    expect(p.reads).toBeCloseTo(0.01 * 240 + 1 * 60)
+    // a token re-read per edge per trust (9 minutes on average): 6.67 an hour
+    expect(TOKEN_REREADS_PER_EDGE_HOUR).toBeCloseTo(60 / 9)
+    expect(p.reads).toBeCloseTo(0.01 * 240 + 1 * 60 + 60 / 9)
   })
 
   it('states each held figure as a share of plain', () => {
@@ -115,6 +127,19 @@ describe('held beside plain', () => {
     expect(goals.heldIdleRequestsShare?.value).toBeCloseTo(30 / 300, 3)
     expect(goals.heldIdleRequestsShare?.target).toBe(0.25)
     expect(goals.heldIdleCpuRatio?.value).toBeCloseTo(3600 / 3600, 3)
+    // the window's 20 token reads per edge-hour count at the tokens' rate, on both sides
+    expect(heldSteadyReads(held)).toBeCloseTo(30 - 20 + 60 / 9)
+    expect(goals.heldIdleReadsRatio?.value).toBeCloseTo((10 + 60 / 9) / (62.4 + 60 / 9), 3)
     expect(heldGoals({ fleet, held: null }).heldIdleRequestsShare?.value).toBeNull()
+  })
+})
+
+describe('one full answer', () => {
+  it('is the CPU over the answers less the fleet around them, never nothing', () => {
+    // 300 answers over 30 s, 12 s of CPU, 0.1 ms of each ms the fleet's own: 30 ms each
+    expect(perAnswer(12_000, 0.1, 30_000, 300)).toBeCloseTo(30)
+    expect(perAnswer(12_000, 0, 30_000, 300)).toBeCloseTo(40)
+    expect(perAnswer(1_000, 0.1, 30_000, 300)).toBe(0.01)
+    expect(perAnswer(500, 0, 1000, 0)).toBe(500)
   })
 })

@@ -91,6 +91,7 @@ const full: ScaleResults = {
         writesPerHeartbeat: 3.04,
         cpuMsPerHeartbeat: 2.345,
         latencyMs: summarize([2, 4, 6]),
+        readsByClass: { 'GetItem kv:tokens': 0.5 },
         firstBeat: {
           heartbeats: 7_400,
           failed: 2,

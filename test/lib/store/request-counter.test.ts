@@ -16,4 +16,16 @@ describe('request counter', () => {
     expect(counter.snapshot()).toEqual({})
     expect(counter.total()).toBe(0)
   })
+
+  it('counts commands given with their input by partition class too', () => {
+    const counter = createRequestCounter()
+    counter.add('GetItem', { Key: { pk: { S: 'kv#tokens' } } })
+    counter.add('GetItem', { Key: { pk: { S: 'kv#tokens' } } })
+    counter.add('UpdateItem', { Key: { pk: { S: 'kv#edge-leases/i1' } } })
+    counter.add('Query')
+    expect(counter.snapshot()).toEqual({ GetItem: 2, UpdateItem: 1, Query: 1 })
+    expect(counter.byClass()).toEqual({ 'GetItem kv:tokens': 2, 'UpdateItem kv:edge-leases': 1 })
+    counter.reset()
+    expect(counter.byClass()).toEqual({})
+  })
 })
