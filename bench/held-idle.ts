@@ -35,17 +35,12 @@ import { openFiles, raiseOpenFilesLimit } from './open-files.ts'
 import { filler } from './payload.ts'
 import { READS, readsOf } from './read-classes.ts'
 import { ROLLOUT } from './rollout-objects.ts'
+import type { Counter } from './stack.ts'
 import { summarize } from './stats.ts'
 
 export type { HeldIdle } from './held-idle-figures.ts'
 
 const FULL_ANSWERS = 300
-
-type Counter = {
-  reset(): void
-  snapshot(): Record<string, number>
-  byClass(): Record<string, number>
-}
 
 export type HeldIdleDeps = {
   baseUrl: string

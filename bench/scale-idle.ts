@@ -22,6 +22,7 @@ import { profiled } from './cpu-profile.ts'
 import type { PollTarget } from './edge-poll.ts'
 import type { IdleFleetInput, IdleFleetResult } from './idle-fleet-run.ts'
 import { READS, readsOf, scaled } from './read-classes.ts'
+import type { Counter } from './stack.ts'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 
@@ -88,12 +89,6 @@ export type Window = {
   writes: number
   /** The window's store reads by `<operation> <partition class>`. */
   readClasses: Record<string, number>
-}
-
-type Counter = {
-  reset(): void
-  snapshot(): Record<string, number>
-  byClass(): Record<string, number>
 }
 
 function runFleet(input: IdleFleetInput): Promise<IdleFleetResult> {
